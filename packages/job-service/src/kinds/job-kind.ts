@@ -1,0 +1,44 @@
+// The interface every job kind implements. The service (routes, queue, workers) is generic over it; the
+// engines (target discovery, compound generation) plug in through one adapter module each.
+import type { TSchema } from '@sinclair/typebox';
+
+/** One problem with a request, located by JSON pointer into the body (e.g. "/options/min_fold_change"). */
+export interface InputProblem {
+  path: string;
+  message: string;
+}
+
+/** A request the schema accepted but the kind refuses (bad CSV, impossible ranges...). Maps to HTTP 400. */
+export class JobInputError extends Error {
+  readonly code = 'invalid_parameters';
+  constructor(readonly problems: InputProblem[]) {
+    super(problems.map((p) => `${p.path || '/'}: ${p.message}`).join('; '));
+    this.name = 'JobInputError';
+  }
+}
+
+export interface JobRunContext {
+  /** Report progress; percent in 0..100. Cheap to call often: the service throttles what it stores. */
+  progress(stage: string, percent: number): void;
+  /** Aborted when the job is cancelled or its worker is shutting down; long loops should check it. */
+  signal: AbortSignal;
+}
+
+export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {
+  /** Job id prefix and queue name, e.g. 'td', 'cg'. */
+  readonly id: string;
+  /** JSON Schema of the POST body; strict (no additional properties). Drives validation and the OpenAPI doc. */
+  readonly requestSchema: TSchema;
+  /**
+   * Checks what the schema cannot express and returns the input stored with the job (JSON-serialisable;
+   * a retry needs nothing else). Throws JobInputError. May be CPU-heavy: the service may run it off the
+   * HTTP event loop.
+   */
+  prepare(request: Request): Input | Promise<Input>;
+  /** [low, high] seconds for this input, from a cost model calibrated by the engine's benchmark. */
+  estimateSeconds(input: Input): [number, number];
+  /** Does the work. Runs in a worker thread or worker process, never on the HTTP event loop. */
+  run(input: Input, ctx: JobRunContext): Promise<Result>;
+  /** The main table of a result as CSV (for GET /v1/results/{id}?format=csv). */
+  toCsv(result: Result): string;
+}
