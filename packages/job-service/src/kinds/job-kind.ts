@@ -27,6 +27,8 @@ export interface JobRunContext {
 export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {
   /** Job id prefix and queue name, e.g. 'td', 'cg'. */
   readonly id: string;
+  /** The POST route that creates jobs of this kind, e.g. '/v1/targets/discover'. */
+  readonly route: string;
   /** JSON Schema of the POST body; strict (no additional properties). Drives validation and the OpenAPI doc. */
   readonly requestSchema: TSchema;
   /**
@@ -41,4 +43,6 @@ export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {
   run(input: Input, ctx: JobRunContext): Promise<Result>;
   /** The main table of a result as CSV (for GET /v1/results/{id}?format=csv). */
   toCsv(result: Result): string;
+  /** The targets a completed job found, for GET /v1/targets across a caller's jobs (discovery kinds only). */
+  targetsOf?(result: Result): Array<Record<string, unknown>>;
 }
