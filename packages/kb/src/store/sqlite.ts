@@ -1,0 +1,135 @@
+// The embedded store: the log in one SQLite file (better-sqlite3, WAL, synchronous=FULL).
+// Physical layout: one row per chunk of up to CHUNK entries appended together, body = JSON array. A call's
+// chunks are written in one IMMEDIATE transaction, so an append is all-or-nothing and readers never see
+// half of it. Chunking keeps the row count (and the per-row B-tree cost) low while each entry keeps its own seq.
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { KbConflictError, KbCorruptError, KbOpenError } from '../errors.js';
+import type { ClaimStore, LogEntry, LogRecord, StoreOpenOptions } from './types.js';
+
+const FORMAT = 'evident-kb-log/1';
+const CHUNK = 4096;
+
+export class SqliteClaimStore implements ClaimStore {
+  readonly backend = 'sqlite';
+  readonly shared = false;
+  readonly location: string;
+  private readonly db: Database.Database;
+  private readonly headStmt: Database.Statement<[], { h: number | null }>;
+  private readonly insertStmt: Database.Statement<[number, number, number, string]>;
+  private readonly floorStmt: Database.Statement<[number], { s: number | null }>;
+  private readonly rangeStmt: Database.Statement<[number], { seq: number; n: number; ts: number; body: string }>;
+  private readonly appendTx: (entries: readonly LogEntry[], ts: number, expectedHead: number) => number;
+  private closed = false;
+
+  private constructor(path: string, db: Database.Database) {
+    this.location = path;
+    this.db = db;
+    this.headStmt = db.prepare('SELECT max(seq + n - 1) AS h FROM log');
+    this.insertStmt = db.prepare('INSERT INTO log (seq, n, ts, body) VALUES (?, ?, ?, ?)');
+    this.floorStmt = db.prepare('SELECT max(seq) AS s FROM log WHERE seq <= ?');
+    this.rangeStmt = db.prepare('SELECT seq, n, ts, body FROM log WHERE seq >= ? ORDER BY seq');
+    const tx = db.transaction((entries: readonly LogEntry[], ts: number, expectedHead: number) => {
+      const head = this.headStmt.get()!.h ?? 0;
+      if (head !== expectedHead) throw new KbConflictError(expectedHead, head);
+      let seq = head + 1;
+      for (let i = 0; i < entries.length; i += CHUNK) {
+        const part = i === 0 && entries.length <= CHUNK ? entries : entries.slice(i, i + CHUNK);
+        this.insertStmt.run(seq, part.length, ts, JSON.stringify(part));
+        seq += part.length;
+      }
+      return head + 1;
+    });
+    this.appendTx = (entries, ts, expectedHead) => tx.immediate(entries, ts, expectedHead);
+  }
+
+  static async open(path: string, options: StoreOpenOptions = {}): Promise<SqliteClaimStore> {
+    const file = resolve(path);
+    const create = options.create ?? true;
+    const readonly = options.readonly ?? false;
+    if (!existsSync(file)) {
+      if (!create || readonly) throw new KbOpenError('not_found', 'path', `no knowledge base at ${file}`);
+      const dir = dirname(file);
+      if (!existsSync(dir)) {
+        try {
+          mkdirSync(dir, { recursive: true });
+        } catch (e) {
+          throw new KbOpenError('open_failed', 'path', `cannot create directory ${dir}: ${(e as Error).message}`, { cause: e });
+        }
+      }
+    }
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly, fileMustExist: readonly });
+      db.pragma('busy_timeout = 5000');
+      if (!readonly) {
+        db.pragma('journal_mode = WAL');
+        // FULL: the WAL is fsynced at every commit, so a returned append survives power loss, not only kill -9.
+        db.pragma('synchronous = FULL');
+        db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, n INTEGER NOT NULL,
+                                                 ts INTEGER NOT NULL, body TEXT NOT NULL);`);
+        db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
+      }
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined;
+      if (!row || row.value !== FORMAT) {
+        db.close();
+        throw new KbOpenError('bad_format', 'path', `${file} is not an Evident KB (format ${row?.value ?? 'missing'})`);
+      }
+    } catch (e) {
+      if (e instanceof KbOpenError) throw e;
+      throw new KbOpenError('open_failed', 'path', `cannot open ${file}: ${(e as Error).message}`, { cause: e });
+    }
+    return new SqliteClaimStore(file, db);
+  }
+
+  async append(entries: readonly LogEntry[], ts: number, expectedHead: number): Promise<number> {
+    if (entries.length === 0) return expectedHead + 1;
+    return this.appendTx(entries, ts, expectedHead);
+  }
+
+  async readAfter(afterSeq: number, limit = 65536): Promise<LogRecord[]> {
+    const start = this.floorStmt.get(afterSeq + 1)!.s ?? afterSeq + 1;
+    const out: LogRecord[] = [];
+    for (const row of this.rangeStmt.iterate(start)) {
+      let body: LogEntry[];
+      try {
+        body = JSON.parse(row.body) as LogEntry[];
+      } catch {
+        throw new KbCorruptError(`log chunk at seq ${row.seq} is not valid JSON`);
+      }
+      if (!Array.isArray(body) || body.length !== row.n) throw new KbCorruptError(`log chunk at seq ${row.seq} has a bad length`);
+      for (let i = 0; i < body.length; i++) {
+        const seq = row.seq + i;
+        if (seq > afterSeq) out.push({ seq, ts: row.ts, entry: body[i]! });
+      }
+      if (out.length >= limit) {
+        // Finish iteration early; the iterator is closed by `break`.
+        break;
+      }
+    }
+    return out;
+  }
+
+  async head(): Promise<number> {
+    return this.headStmt.get()!.h ?? 0;
+  }
+
+  async snapshotTo(dest: string): Promise<void> {
+    // SQLite's online backup copies a consistent image even while this process keeps appending.
+    await this.db.backup(resolve(dest));
+    const copy = new Database(resolve(dest));
+    try {
+      copy.pragma('journal_mode = WAL');
+    } finally {
+      copy.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+}

@@ -1,0 +1,120 @@
+// The storage abstraction. A store persists one thing: the append-only log of entries, in order.
+// Everything else (entities, edges, corroboration groups, registries, inquiries) is derived from the log
+// by the engine, in memory, and rebuilt on open. See ./README.md for the full contract.
+
+/** A claim as written to the log: the caller's ClaimInput plus the id the engine assigned. */
+export interface ClaimEntry {
+  kind: 'claim';
+  claim_id: string;
+  subject: [string, string];
+  predicate: [string, string];
+  object: [string, string];
+  provenance: { source_type: string; source_id: string; derived_from?: string[]; [k: string]: unknown };
+  confidence: number;
+  payload?: unknown;
+}
+
+/** Retraction of every claim of a source that is not retracted yet; `cascade` also degrades dependants. */
+export interface RetractEntry {
+  kind: 'retract';
+  source_id: string;
+  reason: string;
+  cascade: boolean;
+}
+
+export interface InquiryEntry {
+  kind: 'inquiry';
+  inquiry_id: string;
+  question: string;
+  subject: string;
+  object: string;
+  predicate_hint: string;
+}
+
+export interface VocabularyEntry {
+  kind: 'vocabulary';
+  namespace: string;
+  /** The vocabulary document (see registry/vocabulary.ts); shipped ones are stored in full too. */
+  vocab: unknown;
+}
+
+export interface PredicateEntry {
+  kind: 'predicate';
+  predicate_type: string;
+  subject_types: string[];
+  object_types: string[];
+  predicate_class?: string;
+}
+
+export interface PayloadSchemaEntry {
+  kind: 'payload_schema';
+  predicate_type: string;
+  schema: unknown;
+}
+
+export type LogEntry =
+  | ClaimEntry
+  | RetractEntry
+  | InquiryEntry
+  | VocabularyEntry
+  | PredicateEntry
+  | PayloadSchemaEntry;
+
+/** An entry as read back: its sequence number and the time (ms since epoch, UTC) it was appended. */
+export interface LogRecord {
+  seq: number;
+  ts: number;
+  entry: LogEntry;
+}
+
+export interface ClaimStore {
+  /** 'sqlite' or 'postgres' (reported by stats()). */
+  readonly backend: string;
+  /** File path or URL (never contains a password). */
+  readonly location: string;
+  /**
+   * True when other processes may append to the same log (PostgreSQL). The engine then catches up
+   * (readAfter its last seq) before every read and write so that each process sees the others' writes.
+   */
+  readonly shared: boolean;
+
+  /**
+   * Appends `entries` atomically and durably: when the promise resolves, all of them are committed (and
+   * survive kill -9 / power loss to the extent the backend's fsync does); when it rejects, none is.
+   * The entries get consecutive sequence numbers head+1 .. head+entries.length, all with timestamp `ts`.
+   * Optimistic concurrency: if the log's current head is not `expectedHead`, nothing is written and the
+   * promise rejects with KbConflictError (the engine then catches up and retries).
+   * Returns the seq of the first entry. An empty `entries` is a no-op returning head+1.
+   */
+  append(entries: readonly LogEntry[], ts: number, expectedHead: number): Promise<number>;
+
+  /**
+   * Committed records with seq > afterSeq, in seq order, at most about `limit` of them (a store may return a
+   * few more to finish an atomic batch, or fewer; an empty array means the caller is at the head).
+   * Never returns part of an uncommitted append, and never skips a seq: a reader that loops on
+   * readAfter(lastSeenSeq) sees every entry exactly once, in order (this is how a second process tails).
+   */
+  readAfter(afterSeq: number, limit?: number): Promise<LogRecord[]>;
+
+  /** Seq of the last committed entry (0 for an empty log). */
+  head(): Promise<number>;
+
+  /**
+   * Optional fast path for snapshot(dest): write a consistent copy of the log, as an SQLite KB file, to
+   * `dest`. Without it the engine copies the log through readAfter into a new SQLite store.
+   */
+  snapshotTo?(dest: string): Promise<void>;
+
+  /** Releases connections / file handles. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface StoreOpenOptions {
+  /** Create the store if it does not exist (default true). */
+  create?: boolean;
+  /** Open read-only (snapshots, restore sources). */
+  readonly?: boolean;
+}
+
+/** What './postgres/index.js' must export: `openPostgresStore(url, options)`. */
+export type OpenStore = (location: string, options?: StoreOpenOptions) => Promise<ClaimStore>;

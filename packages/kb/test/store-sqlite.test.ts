@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '@evident/testkit';
+import { SqliteClaimStore } from '../src/store/sqlite.js';
+import { KbConflictError, KbOpenError } from '../src/errors.js';
+import type { LogEntry } from '../src/store/types.js';
+
+function claim(i: number): LogEntry {
+  return {
+    kind: 'claim',
+    claim_id: `c${i}`,
+    subject: [`g${i}`, 'gene'],
+    predicate: ['associated_with', 'association'],
+    object: [`d${i % 7}`, 'disease'],
+    provenance: { source_type: 'literature', source_id: `pmid:${i}` },
+    confidence: 0.5,
+  };
+}
+
+test('append assigns consecutive seqs and readAfter returns every entry once, from any offset', async () => {
+  const dir = tempDir();
+  try {
+    const store = await SqliteClaimStore.open(join(dir.path, 'a.kb'));
+    assert.equal(await store.head(), 0);
+    const big = Array.from({ length: 9000 }, (_, i) => claim(i)); // spans several physical chunks
+    assert.equal(await store.append(big, 1000, 0), 1);
+    assert.equal(await store.append([claim(9000), claim(9001)], 2000, 9000), 9001);
+    assert.equal(await store.head(), 9002);
+    for (const after of [0, 1, 4095, 4096, 4097, 8999, 9000, 9001, 9002]) {
+      const out = [];
+      let last = after;
+      for (;;) {
+        const page = await store.readAfter(last, 1000);
+        if (page.length === 0) break;
+        out.push(...page);
+        last = page[page.length - 1]!.seq;
+      }
+      assert.equal(out.length, 9002 - after, `after ${after}`);
+      out.forEach((r, k) => assert.equal(r.seq, after + k + 1));
+      if (out.length) assert.equal((out[0]!.entry as { claim_id: string }).claim_id, `c${after}`);
+    }
+    const tail = await store.readAfter(9000);
+    assert.deepEqual(tail.map((r) => r.ts), [2000, 2000]);
+    await store.close();
+  } finally {
+    dir.cleanup();
+  }
+});
+
+test('a stale expectedHead is refused and writes nothing', async () => {
+  const dir = tempDir();
+  try {
+    const store = await SqliteClaimStore.open(join(dir.path, 'a.kb'));
+    await store.append([claim(1)], 1, 0);
+    await assert.rejects(store.append([claim(2)], 2, 0), KbConflictError);
+    assert.equal(await store.head(), 1);
+    await store.close();
+    const again = await SqliteClaimStore.open(join(dir.path, 'a.kb'));
+    assert.equal((await again.readAfter(0)).length, 1);
+    await again.close();
+  } finally {
+    dir.cleanup();
+  }
+});
+
+test('a file that is not a KB is refused with a typed error', async () => {
+  const dir = tempDir();
+  try {
+    const p = join(dir.path, 'junk.kb');
+    writeFileSync(p, 'this is not sqlite at all, just some text that is long enough to be a header........');
+    await assert.rejects(SqliteClaimStore.open(p), (e: unknown) => e instanceof KbOpenError && e.field === 'path');
+  } finally {
+    dir.cleanup();
+  }
+});
