@@ -13,7 +13,7 @@ export function matrix(nrow: number, ncol: number, data?: Float64Array): Matrix 
 }
 
 /** Keep the rows whose mask is true. */
-export function subsetRows(m: Matrix, keep: ArrayLike<boolean>): Matrix {
+export function subsetRows(m: Matrix, keep: ArrayLike<boolean | number>): Matrix {
   let n = 0;
   for (let i = 0; i < m.nrow; i++) if (keep[i]) n++;
   const out = new Float64Array(n * m.ncol);

@@ -1,0 +1,204 @@
+// Runs the pipeline that matches the data type and returns one row of statistics per tested feature.
+import { TargetDiscoveryInputError } from '../errors.js';
+import { adjustBH } from '../stats/bh.js';
+import { eBayes, type ModeratedStats } from '../stats/ebayes.js';
+import { filterByExpr } from '../stats/filter-by-expr.js';
+import { lmFit, type Design, type LinearFit } from '../stats/lmfit.js';
+import { columnSums, subsetRows, type Matrix } from '../stats/matrix.js';
+import { calcNormFactorsTMM } from '../stats/tmm.js';
+import { median } from '../stats/summary.js';
+import { voom } from '../stats/voom.js';
+import { detectDataType, type DataType, type DataTypeEvidence } from './detect.js';
+
+export type PipelineName = 'limma' | 'limma-voom' | 'limma-trend';
+
+export interface PipelineReport {
+  name: PipelineName;
+  data_type: DataType;
+  description: string;
+  detection: DataTypeEvidence;
+  features_input: number;
+  features_tested: number;
+  /** Features removed before testing and why. */
+  features_removed: { low_expression: number; missing_values: number; not_estimable: number };
+  missing_values: { cells: number; policy: string };
+  df_prior: number;
+  /** Prior variance (the median across features when limma-trend fitted a trend). */
+  s2_prior: number;
+  normalization?: { method: 'TMM'; samples: Array<{ sample_id: string; lib_size: number; norm_factor: number }> };
+}
+
+export interface DeTable {
+  featureIds: string[];
+  logFC: Float64Array;
+  aveExpr: Float64Array;
+  t: Float64Array;
+  pValue: Float64Array;
+  adjPValue: Float64Array;
+  b: Float64Array;
+  report: PipelineReport;
+}
+
+export interface RunHooks {
+  progress?(stage: string, fraction: number): void;
+  signal?: AbortSignal;
+}
+
+export interface DeInput {
+  featureIds: string[];
+  sampleIds: string[];
+  values: Matrix;
+  design: Design;
+  coefficient: number;
+  /** Sizes of the compared groups (filterByExpr's minimum group size). */
+  groupSizes: number[];
+  /** Force a pipeline instead of detecting it. */
+  dataType?: DataType;
+}
+
+export function differentialExpression(input: DeInput, hooks: RunHooks = {}): DeTable {
+  const step = (stage: string, f: number) => {
+    hooks.signal?.throwIfAborted();
+    hooks.progress?.(stage, f);
+  };
+  step('detecting data type', 0.05);
+  const detection = detectDataType(input.values);
+  const dataType = input.dataType ?? detection.data_type;
+  const G = input.values.nrow;
+  const missingCells = countNaN(input.values.data);
+  const removed = { low_expression: 0, missing_values: 0, not_estimable: 0 };
+  let ids = input.featureIds;
+  let fit: LinearFit;
+  let stats: ModeratedStats;
+  let normalization: PipelineReport['normalization'];
+  let policy: string;
+  let description: string;
+  let name: PipelineName;
+  if (dataType === 'counts') {
+    name = 'limma-voom';
+    policy = 'voom needs complete counts: features with any missing count are left out';
+    let counts = input.values;
+    const complete = rowsWithoutNaN(counts);
+    removed.missing_values = G - complete.count;
+    if (complete.count < G) {
+      counts = subsetRows(counts, complete.mask);
+      ids = ids.filter((_, i) => complete.mask[i]);
+    }
+    step('filtering low counts (filterByExpr)', 0.1);
+    const keep = filterByExpr(counts, input.groupSizes);
+    let kept = 0;
+    for (const k of keep) kept += k;
+    removed.low_expression = counts.nrow - kept;
+    if (kept < 2) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `only ${kept} feature(s) pass filterByExpr (at least 10 counts per million-equivalent in enough samples); need at least 2`);
+    counts = subsetRows(counts, keep);
+    ids = ids.filter((_, i) => keep[i]);
+    step('TMM normalisation', 0.2);
+    const lib = columnSums(counts);
+    const tmm = calcNormFactorsTMM(counts, lib);
+    const eff = lib.map((l, j) => l * tmm.normFactors[j]);
+    normalization = {
+      method: 'TMM',
+      samples: input.sampleIds.map((s, j) => ({ sample_id: s, lib_size: lib[j], norm_factor: tmm.normFactors[j] })),
+    };
+    step('voom precision weights', 0.35);
+    const v = voom(counts, input.design, eff);
+    step('weighted linear models', 0.6);
+    fit = lmFit(v.E, input.design, v.weights);
+    step('empirical Bayes moderation', 0.85);
+    stats = eBayes(fit, input.coefficient);
+    description =
+      "edgeR filterByExpr (min.count 10, min.total.count 15), TMM normalisation, voom log2-CPM with lowess mean-variance precision weights, weighted limma linear models, empirical Bayes moderated t (Smyth 2004), Benjamini-Hochberg";
+  } else {
+    const trend = dataType === 'non_log_expression';
+    name = trend ? 'limma-trend' : 'limma';
+    policy = 'missing values are left out of each feature\'s fit (as limma does); features without an estimable effect are left out';
+    let y = input.values;
+    if (trend) {
+      const d = new Float64Array(y.data.length);
+      for (let i = 0; i < d.length; i++) d[i] = Math.log2(y.data[i] + 1);
+      y = { nrow: y.nrow, ncol: y.ncol, data: d };
+    }
+    step('linear models', 0.3);
+    fit = lmFit(y, input.design);
+    const ok = new Uint8Array(fit.nGenes);
+    let nOk = 0;
+    for (let g = 0; g < fit.nGenes; g++) {
+      const c = fit.coefficients[g * fit.p + input.coefficient];
+      ok[g] = Number.isFinite(c) && fit.dfResidual[g] > 0 && Number.isFinite(fit.sigma[g]) ? 1 : 0;
+      nOk += ok[g];
+    }
+    removed.not_estimable = fit.nGenes - nOk;
+    if (nOk < 2) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `only ${nOk} feature(s) have enough non-missing values in both groups to be tested; need at least 2`);
+    if (nOk < fit.nGenes) {
+      fit = subsetFit(fit, ok);
+      ids = ids.filter((_, i) => ok[i]);
+    }
+    step('empirical Bayes moderation', 0.8);
+    stats = eBayes(fit, input.coefficient, { trend });
+    description = trend
+      ? 'log2(x + 1) of unlogged expression (TPM/FPKM-like), limma linear models, empirical Bayes with an intensity-dependent prior variance (limma-trend), Benjamini-Hochberg'
+      : 'limma linear models on log-scale expression, empirical Bayes moderated t (Smyth 2004), B-statistic, Benjamini-Hochberg';
+  }
+  step('multiple-testing correction', 0.95);
+  const adj = adjustBH(stats.pValue);
+  return {
+    featureIds: ids,
+    logFC: stats.logFC,
+    aveExpr: fit.amean,
+    t: stats.t,
+    pValue: stats.pValue,
+    adjPValue: adj,
+    b: stats.b,
+    report: {
+      name,
+      data_type: dataType,
+      description,
+      detection,
+      features_input: G,
+      features_tested: ids.length,
+      features_removed: removed,
+      missing_values: { cells: missingCells, policy },
+      df_prior: stats.dfPrior,
+      s2_prior: median(stats.s2Prior),
+      ...(normalization ? { normalization } : {}),
+    },
+  };
+}
+
+function countNaN(d: Float64Array): number {
+  let c = 0;
+  for (let i = 0; i < d.length; i++) if (Number.isNaN(d[i])) c++;
+  return c;
+}
+
+function rowsWithoutNaN(m: Matrix): { mask: Uint8Array; count: number } {
+  const mask = new Uint8Array(m.nrow);
+  let count = 0;
+  for (let i = 0; i < m.nrow; i++) {
+    let ok = 1;
+    for (let j = 0; j < m.ncol; j++) if (Number.isNaN(m.data[i * m.ncol + j])) { ok = 0; break; }
+    mask[i] = ok;
+    count += ok;
+  }
+  return { mask, count };
+}
+
+function subsetFit(fit: LinearFit, ok: Uint8Array): LinearFit {
+  const idx: number[] = [];
+  ok.forEach((v, i) => v && idx.push(i));
+  const p = fit.p;
+  const pick = (a: Float64Array, w: number) => {
+    const out = new Float64Array(idx.length * w);
+    idx.forEach((g, r) => out.set(a.subarray(g * w, g * w + w), r * w));
+    return out;
+  };
+  return {
+    nGenes: idx.length,
+    p,
+    coefficients: pick(fit.coefficients, p),
+    stdevUnscaled: pick(fit.stdevUnscaled, p),
+    sigma: pick(fit.sigma, 1),
+    dfResidual: pick(fit.dfResidual, 1),
+    amean: pick(fit.amean, 1),
+  };
+}
