@@ -1,1 +1,13 @@
-export {};
+export * from './kinds/job-kind.js';
+export { jobKinds, kindById } from './kinds/registry.js';
+export { demoKind, demoValue } from './kinds/demo.js';
+export { createClient, EvidentApiError } from './client/client.js';
+export type { Client, ClientOptions, Accepted, JobStatus, JobStatusName, JobList, TargetList, WaitOptions } from './client/client.js';
+export { startServer, startWorker } from './service.js';
+export type { RunningServer, ServeOptions } from './service.js';
+export { configFromEnv } from './config.js';
+export type { ServiceConfig } from './config.js';
+export { openStore } from './store/open.js';
+export { signBody, SIGNATURE_HEADER } from './callbacks/deliver.js';
+export { formatEstimate } from './estimate.js';
+export { PLANS } from './plans.js';

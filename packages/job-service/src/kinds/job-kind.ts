@@ -22,6 +22,8 @@ export interface JobRunContext {
   progress(stage: string, percent: number): void;
   /** Aborted when the job is cancelled or its worker is shutting down; long loops should check it. */
   signal: AbortSignal;
+  /** 1 for the first run of a job, 2 for its first retry, ... (optional: older callers may not set it). */
+  readonly attempt?: number;
 }
 
 export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {

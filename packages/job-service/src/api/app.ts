@@ -1,0 +1,151 @@
+// The /v1 HTTP API: auth, plans and rate limits, validation, errors, OpenAPI; routes in routes.ts.
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { ServiceConfig } from '../config.js';
+import { ApiError, unauthorized } from '../errors.js';
+import { hashApiKey } from '../ids.js';
+import { limitsOf, type PlanLimits } from '../plans.js';
+import type { KeyRecord, Store } from '../store/types.js';
+import type { ThreadPool } from '../runner/thread-pool.js';
+import type { JobRecord } from '../store/types.js';
+import { typeboxValidatorCompiler, ValidationFailed } from './validation.js';
+import { registerRoutes } from './routes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey: (KeyRecord & { limits: PlanLimits }) | null;
+    authProblem: string | null;
+  }
+}
+
+export interface AppDeps {
+  config: ServiceConfig;
+  store: Store;
+  preparePool: ThreadPool;
+  /** Hands a stored job to the queue. */
+  enqueue(job: JobRecord): Promise<void>;
+  /** Stops a cancelled job if it runs in this process. */
+  cancelled(jobId: string): void;
+  redis?: Redis | undefined;
+  /** Anonymous callers (no or bad key) are limited per IP to this many requests a minute. */
+  anonymousRpm?: number;
+  logger?: boolean | object;
+}
+
+const PUBLIC = /^\/(healthz$|v1\/openapi\.json$|v1\/docs(\/|$))/;
+const isPublic = (req: FastifyRequest) => PUBLIC.test(req.routeOptions.url ?? req.url);
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store } = deps;
+  const app = Fastify({
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: false,
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      // Keys must never reach logs; the default serializers omit headers, this is belt and braces.
+      redact: ['req.headers.authorization', 'headers.authorization'],
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+  });
+  app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.decorateRequest('apiKey', null);
+  app.decorateRequest('authProblem', null);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    if (isPublic(req)) return;
+    const h = req.headers.authorization;
+    const m = typeof h === 'string' ? /^Bearer\s+(\S{1,200})\s*$/i.exec(h) : null;
+    if (!m) {
+      req.authProblem = 'missing Authorization: Bearer <API key> header';
+      return;
+    }
+    const key = await store.findKeyByHash(hashApiKey(m[1]!));
+    if (!key || key.revoked_at != null) {
+      req.authProblem = key ? 'this API key has been revoked' : 'invalid API key';
+      return;
+    }
+    req.apiKey = { ...key, limits: limitsOf(key) };
+  });
+
+  await app.register(rateLimit, {
+    global: true,
+    timeWindow: 60_000,
+    max: async (req) => req.apiKey?.limits.rpm ?? deps.anonymousRpm ?? 60,
+    keyGenerator: (req) => (req.apiKey ? `key:${req.apiKey.key_id}` : `ip:${req.ip}`),
+    allowList: (req) => isPublic(req),
+    redis: deps.redis,
+    nameSpace: 'evident-rl-',
+    skipOnError: true,
+    errorResponseBuilder: (_req, ctx) =>
+      new ApiError(429, 'rate_limited', `rate limit of ${ctx.max} requests per minute exceeded; retry in ${ctx.after}`, undefined, Math.ceil(ctx.ttl / 1000)),
+  });
+
+  // After the rate limiter so that failed authentications count too (and carry the headers).
+  app.addHook('preParsing', async (req) => {
+    if (!isPublic(req) && !req.apiKey) throw unauthorized(req.authProblem ?? undefined);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Evident discovery job service',
+        version: '1.0.0',
+        description: 'Asynchronous target-discovery and compound-generation jobs. Authenticate with `Authorization: Bearer <API key>`.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/v1/docs' });
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', store: store.backend }));
+
+  app.setNotFoundHandler(async (req) => {
+    throw new ApiError(404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]}`);
+  });
+
+  app.setErrorHandler(async (err: FastifyError | ApiError | ValidationFailed, req, reply) => {
+    const e = toApiError(err);
+    if (e.statusCode >= 500) {
+      req.log.error({ err, reqId: req.id }, 'request failed');
+      const body = e.toBody() as { error: Record<string, unknown> };
+      body.error.request_id = req.id;
+      return reply.status(e.statusCode).send(body);
+    }
+    if (e.retryAfter !== undefined) reply.header('retry-after', String(e.retryAfter));
+    return reply.status(e.statusCode).send(e.toBody());
+  });
+
+  await registerRoutes(app, deps);
+  return app;
+}
+
+const FASTIFY_CODES: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'the request body is larger than the configured limit'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'send the body as application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'the Content-Length does not match the body'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'the body is empty but Content-Type says JSON'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'the body is not valid JSON'],
+};
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof ValidationFailed) return new ApiError(400, 'invalid_parameters', `the request has ${err.details.length} invalid parameter(s)`, err.details);
+  const fe = err as FastifyError;
+  const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
+  if (mapped) return new ApiError(mapped[0], mapped[1], mapped[2]);
+  if (err instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new ApiError(400, 'invalid_json', 'the body is not valid JSON');
+  if (fe.statusCode === 400 && /prototype|constructor/i.test(fe.message)) return new ApiError(400, 'invalid_json', 'the body contains a forbidden key (__proto__ or constructor.prototype)');
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new ApiError(fe.statusCode, fe.statusCode === 404 ? 'not_found' : 'invalid_request', fe.message);
+  }
+  return new ApiError(500, 'internal_error', 'internal error; quote the request id when reporting it');
+}

@@ -1,0 +1,81 @@
+// Shared schemas of the /v1 API, for validation and the OpenAPI document.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { JOB_STATUSES } from '../store/types.js';
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+      request_id: Type.Optional(Type.String()),
+    }),
+  },
+  { description: 'Every error has this shape' },
+);
+
+export const StatusDoc = Type.Object(
+  {
+    job_id: Type.String(),
+    kind: Type.String(),
+    status: Type.Union(JOB_STATUSES.map((s) => Type.Literal(s))),
+    created_at: Type.String({ description: 'ISO 8601 UTC' }),
+    started_at: Type.Optional(Type.String()),
+    completed_at: Type.Optional(Type.String()),
+    results_url: Type.Optional(Type.String()),
+    progress: Type.Optional(Type.Object({ stage: Type.String(), percent: Type.Number() })),
+    error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+    estimated_time: Type.String(),
+    estimated_seconds: Type.Tuple([Type.Number(), Type.Number()]),
+    attempts: Type.Integer(),
+  },
+);
+
+export const Accepted = Type.Object({
+  job_id: Type.String(),
+  status: Type.Literal('processing'),
+  estimated_time: Type.String({ description: "e.g. '2-4 hours', '5-15 minutes'" }),
+  estimated_seconds: Type.Tuple([Type.Number(), Type.Number()]),
+  webhook_url: Type.String({ description: 'Absolute URL of GET /v1/jobs/{job_id}' }),
+});
+
+export const CallbackUrl = Type.String({
+  maxLength: 2048,
+  description: 'Optional: POSTed the job status document when the job ends, signed in X-Evident-Signature',
+});
+
+export const JobIdParams = Type.Object({ job_id: Type.String({ maxLength: 200 }) }, { additionalProperties: false });
+
+export const ListJobsQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Union(JOB_STATUSES.map((s) => Type.Literal(s)))),
+    kind: Type.Optional(Type.String({ maxLength: 40 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    cursor: Type.Optional(Type.String({ maxLength: 40 })),
+  },
+  { additionalProperties: false },
+);
+
+export const PageQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+    cursor: Type.Optional(Type.String({ maxLength: 40 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ResultsQuery = Type.Object(
+  { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])) },
+  { additionalProperties: false },
+);
+
+/** The kind's body schema plus the service-level `callback_url`. */
+export function submitBodySchema(kindSchema: TSchema): TSchema {
+  const s = kindSchema as TSchema & { type?: string; properties?: Record<string, TSchema> };
+  if (s.type !== 'object' || !s.properties) return kindSchema;
+  if ('callback_url' in s.properties) return kindSchema;
+  return { ...s, properties: { ...s.properties, callback_url: Type.Optional(CallbackUrl) } } as TSchema;
+}
+
+export const errorResponses = (...codes: number[]): Record<number, TSchema> =>
+  Object.fromEntries(codes.map((c) => [c, ErrorBody]));

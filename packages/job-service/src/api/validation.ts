@@ -1,0 +1,51 @@
+// Request validation with TypeBox: every problem is reported with its JSON pointer, unknown fields are
+// errors (schemas say additionalProperties: false) and nothing is coerced or removed from bodies.
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { ErrorDetail } from '../errors.js';
+
+export class ValidationFailed extends Error {
+  readonly statusCode = 400;
+  constructor(readonly details: ErrorDetail[]) {
+    super(details.map((d) => `${d.path || '/'}: ${d.message}`).join('; '));
+    this.name = 'ValidationFailed';
+  }
+}
+
+const MAX_PROBLEMS = 100;
+
+export function problemsOf(schema: TSchema, value: unknown, prefix = ''): ErrorDetail[] {
+  const C = TypeCompiler.Compile(schema);
+  if (C.Check(value)) return [];
+  const seen = new Set<string>();
+  const out: ErrorDetail[] = [];
+  for (const e of C.Errors(value)) {
+    const message = unionMessage(e.schema) ?? e.message.replace(/^Expected required property$/, 'is required').replace(/^Unexpected property$/, 'is not a known field');
+    const key = `${e.path}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path: prefix + e.path, message });
+    if (out.length >= MAX_PROBLEMS) break;
+  }
+  return out;
+}
+
+export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  const C = TypeCompiler.Compile(schema);
+  const coerce = httpPart === 'querystring' || httpPart === 'params';
+  return (data: unknown) => {
+    const value = coerce ? Value.Convert(schema, data) : data;
+    if (C.Check(value)) return { value };
+    const where = httpPart === 'body' ? '' : `${httpPart}:`;
+    return { error: new ValidationFailed(problemsOf(schema, value, where)) };
+  };
+};
+
+/** "must be one of: a, b" for unions of literals, where TypeBox only says "Expected union value". */
+function unionMessage(schema: TSchema): string | undefined {
+  const any = (schema as { anyOf?: Array<{ const?: unknown }> }).anyOf;
+  if (!any || !any.every((s) => s.const !== undefined)) return undefined;
+  return `must be one of: ${any.map((s) => JSON.stringify(s.const)).join(', ')}`;
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+// evident-jobs: serve | worker | keys create/list/revoke | submit
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { resolve } from 'node:path';
+import { configFromEnv, type ServiceConfig } from '../config.js';
+import { startServer, startWorker } from '../service.js';
+import { openStore } from '../store/open.js';
+import { PLAN_NAMES, type PlanName } from '../plans.js';
+import { submitCommand } from './submit.js';
+
+const int = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
+  return n;
+};
+
+const program = new Command('evident-jobs').description('Evident discovery job service');
+
+function storeConfig(o: { dataDir?: string; databaseUrl?: string }): ServiceConfig {
+  const c = configFromEnv();
+  if (o.dataDir) c.dataDir = resolve(o.dataDir);
+  if (o.databaseUrl) c.databaseUrl = o.databaseUrl;
+  return c;
+}
+
+program
+  .command('serve')
+  .description('run the HTTP API (embedded: SQLite + worker threads; with DATABASE_URL: PostgreSQL + pg-boss)')
+  .option('--port <n>', 'port (0 picks a free one)', int('--port'))
+  .option('--host <host>', 'interface to bind', undefined)
+  .option('--data-dir <dir>', 'embedded data directory (default ./data)')
+  .option('--database-url <url>', 'PostgreSQL URL (default: $DATABASE_URL)')
+  .option('--redis-url <url>', 'Redis URL for shared rate limits (default: $REDIS_URL)')
+  .option('--workers <n>', 'worker threads running jobs', int('--workers'))
+  .option('--with-worker', 'PostgreSQL mode: also run jobs in this process')
+  .option('--max-attempts <n>', 'runs of a job before it fails', int('--max-attempts'))
+  .option('--body-limit-mb <n>', 'largest request body (default 100)', Number)
+  .option('--public-url <url>', 'public origin for absolute URLs')
+  .option('--allow-private-callbacks', 'allow callback_url on private/loopback addresses')
+  .action(async (o) => {
+    const c = storeConfig(o);
+    if (o.port !== undefined) c.port = o.port;
+    if (o.host) c.host = o.host;
+    if (o.redisUrl) c.redisUrl = o.redisUrl;
+    if (o.workers !== undefined) c.workerThreads = o.workers;
+    if (o.maxAttempts !== undefined) c.maxAttempts = o.maxAttempts;
+    if (o.bodyLimitMb !== undefined) c.bodyLimitBytes = Math.round(o.bodyLimitMb * 1024 * 1024);
+    if (o.publicUrl) c.publicUrl = o.publicUrl;
+    if (o.allowPrivateCallbacks) c.allowPrivateCallbacks = true;
+    const server = await startServer(c, { inProcessWorker: Boolean(o.withWorker) });
+    console.log(JSON.stringify({ evident_jobs: 'listening', url: server.url, mode: c.databaseUrl ? 'postgres' : 'embedded', pid: process.pid }));
+    onStop(() => server.close());
+  });
+
+program
+  .command('worker')
+  .description('run queued jobs (PostgreSQL mode; needs DATABASE_URL)')
+  .option('--database-url <url>', 'PostgreSQL URL (default: $DATABASE_URL)')
+  .option('--threads <n>', 'jobs run at once', int('--threads'))
+  .action(async (o) => {
+    const c = storeConfig(o);
+    if (o.threads !== undefined) c.workerThreads = o.threads;
+    const w = await startWorker(c);
+    console.log(JSON.stringify({ evident_jobs: 'worker ready', pid: process.pid, threads: c.workerThreads }));
+    onStop(() => w.close());
+  });
+
+const keys = program
+  .command('keys')
+  .description('manage API keys (same --data-dir or DATABASE_URL as serve)')
+  .option('--data-dir <dir>', 'embedded data directory (default ./data)')
+  .option('--database-url <url>', 'PostgreSQL URL (default: $DATABASE_URL)');
+
+keys
+  .command('create')
+  .description('create a key; prints { key_id, key, plan, signing_secret } once (only a hash of the key is kept)')
+  .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_NAMES as string[]).makeOptionMandatory())
+  .requiredOption('--name <name>', 'who or what the key is for')
+  .option('--rpm <n>', 'enterprise: requests per minute', int('--rpm'))
+  .option('--concurrency <n>', 'enterprise: concurrent jobs', int('--concurrency'))
+  .action(async (o) => {
+    const plan = o.plan as PlanName;
+    if (plan === 'enterprise' && (o.rpm === undefined || o.concurrency === undefined)) {
+      throw new InvalidArgumentError('--plan enterprise needs --rpm and --concurrency');
+    }
+    if (plan !== 'enterprise' && (o.rpm !== undefined || o.concurrency !== undefined)) {
+      throw new InvalidArgumentError('--rpm and --concurrency apply to --plan enterprise only');
+    }
+    const store = await openStore(storeConfig(keys.opts()));
+    try {
+      const k = await store.createKey({ name: o.name, plan, rpm: o.rpm ?? null, concurrency: o.concurrency ?? null });
+      console.log(JSON.stringify(k));
+    } finally {
+      await store.close();
+    }
+  });
+
+keys
+  .command('list')
+  .description('list keys (never the keys themselves)')
+  .action(async () => {
+    const store = await openStore(storeConfig(keys.opts()));
+    try {
+      const list = await store.listKeys();
+      console.log(JSON.stringify(list.map((k) => ({
+        ...k,
+        created_at: new Date(k.created_at).toISOString(),
+        revoked_at: k.revoked_at == null ? null : new Date(k.revoked_at).toISOString(),
+      })), null, 2));
+    } finally {
+      await store.close();
+    }
+  });
+
+keys
+  .command('revoke')
+  .description('revoke a key; effective on its next request')
+  .argument('<key_id>')
+  .action(async (keyId: string) => {
+    const store = await openStore(storeConfig(keys.opts()));
+    try {
+      if (!(await store.revokeKey(keyId))) {
+        console.error(`no active key ${keyId}`);
+        process.exitCode = 1;
+      } else console.log(JSON.stringify({ key_id: keyId, revoked: true }));
+    } finally {
+      await store.close();
+    }
+  });
+
+submitCommand(program);
+
+function onStop(close: () => Promise<void>): void {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+program.parseAsync().catch((e: Error) => {
+  console.error(`evident-jobs: ${e.message}`);
+  process.exit(1);
+});

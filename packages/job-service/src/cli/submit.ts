@@ -1,0 +1,67 @@
+// `evident-jobs submit <kind> <request.json>`: submits a job, shows a progress bar, prints the final status.
+import type { Command } from 'commander';
+import { readFileSync, writeFileSync } from 'node:fs';
+import cliProgress from 'cli-progress';
+import { createClient, EvidentApiError } from '../client/client.js';
+import { jobKinds } from '../kinds/registry.js';
+
+const ALIASES: Record<string, string> = { targets: 'td', discover: 'td', compounds: 'cg', generate: 'cg' };
+
+export function submitCommand(program: Command): void {
+  program
+    .command('submit')
+    .description(`submit a job and wait for it (kinds: ${jobKinds.map((k) => k.id).join(', ')}; or a route like /v1/targets/discover)`)
+    .argument('<kind>', 'job kind id, alias (targets, compounds) or route')
+    .argument('<request>', "JSON request file, or '-' for stdin")
+    .option('--url <url>', 'service base URL (default: $EVIDENT_URL or http://127.0.0.1:8000)')
+    .option('--api-key <key>', 'API key (default: $EVIDENT_API_KEY)')
+    .option('--no-wait', 'print the accepted job and return')
+    .option('--out <file>', 'write the results here when the job completes')
+    .option('--csv', 'fetch results as CSV')
+    .option('--interval <ms>', 'poll interval', Number, 1000)
+    .action(async (kindArg: string, file: string, o) => {
+      const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
+      if (!apiKey) throw new Error('no API key: pass --api-key or set EVIDENT_API_KEY');
+      const id = ALIASES[kindArg] ?? kindArg;
+      const route = kindArg.startsWith('/') ? kindArg : jobKinds.find((k) => k.id === id)?.route;
+      if (!route) throw new Error(`unknown job kind ${kindArg}`);
+      const body = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
+      const client = createClient({ baseUrl: o.url ?? process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000', apiKey });
+      try {
+        const accepted = await client.submit(route, body);
+        console.error(`job ${accepted.job_id} accepted; estimated ${accepted.estimated_time}`);
+        if (!o.wait) {
+          console.log(JSON.stringify(accepted));
+          return;
+        }
+        const bar = new cliProgress.SingleBar(
+          { format: '{bar} {percentage}% | {stage}', hideCursor: true, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 1000 },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(100, 0, { stage: 'queued' });
+        const final = await client.waitForJob(accepted.job_id, {
+          intervalMs: o.interval,
+          onProgress: (s) => bar.update(s.status === 'completed' ? 100 : s.progress?.percent ?? 0, { stage: s.progress?.stage ?? s.status }),
+        });
+        bar.stop();
+        console.log(JSON.stringify(final));
+        if (final.status !== 'completed') {
+          process.exitCode = 2;
+          return;
+        }
+        if (o.out) {
+          const data = o.csv ? await client.getResultsCsv(final.job_id) : JSON.stringify(await client.getResults(final.job_id));
+          writeFileSync(o.out, data);
+          console.error(`results written to ${o.out}`);
+        }
+      } catch (e) {
+        if (e instanceof EvidentApiError) {
+          console.error(`error ${e.status} ${e.code}: ${e.message}`);
+          for (const d of e.details ?? []) console.error(`  ${d.path || '/'}: ${d.message}`);
+          process.exitCode = 1;
+          return;
+        }
+        throw e;
+      }
+    });
+}

@@ -1,0 +1,141 @@
+// Typed client for the /v1 API (uses the global fetch).
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof fetch;
+}
+
+export interface Accepted {
+  job_id: string;
+  status: 'processing';
+  estimated_time: string;
+  estimated_seconds: [number, number];
+  webhook_url: string;
+}
+
+export type JobStatusName = 'processing' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobStatus {
+  job_id: string;
+  kind: string;
+  status: JobStatusName;
+  created_at: string;
+  started_at?: string;
+  completed_at?: string;
+  results_url?: string;
+  progress?: { stage: string; percent: number };
+  error?: { code: string; message: string };
+  estimated_time: string;
+  estimated_seconds: [number, number];
+  attempts: number;
+}
+
+export interface JobList {
+  jobs: JobStatus[];
+  next_cursor: string | null;
+}
+
+export interface TargetList {
+  targets: Array<Record<string, unknown> & { job_id: string }>;
+  next_cursor: string | null;
+}
+
+/** An error answer of the API: HTTP status, stable code, and per-field details for 400s. */
+export class EvidentApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Array<{ path: string; message: string }>,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'EvidentApiError';
+  }
+}
+
+export interface WaitOptions {
+  /** Called whenever a poll returns (status and progress). */
+  onProgress?: (status: JobStatus) => void;
+  intervalMs?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface Client {
+  /** POST /v1/targets/discover */
+  discoverTargets(request: Record<string, unknown>): Promise<Accepted>;
+  /** POST /v1/compounds/generate */
+  generateCompounds(request: Record<string, unknown>): Promise<Accepted>;
+  /** POST to any job-kind route, e.g. '/v1/demo/run'. */
+  submit(route: string, request: Record<string, unknown>): Promise<Accepted>;
+  getJob(jobId: string): Promise<JobStatus>;
+  listJobs(q?: { status?: JobStatusName; kind?: string; limit?: number; cursor?: string }): Promise<JobList>;
+  cancelJob(jobId: string): Promise<JobStatus>;
+  /** Polls until the job leaves `processing`; resolves with the final status (completed, failed or cancelled). */
+  waitForJob(jobId: string, opts?: WaitOptions): Promise<JobStatus>;
+  getResults<T = unknown>(jobId: string): Promise<T>;
+  getResultsCsv(jobId: string): Promise<string>;
+  listTargets(q?: { limit?: number; cursor?: string }): Promise<TargetList>;
+}
+
+export function createClient(opts: ClientOptions): Client {
+  const base = opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const f = opts.fetch ?? fetch;
+
+  async function call(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<Response> {
+    const res = await f(`${base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${opts.apiKey}`,
+        accept,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    if (res.ok) return res;
+    let err: { code?: string; message?: string; details?: Array<{ path: string; message: string }> } = {};
+    try {
+      err = ((await res.json()) as { error?: typeof err }).error ?? {};
+    } catch {
+      /* not JSON */
+    }
+    const ra = res.headers.get('retry-after');
+    throw new EvidentApiError(res.status, err.code ?? `http_${res.status}`, err.message ?? res.statusText, err.details, ra ? Number(ra) : undefined);
+  }
+  const json = async <T>(method: string, path: string, body?: unknown) => (await (await call(method, path, body)).json()) as T;
+  const qs = (q: Record<string, unknown> = {}) => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) if (v !== undefined) p.set(k, String(v));
+    const s = p.toString();
+    return s ? `?${s}` : '';
+  };
+  const id = (jobId: string) => encodeURIComponent(jobId);
+
+  const client: Client = {
+    discoverTargets: (r) => json('POST', '/v1/targets/discover', r),
+    generateCompounds: (r) => json('POST', '/v1/compounds/generate', r),
+    submit: (route, r) => json('POST', route, r),
+    getJob: (jobId) => json('GET', `/v1/jobs/${id(jobId)}`),
+    listJobs: (q) => json('GET', `/v1/jobs${qs(q)}`),
+    cancelJob: (jobId) => json('DELETE', `/v1/jobs/${id(jobId)}`),
+    async waitForJob(jobId, w = {}) {
+      const start = Date.now();
+      const interval = w.intervalMs ?? 1000;
+      for (;;) {
+        const s = await client.getJob(jobId);
+        w.onProgress?.(s);
+        if (s.status !== 'processing') return s;
+        if (w.timeoutMs !== undefined && Date.now() - start > w.timeoutMs) {
+          throw new Error(`job ${jobId} still processing after ${w.timeoutMs} ms`);
+        }
+        if (w.signal?.aborted) throw w.signal.reason ?? new Error('aborted');
+        await new Promise((r) => setTimeout(r, interval));
+      }
+    },
+    getResults: (jobId) => json('GET', `/v1/results/${id(jobId)}`),
+    getResultsCsv: async (jobId) => (await call('GET', `/v1/results/${id(jobId)}?format=csv`, undefined, 'text/csv')).text(),
+    listTargets: (q) => json('GET', `/v1/targets${qs(q)}`),
+  };
+  return client;
+}

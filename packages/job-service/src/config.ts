@@ -1,0 +1,56 @@
+// Service configuration: defaults, overridden by environment variables, overridden by CLI flags/code.
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+export interface ServiceConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** PostgreSQL mode when set (pg-boss queue, `evident-jobs worker` processes). */
+  databaseUrl?: string | undefined;
+  /** Shared rate-limit counters when set. */
+  redisUrl?: string | undefined;
+  /** Public origin for absolute URLs (webhook_url, results_url); default: from the request's Host. */
+  publicUrl?: string | undefined;
+  bodyLimitBytes: number;
+  /** Worker threads that run jobs inside `serve` (embedded mode) or `worker`. */
+  workerThreads: number;
+  /** Threads that validate/prepare submitted inputs off the event loop. */
+  prepareThreads: number;
+  /** Runs of a job before it is failed (crashes included). */
+  maxAttempts: number;
+  /** Retry backoff: base * 2^(attempt-1). */
+  retryBaseMs: number;
+  allowPrivateCallbacks: boolean;
+  callbackAttempts: number;
+  callbackBaseDelayMs: number;
+  /** PostgreSQL mode: a delivery not finished within max(this, 4 x estimate) is presumed lost and retried. */
+  jobExpireMinSeconds: number;
+  /** PostgreSQL mode: how often pg-boss looks for expired jobs. */
+  queueMaintenanceSeconds: number;
+  logLevel: string;
+}
+
+const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  return {
+    host: env.EVIDENT_HOST ?? '127.0.0.1',
+    port: num(env.PORT, 8000),
+    dataDir: resolve(env.EVIDENT_DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    publicUrl: env.EVIDENT_PUBLIC_URL || undefined,
+    bodyLimitBytes: Math.round(num(env.EVIDENT_BODY_LIMIT_MB, 100) * 1024 * 1024),
+    workerThreads: num(env.EVIDENT_WORKER_THREADS, Math.max(1, availableParallelism() - 1)),
+    prepareThreads: num(env.EVIDENT_PREPARE_THREADS, 1),
+    maxAttempts: num(env.EVIDENT_MAX_ATTEMPTS, 3),
+    retryBaseMs: num(env.EVIDENT_RETRY_BASE_MS, 5000),
+    allowPrivateCallbacks: env.EVIDENT_ALLOW_PRIVATE_CALLBACKS === '1' || env.EVIDENT_ALLOW_PRIVATE_CALLBACKS === 'true',
+    callbackAttempts: num(env.EVIDENT_CALLBACK_ATTEMPTS, 5),
+    callbackBaseDelayMs: num(env.EVIDENT_CALLBACK_BASE_DELAY_MS, 2000),
+    jobExpireMinSeconds: num(env.EVIDENT_JOB_EXPIRE_MIN_SECONDS, 900),
+    queueMaintenanceSeconds: num(env.EVIDENT_QUEUE_MAINTENANCE_SECONDS, 30),
+    logLevel: env.EVIDENT_LOG_LEVEL ?? 'info',
+  };
+}

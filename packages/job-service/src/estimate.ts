@@ -1,0 +1,14 @@
+// Human text for an estimated duration range: '<low>-<high> <unit>' in the largest unit that fits.
+export function formatEstimate([low, high]: [number, number]): string {
+  const lo = Math.max(0, Math.min(low, high));
+  const hi = Math.max(lo, low, high);
+  if (hi >= 2 * 3600) return range(lo / 3600, hi / 3600, 'hours');
+  if (hi >= 2 * 60) return range(lo / 60, hi / 60, 'minutes');
+  return range(lo, hi, 'seconds');
+}
+
+function range(lo: number, hi: number, unit: string): string {
+  const a = Math.max(lo < 1 && unit === 'seconds' ? 1 : 0, Math.floor(lo));
+  const b = Math.max(a, Math.ceil(hi), 1);
+  return a === b ? `${b} ${b === 1 ? unit.replace(/s$/, '') : unit}` : `${a}-${b} ${unit}`;
+}

@@ -1,0 +1,126 @@
+// Runs one attempt of a job on the thread pool and records the outcome; shared by both queue backends.
+import { gunzipSync } from 'node:zlib';
+import type { ServiceConfig } from '../config.js';
+import type { Attempt, Store } from '../store/types.js';
+import { statusDocument } from '../api/status.js';
+import { deliverCallback } from '../callbacks/deliver.js';
+import { ThreadTaskError, type ThreadPool } from './thread-pool.js';
+
+export type Outcome = 'completed' | 'failed' | 'retry' | 'cancelled' | 'interrupted';
+
+export interface Logger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export class JobExecutor {
+  private running = new Map<string, { abort(): void; why?: 'cancel' | 'shutdown' }>();
+  private background = new Set<Promise<unknown>>();
+  private stopping = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly pool: ThreadPool,
+    private readonly config: ServiceConfig,
+    private readonly log: Logger,
+  ) {}
+
+  get busy(): number {
+    return this.running.size;
+  }
+
+  /** Stops a running job of this process (cancellation from the API in the same process). */
+  cancel(jobId: string): void {
+    const r = this.running.get(jobId);
+    if (r) ((r.why = 'cancel'), r.abort());
+  }
+
+  async execute(a: Attempt): Promise<Outcome> {
+    const { job } = a;
+    if (job.attempts > job.max_attempts) {
+      await this.store.failJob(job.id, 'worker_lost', `the worker running this job stopped during each of its ${job.max_attempts} attempt(s)`, Date.now());
+      this.notify(job.id);
+      return 'failed';
+    }
+    let lastWrite = 0;
+    let lastStage = '';
+    let pendingWrite: Promise<void> = Promise.resolve();
+    const task = this.pool.run({ type: 'run', kind: job.kind, input: a.input, attempt: job.attempts }, (stage, percent) => {
+      const now = Date.now();
+      if (stage === lastStage && now - lastWrite < 500) return;
+      lastWrite = now;
+      lastStage = stage;
+      pendingWrite = pendingWrite.then(() => this.store.setProgress(job.id, stage, percent)).catch(() => {});
+    });
+    const entry: { abort(): void; why?: 'cancel' | 'shutdown' } = { abort: task.abort };
+    this.running.set(job.id, entry);
+    // Cancellation may come from another process (PostgreSQL mode, or the CLI): poll the stored status.
+    const watch = setInterval(() => {
+      this.store.statusOf(job.id).then(
+        (s) => s !== 'processing' && ((entry.why = 'cancel'), task.abort()),
+        () => {},
+      );
+    }, 1000);
+    try {
+      const done = await task.result;
+      await pendingWrite;
+      if (done.type !== 'done') throw new Error('unexpected thread answer');
+      const ok = await this.store.completeJob(job.id, Buffer.from(done.result), done.targets, Date.now());
+      this.log.info({ job_id: job.id, attempt: job.attempts }, ok ? 'job completed' : 'job finished after it was cancelled');
+      if (ok) this.notify(job.id);
+      return ok ? 'completed' : 'cancelled';
+    } catch (e) {
+      await pendingWrite;
+      if (entry.why === 'cancel') return 'cancelled';
+      if (entry.why === 'shutdown' || this.stopping) return 'interrupted';
+      const now = Date.now();
+      if (e instanceof ThreadTaskError && e.serialized.name === 'JobInputError') {
+        await this.store.failJob(job.id, 'invalid_input', e.message, now);
+        this.notify(job.id);
+        return 'failed';
+      }
+      const message = (e as Error).message;
+      this.log.warn({ job_id: job.id, attempt: job.attempts, err: message }, 'job attempt failed');
+      if (job.attempts < job.max_attempts) {
+        await this.store.retryLater(job.id, now + this.config.retryBaseMs * 2 ** (job.attempts - 1), `attempt ${job.attempts} failed: ${message}`);
+        return 'retry';
+      }
+      await this.store.failJob(job.id, 'job_failed', `the job failed on each of its ${job.attempts} attempt(s); last error: ${message}`, now);
+      this.notify(job.id);
+      return 'failed';
+    } finally {
+      clearInterval(watch);
+      this.running.delete(job.id);
+    }
+  }
+
+  private notify(jobId: string): void {
+    const p = (async () => {
+      const job = await this.store.getJob(jobId);
+      if (!job?.callback_url) return;
+      const secret = await this.store.signingSecretOf(job.key_id);
+      if (!secret) return;
+      await deliverCallback(job.callback_url, secret, statusDocument(job, this.config.publicUrl ?? ''), {
+        allowPrivate: this.config.allowPrivateCallbacks,
+        attempts: this.config.callbackAttempts,
+        baseDelayMs: this.config.callbackBaseDelayMs,
+        timeoutMs: 10_000,
+        log: this.log,
+      });
+    })().catch((e) => this.log.error({ job_id: jobId, err: (e as Error).message }, 'callback error'));
+    this.background.add(p);
+    void p.finally(() => this.background.delete(p));
+  }
+
+  /** Interrupts running jobs (they are retried by the next process) and waits for callbacks in flight briefly. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const r of this.running.values()) ((r.why = 'shutdown'), r.abort());
+    await Promise.race([Promise.allSettled([...this.background]), new Promise((r) => setTimeout(r, 2000))]);
+  }
+}
+
+export function decodeJson(buf: Buffer): unknown {
+  return JSON.parse(gunzipSync(buf).toString('utf8'));
+}

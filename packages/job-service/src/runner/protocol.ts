@@ -1,0 +1,20 @@
+// Messages between the service and its worker threads.
+export type ThreadTask =
+  | { type: 'prepare'; taskId: number; kind: string; request: unknown }
+  | { type: 'run'; taskId: number; kind: string; input: Uint8Array; attempt: number }
+  | { type: 'csv'; taskId: number; kind: string; result: Uint8Array };
+
+export type ToThread = ThreadTask | { type: 'abort'; taskId: number };
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  problems?: Array<{ path: string; message: string }>;
+}
+
+export type FromThread =
+  | { type: 'progress'; taskId: number; stage: string; percent: number }
+  | { type: 'prepared'; taskId: number; input: Uint8Array; estimate: [number, number] }
+  | { type: 'done'; taskId: number; result: Uint8Array; targets: Array<Record<string, unknown>> }
+  | { type: 'csv'; taskId: number; csv: Uint8Array }
+  | { type: 'error'; taskId: number; error: SerializedError };

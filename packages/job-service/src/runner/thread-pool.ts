@@ -1,0 +1,132 @@
+// A fixed pool of worker threads, one task at a time per thread. A thread that ignores an abort is
+// terminated after a grace period and replaced; one that dies fails its task and is replaced.
+import { Worker } from 'node:worker_threads';
+import type { FromThread, SerializedError, ThreadTask } from './protocol.js';
+
+// Built mode runs thread.js directly. Source mode (tsx) runs thread.ts: the worker inherits the parent's
+// execArgv (`--conditions=evident-source --import tsx`), but on Node 20 the --import hooks are not yet active
+// for a worker's entry module, so a tiny bootstrap registers tsx in the thread before importing it.
+const sourceMode = import.meta.url.endsWith('.ts');
+const threadFile = new URL(sourceMode ? './thread.ts' : './thread.js', import.meta.url);
+function newThread(): Worker {
+  if (!sourceMode) return new Worker(threadFile);
+  const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(threadFile.href)}); })`;
+  return new Worker(boot, { eval: true });
+}
+
+export class ThreadTaskError extends Error {
+  constructor(readonly serialized: SerializedError) {
+    super(serialized.message);
+    this.name = serialized.name;
+  }
+}
+
+type Done = Extract<FromThread, { type: 'done' | 'prepared' | 'csv' }>;
+type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
+
+interface Pending {
+  task: ThreadTask;
+  onProgress?: ((stage: string, percent: number) => void) | undefined;
+  resolve(v: Done): void;
+  reject(e: Error): void;
+  aborted: boolean;
+}
+
+interface Slot {
+  worker: Worker;
+  current?: Pending | undefined;
+  killTimer?: NodeJS.Timeout | undefined;
+}
+
+export class ThreadPool {
+  private slots: Slot[] = [];
+  private queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(readonly size: number, private readonly abortGraceMs = 2000) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  get idle(): number {
+    return this.slots.filter((s) => !s.current).length - this.queue.length;
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: newThread() };
+    slot.worker.unref();
+    slot.worker.on('message', (m: FromThread) => {
+      const p = slot.current;
+      if (!p || p.task.taskId !== m.taskId) return;
+      if (m.type === 'progress') return p.onProgress?.(m.stage, m.percent);
+      this.finish(slot);
+      if (m.type === 'error') p.reject(p.aborted ? new Error('aborted') : new ThreadTaskError(m.error));
+      else p.resolve(m);
+    });
+    const onDeath = (why: string) => {
+      const p = slot.current;
+      this.finish(slot);
+      const i = this.slots.indexOf(slot);
+      if (i >= 0 && !this.closed) this.slots[i] = this.spawn();
+      p?.reject(p.aborted ? new Error('aborted') : new Error(`worker thread ${why}`));
+      this.pump();
+    };
+    slot.worker.on('error', (e) => onDeath(`crashed: ${e.message}`));
+    slot.worker.on('exit', (code) => onDeath(`exited with code ${code}`));
+    return slot;
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.killTimer) clearTimeout(slot.killTimer);
+    slot.killTimer = undefined;
+    slot.current = undefined;
+    queueMicrotask(() => this.pump());
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.current) continue;
+      const p = this.queue.shift();
+      if (!p) return;
+      slot.current = p;
+      slot.worker.postMessage(p.task);
+    }
+  }
+
+  run(
+    task: DistributiveOmit<ThreadTask, 'taskId'>,
+    onProgress?: (stage: string, percent: number) => void,
+  ): { result: Promise<Done>; abort(): void } {
+    if (this.closed) throw new Error('thread pool closed');
+    const full = { ...task, taskId: this.nextId++ } as ThreadTask;
+    let pending!: Pending;
+    const result = new Promise<Done>((resolve, reject) => {
+      pending = { task: full, onProgress, resolve, reject, aborted: false };
+    });
+    this.queue.push(pending);
+    this.pump();
+    return {
+      result,
+      abort: () => {
+        pending.aborted = true;
+        const qi = this.queue.indexOf(pending);
+        if (qi >= 0) {
+          this.queue.splice(qi, 1);
+          pending.reject(new Error('aborted'));
+          return;
+        }
+        const slot = this.slots.find((s) => s.current === pending);
+        if (!slot) return;
+        slot.worker.postMessage({ type: 'abort', taskId: full.taskId });
+        slot.killTimer ??= setTimeout(() => void slot.worker.terminate(), this.abortGraceMs);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue) p.reject(new Error('thread pool closed'));
+    this.queue = [];
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}

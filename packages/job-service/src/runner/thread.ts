@@ -1,0 +1,64 @@
+// Worker-thread entry: prepares inputs and runs jobs of the registered kinds off the HTTP event loop.
+// Inputs and results cross as gzip'd JSON so the main thread never parses or serialises big documents.
+import { parentPort } from 'node:worker_threads';
+import { gzipSync, gunzipSync } from 'node:zlib';
+import { kindById } from '../kinds/registry.js';
+import { JobInputError } from '../kinds/job-kind.js';
+import type { FromThread, SerializedError, ToThread } from './protocol.js';
+
+const port = parentPort!;
+const aborts = new Map<number, AbortController>();
+
+function send(m: FromThread, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(m, transfer);
+}
+
+function serialize(e: unknown): SerializedError {
+  if (e instanceof JobInputError) return { name: 'JobInputError', message: e.message, problems: e.problems };
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  return { name: 'Error', message: String(e) };
+}
+
+port.on('message', async (m: ToThread) => {
+  if (m.type === 'abort') {
+    aborts.get(m.taskId)?.abort(new Error('aborted'));
+    return;
+  }
+  const kind = kindById(m.kind);
+  try {
+    if (!kind) throw new Error(`unknown job kind ${m.kind}`);
+    if (m.type === 'prepare') {
+      const input = await kind.prepare(m.request);
+      const estimate = kind.estimateSeconds(input);
+      const gz = gzipSync(JSON.stringify(input));
+      send({ type: 'prepared', taskId: m.taskId, input: gz, estimate });
+      return;
+    }
+    if (m.type === 'csv') {
+      const csv = kind.toCsv(JSON.parse(gunzipSync(m.result).toString('utf8')));
+      send({ type: 'csv', taskId: m.taskId, csv: gzipSync(csv) });
+      return;
+    }
+    const controller = new AbortController();
+    aborts.set(m.taskId, controller);
+    const input = JSON.parse(gunzipSync(m.input).toString('utf8'));
+    let last = 0;
+    const result = await kind.run(input, {
+      signal: controller.signal,
+      attempt: m.attempt,
+      progress(stage, percent) {
+        const now = Date.now();
+        // Throttled here so that chatty kinds cannot flood the main thread.
+        if (now - last < 100 && percent < 100) return;
+        last = now;
+        send({ type: 'progress', taskId: m.taskId, stage, percent: Math.max(0, Math.min(100, percent)) });
+      },
+    });
+    const targets = kind.targetsOf ? kind.targetsOf(result) : [];
+    send({ type: 'done', taskId: m.taskId, result: gzipSync(JSON.stringify(result)), targets });
+  } catch (e) {
+    send({ type: 'error', taskId: m.taskId, error: serialize(e) });
+  } finally {
+    aborts.delete(m.taskId);
+  }
+});

@@ -1,0 +1,118 @@
+// Assembles the service: store, queue, worker threads, HTTP API. `serve` and `worker` are built from here.
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type PgBoss from 'pg-boss';
+import { jsonLogger } from './log.js';
+import type { ServiceConfig } from './config.js';
+import { buildApp } from './api/app.js';
+import { openStore } from './store/open.js';
+import type { Store } from './store/types.js';
+import { ThreadPool } from './runner/thread-pool.js';
+import { JobExecutor, type Logger } from './runner/executor.js';
+import { EmbeddedRunner } from './runner/embedded.js';
+import { PgBossWorker, enqueue, startBoss } from './runner/pgboss.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  store: Store;
+  close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** PostgreSQL mode: also run jobs in this process (default: only `evident-jobs worker` processes run them). */
+  inProcessWorker?: boolean;
+  logger?: boolean | object;
+  anonymousRpm?: number;
+}
+
+export async function startServer(config: ServiceConfig, opts: ServeOptions = {}): Promise<RunningServer> {
+  const store = await openStore(config);
+  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads));
+  const closers: Array<() => Promise<unknown>> = [];
+  let enqueueJob: (job: Parameters<typeof enqueue>[2]) => Promise<void>;
+  let cancelled: (id: string) => void = () => {};
+  let log: Logger = { info() {}, warn() {}, error() {} };
+  const setLog = (l: Logger) => (log = l);
+  const logProxy: Logger = { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m), error: (o, m) => log.error(o, m) };
+
+  if (!config.databaseUrl) {
+    const pool = new ThreadPool(Math.max(1, config.workerThreads));
+    const executor = new JobExecutor(store, pool, config, logProxy);
+    const runner = new EmbeddedRunner(store, pool, executor, logProxy);
+    enqueueJob = async () => runner.nudge();
+    cancelled = (id) => executor.cancel(id);
+    closers.push(async () => {
+      await runner.stop();
+      await pool.close();
+    });
+    await runner.start();
+  } else {
+    const boss = await startBoss(config, opts.inProcessWorker ? 'worker' : 'api');
+    enqueueJob = (job) => enqueue(boss, config, job);
+    if (opts.inProcessWorker) {
+      const w = await startPgWorkerOn(boss, store, config, logProxy);
+      cancelled = w.cancel;
+      closers.push(() => w.stop());
+    } else {
+      closers.push(() => boss.stop({ graceful: false, timeout: 2000 }));
+    }
+  }
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true }) : undefined;
+  redis?.on('error', () => {});
+  const app = await buildApp({
+    config,
+    store,
+    preparePool,
+    enqueue: (job) => enqueueJob(job),
+    cancelled: (id) => cancelled(id),
+    redis,
+    logger: opts.logger,
+    anonymousRpm: opts.anonymousRpm,
+  });
+  setLog(app.log);
+  const address = await app.listen({ host: config.host, port: config.port });
+  const url = address.replace('[::1]', '127.0.0.1');
+  return {
+    app,
+    url,
+    store,
+    async close() {
+      await app.close();
+      for (const c of closers) await c();
+      await preparePool.close();
+      redis?.disconnect();
+      await store.close();
+    },
+  };
+}
+
+async function startPgWorkerOn(boss: PgBoss, store: Store, config: ServiceConfig, log: Logger) {
+  const pool = new ThreadPool(Math.max(1, config.workerThreads));
+  const executor = new JobExecutor(store, pool, config, log);
+  const worker = new PgBossWorker(boss, store, executor, log, Math.max(1, config.workerThreads));
+  await worker.start();
+  return {
+    cancel: (id: string) => executor.cancel(id),
+    async stop() {
+      await worker.stop();
+      await pool.close();
+    },
+  };
+}
+
+/** `evident-jobs worker`: runs queued jobs from PostgreSQL until stopped. */
+export async function startWorker(config: ServiceConfig): Promise<{ close(): Promise<void> }> {
+  if (!config.databaseUrl) throw new Error('evident-jobs worker needs DATABASE_URL (PostgreSQL mode)');
+  const log = jsonLogger(config.logLevel, { role: 'worker', pid: process.pid });
+  const store = await openStore(config);
+  const boss = await startBoss(config, 'worker');
+  const w = await startPgWorkerOn(boss, store, config, log);
+  return {
+    async close() {
+      await w.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,238 @@
+// Scale-out store: the same contract on PostgreSQL, shared by API instances and worker processes.
+import pg from 'pg';
+import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
+import type { Attempt, CreatedKey, JobRecord, JobStatus, KeyRecord, ListJobsQuery, NewJob, NewKey, Store, TargetRow } from './types.js';
+
+const JOB_COLUMNS = `id, seq, key_id, kind, status, phase, attempts, max_attempts, run_after, created_at, started_at,
+  completed_at, progress_stage, progress_percent, error_code, error_message, estimate_low, estimate_high, callback_url`;
+
+// int8 (counts, epoch milliseconds) as JS numbers: all values stay far below 2^53.
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export class PostgresStore implements Store {
+  readonly backend = 'postgres' as const;
+  readonly pool: pg.Pool;
+
+  constructor(readonly url: string, poolSize = 10) {
+    this.pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+    // An idle client losing its connection must not crash the process.
+    this.pool.on('error', () => {});
+  }
+
+  private async q<T>(sql: string, args: unknown[] = [], client: pg.PoolClient | pg.Pool = this.pool): Promise<T[]> {
+    return (await client.query(sql, args)).rows as T[];
+  }
+
+  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect();
+    try {
+      await c.query('begin');
+      const r = await fn(c);
+      await c.query('commit');
+      return r;
+    } catch (e) {
+      await c.query('rollback').catch(() => {});
+      throw e;
+    } finally {
+      c.release();
+    }
+  }
+
+  async migrate(): Promise<void> {
+    await this.tx(async (c) => {
+      await c.query(`select pg_advisory_xact_lock(727274001)`);
+      await c.query(`
+        create table if not exists evident_api_keys (
+          key_id text primary key, name text not null, plan text not null, rpm integer, concurrency integer,
+          key_hash text not null unique, signing_secret text not null, created_at bigint not null, revoked_at bigint);
+        create table if not exists evident_jobs (
+          seq bigserial primary key, id text not null unique, key_id text not null references evident_api_keys(key_id),
+          kind text not null, status text not null, phase text not null, attempts integer not null default 0,
+          max_attempts integer not null, run_after bigint not null, created_at bigint not null, started_at bigint,
+          completed_at bigint, progress_stage text, progress_percent real, error_code text, error_message text,
+          estimate_low double precision not null, estimate_high double precision not null, callback_url text,
+          input bytea not null, result bytea);
+        create index if not exists evident_jobs_by_key on evident_jobs (key_id, seq);
+        create table if not exists evident_job_targets (
+          seq bigserial primary key, job_id text not null references evident_jobs(id), key_id text not null, data jsonb not null);
+        create index if not exists evident_targets_by_key on evident_job_targets (key_id, seq);
+      `);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async createKey(k: NewKey): Promise<CreatedKey> {
+    const key = newApiKey();
+    const created: CreatedKey = { key_id: newKeyId(), key, plan: k.plan, signing_secret: newSigningSecret() };
+    await this.q(
+      `insert into evident_api_keys (key_id, name, plan, rpm, concurrency, key_hash, signing_secret, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [created.key_id, k.name, k.plan, k.rpm ?? null, k.concurrency ?? null, hashApiKey(key), created.signing_secret, Date.now()],
+    );
+    return created;
+  }
+
+  async listKeys() {
+    return this.q<KeyRecord>(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from evident_api_keys order by created_at`);
+  }
+
+  async revokeKey(keyId: string) {
+    const r = await this.pool.query(`update evident_api_keys set revoked_at = $1 where key_id = $2 and revoked_at is null`, [Date.now(), keyId]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async findKeyByHash(hash: string) {
+    const [r] = await this.q<KeyRecord>(
+      `select key_id, name, plan, rpm, concurrency, created_at, revoked_at from evident_api_keys where key_hash = $1`,
+      [hash],
+    );
+    return r;
+  }
+
+  async signingSecretOf(keyId: string) {
+    const [r] = await this.q<{ signing_secret: string }>(`select signing_secret from evident_api_keys where key_id = $1`, [keyId]);
+    return r?.signing_secret;
+  }
+
+  async insertJob(job: NewJob, limit: number) {
+    return this.tx(async (c) => {
+      // Serialises submissions of one key so that two concurrent requests cannot both pass the limit.
+      await c.query(`select pg_advisory_xact_lock(hashtext($1))`, [job.key_id]);
+      const [{ n }] = await this.q<{ n: number }>(
+        `select count(*)::int as n from evident_jobs where key_id = $1 and status = 'processing'`,
+        [job.key_id],
+        c,
+      );
+      if (n >= limit) return { ok: false as const, processing: n };
+      const now = Date.now();
+      const [row] = await this.q<JobRecord>(
+        `insert into evident_jobs (id, key_id, kind, status, phase, max_attempts, run_after, created_at, estimate_low,
+         estimate_high, callback_url, input) values ($1, $2, $3, 'processing', 'queued', $4, $5, $5, $6, $7, $8, $9)
+         returning ${JOB_COLUMNS}`,
+        [job.id, job.key_id, job.kind, job.max_attempts, now, job.estimate_low, job.estimate_high, job.callback_url, job.input],
+        c,
+      );
+      return { ok: true as const, job: row };
+    });
+  }
+
+  async getJob(id: string) {
+    const [r] = await this.q<JobRecord>(`select ${JOB_COLUMNS} from evident_jobs where id = $1`, [id]);
+    return r;
+  }
+
+  async listJobs(keyId: string, q: ListJobsQuery) {
+    const where = ['key_id = $1'];
+    const args: unknown[] = [keyId];
+    if (q.status) (args.push(q.status), where.push(`status = $${args.length}`));
+    if (q.kind) (args.push(q.kind), where.push(`kind = $${args.length}`));
+    if (q.before !== undefined) (args.push(q.before), where.push(`seq < $${args.length}`));
+    args.push(q.limit);
+    return this.q<JobRecord>(
+      `select ${JOB_COLUMNS} from evident_jobs where ${where.join(' and ')} order by seq desc limit $${args.length}`,
+      args,
+    );
+  }
+
+  async getResult(id: string) {
+    const [r] = await this.q<{ result: Buffer | null }>(`select result from evident_jobs where id = $1`, [id]);
+    return r?.result ?? undefined;
+  }
+
+  async cancelJob(id: string, keyId: string) {
+    const r = await this.pool.query(
+      `update evident_jobs set status = 'cancelled', phase = 'done', completed_at = $3
+       where id = $1 and key_id = $2 and status = 'processing'`,
+      [id, keyId, Date.now()],
+    );
+    if (r.rowCount) return 'cancelled' as const;
+    const [e] = await this.q(`select 1 from evident_jobs where id = $1 and key_id = $2`, [id, keyId]);
+    return e ? ('finished' as const) : ('not_found' as const);
+  }
+
+  async listTargets(keyId: string, limit: number, before?: number): Promise<TargetRow[]> {
+    const rows = await this.q<{ seq: number; job_id: string; data: Record<string, unknown> }>(
+      `select seq, job_id, data from evident_job_targets where key_id = $1 and ($2::bigint is null or seq < $2)
+       order by seq desc limit $3`,
+      [keyId, before ?? null, limit],
+    );
+    return rows.map((r) => ({ seq: r.seq, job_id: r.job_id, target: r.data }));
+  }
+
+  async claimNext(now: number): Promise<Attempt | undefined> {
+    const [r] = await this.q<{ id: string }>(
+      `select id from evident_jobs where status = 'processing' and phase = 'queued' and run_after <= $1
+       order by seq limit 1 for update skip locked`,
+      [now],
+    );
+    return r ? this.startAttempt(r.id, now) : undefined;
+  }
+
+  async startAttempt(id: string, now: number): Promise<Attempt | undefined> {
+    const [r] = await this.q<JobRecord & { input: Buffer }>(
+      `update evident_jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, $2)
+       where id = $1 and status = 'processing' returning ${JOB_COLUMNS}, input`,
+      [id, now],
+    );
+    if (!r) return undefined;
+    const { input, ...job } = r;
+    return { job, input };
+  }
+
+  async setProgress(id: string, stage: string, percent: number) {
+    await this.pool.query(
+      `update evident_jobs set progress_stage = $2, progress_percent = $3 where id = $1 and status = 'processing'`,
+      [id, stage, percent],
+    );
+  }
+
+  async completeJob(id: string, result: Buffer, targets: Array<Record<string, unknown>>, now: number) {
+    return this.tx(async (c) => {
+      const [job] = await this.q<{ key_id: string }>(
+        `update evident_jobs set status = 'completed', phase = 'done', completed_at = $2, result = $3, progress_percent = 100,
+         error_code = null, error_message = null where id = $1 and status = 'processing' returning key_id`,
+        [id, now, result],
+        c,
+      );
+      if (!job) return false;
+      for (const t of [...targets].reverse()) {
+        await c.query(`insert into evident_job_targets (job_id, key_id, data) values ($1, $2, $3)`, [id, job.key_id, JSON.stringify(t)]);
+      }
+      return true;
+    });
+  }
+
+  async failJob(id: string, code: string, message: string, now: number) {
+    const r = await this.pool.query(
+      `update evident_jobs set status = 'failed', phase = 'done', completed_at = $2, error_code = $3, error_message = $4
+       where id = $1 and status = 'processing'`,
+      [id, now, code, message],
+    );
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async retryLater(id: string, runAfter: number, message: string) {
+    const r = await this.pool.query(
+      `update evident_jobs set phase = 'queued', run_after = $2, error_message = $3, progress_stage = 'waiting to retry',
+       progress_percent = 0 where id = $1 and status = 'processing'`,
+      [id, runAfter, message],
+    );
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async recoverOrphans(): Promise<{ requeued: string[]; failed: string[] }> {
+    // With PostgreSQL the queue (pg-boss) redelivers jobs whose worker died once they expire.
+    return { requeued: [], failed: [] };
+  }
+
+  async statusOf(id: string) {
+    const [r] = await this.q<{ status: JobStatus }>(`select status from evident_jobs where id = $1`, [id]);
+    return r?.status;
+  }
+}

@@ -1,0 +1,236 @@
+// Embedded store: one SQLite file (WAL) under the data directory. better-sqlite3 is synchronous; its calls
+// are short (indexed lookups, small writes) so they run on the event loop; heavy work is in worker threads.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
+import type { Attempt, CreatedKey, JobRecord, JobStatus, KeyRecord, ListJobsQuery, NewJob, NewKey, Store, TargetRow } from './types.js';
+
+const JOB_COLUMNS = `id, seq, key_id, kind, status, phase, attempts, max_attempts, run_after, created_at, started_at,
+  completed_at, progress_stage, progress_percent, error_code, error_message, estimate_low, estimate_high, callback_url`;
+
+export class SqliteStore implements Store {
+  readonly backend = 'sqlite' as const;
+  readonly db: Database.Database;
+
+  constructor(readonly dataDir: string) {
+    mkdirSync(dataDir, { recursive: true });
+    this.db = new Database(join(dataDir, 'evident-jobs.sqlite'));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+  }
+
+  async migrate(): Promise<void> {
+    this.db.exec(`
+      create table if not exists api_keys (
+        key_id text primary key, name text not null, plan text not null, rpm integer, concurrency integer,
+        key_hash text not null unique, signing_secret text not null, created_at integer not null, revoked_at integer);
+      create table if not exists jobs (
+        seq integer primary key autoincrement, id text not null unique, key_id text not null references api_keys(key_id),
+        kind text not null, status text not null, phase text not null, attempts integer not null default 0,
+        max_attempts integer not null, run_after integer not null, created_at integer not null, started_at integer,
+        completed_at integer, progress_stage text, progress_percent real, error_code text, error_message text,
+        estimate_low real not null, estimate_high real not null, callback_url text, input blob not null, result blob);
+      create index if not exists jobs_by_key on jobs (key_id, seq);
+      create index if not exists jobs_queue on jobs (phase, run_after) where status = 'processing';
+      create table if not exists job_targets (
+        seq integer primary key autoincrement, job_id text not null references jobs(id), key_id text not null, data text not null);
+      create index if not exists targets_by_key on job_targets (key_id, seq);
+    `);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  async createKey(k: NewKey): Promise<CreatedKey> {
+    const key = newApiKey();
+    const created: CreatedKey = { key_id: newKeyId(), key, plan: k.plan, signing_secret: newSigningSecret() };
+    this.db
+      .prepare(`insert into api_keys (key_id, name, plan, rpm, concurrency, key_hash, signing_secret, created_at)
+                values (?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(created.key_id, k.name, k.plan, k.rpm ?? null, k.concurrency ?? null, hashApiKey(key), created.signing_secret, Date.now());
+    return created;
+  }
+
+  async listKeys(): Promise<KeyRecord[]> {
+    return this.db
+      .prepare(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys order by created_at`)
+      .all() as KeyRecord[];
+  }
+
+  async revokeKey(keyId: string): Promise<boolean> {
+    return this.db.prepare(`update api_keys set revoked_at = ? where key_id = ? and revoked_at is null`).run(Date.now(), keyId).changes > 0;
+  }
+
+  async findKeyByHash(hash: string): Promise<KeyRecord | undefined> {
+    return this.db
+      .prepare(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys where key_hash = ?`)
+      .get(hash) as KeyRecord | undefined;
+  }
+
+  async signingSecretOf(keyId: string): Promise<string | undefined> {
+    const r = this.db.prepare(`select signing_secret from api_keys where key_id = ?`).get(keyId) as { signing_secret: string } | undefined;
+    return r?.signing_secret;
+  }
+
+  async insertJob(job: NewJob, limit: number) {
+    const tx = this.db.transaction(() => {
+      const { n } = this.db
+        .prepare(`select count(*) as n from jobs where key_id = ? and status = 'processing'`)
+        .get(job.key_id) as { n: number };
+      if (n >= limit) return { ok: false as const, processing: n };
+      const now = Date.now();
+      this.db
+        .prepare(`insert into jobs (id, key_id, kind, status, phase, max_attempts, run_after, created_at, estimate_low,
+                  estimate_high, callback_url, input) values (?, ?, ?, 'processing', 'queued', ?, ?, ?, ?, ?, ?, ?)`)
+        .run(job.id, job.key_id, job.kind, job.max_attempts, now, now, job.estimate_low, job.estimate_high, job.callback_url, job.input);
+      return { ok: true as const, job: this.getJobSync(job.id)! };
+    });
+    return tx.immediate();
+  }
+
+  private getJobSync(id: string): JobRecord | undefined {
+    return this.db.prepare(`select ${JOB_COLUMNS} from jobs where id = ?`).get(id) as JobRecord | undefined;
+  }
+
+  async getJob(id: string) {
+    return this.getJobSync(id);
+  }
+
+  async listJobs(keyId: string, q: ListJobsQuery): Promise<JobRecord[]> {
+    const where = ['key_id = ?'];
+    const args: unknown[] = [keyId];
+    if (q.status) (where.push('status = ?'), args.push(q.status));
+    if (q.kind) (where.push('kind = ?'), args.push(q.kind));
+    if (q.before !== undefined) (where.push('seq < ?'), args.push(q.before));
+    args.push(q.limit);
+    return this.db
+      .prepare(`select ${JOB_COLUMNS} from jobs where ${where.join(' and ')} order by seq desc limit ?`)
+      .all(...args) as JobRecord[];
+  }
+
+  async getResult(id: string) {
+    const r = this.db.prepare(`select result from jobs where id = ?`).get(id) as { result: Buffer | null } | undefined;
+    return r?.result ?? undefined;
+  }
+
+  async cancelJob(id: string, keyId: string) {
+    const tx = this.db.transaction(() => {
+      const r = this.db.prepare(`select status from jobs where id = ? and key_id = ?`).get(id, keyId) as { status: JobStatus } | undefined;
+      if (!r) return 'not_found' as const;
+      if (r.status !== 'processing') return 'finished' as const;
+      this.db
+        .prepare(`update jobs set status = 'cancelled', phase = 'done', completed_at = ? where id = ?`)
+        .run(Date.now(), id);
+      return 'cancelled' as const;
+    });
+    return tx.immediate();
+  }
+
+  async listTargets(keyId: string, limit: number, before?: number): Promise<TargetRow[]> {
+    const rows = this.db
+      .prepare(`select seq, job_id, data from job_targets where key_id = ? ${before !== undefined ? 'and seq < ?' : ''}
+                order by seq desc limit ?`)
+      .all(...(before !== undefined ? [keyId, before, limit] : [keyId, limit])) as Array<{ seq: number; job_id: string; data: string }>;
+    return rows.map((r) => ({ seq: r.seq, job_id: r.job_id, target: JSON.parse(r.data) }));
+  }
+
+  async claimNext(now: number): Promise<Attempt | undefined> {
+    const tx = this.db.transaction(() => {
+      const r = this.db
+        .prepare(`select id from jobs where status = 'processing' and phase = 'queued' and run_after <= ? order by seq limit 1`)
+        .get(now) as { id: string } | undefined;
+      return r ? this.startAttemptSync(r.id, now) : undefined;
+    });
+    return tx.immediate();
+  }
+
+  private startAttemptSync(id: string, now: number): Attempt | undefined {
+    const changed = this.db
+      .prepare(`update jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
+                where id = ? and status = 'processing'`)
+      .run(now, id).changes;
+    if (!changed) return undefined;
+    const input = (this.db.prepare(`select input from jobs where id = ?`).get(id) as { input: Buffer }).input;
+    return { job: this.getJobSync(id)!, input };
+  }
+
+  async startAttempt(id: string, now: number) {
+    return this.db.transaction(() => this.startAttemptSync(id, now)).immediate();
+  }
+
+  async setProgress(id: string, stage: string, percent: number) {
+    this.db
+      .prepare(`update jobs set progress_stage = ?, progress_percent = ? where id = ? and status = 'processing'`)
+      .run(stage, percent, id);
+  }
+
+  async completeJob(id: string, result: Buffer, targets: Array<Record<string, unknown>>, now: number) {
+    return this.db
+      .transaction(() => {
+        const r = this.db
+          .prepare(`update jobs set status = 'completed', phase = 'done', completed_at = ?, result = ?,
+                    progress_percent = 100, error_code = null, error_message = null where id = ? and status = 'processing'`)
+          .run(now, result, id);
+        if (!r.changes) return false;
+        const job = this.getJobSync(id)!;
+        const ins = this.db.prepare(`insert into job_targets (job_id, key_id, data) values (?, ?, ?)`);
+        for (const t of [...targets].reverse()) ins.run(id, job.key_id, JSON.stringify(t));
+        return true;
+      })
+      .immediate();
+  }
+
+  async failJob(id: string, code: string, message: string, now: number) {
+    return (
+      this.db
+        .prepare(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = ?, error_message = ?
+                  where id = ? and status = 'processing'`)
+        .run(now, code, message, id).changes > 0
+    );
+  }
+
+  async retryLater(id: string, runAfter: number, message: string) {
+    return (
+      this.db
+        .prepare(`update jobs set phase = 'queued', run_after = ?, error_message = ?, progress_stage = 'waiting to retry',
+                  progress_percent = 0 where id = ? and status = 'processing'`)
+        .run(runAfter, message, id).changes > 0
+    );
+  }
+
+  async recoverOrphans(now: number) {
+    return this.db
+      .transaction(() => {
+        const rows = this.db
+          .prepare(`select id, attempts, max_attempts from jobs where status = 'processing' and phase = 'running'`)
+          .all() as Array<{ id: string; attempts: number; max_attempts: number }>;
+        const requeued: string[] = [];
+        const failed: string[] = [];
+        for (const r of rows) {
+          if (r.attempts >= r.max_attempts) {
+            this.db
+              .prepare(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = 'worker_lost',
+                        error_message = ? where id = ?`)
+              .run(now, `the process running this job stopped during each of its ${r.attempts} attempt(s)`, r.id);
+            failed.push(r.id);
+          } else {
+            this.db
+              .prepare(`update jobs set phase = 'queued', run_after = ?, progress_stage = 'waiting to retry',
+                        progress_percent = 0 where id = ?`)
+              .run(now, r.id);
+            requeued.push(r.id);
+          }
+        }
+        return { requeued, failed };
+      })
+      .immediate();
+  }
+
+  async statusOf(id: string) {
+    return (this.db.prepare(`select status from jobs where id = ?`).get(id) as { status: JobStatus } | undefined)?.status;
+  }
+}

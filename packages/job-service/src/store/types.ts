@@ -1,0 +1,127 @@
+// What the service keeps: API keys (hashed) and jobs (input, state, compressed result). Two backends share
+// this contract: SQLite for the embedded mode, PostgreSQL for scale-out.
+import type { PlanName } from '../plans.js';
+
+export type JobStatus = 'processing' | 'completed' | 'failed' | 'cancelled';
+export const JOB_STATUSES: readonly JobStatus[] = ['processing', 'completed', 'failed', 'cancelled'];
+/** Inside `processing`: waiting for a worker, or running on one. */
+export type JobPhase = 'queued' | 'running' | 'done';
+
+export interface KeyRecord {
+  key_id: string;
+  name: string;
+  plan: PlanName;
+  rpm: number | null;
+  concurrency: number | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface NewKey {
+  name: string;
+  plan: PlanName;
+  rpm?: number | null;
+  concurrency?: number | null;
+}
+
+export interface CreatedKey {
+  key_id: string;
+  key: string;
+  plan: PlanName;
+  signing_secret: string;
+}
+
+export interface JobRecord {
+  id: string;
+  seq: number;
+  key_id: string;
+  kind: string;
+  status: JobStatus;
+  phase: JobPhase;
+  attempts: number;
+  max_attempts: number;
+  run_after: number;
+  created_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+  progress_stage: string | null;
+  progress_percent: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  estimate_low: number;
+  estimate_high: number;
+  callback_url: string | null;
+}
+
+export interface NewJob {
+  id: string;
+  key_id: string;
+  kind: string;
+  max_attempts: number;
+  estimate_low: number;
+  estimate_high: number;
+  callback_url: string | null;
+  /** gzip of the prepared input JSON. */
+  input: Buffer;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export interface ListJobsQuery {
+  status?: JobStatus;
+  kind?: string;
+  limit: number;
+  /** Jobs with seq below this (newest first). */
+  before?: number;
+}
+
+export interface TargetRow {
+  job_id: string;
+  seq: number;
+  target: Record<string, unknown>;
+}
+
+/** A claimed attempt: everything a worker needs. */
+export interface Attempt {
+  job: JobRecord;
+  input: Buffer;
+}
+
+export interface Store {
+  readonly backend: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  createKey(k: NewKey): Promise<CreatedKey>;
+  listKeys(): Promise<KeyRecord[]>;
+  revokeKey(keyId: string): Promise<boolean>;
+  findKeyByHash(hash: string): Promise<KeyRecord | undefined>;
+  signingSecretOf(keyId: string): Promise<string | undefined>;
+
+  /** Inserts the job unless the key already has `limit` jobs processing; atomically. */
+  insertJob(job: NewJob, concurrencyLimit: number): Promise<{ ok: true; job: JobRecord } | { ok: false; processing: number }>;
+  getJob(id: string): Promise<JobRecord | undefined>;
+  listJobs(keyId: string, q: ListJobsQuery): Promise<JobRecord[]>;
+  getResult(id: string): Promise<Buffer | undefined>;
+  /** Cancels a processing job of this key. */
+  cancelJob(id: string, keyId: string): Promise<'cancelled' | 'finished' | 'not_found'>;
+  /** Newest job first, each job's targets in the order the kind gave them (stored reversed for that). */
+  listTargets(keyId: string, limit: number, before?: number): Promise<TargetRow[]>;
+
+  // Worker side.
+  /** Embedded queue: takes the oldest queued job due now and marks it running (attempts + 1). */
+  claimNext(now: number): Promise<Attempt | undefined>;
+  /** Queue-delivered job (PostgreSQL): marks it running (attempts + 1) if still processing. */
+  startAttempt(id: string, now: number): Promise<Attempt | undefined>;
+  setProgress(id: string, stage: string, percent: number): Promise<void>;
+  /** Stores the result and targets; false if the job was no longer processing (e.g. cancelled). */
+  completeJob(id: string, result: Buffer, targets: Array<Record<string, unknown>>, now: number): Promise<boolean>;
+  failJob(id: string, code: string, message: string, now: number): Promise<boolean>;
+  retryLater(id: string, runAfter: number, message: string): Promise<boolean>;
+  /** Embedded startup: jobs left `running` by a dead process are requeued, or failed when out of attempts. */
+  recoverOrphans(now: number): Promise<{ requeued: string[]; failed: string[] }>;
+  statusOf(id: string): Promise<JobStatus | undefined>;
+}
