@@ -1,1 +1,23 @@
-export {};
+// @evident/target-discovery: differential expression (limma, voom, TMM, BH), druggability and ranked targets.
+export * from './errors.js';
+export * from './discover.js';
+export { decodeBase64Text, detectDelimiter, parseRows } from './parse/text.js';
+export { parseNumericTable, type RawTable } from './parse/matrix.js';
+export { parseMetadata, type Metadata } from './parse/metadata.js';
+export { buildDataset, type Dataset, type ExcludedSample } from './pipeline/dataset.js';
+export { buildDesign } from './pipeline/design.js';
+export { detectDataType, type DataType } from './pipeline/detect.js';
+export { differentialExpression, type DeTable, type PipelineReport, type RunHooks } from './pipeline/differential-expression.js';
+export { lmFit, type Design, type LinearFit } from './stats/lmfit.js';
+export { eBayes, fitFDist, squeezeVar, tmixture, type ModeratedStats } from './stats/ebayes.js';
+export { voom } from './stats/voom.js';
+export { calcNormFactorsTMM } from './stats/tmm.js';
+export { filterByExpr } from './stats/filter-by-expr.js';
+export { lowess, approxFun } from './stats/lowess.js';
+export { adjustBH } from './stats/bh.js';
+export { trigammaInverse } from './stats/special.js';
+export { matrix, subsetRows, columnSums, type Matrix } from './stats/matrix.js';
+export { geneIndex, buildIndex, type GeneRecord, type GeneIndex, type TargetFamily } from './druggability/table.js';
+export { priorityScore, TIER_WEIGHT } from './results/priority.js';
+export { tableToCsv, TABLE_COLUMNS, type FeatureTable, type TableRow } from './results/table.js';
+export { volcanoSvg, maSvg, type PlotPoint } from './plots/scatter.js';

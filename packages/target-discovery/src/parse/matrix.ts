@@ -74,8 +74,8 @@ function fastParse(text: string, field: string, delimiter: string): RawTable {
       if (last) break;
       start = end + 1;
     }
-    if (c !== nc + 1) {
-      throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} line ${lineNo} has ${c} fields but the header has ${nc + 1}`);
+    if (c !== nc) {
+      throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} line ${lineNo} has ${c + 1} fields but the header has ${nc + 1}`);
     }
   }
   return { rowIds, colIds, values: values.slice(0, rowIds.length * nc), missing, delimiter };

@@ -1,0 +1,117 @@
+// The committed gene table (data/human-genes.tsv.gz, see data/DATA_SOURCES.md) and identifier resolution.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
+export type TargetFamily =
+  | 'kinase'
+  | 'GPCR'
+  | 'ion channel'
+  | 'nuclear receptor'
+  | 'protease'
+  | 'phosphatase'
+  | 'transporter'
+  | 'other enzyme'
+  | 'other';
+
+export interface GeneRecord {
+  entrez_id: string;
+  symbol: string;
+  name: string;
+  gene_type: string;
+  ensembl_ids: string[];
+  uniprot: string | null;
+  aliases: string[];
+  family: TargetFamily;
+  /** 1 (most tractable family) .. 4 (no druggable-family evidence). */
+  tier: 1 | 2 | 3 | 4;
+  evidence_go_mf: string[];
+  evidence_pfam: string[];
+  pfam_domains: string[];
+}
+
+export interface GeneIndex {
+  readonly size: number;
+  readonly source: string;
+  /** Resolve a feature id: symbol, alias (when unambiguous), Entrez id or Ensembl gene id (version ignored). */
+  resolve(id: string): GeneRecord | undefined;
+  bySymbol(symbol: string): GeneRecord | undefined;
+  all(): readonly GeneRecord[];
+}
+
+const CANDIDATES = ['../../data/human-genes.tsv.gz', '../../../data/human-genes.tsv.gz'];
+
+let cached: GeneIndex | undefined;
+
+/** Loads (once) the gene table shipped with the package. */
+export function geneIndex(): GeneIndex {
+  if (cached) return cached;
+  const file = CANDIDATES.map((c) => fileURLToPath(new URL(c, import.meta.url))).find((p) => existsSync(p));
+  if (!file) throw new Error('target-discovery: data/human-genes.tsv.gz is missing from the package');
+  cached = buildIndex(gunzipSync(readFileSync(file)).toString('utf8'));
+  return cached;
+}
+
+export function buildIndex(tsv: string): GeneIndex {
+  const lines = tsv.split('\n');
+  let source = '';
+  let i = 0;
+  if (lines[0].startsWith('#')) source = lines[i++].slice(1).trim();
+  const header = lines[i++].split('\t');
+  const col = (name: string) => header.indexOf(name);
+  const c = {
+    entrez: col('entrez_id'), symbol: col('symbol'), name: col('name'), type: col('gene_type'), ens: col('ensembl_ids'),
+    uni: col('uniprot'), alias: col('aliases'), fam: col('family'), tier: col('tier'), go: col('evidence_go_mf'),
+    pfam: col('pfam_domains'), evpf: col('evidence_pfam'),
+  };
+  const list = (s: string | undefined) => (s ? s.split('|') : []);
+  const records: GeneRecord[] = [];
+  const symbols = new Map<string, GeneRecord>();
+  const entrez = new Map<string, GeneRecord>();
+  const ensembl = new Map<string, GeneRecord>();
+  const aliasHits = new Map<string, GeneRecord | null>(); // null = ambiguous
+  for (; i < lines.length; i++) {
+    if (!lines[i]) continue;
+    const f = lines[i].split('\t');
+    const r: GeneRecord = {
+      entrez_id: f[c.entrez], symbol: f[c.symbol], name: f[c.name], gene_type: f[c.type],
+      ensembl_ids: list(f[c.ens]), uniprot: f[c.uni] || null, aliases: list(f[c.alias]),
+      family: f[c.fam] as TargetFamily, tier: Number(f[c.tier]) as GeneRecord['tier'],
+      evidence_go_mf: list(f[c.go]), pfam_domains: list(f[c.pfam]), evidence_pfam: list(f[c.evpf]),
+    };
+    records.push(r);
+    symbols.set(r.symbol.toUpperCase(), r);
+    entrez.set(r.entrez_id, r);
+    for (const e of r.ensembl_ids) if (!ensembl.has(e)) ensembl.set(e, r);
+    for (const a of r.aliases) {
+      const k = a.toUpperCase();
+      const prev = aliasHits.get(k);
+      aliasHits.set(k, prev === undefined ? r : prev === r ? r : null);
+    }
+  }
+  const resolve = (raw: string): GeneRecord | undefined => {
+    const id = raw.trim();
+    if (!id) return undefined;
+    const up = id.toUpperCase();
+    const sym = symbols.get(up);
+    if (sym) return sym;
+    if (/^ENSG\d+(\.\d+)?$/.test(up)) return ensembl.get(up.replace(/\.\d+$/, ''));
+    if (/^\d+$/.test(id)) return entrez.get(id);
+    // "ENSG...|SYMBOL" or "SYMBOL|ENSG..." style compound ids
+    if (/[|;]/.test(id)) {
+      for (const part of id.split(/[|;]/)) {
+        const r = resolve(part);
+        if (r) return r;
+      }
+      return undefined;
+    }
+    return aliasHits.get(up) ?? undefined;
+  };
+  return {
+    size: records.length,
+    source,
+    resolve,
+    bySymbol: (s) => symbols.get(s.toUpperCase()),
+    all: () => records,
+  };
+}
