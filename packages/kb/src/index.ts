@@ -1,1 +1,13 @@
-export {};
+// @evident/kb: a claim-native knowledge base. See README.md.
+export { open, quickstart, KbDB, BACKENDS, type Backend, type Curator, type OpenOptions, type QuickstartOptions, type RetractResult } from './db/kb.js';
+export { KbView, type ClaimsForOptions } from './db/view.js';
+export * from './errors.js';
+export type * from './types.js';
+export type { Vocabulary, PredicateSpec } from './model/registry.js';
+export { bio, builtinVocabularies } from './vocab/bio.js';
+export type { KnowledgeHealth } from './analytics/health.js';
+export type { Bridge } from './analytics/bridges.js';
+export type { ExpectedPattern, ConfidenceAlertOptions } from './analytics/quality.js';
+export type { QueryOptions } from './graph/query.js';
+export type { ClaimStore, LogEntry, LogRecord, StoreOpenOptions, OpenStore } from './store/types.js';
+export { SqliteClaimStore } from './store/sqlite.js';

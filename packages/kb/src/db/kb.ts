@@ -1,0 +1,527 @@
+// KbDB: the live base. Writes go through one path: validate against the current index, append to the
+// log (atomically, with the head we have seen), apply the same entries to the index, then emit events.
+// Reading the log back on open goes through the very same `apply`, so the index is always a function of it.
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { KbClosedError, KbConflictError, KbError, KbNotFoundError, KbValidationError } from '../errors.js';
+import { GraphState, type PendingEvent, type ResolvedClaim, RETRACTED } from '../graph/state.js';
+import { Registry, type PredicateSpec, type Vocabulary } from '../model/registry.js';
+import { validateClaimInput, LIMITS } from '../model/validate.js';
+import { normalizeToken } from '../model/normalize.js';
+import { openStore, isPostgresUrl } from '../store/open-store.js';
+import { SqliteClaimStore } from '../store/sqlite.js';
+import type { ClaimEntry, ClaimStore, LogEntry, LogRecord } from '../store/types.js';
+import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } from '../types.js';
+import { builtinVocabularies } from '../vocab/bio.js';
+import { EventHub, type Listener } from './events.js';
+import { KbView, type ViewHost } from './view.js';
+
+/**
+ * 'graph' is the embedded engine (in-memory graph index over the log); 'auto' picks the best available,
+ * which is 'graph'; 'rust' names the upstream's native engine and is accepted as an alias of the fastest
+ * engine this package ships, which is also 'graph'. The storage (SQLite file or PostgreSQL) follows the path.
+ */
+export type Backend = 'graph' | 'auto' | 'rust';
+export const BACKENDS: readonly Backend[] = ['graph', 'auto', 'rust'];
+
+/**
+ * 'heuristic': a claim without confidence gets a default by provenance.source_type (experiment 0.9,
+ * curated database 0.85, literature 0.75, text mining 0.6, prediction 0.5, anything else 0.7).
+ * 'none': a claim without confidence gets 1.
+ */
+export type Curator = 'heuristic' | 'none';
+
+export interface OpenOptions {
+  backend?: Backend;
+  curator?: Curator;
+}
+
+export interface QuickstartOptions {
+  vocabs?: string[];
+  curator?: Curator;
+}
+
+export interface RetractResult {
+  source_id: string;
+  reason: string;
+  claim_ids: string[];
+  degraded_claim_ids: string[];
+}
+
+const DEFAULT_CONFIDENCE: [RegExp, number][] = [
+  [/experiment|assay|clinical_trial|wet_lab/, 0.9],
+  [/database|curat|registry|ontology/, 0.85],
+  [/literature|publication|paper|pubmed|journal|review/, 0.75],
+  [/text_mining|nlp|extraction/, 0.6],
+  [/predict|model|comput|inference|llm|agent|hypothes/, 0.5],
+];
+
+function defaultConfidence(curator: Curator, sourceType: string): number {
+  if (curator === 'none') return 1;
+  const t = normalizeToken(sourceType);
+  for (const [re, v] of DEFAULT_CONFIDENCE) if (re.test(t)) return v;
+  return 0.7;
+}
+
+function newId(prefix: string): string {
+  return prefix + randomUUID().replace(/-/g, '');
+}
+
+export class KbDB extends KbView implements ViewHost {
+  private readonly store: ClaimStore;
+  private readonly registry: Registry;
+  private readonly events = new EventHub();
+  private readonly curator: Curator;
+  private readonly backendName: Backend;
+  private lastSeq = 0;
+  private closed = false;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(store: ClaimStore, state: GraphState, options: Required<OpenOptions>) {
+    let self!: KbDB;
+    const host: ViewHost = { beforeRead: () => self.beforeRead(), describeStore: () => self.describeStore() };
+    super(state, host, Infinity);
+    self = this;
+    this.store = store;
+    this.registry = state.registry;
+    this.curator = options.curator;
+    this.backendName = options.backend;
+  }
+
+  static async open(path: string, options: OpenOptions = {}): Promise<KbDB> {
+    const backend = options.backend ?? 'graph';
+    if (!BACKENDS.includes(backend)) {
+      throw new KbValidationError('unknown_backend', 'backend', `unknown backend '${String(backend)}'; use one of ${BACKENDS.join(', ')}`);
+    }
+    const curator = options.curator ?? 'heuristic';
+    if (curator !== 'heuristic' && curator !== 'none') throw new KbValidationError('invalid_value', 'curator', "must be 'heuristic' or 'none'");
+    const store = await openStore(path);
+    const db = new KbDB(store, new GraphState(new Registry()), { backend, curator });
+    try {
+      await db.catchUp(null);
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+    return db;
+  }
+
+  /**
+   * Copies a snapshot file (`src`, made by snapshot()) into a new, empty base at `dest` (a path or a
+   * postgres:// URL), keeping every entry's order and timestamp, and returns it opened.
+   */
+  static async restore(src: string, dest: string, options: OpenOptions = {}): Promise<KbDB> {
+    if (typeof src !== 'string' || isPostgresUrl(src)) throw new KbValidationError('invalid_type', 'src', 'must be the path of a snapshot file');
+    if (typeof dest !== 'string' || dest.trim() === '') throw new KbValidationError('invalid_type', 'dest', 'must be a path or a postgres:// URL');
+    const from = await SqliteClaimStore.open(src, { create: false, readonly: true });
+    try {
+      const to = await openStore(dest);
+      try {
+        const head = await to.head();
+        if (head !== 0) throw new KbValidationError('not_empty', 'dest', `${dest} already holds ${head} log entries; restore needs an empty base`);
+        let after = 0;
+        let written = 0;
+        for (;;) {
+          const page = await from.readAfter(after, 50_000);
+          if (page.length === 0) break;
+          // Keep each original append's timestamp, so at() answers the same after a restore.
+          let i = 0;
+          while (i < page.length) {
+            let j = i;
+            while (j < page.length && page[j]!.ts === page[i]!.ts) j++;
+            await to.append(page.slice(i, j).map((r) => r.entry), page[i]!.ts, written);
+            written += j - i;
+            i = j;
+          }
+          after = page[page.length - 1]!.seq;
+        }
+      } finally {
+        await to.close();
+      }
+    } finally {
+      await from.close();
+    }
+    return KbDB.open(dest, options);
+  }
+
+  // ---- plumbing ------------------------------------------------------------------------------------
+
+  /** @internal */
+  async beforeRead(): Promise<void> {
+    if (this.closed) throw new KbClosedError();
+    if (this.store.shared) await this.serial(() => this.catchUp(null));
+  }
+
+  /** @internal */
+  describeStore() {
+    return { backend: this.store.backend, location: this.store.location, engine: `graph (requested: ${this.backendName})`, log_seq: this.lastSeq };
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Applies every committed entry after the last one seen (other processes' writes, or the whole log on open). */
+  private async catchUp(events: PendingEvent[] | null): Promise<void> {
+    for (;;) {
+      const page = await this.store.readAfter(this.lastSeq, 65_536);
+      if (page.length === 0) return;
+      for (const r of page) this.applyRecord(r, undefined, events);
+      this.lastSeq = page[page.length - 1]!.seq;
+    }
+  }
+
+  private applyRecord(r: LogRecord, resolved: ResolvedClaim | undefined, events: PendingEvent[] | null): void {
+    const e = r.entry;
+    const s = this.state;
+    switch (e.kind) {
+      case 'claim':
+        s.applyClaim(e, r.ts, resolved, events);
+        break;
+      case 'retract':
+        s.applyRetract(e, r.ts, events);
+        break;
+      case 'inquiry':
+        s.applyInquiry(e, r.ts);
+        break;
+      case 'vocabulary':
+        this.registry.applyVocabulary(e.namespace, e.vocab as Vocabulary);
+        break;
+      case 'predicate':
+        this.registry.applyPredicate(e.predicate_type, { subject_types: e.subject_types, object_types: e.object_types, ...(e.predicate_class ? { class: e.predicate_class } : {}) });
+        break;
+      case 'payload_schema':
+        this.registry.applyPayloadSchema(e.predicate_type, e.schema);
+        break;
+      default:
+        // Entries from a newer version are skipped rather than breaking the open.
+        break;
+    }
+  }
+
+  /**
+   * The one write path. `build` validates against the caught-up index and returns the entries to append
+   * (it may run again after a conflict with another writer); then the entries are applied and events fire.
+   */
+  private async write<T>(build: () => { entries: LogEntry[]; resolved?: (ResolvedClaim | undefined)[]; finish: (events: PendingEvent[]) => T }): Promise<T> {
+    if (this.closed) throw new KbClosedError();
+    const events: PendingEvent[] = [];
+    const result = await this.serial(async () => {
+      if (this.closed) throw new KbClosedError();
+      for (let attempt = 0; ; attempt++) {
+        await this.catchUp(null);
+        const plan = build();
+        if (plan.entries.length) {
+          const ts = Math.max(Date.now(), this.state.lastTs);
+          let first: number;
+          try {
+            first = await this.store.append(plan.entries, ts, this.lastSeq);
+          } catch (e) {
+            if (e instanceof KbConflictError && attempt < 20) continue;
+            throw e;
+          }
+          for (let i = 0; i < plan.entries.length; i++) {
+            this.applyRecord({ seq: first + i, ts, entry: plan.entries[i]! }, plan.resolved?.[i], events);
+          }
+          this.lastSeq = first + plan.entries.length - 1;
+        }
+        return plan.finish(events);
+      }
+    });
+    this.emit(events);
+    return result;
+  }
+
+  private emit(pending: PendingEvent[]): void {
+    const s = this.state;
+    const hub = this.events;
+    for (const p of pending) {
+      switch (p.name) {
+        case 'claim_ingested': {
+          if (!hub.has('claim_ingested')) break;
+          const e = s.claimEntry[p.claim]!;
+          const input: ClaimInput = { subject: e.subject, predicate: e.predicate, object: e.object, provenance: e.provenance, confidence: e.confidence };
+          if (e.payload !== undefined) input.payload = e.payload;
+          hub.emit('claim_ingested', { claim_id: e.claim_id, claim_input: input });
+          break;
+        }
+        case 'claim_corroborated':
+          hub.emit('claim_corroborated', { content_id: p.content_id, count: p.count, claim_id: s.claimEntry[p.claim]!.claim_id });
+          break;
+        case 'source_retracted':
+          hub.emit('source_retracted', {
+            source_id: p.source_id,
+            reason: p.reason,
+            claim_ids: p.retracted.map((c) => s.claimEntry[c]!.claim_id),
+            degraded_claim_ids: p.degraded.map((c) => s.claimEntry[c]!.claim_id),
+          });
+          break;
+        case 'inquiry_matched':
+          hub.emit('inquiry_matched', { inquiry_id: p.inquiry_id, claim_id: s.claimEntry[p.claim]!.claim_id });
+          break;
+      }
+    }
+  }
+
+  // ---- claims ----------------------------------------------------------------------------------------
+
+  /** Validates one claim and turns it into a log entry (throws KbValidationError naming the field). */
+  private prepare(input: unknown): { entry: ClaimEntry; resolved: ResolvedClaim } {
+    const c = validateClaimInput(input);
+    const s = this.state;
+    const resolved = s.resolveClaim(c);
+    this.registry.checkClaim(resolved.subjectType, resolved.predicate, resolved.predicateClass, resolved.objectType, c.payload);
+    const derived = c.provenance.derived_from;
+    if (derived) {
+      for (let i = 0; i < derived.length; i++) {
+        const parent = s.claimIndex.get(derived[i]!);
+        if (parent === undefined) throw new KbValidationError('unknown_reference', `provenance.derived_from[${i}]`, `no claim with id '${derived[i]}'`);
+        if (s.claimStatus[parent] === RETRACTED) throw new KbValidationError('retracted_reference', `provenance.derived_from[${i}]`, `claim '${derived[i]}' is retracted`);
+      }
+    }
+    const entry: ClaimEntry = {
+      kind: 'claim',
+      claim_id: newId('clm_'),
+      subject: [c.subject[0], c.subject[1]],
+      predicate: [c.predicate[0], c.predicate[1]],
+      object: [c.object[0], c.object[1]],
+      provenance: { ...c.provenance, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance'],
+      confidence: c.confidence ?? defaultConfidence(this.curator, c.provenance.source_type),
+    };
+    if (c.payload !== undefined) entry.payload = c.payload;
+    return { entry, resolved };
+  }
+
+  /**
+   * Ingests claims atomically: all are written, or (on any invalid claim) none, with the error naming the
+   * index and field. Claims stating a fact the same source already stated are duplicates: not stored again;
+   * `claim_ids` then holds the stored claim's id.
+   */
+  async ingestBatch(claims: ClaimInput[]): Promise<IngestBatchResult> {
+    if (!Array.isArray(claims)) throw new KbValidationError('invalid_type', 'claims', 'must be an array of claims');
+    if (claims.length > LIMITS.batch_claims) throw new KbValidationError('too_large', 'claims', `more than ${LIMITS.batch_claims} claims in one batch`);
+    return this.write(() => {
+      const s = this.state;
+      const entries: ClaimEntry[] = [];
+      const resolved: ResolvedClaim[] = [];
+      const ids: string[] = new Array(claims.length);
+      const inBatch = new Map<string, string>();
+      let duplicates = 0;
+      for (let i = 0; i < claims.length; i++) {
+        let prepared: { entry: ClaimEntry; resolved: ResolvedClaim };
+        try {
+          prepared = this.prepare(claims[i]);
+        } catch (e) {
+          if (e instanceof KbValidationError) throw e.at(i);
+          throw e;
+        }
+        const { entry, resolved: r } = prepared;
+        const sourceId = entry.provenance.source_id;
+        const dup = s.findDuplicate(r.factKey, sourceId);
+        if (dup >= 0) {
+          ids[i] = s.claimEntry[dup]!.claim_id;
+          duplicates++;
+          continue;
+        }
+        const key = `${r.factKey}\u0001${sourceId}`;
+        const earlier = inBatch.get(key);
+        if (earlier !== undefined) {
+          ids[i] = earlier;
+          duplicates++;
+          continue;
+        }
+        inBatch.set(key, entry.claim_id);
+        ids[i] = entry.claim_id;
+        entries.push(entry);
+        resolved.push(r);
+      }
+      return { entries, resolved, finish: () => ({ ingested: entries.length, duplicates, claim_ids: ids }) };
+    });
+  }
+
+  /** Ingests one claim; returns its claim_id (for a duplicate, the id of the claim already stored). */
+  async ingest(
+    subject: [string, string], predicate: [string, string], object: [string, string], provenance: Provenance,
+    options: { confidence?: number; payload?: unknown } = {},
+  ): Promise<string> {
+    const input: ClaimInput = { subject, predicate, object, provenance };
+    if (options.confidence !== undefined) input.confidence = options.confidence;
+    if (options.payload !== undefined) input.payload = options.payload;
+    return this.write(() => {
+      const { entry, resolved } = this.prepare(input);
+      const dup = this.state.findDuplicate(resolved.factKey, entry.provenance.source_id);
+      if (dup >= 0) return { entries: [], finish: () => this.state.claimEntry[dup]!.claim_id };
+      return { entries: [entry], resolved: [resolved], finish: () => entry.claim_id };
+    });
+  }
+
+  // ---- retraction ------------------------------------------------------------------------------------
+
+  private retractImpl(sourceId: string, reason: string, cascade: boolean): Promise<RetractResult> {
+    if (typeof sourceId !== 'string' || sourceId.trim() === '') throw new KbValidationError('invalid_type', 'source_id', 'must be a non-empty string');
+    if (typeof reason !== 'string' || reason.trim() === '') throw new KbValidationError('missing_field', 'reason', 'a retraction needs a reason (kept for audit)');
+    return this.write(() => {
+      if (!this.state.sourceIndex.has(sourceId)) throw new KbNotFoundError('source', sourceId);
+      return {
+        entries: [{ kind: 'retract', source_id: sourceId, reason, cascade }],
+        finish: (events) => {
+          const ev = events.find((e) => e.name === 'source_retracted') as Extract<PendingEvent, { name: 'source_retracted' }>;
+          const ids = (l: number[]) => l.map((c) => this.state.claimEntry[c]!.claim_id);
+          return { source_id: sourceId, reason, claim_ids: ids(ev.retracted), degraded_claim_ids: ids(ev.degraded) };
+        },
+      };
+    });
+  }
+
+  /** Retracts every claim of the source. They stay in the log (audit) and leave every query, count and score. */
+  async retract(source_id: string, reason: string): Promise<RetractResult> {
+    return this.retractImpl(source_id, reason, false);
+  }
+
+  /** retract, and also mark `degraded` every claim whose derived_from reaches a retracted claim, transitively. */
+  async retractCascade(source_id: string, reason: string): Promise<RetractResult> {
+    return this.retractImpl(source_id, reason, true);
+  }
+
+  /** A read-only view answering as of `timestamp` (Date, ISO 8601 string or ms since epoch). */
+  at(timestamp: Date | string | number): Promise<KbView> {
+    if (this.closed) return Promise.reject(new KbClosedError());
+    const ms = timestamp instanceof Date ? timestamp.getTime() : typeof timestamp === 'string' ? Date.parse(timestamp) : timestamp;
+    if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+      return Promise.reject(new KbValidationError('invalid_timestamp', 'timestamp', 'must be a Date, an ISO 8601 string or milliseconds since the epoch'));
+    }
+    const host: ViewHost = { beforeRead: async () => { if (this.closed) throw new KbClosedError(); }, describeStore: () => this.describeStore() };
+    return Promise.resolve(new KbView(this.state, host, ms));
+  }
+
+  // ---- inquiries -------------------------------------------------------------------------------------
+
+  /** Records an open question; the first claim later linking subject and object (fitting the hint) answers it. */
+  async ingestInquiry(question: string, subject: string, object: string, predicate_hint = ''): Promise<Inquiry> {
+    const text = (v: unknown, field: string, allowEmpty = false) => {
+      if (typeof v !== 'string' || (!allowEmpty && v.trim() === '')) throw new KbValidationError(v === undefined ? 'missing_field' : 'invalid_type', field, 'must be a non-empty string');
+      if (v.length > 4000) throw new KbValidationError('too_long', field, 'is longer than 4000 characters');
+    };
+    text(question, 'question');
+    text(subject, 'subject');
+    text(object, 'object');
+    text(predicate_hint, 'predicate_hint', true);
+    const id = newId('inq_');
+    await this.write(() => ({ entries: [{ kind: 'inquiry', inquiry_id: id, question, subject, object, predicate_hint }], finish: () => undefined }));
+    return (await this.getInquiry(id))!;
+  }
+
+  // ---- registries ------------------------------------------------------------------------------------
+
+  /** Registers a vocabulary; `vocab` may be omitted for one that ships with the library ('bio'). */
+  async registerVocabulary(namespace: string, vocab?: Vocabulary): Promise<void> {
+    const doc = vocab ?? builtinVocabularies[namespace];
+    if (doc === undefined) throw new KbValidationError('unknown_vocabulary', 'namespace', `no vocabulary '${namespace}' ships with the library; pass its definition`);
+    this.registry.checkVocabulary(namespace, doc);
+    await this.write(() => ({ entries: [{ kind: 'vocabulary', namespace, vocab: doc }], finish: () => undefined }));
+  }
+
+  async registerPredicate(predicate_type: string, options: PredicateSpec): Promise<void> {
+    this.registry.checkPredicateSpec(predicate_type, options);
+    await this.write(() => ({
+      entries: [{
+        kind: 'predicate', predicate_type, subject_types: options.subject_types ?? [], object_types: options.object_types ?? [],
+        ...(options.class ? { predicate_class: options.class } : {}),
+      }],
+      finish: () => undefined,
+    }));
+  }
+
+  /** Claims of this predicate must then carry a payload valid against the JSON Schema (Ajv). */
+  async registerPayloadSchema(predicate_type: string, jsonSchema: object): Promise<void> {
+    this.registry.checkPayloadSchema(predicate_type, jsonSchema);
+    await this.write(() => ({ entries: [{ kind: 'payload_schema', predicate_type, schema: jsonSchema }], finish: () => undefined }));
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------------
+
+  /** Reads what other processes appended since the last read or write (automatic for PostgreSQL). */
+  async refresh(): Promise<void> {
+    if (this.closed) throw new KbClosedError();
+    await this.serial(() => this.catchUp(null));
+  }
+
+  /** Writes a consistent copy of the log (an SQLite KB file) to `dest` while the base stays in use. */
+  async snapshot(dest: string): Promise<{ path: string; log_seq: number }> {
+    if (this.closed) throw new KbClosedError();
+    if (typeof dest !== 'string' || dest.trim() === '' || isPostgresUrl(dest)) throw new KbValidationError('invalid_type', 'dest', 'must be a file path');
+    if (existsSync(dest)) throw new KbValidationError('exists', 'dest', `${dest} already exists; snapshots never overwrite`);
+    return this.serial(async () => {
+      const seq = this.lastSeq;
+      if (this.store.snapshotTo) {
+        await this.store.snapshotTo(dest);
+        return { path: dest, log_seq: seq };
+      }
+      const copy = await SqliteClaimStore.open(dest);
+      try {
+        let after = 0;
+        while (after < seq) {
+          const page = (await this.store.readAfter(after, 50_000)).filter((r) => r.seq <= seq);
+          if (page.length === 0) break;
+          let i = 0;
+          while (i < page.length) {
+            let j = i;
+            while (j < page.length && page[j]!.ts === page[i]!.ts) j++;
+            await copy.append(page.slice(i, j).map((r) => r.entry), page[i]!.ts, page[i]!.seq - 1);
+            i = j;
+          }
+          after = page[page.length - 1]!.seq;
+        }
+      } finally {
+        await copy.close();
+      }
+      return { path: dest, log_seq: seq };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Let queued writes finish first: a write whose promise is pending must not be cut in half.
+    await this.queue;
+    this.closed = true;
+    await this.store.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  on<E extends KbEventName>(event: E, cb: Listener<E>): void {
+    this.events.on(event, cb);
+  }
+
+  off<E extends KbEventName>(event: E, cb: Listener<E>): void {
+    this.events.off(event, cb);
+  }
+}
+
+export function open(path: string, options: OpenOptions = {}): Promise<KbDB> {
+  return KbDB.open(path, options);
+}
+
+/** Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. */
+export async function quickstart(path: string, options: QuickstartOptions = {}): Promise<KbDB> {
+  const vocabs = options.vocabs ?? ['bio'];
+  if (!Array.isArray(vocabs)) throw new KbValidationError('invalid_type', 'vocabs', 'must be an array of vocabulary names');
+  for (const [i, v] of vocabs.entries()) {
+    if (!(v in builtinVocabularies)) throw new KbValidationError('unknown_vocabulary', `vocabs[${i}]`, `no shipped vocabulary '${v}' (available: ${Object.keys(builtinVocabularies).join(', ')})`);
+  }
+  const db = await KbDB.open(path, { curator: options.curator ?? 'heuristic' });
+  try {
+    const have = (await db.schema()).registered.vocabularies;
+    for (const v of vocabs) if (!have.includes(v)) await db.registerVocabulary(v);
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  return db;
+}
+
+export { KbError };

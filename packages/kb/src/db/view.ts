@@ -1,0 +1,352 @@
+// Read API. KbDB extends it with writes; at(timestamp) returns a plain KbView frozen at that moment.
+import { KbNotFoundError, KbValidationError } from '../errors.js';
+import { ReadContext } from '../graph/read.js';
+import { buildFrame, type QueryOptions } from '../graph/query.js';
+import { findPaths, pathExists } from '../graph/paths.js';
+import type { GraphState } from '../graph/state.js';
+import { knowledgeHealth, type KnowledgeHealth } from '../analytics/health.js';
+import { findConfidenceAlerts, findGaps, qualityReport, schemaOf, type ConfidenceAlertOptions, type ExpectedPattern } from '../analytics/quality.js';
+import { findBridges, type Bridge } from '../analytics/bridges.js';
+import { normalizeToken } from '../model/normalize.js';
+import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFrame } from '../types.js';
+
+/** What a view needs from its owner: a liveness check, and catching up with other writers. */
+export interface ViewHost {
+  beforeRead(): Promise<void>;
+  describeStore(): { backend: string; location: string; engine: string; log_seq: number };
+}
+
+export interface ClaimsForOptions {
+  predicate_type?: string;
+  /** 'active' (default) or 'all' (retracted and degraded claims too, for audit). */
+  status?: 'active' | 'all';
+}
+
+export class KbView {
+  /** @internal */
+  protected readonly state: GraphState;
+  /** @internal */
+  protected readonly host: ViewHost;
+  /** Timestamp (ms) this view answers as of; Infinity for the live base. */
+  readonly asOf: number;
+
+  /** @internal */
+  constructor(state: GraphState, host: ViewHost, asOf: number) {
+    this.state = state;
+    this.host = host;
+    this.asOf = asOf;
+  }
+
+  protected ctx(): ReadContext {
+    return new ReadContext(this.state, this.asOf);
+  }
+
+  protected now(): number {
+    return this.asOf === Infinity ? Date.now() : this.asOf;
+  }
+
+  protected entityOrThrow(rc: ReadContext, ref: unknown, field = 'entity'): number {
+    if (typeof ref !== 'string' || ref.trim() === '') throw new KbValidationError('invalid_type', field, 'must be a non-empty entity id or name');
+    const e = rc.lookupEntity(ref);
+    if (e < 0) throw new KbNotFoundError('entity', ref);
+    return e;
+  }
+
+  private static depth(v: unknown, field: string, dflt: number, max: number): number {
+    if (v === undefined) return dflt;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) throw new KbValidationError('out_of_range', field, `must be an integer from 0 to ${max}`);
+    return v;
+  }
+
+  /** Entity id for a name or id (any case/spacing; synonyms followed), or null. */
+  async resolve(name: string, type?: string): Promise<string | null> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const e = rc.lookupEntity(name, type);
+    return e < 0 ? null : this.state.entityIds[e]!;
+  }
+
+  async query(entity: string, options: QueryOptions = {}): Promise<QueryFrame> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const depth = KbView.depth(options.depth, 'depth', 2, 6);
+    return buildFrame(rc, this.entityOrThrow(rc, entity), { ...options, depth }, false);
+  }
+
+  async explain(entity: string, options: QueryOptions = {}): Promise<ExplainFrame> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const depth = KbView.depth(options.depth, 'depth', 2, 6);
+    return buildFrame(rc, this.entityOrThrow(rc, entity), { ...options, depth }, true) as ExplainFrame;
+  }
+
+  async getEntity(id: string): Promise<Entity | null> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const e = rc.lookupEntity(id);
+    if (e < 0) return null;
+    const s = this.state;
+    const sources = new Set<number>();
+    const predicates: Record<string, number> = {};
+    let n = 0;
+    for (const f of s.entityFacts[e]!) {
+      for (const c of s.factClaims[f]!) {
+        if (!rc.isLive(c)) continue;
+        n++;
+        sources.add(s.claimSource[c]!);
+        const p = s.predName[s.factP[f]!]!;
+        predicates[p] = (predicates[p] ?? 0) + 1;
+      }
+    }
+    return { ...rc.summary(e, n), aliases: [...(s.entityAliases.get(e) ?? [])], source_count: sources.size, predicates };
+  }
+
+  async getClaim(claimId: string): Promise<Claim | null> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const c = this.state.claimIndex.get(claimId);
+    if (c === undefined || !rc.exists(c)) return null;
+    return rc.toClaim(c);
+  }
+
+  async claimsFor(entity: string, options: ClaimsForOptions = {}): Promise<Claim[]> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const s = this.state;
+    let e = rc.lookupEntity(entity);
+    if (e < 0 && options.status === 'all') e = s.entityIndex.get(entity) ?? -1;
+    if (e < 0) return [];
+    const p = options.predicate_type === undefined ? undefined : s.predIndex.get(normalizeToken(options.predicate_type)) ?? -1;
+    const out: number[] = [];
+    for (const f of s.entityFacts[e]!) {
+      if (p !== undefined && s.factP[f] !== p) continue;
+      for (const c of s.factClaims[f]!) if (options.status === 'all' ? rc.exists(c) : rc.isLive(c)) out.push(c);
+    }
+    out.sort((a, b) => a - b);
+    return out.map((c) => rc.toClaim(c));
+  }
+
+  async claimsByContentId(contentId: string, options: { status?: 'active' | 'all' } = {}): Promise<Claim[]> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const f = this.state.contentIndex.get(contentId);
+    if (f === undefined) return [];
+    return this.state.factClaims[f]!.filter((c) => (options.status === 'all' ? rc.exists(c) : rc.isLive(c))).map((c) => rc.toClaim(c));
+  }
+
+  async listEntities(options: { entity_type?: string; min_claims?: number; limit?: number; offset?: number } = {}): Promise<EntitySummary[]> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const s = this.state;
+    const type = options.entity_type === undefined ? undefined : normalizeToken(options.entity_type);
+    const min = Math.max(1, options.min_claims ?? 0);
+    const offset = options.offset ?? 0;
+    const limit = options.limit ?? Infinity;
+    const out: EntitySummary[] = [];
+    let skipped = 0;
+    for (let e = 0; e < s.entityIds.length && out.length < limit; e++) {
+      if (type !== undefined && s.entityType[e] !== type) continue;
+      const n = rc.entityClaimCount(e);
+      if (n < min) continue;
+      if (skipped++ < offset) continue;
+      out.push(rc.summary(e, n));
+    }
+    return out;
+  }
+
+  async pathExists(a: string, b: string, options: { max_depth?: number } = {}): Promise<boolean> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const depth = KbView.depth(options.max_depth, 'max_depth', 3, 8);
+    const ea = rc.lookupEntity(a);
+    const eb = rc.lookupEntity(b);
+    if (ea < 0 || eb < 0) return false;
+    return pathExists(rc, ea, eb, depth);
+  }
+
+  async findPaths(a: string, b: string, options: { max_depth?: number; top_k?: number } = {}): Promise<Path[]> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const depth = KbView.depth(options.max_depth, 'max_depth', 3, 6);
+    const topK = KbView.depth(options.top_k, 'top_k', 5, 1000);
+    const ea = rc.lookupEntity(a);
+    const eb = rc.lookupEntity(b);
+    if (ea < 0 || eb < 0) return [];
+    return findPaths(rc, ea, eb, depth, topK).paths;
+  }
+
+  /** Claims derived (transitively, through provenance.derived_from) from this claim, nearest first. */
+  async traceDownstream(claimId: string): Promise<(Claim & { depth: number; derived_via: string })[]> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const s = this.state;
+    const start = s.claimIndex.get(claimId);
+    if (start === undefined || !rc.exists(start)) throw new KbNotFoundError('claim', claimId);
+    const out: (Claim & { depth: number; derived_via: string })[] = [];
+    const seen = new Set<number>([start]);
+    let frontier = [start];
+    for (let d = 1; frontier.length; d++) {
+      const next: number[] = [];
+      for (const c of frontier) {
+        for (const dep of s.dependents.get(c) ?? []) {
+          if (seen.has(dep) || !rc.exists(dep)) continue;
+          seen.add(dep);
+          next.push(dep);
+          out.push({ ...rc.toClaim(dep), depth: d, derived_via: s.claimEntry[c]!.claim_id });
+        }
+      }
+      frontier = next;
+    }
+    return out;
+  }
+
+  async openInquiries(): Promise<Inquiry[]> {
+    await this.host.beforeRead();
+    const out: Inquiry[] = [];
+    for (let i = 0; i < this.state.inquiries.length; i++) {
+      const q = this.inquiryAt(i);
+      if (q && q.status === 'open') out.push(q);
+    }
+    return out;
+  }
+
+  async getInquiry(inquiryId: string): Promise<Inquiry | null> {
+    await this.host.beforeRead();
+    const i = this.state.inquiryIndex.get(inquiryId);
+    return i === undefined ? null : this.inquiryAt(i);
+  }
+
+  /** Open inquiries that a claim linking these two entities (ids or names) would answer. */
+  async checkInquiryMatches(options: { subject_id: string; object_id: string; predicate?: string }): Promise<Inquiry[]> {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const s = this.state;
+    const norm = (ref: string, field: string) => {
+      if (typeof ref !== 'string' || ref.trim() === '') throw new KbValidationError('invalid_type', field, 'must be a non-empty entity id or name');
+      const e = rc.lookupEntity(ref);
+      return e >= 0 ? s.entityNorm[e]! : s.resolveClaim({ subject: [ref, 'x'], predicate: ['x', 'x'], object: [ref, 'x'] }).subjectNorm;
+    };
+    const a = norm(options.subject_id, 'subject_id');
+    const b = norm(options.object_id, 'object_id');
+    const pred = options.predicate === undefined ? '' : normalizeToken(options.predicate);
+    const out: Inquiry[] = [];
+    for (let i = 0; i < s.inquiries.length; i++) {
+      const q = this.inquiryAt(i);
+      if (!q || q.status !== 'open') continue;
+      const hint = s.inquiries[i]!.hint;
+      const subjOk = s.inquiries[i]!;
+      const fwd = subjOk.subjectNorms.includes(a) && subjOk.objectNorms.includes(b);
+      const back = subjOk.subjectNorms.includes(b) && subjOk.objectNorms.includes(a);
+      if (!fwd && !back) continue;
+      if (pred !== '' && hint !== '' && !(pred.includes(hint) || hint.includes(pred))) continue;
+      out.push(q);
+    }
+    return out;
+  }
+
+  private inquiryAt(i: number): Inquiry | null {
+    const s = this.state;
+    const q = s.inquiries[i]!;
+    if (q.createdTs > this.asOf) return null;
+    const matched = q.matchedTs <= this.asOf;
+    const subj = new ReadContext(s, this.asOf).lookupEntity(q.entry.subject);
+    const obj = new ReadContext(s, this.asOf).lookupEntity(q.entry.object);
+    const out: Inquiry = {
+      inquiry_id: q.entry.inquiry_id,
+      question: q.entry.question,
+      subject: q.entry.subject,
+      object: q.entry.object,
+      predicate_hint: q.entry.predicate_hint,
+      status: matched ? 'matched' : 'open',
+      created_at: new Date(q.createdTs).toISOString(),
+      subject_id: subj >= 0 ? s.entityIds[subj]! : q.subjectNorms[0]!,
+      object_id: obj >= 0 ? s.entityIds[obj]! : q.objectNorms[0]!,
+      answer_claim_ids: matched ? q.answers.map((c) => s.claimEntry[c]!.claim_id) : [],
+    };
+    if (matched) out.matched_at = new Date(q.matchedTs).toISOString();
+    return out;
+  }
+
+  async knowledgeHealth(): Promise<KnowledgeHealth> {
+    await this.host.beforeRead();
+    return knowledgeHealth(this.ctx(), this.now());
+  }
+
+  async qualityReport(): Promise<ReturnType<typeof qualityReport>> {
+    await this.host.beforeRead();
+    return qualityReport(this.ctx());
+  }
+
+  async findGaps(expected_patterns?: ExpectedPattern[], options: { limit?: number } = {}): Promise<ReturnType<typeof findGaps>> {
+    await this.host.beforeRead();
+    if (expected_patterns !== undefined && !Array.isArray(expected_patterns)) {
+      throw new KbValidationError('invalid_type', 'expected_patterns', 'must be an array of { entity_type, predicate, direction? }');
+    }
+    expected_patterns?.forEach((p, i) => {
+      if (!p || typeof p.entity_type !== 'string' || typeof p.predicate !== 'string') {
+        throw new KbValidationError('invalid_type', `expected_patterns[${i}]`, 'needs string entity_type and predicate');
+      }
+    });
+    return findGaps(this.ctx(), expected_patterns, options.limit);
+  }
+
+  async findBridges(options: { top_k?: number } = {}): Promise<Bridge[]> {
+    await this.host.beforeRead();
+    return findBridges(this.ctx(), KbView.depth(options.top_k, 'top_k', 20, 10_000));
+  }
+
+  async findConfidenceAlerts(options: ConfidenceAlertOptions = {}): Promise<ReturnType<typeof findConfidenceAlerts>> {
+    await this.host.beforeRead();
+    return findConfidenceAlerts(this.ctx(), this.now(), options);
+  }
+
+  async schema(): Promise<ReturnType<typeof schemaOf>> {
+    await this.host.beforeRead();
+    return schemaOf(this.ctx());
+  }
+
+  async stats() {
+    await this.host.beforeRead();
+    const rc = this.ctx();
+    const s = this.state;
+    let entities = 0;
+    for (const _ of rc.visibleEntities()) entities++;
+    let active = 0;
+    let retracted = 0;
+    let degraded = 0;
+    let total = 0;
+    for (let c = 0; c < s.claimEntry.length; c++) {
+      if (!rc.exists(c)) continue;
+      total++;
+      const st = rc.statusOf(c);
+      if (st === 'active') active++;
+      else if (st === 'retracted') retracted++;
+      else degraded++;
+    }
+    let facts = 0;
+    for (let f = 0; f < s.factContent.length; f++) if (rc.factHasLive(f)) facts++;
+    let adjacency = 0;
+    for (const l of s.entityFacts) adjacency += l.length;
+    const store = this.host.describeStore();
+    return {
+      entity_count: entities,
+      claim_count: active,
+      total_claims: total,
+      retracted_claims: retracted,
+      degraded_claims: degraded,
+      content_groups: facts,
+      sources: s.sourceIds.length,
+      predicates: s.predName.length,
+      as_of: this.asOf === Infinity ? null : new Date(this.asOf).toISOString(),
+      ...store,
+      index_size: {
+        entities: s.entityIds.length,
+        facts: s.factContent.length,
+        claims: s.claimEntry.length,
+        adjacency_entries: adjacency,
+        /** Rough model of the index's own arrays and maps (not the claims' JSON bodies), in bytes. */
+        estimated_bytes: s.entityIds.length * 160 + s.factContent.length * 200 + s.claimEntry.length * 140 + adjacency * 8,
+      },
+    };
+  }
+}

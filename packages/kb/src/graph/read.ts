@@ -1,0 +1,171 @@
+// Read access to the index as of a moment. `cutoff` is a timestamp (ms): Infinity reads the live state
+// (status arrays and maintained counters, O(1)); a finite cutoff (at()) re-derives visibility per claim
+// from creation / retraction / degradation times, so the same code answers "as of then".
+import type { Claim, ClaimStatus, EntitySummary, Relationship } from '../types.js';
+import { normalizeName, normalizeToken } from '../model/normalize.js';
+import { ACTIVE, STATUS_NAMES, type GraphState } from './state.js';
+
+export class ReadContext {
+  readonly live: boolean;
+  constructor(readonly s: GraphState, readonly cutoff: number) {
+    this.live = cutoff === Infinity;
+  }
+
+  /** Claim exists at the cutoff and is active (neither retracted nor degraded) then. */
+  isLive(c: number): boolean {
+    const s = this.s;
+    if (this.live) return s.claimStatus[c] === ACTIVE;
+    const t = this.cutoff;
+    return s.claimTs[c]! <= t && s.claimRetractTs[c]! > t && s.claimDegradeTs[c]! > t;
+  }
+
+  exists(c: number): boolean {
+    return this.live || this.s.claimTs[c]! <= this.cutoff;
+  }
+
+  statusOf(c: number): ClaimStatus {
+    const s = this.s;
+    if (this.live) return STATUS_NAMES[s.claimStatus[c]!]!;
+    if (s.claimRetractTs[c]! <= this.cutoff) return 'retracted';
+    if (s.claimDegradeTs[c]! <= this.cutoff) return 'degraded';
+    return 'active';
+  }
+
+  factHasLive(f: number): boolean {
+    if (this.live) return this.s.factSources[f]! > 0;
+    for (const c of this.s.factClaims[f]!) if (this.isLive(c)) return true;
+    return false;
+  }
+
+  factLiveClaims(f: number): number[] {
+    const out: number[] = [];
+    for (const c of this.s.factClaims[f]!) if (this.isLive(c)) out.push(c);
+    return out;
+  }
+
+  entityClaimCount(e: number): number {
+    const s = this.s;
+    if (this.live) return s.entityActive[e]!;
+    let n = 0;
+    for (const f of s.entityFacts[e]!) for (const c of s.factClaims[f]!) if (this.isLive(c)) n++;
+    return n;
+  }
+
+  summary(e: number, claimCount = this.entityClaimCount(e)): EntitySummary {
+    const s = this.s;
+    return { id: s.entityIds[e]!, name: s.entityName[e]!, type: s.entityType[e]!, claim_count: claimCount };
+  }
+
+  /**
+   * Entity index for an id (`gene:brca1`) or a name (any case/spacing, synonyms followed). Among several
+   * entities sharing a name (a gene and its protein), the one with most active claims wins.
+   */
+  lookupEntity(ref: string, type?: string): number {
+    const s = this.s;
+    if (typeof ref !== 'string' || ref.trim() === '') return -1;
+    const exact = s.entityIndex.get(ref);
+    if (exact !== undefined && this.entityClaimCount(exact) > 0) return exact;
+    const wantType = type === undefined ? undefined : normalizeToken(type);
+    const norm = normalizeName(ref);
+    let best = -1;
+    let bestCount = 0;
+    const consider = (e: number) => {
+      if (wantType !== undefined && s.entityType[e] !== wantType) return;
+      const n = this.entityClaimCount(e);
+      if (n > bestCount) {
+        best = e;
+        bestCount = n;
+      }
+    };
+    const colon = ref.indexOf(':');
+    if (colon > 0) {
+      // `type:name` written by hand, with other spacing or case, or with a synonym as the name.
+      const t = normalizeToken(ref.slice(0, colon));
+      const id = s.entityIndex.get(`${t}:${s.registry.canonicalName(t, normalizeName(ref.slice(colon + 1)))}`);
+      if (id !== undefined) consider(id);
+      if (best >= 0) return best;
+    }
+    for (const n of s.registry.canonicalCandidates(norm)) for (const e of s.nameIndex.get(n) ?? []) consider(e);
+    return best;
+  }
+
+  toClaim(c: number): Claim {
+    const s = this.s;
+    const e = s.claimEntry[c]!;
+    const f = s.claimFact[c]!;
+    const claim: Claim = {
+      claim_id: e.claim_id,
+      content_id: s.factContent[f]!,
+      subject: [e.subject[0], e.subject[1]],
+      predicate: [e.predicate[0], e.predicate[1]],
+      object: [e.object[0], e.object[1]],
+      subject_id: s.entityIds[s.factS[f]!]!,
+      object_id: s.entityIds[s.factO[f]!]!,
+      provenance: e.provenance,
+      confidence: e.confidence,
+      status: this.statusOf(c),
+      created_at: new Date(s.claimTs[c]!).toISOString(),
+    };
+    if (e.payload !== undefined) claim.payload = e.payload;
+    return claim;
+  }
+
+  /**
+   * The fact seen from entity `from`: confidence is a noisy-OR over distinct sources, each source counted
+   * with its most confident claim: 1 - prod(1 - c_source). Null when no active claim supports it.
+   */
+  relationship(f: number, from: number): Relationship | null {
+    const s = this.s;
+    const group = s.factClaims[f]!;
+    let ids: string[] | undefined;
+    let conf = 0;
+    let sources = 0;
+    if (group.length === 1) {
+      const c = group[0]!;
+      if (!this.isLive(c)) return null;
+      ids = [s.claimEntry[c]!.claim_id];
+      conf = s.claimConf[c]!;
+      sources = 1;
+    } else {
+      const best = new Map<number, number>();
+      ids = [];
+      for (const c of group) {
+        if (!this.isLive(c)) continue;
+        ids.push(s.claimEntry[c]!.claim_id);
+        const src = s.claimSource[c]!;
+        const prev = best.get(src);
+        if (prev === undefined || s.claimConf[c]! > prev) best.set(src, s.claimConf[c]!);
+      }
+      if (ids.length === 0) return null;
+      let miss = 1;
+      for (const x of best.values()) miss *= 1 - x;
+      conf = 1 - miss;
+      sources = best.size;
+    }
+    const outgoing = s.factS[f] === from;
+    const target = outgoing ? s.factO[f]! : s.factS[f]!;
+    const p = s.factP[f]!;
+    return {
+      predicate: s.predName[p]!,
+      predicate_class: s.predClass[p]!,
+      target: this.summary(target),
+      confidence: conf,
+      direction: outgoing ? 'outgoing' : 'incoming',
+      claim_ids: ids,
+      content_id: s.factContent[f]!,
+      source_count: sources,
+    };
+  }
+
+  /** Entities with at least one active claim at the cutoff. */
+  *visibleEntities(): Generator<number> {
+    const n = this.s.entityIds.length;
+    for (let e = 0; e < n; e++) if (this.entityClaimCount(e) > 0) yield e;
+  }
+
+  /** Claims (indices) that exist at the cutoff and are active. */
+  *liveClaims(): Generator<number> {
+    const n = this.s.claimEntry.length;
+    for (let c = 0; c < n; c++) if (this.isLive(c)) yield c;
+  }
+}

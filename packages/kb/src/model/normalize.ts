@@ -1,0 +1,37 @@
+// Canonical forms. Entity ids are `${type}:${name}` with both parts normalised, so that
+// resolve('BRCA1') === resolve(' brca1 ') and a gene and its protein product stay distinct entities.
+
+const GREEK: Record<string, string> = {
+  α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'epsilon', κ: 'kappa', λ: 'lambda', μ: 'mu', σ: 'sigma', ω: 'omega',
+};
+const DASHES = /[\u2010-\u2015\u2212]/g;
+const SPACES = /\s+/g;
+
+const nameCache = new Map<string, string>();
+
+/** NFKC, unified dashes, Greek letters spelled out, trimmed, single spaces, lower case. */
+export function normalizeName(raw: string): string {
+  const hit = nameCache.get(raw);
+  if (hit !== undefined) return hit;
+  let s = raw.normalize('NFKC').replace(DASHES, '-').trim().replace(SPACES, ' ').toLowerCase();
+  if (/[α-ω]/.test(s)) s = s.replace(/[α-ω]/g, (c) => GREEK[c] ?? c);
+  // The cache is an optimisation for repeated names in big ingests; keep it bounded.
+  if (nameCache.size > 500_000) nameCache.clear();
+  nameCache.set(raw, s);
+  return s;
+}
+
+/** Types and predicates: normalised like names, with spaces and dashes as underscores ('Cell Type' -> 'cell_type'). */
+export function normalizeToken(raw: string): string {
+  const hit = tokenCache.get(raw);
+  if (hit !== undefined) return hit;
+  const s = normalizeName(raw).replace(/[\s-]+/g, '_');
+  if (tokenCache.size > 100_000) tokenCache.clear();
+  tokenCache.set(raw, s);
+  return s;
+}
+const tokenCache = new Map<string, string>();
+
+export function entityId(type: string, canonicalName: string): string {
+  return `${type}:${canonicalName}`;
+}

@@ -1,0 +1,203 @@
+// Vocabularies, predicate constraints and payload schemas. All registrations are log entries, so the
+// registry is rebuilt on open like everything else; this class only holds the derived lookup tables.
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsMod from 'ajv-formats';
+import { KbValidationError } from '../errors.js';
+import { normalizeName, normalizeToken } from './normalize.js';
+
+const addFormats = addFormatsMod as unknown as typeof addFormatsMod.default;
+
+export interface PredicateSpec {
+  /** Predicate class the relationship belongs to (e.g. 'pharmacology'); claims must use it when set. */
+  class?: string;
+  /** Allowed subject entity types; empty or absent = any. */
+  subject_types?: string[];
+  object_types?: string[];
+  description?: string;
+}
+
+export interface Vocabulary {
+  description?: string;
+  entity_types?: string[];
+  predicate_classes?: string[];
+  predicates?: Record<string, PredicateSpec>;
+  /** type -> canonical name -> synonyms. Type '*' applies whatever the entity type. */
+  synonyms?: Record<string, Record<string, string[]>>;
+}
+
+interface PredicateRule {
+  predicate_class: string | undefined;
+  subject_types: Set<string> | undefined;
+  object_types: Set<string> | undefined;
+  namespace: string;
+}
+
+function fail(code: string, field: string, message: string): never {
+  throw new KbValidationError(code, field, message);
+}
+
+function stringList(v: unknown, field: string): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail('invalid_type', field, 'must be an array of strings');
+  return v.map((x, i) => {
+    if (typeof x !== 'string' || x.trim() === '') fail('invalid_type', `${field}[${i}]`, 'must be a non-empty string');
+    return normalizeToken(x);
+  });
+}
+
+export class Registry {
+  readonly vocabularies = new Map<string, Vocabulary>();
+  readonly entityTypes = new Set<string>();
+  readonly predicateClasses = new Set<string>();
+  private readonly predicates = new Map<string, PredicateRule>();
+  private readonly schemas = new Map<string, { schema: unknown; validate: ValidateFunction }>();
+  /** `${type}\0${synonym}` and `*\0${synonym}` -> canonical normalised name. */
+  private readonly synonyms = new Map<string, string>();
+  /** Display name for a canonical (type, name). */
+  private readonly displayNames = new Map<string, string>();
+  private readonly ajv: Ajv;
+
+  constructor() {
+    this.ajv = new Ajv({ allErrors: false, strict: false });
+    addFormats(this.ajv);
+  }
+
+  // ---- validation of registrations (before they are logged) -------------------------------------
+
+  checkVocabulary(namespace: unknown, vocab: unknown): Vocabulary {
+    if (typeof namespace !== 'string' || !/^[a-z][a-z0-9_.-]{0,63}$/i.test(namespace)) {
+      fail('invalid_type', 'namespace', 'must be 1-64 letters, digits, _ . - starting with a letter');
+    }
+    if (vocab === null || typeof vocab !== 'object' || Array.isArray(vocab)) fail('invalid_type', 'vocab', 'must be an object');
+    const v = vocab as Record<string, unknown>;
+    stringList(v.entity_types, 'vocab.entity_types');
+    stringList(v.predicate_classes, 'vocab.predicate_classes');
+    if (v.predicates !== undefined) {
+      if (v.predicates === null || typeof v.predicates !== 'object' || Array.isArray(v.predicates)) fail('invalid_type', 'vocab.predicates', 'must be an object');
+      for (const [name, spec] of Object.entries(v.predicates as Record<string, unknown>)) {
+        this.checkPredicateSpec(name, spec, `vocab.predicates.${name}`);
+      }
+    }
+    if (v.synonyms !== undefined) {
+      if (v.synonyms === null || typeof v.synonyms !== 'object') fail('invalid_type', 'vocab.synonyms', 'must be an object');
+      for (const [type, table] of Object.entries(v.synonyms as Record<string, unknown>)) {
+        if (table === null || typeof table !== 'object') fail('invalid_type', `vocab.synonyms.${type}`, 'must be an object');
+        for (const [canon, syns] of Object.entries(table as Record<string, unknown>)) {
+          stringList(syns, `vocab.synonyms.${type}.${canon}`);
+        }
+      }
+    }
+    return vocab as Vocabulary;
+  }
+
+  checkPredicateSpec(name: unknown, spec: unknown, field = 'options'): void {
+    if (typeof name !== 'string' || name.trim() === '') fail('invalid_type', 'predicate_type', 'must be a non-empty string');
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) fail('invalid_type', field, 'must be an object');
+    const s = spec as Record<string, unknown>;
+    stringList(s.subject_types, `${field}.subject_types`);
+    stringList(s.object_types, `${field}.object_types`);
+    if (s.class !== undefined && (typeof s.class !== 'string' || s.class.trim() === '')) fail('invalid_type', `${field}.class`, 'must be a non-empty string');
+  }
+
+  checkPayloadSchema(predicateType: unknown, schema: unknown): void {
+    if (typeof predicateType !== 'string' || predicateType.trim() === '') fail('invalid_type', 'predicate_type', 'must be a non-empty string');
+    if (schema === null || (typeof schema !== 'object' && typeof schema !== 'boolean')) fail('invalid_type', 'schema', 'must be a JSON Schema object');
+    try {
+      this.ajv.compile(schema as object);
+    } catch (e) {
+      fail('invalid_schema', 'schema', `is not a valid JSON Schema: ${(e as Error).message}`);
+    }
+  }
+
+  // ---- applying registrations (from the log) -------------------------------------------------------
+
+  applyVocabulary(namespace: string, vocab: Vocabulary): void {
+    this.vocabularies.set(namespace, vocab);
+    for (const t of vocab.entity_types ?? []) this.entityTypes.add(normalizeToken(t));
+    for (const c of vocab.predicate_classes ?? []) this.predicateClasses.add(normalizeToken(c));
+    for (const [name, spec] of Object.entries(vocab.predicates ?? {})) this.applyPredicate(name, spec, namespace);
+    for (const [rawType, table] of Object.entries(vocab.synonyms ?? {})) {
+      const type = rawType === '*' ? '*' : normalizeToken(rawType);
+      for (const [canon, syns] of Object.entries(table)) {
+        const c = normalizeName(canon);
+        this.displayNames.set(`${type}\0${c}`, canon);
+        for (const s of syns) this.synonyms.set(`${type}\0${normalizeName(s)}`, c);
+      }
+    }
+  }
+
+  applyPredicate(name: string, spec: PredicateSpec, namespace = 'custom'): void {
+    const sub = (spec.subject_types ?? []).map(normalizeToken);
+    const obj = (spec.object_types ?? []).map(normalizeToken);
+    this.predicates.set(normalizeToken(name), {
+      predicate_class: spec.class === undefined ? undefined : normalizeToken(spec.class),
+      subject_types: sub.length ? new Set(sub) : undefined,
+      object_types: obj.length ? new Set(obj) : undefined,
+      namespace,
+    });
+  }
+
+  applyPayloadSchema(predicateType: string, schema: unknown): void {
+    this.schemas.set(normalizeToken(predicateType), { schema, validate: this.ajv.compile(schema as object) });
+  }
+
+  // ---- lookups -------------------------------------------------------------------------------------
+
+  /** The canonical normalised name for a (type, normalised name), following synonyms. */
+  canonicalName(type: string, norm: string): string {
+    if (this.synonyms.size === 0) return norm;
+    return this.synonyms.get(`${type}\0${norm}`) ?? this.synonyms.get(`*\0${norm}`) ?? norm;
+  }
+
+  /** Canonical names a type-less name may stand for (any type's synonym table). */
+  canonicalCandidates(norm: string): string[] {
+    const out = new Set<string>([norm]);
+    if (this.synonyms.size) {
+      for (const [k, v] of this.synonyms) if (k.endsWith(`\0${norm}`)) out.add(v);
+    }
+    return [...out];
+  }
+
+  displayName(type: string, canonical: string): string | undefined {
+    return this.displayNames.get(`${type}\0${canonical}`) ?? this.displayNames.get(`*\0${canonical}`);
+  }
+
+  /** Throws when the claim breaks a registered predicate constraint or payload schema. */
+  checkClaim(subjectType: string, predicate: string, predicateClass: string, objectType: string, payload: unknown): void {
+    const rule = this.predicates.get(predicate);
+    if (rule) {
+      if (rule.predicate_class !== undefined && rule.predicate_class !== predicateClass) {
+        fail('predicate_class', 'predicate[1]', `'${predicate}' belongs to class '${rule.predicate_class}', not '${predicateClass}'`);
+      }
+      if (rule.subject_types && !rule.subject_types.has(subjectType)) {
+        fail('type_constraint', 'subject[1]', `'${predicate}' needs a subject of type ${[...rule.subject_types].join(' | ')}, got '${subjectType}'`);
+      }
+      if (rule.object_types && !rule.object_types.has(objectType)) {
+        fail('type_constraint', 'object[1]', `'${predicate}' needs an object of type ${[...rule.object_types].join(' | ')}, got '${objectType}'`);
+      }
+    }
+    const s = this.schemas.get(predicate);
+    if (s && !s.validate(payload)) {
+      const err = s.validate.errors?.[0];
+      const where = err?.instancePath ? `payload${err.instancePath.replace(/\//g, '.')}` : 'payload';
+      fail('payload_schema', where, `does not match the schema registered for '${predicate}': ${err?.message ?? 'invalid'}`);
+    }
+  }
+
+  predicateSpecs(): Record<string, { predicate_class?: string; subject_types: string[]; object_types: string[]; namespace: string }> {
+    const out: Record<string, { predicate_class?: string; subject_types: string[]; object_types: string[]; namespace: string }> = {};
+    for (const [k, r] of this.predicates) {
+      out[k] = {
+        ...(r.predicate_class === undefined ? {} : { predicate_class: r.predicate_class }),
+        subject_types: [...(r.subject_types ?? [])],
+        object_types: [...(r.object_types ?? [])],
+        namespace: r.namespace,
+      };
+    }
+    return out;
+  }
+
+  payloadSchemas(): Record<string, unknown> {
+    return Object.fromEntries([...this.schemas].map(([k, v]) => [k, v.schema]));
+  }
+}

@@ -1,0 +1,134 @@
+// Public data shapes. Fields that cross a wire or a file stay snake_case (the same over MCP and REST).
+
+export interface Provenance {
+  source_type: string;
+  source_id: string;
+  /** Claim ids this claim was derived from; retractCascade degrades this claim when any of them is retracted. */
+  derived_from?: string[];
+  [key: string]: unknown;
+}
+
+export interface ClaimInput {
+  subject: [name: string, type: string];
+  predicate: [relationship: string, predicate_class: string];
+  object: [name: string, type: string];
+  provenance: Provenance;
+  /** 0..1, default 1. */
+  confidence?: number;
+  payload?: unknown;
+}
+
+export type ClaimStatus = 'active' | 'retracted' | 'degraded';
+
+export interface Claim {
+  claim_id: string;
+  content_id: string;
+  subject: [string, string];
+  predicate: [string, string];
+  object: [string, string];
+  subject_id: string;
+  object_id: string;
+  provenance: Provenance;
+  confidence: number;
+  payload?: unknown;
+  status: ClaimStatus;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
+export interface EntitySummary {
+  id: string;
+  name: string;
+  type: string;
+  claim_count: number;
+}
+
+export interface Entity extends EntitySummary {
+  /** Other names this entity was written as in claims (normalised to the same id). */
+  aliases: string[];
+  source_count: number;
+  predicates: Record<string, number>;
+}
+
+export type Direction = 'outgoing' | 'incoming';
+
+export interface Relationship {
+  predicate: string;
+  predicate_class: string;
+  target: EntitySummary;
+  /** Combined confidence of the fact: noisy-OR over its distinct sources (each source's best claim). */
+  confidence: number;
+  direction: Direction;
+  claim_ids: string[];
+  content_id: string;
+  source_count: number;
+}
+
+export interface ReachedEntity extends EntitySummary {
+  /** Hops from the focal entity (1..depth). */
+  distance: number;
+  /** Entity id one hop closer to the focal entity on a shortest path. */
+  via: string;
+}
+
+export interface QueryFrame {
+  focal_entity: EntitySummary;
+  /** Active claims that mention the focal entity. */
+  claim_count: number;
+  direct_relationships: Relationship[];
+  depth: number;
+  /** Entities reached within `depth` hops (excluding the focal entity), nearest first. */
+  entities: ReachedEntity[];
+  narrative: string;
+}
+
+export interface ExplainFrame extends QueryFrame {
+  timing: { resolve_ms: number; direct_ms: number; expand_ms: number; narrative_ms: number; total_ms: number };
+  candidates: { facts_examined: number; claims_examined: number; entities_examined: number };
+}
+
+export interface PathEdge {
+  from: string;
+  to: string;
+  predicate: string;
+  direction: Direction;
+  claim_ids: string[];
+  confidence: number;
+}
+
+export interface Path {
+  entities: string[];
+  edges: PathEdge[];
+  /** Product of the edges' confidences (a longer path, or a weaker link, scores lower). */
+  score: number;
+}
+
+export interface Inquiry {
+  inquiry_id: string;
+  question: string;
+  subject: string;
+  object: string;
+  predicate_hint: string;
+  status: 'open' | 'matched';
+  created_at: string;
+  subject_id: string;
+  object_id: string;
+  /** Claims that answered it (empty while open). */
+  answer_claim_ids: string[];
+  matched_at?: string;
+}
+
+export interface IngestBatchResult {
+  ingested: number;
+  duplicates: number;
+  /** One entry per input claim: the new claim id, or the id of the stored claim it duplicates. */
+  claim_ids: string[];
+}
+
+export interface KbEvents {
+  claim_ingested: { claim_id: string; claim_input: ClaimInput };
+  claim_corroborated: { content_id: string; count: number; claim_id: string };
+  source_retracted: { source_id: string; reason: string; claim_ids: string[]; degraded_claim_ids: string[] };
+  inquiry_matched: { inquiry_id: string; claim_id: string };
+}
+export type KbEventName = keyof KbEvents;
