@@ -1,0 +1,4 @@
+import { contractSuite } from './contract.js';
+import { startTestServer } from './helpers.js';
+
+contractSuite('embedded', () => startTestServer());
