@@ -21,3 +21,4 @@ export { geneIndex, buildIndex, type GeneRecord, type GeneIndex, type TargetFami
 export { priorityScore, TIER_WEIGHT } from './results/priority.js';
 export { tableToCsv, TABLE_COLUMNS, type FeatureTable, type TableRow } from './results/table.js';
 export { volcanoSvg, maSvg, type PlotPoint } from './plots/scatter.js';
+export { syntheticStudy, syntheticCounts, negBinomial, rng, type SyntheticStudy } from './examples/synthetic.js';
