@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { open } from '../src/index.js';
+import { tempKb } from './helpers.js';
+
+const writer = fileURLToPath(new URL('./fixtures/batch-writer.ts', import.meta.url));
+const PER_BATCH = 500;
+
+/** Runs the writer, kills it with SIGKILL once `afterBatches` batches returned plus a random delay. */
+function runAndKill(path: string, afterBatches: number, extraDelayMs: number): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', writer, path, String(PER_BATCH)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const done: number[] = [];
+    let buf = '';
+    let err = '';
+    let killing = false;
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        const m = /^done (\d+)$/.exec(line);
+        if (m) done.push(Number(m[1]));
+      }
+      if (!killing && done.length >= afterBatches) {
+        killing = true;
+        setTimeout(() => child.kill('SIGKILL'), extraDelayMs);
+      }
+    });
+    child.on('exit', (code, signal) => {
+      if (signal !== 'SIGKILL') reject(new Error(`writer exited on its own (code ${code}): ${err}`));
+      else resolve(done);
+    });
+  });
+}
+
+test('kill -9 during a stream of ingestBatch calls: every returned batch is present, none is half-present', { timeout: 120_000 }, async () => {
+  // Three rounds, each on a fresh base, with the kill landing at different points of a batch.
+  for (const [round, delay] of [[0, 0], [1, 7], [2, 23]] as const) {
+    const t = tempKb();
+    try {
+      const done = await runAndKill(t.path, 4 + round * 3, delay);
+      assert.ok(done.length >= 4, `writer printed ${done.length} batches`);
+      // Reopen with no repair step and count each batch's claims by its genes' names.
+      await using db = await open(t.path);
+      const perBatch = new Map<number, number>();
+      for (const e of await db.listEntities({ entity_type: 'gene' })) {
+        const b = Number(/^b(\d+)-g/.exec(e.name)![1]);
+        perBatch.set(b, (perBatch.get(b) ?? 0) + 1);
+      }
+      for (const b of done) assert.equal(perBatch.get(b), PER_BATCH, `round ${round}: returned batch ${b} is complete`);
+      for (const [b, n] of perBatch) assert.equal(n, PER_BATCH, `round ${round}: batch ${b} is all or nothing`);
+      const last = Math.max(...done);
+      // At most the one batch in flight at the kill may be present without having been reported.
+      assert.ok([...perBatch.keys()].every((b) => b <= last + 1), `round ${round}: no batch beyond the one in flight`);
+      // The survivor is writable: appends continue after what was committed.
+      await db.ingest(['after', 'gene'], ['associated_with', 'association'], ['crash', 'disease'], { source_type: 't', source_id: 'post' });
+      assert.equal((await db.stats()).claim_count, [...perBatch.values()].reduce((a, b) => a + b, 0) + 1);
+    } finally {
+      t.cleanup();
+    }
+  }
+});
