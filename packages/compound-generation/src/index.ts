@@ -1,3 +1,27 @@
+// @evident/compound-generation: novel molecules for a protein target under property constraints (RDKit WASM).
 export { describeMolecule, analyseSmiles, type MoleculeProperties } from './chem/describe.js';
 export { CompoundGenerationError, InvalidSmilesError, InvalidRequestError, GenerationAbortedError, type FieldProblem } from './errors.js';
 export { loadRDKit } from './rdkit.js';
+export {
+  validateRequest,
+  defaultMaxEvaluations,
+  DEFAULT_CONSTRAINTS,
+  DEFAULT_NUM_MOLECULES,
+  DEFAULT_SEED,
+  DEFAULT_SIMILARITY_CAP,
+  DEFAULT_POPULATION,
+  BOUNDS,
+  UNIPROT_ACCESSION,
+  RESIDUE_LABEL,
+  type GenerationRequest,
+  type GenerationInput,
+  type GenerationOptions,
+  type Constraints,
+} from './request.js';
+export { generateCompounds, generateFromInput } from './generate.js';
+export { resultToCsv, CSV_COLUMNS, type GenerationResult, type GeneratedMolecule, type GenerationSummary } from './results.js';
+export { type StopReason, type RunHooks } from './generation/ga.js';
+export { randomEnumerationBaseline } from './generation/baseline.js';
+export { depictSvg, svgGrid, type GridCell } from './depict.js';
+export { siteComplementarity, residueFit, type PharmacophoreFeatures } from './scoring/site.js';
+export { WEIGHTS, WEIGHTS_WITH_REFERENCES, REFERENCE_SIMILARITY_TARGET } from './scoring/evaluate.js';

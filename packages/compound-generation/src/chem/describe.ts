@@ -69,6 +69,8 @@ export interface MolAnalysis {
   qedProperties: QedProperties;
   /** Indices of matched QED structural alerts. */
   qedAlerts: number[];
+  /** Unhashed Morgan radius-2 environment counts. */
+  morgan: Map<number, number>;
 }
 
 const round = (x: number, d: number) => {
@@ -76,9 +78,8 @@ const round = (x: number, d: number) => {
   return Math.round(x * f) / f;
 };
 
-export function analyseMol(rd: RDKit, mol: Mol): MolAnalysis {
+export function analyseMol(rd: RDKit, mol: Mol, graph: MolGraph = molGraph(mol)): MolAnalysis {
   const d = JSON.parse(mol.get_descriptors()) as RDKitDescriptors;
-  const graph = molGraph(mol);
   const qedAlerts = qedAlertHits(rd, mol);
   const qedProperties: QedProperties = {
     MW: d.amw,
@@ -91,8 +92,9 @@ export function analyseMol(rd: RDKit, mol: Mol): MolAnalysis {
     ALERTS: qedAlerts.length,
   };
   const qed = qedFromProperties(qedProperties);
+  const morgan = morganCounts(graph, 2);
   const sa = saScore({
-    morgan: morganCounts(graph, 2),
+    morgan,
     numAtoms: graph.z.length,
     stereoCentres: d.NumAtomStereoCenters,
     spiroAtoms: d.NumSpiroAtoms,
@@ -121,7 +123,7 @@ export function analyseMol(rd: RDKit, mol: Mol): MolAnalysis {
     sa_score: round(sa, 5),
     lipinski_violations: violations,
   };
-  return { smiles: mol.get_smiles(), graph, properties, qedProperties, qedAlerts };
+  return { smiles: mol.get_smiles(), graph, properties, qedProperties, qedAlerts, morgan };
 }
 
 /** Analyses a SMILES; throws InvalidSmilesError when RDKit cannot parse or sanitize it. */

@@ -19,12 +19,14 @@ export interface MolGraph {
   adj: Array<Array<[number, number]>>;
   /** RDKit's ring perception (SSSR) as atom index lists. */
   rings: number[][];
+  /** Total radical electrons. */
+  radicals: number;
 }
 
 interface RDKitJson {
   defaults: { atom: Record<string, unknown>; bond: Record<string, unknown> };
   molecules: Array<{
-    atoms: Array<{ z?: number; impHs?: number; chg?: number; isotope?: number }>;
+    atoms: Array<{ z?: number; impHs?: number; chg?: number; isotope?: number; nRad?: number }>;
     bonds: Array<{ bo?: number; atoms: [number, number] }>;
     extensions?: Array<{ name: string; aromaticAtoms?: number[]; aromaticBonds?: number[]; atomRings?: number[][] }>;
   }>;
@@ -54,5 +56,6 @@ export function molGraph(mol: Mol): MolGraph {
     adj[c]!.push([a, i]);
     return [a, c, aromaticBond.has(i) ? BOND_AROMATIC : (b.bo ?? db.bo)];
   });
-  return { z, hs, charge, isotope, aromaticAtom, inRing, bonds, adj, rings };
+  const radicals = m.atoms.reduce((s, a) => s + (a.nRad ?? 0), 0);
+  return { z, hs, charge, isotope, aromaticAtom, inRing, bonds, adj, rings, radicals };
 }

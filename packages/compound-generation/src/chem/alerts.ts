@@ -1,0 +1,28 @@
+// Structural alerts: PAINS (Baell and Holloway 2010; 480 SMARTS, data/pains.json) and the 116 unwanted-group
+// SMARTS of QED (Bickerton et al. 2012, after Brenk et al. 2008). Reported by name; a hard filter by default.
+import { readDataJson } from '../data.js';
+import { hasSubstructMatch, smartsQuery, type Mol, type RDKit } from '../rdkit.js';
+import { qedParams } from './qed.js';
+
+interface PainsData {
+  alerts: Array<{ name: string; smarts: string }>;
+}
+
+let pains: PainsData['alerts'] | undefined;
+export function painsAlerts(): PainsData['alerts'] {
+  pains ??= readDataJson<PainsData>('pains.json').alerts;
+  return pains;
+}
+
+/** Names of the PAINS alerts a molecule matches, e.g. "pains:ene_rhod_A(235)". */
+export function painsHits(rd: RDKit, mol: Mol): string[] {
+  const hits: string[] = [];
+  for (const a of painsAlerts()) if (hasSubstructMatch(mol, smartsQuery(rd, a.smarts))) hits.push(`pains:${a.name}`);
+  return hits;
+}
+
+/** Names for QED's unwanted-group alerts, by index ("unwanted:<SMARTS>"). */
+export function unwantedAlertNames(indices: number[]): string[] {
+  const smarts = qedParams().structural_alert_smarts;
+  return indices.map((i) => `unwanted:${smarts[i]}`);
+}

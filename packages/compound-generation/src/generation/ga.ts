@@ -1,0 +1,163 @@
+// The genetic algorithm: a population assembled from the fragment library evolves by crossover and mutation
+// under (mu + lambda) selection on fitness, with a similarity niche so the population does not collapse onto
+// one chemotype. Every passing molecule enters an archive; the result is the best diverse subset of it.
+import { GenerationAbortedError } from '../errors.js';
+import { loadRDKit, type RDKit } from '../rdkit.js';
+import type { GenerationInput } from '../request.js';
+import { tanimoto } from '../chem/fingerprint.js';
+import { Evaluator, selectDiverse, type Evaluated } from '../scoring/evaluate.js';
+import { FragmentLibrary } from './library.js';
+import { Operators } from './operators.js';
+import { Random } from './prng.js';
+
+export type StopReason = 'num_molecules_reached' | 'evaluation_budget' | 'no_progress';
+
+export interface RunHooks {
+  signal?: AbortSignal;
+  onProgress?(stage: string, percent: number): void;
+}
+
+export interface RunOutcome {
+  selected: Evaluated[];
+  evaluator: Evaluator;
+  stopReason: StopReason;
+  generations: number;
+  /** Canonical SMILES of the initial (library-assembled) population. */
+  initial: Set<string>;
+}
+
+/** Generations without improvement of the selected set's mean score before the run counts as converged. */
+export const PATIENCE = 4;
+/** Population members more similar than this to a fitter member are dropped (niching). */
+const NICHE_SIMILARITY = 0.8;
+const TOURNAMENT = 3;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHooks = {}): Promise<RunOutcome> {
+  const rd = await loadRDKit();
+  const library = FragmentLibrary.load();
+  const rng = new Random(input.options.seed);
+  const evaluator = new Evaluator(rd, input);
+  const ops = new Operators(rd, library);
+  const { num_molecules: target, options } = input;
+  const budget = options.max_evaluations;
+  const archive: Evaluated[] = [];
+  const check = () => {
+    if (hooks.signal?.aborted) throw new GenerationAbortedError();
+  };
+
+  try {
+    hooks.onProgress?.('initial population', 0);
+    let population = await initialPopulation(rd, library, rng, evaluator, archive, options.population_size, hooks);
+    const initial = new Set(population.map((p) => p.smiles));
+    let generations = 0;
+    let best = -Infinity;
+    let stale = 0;
+    let stopReason: StopReason = 'evaluation_budget';
+    let failedBreeding = 0;
+
+    while (evaluator.stats.evaluations < budget) {
+      check();
+      generations++;
+      const children: Evaluated[] = [];
+      const before = evaluator.stats.evaluations;
+      for (let k = 0; k < options.population_size && evaluator.stats.evaluations < budget; k++) {
+        let child: string | null = null;
+        const r = rng.next();
+        if (r < 0.05) child = library.assemble(rd, rng);
+        else if (r < 0.5) {
+          const o = ops.crossover(tournament(population, rng), tournament(population, rng), rng);
+          child = o?.smiles ?? null;
+          if (child && rng.chance(0.3)) child = ops.mutate(child, rng)?.smiles ?? child;
+        } else child = ops.mutate(tournament(population, rng), rng)?.smiles ?? null;
+        if (!child) continue;
+        const { result, isNew } = evaluator.evaluate(child);
+        if (result && isNew) {
+          children.push(result);
+          if (result.passes) archive.push(result);
+        }
+      }
+      failedBreeding = evaluator.stats.evaluations === before ? failedBreeding + 1 : 0;
+      population = survivors([...population, ...children], options.population_size);
+
+      const selected = selectDiverse(archive, target, options.similarity_cap);
+      const mean = selected.length ? selected.reduce((s, e) => s + e.scores.total, 0) / selected.length : 0;
+      if (selected.length >= target) {
+        if (mean > best + 1e-3) (best = mean), (stale = 0);
+        else stale++;
+        if (stale >= PATIENCE) {
+          stopReason = 'num_molecules_reached';
+          break;
+        }
+      }
+      if (failedBreeding >= 20) {
+        stopReason = 'no_progress';
+        break;
+      }
+      const found = Math.min(1, selected.length / target);
+      hooks.onProgress?.('evolving', Math.min(99, 100 * Math.max(evaluator.stats.evaluations / budget, found * 0.5 + 0.5 * Math.min(1, stale / PATIENCE) * found)));
+      if (generations % 2 === 0) await yieldToLoop();
+    }
+    check();
+    const selected = selectDiverse(archive, target, options.similarity_cap);
+    return { selected, evaluator, stopReason, generations, initial };
+  } finally {
+    ops.dispose();
+  }
+}
+
+async function initialPopulation(
+  rd: RDKit,
+  library: FragmentLibrary,
+  rng: Random,
+  evaluator: Evaluator,
+  archive: Evaluated[],
+  size: number,
+  hooks: RunHooks,
+): Promise<Evaluated[]> {
+  const out: Evaluated[] = [];
+  for (let attempts = 0; out.length < size && attempts < size * 20; attempts++) {
+    if (attempts % 50 === 49) {
+      if (hooks.signal?.aborted) throw new GenerationAbortedError();
+      await yieldToLoop();
+    }
+    const s = library.assemble(rd, rng);
+    if (!s) continue;
+    const { result, isNew } = evaluator.evaluate(s);
+    if (!result || !isNew) continue;
+    out.push(result);
+    if (result.passes) archive.push(result);
+  }
+  if (out.length === 0) throw new Error('fragment library produced no valid molecule');
+  return out;
+}
+
+function tournament(pop: Evaluated[], rng: Random): string {
+  let best = rng.pick(pop);
+  for (let i = 1; i < TOURNAMENT; i++) {
+    const c = rng.pick(pop);
+    if (c.fitness > best.fitness) best = c;
+  }
+  return best.smiles;
+}
+
+/** Fittest first, skipping near-duplicates of fitter members; topped up from the rest if the niche is too strict. */
+function survivors(pool: Evaluated[], size: number): Evaluated[] {
+  const sorted = pool.sort((a, b) => b.fitness - a.fitness || (a.smiles < b.smiles ? -1 : 1));
+  const kept: Evaluated[] = [];
+  const skipped: Evaluated[] = [];
+  const seen = new Set<string>();
+  for (const c of sorted) {
+    if (seen.has(c.smiles)) continue;
+    seen.add(c.smiles);
+    if (kept.length >= size) break;
+    if (kept.some((k) => tanimoto(k.fp, c.fp) > NICHE_SIMILARITY)) skipped.push(c);
+    else kept.push(c);
+  }
+  for (const c of skipped) {
+    if (kept.length >= size) break;
+    kept.push(c);
+  }
+  return kept;
+}

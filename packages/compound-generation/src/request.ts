@@ -1,0 +1,209 @@
+// The generation request: validation (every problem named by JSON pointer), defaults and bounds.
+import { InvalidRequestError, type FieldProblem } from './errors.js';
+import { loadRDKit, parseSmiles } from './rdkit.js';
+
+/** The request as it arrives (snake_case, as in the API). */
+export interface GenerationRequest {
+  target_uniprot: string;
+  binding_site: { residues: string[] };
+  constraints?: {
+    mw_range?: [number, number];
+    logp_range?: [number, number];
+    hbd_max?: number;
+    hba_max?: number;
+  };
+  num_molecules?: number;
+  reference_ligands?: string[];
+  options?: GenerationOptions;
+}
+
+export interface GenerationOptions {
+  /** PRNG seed; equal seeds give equal runs. */
+  seed?: number;
+  /** Stop after this many distinct molecules have been scored. */
+  max_evaluations?: number;
+  /** No two returned molecules have Morgan (r=2, 2048 bits) Tanimoto above this. */
+  similarity_cap?: number;
+  population_size?: number;
+  /** Keep molecules that match PAINS / unwanted-group alerts (they are still reported). */
+  allow_alerts?: boolean;
+  /** Include an RDKit SVG depiction per molecule. */
+  include_svg?: boolean;
+}
+
+export interface Constraints {
+  mw_range: [number, number];
+  logp_range: [number, number];
+  hbd_max: number;
+  hba_max: number;
+}
+
+/** A validated request with every default filled in: what a job stores and the engine runs. */
+export interface GenerationInput {
+  target_uniprot: string;
+  residues: string[];
+  constraints: Constraints;
+  num_molecules: number;
+  /** Canonical SMILES of the reference ligands. */
+  reference_ligands: string[];
+  options: Required<GenerationOptions>;
+}
+
+export const DEFAULT_CONSTRAINTS: Constraints = { mw_range: [200, 500], logp_range: [-1, 5], hbd_max: 5, hba_max: 10 };
+export const BOUNDS = {
+  num_molecules: [1, 1000],
+  mw: [0, 2000],
+  mw_upper_min: 100,
+  logp: [-10, 15],
+  count_max: 50,
+  residues: [1, 50],
+  reference_ligands_max: 100,
+  max_evaluations: [100, 1_000_000],
+  population_size: [10, 1000],
+} as const;
+export const DEFAULT_NUM_MOLECULES = 20;
+export const DEFAULT_SEED = 42;
+export const DEFAULT_SIMILARITY_CAP = 0.65;
+export const DEFAULT_POPULATION = 100;
+
+/** Default evaluation budget: generous enough for the diversity cap at the requested count. */
+export function defaultMaxEvaluations(numMolecules: number): number {
+  return Math.min(200_000, Math.max(5_000, 150 * numMolecules));
+}
+
+// UniProtKB accession format (uniprot.org/help/accession_numbers), optionally with an isoform suffix.
+export const UNIPROT_ACCESSION = /^(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})(?:-[0-9]+)?$/;
+export const RESIDUE_LABEL = /^[ACDEFGHIKLMNPQRSTVWY][1-9][0-9]{0,5}$/;
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+export async function validateRequest(raw: unknown): Promise<GenerationInput> {
+  const problems: FieldProblem[] = [];
+  const bad = (path: string, message: string) => problems.push({ path, message });
+  if (!isObject(raw)) throw new InvalidRequestError([{ path: '', message: 'request must be a JSON object' }]);
+
+  const known = new Set(['target_uniprot', 'binding_site', 'constraints', 'num_molecules', 'reference_ligands', 'options', 'callback_url']);
+  for (const k of Object.keys(raw)) if (!known.has(k)) bad(`/${k}`, 'unknown field');
+
+  const acc = raw.target_uniprot;
+  if (typeof acc !== 'string') bad('/target_uniprot', 'required: a UniProtKB accession such as "P00533"');
+  else if (!UNIPROT_ACCESSION.test(acc)) bad('/target_uniprot', `"${acc.slice(0, 40)}" is not a UniProtKB accession (e.g. P00533, A0A024R161)`);
+
+  const residues: string[] = [];
+  const site = raw.binding_site;
+  if (!isObject(site) || !Array.isArray(site.residues)) bad('/binding_site/residues', 'required: a list of residues such as ["K721", "T790"]');
+  else {
+    const list = site.residues as unknown[];
+    if (list.length < BOUNDS.residues[0] || list.length > BOUNDS.residues[1]) bad('/binding_site/residues', `must list ${BOUNDS.residues[0]} to ${BOUNDS.residues[1]} residues`);
+    const seen = new Set<string>();
+    list.slice(0, 200).forEach((r, i) => {
+      if (typeof r !== 'string' || !RESIDUE_LABEL.test(r)) {
+        bad(`/binding_site/residues/${i}`, `${JSON.stringify(r)?.slice(0, 40)} is not a residue label: one-letter amino-acid code then a positive position, e.g. K721`);
+      } else if (seen.has(r)) bad(`/binding_site/residues/${i}`, `duplicate residue ${r}`);
+      else {
+        seen.add(r);
+        residues.push(r);
+      }
+    });
+  }
+
+  const c = raw.constraints ?? {};
+  const constraints: Constraints = { ...DEFAULT_CONSTRAINTS };
+  if (!isObject(c)) bad('/constraints', 'must be an object');
+  else {
+    const range = (key: 'mw_range' | 'logp_range', [lo, hi]: readonly [number, number], unit: string) => {
+      const v = c[key];
+      if (v === undefined) return;
+      const path = `/constraints/${key}`;
+      if (!Array.isArray(v) || v.length !== 2 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+        bad(path, 'must be two numbers [low, high]');
+        return;
+      }
+      const [a, b] = v as [number, number];
+      if (a > b) bad(path, `low (${a}) must not exceed high (${b})`);
+      else if (a < lo || b > hi) bad(path, `must lie within [${lo}, ${hi}]${unit}`);
+      else if (key === 'mw_range' && b < BOUNDS.mw_upper_min) bad(path, `high (${b}) is below ${BOUNDS.mw_upper_min} Da: no drug-like molecule is that small`);
+      else constraints[key] = [a, b];
+    };
+    range('mw_range', BOUNDS.mw, ' Da');
+    range('logp_range', BOUNDS.logp, '');
+    for (const key of ['hbd_max', 'hba_max'] as const) {
+      const v = c[key];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) bad(`/constraints/${key}`, 'must be a non-negative integer');
+      else if (v > BOUNDS.count_max) bad(`/constraints/${key}`, `must be at most ${BOUNDS.count_max}`);
+      else constraints[key] = v;
+    }
+    for (const k of Object.keys(c)) if (!['mw_range', 'logp_range', 'hbd_max', 'hba_max'].includes(k)) bad(`/constraints/${k}`, 'unknown constraint');
+  }
+
+  let numMolecules = DEFAULT_NUM_MOLECULES;
+  if (raw.num_molecules !== undefined) {
+    const n = raw.num_molecules;
+    if (typeof n !== 'number' || !Number.isInteger(n)) bad('/num_molecules', 'must be an integer');
+    else if (n < BOUNDS.num_molecules[0] || n > BOUNDS.num_molecules[1]) bad('/num_molecules', `must be between ${BOUNDS.num_molecules[0]} and ${BOUNDS.num_molecules[1]}`);
+    else numMolecules = n;
+  }
+
+  const references: string[] = [];
+  if (raw.reference_ligands !== undefined) {
+    const refs = raw.reference_ligands;
+    if (!Array.isArray(refs)) bad('/reference_ligands', 'must be a list of SMILES');
+    else if (refs.length > BOUNDS.reference_ligands_max) bad('/reference_ligands', `at most ${BOUNDS.reference_ligands_max} reference ligands`);
+    else {
+      const rd = await loadRDKit();
+      refs.forEach((s, i) => {
+        const mol = typeof s === 'string' ? parseSmiles(rd, s) : null;
+        if (!mol) {
+          bad(`/reference_ligands/${i}`, `invalid SMILES ${JSON.stringify(typeof s === 'string' ? s.slice(0, 100) : s)}`);
+          return;
+        }
+        references.push(mol.get_smiles());
+        mol.delete();
+      });
+    }
+  }
+
+  const o = raw.options ?? {};
+  const options: Required<GenerationOptions> = {
+    seed: DEFAULT_SEED,
+    max_evaluations: defaultMaxEvaluations(numMolecules),
+    similarity_cap: DEFAULT_SIMILARITY_CAP,
+    population_size: DEFAULT_POPULATION,
+    allow_alerts: false,
+    include_svg: true,
+  };
+  if (!isObject(o)) bad('/options', 'must be an object');
+  else {
+    const int = (key: 'seed' | 'max_evaluations' | 'population_size', lo: number, hi: number) => {
+      const v = o[key];
+      if (v === undefined) return;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) bad(`/options/${key}`, `must be an integer between ${lo} and ${hi}`);
+      else options[key] = v;
+    };
+    int('seed', 0, 4294967295);
+    int('max_evaluations', ...BOUNDS.max_evaluations);
+    int('population_size', ...BOUNDS.population_size);
+    if (o.similarity_cap !== undefined) {
+      const v = o.similarity_cap;
+      if (typeof v !== 'number' || !(v > 0 && v <= 1)) bad('/options/similarity_cap', 'must be a number in (0, 1]');
+      else options.similarity_cap = v;
+    }
+    for (const key of ['allow_alerts', 'include_svg'] as const) {
+      if (o[key] === undefined) continue;
+      if (typeof o[key] !== 'boolean') bad(`/options/${key}`, 'must be true or false');
+      else options[key] = o[key] as boolean;
+    }
+    for (const k of Object.keys(o)) if (!(k in options)) bad(`/options/${k}`, 'unknown option');
+  }
+
+  if (problems.length) throw new InvalidRequestError(problems);
+  return {
+    target_uniprot: acc as string,
+    residues,
+    constraints,
+    num_molecules: numMolecules,
+    reference_ligands: [...new Set(references)],
+    options,
+  };
+}

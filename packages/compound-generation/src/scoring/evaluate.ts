@@ -1,0 +1,192 @@
+// Scores one candidate molecule: sanity (valence via RDKit sanitization, elements, charges, rings), the
+// constraints, structural alerts, QED, SA, site complementarity and reference similarity, combined into a total.
+import { analyseMol, type MoleculeProperties } from '../chem/describe.js';
+import { painsHits, unwantedAlertNames } from '../chem/alerts.js';
+import { foldMorgan, tanimoto, type Fingerprint } from '../chem/fingerprint.js';
+import type { MolGraph } from '../chem/graph.js';
+import { molGraph } from '../chem/graph.js';
+import { morganCounts } from '../chem/morgan.js';
+import { parseSmiles, type RDKit } from '../rdkit.js';
+import type { Constraints, GenerationInput } from '../request.js';
+import { pharmacophoreFeatures, siteComplementarity, type PharmacophoreFeatures } from './site.js';
+
+export interface ScoreTerms {
+  qed: number;
+  /** SA mapped to 0..1, higher is easier: (10 - sa_score) / 9. */
+  sa_term: number;
+  site_complementarity: number;
+  /** Max Tanimoto to the reference ligands (null without references). */
+  reference_similarity: number | null;
+  /** 1 - reference_similarity (null without references). */
+  novelty: number | null;
+  total: number;
+}
+
+export interface Evaluated {
+  smiles: string;
+  properties: MoleculeProperties;
+  features: PharmacophoreFeatures;
+  scores: ScoreTerms;
+  /** Constraint violations, e.g. "mw 512.3 > 500". Empty when every constraint holds. */
+  violations: string[];
+  alerts: string[];
+  /** Passes every hard filter (sanity, constraints, alerts unless allowed). */
+  passes: boolean;
+  /** Selection value for the GA: total minus penalties for violations and alerts. */
+  fitness: number;
+  fp: Fingerprint;
+}
+
+/** Score weights (documented in the README). Reference similarity counts only when references are given. */
+export const WEIGHTS = { qed: 0.45, sa: 0.2, site: 0.35 };
+export const WEIGHTS_WITH_REFERENCES = { qed: 0.35, sa: 0.15, site: 0.25, reference: 0.25 };
+/** Similarity to the references saturates here: analogues are rewarded, copies are not needed. */
+export const REFERENCE_SIMILARITY_TARGET = 0.5;
+
+const ALLOWED_ELEMENTS = new Set([1, 6, 7, 8, 9, 15, 16, 17, 35]);
+
+/** Why a parsed molecule is not a sensible drug-like candidate (null when it is). */
+export function sanityProblem(g: MolGraph, smiles: string): string | null {
+  if (smiles.includes('.')) return 'more than one fragment';
+  if (g.radicals > 0) return 'radical';
+  for (const z of g.z) if (!ALLOWED_ELEMENTS.has(z)) return `element ${z} not allowed`;
+  let net = 0;
+  for (let i = 0; i < g.z.length; i++) {
+    const q = g.charge[i]!;
+    net += q;
+    if (q !== 0 && !((g.z[i] === 7 && q === 1) || (g.z[i] === 8 && q === -1))) return 'unusual formal charge';
+  }
+  if (net !== 0) return 'net charge';
+  if (g.z.length < 6) return 'too small';
+  let small = 0;
+  for (const r of g.rings) {
+    if (r.length > 7) return 'macrocycle or ring larger than 7';
+    if (r.length < 5) small++;
+  }
+  if (small > 1) return 'more than one 3- or 4-membered ring';
+  return null;
+}
+
+export function constraintViolations(p: MoleculeProperties, c: Constraints): { violations: string[]; distance: number } {
+  const v: string[] = [];
+  let d = 0;
+  if (p.mw < c.mw_range[0]) (v.push(`mw ${p.mw} < ${c.mw_range[0]}`), (d += (c.mw_range[0] - p.mw) / 50));
+  if (p.mw > c.mw_range[1]) (v.push(`mw ${p.mw} > ${c.mw_range[1]}`), (d += (p.mw - c.mw_range[1]) / 50));
+  if (p.logp < c.logp_range[0]) (v.push(`logp ${p.logp} < ${c.logp_range[0]}`), (d += c.logp_range[0] - p.logp));
+  if (p.logp > c.logp_range[1]) (v.push(`logp ${p.logp} > ${c.logp_range[1]}`), (d += p.logp - c.logp_range[1]));
+  if (p.hbd > c.hbd_max) (v.push(`hbd ${p.hbd} > ${c.hbd_max}`), (d += p.hbd - c.hbd_max));
+  if (p.hba > c.hba_max) (v.push(`hba ${p.hba} > ${c.hba_max}`), (d += p.hba - c.hba_max));
+  return { violations: v, distance: d };
+}
+
+export interface EvaluatorStats {
+  /** Candidate SMILES submitted. */
+  candidates: number;
+  /** Candidates RDKit could parse and sanitize. */
+  valid: number;
+  /** Valid candidates not seen before (distinct canonical SMILES). */
+  unique: number;
+  /** Distinct molecules fully scored (the evaluation budget counts these). */
+  evaluations: number;
+  /** Scored molecules passing every hard filter. */
+  passing: number;
+}
+
+export class Evaluator {
+  readonly stats: EvaluatorStats = { candidates: 0, valid: 0, unique: 0, evaluations: 0, passing: 0 };
+  private readonly seen = new Map<string, Evaluated | null>();
+  private readonly referenceFps: Fingerprint[];
+  private readonly referenceSet: Set<string>;
+
+  constructor(
+    private readonly rd: RDKit,
+    private readonly input: GenerationInput,
+  ) {
+    this.referenceSet = new Set(input.reference_ligands);
+    this.referenceFps = input.reference_ligands.map((s) => {
+      const m = parseSmiles(rd, s)!;
+      try {
+        return foldMorgan(morganCounts(molGraph(m), 2).keys());
+      } finally {
+        m.delete();
+      }
+    });
+  }
+
+  /** Scores a candidate; null if invalid, insane, or already seen (`isNew` tells which for stats). */
+  evaluate(candidate: string): { result: Evaluated | null; isNew: boolean } {
+    this.stats.candidates++;
+    const mol = parseSmiles(this.rd, candidate);
+    if (!mol) return { result: null, isNew: false };
+    try {
+      this.stats.valid++;
+      const smiles = mol.get_smiles();
+      if (this.seen.has(smiles)) return { result: this.seen.get(smiles) ?? null, isNew: false };
+      this.stats.unique++;
+      const result = this.score(mol, smiles);
+      this.seen.set(smiles, result);
+      return { result, isNew: true };
+    } finally {
+      mol.delete();
+    }
+  }
+
+  private score(mol: NonNullable<ReturnType<typeof parseSmiles>>, smiles: string): Evaluated | null {
+    const g = molGraph(mol);
+    if (sanityProblem(g, smiles)) return null;
+    if (this.referenceSet.has(smiles)) return null; // a known ligand is not a design
+    this.stats.evaluations++;
+    const a = analyseMol(this.rd, mol, g);
+    const p = a.properties;
+    const { violations, distance } = constraintViolations(p, this.input.constraints);
+    // PAINS matching is the costliest step: only for molecules that could be returned.
+    const alerts = unwantedAlertNames(a.qedAlerts);
+    if (violations.length === 0) alerts.push(...painsHits(this.rd, mol));
+    const features = pharmacophoreFeatures(this.rd, mol, a.graph, p.hbd, p.hba, p.aromatic_rings);
+    const site = siteComplementarity(this.input.residues, features);
+    const fp = foldMorgan(a.morgan.keys());
+    let refSim: number | null = null;
+    if (this.referenceFps.length) refSim = Math.max(...this.referenceFps.map((r) => tanimoto(fp, r)));
+    const saTerm = (10 - p.sa_score) / 9;
+    const total =
+      refSim === null
+        ? WEIGHTS.qed * p.qed + WEIGHTS.sa * saTerm + WEIGHTS.site * site
+        : WEIGHTS_WITH_REFERENCES.qed * p.qed +
+          WEIGHTS_WITH_REFERENCES.sa * saTerm +
+          WEIGHTS_WITH_REFERENCES.site * site +
+          WEIGHTS_WITH_REFERENCES.reference * Math.min(1, refSim / REFERENCE_SIMILARITY_TARGET);
+    const alertBlocks = alerts.length > 0 && !this.input.options.allow_alerts;
+    const passes = violations.length === 0 && !alertBlocks;
+    if (passes) this.stats.passing++;
+    const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+    return {
+      smiles,
+      properties: p,
+      features,
+      scores: {
+        qed: p.qed,
+        sa_term: r4(saTerm),
+        site_complementarity: r4(site),
+        reference_similarity: refSim === null ? null : r4(refSim),
+        novelty: refSim === null ? null : r4(1 - refSim),
+        total: r4(total),
+      },
+      violations,
+      alerts,
+      passes,
+      fitness: total - 0.5 * Math.min(distance, 4) - (alertBlocks ? 0.15 * Math.min(alerts.length, 3) : 0),
+      fp,
+    };
+  }
+}
+
+/** Greedy diverse selection: best total first, skipping any molecule above the similarity cap to one kept. */
+export function selectDiverse(candidates: Evaluated[], n: number, cap: number): Evaluated[] {
+  const sorted = [...candidates].sort((a, b) => b.scores.total - a.scores.total || (a.smiles < b.smiles ? -1 : 1));
+  const kept: Evaluated[] = [];
+  for (const c of sorted) {
+    if (kept.length >= n) break;
+    if (kept.every((k) => tanimoto(k.fp, c.fp) <= cap)) kept.push(c);
+  }
+  return kept;
+}
