@@ -1,0 +1,38 @@
+// Unit checks of the numerical building blocks against values computed by R.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { adjustBH, lowess, trigammaInverse } from '@evident/target-discovery';
+import { trigamma } from '../src/stats/special.js';
+import { quantile, rankAverage } from '../src/stats/summary.js';
+
+test('lowess reproduces R lowess(cars)', () => {
+  const speed = [4, 4, 7, 7, 8, 9, 10, 10, 10, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 16, 16, 17, 17, 17, 18, 18, 18, 18, 19, 19, 19, 20, 20, 20, 20, 20, 22, 23, 24, 24, 24, 24, 25];
+  const dist = [2, 10, 4, 22, 16, 10, 18, 26, 34, 17, 28, 14, 20, 24, 28, 26, 34, 34, 46, 26, 36, 60, 80, 20, 26, 54, 32, 40, 32, 40, 50, 42, 56, 76, 84, 36, 46, 68, 32, 48, 52, 56, 64, 66, 54, 70, 92, 93, 120, 85];
+  // R 4.x: unique(round(lowess(cars)$y, 6))
+  const expected = [4.965459, 13.124495, 15.858633, 18.579691, 21.280313, 24.129277, 27.119549, 30.027276, 32.962506, 36.757728, 40.435075, 43.463492, 46.885479, 50.793152, 56.491224, 67.585824, 73.079695, 78.643164, 84.328698];
+  const fit = lowess(speed, dist);
+  const got = [...new Set(Array.from(fit.y, (v) => Math.round(v * 1e6) / 1e6))];
+  assert.equal(got.length, expected.length);
+  got.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 2e-6, `point ${i}: ${v} vs ${expected[i]}`));
+});
+
+test('BH adjustment equals p.adjust(method = "BH")', () => {
+  // p.adjust(c(0.01, 0.04, 0.03, 0.005, 0.5, NA), "BH")
+  const adj = adjustBH([0.01, 0.04, 0.03, 0.005, 0.5, NaN]);
+  const expected = [0.025, 0.05, 0.05, 0.025, 0.5];
+  expected.forEach((e, i) => assert.ok(Math.abs(adj[i] - e) < 1e-15, `${i}: ${adj[i]}`));
+  assert.ok(Number.isNaN(adj[5]));
+});
+
+test('trigammaInverse inverts trigamma', () => {
+  for (const y of [0.05, 0.7, 3, 25, 400]) {
+    const x = trigamma(y);
+    assert.ok(Math.abs(trigammaInverse(x) - y) / y < 1e-10, `y=${y}`);
+  }
+});
+
+test('quantile type 7 and average ranks follow R', () => {
+  assert.equal(quantile([1, 2, 3, 4, 10], 0.75), 4);
+  assert.equal(quantile([1, 2, 3, 4], 0.75), 3.25);
+  assert.deepEqual(Array.from(rankAverage([3, 1, 3, 2])), [3.5, 1, 3.5, 2]);
+});
