@@ -29,7 +29,9 @@ export function problemsOf(schema: TSchema, value: unknown, prefix = ''): ErrorD
     out.push({ path: prefix + e.path, message });
     if (out.length >= MAX_PROBLEMS) break;
   }
-  return out;
+  // A missing field also fails its type check; "is required" says all there is to say.
+  const missing = new Set(out.filter((d) => d.message === 'is required').map((d) => d.path));
+  return out.filter((d) => d.message === 'is required' || !missing.has(d.path));
 }
 
 export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
