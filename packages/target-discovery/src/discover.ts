@@ -6,7 +6,8 @@ import { parseMetadata } from './parse/metadata.js';
 import { buildDataset, type ExcludedSample } from './pipeline/dataset.js';
 import { buildDesign } from './pipeline/design.js';
 import { differentialExpression, type PipelineReport, type RunHooks } from './pipeline/differential-expression.js';
-import type { DataType } from './pipeline/detect.js';
+import { detectDataType, type DataType } from './pipeline/detect.js';
+import { filterByExpr } from './stats/filter-by-expr.js';
 import { maSvg, volcanoSvg, type PlotPoint } from './plots/scatter.js';
 import { priorityScore } from './results/priority.js';
 import { TABLE_COLUMNS, type FeatureTable, type TableRow } from './results/table.js';
@@ -119,6 +120,32 @@ export function prepareDiscovery(req: DiscoveryRequest) {
   const design = buildDesign(ds, req.condition_column, req.case_value, req.control_value);
   if (ds.featureIds.length < 2) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `the expression matrix has ${ds.featureIds.length} feature(s); need at least 2`);
   return { opts, raw, ds, design };
+}
+
+export interface DiscoveryCheck {
+  features: number;
+  samples: number;
+  data_type: DataType;
+  /** Features that would be tested (after filterByExpr for counts). */
+  testable_features: number;
+}
+
+/**
+ * Everything that can be refused before the job runs: parsing, sample matching, design, data type, and
+ * (for counts) that at least two features pass filterByExpr. Linear in the input size.
+ */
+export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
+  const { opts, ds } = prepareDiscovery(req);
+  const detected = detectDataType(ds.values);
+  const dataType = opts.data_type ?? detected.data_type;
+  let testable = ds.featureIds.length;
+  if (dataType === 'counts') {
+    const nCase = ds.isCase.reduce((a, b) => a + b, 0);
+    const keep = filterByExpr(ds.values, [nCase, ds.sampleIds.length - nCase]);
+    testable = keep.reduce((a, b) => a + b, 0);
+    if (testable < 2) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `only ${testable} feature(s) pass filterByExpr (at least 10 counts per million-equivalent in enough samples); need at least 2`);
+  }
+  return { features: ds.featureIds.length, samples: ds.sampleIds.length, data_type: dataType, testable_features: testable };
 }
 
 export function discoverTargets(req: DiscoveryRequest, hooks: RunHooks = {}): DiscoveryResult {

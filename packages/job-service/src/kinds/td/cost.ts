@@ -1,0 +1,14 @@
+// Run-time estimate for a td job. Calibrated with packages/target-discovery's benchmark (npm run bench):
+// time grows with cells (features x samples); the counts pipeline costs more per cell (voom fits twice,
+// weighted per-feature QR). Figures are single-core seconds on the reference machine.
+import type { DataType } from '@evident/target-discovery';
+
+/** Seconds per million cells: parsing plus the pipeline. */
+const PER_MCELL: Record<DataType, number> = { log_expression: 0.45, non_log_expression: 0.5, counts: 0.4 };
+const FIXED = 0.4; // loading the gene table, plots
+
+export function estimateTdSeconds(shape: { features: number; samples: number; data_type: DataType }): [number, number] {
+  const mcells = (shape.features * shape.samples) / 1e6;
+  const s = FIXED + PER_MCELL[shape.data_type] * mcells;
+  return [Math.max(0.2, s * 0.6), s * 2 + 1];
+}

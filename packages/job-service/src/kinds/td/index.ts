@@ -1,0 +1,95 @@
+// Job kind 'td': target discovery (POST /v1/targets/discover) on @evident/target-discovery.
+import {
+  checkDiscovery,
+  decodeBase64Text,
+  discoverTargets,
+  normaliseOptions,
+  tableToCsv,
+  TargetDiscoveryInputError,
+  type DataType,
+  type DiscoveryRequest,
+  type DiscoveryResult,
+} from '@evident/target-discovery';
+import { JobInputError, type JobKind } from '../job-kind.js';
+import { TdRequest } from './schema.js';
+import { estimateTdSeconds } from './cost.js';
+
+export { TdRequest } from './schema.js';
+
+/** What is stored with the job: the decoded CSV text and the resolved options (a retry needs nothing else). */
+export interface TdInput {
+  request: DiscoveryRequest;
+  shape: { features: number; samples: number; data_type: DataType; testable_features: number };
+}
+
+/** Maps an engine error's field ('options.covariates') to a JSON pointer ('/options/covariates'). */
+export function toInputError(e: TargetDiscoveryInputError): JobInputError {
+  return new JobInputError([{ path: '/' + e.field.split('.').join('/'), message: e.message }]);
+}
+
+function decode(b64: string, field: string): string {
+  try {
+    return decodeBase64Text(b64, field);
+  } catch (e) {
+    if (e instanceof TargetDiscoveryInputError) throw toInputError(e);
+    throw e;
+  }
+}
+
+export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
+  id: 'td',
+  route: '/v1/targets/discover',
+  requestSchema: TdRequest,
+  prepare(req) {
+    const o = req.options ?? {};
+    const request: DiscoveryRequest = {
+      expression_matrix: decode(req.expression_matrix, 'expression_matrix'),
+      metadata: decode(req.metadata, 'metadata'),
+      condition_column: req.condition_column,
+      case_value: req.case_value,
+      control_value: req.control_value,
+      options: {
+        include_druggability: o.include_druggability,
+        min_fold_change: o.min_fold_change,
+        max_pvalue: o.max_pvalue,
+        pvalue_type: o.pvalue_type,
+        covariates: o.covariates,
+      },
+    };
+    try {
+      const resolved = normaliseOptions(request.options);
+      request.options = {
+        include_druggability: resolved.include_druggability,
+        min_fold_change: resolved.min_fold_change,
+        max_pvalue: resolved.max_pvalue,
+        pvalue_type: resolved.pvalue_type,
+        covariates: resolved.covariates,
+      };
+      const shape = checkDiscovery(request);
+      return { request, shape };
+    } catch (e) {
+      if (e instanceof TargetDiscoveryInputError) throw toInputError(e);
+      throw e;
+    }
+  },
+  estimateSeconds(input) {
+    return estimateTdSeconds(input.shape);
+  },
+  async run(input, ctx) {
+    try {
+      return discoverTargets(input.request, {
+        signal: ctx.signal,
+        progress: (stage, fraction) => ctx.progress(stage, Math.round(fraction * 100)),
+      });
+    } catch (e) {
+      if (e instanceof TargetDiscoveryInputError) throw toInputError(e);
+      throw e;
+    }
+  },
+  toCsv(result) {
+    return tableToCsv(result.table);
+  },
+  targetsOf(result) {
+    return result.targets.map((t) => ({ ...t }));
+  },
+};
