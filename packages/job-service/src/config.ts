@@ -26,6 +26,8 @@ export interface ServiceConfig {
   callbackBaseDelayMs: number;
   /** PostgreSQL mode: a delivery not finished within max(this, 4 x estimate) is presumed lost and retried. */
   jobExpireMinSeconds: number;
+  /** PostgreSQL mode: expiry = max(jobExpireMinSeconds, this x the job's high estimate). */
+  jobExpireFactor: number;
   /** PostgreSQL mode: how often pg-boss looks for expired jobs. */
   queueMaintenanceSeconds: number;
   logLevel: string;
@@ -50,6 +52,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     callbackAttempts: num(env.EVIDENT_CALLBACK_ATTEMPTS, 5),
     callbackBaseDelayMs: num(env.EVIDENT_CALLBACK_BASE_DELAY_MS, 2000),
     jobExpireMinSeconds: num(env.EVIDENT_JOB_EXPIRE_MIN_SECONDS, 900),
+    jobExpireFactor: num(env.EVIDENT_JOB_EXPIRE_FACTOR, 4),
     queueMaintenanceSeconds: num(env.EVIDENT_QUEUE_MAINTENANCE_SECONDS, 30),
     logLevel: env.EVIDENT_LOG_LEVEL ?? 'info',
   };

@@ -36,7 +36,7 @@ export async function startBoss(config: ServiceConfig, role: 'api' | 'worker'): 
 }
 
 export async function enqueue(boss: PgBoss, config: ServiceConfig, job: JobRecord): Promise<void> {
-  const expire = Math.max(config.jobExpireMinSeconds, Math.ceil(job.estimate_high * 4));
+  const expire = Math.max(config.jobExpireMinSeconds, Math.ceil(job.estimate_high * config.jobExpireFactor));
   await boss.send(queueName(job.kind), { job_id: job.id }, {
     // One more delivery than attempts, so a crash during the last attempt is seen and the job failed.
     retryLimit: job.max_attempts,

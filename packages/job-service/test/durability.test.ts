@@ -1,0 +1,82 @@
+// Embedded mode with real processes: the keys CLI, and jobs surviving kill -9 of the server.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { tempDir } from '@evident/testkit';
+import { demoValue } from '../src/kinds/demo.js';
+import { http, jsonLine, killHard, runCli, spawnCli, waitFor, waitForStatus } from './helpers.js';
+
+const dir = tempDir('evident-jobs-durable-');
+const children: ChildProcess[] = [];
+after(async () => {
+  for (const c of children) await killHard(c);
+  dir.cleanup();
+});
+
+async function serve(extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawnCli(['serve', '--data-dir', dir.path, '--port', '0', '--workers', '1', ...extra], { EVIDENT_RETRY_BASE_MS: '100' });
+  children.push(child);
+  const line = await jsonLine(child, (o) => o.evident_jobs === 'listening');
+  assert.equal(line.mode, 'embedded');
+  assert.match(line.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  return { child, url: line.url };
+}
+
+async function runningJob(url: string, key: string, body: object): Promise<string> {
+  const sub = await http(url, 'POST', '/v1/demo/run', { key, body });
+  assert.equal(sub.status, 202, sub.text);
+  const id = sub.body.job_id as string;
+  await waitFor(async () => (await http(url, 'GET', `/v1/jobs/${id}`, { key })).body.progress?.percent >= 10);
+  return id;
+}
+
+test('keys CLI: create prints the key once, list never shows it, revoke; enterprise needs limits', async () => {
+  const c = await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'enterprise', '--name', 'lab', '--rpm', '1000', '--concurrency', '4']);
+  assert.equal(c.code, 0, c.stderr);
+  const created = JSON.parse(c.stdout);
+  assert.deepEqual(Object.keys(created).sort(), ['key', 'key_id', 'plan', 'signing_secret']);
+  assert.equal(created.plan, 'enterprise');
+  const l = await runCli(['keys', '--data-dir', dir.path, 'list']);
+  const listed = JSON.parse(l.stdout);
+  assert.equal(listed.length, 1);
+  assert.equal(listed[0].key_id, created.key_id);
+  assert.equal(listed[0].rpm, 1000);
+  assert.ok(!l.stdout.includes(created.key), 'the key itself is never listed');
+  const noLimits = await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'enterprise', '--name', 'x']);
+  assert.notEqual(noLimits.code, 0);
+  assert.match(noLimits.stderr, /--rpm and --concurrency/);
+  const badPlan = await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'gold', '--name', 'x']);
+  assert.notEqual(badPlan.code, 0);
+  const r = await runCli(['keys', '--data-dir', dir.path, 'revoke', created.key_id]);
+  assert.equal(r.code, 0);
+  assert.ok(JSON.parse((await runCli(['keys', '--data-dir', dir.path, 'list'])).stdout)[0].revoked_at);
+});
+
+test('kill -9 of the server mid-job: after a restart the job is retried from a clean state and completes', async () => {
+  const key = JSON.parse((await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'k9'])).stdout).key;
+  let s = await serve();
+  const id = await runningJob(s.url, key, { items: 30, cpu_ms: 4000 });
+  await killHard(s.child);
+  s = await serve();
+  const done = await waitForStatus(s.url, key, id, 30_000);
+  assert.equal(done.status, 'completed');
+  assert.equal(done.attempts, 2);
+  const res = await http(s.url, 'GET', `/v1/results/${id}`, { key });
+  assert.deepEqual(res.body.rows.map((r: any) => r.value), Array.from({ length: 30 }, (_, i) => demoValue(i)));
+  await killHard(s.child);
+});
+
+test('kill -9 during the last allowed attempt: the job is failed with a reason, not left processing', async () => {
+  const key = JSON.parse((await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'k9b'])).stdout).key;
+  let s = await serve(['--max-attempts', '1']);
+  const id = await runningJob(s.url, key, { items: 3, cpu_ms: 4000 });
+  await killHard(s.child);
+  s = await serve(['--max-attempts', '1']);
+  const st = await waitForStatus(s.url, key, id, 10_000);
+  assert.equal(st.status, 'failed');
+  assert.equal(st.error.code, 'worker_lost');
+  assert.match(st.error.message, /stopped/);
+  const processing = await http(s.url, 'GET', '/v1/jobs?status=processing', { key });
+  assert.equal(processing.body.jobs.length, 0);
+  await killHard(s.child);
+});
