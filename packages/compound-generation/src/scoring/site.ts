@@ -1,8 +1,8 @@
 // Binding-site complementarity: a HEURISTIC from the residues' side-chain chemistry, not a binding affinity and
 // not a docking score. Each residue asks for pharmacophore features a ligand could offer it; the score is the
-// mean over residues of how well the molecule's feature counts meet those demands (0..1).
-//   K, R (cationic)      -> H-bond acceptors, or an anionic group
-//   D, E (anionic)       -> H-bond donors, or a cationic group
+// mean over residues of how well (saturating, 1 - exp(-count/k)) the molecule's feature counts meet those demands (0..1).
+//   K, R (cationic)      -> H-bond acceptors, or an anionic group (a cationic group halves the term)
+//   D, E (anionic)       -> H-bond donors, or a cationic group (an anionic group halves the term)
 //   H                    -> acceptors and aromatic rings
 //   S, T, N, Q, Y, C, W  -> polar contacts (donors + acceptors)
 //   F, Y, W, H           -> aromatic rings (stacking)
@@ -52,7 +52,8 @@ export function pharmacophoreFeatures(rd: RDKit, mol: Mol, g: MolGraph, donors: 
   };
 }
 
-const sat = (x: number, k: number) => Math.min(1, x / k);
+// Saturating: the first features matter most; more keep helping a little (1 - e^(-x/k)).
+const sat = (x: number, k: number) => 1 - Math.exp(-x / k);
 
 /** Per residue one-letter code, the satisfaction 0..1 of its demands by the features. */
 export function residueFit(code: string, f: PharmacophoreFeatures): number {
@@ -60,8 +61,9 @@ export function residueFit(code: string, f: PharmacophoreFeatures): number {
   const polar = sat(f.donors + f.acceptors, 3);
   const aromatic = sat(f.aromatic_rings, 2);
   const hydrophobic = sat(f.hydrophobes, 8);
-  if (code === 'K' || code === 'R') terms.push(Math.max(sat(f.acceptors, 2), f.anionic > 0 ? 1 : 0));
-  if (code === 'D' || code === 'E') terms.push(Math.max(sat(f.donors, 1), f.cationic > 0 ? 1 : 0));
+  // like charges repel: a cationic group halves a K/R term, an anionic one a D/E term
+  if (code === 'K' || code === 'R') terms.push(Math.max(sat(f.acceptors, 2), f.anionic > 0 ? 1 : 0) * (f.cationic > 0 ? 0.5 : 1));
+  if (code === 'D' || code === 'E') terms.push(Math.max(sat(f.donors, 1), f.cationic > 0 ? 1 : 0) * (f.anionic > 0 ? 0.5 : 1));
   if (code === 'H') terms.push(sat(f.acceptors, 2));
   if ('STNQYCW'.includes(code)) terms.push(polar);
   if ('FYWH'.includes(code)) terms.push(aromatic);
