@@ -1,0 +1,50 @@
+// Job kind 'cg': compound generation (POST /v1/compounds/generate) on @evident/compound-generation.
+import {
+  generateFromInput,
+  GenerationAbortedError,
+  InvalidRequestError,
+  resultToCsv,
+  validateRequest,
+  type GenerationInput,
+  type GenerationResult,
+} from '@evident/compound-generation';
+import { JobInputError, type JobKind } from '../job-kind.js';
+import { estimateCgSeconds } from './cost.js';
+import { CgRequest } from './schema.js';
+
+export { CgRequest } from './schema.js';
+export { estimateCgSeconds } from './cost.js';
+
+export const cgKind: JobKind<CgRequest, GenerationInput, GenerationResult> = {
+  id: 'cg',
+  route: '/v1/compounds/generate',
+  requestSchema: CgRequest,
+  async prepare(req) {
+    // callback_url is the service's business, not the engine's
+    const { callback_url: _callback, ...body } = req;
+    try {
+      return await validateRequest(body);
+    } catch (e) {
+      if (e instanceof InvalidRequestError) throw new JobInputError(e.problems.map((p) => ({ path: p.path, message: p.message })));
+      throw e;
+    }
+  },
+  estimateSeconds(input) {
+    return estimateCgSeconds(input);
+  },
+  async run(input, ctx) {
+    try {
+      return await generateFromInput(input, {
+        signal: ctx.signal,
+        onProgress: (stage, percent) => ctx.progress(stage, Math.round(percent)),
+      });
+    } catch (e) {
+      // surface the cancellation as the signal's own reason, as other kinds do
+      if (e instanceof GenerationAbortedError && ctx.signal.aborted) throw ctx.signal.reason ?? e;
+      throw e;
+    }
+  },
+  toCsv(result) {
+    return resultToCsv(result);
+  },
+};
