@@ -61,7 +61,7 @@ export function findBridges(rc: ReadContext, topK: number): Bridge[] {
     let m = typePred.get(key);
     if (!m) {
       m = new Map();
-      for (let f = 0; f < s.factContent.length; f++) {
+      for (let f = 0; f < s.factCount; f++) {
         const st = s.entityType[s.factS[f]!];
         const ot = s.entityType[s.factO[f]!];
         if (((st === ta && ot === tb) || (st === tb && ot === ta)) && rc.factHasLive(f)) m.set(s.factP[f]!, (m.get(s.factP[f]!) ?? 0) + 1);

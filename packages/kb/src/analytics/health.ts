@@ -24,7 +24,7 @@ export function knowledgeHealth(rc: ReadContext, now: number): KnowledgeHealth {
   let fresh = 0;
   const confs: number[] = [];
   const lambda = Math.LN2 / (HALF_LIFE_DAYS * 86_400_000);
-  const n = s.claimEntry.length;
+  const n = s.claimCount;
   for (let c = 0; c < n; c++) {
     if (!rc.isLive(c)) continue;
     claims++;
@@ -47,10 +47,10 @@ export function knowledgeHealth(rc: ReadContext, now: number): KnowledgeHealth {
   }
   // Corroborated claims: those whose fact has at least two distinct active sources.
   let corroborated = 0;
-  const nF = s.factContent.length;
+  const nF = s.factCount;
   for (let f = 0; f < nF; f++) {
-    const group = s.factClaims[f]!;
-    if (group.length < 2) continue;
+    if (s.factClaimCount[f]! < 2) continue;
+    const group = s.claimsOfFact(f);
     const srcs = new Set<number>();
     let live = 0;
     for (const c of group) {

@@ -10,7 +10,7 @@ function entityProfiles(rc: ReadContext): { sources: Int32Array; confSum: Float6
   const confSum = new Float64Array(nE);
   const newest = new Float64Array(nE);
   const sourceSet: (Set<number> | number)[] = new Array(nE).fill(-1);
-  const n = s.claimEntry.length;
+  const n = s.claimCount;
   for (let c = 0; c < n; c++) {
     if (!rc.isLive(c)) continue;
     const f = s.claimFact[c]!;
@@ -51,8 +51,8 @@ export function qualityReport(rc: ReadContext) {
   const perSource = new Map<number, number>();
   let claims = 0;
   let facts = 0;
-  const liveFacts = new Uint8Array(s.factContent.length);
-  for (let c = 0; c < s.claimEntry.length; c++) {
+  const liveFacts = new Uint8Array(s.factCount);
+  for (let c = 0; c < s.claimCount; c++) {
     if (!rc.isLive(c)) continue;
     claims++;
     const t = s.sourceTypeName[s.claimSourceType[c]!]!;

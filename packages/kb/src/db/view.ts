@@ -90,7 +90,7 @@ export class KbView {
     const predicates: Record<string, number> = {};
     let n = 0;
     for (const f of s.entityFacts[e]!) {
-      for (const c of s.factClaims[f]!) {
+      for (const c of s.claimsOfFact(f)) {
         if (!rc.isLive(c)) continue;
         n++;
         sources.add(s.claimSource[c]!);
@@ -104,7 +104,7 @@ export class KbView {
   async getClaim(claimId: string): Promise<Claim | null> {
     await this.host.beforeRead();
     const rc = this.ctx();
-    const c = this.state.claimIndex.get(claimId);
+    const c = this.state.claimIndexOf(claimId);
     if (c === undefined || !rc.exists(c)) return null;
     return rc.toClaim(c);
   }
@@ -120,7 +120,7 @@ export class KbView {
     const out: number[] = [];
     for (const f of s.entityFacts[e]!) {
       if (p !== undefined && s.factP[f] !== p) continue;
-      for (const c of s.factClaims[f]!) if (options.status === 'all' ? rc.exists(c) : rc.isLive(c)) out.push(c);
+      for (const c of s.claimsOfFact(f)) if (options.status === 'all' ? rc.exists(c) : rc.isLive(c)) out.push(c);
     }
     out.sort((a, b) => a - b);
     return out.map((c) => rc.toClaim(c));
@@ -129,9 +129,9 @@ export class KbView {
   async claimsByContentId(contentId: string, options: { status?: 'active' | 'all' } = {}): Promise<Claim[]> {
     await this.host.beforeRead();
     const rc = this.ctx();
-    const f = this.state.contentIndex.get(contentId);
+    const f = typeof contentId === 'string' ? this.state.factByContentId(contentId) : undefined;
     if (f === undefined) return [];
-    return this.state.factClaims[f]!.filter((c) => (options.status === 'all' ? rc.exists(c) : rc.isLive(c))).map((c) => rc.toClaim(c));
+    return this.state.claimsOfFact(f).filter((c) => (options.status === 'all' ? rc.exists(c) : rc.isLive(c))).map((c) => rc.toClaim(c));
   }
 
   async listEntities(options: { entity_type?: string; min_claims?: number; limit?: number; offset?: number } = {}): Promise<EntitySummary[]> {
@@ -180,7 +180,7 @@ export class KbView {
     await this.host.beforeRead();
     const rc = this.ctx();
     const s = this.state;
-    const start = s.claimIndex.get(claimId);
+    const start = s.claimIndexOf(claimId);
     if (start === undefined || !rc.exists(start)) throw new KbNotFoundError('claim', claimId);
     const out: (Claim & { depth: number; derived_via: string })[] = [];
     const seen = new Set<number>([start]);
@@ -192,7 +192,7 @@ export class KbView {
           if (seen.has(dep) || !rc.exists(dep)) continue;
           seen.add(dep);
           next.push(dep);
-          out.push({ ...rc.toClaim(dep), depth: d, derived_via: s.claimEntry[c]!.claim_id });
+          out.push({ ...rc.toClaim(dep), depth: d, derived_via: s.claimId[c]! });
         }
       }
       frontier = next;
@@ -261,7 +261,7 @@ export class KbView {
       created_at: new Date(q.createdTs).toISOString(),
       subject_id: subj >= 0 ? s.entityIds[subj]! : q.subjectNorms[0]!,
       object_id: obj >= 0 ? s.entityIds[obj]! : q.objectNorms[0]!,
-      answer_claim_ids: matched ? q.answers.map((c) => s.claimEntry[c]!.claim_id) : [],
+      answer_claim_ids: matched ? q.answers.map((c) => s.claimId[c]!) : [],
     };
     if (matched) out.matched_at = new Date(q.matchedTs).toISOString();
     return out;
@@ -315,7 +315,7 @@ export class KbView {
     let retracted = 0;
     let degraded = 0;
     let total = 0;
-    for (let c = 0; c < s.claimEntry.length; c++) {
+    for (let c = 0; c < s.claimCount; c++) {
       if (!rc.exists(c)) continue;
       total++;
       const st = rc.statusOf(c);
@@ -324,7 +324,7 @@ export class KbView {
       else degraded++;
     }
     let facts = 0;
-    for (let f = 0; f < s.factContent.length; f++) if (rc.factHasLive(f)) facts++;
+    for (let f = 0; f < s.factCount; f++) if (rc.factHasLive(f)) facts++;
     let adjacency = 0;
     for (const l of s.entityFacts) adjacency += l.length;
     const store = this.host.describeStore();
@@ -341,11 +341,11 @@ export class KbView {
       ...store,
       index_size: {
         entities: s.entityIds.length,
-        facts: s.factContent.length,
-        claims: s.claimEntry.length,
+        facts: s.factCount,
+        claims: s.claimCount,
         adjacency_entries: adjacency,
         /** Rough model of the index's own arrays and maps (not the claims' JSON bodies), in bytes. */
-        estimated_bytes: s.entityIds.length * 160 + s.factContent.length * 200 + s.claimEntry.length * 140 + adjacency * 8,
+        estimated_bytes: s.entityIds.length * 160 + s.factCount * 120 + s.claimCount * 150 + adjacency * 8,
       },
     };
   }

@@ -24,7 +24,7 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
   const direct: Relationship[] = [];
   for (const f of s.entityFacts[e]!) {
     factsExamined++;
-    claimsExamined += s.factClaims[f]!.length;
+    claimsExamined += s.factClaimCount[f]!;
     const r = rc.relationship(f, e);
     if (r) direct.push(r);
   }
@@ -57,7 +57,7 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
 
   const t3 = performance.now();
   const focal = rc.summary(e);
-  const narrative = writeNarrative(rc, focal.name, focal.type, focal.claim_count, direct, reached, depth);
+  const narrative = writeNarrative(rc, e, focal.name, focal.type, focal.claim_count, direct, reached, depth);
   const t4 = performance.now();
   const frame: QueryFrame & { truncated?: boolean } = {
     focal_entity: focal,
@@ -77,12 +77,14 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
 }
 
 function writeNarrative(
-  rc: ReadContext, name: string, type: string, claimCount: number, direct: Relationship[], reached: ReachedEntity[], depth: number,
+  rc: ReadContext, focal: number, name: string, type: string, claimCount: number, direct: Relationship[], reached: ReachedEntity[], depth: number,
 ): string {
   if (direct.length === 0) return `${name} (${type}) has no active claims.`;
   const s = rc.s;
   const sources = new Set<number>();
-  for (const r of direct) for (const id of r.claim_ids) sources.add(s.claimSource[s.claimIndex.get(id)!]!);
+  for (const f of s.entityFacts[focal]!) {
+    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (rc.isLive(c)) sources.add(s.claimSource[c]!);
+  }
   const parts: string[] = [];
   parts.push(`${name} (${type}) appears in ${claimCount} active claim${claimCount === 1 ? '' : 's'} from ${sources.size} source${sources.size === 1 ? '' : 's'}.`);
   const shown = direct.slice(0, 5).map((r) => {

@@ -33,13 +33,15 @@ export class ReadContext {
 
   factHasLive(f: number): boolean {
     if (this.live) return this.s.factSources[f]! > 0;
-    for (const c of this.s.factClaims[f]!) if (this.isLive(c)) return true;
+    const s = this.s;
+    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.isLive(c)) return true;
     return false;
   }
 
   factLiveClaims(f: number): number[] {
     const out: number[] = [];
-    for (const c of this.s.factClaims[f]!) if (this.isLive(c)) out.push(c);
+    const s = this.s;
+    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.isLive(c)) out.push(c);
     return out;
   }
 
@@ -47,7 +49,7 @@ export class ReadContext {
     const s = this.s;
     if (this.live) return s.entityActive[e]!;
     let n = 0;
-    for (const f of s.entityFacts[e]!) for (const c of s.factClaims[f]!) if (this.isLive(c)) n++;
+    for (const f of s.entityFacts[e]!) for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.isLive(c)) n++;
     return n;
   }
 
@@ -91,11 +93,11 @@ export class ReadContext {
 
   toClaim(c: number): Claim {
     const s = this.s;
-    const e = s.claimEntry[c]!;
+    const e = s.claimEntryOf(c);
     const f = s.claimFact[c]!;
     const claim: Claim = {
       claim_id: e.claim_id,
-      content_id: s.factContent[f]!,
+      content_id: s.contentIdOfFact(f),
       subject: [e.subject[0], e.subject[1]],
       predicate: [e.predicate[0], e.predicate[1]],
       object: [e.object[0], e.object[1]],
@@ -116,22 +118,21 @@ export class ReadContext {
    */
   relationship(f: number, from: number): Relationship | null {
     const s = this.s;
-    const group = s.factClaims[f]!;
     let ids: string[] | undefined;
     let conf = 0;
     let sources = 0;
-    if (group.length === 1) {
-      const c = group[0]!;
+    if (s.factClaimCount[f] === 1) {
+      const c = s.factFirst[f]!;
       if (!this.isLive(c)) return null;
-      ids = [s.claimEntry[c]!.claim_id];
+      ids = [s.claimId[c]!];
       conf = s.claimConf[c]!;
       sources = 1;
     } else {
       const best = new Map<number, number>();
       ids = [];
-      for (const c of group) {
+      for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
         if (!this.isLive(c)) continue;
-        ids.push(s.claimEntry[c]!.claim_id);
+        ids.push(s.claimId[c]!);
         const src = s.claimSource[c]!;
         const prev = best.get(src);
         if (prev === undefined || s.claimConf[c]! > prev) best.set(src, s.claimConf[c]!);
@@ -152,7 +153,7 @@ export class ReadContext {
       confidence: conf,
       direction: outgoing ? 'outgoing' : 'incoming',
       claim_ids: ids,
-      content_id: s.factContent[f]!,
+      content_id: s.contentIdOfFact(f),
       source_count: sources,
     };
   }
@@ -165,7 +166,7 @@ export class ReadContext {
 
   /** Claims (indices) that exist at the cutoff and are active. */
   *liveClaims(): Generator<number> {
-    const n = this.s.claimEntry.length;
+    const n = this.s.claimCount;
     for (let c = 0; c < n; c++) if (this.isLive(c)) yield c;
   }
 }

@@ -23,8 +23,6 @@ export interface ResolvedClaim {
   objectNorm: string;
   predicate: string;
   predicateClass: string;
-  /** subject id, predicate and object id joined: the identity of the fact. */
-  factKey: string;
 }
 
 export interface InquiryState {
@@ -39,14 +37,30 @@ export interface InquiryState {
 
 export type PendingEvent =
   | { name: 'claim_ingested'; claim: number }
-  | { name: 'claim_corroborated'; content_id: string; count: number; claim: number }
+  | { name: 'claim_corroborated'; fact: number; count: number; claim: number }
   | { name: 'source_retracted'; source_id: string; reason: string; retracted: number[]; degraded: number[] }
   | { name: 'inquiry_matched'; inquiry_id: string; claim: number };
 
-/** content_id: the first 128 bits of SHA-256 over the canonical fact key, hex. */
-export function contentIdOf(factKey: string): string {
-  return hash('sha256', factKey, 'hex').slice(0, 32);
+/** The canonical text of a fact: subject id, predicate, object id. Same fact, same text, whatever the source. */
+export function factText(subjectId: string, predicate: string, objectId: string): string {
+  return `${subjectId}\u0001${predicate}\u0001${objectId}`;
 }
+
+/** content_id: the first 128 bits of SHA-256 over the fact's canonical text, hex. */
+export function contentIdOf(text: string): string {
+  return hash('sha256', text, 'hex').slice(0, 32);
+}
+
+/** Raw spellings of a claim when they differ from the canonical ones the index keeps (kept sparsely). */
+interface RawOverride {
+  subject: [string, string];
+  predicate: [string, string];
+  object: [string, string];
+  source_type: string;
+}
+
+// Facts are found by (subject, object) within a predicate: key = subject * 2^26 + object, exact in a double.
+const ENTITY_KEY_LIMIT = 2 ** 26;
 
 export class GraphState {
   constructor(readonly registry: Registry) {}
@@ -69,26 +83,32 @@ export class GraphState {
   readonly predIndex = new Map<string, number>();
   readonly predName: string[] = [];
   readonly predClass: string[] = [];
+  private readonly factByPred: Map<number, number>[] = [];
   readonly sourceIndex = new Map<string, number>();
   readonly sourceIds: string[] = [];
-  readonly sourceClaims: number[][] = [];
+  private readonly sourceFirst: number[] = [];
+  private readonly sourceLast: number[] = [];
   readonly sourceTypeIndex = new Map<string, number>();
   readonly sourceTypeName: string[] = [];
 
   // ---- facts (corroboration groups) -----------------------------------------------------------------
-  readonly factIndex = new Map<string, number>();
-  readonly contentIndex = new Map<string, number>();
-  readonly factContent: string[] = [];
   readonly factS: number[] = [];
   readonly factO: number[] = [];
   readonly factP: number[] = [];
-  readonly factClaims: number[][] = [];
+  /** First and last claim of the fact; claims chain through claimNextInFact (-1 ends). */
+  readonly factFirst: number[] = [];
+  private readonly factLast: number[] = [];
+  readonly factClaimCount: number[] = [];
   /** Distinct sources among the fact's active claims. */
   readonly factSources: number[] = [];
+  /** content_id per fact, computed when first needed (hashing is the costliest step of an ingest). */
+  private readonly factContent: (string | undefined)[] = [];
+  private contentIndex: Map<string, number> | undefined;
 
   // ---- claims (columnar) ----------------------------------------------------------------------------
-  readonly claimIndex = new Map<string, number>();
-  readonly claimEntry: ClaimEntry[] = [];
+  /** claim_id -> claim index, built on first lookup (a string map costs more than the rest of an ingest). */
+  private claimIndexMap: Map<string, number> | undefined;
+  readonly claimId: string[] = [];
   readonly claimFact: number[] = [];
   readonly claimSource: number[] = [];
   readonly claimSourceType: number[] = [];
@@ -97,6 +117,11 @@ export class GraphState {
   readonly claimStatus: number[] = [];
   readonly claimRetractTs: number[] = [];
   readonly claimDegradeTs: number[] = [];
+  readonly claimNextInFact: number[] = [];
+  private readonly claimNextInSource: number[] = [];
+  private readonly claimRaw = new Map<number, RawOverride>();
+  private readonly claimProvenance = new Map<number, ClaimEntry['provenance']>();
+  private readonly claimPayload = new Map<number, unknown>();
   /** claim -> claims whose provenance.derived_from names it. */
   readonly dependents = new Map<number, number[]>();
   activeClaims = 0;
@@ -112,6 +137,24 @@ export class GraphState {
 
   lastTs = 0;
 
+  /** The index of a claim by its id, or undefined. */
+  claimIndexOf(claimId: string): number | undefined {
+    if (!this.claimIndexMap) {
+      const m = new Map<string, number>();
+      for (let c = 0; c < this.claimId.length; c++) m.set(this.claimId[c]!, c);
+      this.claimIndexMap = m;
+    }
+    return this.claimIndexMap.get(claimId);
+  }
+
+  get claimCount(): number {
+    return this.claimId.length;
+  }
+
+  get factCount(): number {
+    return this.factS.length;
+  }
+
   // ---- resolution -----------------------------------------------------------------------------------
 
   resolveClaim(e: { subject: [string, string]; predicate: [string, string]; object: [string, string] }): ResolvedClaim {
@@ -119,63 +162,131 @@ export class GraphState {
     const subjectNorm = this.registry.canonicalName(subjectType, normalizeName(e.subject[0]));
     const objectType = normalizeToken(e.object[1]);
     const objectNorm = this.registry.canonicalName(objectType, normalizeName(e.object[0]));
-    const predicate = normalizeToken(e.predicate[0]);
-    const subjectId = entityId(subjectType, subjectNorm);
-    const objectId = entityId(objectType, objectNorm);
     return {
-      subjectType, subjectId, subjectNorm, objectType, objectId, objectNorm, predicate,
+      subjectType, subjectId: entityId(subjectType, subjectNorm), subjectNorm,
+      objectType, objectId: entityId(objectType, objectNorm), objectNorm,
+      predicate: normalizeToken(e.predicate[0]),
       predicateClass: normalizeToken(e.predicate[1]),
-      factKey: `${subjectId}\u0001${predicate}\u0001${objectId}`,
     };
   }
 
-  /** The claim index of a stored, non-retracted claim of the same fact from the same source, or -1. */
-  findDuplicate(factKey: string, sourceId: string): number {
-    const f = this.factIndex.get(factKey);
-    if (f === undefined) return -1;
-    const src = this.sourceIndex.get(sourceId);
-    if (src === undefined) return -1;
-    for (const c of this.factClaims[f]!) {
+  private factOf(s: number, p: number, o: number): number | undefined {
+    return this.factByPred[p]?.get(s * ENTITY_KEY_LIMIT + o);
+  }
+
+  /** The fact a resolved claim states, if already known. */
+  findFact(r: ResolvedClaim): number | undefined {
+    const s = this.entityIndex.get(r.subjectId);
+    if (s === undefined) return undefined;
+    const o = this.entityIndex.get(r.objectId);
+    if (o === undefined) return undefined;
+    const p = this.predIndex.get(r.predicate);
+    if (p === undefined) return undefined;
+    return this.factOf(s, p, o);
+  }
+
+  private duplicateInFact(f: number, src: number): number {
+    for (let c = this.factFirst[f]!; c >= 0; c = this.claimNextInFact[c]!) {
       if (this.claimSource[c] === src && this.claimStatus[c] !== RETRACTED) return c;
     }
     return -1;
   }
 
+  /** The claim index of a stored, non-retracted claim of the same fact from the same source, or -1. */
+  findDuplicate(r: ResolvedClaim, sourceId: string): number {
+    const src = this.sourceIndex.get(sourceId);
+    if (src === undefined) return -1;
+    const f = this.findFact(r);
+    return f === undefined ? -1 : this.duplicateInFact(f, src);
+  }
+
+  claimsOfFact(f: number): number[] {
+    const out: number[] = [];
+    for (let c = this.factFirst[f]!; c >= 0; c = this.claimNextInFact[c]!) out.push(c);
+    return out;
+  }
+
+  claimsOfSource(src: number): number[] {
+    const out: number[] = [];
+    for (let c = this.sourceFirst[src]!; c >= 0; c = this.claimNextInSource[c]!) out.push(c);
+    return out;
+  }
+
+  factTextOf(f: number): string {
+    return factText(this.entityIds[this.factS[f]!]!, this.predName[this.factP[f]!]!, this.entityIds[this.factO[f]!]!);
+  }
+
+  contentIdOfFact(f: number): string {
+    let cid = this.factContent[f];
+    if (cid === undefined) {
+      cid = contentIdOf(this.factTextOf(f));
+      this.factContent[f] = cid;
+    }
+    return cid;
+  }
+
+  factByContentId(contentId: string): number | undefined {
+    if (!this.contentIndex) {
+      const index = new Map<string, number>();
+      for (let f = 0; f < this.factS.length; f++) index.set(this.contentIdOfFact(f), f);
+      this.contentIndex = index;
+    }
+    return this.contentIndex.get(contentId);
+  }
+
+  /** The claim as it was written (raw spellings, provenance, payload). */
+  claimEntryOf(c: number): ClaimEntry {
+    const f = this.claimFact[c]!;
+    const raw = this.claimRaw.get(c);
+    const s = this.factS[f]!;
+    const o = this.factO[f]!;
+    const p = this.factP[f]!;
+    const prov = this.claimProvenance.get(c) ?? {
+      source_type: raw ? raw.source_type : this.sourceTypeName[this.claimSourceType[c]!]!,
+      source_id: this.sourceIds[this.claimSource[c]!]!,
+    };
+    const e: ClaimEntry = {
+      kind: 'claim',
+      claim_id: this.claimId[c]!,
+      subject: raw ? raw.subject : [this.entityName[s]!, this.entityType[s]!],
+      predicate: raw ? raw.predicate : [this.predName[p]!, this.predClass[p]!],
+      object: raw ? raw.object : [this.entityName[o]!, this.entityType[o]!],
+      provenance: prov,
+      confidence: this.claimConf[c]!,
+    };
+    if (this.claimPayload.has(c)) e.payload = this.claimPayload.get(c);
+    return e;
+  }
+
   private internEntity(id: string, type: string, norm: string, raw: string): number {
     let e = this.entityIndex.get(id);
     if (e !== undefined) {
-      const shown = raw.trim();
-      if (shown !== this.entityName[e]) {
-        let set = this.entityAliases.get(e);
-        if (!set) this.entityAliases.set(e, (set = new Set()));
-        if (set.size < 32) set.add(shown);
+      if (raw !== this.entityName[e]) {
+        const shown = raw.trim();
+        if (shown !== this.entityName[e]) {
+          let set = this.entityAliases.get(e);
+          if (!set) this.entityAliases.set(e, (set = new Set()));
+          if (set.size < 32) set.add(shown);
+        }
       }
       return e;
     }
+    if (this.entityIds.length >= ENTITY_KEY_LIMIT) throw new Error(`more than ${ENTITY_KEY_LIMIT} entities: beyond the in-memory index's design`);
     e = this.entityIds.length;
     this.entityIndex.set(id, e);
     this.entityIds.push(id);
     this.entityType.push(type);
     this.entityNorm.push(norm);
+    const shown = raw.trim();
     const display = this.registry.displayName(type, norm);
-    this.entityName.push(display ?? raw.trim());
-    if (display !== undefined && display !== raw.trim()) this.entityAliases.set(e, new Set([raw.trim()]));
+    this.entityName.push(display ?? shown);
+    if (display !== undefined && display !== shown) this.entityAliases.set(e, new Set([shown]));
     this.entityFacts.push([]);
     this.entityActive.push(0);
     const byName = this.nameIndex.get(norm);
     if (byName) byName.push(e);
     else this.nameIndex.set(norm, [e]);
     return e;
-  }
-
-  private intern(map: Map<string, number>, list: string[], key: string): number {
-    let i = map.get(key);
-    if (i === undefined) {
-      i = list.length;
-      map.set(key, i);
-      list.push(key);
-    }
-    return i;
   }
 
   // ---- applying log entries -------------------------------------------------------------------------
@@ -187,10 +298,9 @@ export class GraphState {
   applyClaim(e: ClaimEntry, ts: number, r: ResolvedClaim | undefined, events: PendingEvent[] | null): number {
     if (ts > this.lastTs) this.lastTs = ts;
     r ??= this.resolveClaim(e);
-    const sourceId = e.provenance.source_id;
-    let f = this.factIndex.get(r.factKey);
-    if (f !== undefined && this.findDuplicate(r.factKey, sourceId) >= 0) return -1;
-    if (this.claimIndex.has(e.claim_id)) return -1;
+    const prov = e.provenance;
+    const sourceId = prov.source_id;
+    let src = this.sourceIndex.get(sourceId);
 
     const s = this.internEntity(r.subjectId, r.subjectType, r.subjectNorm, e.subject[0]);
     const o = this.internEntity(r.objectId, r.objectType, r.objectNorm, e.object[0]);
@@ -200,28 +310,60 @@ export class GraphState {
       this.predIndex.set(r.predicate, p);
       this.predName.push(r.predicate);
       this.predClass.push(r.predicateClass);
+      this.factByPred.push(new Map());
     }
+    const key = s * ENTITY_KEY_LIMIT + o;
+    let f = this.factByPred[p]!.get(key);
+    if (f !== undefined && src !== undefined && this.duplicateInFact(f, src) >= 0) return -1;
+    const c = this.claimId.length;
+    let newSource = true;
     if (f === undefined) {
-      f = this.factContent.length;
-      const cid = contentIdOf(r.factKey);
-      this.factIndex.set(r.factKey, f);
-      this.contentIndex.set(cid, f);
-      this.factContent.push(cid);
+      f = this.factS.length;
+      this.factByPred[p]!.set(key, f);
       this.factS.push(s);
       this.factO.push(o);
       this.factP.push(p);
-      this.factClaims.push([]);
+      this.factFirst.push(c);
+      this.factLast.push(c);
+      this.factClaimCount.push(1);
       this.factSources.push(0);
+      this.factContent.push(undefined);
       this.entityFacts[s]!.push(f);
       if (o !== s) this.entityFacts[o]!.push(f);
+      if (this.contentIndex) this.contentIndex.set(this.contentIdOfFact(f), f);
+    } else {
+      for (let other = this.factFirst[f]!; other >= 0; other = this.claimNextInFact[other]!) {
+        if (this.claimSource[other] === src && this.claimStatus[other] === ACTIVE) newSource = false;
+      }
+      this.claimNextInFact[this.factLast[f]!] = c;
+      this.factLast[f] = c;
+      this.factClaimCount[f]!++;
     }
-    const src = this.intern(this.sourceIndex, this.sourceIds, sourceId);
-    if (src === this.sourceClaims.length) this.sourceClaims.push([]);
-    const st = this.intern(this.sourceTypeIndex, this.sourceTypeName, normalizeToken(e.provenance.source_type));
+    if (src === undefined) {
+      src = this.sourceIds.length;
+      this.sourceIndex.set(sourceId, src);
+      this.sourceIds.push(sourceId);
+      this.sourceFirst.push(c);
+      this.sourceLast.push(c);
+    } else {
+      this.claimNextInSource[this.sourceLast[src]!] = c;
+      this.sourceLast[src] = c;
+    }
+    let st = this.sourceTypeIndex.get(prov.source_type);
+    if (st === undefined) {
+      // Index both the raw and the normalised spelling; the normalised one names the type.
+      const norm = normalizeToken(prov.source_type);
+      st = this.sourceTypeIndex.get(norm);
+      if (st === undefined) {
+        st = this.sourceTypeName.length;
+        this.sourceTypeName.push(norm);
+        this.sourceTypeIndex.set(norm, st);
+      }
+      this.sourceTypeIndex.set(prov.source_type, st);
+    }
 
-    const c = this.claimEntry.length;
-    this.claimIndex.set(e.claim_id, c);
-    this.claimEntry.push(e);
+    this.claimIndexMap?.set(e.claim_id, c);
+    this.claimId.push(e.claim_id);
     this.claimFact.push(f);
     this.claimSource.push(src);
     this.claimSourceType.push(st);
@@ -230,11 +372,24 @@ export class GraphState {
     this.claimStatus.push(ACTIVE);
     this.claimRetractTs.push(Infinity);
     this.claimDegradeTs.push(Infinity);
-    this.sourceClaims[src]!.push(c);
-    const derived = e.provenance.derived_from;
+    this.claimNextInFact.push(-1);
+    this.claimNextInSource.push(-1);
+    // Keep the raw spellings only when they differ from what the index can rebuild.
+    if (
+      e.subject[0] !== this.entityName[s] || e.subject[1] !== this.entityType[s] || e.object[0] !== this.entityName[o] ||
+      e.object[1] !== this.entityType[o] || e.predicate[0] !== this.predName[p] || e.predicate[1] !== this.predClass[p] ||
+      prov.source_type !== this.sourceTypeName[st]
+    ) {
+      this.claimRaw.set(c, { subject: e.subject, predicate: e.predicate, object: e.object, source_type: prov.source_type });
+    }
+    let keys = 0;
+    for (const _ in prov) keys++;
+    if (keys > 2) this.claimProvenance.set(c, prov);
+    if (e.payload !== undefined) this.claimPayload.set(c, e.payload);
+    const derived = prov.derived_from;
     if (derived) {
       for (const id of derived) {
-        const parent = this.claimIndex.get(id);
+        const parent = this.claimIndexOf(id);
         if (parent === undefined) continue;
         const list = this.dependents.get(parent);
         if (list) list.push(c);
@@ -243,21 +398,13 @@ export class GraphState {
     }
 
     // A new source for the fact corroborates it; the same source again cannot reach here (duplicate).
-    const group = this.factClaims[f]!;
-    let newSource = true;
-    for (const other of group) {
-      if (this.claimSource[other] === src && this.claimStatus[other] === ACTIVE) newSource = false;
-    }
-    group.push(c);
     this.activeClaims++;
     this.entityActive[s]!++;
     if (o !== s) this.entityActive[o]!++;
     if (newSource) this.factSources[f]!++;
     if (events) {
       events.push({ name: 'claim_ingested', claim: c });
-      if (newSource && this.factSources[f]! >= 2) {
-        events.push({ name: 'claim_corroborated', content_id: this.factContent[f]!, count: this.factSources[f]!, claim: c });
-      }
+      if (newSource && this.factSources[f]! >= 2) events.push({ name: 'claim_corroborated', fact: f, count: this.factSources[f]!, claim: c });
     }
     if (this.openInquiryNames.size) this.matchInquiries(c, r, ts, events);
     return c;
@@ -280,10 +427,8 @@ export class GraphState {
   }
 
   distinctActiveSources(f: number): number {
-    const group = this.factClaims[f]!;
-    if (group.length === 1) return this.claimStatus[group[0]!] === ACTIVE ? 1 : 0;
     const seen = new Set<number>();
-    for (const c of group) if (this.claimStatus[c] === ACTIVE) seen.add(this.claimSource[c]!);
+    for (let c = this.factFirst[f]!; c >= 0; c = this.claimNextInFact[c]!) if (this.claimStatus[c] === ACTIVE) seen.add(this.claimSource[c]!);
     return seen.size;
   }
 
@@ -294,7 +439,7 @@ export class GraphState {
     const retracted: number[] = [];
     const degraded: number[] = [];
     if (src !== undefined) {
-      for (const c of this.sourceClaims[src]!) {
+      for (const c of this.claimsOfSource(src)) {
         if (this.claimStatus[c] !== RETRACTED) {
           this.setInactive(c, RETRACTED, ts);
           retracted.push(c);
@@ -303,9 +448,8 @@ export class GraphState {
       if (e.cascade) {
         const queue = [...retracted];
         const seen = new Set<number>(queue);
-        while (queue.length) {
-          const c = queue.shift()!;
-          for (const d of this.dependents.get(c) ?? []) {
+        for (let qi = 0; qi < queue.length; qi++) {
+          for (const d of this.dependents.get(queue[qi]!) ?? []) {
             if (seen.has(d)) continue;
             seen.add(d);
             queue.push(d);

@@ -16,7 +16,7 @@ export class SqliteClaimStore implements ClaimStore {
   readonly shared = false;
   readonly location: string;
   private readonly db: Database.Database;
-  private readonly headStmt: Database.Statement<[], { h: number | null }>;
+  private readonly headStmt: Database.Statement<[], { h: number }>;
   private readonly insertStmt: Database.Statement<[number, number, number, string]>;
   private readonly floorStmt: Database.Statement<[number], { s: number | null }>;
   private readonly rangeStmt: Database.Statement<[number], { seq: number; n: number; ts: number; body: string }>;
@@ -26,12 +26,12 @@ export class SqliteClaimStore implements ClaimStore {
   private constructor(path: string, db: Database.Database) {
     this.location = path;
     this.db = db;
-    this.headStmt = db.prepare('SELECT max(seq + n - 1) AS h FROM log');
+    this.headStmt = db.prepare('SELECT seq + n - 1 AS h FROM log ORDER BY seq DESC LIMIT 1');
     this.insertStmt = db.prepare('INSERT INTO log (seq, n, ts, body) VALUES (?, ?, ?, ?)');
     this.floorStmt = db.prepare('SELECT max(seq) AS s FROM log WHERE seq <= ?');
     this.rangeStmt = db.prepare('SELECT seq, n, ts, body FROM log WHERE seq >= ? ORDER BY seq');
     const tx = db.transaction((entries: readonly LogEntry[], ts: number, expectedHead: number) => {
-      const head = this.headStmt.get()!.h ?? 0;
+      const head = this.headStmt.get()?.h ?? 0;
       if (head !== expectedHead) throw new KbConflictError(expectedHead, head);
       let seq = head + 1;
       for (let i = 0; i < entries.length; i += CHUNK) {
@@ -90,6 +90,8 @@ export class SqliteClaimStore implements ClaimStore {
   }
 
   async readAfter(afterSeq: number, limit = 65536): Promise<LogRecord[]> {
+    // Cheap check first: tailing at the head (every write does) must not re-parse the last chunk.
+    if ((this.headStmt.get()?.h ?? 0) <= afterSeq) return [];
     const start = this.floorStmt.get(afterSeq + 1)!.s ?? afterSeq + 1;
     const out: LogRecord[] = [];
     for (const row of this.rangeStmt.iterate(start)) {
@@ -113,7 +115,7 @@ export class SqliteClaimStore implements ClaimStore {
   }
 
   async head(): Promise<number> {
-    return this.headStmt.get()!.h ?? 0;
+    return this.headStmt.get()?.h ?? 0;
   }
 
   async snapshotTo(dest: string): Promise<void> {
