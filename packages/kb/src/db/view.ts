@@ -248,7 +248,7 @@ export class KbView {
     const s = this.state;
     const q = s.inquiries[i]!;
     if (q.createdTs > this.asOf) return null;
-    const matched = q.matchedTs <= this.asOf;
+    const matched = q.matchedTs !== Infinity && q.matchedTs <= this.asOf;
     const subj = new ReadContext(s, this.asOf).lookupEntity(q.entry.subject);
     const obj = new ReadContext(s, this.asOf).lookupEntity(q.entry.object);
     const out: Inquiry = {
