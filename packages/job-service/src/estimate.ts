@@ -8,7 +8,7 @@ export function formatEstimate([low, high]: [number, number]): string {
 }
 
 function range(lo: number, hi: number, unit: string): string {
-  const a = Math.max(lo < 1 && unit === 'seconds' ? 1 : 0, Math.floor(lo));
+  const a = Math.floor(lo);
   const b = Math.max(a, Math.ceil(hi), 1);
   return a === b ? `${b} ${b === 1 ? unit.replace(/s$/, '') : unit}` : `${a}-${b} ${unit}`;
 }

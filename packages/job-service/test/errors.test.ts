@@ -49,7 +49,7 @@ test('bad JSON, wrong media type, prototype poisoning', async () => {
 });
 
 test('401 for missing, malformed and unknown keys, with rate-limit headers', async () => {
-  for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer evk_nope' }, { authorization: 'Bearer' }]) {
+  for (const headers of <Array<Record<string, string>>>[{}, { authorization: 'Basic abc' }, { authorization: 'Bearer evk_nope' }, { authorization: 'Bearer' }]) {
     const r = await http(s.url, 'GET', '/v1/jobs', { headers });
     assert.equal(r.status, 401);
     assert.equal(r.body.error.code, 'unauthorized');

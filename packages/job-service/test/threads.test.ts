@@ -23,7 +23,7 @@ test('the HTTP event loop stays responsive while two CPU-bound jobs run', async 
   const stopAt = Date.now() + 2500;
   while (Date.now() < stopAt) {
     const t0 = performance.now();
-    const r = await http(s.url, 'GET', `/v1/jobs/${ids[0]}`, { key });
+    const r: { status: number; body: any } = await http(s!.url, 'GET', `/v1/jobs/${ids[0]}`, { key });
     latencies.push(performance.now() - t0);
     assert.equal(r.status, 200);
     assert.equal(r.body.status, 'processing');

@@ -1,5 +1,5 @@
 // The /v1 HTTP API: auth, plans and rate limits, validation, errors, OpenAPI; routes in routes.ts.
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -50,6 +50,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       level: config.logLevel,
       // Keys must never reach logs; the default serializers omit headers, this is belt and braces.
       redact: ['req.headers.authorization', 'headers.authorization'],
+    },
+    // Router-level failures (bad URL encoding, over-long path parameters) answer in the one error shape too.
+    frameworkErrors: (err, req, reply) => {
+      const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new ApiError(404, 'not_found', 'no such resource')
+        : new ApiError(400, 'invalid_request', 'the request URL is malformed');
+      void (reply as unknown as FastifyReply).code(e.statusCode).header('x-request-id', req.id).send(e.toBody());
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });

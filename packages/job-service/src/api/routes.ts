@@ -100,7 +100,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
           job_id: job.id,
           status: 'processing' as const,
           estimated_time: formatEstimate([low, high]),
-          estimated_seconds: [Math.round(low), Math.round(high)],
+          estimated_seconds: [Math.floor(low), Math.ceil(high)],
           webhook_url,
         });
       },

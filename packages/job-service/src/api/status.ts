@@ -27,7 +27,7 @@ export function statusDocument(job: JobRecord, baseUrl: string): StatusDocument 
     status: job.status,
     created_at: iso(job.created_at),
     estimated_time: formatEstimate([job.estimate_low, job.estimate_high]),
-    estimated_seconds: [Math.round(job.estimate_low), Math.round(job.estimate_high)],
+    estimated_seconds: [Math.floor(job.estimate_low), Math.ceil(job.estimate_high)],
     attempts: job.attempts,
   };
   if (job.started_at != null) doc.started_at = iso(job.started_at);

@@ -2,7 +2,6 @@
 // errors (schemas say additionalProperties: false) and nothing is coerced or removed from bodies.
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { Value } from '@sinclair/typebox/value';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../errors.js';
 
@@ -38,7 +37,7 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   const C = TypeCompiler.Compile(schema);
   const coerce = httpPart === 'querystring' || httpPart === 'params';
   return (data: unknown) => {
-    const value = coerce ? Value.Convert(schema, data) : data;
+    const value = coerce ? convertStrict(schema, data) : data;
     if (C.Check(value)) return { value };
     const where = httpPart === 'body' ? '' : `${httpPart}:`;
     return { error: new ValidationFailed(problemsOf(schema, value, where)) };
@@ -50,4 +49,22 @@ function unionMessage(schema: TSchema): string | undefined {
   const any = (schema as { anyOf?: Array<{ const?: unknown }> }).anyOf;
   if (!any || !any.every((s) => s.const !== undefined)) return undefined;
   return `must be one of: ${any.map((s) => JSON.stringify(s.const)).join(', ')}`;
+}
+
+/**
+ * Query strings and path parameters arrive as text: numbers and booleans are converted only when the whole
+ * string is one ('1e9' or '12abc' stay strings and fail validation, unlike parseInt-style coercion).
+ */
+function convertStrict(schema: TSchema, data: unknown): unknown {
+  const props = (schema as { properties?: Record<string, { type?: string }> }).properties;
+  if (!props || typeof data !== 'object' || data === null) return data;
+  const out: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(out)) {
+    const t = props[k]?.type;
+    if (typeof v !== 'string') continue;
+    if (t === 'integer' && /^-?\d{1,15}$/.test(v)) out[k] = Number(v);
+    else if (t === 'number' && /^-?\d{1,15}(\.\d{1,15})?$/.test(v)) out[k] = Number(v);
+    else if (t === 'boolean' && (v === 'true' || v === 'false')) out[k] = v === 'true';
+  }
+  return out;
 }
