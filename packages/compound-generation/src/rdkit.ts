@@ -40,29 +40,59 @@ export function withMol<T>(rd: RDKit, smiles: string, fn: (mol: Mol) => T): T | 
   }
 }
 
-const queryCache = new Map<string, Mol>();
+interface CompiledQuery {
+  mol: Mol;
+  /** RDKit pattern fingerprint of the query: a molecule lacking any of these bits cannot match. */
+  fp: Uint32Array;
+}
+const queryCache = new Map<string, CompiledQuery>();
 
-/** A compiled SMARTS query, cached for the process lifetime (the set of patterns is small and fixed). */
-export function smartsQuery(rd: RDKit, smarts: string): Mol {
+const toWords = (u: Uint8Array): Uint32Array => new Uint32Array(u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength));
+
+function compiled(rd: RDKit, smarts: string): CompiledQuery {
   let q = queryCache.get(smarts);
   if (!q) {
     const parsed = rd.get_qmol(smarts);
     if (!parsed || !parsed.is_valid()) throw new Error(`invalid SMARTS in engine data: ${smarts}`);
-    q = parsed;
+    q = { mol: parsed, fp: toWords(parsed.get_pattern_fp_as_uint8array() as Uint8Array) };
     queryCache.set(smarts, q);
   }
   return q;
 }
 
+/** A compiled SMARTS query, cached for the process lifetime (the set of patterns is small and fixed). */
+export function smartsQuery(rd: RDKit, smarts: string): Mol {
+  return compiled(rd, smarts).mol;
+}
+
+/**
+ * A molecule's RDKit pattern fingerprint, for screening substructure queries (as RDKit's SubstructLibrary
+ * does): a query whose pattern bits are not all set in the molecule's cannot match, so the full match is skipped.
+ */
+export function patternFingerprint(mol: Mol): Uint32Array {
+  return toWords(mol.get_pattern_fp_as_uint8array() as Uint8Array);
+}
+
+function screenedOut(q: CompiledQuery, molFp: Uint32Array | undefined): boolean {
+  if (!molFp) return false;
+  const f = q.fp;
+  for (let w = 0; w < f.length; w++) if ((f[w]! & ~molFp[w]!) !== 0) return true;
+  return false;
+}
+
 /** Unique substructure matches (RDKit semantics: uniquify, at most 1000), as atom index tuples. */
-export function substructMatches(mol: Mol, query: Mol): number[][] {
-  const json = mol.get_substruct_matches(query);
+export function substructMatches(rd: RDKit, mol: Mol, smarts: string, molFp?: Uint32Array): number[][] {
+  const q = compiled(rd, smarts);
+  if (screenedOut(q, molFp)) return [];
+  const json = mol.get_substruct_matches(q.mol);
   if (!json || json === '{}' || json === '[]') return [];
   const parsed = JSON.parse(json) as Array<{ atoms: number[] }> | { atoms: number[] };
   return Array.isArray(parsed) ? parsed.map((m) => m.atoms) : parsed.atoms ? [parsed.atoms] : [];
 }
 
-export function hasSubstructMatch(mol: Mol, query: Mol): boolean {
-  const json = mol.get_substruct_match(query);
+export function hasSubstructMatch(rd: RDKit, mol: Mol, smarts: string, molFp?: Uint32Array): boolean {
+  const q = compiled(rd, smarts);
+  if (screenedOut(q, molFp)) return false;
+  const json = mol.get_substruct_match(q.mol);
   return json !== '{}' && json !== '';
 }

@@ -1,7 +1,7 @@
 // Structural alerts: PAINS (Baell and Holloway 2010; 480 SMARTS, data/pains.json) and the 116 unwanted-group
 // SMARTS of QED (Bickerton et al. 2012, after Brenk et al. 2008). Reported by name; a hard filter by default.
 import { readDataJson } from '../data.js';
-import { hasSubstructMatch, smartsQuery, type Mol, type RDKit } from '../rdkit.js';
+import { hasSubstructMatch, type Mol, type RDKit } from '../rdkit.js';
 import { qedParams } from './qed.js';
 
 interface PainsData {
@@ -15,9 +15,9 @@ export function painsAlerts(): PainsData['alerts'] {
 }
 
 /** Names of the PAINS alerts a molecule matches, e.g. "pains:ene_rhod_A(235)". */
-export function painsHits(rd: RDKit, mol: Mol): string[] {
+export function painsHits(rd: RDKit, mol: Mol, molFp?: Uint32Array): string[] {
   const hits: string[] = [];
-  for (const a of painsAlerts()) if (hasSubstructMatch(mol, smartsQuery(rd, a.smarts))) hits.push(`pains:${a.name}`);
+  for (const a of painsAlerts()) if (hasSubstructMatch(rd, mol, a.smarts, molFp)) hits.push(`pains:${a.name}`);
   return hits;
 }
 

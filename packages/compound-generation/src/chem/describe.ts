@@ -1,7 +1,7 @@
 // describeMolecule: the property set every returned molecule carries, computed with RDKit (WebAssembly) for
 // the standard descriptors and with this package's QED and SA implementations.
 import { InvalidSmilesError } from '../errors.js';
-import { loadRDKit, parseSmiles, type Mol, type RDKit } from '../rdkit.js';
+import { loadRDKit, parseSmiles, patternFingerprint, type Mol, type RDKit } from '../rdkit.js';
 import { molGraph, type MolGraph } from './graph.js';
 import { morganCounts } from './morgan.js';
 import { qedAcceptors, qedAlertHits, qedAromaticRings, qedFromProperties, type QedProperties } from './qed.js';
@@ -71,6 +71,8 @@ export interface MolAnalysis {
   qedAlerts: number[];
   /** Unhashed Morgan radius-2 environment counts. */
   morgan: Map<number, number>;
+  /** RDKit pattern fingerprint (substructure screening). */
+  patternFp: Uint32Array;
 }
 
 const round = (x: number, d: number) => {
@@ -80,15 +82,16 @@ const round = (x: number, d: number) => {
 
 export function analyseMol(rd: RDKit, mol: Mol, graph: MolGraph = molGraph(mol)): MolAnalysis {
   const d = JSON.parse(mol.get_descriptors()) as RDKitDescriptors;
-  const qedAlerts = qedAlertHits(rd, mol);
+  const patternFp = patternFingerprint(mol);
+  const qedAlerts = qedAlertHits(rd, mol, patternFp);
   const qedProperties: QedProperties = {
     MW: d.amw,
     ALOGP: d.CrippenClogP,
-    HBA: qedAcceptors(rd, mol),
+    HBA: qedAcceptors(rd, mol, patternFp),
     HBD: d.NumHBD,
     PSA: d.tpsa,
     ROTB: d.NumRotatableBonds,
-    AROM: qedAromaticRings(rd, mol, graph),
+    AROM: qedAromaticRings(rd, mol, graph, patternFp),
     ALERTS: qedAlerts.length,
   };
   const qed = qedFromProperties(qedProperties);
@@ -123,7 +126,7 @@ export function analyseMol(rd: RDKit, mol: Mol, graph: MolGraph = molGraph(mol))
     sa_score: round(sa, 5),
     lipinski_violations: violations,
   };
-  return { smiles: mol.get_smiles(), graph, properties, qedProperties, qedAlerts, morgan };
+  return { smiles: mol.get_smiles(), graph, properties, qedProperties, qedAlerts, morgan, patternFp };
 }
 
 /** Analyses a SMILES; throws InvalidSmilesError when RDKit cannot parse or sanitize it. */

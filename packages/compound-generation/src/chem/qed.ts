@@ -4,7 +4,7 @@
 // Parameters and SMARTS are RDKit's (data/qed-params.json); the property definitions follow RDKit's QED module
 // so that values agree with RDKit.
 import { readDataJson } from '../data.js';
-import { hasSubstructMatch, smartsQuery, substructMatches, type Mol, type RDKit } from '../rdkit.js';
+import { hasSubstructMatch, substructMatches, type Mol, type RDKit } from '../rdkit.js';
 import type { MolGraph } from './graph.js';
 
 interface Ads {
@@ -62,17 +62,17 @@ export function qedFromProperties(props: QedProperties): number {
 }
 
 /** Acceptors as QED counts them: matches of its acceptor patterns, summed. */
-export function qedAcceptors(rd: RDKit, mol: Mol): number {
+export function qedAcceptors(rd: RDKit, mol: Mol, molFp?: Uint32Array): number {
   let n = 0;
-  for (const s of qedParams().acceptor_smarts) n += substructMatches(mol, smartsQuery(rd, s)).length;
+  for (const s of qedParams().acceptor_smarts) n += substructMatches(rd, mol, s, molFp).length;
   return n;
 }
 
 /** The QED structural alerts (unwanted groups) a molecule matches, by index into the alert list. */
-export function qedAlertHits(rd: RDKit, mol: Mol): number[] {
+export function qedAlertHits(rd: RDKit, mol: Mol, molFp?: Uint32Array): number[] {
   const hits: number[] = [];
   qedParams().structural_alert_smarts.forEach((s, i) => {
-    if (hasSubstructMatch(mol, smartsQuery(rd, s))) hits.push(i);
+    if (hasSubstructMatch(rd, mol, s, molFp)) hits.push(i);
   });
   return hits;
 }
@@ -81,9 +81,9 @@ export function qedAlertHits(rd: RDKit, mol: Mol): number[] {
  * QED's aromatic ring count: rings left after deleting atoms that match [$([A;R][!a])] (aliphatic ring atoms
  * with a non-aromatic neighbour), counted as the cycle rank of what remains (the size of its SSSR).
  */
-export function qedAromaticRings(rd: RDKit, mol: Mol, g: MolGraph): number {
+export function qedAromaticRings(rd: RDKit, mol: Mol, g: MolGraph, molFp?: Uint32Array): number {
   const removed = new Set<number>();
-  for (const m of substructMatches(mol, smartsQuery(rd, qedParams().aliphatic_rings_smarts))) removed.add(m[0]!);
+  for (const m of substructMatches(rd, mol, qedParams().aliphatic_rings_smarts, molFp)) removed.add(m[0]!);
   const n = g.z.length;
   const parent = Array.from({ length: n }, (_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));

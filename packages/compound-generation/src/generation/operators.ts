@@ -75,28 +75,28 @@ export class Operators {
     return rxn;
   }
 
-  /** All single-reactant products of a reaction on a molecule, as SMILES (unsanitized). */
-  private runReaction(smarts: string, smiles: string, limit = 64): string[] {
+  /** One product, chosen at random among all sites where the reaction applies, as SMILES (unsanitized). */
+  private runReaction(smarts: string, smiles: string, rng: Random, limit = 200): string | null {
     const mol = this.rd.get_mol(smiles);
-    if (!mol) return [];
+    if (!mol) return null;
     const list = new this.rd.MolList();
-    const out: string[] = [];
+    let out: string | null = null;
     try {
       list.append(mol);
       const products = this.reaction(smarts)!.run_reactants(list, limit);
-      for (let i = 0; i < products.size(); i++) {
-        const set = products.get(i);
-        if (!set) continue;
-        const p = set.at(0);
+      const n = products.size();
+      if (n > 0) {
+        const set = products.get(rng.int(n));
+        const p = set?.at(0);
         if (p) {
           try {
-            out.push(p.get_smiles());
+            out = p.get_smiles();
           } catch {
-            // an unsanitizable product: skipped
+            out = null; // an unsanitizable product
           }
           p.delete();
         }
-        set.delete();
+        set?.delete();
       }
       products.delete();
     } finally {
@@ -111,13 +111,24 @@ export class Operators {
     if (r < 0.12) return this.replaceSideChain(smiles, rng);
     if (r < 0.2) return this.grow(smiles, rng);
     const m = mutations[rng.weighted(mutations.map((x) => x.weight))]!;
-    const products = this.runReaction(m.smarts, smiles);
-    if (products.length === 0) return null;
-    return { smiles: rng.pick(products), operator: m.name };
+    const product = this.runReaction(m.smarts, smiles, rng);
+    return product ? { smiles: product, operator: m.name } : null;
   }
 
-  /** Single-cut fragmentations of a molecule: pairs of pieces, each with one [*:1] dummy. */
+  private readonly cutCache = new Map<string, Array<[string, string]>>();
+
+  /** Single-cut fragmentations of a molecule: pairs of pieces, each with one [*:1] dummy (cached). */
   private cuts(smiles: string): Array<[string, string]> {
+    let c = this.cutCache.get(smiles);
+    if (!c) {
+      c = this.computeCuts(smiles);
+      if (this.cutCache.size > 5000) this.cutCache.clear();
+      this.cutCache.set(smiles, c);
+    }
+    return c;
+  }
+
+  private computeCuts(smiles: string): Array<[string, string]> {
     const mol = this.rd.get_mol(smiles);
     if (!mol) return [];
     const pairs: Array<[string, string]> = [];
@@ -162,9 +173,9 @@ export class Operators {
 
   private grow(smiles: string, rng: Random): Offspring | null {
     // mark one hydrogen-bearing atom with a placeholder element, then join a library substituent there
-    const marked = this.runReaction('[*;!H0:1]>>[*:1]-[At]', smiles);
-    if (marked.length === 0) return null;
-    const site = rng.pick(marked).replace('[At]', '[*:1]');
+    const marked = this.runReaction('[*;!H0:1]>>[*:1]-[At]', smiles, rng);
+    if (!marked) return null;
+    const site = marked.replace('[At]', '[*:1]');
     const joined = zip(this.rd, site, rng.pick(this.library.substituents).smiles);
     return joined ? { smiles: joined, operator: 'grow' } : null;
   }

@@ -141,8 +141,8 @@ export class Evaluator {
     const { violations, distance } = constraintViolations(p, this.input.constraints);
     // PAINS matching is the costliest step: only for molecules that could be returned.
     const alerts = unwantedAlertNames(a.qedAlerts);
-    if (violations.length === 0) alerts.push(...painsHits(this.rd, mol));
-    const features = pharmacophoreFeatures(this.rd, mol, a.graph, p.hbd, p.hba, p.aromatic_rings);
+    if (violations.length === 0) alerts.push(...painsHits(this.rd, mol, a.patternFp));
+    const features = pharmacophoreFeatures(this.rd, mol, a.graph, p.hbd, p.hba, p.aromatic_rings, a.patternFp);
     const site = siteComplementarity(this.input.residues, features);
     const fp = foldMorgan(a.morgan.keys());
     let refSim: number | null = null;

@@ -8,7 +8,7 @@
 //   F, Y, W, H           -> aromatic rings (stacking)
 //   A, V, L, I, M, P, F, W, C, T -> hydrophobic atoms
 //   G                    -> backbone polar contacts
-import { hasSubstructMatch, smartsQuery, type Mol, type RDKit } from '../rdkit.js';
+import { hasSubstructMatch, type Mol, type RDKit } from '../rdkit.js';
 import type { MolGraph } from '../chem/graph.js';
 
 export interface PharmacophoreFeatures {
@@ -28,13 +28,21 @@ const CATIONIC = [
 ];
 const ANIONIC = ['[CX3](=O)[OX2H1,OX1-]', 'c1nn[nH]n1', '[#6]S(=O)(=O)[NH]C=O', '[SX4](=O)(=O)[OX2H1,OX1-]', '[PX4](=O)[OX2H1,OX1-]'];
 
-function countMatching(rd: RDKit, mol: Mol, patterns: string[]): number {
+function countMatching(rd: RDKit, mol: Mol, patterns: string[], molFp?: Uint32Array): number {
   let n = 0;
-  for (const p of patterns) if (hasSubstructMatch(mol, smartsQuery(rd, p))) n++;
+  for (const p of patterns) if (hasSubstructMatch(rd, mol, p, molFp)) n++;
   return n;
 }
 
-export function pharmacophoreFeatures(rd: RDKit, mol: Mol, g: MolGraph, donors: number, acceptors: number, aromaticRings: number): PharmacophoreFeatures {
+export function pharmacophoreFeatures(
+  rd: RDKit,
+  mol: Mol,
+  g: MolGraph,
+  donors: number,
+  acceptors: number,
+  aromaticRings: number,
+  molFp?: Uint32Array,
+): PharmacophoreFeatures {
   // hydrophobic atoms: C not bonded to N or O, and Cl, Br, I
   let hydrophobes = 0;
   for (let i = 0; i < g.z.length; i++) {
@@ -45,8 +53,8 @@ export function pharmacophoreFeatures(rd: RDKit, mol: Mol, g: MolGraph, donors: 
   return {
     donors,
     acceptors,
-    cationic: countMatching(rd, mol, CATIONIC),
-    anionic: countMatching(rd, mol, ANIONIC),
+    cationic: countMatching(rd, mol, CATIONIC, molFp),
+    anionic: countMatching(rd, mol, ANIONIC, molFp),
     aromatic_rings: aromaticRings,
     hydrophobes,
   };
