@@ -11,3 +11,4 @@ export { openStore } from './store/open.js';
 export { signBody, SIGNATURE_HEADER } from './callbacks/deliver.js';
 export { formatEstimate } from './estimate.js';
 export { PLANS } from './plans.js';
+export { ensureDevKey, DEV_KEY_FILE } from './dev-key.js';

@@ -1,7 +1,7 @@
 // Embedded store: one SQLite file (WAL) under the data directory. better-sqlite3 is synchronous; its calls
 // are short (indexed lookups, small writes) so they run on the event loop; heavy work is in worker threads.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
 import type { Attempt, CreatedKey, JobRecord, JobStatus, KeyRecord, ListJobsQuery, NewJob, NewKey, Store, TargetRow } from './types.js';
@@ -14,8 +14,11 @@ export class SqliteStore implements Store {
   readonly db: Database.Database;
 
   constructor(readonly dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
-    this.db = new Database(join(dataDir, 'evident-jobs.sqlite'));
+    // The file holds key hashes and callback signing secrets: readable by the service's user only.
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const file = join(dataDir, 'evident-jobs.sqlite');
+    this.db = new Database(file);
+    chmodSync(file, 0o600);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');

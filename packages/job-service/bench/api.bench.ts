@@ -1,0 +1,57 @@
+// npm run bench: autocannon against GET /v1/jobs/{id} with auth and rate limiting on (limits raised), and
+// against a bare Fastify route answering a same-sized JSON document, in the same run. Prints JSON.
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { tempDir } from '@evident/testkit';
+import { configFromEnv } from '../src/config.js';
+import { startServer } from '../src/service.js';
+
+const duration = Number(process.env.BENCH_DURATION ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+async function load(url: string, headers: Record<string, string>) {
+  // Load is generated in a worker thread so it does not share the servers' event loop.
+  const r = await autocannon({ url, headers, duration, connections, workers: 1 });
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  return { requests_per_sec: r.requests.average, latency_p50_ms: r.latency.p50, latency_p99_ms: r.latency.p99, requests: r.requests.total };
+}
+
+const dir = tempDir('evident-jobs-bench-');
+const server = await startServer({ ...configFromEnv({}), dataDir: dir.path, port: 0, workerThreads: 1, logLevel: 'silent' }, { logger: false });
+const bare = Fastify({ logger: false });
+try {
+  const k = await server.store.createKey({ name: 'bench', plan: 'enterprise', rpm: 1_000_000_000, concurrency: 10 });
+  const headers = { authorization: `Bearer ${k.key}` };
+  const sub = await fetch(`${server.url}/v1/demo/run`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"items":5}' });
+  const { job_id } = (await sub.json()) as { job_id: string };
+  let doc: unknown;
+  for (;;) {
+    doc = await (await fetch(`${server.url}/v1/jobs/${job_id}`, { headers })).json();
+    if ((doc as { status: string }).status === 'completed') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  bare.get('/bare/:id', async () => doc);
+  const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
+
+  await load(`${bareUrl}/bare/${job_id}`, {}); // warm-up of both paths
+  const baseline = await load(`${bareUrl}/bare/${job_id}`, {});
+  const api = await load(`${server.url}/v1/jobs/${job_id}`, headers);
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'GET /v1/jobs/{id} (embedded SQLite, bearer auth, rate limiting on) vs bare Fastify route, same JSON',
+        duration_s: duration,
+        connections,
+        api,
+        baseline,
+        ratio_api_to_baseline: Math.round((api.requests_per_sec / baseline.requests_per_sec) * 1000) / 1000,
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  await bare.close();
+  await server.close();
+  dir.cleanup();
+}
