@@ -36,3 +36,20 @@ test('quantile type 7 and average ranks follow R', () => {
   assert.equal(quantile([1, 2, 3, 4], 0.75), 3.25);
   assert.deepEqual(Array.from(rankAverage([3, 1, 3, 2])), [3.5, 1, 3.5, 2]);
 });
+
+test('fast average ranks equal the reference ranks, ties included', async () => {
+  const { rankAverageFast } = await import('../src/stats/summary.js');
+  const x = Array.from({ length: 500 }, (_, i) => Math.round(Math.sin(i * 1.7) * 20) / 2);
+  assert.deepEqual(Array.from(rankAverageFast(x)), Array.from(rankAverage(x)));
+});
+
+test('selection-based quantile and rank window agree with sorting', async () => {
+  const { quantileSelect, rankWindow } = await import('../src/stats/summary.js');
+  const x = Array.from({ length: 301 }, (_, i) => Math.round(Math.cos(i * 2.3) * 30) / 3);
+  for (const p of [0, 0.25, 0.5, 0.75, 0.9, 1]) assert.ok(quantileSelect(x, p) === quantile(x, p), `p=${p}`);
+  const r = rankAverage(x);
+  for (const [lo, hi] of [[91, 211], [16, 286], [1, 301], [150, 150]]) {
+    const w = rankWindow(x, lo, hi);
+    r.forEach((ri, i) => assert.equal(w[i], ri >= lo && ri <= hi ? 1 : 0, `rank ${ri} window ${lo}-${hi}`));
+  }
+});

@@ -144,16 +144,18 @@ function lowest(x: Float64Array, y: Float64Array, xs: number, nleft: number, nri
 /** R approxfun(x, y, rule = 2, ties = list("ordered", mean)) for sorted x: linear, constant outside. */
 export function approxFun(xs: Float64Array, ysIn: Float64Array): (v: number) => number {
   // Collapse tied x to the mean of their y.
-  const x: number[] = [];
-  const y: number[] = [];
+  const xa: number[] = [];
+  const ya: number[] = [];
   for (let i = 0; i < xs.length; ) {
     let j = i;
     let s = 0;
     while (j < xs.length && xs[j] === xs[i]) s += ysIn[j++];
-    x.push(xs[i]);
-    y.push(s / (j - i));
+    xa.push(xs[i]);
+    ya.push(s / (j - i));
     i = j;
   }
+  const x = Float64Array.from(xa);
+  const y = Float64Array.from(ya);
   const m = x.length;
   return (v: number) => {
     if (Number.isNaN(v)) return NaN;

@@ -41,16 +41,21 @@ export function voom(counts: Matrix, design: Design, libSize: Float64Array, span
   }
   const l = lowess(sx, sy, span);
   const f = approxFun(l.x, l.y);
-  // Fitted log-counts: design %*% coefficients per gene, shifted back to the count scale.
+  // Fitted log-counts: log2(1e-6 * 2^(X b) * (lib + 1)) = X b + log2(lib + 1) - log2(1e6), per gene and sample.
   const W = new Float64Array(G * n);
   const p = design.p;
+  const X = design.x;
+  const coef = fit.coefficients;
+  const shift = new Float64Array(n);
+  for (let j = 0; j < n; j++) shift[j] = logLib[j] - Math.log2(1e6);
   for (let g = 0; g < G; g++) {
+    const o = g * n;
     for (let j = 0; j < n; j++) {
       let fv = 0;
-      for (let k = 0; k < p; k++) fv += fit.coefficients[g * p + k] * design.x[k * n + j];
-      const fittedCount = 1e-6 * 2 ** fv * (libSize[j] + 1);
-      const s = f(Math.log2(fittedCount));
-      W[g * n + j] = 1 / (s * s * s * s);
+      for (let k = 0; k < p; k++) fv += coef[g * p + k] * X[k * n + j];
+      const s = f(fv + shift[j]);
+      const s2 = s * s;
+      W[o + j] = 1 / (s2 * s2);
     }
   }
   return { E: Em, weights: { nrow: G, ncol: n, data: W }, trend: l };
