@@ -73,7 +73,10 @@ export class JobExecutor {
     } catch (e) {
       await pendingWrite;
       if (entry.why === 'cancel') return 'cancelled';
-      if (entry.why === 'shutdown' || this.stopping) return 'interrupted';
+      if (entry.why === 'shutdown' || this.stopping) {
+        if (this.store.backend === 'sqlite') await this.store.releaseAttempt(job.id).catch(() => {});
+        return 'interrupted';
+      }
       const now = Date.now();
       if (e instanceof ThreadTaskError && e.serialized.name === 'JobInputError') {
         await this.store.failJob(job.id, 'invalid_input', e.message, now);

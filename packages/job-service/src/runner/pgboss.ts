@@ -57,7 +57,17 @@ export class PgBossWorker {
     private readonly concurrency: number,
   ) {}
 
+  private sweeper?: NodeJS.Timeout;
+
   async start(): Promise<void> {
+    // Safety net: a job whose queue entry is gone (retries exhausted by crashes) must not stay processing.
+    this.sweeper = setInterval(() => {
+      this.store.failOrphansOfQueue?.(Date.now() - 5 * 60_000, Date.now()).then(
+        (ids) => ids.length && this.log.warn({ job_ids: ids }, 'failed jobs the queue no longer holds'),
+        () => {},
+      );
+    }, 60_000);
+    this.sweeper.unref();
     for (const k of jobKinds) {
       for (let i = 0; i < this.concurrency; i++) {
         await this.boss.work<{ job_id: string }>(queueName(k.id), { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([delivery]) => {
@@ -75,6 +85,7 @@ export class PgBossWorker {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.sweeper) clearInterval(this.sweeper);
     await this.executor.stop();
     await this.boss.stop({ graceful: true, timeout: 5000 });
   }

@@ -226,6 +226,22 @@ export class PostgresStore implements Store {
     return (r.rowCount ?? 0) > 0;
   }
 
+  async releaseAttempt(): Promise<void> {
+    // Not used: with PostgreSQL every delivery counts, so that ours and pg-boss's retry budgets agree.
+  }
+
+  async failOrphansOfQueue(olderThan: number, now: number): Promise<string[]> {
+    const rows = await this.q<{ id: string }>(
+      `update evident_jobs j set status = 'failed', phase = 'done', completed_at = $2, error_code = 'worker_lost',
+         error_message = 'the queue gave up on this job after its worker stopped repeatedly'
+       where j.status = 'processing' and j.created_at < $1
+         and not exists (select 1 from pgboss.job q where q.data->>'job_id' = j.id and q.state in ('created', 'retry', 'active'))
+       returning j.id`,
+      [olderThan, now],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async recoverOrphans(): Promise<{ requeued: string[]; failed: string[] }> {
     // With PostgreSQL the queue (pg-boss) redelivers jobs whose worker died once they expire.
     return { requeued: [], failed: [] };

@@ -205,6 +205,13 @@ export class SqliteStore implements Store {
     );
   }
 
+  async releaseAttempt(id: string) {
+    this.db
+      .prepare(`update jobs set phase = 'queued', attempts = max(attempts - 1, 0), run_after = ?, progress_stage = 'queued',
+                progress_percent = 0 where id = ? and status = 'processing' and phase = 'running'`)
+      .run(Date.now(), id);
+  }
+
   async recoverOrphans(now: number) {
     return this.db
       .transaction(() => {

@@ -121,6 +121,10 @@ export interface Store {
   completeJob(id: string, result: Buffer, targets: Array<Record<string, unknown>>, now: number): Promise<boolean>;
   failJob(id: string, code: string, message: string, now: number): Promise<boolean>;
   retryLater(id: string, runAfter: number, message: string): Promise<boolean>;
+  /** Embedded graceful shutdown: puts a running job back in the queue without counting the attempt. */
+  releaseAttempt(id: string): Promise<void>;
+  /** PostgreSQL: jobs still processing that the queue no longer holds (older than `olderThan`) are failed. */
+  failOrphansOfQueue?(olderThan: number, now: number): Promise<string[]>;
   /** Embedded startup: jobs left `running` by a dead process are requeued, or failed when out of attempts. */
   recoverOrphans(now: number): Promise<{ requeued: string[]; failed: string[] }>;
   statusOf(id: string): Promise<JobStatus | undefined>;
