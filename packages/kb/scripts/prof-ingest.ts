@@ -10,11 +10,15 @@ const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 214748364
 for (let i = 0; i < N; i++) claims.push({ subject: [`E${Math.floor(rnd() * E)}`, 'gene'], predicate: [`rel_${i % 50}`, 'c'], object: [`E${Math.floor(rnd() * E)}`, 'disease'], provenance: { source_type: 'literature', source_id: `pmid:${i % 50000}` }, confidence: 0.5 });
 const path = join(mkdtempSync(join(tmpdir(), 'kbp-')), 'x.kb');
 const db = await open(path);
+if (process.env.NOSTORE) { const st = (db as any).store; let h = 0; st.append = async (e: unknown[]) => { if (process.env.NOSTORE === 'json') JSON.stringify(e); const f = h + 1; h += e.length; return f; }; st.readAfter = async () => []; }
 let t = performance.now();
+const cpu0 = process.cpuUsage();
 for (let i = 0; i < N; i += 10_000) await db.ingestBatch(claims.slice(i, i + 10_000));
-console.log('ingest/s', Math.round(N / ((performance.now() - t) / 1000)), (globalThis as any).__t);
+const cpu = process.cpuUsage(cpu0);
+console.log('ingest/s wall', Math.round(N / ((performance.now() - t) / 1000)), 'per cpu-s', Math.round(N / ((cpu.user + cpu.system) / 1e6)));
 await db.close();
 t = performance.now();
+const c1 = process.cpuUsage();
 const db2 = await open(path);
-console.log('open ms', Math.round(performance.now() - t));
+console.log('open ms', Math.round(performance.now() - t), 'cpu ms', Math.round((process.cpuUsage(c1).user + process.cpuUsage(c1).system) / 1000));
 await db2.close();

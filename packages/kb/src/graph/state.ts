@@ -23,6 +23,10 @@ export interface ResolvedClaim {
   objectNorm: string;
   predicate: string;
   predicateClass: string;
+  /** Indices found while checking for duplicates, reused when the claim is applied (-1: not known then). */
+  s: number;
+  o: number;
+  p: number;
 }
 
 export interface InquiryState {
@@ -167,6 +171,9 @@ export class GraphState {
       objectType, objectId: entityId(objectType, objectNorm), objectNorm,
       predicate: normalizeToken(e.predicate[0]),
       predicateClass: normalizeToken(e.predicate[1]),
+      s: -1,
+      o: -1,
+      p: -1,
     };
   }
 
@@ -177,11 +184,12 @@ export class GraphState {
   /** The fact a resolved claim states, if already known. */
   findFact(r: ResolvedClaim): number | undefined {
     const s = this.entityIndex.get(r.subjectId);
-    if (s === undefined) return undefined;
     const o = this.entityIndex.get(r.objectId);
-    if (o === undefined) return undefined;
     const p = this.predIndex.get(r.predicate);
-    if (p === undefined) return undefined;
+    r.s = s ?? -1;
+    r.o = o ?? -1;
+    r.p = p ?? -1;
+    if (s === undefined || o === undefined || p === undefined) return undefined;
     return this.factOf(s, p, o);
   }
 
@@ -194,10 +202,10 @@ export class GraphState {
 
   /** The claim index of a stored, non-retracted claim of the same fact from the same source, or -1. */
   findDuplicate(r: ResolvedClaim, sourceId: string): number {
-    const src = this.sourceIndex.get(sourceId);
-    if (src === undefined) return -1;
     const f = this.findFact(r);
-    return f === undefined ? -1 : this.duplicateInFact(f, src);
+    if (f === undefined) return -1;
+    const src = this.sourceIndex.get(sourceId);
+    return src === undefined ? -1 : this.duplicateInFact(f, src);
   }
 
   claimsOfFact(f: number): number[] {
@@ -258,8 +266,8 @@ export class GraphState {
     return e;
   }
 
-  private internEntity(id: string, type: string, norm: string, raw: string): number {
-    let e = this.entityIndex.get(id);
+  private internEntity(id: string, type: string, norm: string, raw: string, known: number): number {
+    let e = known >= 0 ? known : this.entityIndex.get(id);
     if (e !== undefined) {
       if (raw !== this.entityName[e]) {
         const shown = raw.trim();
@@ -302,9 +310,9 @@ export class GraphState {
     const sourceId = prov.source_id;
     let src = this.sourceIndex.get(sourceId);
 
-    const s = this.internEntity(r.subjectId, r.subjectType, r.subjectNorm, e.subject[0]);
-    const o = this.internEntity(r.objectId, r.objectType, r.objectNorm, e.object[0]);
-    let p = this.predIndex.get(r.predicate);
+    const s = this.internEntity(r.subjectId, r.subjectType, r.subjectNorm, e.subject[0], r.s);
+    const o = this.internEntity(r.objectId, r.objectType, r.objectNorm, e.object[0], r.o);
+    let p: number | undefined = r.p >= 0 ? r.p : this.predIndex.get(r.predicate);
     if (p === undefined) {
       p = this.predName.length;
       this.predIndex.set(r.predicate, p);

@@ -22,9 +22,18 @@ export function normalizeName(raw: string): string {
 }
 
 /** Types and predicates: normalised like names, with spaces and dashes as underscores ('Cell Type' -> 'cell_type'). */
+let lastToken = '';
+let lastTokenNorm = '';
 export function normalizeToken(raw: string): string {
+  // Types and predicates repeat from claim to claim: a one-entry memo avoids most map lookups.
+  if (raw === lastToken) return lastTokenNorm;
+  lastToken = raw;
   const hit = tokenCache.get(raw);
-  if (hit !== undefined) return hit;
+  if (hit !== undefined) return (lastTokenNorm = hit);
+  return (lastTokenNorm = normalizeTokenSlow(raw));
+}
+
+function normalizeTokenSlow(raw: string): string {
   const s = normalizeName(raw).replace(/[\s-]+/g, '_');
   if (tokenCache.size > 100_000) tokenCache.clear();
   tokenCache.set(raw, s);

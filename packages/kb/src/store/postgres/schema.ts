@@ -1,0 +1,87 @@
+// The PostgreSQL layout and its creation. Two tables in the connection's current schema:
+//   evident_kb_meta (key, value)   the format marker, so a foreign table of the same name is refused
+//   evident_kb_log  (seq, n, ts, body)  one row per chunk of up to CHUNK entries appended together,
+//                                    body = JSON array text; entries get seqs seq .. seq+n-1
+// Chunk rows keep a million-claim ingest to a few hundred rows (the per-row B-tree and tuple cost is what
+// bounds bulk inserts), while every entry keeps its own seq. Text, not jsonb: the store never looks inside
+// an entry, and text round-trips exactly and costs no parsing on the server.
+import type pg from 'pg';
+import { KbOpenError } from '../../errors.js';
+
+export const FORMAT = 'evident-kb-log/1';
+export const CHUNK = 4096;
+export const META = 'evident_kb_meta';
+export const LOG = 'evident_kb_log';
+
+/** Advisory lock classes (first key of the two-int form); the second key is the schema's hash. */
+export const DDL_LOCK = 0x4b420001;
+export const APPEND_LOCK = 0x4b420002;
+
+const EXPECTED_COLUMNS: Record<string, string> = { seq: 'bigint', n: 'integer', ts: 'bigint', body: 'text' };
+
+/**
+ * Creates the tables if the database has none (when `create`), or checks that the ones there are ours.
+ * Runs under a transaction-scoped advisory lock so that two processes opening a fresh database at the same
+ * moment do not race on CREATE TABLE (IF NOT EXISTS is not safe against concurrent creation).
+ * Returns the schema's lock key for appends.
+ */
+export async function ensureSchema(client: pg.PoolClient, opts: { create: boolean; readonly: boolean; location: string }): Promise<number> {
+  await client.query('BEGIN');
+  try {
+    const { rows: [info] } = await client.query<{ schema: string | null; key: number; meta: string | null; log: string | null }>(
+      `SELECT current_schema() AS schema, hashtext(coalesce(current_schema(), '')) AS key,
+              to_regclass($1)::text AS meta, to_regclass($2)::text AS log`, [META, LOG]);
+    if (!info!.schema) throw new KbOpenError('open_failed', 'path', `${opts.location}: no schema on the search_path to hold the KB tables`);
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [DDL_LOCK, info!.key]);
+    // Look again under the lock: another process may have created the tables while we waited.
+    const { rows: [again] } = await client.query<{ meta: string | null; log: string | null }>(
+      'SELECT to_regclass($1)::text AS meta, to_regclass($2)::text AS log', [META, LOG]);
+    if (!again!.meta && !again!.log) {
+      if (!opts.create || opts.readonly) throw new KbOpenError('not_found', 'path', `no knowledge base in ${opts.location}`);
+      await createTables(client);
+    } else {
+      await checkTables(client, again!.meta !== null, again!.log !== null, opts.location);
+    }
+    await client.query('COMMIT');
+    return info!.key;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
+}
+
+async function createTables(client: pg.PoolClient): Promise<void> {
+  await client.query(`CREATE TABLE ${META} (key text PRIMARY KEY, value text NOT NULL)`);
+  const log = (compression: string) =>
+    `CREATE TABLE ${LOG} (seq bigint PRIMARY KEY, n integer NOT NULL CHECK (n > 0), ts bigint NOT NULL, body text ${compression} NOT NULL)`;
+  // lz4 compresses chunk bodies several times faster than the default pglz; servers built without it
+  // refuse the clause, so fall back (inside a savepoint, since an error aborts the transaction).
+  await client.query('SAVEPOINT lz4');
+  try {
+    await client.query(log('COMPRESSION lz4'));
+  } catch {
+    await client.query('ROLLBACK TO SAVEPOINT lz4');
+    await client.query(log(''));
+  }
+  await client.query(`INSERT INTO ${META} (key, value) VALUES ('format', $1)`, [FORMAT]);
+}
+
+async function checkTables(client: pg.PoolClient, hasMeta: boolean, hasLog: boolean, location: string): Promise<void> {
+  const bad = (why: string) => new KbOpenError('bad_format', 'path', `${location} is not an Evident KB: ${why}`);
+  if (!hasMeta) throw bad(`table ${LOG} exists without ${META}`);
+  let format: string | undefined;
+  try {
+    const { rows } = await client.query<{ value: string }>(`SELECT value FROM ${META} WHERE key = 'format'`);
+    format = rows[0]?.value;
+  } catch {
+    throw bad(`table ${META} has an unexpected shape`);
+  }
+  if (format !== FORMAT) throw bad(`format ${format ?? 'missing'} (expected ${FORMAT})`);
+  if (!hasLog) throw bad(`table ${LOG} is missing`);
+  const { rows } = await client.query<{ column_name: string; data_type: string }>(
+    `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, [LOG]);
+  const have = new Map(rows.map((r) => [r.column_name, r.data_type]));
+  for (const [col, type] of Object.entries(EXPECTED_COLUMNS)) {
+    if (have.get(col) !== type) throw bad(`column ${LOG}.${col} is ${have.get(col) ?? 'missing'} (expected ${type})`);
+  }
+}
