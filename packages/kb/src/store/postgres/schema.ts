@@ -21,33 +21,36 @@ const EXPECTED_COLUMNS: Record<string, string> = { seq: 'bigint', n: 'integer', 
 
 /**
  * Creates the tables if the database has none (when `create`), or checks that the ones there are ours.
- * Runs under a transaction-scoped advisory lock so that two processes opening a fresh database at the same
- * moment do not race on CREATE TABLE (IF NOT EXISTS is not safe against concurrent creation).
- * Returns the schema's lock key for appends.
+ * Two processes opening a fresh database at the same moment must not race on CREATE TABLE (IF NOT EXISTS is
+ * not safe against concurrent creation), so this runs under a session advisory lock, and the check runs in a
+ * transaction begun after the lock is held: only then are the other process's new tables visible in the
+ * catalog caches. The lock dies with the connection if the process does. Returns the schema's lock key.
  */
 export async function ensureSchema(client: pg.PoolClient, opts: { create: boolean; readonly: boolean; location: string }): Promise<number> {
-  await client.query('BEGIN');
+  const { rows: [info] } = await client.query<{ schema: string | null; key: number }>(
+    `SELECT current_schema() AS schema, hashtext(coalesce(current_schema(), '')) AS key`);
+  if (!info!.schema) throw new KbOpenError('open_failed', 'path', `${opts.location}: no schema on the search_path to hold the KB tables`);
+  await client.query('SELECT pg_advisory_lock($1, $2)', [DDL_LOCK, info!.key]);
   try {
-    const { rows: [info] } = await client.query<{ schema: string | null; key: number; meta: string | null; log: string | null }>(
-      `SELECT current_schema() AS schema, hashtext(coalesce(current_schema(), '')) AS key,
-              to_regclass($1)::text AS meta, to_regclass($2)::text AS log`, [META, LOG]);
-    if (!info!.schema) throw new KbOpenError('open_failed', 'path', `${opts.location}: no schema on the search_path to hold the KB tables`);
-    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [DDL_LOCK, info!.key]);
-    // Look again under the lock: another process may have created the tables while we waited.
-    const { rows: [again] } = await client.query<{ meta: string | null; log: string | null }>(
-      'SELECT to_regclass($1)::text AS meta, to_regclass($2)::text AS log', [META, LOG]);
-    if (!again!.meta && !again!.log) {
-      if (!opts.create || opts.readonly) throw new KbOpenError('not_found', 'path', `no knowledge base in ${opts.location}`);
-      await createTables(client);
-    } else {
-      await checkTables(client, again!.meta !== null, again!.log !== null, opts.location);
+    await client.query('BEGIN');
+    try {
+      const { rows: [t] } = await client.query<{ meta: string | null; log: string | null }>(
+        'SELECT to_regclass($1)::text AS meta, to_regclass($2)::text AS log', [META, LOG]);
+      if (!t!.meta && !t!.log) {
+        if (!opts.create || opts.readonly) throw new KbOpenError('not_found', 'path', `no knowledge base in ${opts.location}`);
+        await createTables(client);
+      } else {
+        await checkTables(client, t!.meta !== null, t!.log !== null, opts.location);
+      }
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
     }
-    await client.query('COMMIT');
-    return info!.key;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1, $2)', [DDL_LOCK, info!.key]);
   }
+  return info!.key;
 }
 
 async function createTables(client: pg.PoolClient): Promise<void> {
