@@ -24,23 +24,38 @@ export function calcNormFactorsTMM(counts: Matrix, libSize: Float64Array, opts: 
     for (let j = 0; j < ncol; j++) if (counts.data[o + j] > 0) { keep.push(i); break; }
   }
   if (keep.length === 0 || ncol === 1) return { normFactors: new Float64Array(ncol).fill(1), refColumn: 0 };
-  // Columns are extracted one at a time: a full copy of a large matrix would double the memory.
+  // Columns are pulled out a block at a time: a full column-major copy would double the memory, and
+  // one column at a time strides through the whole matrix per column (cache-hostile on large data).
+  const forEachColumn = (fn: (c: Float64Array, j: number) => void) => {
+    const B = 32;
+    const m = keep.length;
+    const block = Array.from({ length: B }, () => new Float64Array(m));
+    for (let j0 = 0; j0 < ncol; j0 += B) {
+      const w = Math.min(B, ncol - j0);
+      for (let r = 0; r < m; r++) {
+        const o = keep[r] * ncol + j0;
+        for (let b = 0; b < w; b++) block[b][r] = counts.data[o + b];
+      }
+      for (let b = 0; b < w; b++) fn(block[b], j0 + b);
+    }
+  };
   const col = (j: number) => {
     const c = new Float64Array(keep.length);
     for (let r = 0; r < keep.length; r++) c[r] = counts.data[keep[r] * ncol + j];
     return c;
   };
-  const f75 = Array.from({ length: ncol }, (_, j) => quantileSelect(col(j), 0.75) / libSize[j]);
+  const f75 = new Array<number>(ncol);
+  forEachColumn((c, j) => (f75[j] = quantileSelect(c, 0.75) / libSize[j]));
   const sortedF = [...f75].sort((a, b) => a - b);
   const medF = sortedF.length % 2 ? sortedF[(sortedF.length - 1) / 2] : (sortedF[sortedF.length / 2 - 1] + sortedF[sortedF.length / 2]) / 2;
   let ref = 0;
   if (medF < 1e-20) {
     let best = -Infinity;
-    for (let j = 0; j < ncol; j++) {
+    forEachColumn((c, j) => {
       let s = 0;
-      for (const v of col(j)) s += Math.sqrt(v);
+      for (const v of c) s += Math.sqrt(v);
       if (s > best) { best = s; ref = j; }
-    }
+    });
   } else {
     const m = f75.reduce((a, b) => a + b, 0) / ncol;
     let best = Infinity;
@@ -51,7 +66,7 @@ export function calcNormFactorsTMM(counts: Matrix, libSize: Float64Array, opts: 
   }
   const f = new Float64Array(ncol);
   const refCol = col(ref);
-  for (let j = 0; j < ncol; j++) f[j] = tmmFactor(col(j), refCol, libSize[j], libSize[ref], opts);
+  forEachColumn((c, j) => (f[j] = tmmFactor(c, refCol, libSize[j], libSize[ref], opts)));
   let logMean = 0;
   for (let j = 0; j < ncol; j++) logMean += Math.log(f[j]);
   const g = Math.exp(logMean / ncol);

@@ -4,8 +4,8 @@
 import type { DataType } from '@evident/target-discovery';
 
 /** Seconds per million cells: parsing plus the pipeline. */
-const PER_MCELL: Record<DataType, number> = { log_expression: 0.45, non_log_expression: 0.5, counts: 0.4 };
-const FIXED = 0.4; // loading the gene table, plots
+const PER_MCELL: Record<DataType, number> = { log_expression: 0.25, non_log_expression: 0.3, counts: 0.45 };
+const FIXED = 0.6; // loading the gene table, ranking, plots
 
 export function estimateTdSeconds(shape: { features: number; samples: number; data_type: DataType }): [number, number] {
   const mcells = (shape.features * shape.samples) / 1e6;
