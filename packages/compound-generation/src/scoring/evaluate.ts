@@ -1,7 +1,7 @@
 // Scores one candidate molecule: sanity (valence via RDKit sanitization, elements, charges, rings), the
 // constraints, structural alerts, QED, SA, site complementarity and reference similarity, combined into a total.
 import { analyseMol, type MoleculeProperties } from '../chem/describe.js';
-import { painsHits, unwantedAlertNames } from '../chem/alerts.js';
+import { painsHits, stabilityHits, unwantedAlertNames } from '../chem/alerts.js';
 import { foldMorgan, tanimoto, type Fingerprint } from '../chem/fingerprint.js';
 import type { MolGraph } from '../chem/graph.js';
 import { molGraph } from '../chem/graph.js';
@@ -140,7 +140,7 @@ export class Evaluator {
     const p = a.properties;
     const { violations, distance } = constraintViolations(p, this.input.constraints);
     // PAINS matching is the costliest step: only for molecules that could be returned.
-    const alerts = unwantedAlertNames(a.qedAlerts);
+    const alerts = [...unwantedAlertNames(a.qedAlerts), ...stabilityHits(this.rd, mol, a.patternFp)];
     if (violations.length === 0) alerts.push(...painsHits(this.rd, mol, a.patternFp));
     const features = pharmacophoreFeatures(this.rd, mol, a.graph, p.hbd, p.hba, p.aromatic_rings, a.patternFp);
     const site = siteComplementarity(this.input.residues, features);
