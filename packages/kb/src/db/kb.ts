@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { KbClosedError, KbConflictError, KbError, KbNotFoundError, KbValidationError } from '../errors.js';
+import { BatchDedupe } from '../graph/batch-dedupe.js';
 import { GraphState, type PendingEvent, type ResolvedClaim, RETRACTED } from '../graph/state.js';
 import { Registry, type PredicateSpec, type Vocabulary } from '../model/registry.js';
 import { validateClaimInput, LIMITS } from '../model/validate.js';
@@ -218,6 +219,7 @@ export class KbDB extends KbView implements ViewHost {
     const events: PendingEvent[] = [];
     const result = await this.serial(async () => {
       if (this.closed) throw new KbClosedError();
+      this.state.emitIngested = this.events.has('claim_ingested');
       for (let attempt = 0; ; attempt++) {
         await this.catchUp(null);
         const plan = build();
@@ -289,13 +291,18 @@ export class KbDB extends KbView implements ViewHost {
         if (s.claimStatus[parent] === RETRACTED) throw new KbValidationError('retracted_reference', `provenance.derived_from[${i}]`, `claim '${derived[i]}' is retracted`);
       }
     }
+    const p = c.provenance;
+    let keys = 0;
+    for (const _ in p) keys++;
+    // Copy what is kept, so the caller mutating its objects later cannot change a logged claim in memory.
+    const provenance = keys === 2 ? { source_type: p.source_type, source_id: p.source_id } : ({ ...p, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance']);
     const entry: ClaimEntry = {
       kind: 'claim',
       claim_id: newId('clm_'),
       subject: [c.subject[0], c.subject[1]],
       predicate: [c.predicate[0], c.predicate[1]],
       object: [c.object[0], c.object[1]],
-      provenance: { ...c.provenance, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance'],
+      provenance,
       confidence: c.confidence ?? defaultConfidence(this.curator, c.provenance.source_type),
     };
     if (c.payload !== undefined) entry.payload = c.payload;
@@ -315,7 +322,7 @@ export class KbDB extends KbView implements ViewHost {
       const entries: ClaimEntry[] = [];
       const resolved: ResolvedClaim[] = [];
       const ids: string[] = new Array(claims.length);
-      const inBatch = new Map<string, string>();
+      const inBatch = new BatchDedupe();
       let duplicates = 0;
       for (let i = 0; i < claims.length; i++) {
         let prepared: { entry: ClaimEntry; resolved: ResolvedClaim };
@@ -333,14 +340,13 @@ export class KbDB extends KbView implements ViewHost {
           duplicates++;
           continue;
         }
-        const key = `${r.subjectId}\u0001${r.predicate}\u0001${r.objectId}\u0001${sourceId}`;
-        const earlier = inBatch.get(key);
+        const earlier = inBatch.find(r, sourceId);
         if (earlier !== undefined) {
           ids[i] = earlier;
           duplicates++;
           continue;
         }
-        inBatch.set(key, entry.claim_id);
+        inBatch.add(r, sourceId, entry.claim_id);
         ids[i] = entry.claim_id;
         entries.push(entry);
         resolved.push(r);

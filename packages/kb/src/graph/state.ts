@@ -7,6 +7,7 @@ import type { ClaimEntry, InquiryEntry, RetractEntry } from '../store/types.js';
 import type { ClaimStatus } from '../types.js';
 import { entityId, normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
+import { FactTable } from './fact-table.js';
 
 export const ACTIVE = 0;
 export const DEGRADED = 1;
@@ -16,10 +17,8 @@ export const STATUS_NAMES: readonly ClaimStatus[] = ['active', 'degraded', 'retr
 /** A claim's subject/predicate/object after normalisation, computed once per claim. */
 export interface ResolvedClaim {
   subjectType: string;
-  subjectId: string;
   subjectNorm: string;
   objectType: string;
-  objectId: string;
   objectNorm: string;
   predicate: string;
   predicateClass: string;
@@ -63,14 +62,20 @@ interface RawOverride {
   source_type: string;
 }
 
-// Facts are found by (subject, object) within a predicate: key = subject * 2^26 + object, exact in a double.
-const ENTITY_KEY_LIMIT = 2 ** 26;
+// Entity indices are Int32-friendly; keep well inside that.
+const ENTITY_KEY_LIMIT = 2 ** 30;
 
 export class GraphState {
   constructor(readonly registry: Registry) {}
 
   // ---- entities ---------------------------------------------------------------------------------
   readonly entityIndex = new Map<string, number>();
+  /** type -> canonical name -> entity. Looked up with the normaliser's cached strings, whose hashes V8 keeps. */
+  private readonly entityByType = new Map<string, Map<string, number>>();
+  private lastType = '';
+  private lastTypeMap: Map<string, number> | undefined;
+  private lastSourceId = '';
+  private lastSource = -1;
   readonly entityIds: string[] = [];
   readonly entityType: string[] = [];
   readonly entityNorm: string[] = [];
@@ -87,7 +92,6 @@ export class GraphState {
   readonly predIndex = new Map<string, number>();
   readonly predName: string[] = [];
   readonly predClass: string[] = [];
-  private readonly factByPred: Map<number, number>[] = [];
   readonly sourceIndex = new Map<string, number>();
   readonly sourceIds: string[] = [];
   private readonly sourceFirst: number[] = [];
@@ -99,6 +103,7 @@ export class GraphState {
   readonly factS: number[] = [];
   readonly factO: number[] = [];
   readonly factP: number[] = [];
+  private readonly facts = new FactTable(this.factS, this.factP, this.factO);
   /** First and last claim of the fact; claims chain through claimNextInFact (-1 ends). */
   readonly factFirst: number[] = [];
   private readonly factLast: number[] = [];
@@ -140,6 +145,8 @@ export class GraphState {
   readonly retractions: { ts: number; source_id: string; reason: string; cascade: boolean; retracted: number[]; degraded: number[] }[] = [];
 
   lastTs = 0;
+  /** Whether applyClaim queues claim_ingested (off when nobody listens: one object less per claim). */
+  emitIngested = true;
 
   /** The index of a claim by its id, or undefined. */
   claimIndexOf(claimId: string): number | undefined {
@@ -167,8 +174,7 @@ export class GraphState {
     const objectType = normalizeToken(e.object[1]);
     const objectNorm = this.registry.canonicalName(objectType, normalizeName(e.object[0]));
     return {
-      subjectType, subjectId: entityId(subjectType, subjectNorm), subjectNorm,
-      objectType, objectId: entityId(objectType, objectNorm), objectNorm,
+      subjectType, subjectNorm, objectType, objectNorm,
       predicate: normalizeToken(e.predicate[0]),
       predicateClass: normalizeToken(e.predicate[1]),
       s: -1,
@@ -177,20 +183,17 @@ export class GraphState {
     };
   }
 
-  private factOf(s: number, p: number, o: number): number | undefined {
-    return this.factByPred[p]?.get(s * ENTITY_KEY_LIMIT + o);
-  }
 
   /** The fact a resolved claim states, if already known. */
   findFact(r: ResolvedClaim): number | undefined {
-    const s = this.entityIndex.get(r.subjectId);
-    const o = this.entityIndex.get(r.objectId);
+    const s = this.entityOf(r.subjectType, r.subjectNorm);
+    const o = this.entityOf(r.objectType, r.objectNorm);
     const p = this.predIndex.get(r.predicate);
     r.s = s ?? -1;
     r.o = o ?? -1;
     r.p = p ?? -1;
     if (s === undefined || o === undefined || p === undefined) return undefined;
-    return this.factOf(s, p, o);
+    return this.facts.get(s, p, o);
   }
 
   private duplicateInFact(f: number, src: number): number {
@@ -204,7 +207,7 @@ export class GraphState {
   findDuplicate(r: ResolvedClaim, sourceId: string): number {
     const f = this.findFact(r);
     if (f === undefined) return -1;
-    const src = this.sourceIndex.get(sourceId);
+    const src = this.sourceOf(sourceId);
     return src === undefined ? -1 : this.duplicateInFact(f, src);
   }
 
@@ -266,8 +269,32 @@ export class GraphState {
     return e;
   }
 
-  private internEntity(id: string, type: string, norm: string, raw: string, known: number): number {
-    let e = known >= 0 ? known : this.entityIndex.get(id);
+  /** Entity index for a normalised (type, canonical name), or undefined. */
+  entityOf(type: string, norm: string): number | undefined {
+    let m: Map<string, number> | undefined;
+    if (type === this.lastType && this.lastTypeMap) m = this.lastTypeMap;
+    else {
+      m = this.entityByType.get(type);
+      if (m) {
+        this.lastType = type;
+        this.lastTypeMap = m;
+      }
+    }
+    return m?.get(norm);
+  }
+
+  private sourceOf(sourceId: string): number | undefined {
+    if (sourceId === this.lastSourceId && this.lastSource >= 0) return this.lastSource;
+    const src = this.sourceIndex.get(sourceId);
+    if (src !== undefined) {
+      this.lastSourceId = sourceId;
+      this.lastSource = src;
+    }
+    return src;
+  }
+
+  private internEntity(type: string, norm: string, raw: string, known: number): number {
+    let e = known >= 0 ? known : this.entityOf(type, norm);
     if (e !== undefined) {
       if (raw !== this.entityName[e]) {
         const shown = raw.trim();
@@ -281,7 +308,11 @@ export class GraphState {
     }
     if (this.entityIds.length >= ENTITY_KEY_LIMIT) throw new Error(`more than ${ENTITY_KEY_LIMIT} entities: beyond the in-memory index's design`);
     e = this.entityIds.length;
+    const id = entityId(type, norm);
     this.entityIndex.set(id, e);
+    let byType = this.entityByType.get(type);
+    if (!byType) this.entityByType.set(type, (byType = new Map()));
+    byType.set(norm, e);
     this.entityIds.push(id);
     this.entityType.push(type);
     this.entityNorm.push(norm);
@@ -308,29 +339,27 @@ export class GraphState {
     r ??= this.resolveClaim(e);
     const prov = e.provenance;
     const sourceId = prov.source_id;
-    let src = this.sourceIndex.get(sourceId);
+    let src = this.sourceOf(sourceId);
 
-    const s = this.internEntity(r.subjectId, r.subjectType, r.subjectNorm, e.subject[0], r.s);
-    const o = this.internEntity(r.objectId, r.objectType, r.objectNorm, e.object[0], r.o);
+    const s = this.internEntity(r.subjectType, r.subjectNorm, e.subject[0], r.s);
+    const o = this.internEntity(r.objectType, r.objectNorm, e.object[0], r.o);
     let p: number | undefined = r.p >= 0 ? r.p : this.predIndex.get(r.predicate);
     if (p === undefined) {
       p = this.predName.length;
       this.predIndex.set(r.predicate, p);
       this.predName.push(r.predicate);
       this.predClass.push(r.predicateClass);
-      this.factByPred.push(new Map());
     }
-    const key = s * ENTITY_KEY_LIMIT + o;
-    let f = this.factByPred[p]!.get(key);
+    let f = this.facts.get(s, p, o);
     if (f !== undefined && src !== undefined && this.duplicateInFact(f, src) >= 0) return -1;
     const c = this.claimId.length;
     let newSource = true;
     if (f === undefined) {
       f = this.factS.length;
-      this.factByPred[p]!.set(key, f);
       this.factS.push(s);
       this.factO.push(o);
       this.factP.push(p);
+      this.facts.add(f);
       this.factFirst.push(c);
       this.factLast.push(c);
       this.factClaimCount.push(1);
@@ -411,7 +440,7 @@ export class GraphState {
     if (o !== s) this.entityActive[o]!++;
     if (newSource) this.factSources[f]!++;
     if (events) {
-      events.push({ name: 'claim_ingested', claim: c });
+      if (this.emitIngested) events.push({ name: 'claim_ingested', claim: c });
       if (newSource && this.factSources[f]! >= 2) events.push({ name: 'claim_corroborated', fact: f, count: this.factSources[f]!, claim: c });
     }
     if (this.openInquiryNames.size) this.matchInquiries(c, r, ts, events);

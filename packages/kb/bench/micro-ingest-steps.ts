@@ -1,4 +1,6 @@
+// Per-step CPU cost of an ingest (validate, resolve, duplicate checks, entry, JSON, apply), for profiling.
 import { GraphState } from '../src/graph/state.js';
+import { BatchDedupe } from '../src/graph/batch-dedupe.js';
 import { Registry } from '../src/model/registry.js';
 import { validateClaimInput } from '../src/model/validate.js';
 import type { ClaimInput } from '../src/index.js';
@@ -14,8 +16,8 @@ cpu('validate', () => { for (const c of claims) validateClaimInput(c); });
 let rs: any[] = [];
 cpu('resolve', () => { rs = claims.map((c) => s.resolveClaim(c)); });
 cpu('findDup', () => { for (let i = 0; i < N; i++) s.findDuplicate(rs[i], claims[i]!.provenance.source_id); });
-const m = new Map<string, string>();
-cpu('batchkey', () => { for (let i = 0; i < N; i++) { const r = rs[i]; m.set(`${r.subjectId}\u0001${r.predicate}\u0001${r.objectId}\u0001${claims[i]!.provenance.source_id}`, 'x'); } });
+const m = new BatchDedupe();
+cpu('batchdedupe', () => { for (let i = 0; i < N; i++) { const r = rs[i]; if (m.find(r, claims[i]!.provenance.source_id) === undefined) m.add(r, claims[i]!.provenance.source_id, 'x'); } });
 let entries: ClaimEntry[] = [];
 cpu('entry', () => { entries = claims.map((c, i) => ({ kind: 'claim', claim_id: 'clm_0123456789abcdef' + i.toString(16).padStart(16, '0'), subject: [c.subject[0], c.subject[1]], predicate: [c.predicate[0], c.predicate[1]], object: [c.object[0], c.object[1]], provenance: { source_type: c.provenance.source_type, source_id: c.provenance.source_id }, confidence: c.confidence! })); });
 cpu('stringify', () => { for (let i = 0; i < N; i += 4096) JSON.stringify(entries.slice(i, i + 4096)); });
