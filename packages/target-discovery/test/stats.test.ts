@@ -53,3 +53,26 @@ test('selection-based quantile and rank window agree with sorting', async () => 
     r.forEach((ri, i) => assert.equal(w[i], ri >= lo && ri <= hi ? 1 : 0, `rank ${ri} window ${lo}-${hi}`));
   }
 });
+
+test('approxFun interpolates linearly, averages tied x, and is constant outside (rule = 2)', async () => {
+  const { approxFun } = await import('@evident/target-discovery');
+  const f = approxFun(Float64Array.from([0, 1, 1, 2, 4]), Float64Array.from([0, 2, 4, 3, 7]));
+  const cases: Array<[number, number]> = [[-1, 0], [0, 0], [0.5, 1.5], [1, 3], [1.5, 3], [3, 5], [4, 7], [9, 7]];
+  for (const [v, e] of cases) assert.ok(Math.abs(f(v) - e) < 1e-12, `f(${v}) = ${f(v)}, expected ${e}`);
+  // Dense random check against a plain linear scan.
+  const xs = Float64Array.from({ length: 300 }, (_, i) => i * 0.37 + Math.sin(i) * 0.1).sort();
+  const ys = Float64Array.from(xs, (v) => Math.cos(v));
+  const g = approxFun(xs, ys);
+  for (let k = 0; k < 2000; k++) {
+    const v = -1 + (k / 2000) * 120;
+    let expect: number;
+    if (v <= xs[0]) expect = ys[0];
+    else if (v >= xs[299]) expect = ys[299];
+    else {
+      let i = 0;
+      while (xs[i + 1] < v) i++;
+      expect = ys[i] + ((ys[i + 1] - ys[i]) * (v - xs[i])) / (xs[i + 1] - xs[i]);
+    }
+    assert.ok(Math.abs(g(v) - expect) < 1e-12, `v=${v}`);
+  }
+});

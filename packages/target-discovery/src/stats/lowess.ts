@@ -157,12 +157,26 @@ export function approxFun(xs: Float64Array, ysIn: Float64Array): (v: number) => 
   const x = Float64Array.from(xa);
   const y = Float64Array.from(ya);
   const m = x.length;
+  // A uniform grid over the x range remembers where each cell starts, so a lookup needs only a few
+  // binary-search steps (voom evaluates this once per observation).
+  const cells = Math.min(1 << 16, Math.max(1, m * 2));
+  const x0 = x[0];
+  const width = (x[m - 1] - x0) / cells || 1;
+  const start = new Int32Array(cells + 1);
+  for (let c = 0, i = 0; c <= cells; c++) {
+    const edge = x0 + c * width;
+    while (i < m - 1 && x[i + 1] <= edge) i++;
+    start[c] = i;
+  }
   return (v: number) => {
     if (Number.isNaN(v)) return NaN;
     if (v <= x[0]) return y[0];
     if (v >= x[m - 1]) return y[m - 1];
-    let lo = 0;
-    let hi = m - 1;
+    const c = Math.min(cells - 1, Math.floor((v - x0) / width));
+    let lo = Math.max(0, start[c] - 1);
+    let hi = Math.min(m - 1, start[c + 1] + 1);
+    if (x[lo] > v) lo = 0;
+    if (x[hi] < v) hi = m - 1;
     while (hi - lo > 1) {
       const mid = (lo + hi) >> 1;
       if (x[mid] > v) hi = mid;

@@ -140,17 +140,20 @@ export function rankWindow(x: ArrayLike<number>, lo: number, hi: number): Uint8A
   const a = Float64Array.from(x as ArrayLike<number>);
   const vLo = selectInPlace(a, Math.max(0, lo - 1));
   const vHi = selectInPlace(a, Math.min(n - 1, hi - 1));
-  const rankOf = (v: number) => {
-    let less = 0;
-    let eq = 0;
-    for (let i = 0; i < n; i++) {
-      if (x[i] < v) less++;
-      else if (x[i] === v) eq++;
-    }
-    return less + (eq + 1) / 2;
-  };
-  const rLo = rankOf(vLo);
-  const rHi = vHi === vLo ? rLo : rankOf(vHi);
+  // One pass counts the elements below and equal to both boundary values.
+  let lessLo = 0;
+  let eqLo = 0;
+  let lessHi = 0;
+  let eqHi = 0;
+  for (let i = 0; i < n; i++) {
+    const v = x[i];
+    if (v < vLo) lessLo++;
+    else if (v === vLo) eqLo++;
+    if (v < vHi) lessHi++;
+    else if (v === vHi) eqHi++;
+  }
+  const rLo = lessLo + (eqLo + 1) / 2;
+  const rHi = lessHi + (eqHi + 1) / 2;
   const okLo = rLo >= lo && rLo <= hi;
   const okHi = rHi >= lo && rHi <= hi;
   for (let i = 0; i < n; i++) {
