@@ -23,6 +23,8 @@ export class PostgresClaimStore implements ClaimStore {
   private readonly lockKey: number;
   private readonly readonly: boolean;
   private closed = false;
+  /** The next page, requested while the caller applies the current one (see readAfter). */
+  private prefetch: { after: number; span: number; page: Promise<LogRecord[]> } | undefined;
 
   constructor(pool: pg.Pool, location: string, lockKey: number, readonly: boolean) {
     this.pool = pool;
@@ -78,6 +80,28 @@ export class PostgresClaimStore implements ClaimStore {
     if (this.closed) throw new KbClosedError();
     const after = Math.max(0, Math.floor(afterSeq));
     const span = Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : Number.MAX_SAFE_INTEGER - after;
+    let page: LogRecord[] | undefined;
+    const pre = this.prefetch;
+    this.prefetch = undefined;
+    if (pre && pre.after === after && pre.span === span) {
+      // The log is append-only, so a prefetched non-empty page is still exact; an empty one may be stale
+      // (another process may have committed since), and "at the head" must be answered fresh.
+      page = await pre.page.catch(() => undefined);
+      if (page && page.length === 0) page = undefined;
+    }
+    page ??= await this.fetch(after, span);
+    // A full page means more is likely waiting (a catch-up on open): fetch the next page while the caller
+    // applies this one, so the server's work and the transfer overlap with the index update.
+    if (page.length >= span && span < Number.MAX_SAFE_INTEGER - after) {
+      const next = page[page.length - 1]!.seq;
+      const p = this.fetch(next, span);
+      p.catch(() => undefined); // an unused prefetch must not become an unhandled rejection
+      this.prefetch = { after: next, span, page: p };
+    }
+    return page;
+  }
+
+  private async fetch(after: number, span: number): Promise<LogRecord[]> {
     let rows: { seq: number; n: number; ts: number; body: string }[];
     try {
       rows = (await this.pool.query({ name: 'evident_kb_read', text: READ_SQL, values: [after, span] })).rows;
@@ -118,6 +142,8 @@ export class PostgresClaimStore implements ClaimStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.prefetch?.page.catch(() => undefined);
+    this.prefetch = undefined;
     await this.pool.end();
   }
 

@@ -1,0 +1,167 @@
+// KB benchmark on the PostgreSQL store: the workload of bench/ingest-query.ts (N claims, N/10 entities,
+// 50 predicates, 20% of facts corroborated by a second source, same PRNG and seed), ingested with
+// ingestBatch into a fresh temporary database through open('postgres://...'); then depth-1/depth-2 queries
+// (each one first tails the shared log, as every read on a shared store does), reopen (log replay + index
+// rebuild) time and RSS. Baseline, in the same run and database: plain `pg` batched inserts of the same
+// claims as rows (one multi-row INSERT ... SELECT FROM unnest(...) and one transaction per batch).
+//   node --conditions=evident-source --import tsx bench/postgres.ts          (1,000,000 claims)
+//   KB_BENCH_CLAIMS=100000 node --conditions=evident-source --import tsx bench/postgres.ts
+//   TEST_DATABASE_URL=postgres://user@host:5432/postgres ...                 (server to create the temp database on)
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { createTempDatabase } from '@evident/testkit';
+import { open, type ClaimInput } from '../src/index.js';
+
+function arg(name: string, env: string, dflt: number): number {
+  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const v = flag ? flag.split('=')[1] : process.env[env];
+  return v === undefined ? dflt : Number(v);
+}
+
+const N = arg('claims', 'KB_BENCH_CLAIMS', 1_000_000);
+const BATCH = arg('batch', 'KB_BENCH_BATCH', 10_000);
+const QUERIES = arg('queries', 'KB_BENCH_QUERIES', 2000);
+const ENTITIES = Math.max(10, Math.round(N / 10));
+const PREDICATES = 50;
+const TYPES = ['gene', 'protein', 'disease', 'drug', 'pathway'];
+
+// The generator of bench/ingest-query.ts (that file runs on import, so it is repeated here): mulberry32
+// with the same seed, the same facts, the same 20% second-source claims.
+let seed = 0x9e3779b9;
+function rand(): number {
+  seed |= 0;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (n: number) => Math.floor(rand() * n);
+
+function generate(): ClaimInput[] {
+  const facts = Math.round(N / 1.2);
+  const claims: ClaimInput[] = new Array(N);
+  const entity = (i: number): [string, string] => [`E${i}`, TYPES[i % TYPES.length]!];
+  let k = 0;
+  for (let f = 0; f < facts; f++) {
+    const s = pick(ENTITIES);
+    let o = pick(ENTITIES);
+    if (o === s) o = (o + 1) % ENTITIES;
+    const p = pick(PREDICATES);
+    const base: ClaimInput = {
+      subject: entity(s),
+      predicate: [`rel_${p}`, `class_${p % 8}`],
+      object: entity(o),
+      provenance: { source_type: 'literature', source_id: `pmid:${1 + (f % 50_000)}` },
+      confidence: 0.5 + rand() / 2,
+    };
+    claims[k++] = base;
+    if (k < N && f % 5 === 0) {
+      claims[k++] = { ...base, provenance: { source_type: 'database', source_id: `db:${f % 97}` }, confidence: 0.9 };
+    }
+  }
+  while (k < N) {
+    const s = pick(ENTITIES);
+    claims[k++] = { subject: entity(s), predicate: ['rel_0', 'class_0'], object: entity((s + 1) % ENTITIES), provenance: { source_type: 'experiment', source_id: `x:${k}` }, confidence: 0.7 };
+  }
+  return claims;
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function baseline(claims: ClaimInput[], url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(`CREATE TABLE baseline_claims (id bigserial PRIMARY KEY, subject text, subject_type text, predicate text,
+      predicate_class text, object text, object_type text, source_type text, source_id text, confidence float8, created_at bigint)`);
+    const t0 = performance.now();
+    for (let i = 0; i < claims.length; i += BATCH) {
+      const rows = claims.slice(i, i + BATCH);
+      const col = (f: (c: ClaimInput) => unknown) => rows.map(f);
+      await c.query('BEGIN');
+      await c.query(
+        `INSERT INTO baseline_claims (subject, subject_type, predicate, predicate_class, object, object_type, source_type, source_id, confidence, created_at)
+         SELECT *, $10::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::float8[])`,
+        [col((x) => x.subject[0]), col((x) => x.subject[1]), col((x) => x.predicate[0]), col((x) => x.predicate[1]), col((x) => x.object[0]),
+          col((x) => x.object[1]), col((x) => x.provenance.source_type), col((x) => x.provenance.source_id), col((x) => x.confidence ?? 1), Date.now()],
+      );
+      await c.query('COMMIT');
+    }
+    return claims.length / ((performance.now() - t0) / 1000);
+  } finally {
+    await c.end();
+  }
+}
+
+async function main() {
+  const temp = await createTempDatabase('evident_kb_bench');
+  try {
+    const claims = generate();
+    const baselineRate = await baseline(claims, temp.url);
+
+    let db = await open(temp.url);
+    const t0 = performance.now();
+    let ingested = 0;
+    let duplicates = 0;
+    for (let i = 0; i < claims.length; i += BATCH) {
+      const r = await db.ingestBatch(claims.slice(i, i + BATCH));
+      ingested += r.ingested;
+      duplicates += r.duplicates;
+    }
+    const ingestSecs = (performance.now() - t0) / 1000;
+    const stats = await db.stats();
+
+    const names: string[] = [];
+    for (let i = 0; i < QUERIES; i++) names.push(`E${pick(ENTITIES)}`);
+    const time = async (depth: number) => {
+      const us: number[] = [];
+      for (const n of names.slice(0, 200)) await db.query(n, { depth }); // warm-up
+      for (const n of names) {
+        const a = performance.now();
+        await db.query(n, { depth });
+        us.push((performance.now() - a) * 1000);
+      }
+      return us.sort((x, y) => x - y);
+    };
+    const d1 = await time(1);
+    const d2 = await time(2);
+    await db.close();
+
+    const o0 = performance.now();
+    db = await open(temp.url);
+    const openMs = performance.now() - o0;
+    const reopened = await db.stats();
+    const rss = process.memoryUsage().rss / 1024 / 1024;
+    await db.close();
+
+    const rate = ingested / ingestSecs;
+    console.log(JSON.stringify({
+      benchmark: 'kb ingest + query (PostgreSQL store)',
+      claims: N,
+      entities: ENTITIES,
+      predicates: PREDICATES,
+      corroborated_fact_fraction: 0.2,
+      batch_size: BATCH,
+      backend: `graph over ${stats.backend}`,
+      ingested,
+      duplicates,
+      ingest_claims_per_sec: Math.round(rate),
+      baseline_pg_rows_per_sec: Math.round(baselineRate),
+      ratio: Math.round((rate / baselineRate) * 1000) / 1000,
+      query_depth1_p50_us: Math.round(pct(d1, 50) * 10) / 10,
+      query_depth1_p99_us: Math.round(pct(d1, 99) * 10) / 10,
+      query_depth2_p50_us: Math.round(pct(d2, 50) * 10) / 10,
+      query_depth2_p99_us: Math.round(pct(d2, 99) * 10) / 10,
+      open_ms: Math.round(openMs),
+      rss_mb: Math.round(rss),
+      reopened_claims: reopened.claim_count,
+      content_groups: reopened.content_groups,
+    }, null, 2));
+  } finally {
+    await temp.drop();
+  }
+}
+
+await main();
