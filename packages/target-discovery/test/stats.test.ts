@@ -76,3 +76,19 @@ test('approxFun interpolates linearly, averages tied x, and is constant outside 
     assert.ok(Math.abs(g(v) - expect) < 1e-12, `v=${v}`);
   }
 });
+
+test('lmFit with a missing value fits that feature on its observed samples only', async () => {
+  const { lmFit } = await import('@evident/target-discovery');
+  const n = 6;
+  const x = Float64Array.from([1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1]);
+  const y = Float64Array.from([5.1, NaN, 4.7, 6.3, 6.9, 6.0, 3, 4, 5, 6, 7, 8]);
+  const fit = lmFit({ nrow: 2, ncol: n, data: y }, { n, p: 2, x, columns: ['i', 'g'] });
+  // Feature 1 on samples 1,3..6: control mean (5.1 + 4.7) / 2, case mean (6.3 + 6.9 + 6.0) / 3.
+  assert.ok(Math.abs(fit.coefficients[1] - ((6.3 + 6.9 + 6.0) / 3 - (5.1 + 4.7) / 2)) < 1e-12);
+  assert.equal(fit.dfResidual[0], 3);
+  assert.equal(fit.dfResidual[1], 4);
+  const rss = (5.1 - 4.9) ** 2 + (4.7 - 4.9) ** 2 + (6.3 - 6.4) ** 2 + (6.9 - 6.4) ** 2 + (6.0 - 6.4) ** 2;
+  assert.ok(Math.abs(fit.sigma[0] - Math.sqrt(rss / 3)) < 1e-12);
+  assert.ok(Math.abs(fit.stdevUnscaled[1] - Math.sqrt(1 / 2 + 1 / 3)) < 1e-12);
+  assert.ok(Math.abs(fit.amean[0] - (5.1 + 4.7 + 6.3 + 6.9 + 6.0) / 5) < 1e-12);
+});

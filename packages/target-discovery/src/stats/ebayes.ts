@@ -207,9 +207,10 @@ export function tmixture(tstat: ArrayLike<number>, stdevUnscaled: ArrayLike<numb
     const i = idx[k];
     let a = Math.abs(tstat[i]);
     if (df[i] < maxDf) {
-      // Put every statistic on the same df scale via its tail probability.
+      // Put every statistic on the same df scale via its tail probability (limma does this on the log
+      // scale; here a tail that underflows double precision keeps its t, where df no longer matters).
       const tail = pt(-a, df[i]);
-      a = -qt(tail, maxDf);
+      if (tail > 0) a = -qt(tail, maxDf);
     }
     ts[k] = a;
   }
