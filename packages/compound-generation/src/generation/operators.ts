@@ -85,18 +85,23 @@ export class Operators {
       list.append(mol);
       const products = this.reaction(smarts)!.run_reactants(list, limit);
       const n = products.size();
-      if (n > 0) {
-        const set = products.get(rng.int(n));
-        const p = set?.at(0);
-        if (p) {
-          try {
-            out = p.get_smiles();
-          } catch {
-            out = null; // an unsanitizable product
+      const chosen = n > 0 ? rng.int(n) : -1;
+      // every product set must be freed, not only the chosen one (each is a WASM allocation)
+      for (let i = 0; i < n; i++) {
+        const set = products.get(i);
+        if (!set) continue;
+        if (i === chosen) {
+          const p = set.at(0);
+          if (p) {
+            try {
+              out = p.get_smiles();
+            } catch {
+              out = null; // an unsanitizable product
+            }
+            p.delete();
           }
-          p.delete();
         }
-        set?.delete();
+        set.delete();
       }
       products.delete();
     } finally {

@@ -94,7 +94,8 @@ export interface EvaluatorStats {
 
 export class Evaluator {
   readonly stats: EvaluatorStats = { candidates: 0, valid: 0, unique: 0, evaluations: 0, passing: 0 };
-  private readonly seen = new Map<string, Evaluated | null>();
+  /** Canonical SMILES already scored (or rejected): a repeat is not scored again. */
+  private readonly seen = new Set<string>();
   private readonly referenceFps: Fingerprint[];
   private readonly referenceSet: Set<string>;
 
@@ -113,7 +114,7 @@ export class Evaluator {
     });
   }
 
-  /** Scores a candidate; null if invalid, insane, or already seen (`isNew` tells which for stats). */
+  /** Scores a candidate; result null if invalid, rejected by the sanity checks, or already seen (isNew false). */
   evaluate(candidate: string): { result: Evaluated | null; isNew: boolean } {
     this.stats.candidates++;
     const mol = parseSmiles(this.rd, candidate);
@@ -121,10 +122,10 @@ export class Evaluator {
     try {
       this.stats.valid++;
       const smiles = mol.get_smiles();
-      if (this.seen.has(smiles)) return { result: this.seen.get(smiles) ?? null, isNew: false };
+      if (this.seen.has(smiles)) return { result: null, isNew: false };
       this.stats.unique++;
+      this.seen.add(smiles);
       const result = this.score(mol, smiles);
-      this.seen.set(smiles, result);
       return { result, isNew: true };
     } finally {
       mol.delete();
