@@ -6,6 +6,7 @@ import { jsonLogger } from './log.js';
 import type { ServiceConfig } from './config.js';
 import { buildApp } from './api/app.js';
 import { openStore } from './store/open.js';
+import { lockDataDir } from './store/lock.js';
 import type { Store } from './store/types.js';
 import { ThreadPool } from './runner/thread-pool.js';
 import { JobExecutor, type Logger } from './runner/executor.js';
@@ -27,7 +28,14 @@ export interface ServeOptions {
 }
 
 export async function startServer(config: ServiceConfig, opts: ServeOptions = {}): Promise<RunningServer> {
-  const store = await openStore(config);
+  const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+  let store: Store;
+  try {
+    store = await openStore(config);
+  } catch (e) {
+    unlock();
+    throw e;
+  }
   const preparePool = new ThreadPool(Math.max(1, config.prepareThreads));
   const closers: Array<() => Promise<unknown>> = [];
   let enqueueJob: (job: Parameters<typeof enqueue>[2]) => Promise<void>;
@@ -84,6 +92,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
       await preparePool.close();
       redis?.disconnect();
       await store.close();
+      unlock();
     },
   };
 }

@@ -59,3 +59,15 @@ test('postgres: jobs still processing that the queue no longer holds are failed 
     await db.drop();
   }
 });
+
+test('embedded: a second server on the same data directory is refused while the first runs', async () => {
+  const d = tempDir('evident-jobs-lock-');
+  const cfg = testConfig({ dataDir: d.path });
+  const s = await startServer(cfg, { logger: false });
+  try {
+    await assert.rejects(startServer(cfg, { logger: false }), /another evident-jobs server/);
+  } finally {
+    await s.close();
+    d.cleanup();
+  }
+});
