@@ -4,7 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { createTempDatabase, probePostgres, type TempDatabase } from '@evident/testkit';
-import { open, KbOpenError, type ClaimInput } from '../src/index.js';
+import { join } from 'node:path';
+import { tempDir } from '@evident/testkit';
+import { open, KbDB, KbOpenError, KbValidationError, type ClaimInput } from '../src/index.js';
 import { claim, sleep } from './helpers.js';
 
 const probe = await probePostgres();
@@ -168,6 +170,31 @@ describe('KbDB over PostgreSQL', { skip: probe.skip }, () => {
       assert.deepEqual(past.direct_relationships.map((x) => x.target.name.toLowerCase()).sort(), ['glioma', 'lung cancer']);
       const now = await kb.query('EGFR', { depth: 1 });
       assert.deepEqual(now.direct_relationships.map((x) => x.target.name.toLowerCase()).sort(), ['colon cancer', 'lung cancer']);
+    }
+  });
+  test('snapshot of a PostgreSQL base to a file, and restore of it into an empty PostgreSQL base', async () => {
+    const dir = tempDir('evident-kb-pg-');
+    try {
+      const src = await open(await freshUrl());
+      await src.ingestBatch([claim('KRAS', 'gene', 'associated_with', 'pancreatic cancer', 'disease', 'a'), claim('KRAS', 'gene', 'associated_with', 'pancreatic cancer', 'disease', 'b')]);
+      await sleep(10);
+      const t1 = Date.now();
+      await sleep(10);
+      await src.retract('a', 'superseded');
+      const file = join(dir.path, 'snap.kb');
+      const snap = await src.snapshot(file);
+      assert.equal(snap.log_seq, 3);
+      await src.close();
+      const destUrl = await freshUrl();
+      await using restored = await KbDB.restore(file, destUrl);
+      const s = await restored.stats();
+      assert.deepEqual([s.backend, s.total_claims, s.retracted_claims, s.log_seq], ['postgres', 2, 1, 3]);
+      // Timestamps are kept, so time travel answers the same after the restore.
+      assert.equal((await (await restored.at(t1)).query('KRAS', { depth: 1 })).direct_relationships[0]!.source_count, 2);
+      // Restore refuses a base that is not empty.
+      await assert.rejects(KbDB.restore(file, destUrl), (e: unknown) => e instanceof KbValidationError && e.field === 'dest');
+    } finally {
+      dir.cleanup();
     }
   });
 });
