@@ -1,0 +1,368 @@
+// Claims from text, conversations and team chat, and curation: the public calls. Each takes the KbDB
+// first and uses only its public methods; each call ends in exactly one ingestBatch, so one text, one
+// conversation list or one archive is one transaction (nothing half-ingested) and the ordinary events fire.
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
+import type { KbDB } from '../db/kb.js';
+import { KbError, KbValidationError } from '../errors.js';
+import type { Vocabulary } from '../model/registry.js';
+import type { ClaimInput, Provenance } from '../types.js';
+import { builtinVocabularies, bio } from '../vocab/bio.js';
+import { readChatFile, type ChatFileLimits, type ChatPlatform } from '../chat/files.js';
+import { normalizeMessages, type ChatTurn } from '../chat/messages.js';
+import { readSlackExport } from '../chat/slack.js';
+import { reviewHeuristic, type HeuristicCuratorOptions, type Verdict } from '../curate/heuristic.js';
+import { reviewWithModel } from '../curate/provider.js';
+import { KbProviderError, parseProviderSpec, resolveProvider, TokenBudget, type ProviderOptions, type ResolvedProvider } from '../providers/index.js';
+import { contextFrom, extractHeuristic, type ExtractContext, type ExtractedClaim, type ExtractOutput, type PredicateRule } from './heuristic.js';
+import { extractWithModel } from './llm.js';
+
+export type ExtractionMode = 'heuristic' | 'llm' | 'smart';
+export const EXTRACTION_MODES: readonly ExtractionMode[] = ['heuristic', 'llm', 'smart'];
+
+export interface ExtractOptions {
+  /** 'heuristic' (default, offline), 'llm' (a provider extracts), 'smart' (heuristic, then the model for text it found nothing in). */
+  extraction?: ExtractionMode;
+  /** Provider for 'llm' / 'smart'; default: the provider given to configureCurator. */
+  provider?: string | ProviderOptions;
+  /** Extra vocabularies for entity recognition (registered custom vocabularies are not readable through KbDB). */
+  vocabularies?: Vocabulary[];
+}
+
+export interface SkipReport {
+  reason: string;
+  source_id?: string;
+  claim?: ClaimInput;
+  sentence?: string;
+  subject?: string;
+  predicate?: string;
+  object?: string;
+}
+export interface FlagReport {
+  claim_id: string;
+  claim: ClaimInput;
+  reasons: string[];
+}
+export interface IngestResult {
+  /** Stored claim ids (for a duplicate, the id of the claim already stored). */
+  claim_ids: string[];
+  ingested: number;
+  duplicates: number;
+  skipped: SkipReport[];
+  flagged: FlagReport[];
+  /** Source ids written (retract() takes these). */
+  source_ids: string[];
+}
+
+// ---- curator configuration ------------------------------------------------------------------------
+
+export type CuratorSpec = 'heuristic' | string | (ProviderOptions & HeuristicCuratorOptions) | ({ provider: 'heuristic' } & HeuristicCuratorOptions);
+
+interface CuratorState {
+  name: string;
+  provider: ResolvedProvider | undefined;
+  options: HeuristicCuratorOptions;
+}
+
+const curators = new WeakMap<KbDB, CuratorState>();
+
+/**
+ * 'heuristic' (offline, the default), a provider name ('anthropic') or 'provider:model'
+ * ('openai:gpt-4o-mini'), or an options object. A provider without its API key in the environment fails
+ * here with KbProviderError('missing_api_key'), not later in the middle of an ingest.
+ */
+export function configureCurator(db: KbDB, spec: CuratorSpec, env: NodeJS.ProcessEnv = process.env): { curator: string; model?: string } {
+  const isObj = typeof spec === 'object' && spec !== null;
+  const options: HeuristicCuratorOptions = {};
+  if (isObj) {
+    const o = spec as HeuristicCuratorOptions;
+    for (const k of ['min_confidence', 'flag_below'] as const) {
+      const v = o[k];
+      if (v !== undefined && (typeof v !== 'number' || !(v >= 0 && v <= 1))) throw new KbValidationError('out_of_range', k, 'must be a number from 0 to 1');
+      if (v !== undefined) options[k] = v;
+    }
+  }
+  if (spec === 'heuristic' || (isObj && (spec as { provider?: string }).provider === 'heuristic')) {
+    curators.set(db, { name: 'heuristic', provider: undefined, options });
+    return { curator: 'heuristic' };
+  }
+  if (!isObj && typeof spec !== 'string') throw new KbValidationError('invalid_type', 'curator', "must be 'heuristic', a provider name, 'provider:model' or an options object");
+  const provider = resolveProvider(isObj ? (spec as ProviderOptions) : parseProviderSpec(spec as string), env);
+  curators.set(db, { name: provider.provider, provider, options });
+  return { curator: provider.provider, model: provider.model };
+}
+
+function curatorOf(db: KbDB): CuratorState {
+  return curators.get(db) ?? { name: 'heuristic', provider: undefined, options: {} };
+}
+
+// ---- the pipeline ----------------------------------------------------------------------------------
+
+interface Unit {
+  text: string;
+  provenance: Provenance;
+}
+
+/** Vocabularies registered in the base (those shipped with the library), plus the base's own entity names. */
+export async function extractContext(db: KbDB, extra: Vocabulary[] = []): Promise<ExtractContext> {
+  const schema = await db.schema();
+  const vocabs = schema.registered.vocabularies.map((n) => builtinVocabularies[n]).filter((v): v is Vocabulary => v !== undefined);
+  vocabs.push(...extra);
+  const registered = schema.registered.predicates;
+  // Without registered predicates nothing constrains types; the bio table still guides the choice among
+  // a trigger's candidate predicates ('induces' -> causes | activates | upregulates).
+  let predicates: Record<string, PredicateRule> | undefined;
+  if (Object.keys(registered).length) {
+    predicates = {};
+    for (const [k, r] of Object.entries(registered)) predicates[k] = { ...(r.predicate_class ? { predicate_class: r.predicate_class } : {}), subject_types: r.subject_types, object_types: r.object_types };
+  }
+  const ctx = contextFrom(vocabs.length ? vocabs : [bio], predicates);
+  for (const e of await db.listEntities({ limit: 200_000 })) ctx.lexicon.add(e.name, e.name, e.type);
+  return ctx;
+}
+
+const smartSeen = new WeakMap<KbDB, Set<string>>();
+const hash = (s: string) => createHash('sha256').update(s).digest('hex');
+
+function resolveExtraction(db: KbDB, o: ExtractOptions): { mode: ExtractionMode; provider: ResolvedProvider | undefined } {
+  const mode = o.extraction ?? 'heuristic';
+  if (!EXTRACTION_MODES.includes(mode)) throw new KbValidationError('invalid_value', 'extraction', `must be one of ${EXTRACTION_MODES.join(', ')}`);
+  if (mode === 'heuristic') return { mode, provider: undefined };
+  const provider = o.provider !== undefined ? resolveProvider(o.provider) : curatorOf(db).provider;
+  if (!provider) {
+    throw new KbProviderError('no_provider', 'extraction', `extraction '${mode}' needs a language-model provider: call configureCurator(db, '<provider>') or pass { provider }`);
+  }
+  return { mode, provider };
+}
+
+async function extractUnit(db: KbDB, unit: Unit, ctx: ExtractContext, mode: ExtractionMode, provider: ResolvedProvider | undefined, budget: TokenBudget): Promise<ExtractOutput> {
+  if (mode === 'llm') return extractWithModel(unit.text, ctx, provider!, budget);
+  const out = extractHeuristic(unit.text, ctx);
+  if (mode === 'smart' && out.claims.length === 0 && out.skipped.length === 0) {
+    // New to the base: not sent before from this handle, and not trivially short.
+    const key = hash(unit.text.replace(/\s+/g, ' ').trim().toLowerCase());
+    let seen = smartSeen.get(db);
+    if (!seen) smartSeen.set(db, (seen = new Set()));
+    const words = unit.text.split(/\s+/).filter((w) => /[A-Za-z]/.test(w)).length;
+    if (words >= 4 && !seen.has(key)) {
+      if (seen.size > 100_000) seen.clear();
+      seen.add(key);
+      return extractWithModel(unit.text, ctx, provider!, budget);
+    }
+  }
+  return out;
+}
+
+function toClaim(c: ExtractedClaim, provenance: Provenance): ClaimInput {
+  return { subject: c.subject, predicate: c.predicate, object: c.object, provenance: { ...provenance }, confidence: c.confidence, payload: c.payload };
+}
+
+async function runIngest(db: KbDB, units: AsyncIterable<Unit> | Iterable<Unit>, o: ExtractOptions): Promise<IngestResult> {
+  const { mode, provider } = resolveExtraction(db, o);
+  const curator = curatorOf(db);
+  const budget = new TokenBudget((provider ?? curator.provider)?.max_total_tokens ?? Infinity);
+  const ctx = await extractContext(db, o.vocabularies);
+  const claims: ClaimInput[] = [];
+  const skipped: SkipReport[] = [];
+  const sources = new Set<string>();
+  for await (const unit of units) {
+    const out = await extractUnit(db, unit, ctx, mode, provider, budget);
+    for (const s of out.skipped) skipped.push({ reason: s.reason, source_id: unit.provenance.source_id, sentence: s.sentence, subject: s.subject, predicate: s.predicate, object: s.object });
+    for (const c of out.claims) claims.push(toClaim(c, unit.provenance));
+    if (claims.length > 1_000_000) throw new KbValidationError('too_large', 'claims', 'more than 1,000,000 claims extracted in one call; split the input');
+  }
+  const result = await writeCurated(db, claims, curator, budget);
+  for (const c of claims) sources.add(c.provenance.source_id);
+  return { ...result.summary, skipped: [...skipped, ...result.skipped], source_ids: [...sources] };
+}
+
+interface WriteOutcome {
+  summary: Omit<IngestResult, 'skipped' | 'source_ids'>;
+  skipped: (SkipReport & { index: number })[];
+  /** Duplicates the curator found (counted in `duplicates` by the ingest calls, listed by curate). */
+  duplicate_skips: (SkipReport & { index: number })[];
+  stored: { index: number; claim_id: string; claim: ClaimInput }[];
+}
+
+/** Curates, then writes what passes in one ingestBatch; claims the engine still refuses are skipped with its message. */
+async function writeCurated(db: KbDB, claims: ClaimInput[], curator: CuratorState, budget: TokenBudget): Promise<WriteOutcome> {
+  const verdicts: Verdict[] = curator.provider
+    ? await reviewWithModel(db, claims, curator.provider, budget, curator.options)
+    : await reviewHeuristic(db, claims, curator.options);
+  const skipped: WriteOutcome['skipped'] = [];
+  const duplicateSkips: WriteOutcome['skipped'] = [];
+  let duplicates = 0;
+  let pending: { index: number; claim: ClaimInput; reasons: string[] }[] = [];
+  const dupIds: string[] = [];
+  verdicts.forEach((v, i) => {
+    const claim = claims[i]!;
+    if (v.decision === 'skip') {
+      const dup = /^duplicate: already stored as (\S+)/.exec(v.reasons[0] ?? '');
+      if (dup) dupIds.push(dup[1]!);
+      if (v.reasons[0]?.startsWith('duplicate:')) {
+        duplicates++;
+        duplicateSkips.push({ index: i, reason: v.reasons.join('; '), claim, source_id: claim.provenance.source_id });
+      } else skipped.push({ index: i, reason: v.reasons.join('; '), claim, source_id: (claim as { provenance?: Provenance })?.provenance?.source_id ?? '' });
+      return;
+    }
+    const stored = v.decision === 'flag'
+      ? { ...claim, provenance: { ...claim.provenance, curation: { curator: curator.provider ? `${curator.provider.provider}:${curator.provider.model}` : 'heuristic', flags: v.reasons } } }
+      : claim;
+    pending.push({ index: i, claim: stored, reasons: v.decision === 'flag' ? v.reasons : [] });
+  });
+  let batch: Awaited<ReturnType<KbDB['ingestBatch']>> = { ingested: 0, duplicates: 0, claim_ids: [] };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      batch = await db.ingestBatch(pending.map((p) => p.claim));
+      break;
+    } catch (e) {
+      // A claim the engine refuses (e.g. a registered payload schema) is skipped, not the whole batch.
+      if (!(e instanceof KbValidationError) || e.index === undefined || attempt > 10_000) throw e;
+      const [bad] = pending.splice(e.index, 1);
+      skipped.push({ index: bad!.index, reason: `refused: ${e.message}`, claim: claims[bad!.index]!, source_id: bad!.claim.provenance.source_id });
+    }
+  }
+  const flagged: FlagReport[] = [];
+  const stored: WriteOutcome['stored'] = [];
+  pending.forEach((p, k) => {
+    const id = batch.claim_ids[k]!;
+    stored.push({ index: p.index, claim_id: id, claim: p.claim });
+    if (p.reasons.length) flagged.push({ claim_id: id, claim: p.claim, reasons: p.reasons });
+  });
+  return {
+    summary: { claim_ids: [...batch.claim_ids, ...dupIds], ingested: batch.ingested, duplicates: duplicates + batch.duplicates, flagged },
+    skipped,
+    duplicate_skips: duplicateSkips,
+    stored,
+  };
+}
+
+// ---- public calls ----------------------------------------------------------------------------------
+
+export const TEXT_LIMITS = { max_chars: 10_000_000 } as const;
+
+export interface IngestTextOptions extends ExtractOptions {
+  /** Names the document; default `text:<sha256 of the text, 16 hex digits>`. */
+  source_id?: string;
+  /** Default 'text'. */
+  source_type?: string;
+}
+
+/** Claims from prose. One text is one source and one transaction. */
+export async function ingestText(db: KbDB, text: string, options: IngestTextOptions = {}): Promise<IngestResult> {
+  if (typeof text !== 'string') throw new KbValidationError('invalid_type', 'text', 'must be a string');
+  if (text.trim() === '') throw new KbValidationError('empty_text', 'text', 'is empty');
+  if (text.length > TEXT_LIMITS.max_chars) throw new KbValidationError('too_long', 'text', `is longer than ${TEXT_LIMITS.max_chars} characters`);
+  if (options.source_id !== undefined && (typeof options.source_id !== 'string')) throw new KbValidationError('invalid_type', 'source_id', 'must be a string');
+  const source_id = options.source_id?.trim() || `text:${hash(text).slice(0, 16)}`;
+  const source_type = options.source_type ?? 'text';
+  return runIngest(db, [{ text, provenance: { source_type, source_id } }], options);
+}
+
+export interface IngestChatOptions extends ExtractOptions {
+  /** Names the conversation; default `chat-<hash of the messages>`. */
+  conversation_id?: string;
+}
+
+function chatUnits(turns: ChatTurn[], base: Omit<Provenance, 'source_id'>, prefix: string): Unit[] {
+  return turns.map((t) => ({
+    text: t.text,
+    provenance: {
+      ...base,
+      source_id: `${prefix}/${t.message_id}`,
+      message_id: t.message_id,
+      role: t.role,
+      ...(t.created_at ? { created_at: t.created_at } : {}),
+      ...(t.author ? { author: t.author } : {}),
+    } as unknown as Provenance,
+  }));
+}
+
+/**
+ * Claims from hosted-chat messages (OpenAI- or Anthropic-style). Each message is a source:
+ * `chat:<conversation_id>/<message id or position>`.
+ */
+export async function ingestChat(db: KbDB, messages: unknown[], options: IngestChatOptions = {}): Promise<IngestResult> {
+  const turns = normalizeMessages(messages);
+  if (Array.isArray(messages) && messages.length === 0) throw new KbValidationError('empty', 'messages', 'holds no messages');
+  const cid = options.conversation_id?.trim() || `chat-${hash(JSON.stringify(turns)).slice(0, 12)}`;
+  return runIngest(db, chatUnits(turns, { source_type: 'chat', platform: 'api', conversation_id: cid }, `chat:${cid}`), options);
+}
+
+export interface IngestChatFileOptions extends ExtractOptions, ChatFileLimits {
+  platform?: ChatPlatform;
+}
+
+/**
+ * Claims from a ChatGPT or Claude export ZIP, a JSON conversation or a text transcript. The whole file is
+ * one transaction; source ids are `<platform>:<conversation id>/<message id>`.
+ */
+export async function ingestChatFile(db: KbDB, path: string, options: IngestChatFileOptions = {}): Promise<IngestResult> {
+  if (typeof path !== 'string' || path.trim() === '') throw new KbValidationError('invalid_type', 'path', 'must be a file path');
+  const file = basename(path);
+  async function* units(): AsyncGenerator<Unit> {
+    for await (const conv of readChatFile(path, options.platform ?? 'auto', options)) {
+      const base = { source_type: 'chat', platform: conv.platform, conversation_id: conv.conversation_id, file, ...(conv.title ? { conversation_title: conv.title } : {}) };
+      yield* chatUnits(conv.turns, base, `${conv.platform}:${conv.conversation_id}`);
+    }
+  }
+  return runIngest(db, units(), options);
+}
+
+export interface IngestTeamChatOptions extends ExtractOptions, ChatFileLimits {
+  /** Channel names to read (with or without '#'); default all. */
+  channels?: string[];
+}
+
+/**
+ * Claims from a Slack workspace export ZIP. Source ids are `slack:<workspace>/<channel>/<ts>`; a reply
+ * carries its thread root's source id in `provenance.thread_source_id`.
+ */
+export async function ingestTeamChat(db: KbDB, path: string, options: IngestTeamChatOptions = {}): Promise<IngestResult> {
+  if (typeof path !== 'string' || path.trim() === '') throw new KbValidationError('invalid_type', 'path', 'must be a file path');
+  const file = basename(path);
+  async function* units(): AsyncGenerator<Unit> {
+    for await (const m of readSlackExport(path, options)) {
+      const prefix = `slack:${m.workspace}/${m.channel}`;
+      yield {
+        text: m.text,
+        provenance: {
+          source_type: 'team_chat', source_id: `${prefix}/${m.ts}`, platform: 'slack', workspace: m.workspace, channel: m.channel,
+          channel_id: m.channel_id, message_ts: m.ts, user_name: m.user_name, posted_at: m.posted_at, file,
+          ...(m.user_id ? { user_id: m.user_id } : {}),
+          ...(m.thread_ts ? { thread_ts: m.thread_ts, thread_source_id: `${prefix}/${m.thread_ts}` } : {}),
+        },
+      };
+    }
+  }
+  return runIngest(db, units(), options);
+}
+
+export interface CurateResult {
+  stored: { index: number; claim_id: string; claim: ClaimInput }[];
+  skipped: { index: number; claim: ClaimInput; reason: string }[];
+  flagged: { index: number; claim_id: string; claim: ClaimInput; reasons: string[] }[];
+  ingested: number;
+  duplicates: number;
+}
+
+/** Reviews claims with the configured curator and stores those that pass (flagged ones too, marked). */
+export async function curate(db: KbDB, claims: ClaimInput[]): Promise<CurateResult> {
+  if (!Array.isArray(claims)) throw new KbValidationError('invalid_type', 'claims', 'must be an array of claims');
+  const curator = curatorOf(db);
+  const budget = new TokenBudget(curator.provider?.max_total_tokens ?? Infinity);
+  const out = await writeCurated(db, claims, curator, budget);
+  const flaggedIds = new Map(out.summary.flagged.map((f) => [f.claim_id, f.reasons]));
+  return {
+    stored: out.stored.filter((s) => !flaggedIds.has(s.claim_id)),
+    skipped: [...out.skipped, ...out.duplicate_skips].sort((a, b) => a.index - b.index).map(({ index, claim, reason }) => ({ index, claim: claim!, reason })),
+    flagged: out.stored.filter((s) => flaggedIds.has(s.claim_id)).map((s) => ({ ...s, reasons: flaggedIds.get(s.claim_id)! })),
+    ingested: out.summary.ingested,
+    duplicates: out.summary.duplicates,
+  };
+}
+
+export { KbError };
+export { KbProviderError, PROVIDERS, PROVIDER_NAMES, type ProviderName, type ProviderOptions } from '../providers/index.js';
+export { KbArchiveError, ZIP_DEFAULTS, type ZipLimits } from '../archive/zip.js';
+export { KbChatFileError, CHAT_PLATFORMS, type ChatPlatform } from '../chat/files.js';
