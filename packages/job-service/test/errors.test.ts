@@ -85,6 +85,7 @@ test('unknown routes answer 404 in the error shape', async () => {
   const r = await http(s.url, 'GET', '/v1/nothing', { key });
   assert.equal(r.status, 404);
   assert.ok(isErrorBody(r.body));
+  assert.equal(r.headers.get('x-ratelimit-limit'), '300');
 });
 
 test('callback_url: only http(s); private and loopback addresses refused unless allowed', async () => {

@@ -115,7 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', store: store.backend }));
 
-  app.setNotFoundHandler(async (req) => {
+  // Unknown routes count against the caller's rate limit too (and carry its headers).
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (req) => {
     throw new ApiError(404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]}`);
   });
 

@@ -36,6 +36,14 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
     return job;
   }
 
+  /** Seconds until the first of the key's processing jobs is expected to finish (low estimate), 1..3600. */
+  async function soonestFinish(keyId: string): Promise<number> {
+    const jobs = await store.listJobs(keyId, { status: 'processing', limit: 100 });
+    const now = Date.now();
+    const left = jobs.map((j) => ((j.started_at ?? now) + j.estimate_low * 1000 - now) / 1000);
+    return Math.min(3600, Math.max(1, Math.ceil(left.length ? Math.min(...left) : 30)));
+  }
+
   for (const kind of jobKinds) {
     app.post(
       kind.route,
@@ -84,7 +92,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
             'concurrent_job_limit',
             `this key already has ${inserted.processing} job(s) processing, the limit of its plan (${key.plan}); retry when one finishes`,
             undefined,
-            30,
+            await soonestFinish(key.key_id),
           );
         }
         const job = inserted.job;
