@@ -53,3 +53,25 @@ test('pattern-fingerprint screening never changes a match result', async () => {
   }
   assert.ok(matches > 50, `only ${matches} matches: the check would be vacuous`);
 });
+
+test('PAINS matching agrees with RDKit FilterCatalog (RDKit 2022.09) on the reference set', async () => {
+  const rd = await loadRDKit();
+  const fixture = JSON.parse(readFileSync(new URL('./fixtures/pains-filtercatalog.json', import.meta.url), 'utf8')) as {
+    hits: Record<string, string[]>;
+  };
+  const rows = readFileSync(referencePath('chemistry', 'nci_public_ref.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(','));
+  let agree = 0;
+  let flagged = 0;
+  for (const [id, smiles] of rows) {
+    const m = parseSmiles(rd, smiles!);
+    if (!m) continue;
+    const got = [...new Set(painsHits(rd, m, patternFingerprint(m)).map((h) => h.slice('pains:'.length)))].sort();
+    m.delete();
+    const want = fixture.hits[id!] ?? [];
+    if (JSON.stringify(got) === JSON.stringify(want)) agree++;
+    if (want.length) flagged++;
+  }
+  console.log(`# PAINS: ${agree} of ${rows.length} molecules agree (${flagged} flagged by RDKit)`);
+  assert.ok(flagged > 100);
+  assert.ok(agree >= rows.length - 1, `${agree}`);
+});

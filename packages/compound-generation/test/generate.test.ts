@@ -74,3 +74,23 @@ test('an aborted run stops with a typed error', async () => {
   });
   await assert.rejects(p, (e: unknown) => e instanceof GenerationAbortedError && e.code === 'aborted');
 });
+
+test('infeasible constraints end at the evaluation budget with what passed, and say so', async () => {
+  const r = await generateCompounds({
+    ...request,
+    constraints: { mw_range: [100, 130], logp_range: [4.5, 5], hbd_max: 0, hba_max: 0 },
+    num_molecules: 5,
+    options: { ...request.options, max_evaluations: 150 },
+  });
+  assert.equal(r.summary.stop_reason, 'evaluation_budget');
+  assert.ok(r.summary.evaluations >= 150);
+  assert.ok(r.molecules.length < 5);
+  assert.equal(r.summary.returned, r.molecules.length);
+});
+
+test('CSV quotes fields that need it (alert SMARTS contain commas)', async () => {
+  const r = await generateCompounds({ ...request, num_molecules: 2, options: { ...request.options, max_evaluations: 150, allow_alerts: true } });
+  const fake = { ...r, molecules: r.molecules.slice(0, 1).map((m) => ({ ...m, alerts: ['unwanted:[S,C](=[O,S])[F,Br,Cl,I]', 'pains:x"y'] })) };
+  const line = resultToCsv(fake).trim().split('\n')[1]!;
+  assert.ok(line.endsWith(',"unwanted:[S,C](=[O,S])[F,Br,Cl,I];pains:x""y"'), line);
+});

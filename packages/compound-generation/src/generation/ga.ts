@@ -56,6 +56,7 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
     let stale = 0;
     let stopReason: StopReason = 'evaluation_budget';
     let failedBreeding = 0;
+    let progress = 0;
 
     while (evaluator.stats.evaluations < budget) {
       check();
@@ -95,8 +96,11 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
         stopReason = 'no_progress';
         break;
       }
+      // progress: the larger of budget used and (diverse molecules found, then convergence), never going back
       const found = Math.min(1, selected.length / target);
-      hooks.onProgress?.('evolving', Math.min(99, 100 * Math.max(evaluator.stats.evaluations / budget, found * 0.5 + 0.5 * Math.min(1, stale / PATIENCE) * found)));
+      const estimate = 100 * Math.max(evaluator.stats.evaluations / budget, 0.5 * found + 0.5 * found * Math.min(1, stale / PATIENCE));
+      progress = Math.max(progress, Math.min(99, estimate));
+      hooks.onProgress?.('evolving', Math.round(progress * 10) / 10);
       if (generations % 2 === 0) await yieldToLoop();
     }
     check();
