@@ -43,6 +43,8 @@ const NOT_GENE_CAMEL = new Set(['camp', 'cgmp', 'mrna', 'sirna', 'shrna', 'mirna
 function geneLike(t: string): boolean {
   const u = t.toUpperCase();
   if (NOT_GENES.has(u)) return false;
+  // Protein-change notation (V600E, G12C, T790M) names a variant, and nucleotide triplets (CAG) a repeat.
+  if (/^[A-Z]\d+[A-Z*]$/.test(t) || /^[ACGTU]{3}$/.test(t)) return false;
   if (/^[A-Z][A-Z0-9\u0391-\u03a9]{1,7}(?:-[A-Z0-9\u03b1-\u03c9\u0391-\u03a9]{1,5})?$/.test(t)) {
     const letters = t.replace(/[^A-Z]/g, '').length;
     return /\d/.test(t) || t.includes('-') ? letters >= 2 : letters >= 3 && letters <= 6;
@@ -167,6 +169,7 @@ export function findMentions(sentence: string, lex: Lexicon): Mention[] {
       let s = i;
       while (s > 0 && i - s < 3 && gapOk(toks[s - 1]!, toks[s]!) && !PATHWAY_HEADS.has(toks[s - 1]!.lower)) {
         const w = toks[s - 1]!;
+        if (FUNCTION_WORDS.has(w.lower)) break;
         if (geneLike(w.text) || PATHWAY_WORDS.has(w.lower) || /^[A-Z][A-Za-z0-9\u03b1-\u03c9/-]*$/.test(w.text) || /\//.test(w.text)) s--;
         else break;
       }

@@ -79,7 +79,7 @@ const FILLERS = new Set(
 );
 
 const NEGATION = /\b(?:not|no|never|neither|nor|cannot|without|lacks?|absence of|fail(?:s|ed)? to|unable to|n[\u2019']t|did not|does not|rather than|instead of|ruled out|refuted)\b|n[\u2019']t\b/i;
-const HEDGE = /\b(?:may|might|could|possibly|potentially|perhaps|putative(?:ly)?|presumably|probably|likely|suggests?|suggested|suggesting|hypothes[iz]\w*|speculat\w*|propos(?:e|ed|es)|appears? to|seems? to|thought to|believed to|predicted|preliminary|in silico|tentative(?:ly)?|plausibl[ey])\b/i;
+const HEDGE = /\b(?:may|might|could|possible|possibly|potentially|perhaps|putative(?:ly)?|presumably|probably|likely|suggests?|suggested|suggesting|hypothes[iz]\w*|speculat\w*|propos(?:e|ed|es)|appears? to|seems? to|thought to|believed to|predicted|preliminary|in silico|tentative(?:ly)?|plausibl[ey])\b/i;
 const SPECULATIVE = /\b(?:whether|unclear|unknown|remains? to be|open question|not yet (?:known|clear)|if any)\b/i;
 
 export interface RelationHit {
