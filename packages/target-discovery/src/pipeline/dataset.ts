@@ -98,15 +98,17 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
   // Values: features x kept samples.
   const G = featureIds.length;
   const n = keptIdx.length;
-  const data = new Float64Array(G * n);
   const nc = raw.colIds.length;
+  // When every column is kept in order the parsed buffer is used as is (large inputs: no second copy).
+  const identity = !transposed && n === nc && keptIdx.every((k, j) => k === j);
+  const data = identity ? raw.values : new Float64Array(G * n);
   let missing = 0;
   for (let g = 0; g < G; g++) {
     for (let j = 0; j < n; j++) {
       const k = keptIdx[j];
       const v = transposed ? raw.values[k * nc + g] : raw.values[g * nc + k];
       if (Number.isNaN(v)) missing++;
-      data[g * n + j] = v;
+      if (!identity) data[g * n + j] = v;
     }
   }
   const sampleIds = keptIdx.map((k) => matrixSamples[k]);
