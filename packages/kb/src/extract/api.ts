@@ -138,17 +138,23 @@ function resolveExtraction(db: KbDB, o: ExtractOptions): { mode: ExtractionMode;
 async function extractUnit(db: KbDB, unit: Unit, ctx: ExtractContext, mode: ExtractionMode, provider: ResolvedProvider | undefined, budget: TokenBudget): Promise<ExtractOutput> {
   if (mode === 'llm') return extractWithModel(unit.text, ctx, provider!, budget);
   const out = extractHeuristic(unit.text, ctx);
-  if (mode === 'smart' && out.claims.length === 0 && out.skipped.length === 0) {
-    // New to the base: not sent before from this handle, and not trivially short.
-    const key = hash(unit.text.replace(/\s+/g, ' ').trim().toLowerCase());
-    let seen = smartSeen.get(db);
-    if (!seen) smartSeen.set(db, (seen = new Set()));
-    const words = unit.text.split(/\s+/).filter((w) => /[A-Za-z]/.test(w)).length;
-    if (words >= 4 && !seen.has(key)) {
-      if (seen.size > 100_000) seen.clear();
-      seen.add(key);
-      return extractWithModel(unit.text, ctx, provider!, budget);
-    }
+  if (mode !== 'smart') return out;
+  // Sentences the heuristic found nothing in, that are new: not sent before from this handle, and long
+  // enough to state a relationship. They go to the model together.
+  let seen = smartSeen.get(db);
+  if (!seen) smartSeen.set(db, (seen = new Set()));
+  const fresh: string[] = [];
+  for (const s of out.empty_sentences) {
+    const key = hash(s.replace(/\s+/g, ' ').trim().toLowerCase());
+    if (s.split(/\s+/).filter((w) => /[A-Za-z]/.test(w)).length < 4 || seen.has(key)) continue;
+    if (seen.size > 100_000) seen.clear();
+    seen.add(key);
+    fresh.push(s);
+  }
+  if (fresh.length) {
+    const more = await extractWithModel(fresh.join(' '), ctx, provider!, budget);
+    out.claims.push(...more.claims);
+    out.skipped.push(...more.skipped);
   }
   return out;
 }

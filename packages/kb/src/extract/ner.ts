@@ -2,6 +2,7 @@
 // spelling patterns (gene symbols, drug-name stems, disease and pathway noun phrases). Candidates from all
 // sources compete; the longest span wins, then the dictionary over the patterns.
 import type { Lexicon } from './lexicon.js';
+import { TRIGGERS } from './relations.js';
 
 export interface Mention {
   start: number;
@@ -110,6 +111,8 @@ interface Candidate extends Mention {
 
 function eligibleModifier(t: Token): boolean {
   if (FUNCTION_WORDS.has(t.lower)) return false;
+  // Relation verbs ('drive', 'treat', 'causes') end a noun phrase.
+  if (TRIGGERS.has(t.lower) || TRIGGERS.has(`${t.lower}s`)) return false;
   if (/ly$|ing$/.test(t.lower) && t.lower.length > 4) return false;
   if (/ed$/.test(t.lower) && !t.lower.includes('-') && !QUALIFIERS.has(t.lower)) return false;
   if (/^\d+$/.test(t.text)) return false;
