@@ -70,7 +70,7 @@ const FILLERS = new Set(
     'primarily mainly predominantly largely partially partly substantially dramatically consistently reportedly ' +
     'a an the potent selective specific irreversible reversible oral small-molecule allosteric competitive atp-competitive ' +
     'covalent direct highly first-generation second-generation third-generation humanized humanised recombinant novel known ' +
-    'well-known established clinically approved widely commonly frequently often which that and ' +
+    'well-known established clinically widely commonly frequently often which that and ' +
     'not no never nor neither cannot does do did doesn\u2019t doesn\'t didn\'t don\'t isn\'t wasn\'t aren\'t fails fail failed ' +
     'may might could would should possibly potentially perhaps putatively presumably probably likely appears appear seems seem ' +
     'thought believed predicted proposed hypothesized hypothesised suggested reported shown found demonstrated observed known ' +
@@ -136,10 +136,15 @@ export function findRelations(sentence: string, mentions: Mention[]): RelationHi
       if (/^\s*,\s*(?:a|an|the|which|who)\b/i.test(gap) && /^[^,]{0,60},/.test(rest)) pairs.push([groups[g]!, c]);
     }
   }
-  for (const [a, b] of pairs) {
+  // Subjects of the relation each group was the object of: 'X inhibits Y and is approved for Z' -> X.
+  const subjectOf = new Map<Mention[], Mention[]>();
+  for (const [first, b] of pairs) {
+    let a = first;
     const between = sentence.slice(a[a.length - 1]!.end, b[0]!.start);
     let { core } = coreOf(between);
     let trigger = TRIGGERS.get(core);
+    // A coordinated verb phrase with no subject of its own shares the previous relation's subject.
+    if (trigger && /^\s*,?\s*and\s/i.test(between) && subjectOf.has(a)) a = subjectOf.get(a)!;
     // 'gefitinib, an EGFR inhibitor' / 'X is a HER2 antagonist': the trigger noun follows the object.
     if (!trigger && core === '') {
       const after = /^\s*(inhibitors?|antagonists?|blockers?|agonists?|activators?|(?:monoclonal\s+)?antibody)\b/i.exec(sentence.slice(b[b.length - 1]!.end));
@@ -158,6 +163,7 @@ export function findRelations(sentence: string, mentions: Mention[]): RelationHi
     const negated = NEGATION.test(local);
     const hedged = HEDGE.test(local);
     const speculative = SPECULATIVE.test(local) || /\?\s*$/.test(sentence);
+    if (!trigger.reverse) subjectOf.set(b, a);
     for (const s of a) {
       for (const o of b) {
         const [subject, object] = trigger.reverse ? [o, s] : [s, o];
