@@ -200,6 +200,25 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
     for (const s of [...writers, reader]) await s.close();
   });
 
+  test('connections dropped by the server: errors are typed, and the store reconnects', async () => {
+    const store = await openPostgresStore(await freshUrl());
+    try {
+      await store.append([claim(1)], 1, 0);
+      await store.readAfter(0);
+      const { rows } = await admin.query(
+        "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'evident-kb'");
+      assert.ok(rows[0].n >= 1, 'the store had a pooled connection to drop');
+      await new Promise((r) => setTimeout(r, 200));
+      // The first call may still meet a dead connection; if so it fails with a KbError, never a raw driver error.
+      const first = await store.readAfter(0).catch((e: unknown) => e);
+      if (!Array.isArray(first)) assert.ok(first instanceof KbError && first.code === 'storage_failed', String(first));
+      assert.equal((await store.readAfter(0)).length, 1);
+      assert.equal(await store.append([claim(2)], 2, 1), 2);
+    } finally {
+      await store.close();
+    }
+  });
+
   test('several processes opening a fresh database at once all get the same, single log', async () => {
     const url = await freshUrl();
     const stores = await Promise.all(Array.from({ length: 6 }, () => openPostgresStore(url)));
