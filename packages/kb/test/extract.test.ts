@@ -173,3 +173,23 @@ test('a provider failure during an llm ingest leaves the base untouched', async 
   assert.equal(fake.requests.length, 2, 'retried once');
   assert.equal((await db.stats()).claim_count, 0);
 });
+
+test('smart: a sentence a stored claim already came from is not new, even from another handle', async (t) => {
+  const kb = tempKb();
+  t.after(kb.cleanup);
+  const fake = await startFakeProvider(modelAnswer);
+  t.after(() => fake.close());
+  const text = 'Semaglutide reduces body weight in adults with obesity.';
+  const opts = { extraction: 'smart', provider: providerOpts(fake, 'openai') } as const;
+  const first = await quickstart(kb.path);
+  const r = await ingestText(first, text, { ...opts, source_id: 'doc:a' });
+  assert.equal(r.ingested, 1);
+  await first.close();
+  const second = await quickstart(kb.path);
+  t.after(() => second.close());
+  const again = await ingestText(second, `${text} Orlistat was evaluated in adults with obesity.`, { ...opts, source_id: 'doc:b' });
+  assert.equal(fake.requests.length, 2);
+  assert.ok(!fake.requests[1]!.prompt.includes('Semaglutide'), 'the known sentence is not sent again');
+  assert.ok(fake.requests[1]!.prompt.includes('Orlistat was evaluated'));
+  assert.equal(again.ingested, 0);
+});

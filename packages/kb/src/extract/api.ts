@@ -16,6 +16,7 @@ import { reviewWithModel } from '../curate/provider.js';
 import { KbProviderError, parseProviderSpec, resolveProvider, TokenBudget, type ProviderOptions, type ResolvedProvider } from '../providers/index.js';
 import { contextFrom, extractHeuristic, type ExtractContext, type ExtractedClaim, type ExtractOutput, type PredicateRule } from './heuristic.js';
 import { extractWithModel } from './llm.js';
+import { findMentions } from './ner.js';
 
 export type ExtractionMode = 'heuristic' | 'llm' | 'smart';
 export const EXTRACTION_MODES: readonly ExtractionMode[] = ['heuristic', 'llm', 'smart'];
@@ -135,18 +136,43 @@ function resolveExtraction(db: KbDB, o: ExtractOptions): { mode: ExtractionMode;
   return { mode, provider };
 }
 
-async function extractUnit(db: KbDB, unit: Unit, ctx: ExtractContext, mode: ExtractionMode, provider: ResolvedProvider | undefined, budget: TokenBudget): Promise<ExtractOutput> {
+/**
+ * True when a claim in the base already came from this very sentence (looked up through the entities the
+ * sentence mentions; entities with more than 5,000 claims are not scanned).
+ */
+async function sentenceKnown(db: KbDB, ctx: ExtractContext, sentence: string, cache: Map<string, Set<string> | null>): Promise<boolean> {
+  for (const m of findMentions(sentence, ctx.lexicon)) {
+    const id = await db.resolve(m.name, m.type);
+    if (id === null) continue;
+    let set = cache.get(id);
+    if (set === undefined) {
+      const e = await db.getEntity(id);
+      set = e && e.claim_count <= 5000
+        ? new Set((await db.claimsFor(id)).map((c) => (c.payload as { sentence?: unknown } | undefined)?.sentence).filter((x): x is string => typeof x === 'string'))
+        : null;
+      cache.set(id, set);
+    }
+    if (set?.has(sentence)) return true;
+  }
+  return false;
+}
+
+async function extractUnit(
+  db: KbDB, unit: Unit, ctx: ExtractContext, mode: ExtractionMode, provider: ResolvedProvider | undefined, budget: TokenBudget,
+  known: Map<string, Set<string> | null>,
+): Promise<ExtractOutput> {
   if (mode === 'llm') return extractWithModel(unit.text, ctx, provider!, budget);
   const out = extractHeuristic(unit.text, ctx);
   if (mode !== 'smart') return out;
-  // Sentences the heuristic found nothing in, that are new: not sent before from this handle, and long
-  // enough to state a relationship. They go to the model together.
+  // Sentences the heuristic found nothing in, that are new (not sent before from this handle, and no
+  // stored claim came from them) and long enough to state a relationship. They go to the model together.
   let seen = smartSeen.get(db);
   if (!seen) smartSeen.set(db, (seen = new Set()));
   const fresh: string[] = [];
   for (const s of out.empty_sentences) {
     const key = hash(s.replace(/\s+/g, ' ').trim().toLowerCase());
     if (s.split(/\s+/).filter((w) => /[A-Za-z]/.test(w)).length < 4 || seen.has(key)) continue;
+    if (await sentenceKnown(db, ctx, s, known)) continue;
     if (seen.size > 100_000) seen.clear();
     seen.add(key);
     fresh.push(s);
@@ -171,8 +197,9 @@ async function runIngest(db: KbDB, units: AsyncIterable<Unit> | Iterable<Unit>, 
   const claims: ClaimInput[] = [];
   const skipped: SkipReport[] = [];
   const sources = new Set<string>();
+  const known = new Map<string, Set<string> | null>();
   for await (const unit of units) {
-    const out = await extractUnit(db, unit, ctx, mode, provider, budget);
+    const out = await extractUnit(db, unit, ctx, mode, provider, budget, known);
     for (const s of out.skipped) skipped.push({ reason: s.reason, source_id: unit.provenance.source_id, sentence: s.sentence, subject: s.subject, predicate: s.predicate, object: s.object });
     for (const c of out.claims) claims.push(toClaim(c, unit.provenance));
     if (claims.length > 1_000_000) throw new KbValidationError('too_large', 'claims', 'more than 1,000,000 claims extracted in one call; split the input');
