@@ -181,13 +181,41 @@ export class Evaluator {
   }
 }
 
-/** Greedy diverse selection: best total first, skipping any molecule above the similarity cap to one kept. */
-export function selectDiverse(candidates: Evaluated[], n: number, cap: number): Evaluated[] {
-  const sorted = [...candidates].sort((a, b) => b.scores.total - a.scores.total || (a.smiles < b.smiles ? -1 : 1));
+/**
+ * How much the returned set trades score for diversity: each pick maximises
+ * total - DIVERSITY_WEIGHT x (max Tanimoto to the molecules already picked) (maximal marginal relevance).
+ */
+export const DIVERSITY_WEIGHT = 0.25;
+
+/**
+ * Diverse selection of up to n molecules: greedy maximal marginal relevance (see DIVERSITY_WEIGHT), never
+ * admitting a molecule above the similarity cap to one already picked. Returned best total first.
+ */
+export function selectDiverse(candidates: Evaluated[], n: number, cap: number, diversityWeight = DIVERSITY_WEIGHT): Evaluated[] {
+  const pool = [...candidates].sort((a, b) => b.scores.total - a.scores.total || (a.smiles < b.smiles ? -1 : 1));
+  const maxSim = new Float64Array(pool.length);
+  const alive = new Uint8Array(pool.length).fill(1);
   const kept: Evaluated[] = [];
-  for (const c of sorted) {
-    if (kept.length >= n) break;
-    if (kept.every((k) => tanimoto(k.fp, c.fp) <= cap)) kept.push(c);
+  while (kept.length < n) {
+    let best = -1;
+    let bestValue = -Infinity;
+    for (let i = 0; i < pool.length; i++) {
+      if (!alive[i]) continue;
+      const v = pool[i]!.scores.total - diversityWeight * maxSim[i]!;
+      if (v > bestValue) (bestValue = v), (best = i);
+      // candidates are sorted by total: none further down can beat the best value once total alone cannot
+      if (pool[i]!.scores.total < bestValue) break;
+    }
+    if (best < 0) break;
+    const pick = pool[best]!;
+    kept.push(pick);
+    alive[best] = 0;
+    for (let i = 0; i < pool.length; i++) {
+      if (!alive[i]) continue;
+      const sim = tanimoto(pick.fp, pool[i]!.fp);
+      if (sim > cap) alive[i] = 0;
+      else if (sim > maxSim[i]!) maxSim[i] = sim;
+    }
   }
-  return kept;
+  return kept.sort((a, b) => b.scores.total - a.scores.total || (a.smiles < b.smiles ? -1 : 1));
 }
