@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import type { KbDB } from '../db/kb.js';
-import { KbError, KbValidationError } from '../errors.js';
+import { KbValidationError } from '../errors.js';
 import type { Vocabulary } from '../model/registry.js';
 import type { ClaimInput, Provenance } from '../types.js';
 import { builtinVocabularies, bio } from '../vocab/bio.js';
@@ -395,7 +395,6 @@ export async function curate(db: KbDB, claims: ClaimInput[]): Promise<CurateResu
   };
 }
 
-export { KbError };
 export { KbProviderError, PROVIDERS, PROVIDER_NAMES, type ProviderName, type ProviderOptions } from '../providers/index.js';
 export { KbArchiveError, ZIP_DEFAULTS, type ZipLimits } from '../archive/zip.js';
 export { KbChatFileError, CHAT_PLATFORMS, type ChatPlatform } from '../chat/files.js';
