@@ -193,3 +193,14 @@ test('smart: a sentence a stored claim already came from is not new, even from a
   assert.ok(fake.requests[1]!.prompt.includes('Orlistat was evaluated'));
   assert.equal(again.ingested, 0);
 });
+
+test('recognition draws on entities already in the base and on vocabularies passed in', async (t) => {
+  const db = await freshDb(t);
+  await db.ingest(['Compound 7b', 'compound'], ['binds', 'molecular'], ['BRAF', 'gene'], { source_type: 'assay', source_id: 'elab:1' });
+  const r = await ingestText(db, 'Compound 7b inhibits BRAF in A375 cells. Zorvex inhibits KIT.', {
+    source_id: 'doc:custom',
+    vocabularies: [{ synonyms: { drug: { 'ZZ-101': ['Zorvex'] } } }],
+  });
+  const triples = (await Promise.all(r.claim_ids.map((id) => db.getClaim(id)))).map((c) => `${c!.subject[0]}/${c!.subject[1]} ${c!.predicate[0]} ${c!.object[0]}`).sort();
+  assert.deepEqual(triples, ['Compound 7b/compound inhibits BRAF', 'ZZ-101/drug inhibits KIT']);
+});
