@@ -25,6 +25,14 @@ export class SqliteStore implements Store {
     this.db.pragma('foreign_keys = ON');
   }
 
+  private statements = new Map<string, Database.Statement>();
+  /** Prepared statements are cached: preparing costs more than running most of these queries. */
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) this.statements.set(sql, (st = this.db.prepare(sql)));
+    return st;
+  }
+
   async migrate(): Promise<void> {
     this.db.exec(`
       create table if not exists api_keys (
@@ -51,43 +59,38 @@ export class SqliteStore implements Store {
   async createKey(k: NewKey): Promise<CreatedKey> {
     const key = newApiKey();
     const created: CreatedKey = { key_id: newKeyId(), key, plan: k.plan, signing_secret: newSigningSecret() };
-    this.db
-      .prepare(`insert into api_keys (key_id, name, plan, rpm, concurrency, key_hash, signing_secret, created_at)
+    this.stmt(`insert into api_keys (key_id, name, plan, rpm, concurrency, key_hash, signing_secret, created_at)
                 values (?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(created.key_id, k.name, k.plan, k.rpm ?? null, k.concurrency ?? null, hashApiKey(key), created.signing_secret, Date.now());
     return created;
   }
 
   async listKeys(): Promise<KeyRecord[]> {
-    return this.db
-      .prepare(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys order by created_at`)
+    return this.stmt(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys order by created_at`)
       .all() as KeyRecord[];
   }
 
   async revokeKey(keyId: string): Promise<boolean> {
-    return this.db.prepare(`update api_keys set revoked_at = ? where key_id = ? and revoked_at is null`).run(Date.now(), keyId).changes > 0;
+    return this.stmt(`update api_keys set revoked_at = ? where key_id = ? and revoked_at is null`).run(Date.now(), keyId).changes > 0;
   }
 
   async findKeyByHash(hash: string): Promise<KeyRecord | undefined> {
-    return this.db
-      .prepare(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys where key_hash = ?`)
+    return this.stmt(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys where key_hash = ?`)
       .get(hash) as KeyRecord | undefined;
   }
 
   async signingSecretOf(keyId: string): Promise<string | undefined> {
-    const r = this.db.prepare(`select signing_secret from api_keys where key_id = ?`).get(keyId) as { signing_secret: string } | undefined;
+    const r = this.stmt(`select signing_secret from api_keys where key_id = ?`).get(keyId) as { signing_secret: string } | undefined;
     return r?.signing_secret;
   }
 
   async insertJob(job: NewJob, limit: number) {
     const tx = this.db.transaction(() => {
-      const { n } = this.db
-        .prepare(`select count(*) as n from jobs where key_id = ? and status = 'processing'`)
+      const { n } = this.stmt(`select count(*) as n from jobs where key_id = ? and status = 'processing'`)
         .get(job.key_id) as { n: number };
       if (n >= limit) return { ok: false as const, processing: n };
       const now = Date.now();
-      this.db
-        .prepare(`insert into jobs (id, key_id, kind, status, phase, max_attempts, run_after, created_at, estimate_low,
+      this.stmt(`insert into jobs (id, key_id, kind, status, phase, max_attempts, run_after, created_at, estimate_low,
                   estimate_high, callback_url, input) values (?, ?, ?, 'processing', 'queued', ?, ?, ?, ?, ?, ?, ?)`)
         .run(job.id, job.key_id, job.kind, job.max_attempts, now, now, job.estimate_low, job.estimate_high, job.callback_url, job.input);
       return { ok: true as const, job: this.getJobSync(job.id)! };
@@ -96,7 +99,7 @@ export class SqliteStore implements Store {
   }
 
   private getJobSync(id: string): JobRecord | undefined {
-    return this.db.prepare(`select ${JOB_COLUMNS} from jobs where id = ?`).get(id) as JobRecord | undefined;
+    return this.stmt(`select ${JOB_COLUMNS} from jobs where id = ?`).get(id) as JobRecord | undefined;
   }
 
   async getJob(id: string) {
@@ -110,23 +113,21 @@ export class SqliteStore implements Store {
     if (q.kind) (where.push('kind = ?'), args.push(q.kind));
     if (q.before !== undefined) (where.push('seq < ?'), args.push(q.before));
     args.push(q.limit);
-    return this.db
-      .prepare(`select ${JOB_COLUMNS} from jobs where ${where.join(' and ')} order by seq desc limit ?`)
+    return this.stmt(`select ${JOB_COLUMNS} from jobs where ${where.join(' and ')} order by seq desc limit ?`)
       .all(...args) as JobRecord[];
   }
 
   async getResult(id: string) {
-    const r = this.db.prepare(`select result from jobs where id = ?`).get(id) as { result: Buffer | null } | undefined;
+    const r = this.stmt(`select result from jobs where id = ?`).get(id) as { result: Buffer | null } | undefined;
     return r?.result ?? undefined;
   }
 
   async cancelJob(id: string, keyId: string) {
     const tx = this.db.transaction(() => {
-      const r = this.db.prepare(`select status from jobs where id = ? and key_id = ?`).get(id, keyId) as { status: JobStatus } | undefined;
+      const r = this.stmt(`select status from jobs where id = ? and key_id = ?`).get(id, keyId) as { status: JobStatus } | undefined;
       if (!r) return 'not_found' as const;
       if (r.status !== 'processing') return 'finished' as const;
-      this.db
-        .prepare(`update jobs set status = 'cancelled', phase = 'done', completed_at = ? where id = ?`)
+      this.stmt(`update jobs set status = 'cancelled', phase = 'done', completed_at = ? where id = ?`)
         .run(Date.now(), id);
       return 'cancelled' as const;
     });
@@ -134,8 +135,7 @@ export class SqliteStore implements Store {
   }
 
   async listTargets(keyId: string, limit: number, before?: number): Promise<TargetRow[]> {
-    const rows = this.db
-      .prepare(`select seq, job_id, data from job_targets where key_id = ? ${before !== undefined ? 'and seq < ?' : ''}
+    const rows = this.stmt(`select seq, job_id, data from job_targets where key_id = ? ${before !== undefined ? 'and seq < ?' : ''}
                 order by seq desc limit ?`)
       .all(...(before !== undefined ? [keyId, before, limit] : [keyId, limit])) as Array<{ seq: number; job_id: string; data: string }>;
     return rows.map((r) => ({ seq: r.seq, job_id: r.job_id, target: JSON.parse(r.data) }));
@@ -143,8 +143,7 @@ export class SqliteStore implements Store {
 
   async claimNext(now: number): Promise<Attempt | undefined> {
     const tx = this.db.transaction(() => {
-      const r = this.db
-        .prepare(`select id from jobs where status = 'processing' and phase = 'queued' and run_after <= ? order by seq limit 1`)
+      const r = this.stmt(`select id from jobs where status = 'processing' and phase = 'queued' and run_after <= ? order by seq limit 1`)
         .get(now) as { id: string } | undefined;
       return r ? this.startAttemptSync(r.id, now) : undefined;
     });
@@ -152,12 +151,11 @@ export class SqliteStore implements Store {
   }
 
   private startAttemptSync(id: string, now: number): Attempt | undefined {
-    const changed = this.db
-      .prepare(`update jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
+    const changed = this.stmt(`update jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
                 where id = ? and status = 'processing'`)
       .run(now, id).changes;
     if (!changed) return undefined;
-    const input = (this.db.prepare(`select input from jobs where id = ?`).get(id) as { input: Buffer }).input;
+    const input = (this.stmt(`select input from jobs where id = ?`).get(id) as { input: Buffer }).input;
     return { job: this.getJobSync(id)!, input };
   }
 
@@ -166,21 +164,19 @@ export class SqliteStore implements Store {
   }
 
   async setProgress(id: string, stage: string, percent: number) {
-    this.db
-      .prepare(`update jobs set progress_stage = ?, progress_percent = ? where id = ? and status = 'processing'`)
+    this.stmt(`update jobs set progress_stage = ?, progress_percent = ? where id = ? and status = 'processing'`)
       .run(stage, percent, id);
   }
 
   async completeJob(id: string, result: Buffer, targets: Array<Record<string, unknown>>, now: number) {
     return this.db
       .transaction(() => {
-        const r = this.db
-          .prepare(`update jobs set status = 'completed', phase = 'done', completed_at = ?, result = ?,
+        const r = this.stmt(`update jobs set status = 'completed', phase = 'done', completed_at = ?, result = ?,
                     progress_percent = 100, error_code = null, error_message = null where id = ? and status = 'processing'`)
           .run(now, result, id);
         if (!r.changes) return false;
         const job = this.getJobSync(id)!;
-        const ins = this.db.prepare(`insert into job_targets (job_id, key_id, data) values (?, ?, ?)`);
+        const ins = this.stmt(`insert into job_targets (job_id, key_id, data) values (?, ?, ?)`);
         for (const t of [...targets].reverse()) ins.run(id, job.key_id, JSON.stringify(t));
         return true;
       })
@@ -189,8 +185,7 @@ export class SqliteStore implements Store {
 
   async failJob(id: string, code: string, message: string, now: number) {
     return (
-      this.db
-        .prepare(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = ?, error_message = ?
+      this.stmt(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = ?, error_message = ?
                   where id = ? and status = 'processing'`)
         .run(now, code, message, id).changes > 0
     );
@@ -198,16 +193,14 @@ export class SqliteStore implements Store {
 
   async retryLater(id: string, runAfter: number, message: string) {
     return (
-      this.db
-        .prepare(`update jobs set phase = 'queued', run_after = ?, error_message = ?, progress_stage = 'waiting to retry',
+      this.stmt(`update jobs set phase = 'queued', run_after = ?, error_message = ?, progress_stage = 'waiting to retry',
                   progress_percent = 0 where id = ? and status = 'processing'`)
         .run(runAfter, message, id).changes > 0
     );
   }
 
   async releaseAttempt(id: string) {
-    this.db
-      .prepare(`update jobs set phase = 'queued', attempts = max(attempts - 1, 0), run_after = ?, progress_stage = 'queued',
+    this.stmt(`update jobs set phase = 'queued', attempts = max(attempts - 1, 0), run_after = ?, progress_stage = 'queued',
                 progress_percent = 0 where id = ? and status = 'processing' and phase = 'running'`)
       .run(Date.now(), id);
   }
@@ -215,21 +208,18 @@ export class SqliteStore implements Store {
   async recoverOrphans(now: number) {
     return this.db
       .transaction(() => {
-        const rows = this.db
-          .prepare(`select id, attempts, max_attempts from jobs where status = 'processing' and phase = 'running'`)
+        const rows = this.stmt(`select id, attempts, max_attempts from jobs where status = 'processing' and phase = 'running'`)
           .all() as Array<{ id: string; attempts: number; max_attempts: number }>;
         const requeued: string[] = [];
         const failed: string[] = [];
         for (const r of rows) {
           if (r.attempts >= r.max_attempts) {
-            this.db
-              .prepare(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = 'worker_lost',
+            this.stmt(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = 'worker_lost',
                         error_message = ? where id = ?`)
               .run(now, `the process running this job stopped during each of its ${r.attempts} attempt(s)`, r.id);
             failed.push(r.id);
           } else {
-            this.db
-              .prepare(`update jobs set phase = 'queued', run_after = ?, progress_stage = 'waiting to retry',
+            this.stmt(`update jobs set phase = 'queued', run_after = ?, progress_stage = 'waiting to retry',
                         progress_percent = 0 where id = ?`)
               .run(now, r.id);
             requeued.push(r.id);
@@ -241,6 +231,6 @@ export class SqliteStore implements Store {
   }
 
   async statusOf(id: string) {
-    return (this.db.prepare(`select status from jobs where id = ?`).get(id) as { status: JobStatus } | undefined)?.status;
+    return (this.stmt(`select status from jobs where id = ?`).get(id) as { status: JobStatus } | undefined)?.status;
   }
 }
