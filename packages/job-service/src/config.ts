@@ -24,6 +24,7 @@ export interface ServiceConfig {
   allowPrivateCallbacks: boolean;
   callbackAttempts: number;
   callbackBaseDelayMs: number;
+  callbackTimeoutMs: number;
   /** PostgreSQL mode: a delivery not finished within max(this, 4 x estimate) is presumed lost and retried. */
   jobExpireMinSeconds: number;
   /** PostgreSQL mode: expiry = max(jobExpireMinSeconds, this x the job's high estimate). */
@@ -51,6 +52,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     allowPrivateCallbacks: env.EVIDENT_ALLOW_PRIVATE_CALLBACKS === '1' || env.EVIDENT_ALLOW_PRIVATE_CALLBACKS === 'true',
     callbackAttempts: num(env.EVIDENT_CALLBACK_ATTEMPTS, 5),
     callbackBaseDelayMs: num(env.EVIDENT_CALLBACK_BASE_DELAY_MS, 2000),
+    callbackTimeoutMs: num(env.EVIDENT_CALLBACK_TIMEOUT_MS, 10_000),
     jobExpireMinSeconds: num(env.EVIDENT_JOB_EXPIRE_MIN_SECONDS, 900),
     jobExpireFactor: num(env.EVIDENT_JOB_EXPIRE_FACTOR, 4),
     queueMaintenanceSeconds: num(env.EVIDENT_QUEUE_MAINTENANCE_SECONDS, 30),

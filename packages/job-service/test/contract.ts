@@ -2,9 +2,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
+import { createServer } from 'node:http';
+import { createHmac } from 'node:crypto';
 import { demoValue } from '../src/kinds/demo.js';
 import type { TestServer } from './helpers.js';
-import { http, isErrorBody, waitForStatus } from './helpers.js';
+import { http, isErrorBody, waitFor, waitForStatus } from './helpers.js';
 
 export function contractSuite(mode: string, start: () => Promise<TestServer>, skip: string | false = false): void {
   let s: TestServer;
@@ -182,6 +184,33 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
     const third = await http(s.url, 'POST', '/v1/demo/run', { key: k.key, body: { items: 1 } });
     assert.equal(third.status, 202);
     await waitForStatus(s.url, k.key, third.body.job_id);
+  });
+
+  test(`${mode}: callback_url receives the signed final status`, { skip }, async () => {
+    const got: Array<{ body: string; sig: string }> = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        got.push({ body, sig: String(req.headers['x-evident-signature']) });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const k = await s.store.createKey({ name: 'hook', plan: 'researcher' });
+      const port = (receiver.address() as { port: number }).port;
+      const sub = await http(s.url, 'POST', '/v1/demo/run', { key: k.key, body: { items: 2, callback_url: `http://127.0.0.1:${port}/h` } });
+      assert.equal(sub.status, 202);
+      await waitFor(async () => got.length > 0);
+      const [, t, mac] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(got[0]!.sig)!;
+      assert.equal(mac, createHmac('sha256', k.signing_secret).update(`${t}.${got[0]!.body}`).digest('hex'));
+      assert.equal(JSON.parse(got[0]!.body).status, 'completed');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(got.length, 1, 'delivered once');
+    } finally {
+      receiver.close();
+    }
   });
 
   test(`${mode}: revocation takes effect on the next request`, { skip }, async () => {

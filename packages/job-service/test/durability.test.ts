@@ -2,6 +2,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
 import { tempDir } from '@evident/testkit';
 import { demoValue } from '../src/kinds/demo.js';
 import { http, jsonLine, killHard, runCli, spawnCli, waitFor, waitForStatus } from './helpers.js';
@@ -13,8 +14,8 @@ after(async () => {
   dir.cleanup();
 });
 
-async function serve(extra: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawnCli(['serve', '--data-dir', dir.path, '--port', '0', '--workers', '1', ...extra], { EVIDENT_RETRY_BASE_MS: '100' });
+async function serve(extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawnCli(['serve', '--data-dir', dir.path, '--port', '0', '--workers', '1', ...extra], { EVIDENT_RETRY_BASE_MS: '100', ...env });
   children.push(child);
   const line = await jsonLine(child, (o) => o.evident_jobs === 'listening');
   assert.equal(line.mode, 'embedded');
@@ -79,4 +80,37 @@ test('kill -9 during the last allowed attempt: the job is failed with a reason, 
   const processing = await http(s.url, 'GET', '/v1/jobs?status=processing', { key });
   assert.equal(processing.body.jobs.length, 0);
   await killHard(s.child);
+});
+
+test('kill -9 while a callback is being delivered: the restarted server delivers it', async () => {
+  const key = JSON.parse((await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'cb'])).stdout).key;
+  const seen: string[] = [];
+  let hang = true;
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      seen.push(body);
+      if (!hang) res.writeHead(204).end(); // while `hang`, the request is left unanswered
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  try {
+    const env = { EVIDENT_ALLOW_PRIVATE_CALLBACKS: '1', EVIDENT_CALLBACK_TIMEOUT_MS: '1500', EVIDENT_CALLBACK_ATTEMPTS: '2', EVIDENT_CALLBACK_BASE_DELAY_MS: '100' };
+    let s = await serve([], env);
+    const port = (receiver.address() as { port: number }).port;
+    const sub = await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 2, callback_url: `http://127.0.0.1:${port}/hook` } });
+    await waitFor(async () => seen.length >= 1);
+    await killHard(s.child);
+    hang = false;
+    s = await serve([], env);
+    await waitFor(async () => seen.length >= 2, 20_000);
+    const doc = JSON.parse(seen[seen.length - 1]!);
+    assert.equal(doc.job_id, sub.body.job_id);
+    assert.equal(doc.status, 'completed');
+    await killHard(s.child);
+  } finally {
+    receiver.closeAllConnections();
+    receiver.close();
+  }
 });

@@ -18,13 +18,18 @@ export class JobExecutor {
   private running = new Map<string, { abort(): void; why?: 'cancel' | 'shutdown' }>();
   private background = new Set<Promise<unknown>>();
   private stopping = false;
+  private sweeping = false;
+  private sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly store: Store,
     private readonly pool: ThreadPool,
     private readonly config: ServiceConfig,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.sweeper = setInterval(() => this.sweepCallbacks(), 2000);
+    this.sweeper.unref();
+  }
 
   get busy(): number {
     return this.running.size;
@@ -98,27 +103,54 @@ export class JobExecutor {
     }
   }
 
+  /** Delivers the job's callback now if it has one (claimed with a lease so that no other process does too). */
   private notify(jobId: string): void {
-    const p = (async () => {
-      const job = await this.store.getJob(jobId);
-      if (!job?.callback_url) return;
-      const secret = await this.store.signingSecretOf(job.key_id);
-      if (!secret) return;
+    this.track(this.store.claimCallbacks(Date.now(), this.callbackLeaseMs(), jobId).then((ids) => Promise.all(ids.map((id) => this.deliver(id)))));
+  }
+
+  /** Callbacks whose delivery was cut short (process killed) are due again once their lease has run out. */
+  private sweepCallbacks(): void {
+    if (this.sweeping || this.stopping) return;
+    this.sweeping = true;
+    this.track(
+      this.store
+        .claimCallbacks(Date.now(), this.callbackLeaseMs())
+        .then((ids) => Promise.all(ids.map((id) => this.deliver(id))))
+        .finally(() => (this.sweeping = false)),
+    );
+  }
+
+  private callbackLeaseMs(): number {
+    const c = this.config;
+    return c.callbackAttempts * c.callbackTimeoutMs + c.callbackBaseDelayMs * 2 ** c.callbackAttempts + 1000;
+  }
+
+  private async deliver(jobId: string): Promise<void> {
+    const job = await this.store.getJob(jobId);
+    const secret = job?.callback_url ? await this.store.signingSecretOf(job.key_id) : undefined;
+    if (job?.callback_url && secret) {
       await deliverCallback(job.callback_url, secret, statusDocument(job, this.config.publicUrl ?? ''), {
         allowPrivate: this.config.allowPrivateCallbacks,
         attempts: this.config.callbackAttempts,
         baseDelayMs: this.config.callbackBaseDelayMs,
-        timeoutMs: 10_000,
+        timeoutMs: this.config.callbackTimeoutMs,
         log: this.log,
       });
-    })().catch((e) => this.log.error({ job_id: jobId, err: (e as Error).message }, 'callback error'));
-    this.background.add(p);
-    void p.finally(() => this.background.delete(p));
+    }
+    // Delivered, or given up after the retries (logged): either way it is not due any more.
+    await this.store.finishCallback(jobId);
+  }
+
+  private track(p: Promise<unknown>): void {
+    const q = p.catch((e) => this.log.error({ err: (e as Error).message }, 'callback error'));
+    this.background.add(q);
+    void q.finally(() => this.background.delete(q));
   }
 
   /** Interrupts running jobs (they are retried by the next process) and waits for callbacks in flight briefly. */
   async stop(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.sweeper);
     for (const r of this.running.values()) ((r.why = 'shutdown'), r.abort());
     await Promise.race([Promise.allSettled([...this.background]), new Promise((r) => setTimeout(r, 2000))]);
   }

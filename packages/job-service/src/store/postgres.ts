@@ -53,9 +53,10 @@ export class PostgresStore implements Store {
           kind text not null, status text not null, phase text not null, attempts integer not null default 0,
           max_attempts integer not null, run_after bigint not null, created_at bigint not null, started_at bigint,
           completed_at bigint, progress_stage text, progress_percent real, error_code text, error_message text,
-          estimate_low double precision not null, estimate_high double precision not null, callback_url text,
+          estimate_low double precision not null, estimate_high double precision not null, callback_url text, callback_due bigint,
           input bytea not null, result bytea);
         create index if not exists evident_jobs_by_key on evident_jobs (key_id, seq);
+        create index if not exists evident_jobs_callbacks on evident_jobs (callback_due) where callback_due is not null;
         create table if not exists evident_job_targets (
           seq bigserial primary key, job_id text not null references evident_jobs(id), key_id text not null, data jsonb not null);
         create index if not exists evident_targets_by_key on evident_job_targets (key_id, seq);
@@ -196,7 +197,8 @@ export class PostgresStore implements Store {
     return this.tx(async (c) => {
       const [job] = await this.q<{ key_id: string }>(
         `update evident_jobs set status = 'completed', phase = 'done', completed_at = $2, result = $3, progress_percent = 100,
-         error_code = null, error_message = null where id = $1 and status = 'processing' returning key_id`,
+         error_code = null, error_message = null, callback_due = case when callback_url is null then null else $2::bigint end
+         where id = $1 and status = 'processing' returning key_id`,
         [id, now, result],
         c,
       );
@@ -210,7 +212,8 @@ export class PostgresStore implements Store {
 
   async failJob(id: string, code: string, message: string, now: number) {
     const r = await this.pool.query(
-      `update evident_jobs set status = 'failed', phase = 'done', completed_at = $2, error_code = $3, error_message = $4
+      `update evident_jobs set status = 'failed', phase = 'done', completed_at = $2, error_code = $3, error_message = $4,
+       callback_due = case when callback_url is null then null else $2::bigint end
        where id = $1 and status = 'processing'`,
       [id, now, code, message],
     );
@@ -233,7 +236,8 @@ export class PostgresStore implements Store {
   async failOrphansOfQueue(olderThan: number, now: number): Promise<string[]> {
     const rows = await this.q<{ id: string }>(
       `update evident_jobs j set status = 'failed', phase = 'done', completed_at = $2, error_code = 'worker_lost',
-         error_message = 'the queue gave up on this job after its worker stopped repeatedly'
+         error_message = 'the queue gave up on this job after its worker stopped repeatedly',
+         callback_due = case when callback_url is null then null else $2::bigint end
        where j.status = 'processing' and j.created_at < $1
          and not exists (select 1 from pgboss.job q where q.data->>'job_id' = j.id and q.state in ('created', 'retry', 'active'))
        returning j.id`,
@@ -245,6 +249,26 @@ export class PostgresStore implements Store {
   async recoverOrphans(): Promise<{ requeued: string[]; failed: string[] }> {
     // With PostgreSQL the queue (pg-boss) redelivers jobs whose worker died once they expire.
     return { requeued: [], failed: [] };
+  }
+
+  async claimCallbacks(now: number, leaseMs: number, id?: string, limit = 20): Promise<string[]> {
+    const rows =
+      id !== undefined
+        ? await this.q<{ id: string }>(
+            `update evident_jobs set callback_due = $1 where id = $2 and callback_due <= $3 returning id`,
+            [now + leaseMs, id, now],
+          )
+        : await this.q<{ id: string }>(
+            `update evident_jobs set callback_due = $1 where id in (
+               select id from evident_jobs where callback_due <= $2 order by callback_due limit $3 for update skip locked)
+             returning id`,
+            [now + leaseMs, now, limit],
+          );
+    return rows.map((r) => r.id);
+  }
+
+  async finishCallback(id: string) {
+    await this.pool.query(`update evident_jobs set callback_due = null where id = $1`, [id]);
   }
 
   async statusOf(id: string) {

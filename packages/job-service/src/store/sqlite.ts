@@ -43,9 +43,10 @@ export class SqliteStore implements Store {
         kind text not null, status text not null, phase text not null, attempts integer not null default 0,
         max_attempts integer not null, run_after integer not null, created_at integer not null, started_at integer,
         completed_at integer, progress_stage text, progress_percent real, error_code text, error_message text,
-        estimate_low real not null, estimate_high real not null, callback_url text, input blob not null, result blob);
+        estimate_low real not null, estimate_high real not null, callback_url text, callback_due integer, input blob not null, result blob);
       create index if not exists jobs_by_key on jobs (key_id, seq);
       create index if not exists jobs_queue on jobs (phase, run_after) where status = 'processing';
+      create index if not exists jobs_callbacks on jobs (callback_due) where callback_due is not null;
       create table if not exists job_targets (
         seq integer primary key autoincrement, job_id text not null references jobs(id), key_id text not null, data text not null);
       create index if not exists targets_by_key on job_targets (key_id, seq);
@@ -172,8 +173,10 @@ export class SqliteStore implements Store {
     return this.db
       .transaction(() => {
         const r = this.stmt(`update jobs set status = 'completed', phase = 'done', completed_at = ?, result = ?,
-                    progress_percent = 100, error_code = null, error_message = null where id = ? and status = 'processing'`)
-          .run(now, result, id);
+                    progress_percent = 100, error_code = null, error_message = null,
+                    callback_due = case when callback_url is null then null else ? end
+                    where id = ? and status = 'processing'`)
+          .run(now, result, now, id);
         if (!r.changes) return false;
         const job = this.getJobSync(id)!;
         const ins = this.stmt(`insert into job_targets (job_id, key_id, data) values (?, ?, ?)`);
@@ -185,9 +188,10 @@ export class SqliteStore implements Store {
 
   async failJob(id: string, code: string, message: string, now: number) {
     return (
-      this.stmt(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = ?, error_message = ?
+      this.stmt(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = ?, error_message = ?,
+                  callback_due = case when callback_url is null then null else ? end
                   where id = ? and status = 'processing'`)
-        .run(now, code, message, id).changes > 0
+        .run(now, code, message, now, id).changes > 0
     );
   }
 
@@ -215,8 +219,8 @@ export class SqliteStore implements Store {
         for (const r of rows) {
           if (r.attempts >= r.max_attempts) {
             this.stmt(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = 'worker_lost',
-                        error_message = ? where id = ?`)
-              .run(now, `the process running this job stopped during each of its ${r.attempts} attempt(s)`, r.id);
+                        error_message = ?, callback_due = case when callback_url is null then null else ? end where id = ?`)
+              .run(now, `the process running this job stopped during each of its ${r.attempts} attempt(s)`, now, r.id);
             failed.push(r.id);
           } else {
             this.stmt(`update jobs set phase = 'queued', run_after = ?, progress_stage = 'waiting to retry',
@@ -228,6 +232,20 @@ export class SqliteStore implements Store {
         return { requeued, failed };
       })
       .immediate();
+  }
+
+  async claimCallbacks(now: number, leaseMs: number, id?: string, limit = 20): Promise<string[]> {
+    const rows = (
+      id !== undefined
+        ? this.stmt(`update jobs set callback_due = ? where id = ? and callback_due <= ? returning id`).all(now + leaseMs, id, now)
+        : this.stmt(`update jobs set callback_due = ? where id in (select id from jobs where callback_due <= ? order by callback_due limit ?)
+                     returning id`).all(now + leaseMs, now, limit)
+    ) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
+  async finishCallback(id: string) {
+    this.stmt(`update jobs set callback_due = null where id = ?`).run(id);
   }
 
   async statusOf(id: string) {

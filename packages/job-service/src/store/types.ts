@@ -128,4 +128,11 @@ export interface Store {
   /** Embedded startup: jobs left `running` by a dead process are requeued, or failed when out of attempts. */
   recoverOrphans(now: number): Promise<{ requeued: string[]; failed: string[] }>;
   statusOf(id: string): Promise<JobStatus | undefined>;
+
+  // Callbacks: a job that ends with a callback_url gets a due time; deliverers claim it with a lease, so a
+  // delivery cut short by a crash is picked up again once the lease runs out.
+  /** Claims the callback of this job (or, without id, up to `limit` due ones); returns the claimed job ids. */
+  claimCallbacks(now: number, leaseMs: number, id?: string, limit?: number): Promise<string[]>;
+  /** Delivered or given up. */
+  finishCallback(id: string): Promise<void>;
 }
