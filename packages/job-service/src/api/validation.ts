@@ -15,8 +15,15 @@ export class ValidationFailed extends Error {
 
 const MAX_PROBLEMS = 100;
 
+const compiled = new WeakMap<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
+function compile(schema: TSchema) {
+  let c = compiled.get(schema);
+  if (!c) compiled.set(schema, (c = TypeCompiler.Compile(schema)));
+  return c;
+}
+
 export function problemsOf(schema: TSchema, value: unknown, prefix = ''): ErrorDetail[] {
-  const C = TypeCompiler.Compile(schema);
+  const C = compile(schema);
   if (C.Check(value)) return [];
   const seen = new Set<string>();
   const out: ErrorDetail[] = [];
@@ -34,7 +41,7 @@ export function problemsOf(schema: TSchema, value: unknown, prefix = ''): ErrorD
 }
 
 export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
-  const C = TypeCompiler.Compile(schema);
+  const C = compile(schema);
   const coerce = httpPart === 'querystring' || httpPart === 'params';
   return (data: unknown) => {
     const value = coerce ? convertStrict(schema, data) : data;

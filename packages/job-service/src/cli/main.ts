@@ -8,9 +8,9 @@ import { openStore } from '../store/open.js';
 import { PLAN_NAMES, type PlanName } from '../plans.js';
 import { submitCommand } from './submit.js';
 
-const int = (name: string) => (v: string) => {
+const int = (name: string, min = 0) => (v: string) => {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
+  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
   return n;
 };
 
@@ -33,7 +33,7 @@ program
   .option('--redis-url <url>', 'Redis URL for shared rate limits (default: $REDIS_URL)')
   .option('--workers <n>', 'worker threads running jobs', int('--workers'))
   .option('--with-worker', 'PostgreSQL mode: also run jobs in this process')
-  .option('--max-attempts <n>', 'runs of a job before it fails', int('--max-attempts'))
+  .option('--max-attempts <n>', 'runs of a job before it fails', int('--max-attempts', 1))
   .option('--body-limit-mb <n>', 'largest request body (default 100)', Number)
   .option('--public-url <url>', 'public origin for absolute URLs')
   .option('--allow-private-callbacks', 'allow callback_url on private/loopback addresses')
@@ -76,8 +76,8 @@ keys
   .description('create a key; prints { key_id, key, plan, signing_secret } once (only a hash of the key is kept)')
   .addOption(new Option('--plan <plan>', 'plan').choices(PLAN_NAMES as string[]).makeOptionMandatory())
   .requiredOption('--name <name>', 'who or what the key is for')
-  .option('--rpm <n>', 'enterprise: requests per minute', int('--rpm'))
-  .option('--concurrency <n>', 'enterprise: concurrent jobs', int('--concurrency'))
+  .option('--rpm <n>', 'enterprise: requests per minute', int('--rpm', 1))
+  .option('--concurrency <n>', 'enterprise: concurrent jobs', int('--concurrency', 1))
   .action(async (o) => {
     const plan = o.plan as PlanName;
     if (plan === 'enterprise' && (o.rpm === undefined || o.concurrency === undefined)) {

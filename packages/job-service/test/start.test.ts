@@ -1,0 +1,49 @@
+// `npm start` (scripts/start.ts): embedded server, printed URL and development key, key reused across starts.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, tempDir } from '@evident/testkit';
+import { http, killHard } from './helpers.js';
+
+const dir = tempDir('evident-jobs-start-');
+const children: ChildProcess[] = [];
+after(async () => {
+  for (const c of children) await killHard(c);
+  dir.cleanup();
+});
+
+async function start(): Promise<{ child: ChildProcess; url: string; key: string }> {
+  const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'scripts/start.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: '0', EVIDENT_DATA_DIR: dir.path },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`npm start printed: ${out}`)), 30_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      const key = /development key: (evk_\S+)/.exec(out)?.[1];
+      if (url && key) {
+        clearTimeout(t);
+        resolve({ child, url, key });
+      }
+    });
+  });
+}
+
+test('npm start serves on 127.0.0.1, prints a working development key, and reuses it on the next start', async () => {
+  const a = await start();
+  const sub = await http(a.url, 'POST', '/v1/demo/run', { key: a.key, body: { items: 1 } });
+  assert.equal(sub.status, 202);
+  assert.equal(statSync(join(dir.path, 'dev-api-key.json')).mode & 0o777, 0o600);
+  await killHard(a.child);
+  const b = await start();
+  assert.equal(b.key, a.key);
+  assert.equal((await http(b.url, 'GET', `/v1/jobs/${sub.body.job_id}`, { key: b.key })).status, 200);
+  await killHard(b.child);
+});
