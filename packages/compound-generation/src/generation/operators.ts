@@ -50,7 +50,8 @@ addMutation(
   '[*;R;!H0:1]-[*;!R:2]-[*;!R:3]-[*;!R:4]-[*;R;!H0:5]>>[*:1]1-[*:2]-[*:3]-[*:4]-[*:5]1',
 );
 
-export type OperatorName = 'crossover' | 'replace_side_chain' | 'grow' | (typeof mutations)[number]['name'];
+/** The mutation families (RDKit reactions) plus the two fragment-library moves. */
+export const MUTATION_FAMILIES = [...new Set(mutations.map((m) => m.name)), 'replace_side_chain', 'grow'];
 
 export interface Offspring {
   smiles: string;
@@ -111,11 +112,14 @@ export class Operators {
     return out;
   }
 
-  mutate(smiles: string, rng: Random): Offspring | null {
-    const r = rng.next();
-    if (r < 0.12) return this.replaceSideChain(smiles, rng);
-    if (r < 0.2) return this.grow(smiles, rng);
-    const m = mutations[rng.weighted(mutations.map((x) => x.weight))]!;
+  /** A random mutation; `family` forces one (for tests): a reaction family name, 'replace_side_chain' or 'grow'. */
+  mutate(smiles: string, rng: Random, family?: string): Offspring | null {
+    const r = family ? -1 : rng.next();
+    if (family === 'replace_side_chain' || (r >= 0 && r < 0.12)) return this.replaceSideChain(smiles, rng);
+    if (family === 'grow' || (r >= 0.12 && r < 0.2)) return this.grow(smiles, rng);
+    const pool = family ? mutations.filter((x) => x.name === family) : mutations;
+    if (pool.length === 0) throw new Error(`unknown mutation family ${family}`);
+    const m = pool[rng.weighted(pool.map((x) => x.weight))]!;
     const product = this.runReaction(m.smarts, smiles, rng);
     return product ? { smiles: product, operator: m.name } : null;
   }
