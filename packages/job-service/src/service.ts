@@ -100,7 +100,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
 async function startPgWorkerOn(boss: PgBoss, store: Store, config: ServiceConfig, log: Logger) {
   const pool = new ThreadPool(Math.max(1, config.workerThreads));
   const executor = new JobExecutor(store, pool, config, log);
-  const worker = new PgBossWorker(boss, store, executor, log, Math.max(1, config.workerThreads));
+  const worker = new PgBossWorker(boss, store, executor, log, Math.max(1, config.workerThreads), config);
   await worker.start();
   return {
     cancel: (id: string) => executor.cancel(id),

@@ -71,3 +71,25 @@ test('embedded: a second server on the same data directory is refused while the 
     d.cleanup();
   }
 });
+
+test('postgres: a run outliving its queue delivery is stopped and retried, then failed with the reason', { skip: pg.skip }, async () => {
+  const db = await createTempDatabase('evident_jobs_limit');
+  const { startTestServer } = await import('./helpers.js');
+  // Deliveries expire after max(1 s, 0.3 x high estimate): a 3 s demo job (high estimate 5.5 s) gets 2 s.
+  const s = await startTestServer(
+    { databaseUrl: db.url, jobExpireMinSeconds: 1, jobExpireFactor: 0.3, maxAttempts: 2, retryBaseMs: 1000 },
+    { inProcessWorker: true },
+  );
+  try {
+    const key = (await s.store.createKey({ name: 'l', plan: 'researcher' })).key;
+    const id = (await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 2, cpu_ms: 3000 } })).body.job_id;
+    const st = await waitForStatus(s.url, key, id, 30_000);
+    assert.equal(st.status, 'failed');
+    assert.equal(st.error.code, 'job_failed');
+    assert.match(st.error.message, /time limit/);
+    assert.equal(st.attempts, 2);
+  } finally {
+    await s.cleanup();
+    await db.drop();
+  }
+});

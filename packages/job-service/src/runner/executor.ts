@@ -15,7 +15,7 @@ export interface Logger {
 }
 
 export class JobExecutor {
-  private running = new Map<string, { abort(): void; why?: 'cancel' | 'shutdown' }>();
+  private running = new Map<string, { abort(): void; why?: 'cancel' | 'shutdown' | 'timeout' }>();
   private background = new Set<Promise<unknown>>();
   private stopping = false;
   private sweeping = false;
@@ -41,7 +41,8 @@ export class JobExecutor {
     if (r) ((r.why = 'cancel'), r.abort());
   }
 
-  async execute(a: Attempt): Promise<Outcome> {
+  /** `timeLimitMs`: the run is stopped (and counts as a failed attempt) after this long. */
+  async execute(a: Attempt, timeLimitMs?: number): Promise<Outcome> {
     const { job } = a;
     if (job.attempts > job.max_attempts) {
       await this.store.failJob(job.id, 'worker_lost', `the worker running this job stopped during each of its ${job.max_attempts} attempt(s)`, Date.now());
@@ -58,7 +59,7 @@ export class JobExecutor {
       lastStage = stage;
       pendingWrite = pendingWrite.then(() => this.store.setProgress(job.id, stage, percent)).catch(() => {});
     });
-    const entry: { abort(): void; why?: 'cancel' | 'shutdown' } = { abort: task.abort };
+    const entry: { abort(): void; why?: 'cancel' | 'shutdown' | 'timeout' } = { abort: task.abort };
     this.running.set(job.id, entry);
     // Cancellation may come from another process (PostgreSQL mode, or the CLI): poll the stored status.
     const watch = setInterval(() => {
@@ -67,6 +68,7 @@ export class JobExecutor {
         () => {},
       );
     }, 1000);
+    const limit = timeLimitMs !== undefined ? setTimeout(() => ((entry.why = 'timeout'), task.abort()), Math.max(1000, timeLimitMs)) : undefined;
     try {
       const done = await task.result;
       await pendingWrite;
@@ -88,7 +90,7 @@ export class JobExecutor {
         this.notify(job.id);
         return 'failed';
       }
-      const message = (e as Error).message;
+      const message = entry.why === 'timeout' ? `exceeded its time limit of ${Math.round(timeLimitMs! / 1000)} s` : (e as Error).message;
       this.log.warn({ job_id: job.id, attempt: job.attempts, err: message }, 'job attempt failed');
       if (job.attempts < job.max_attempts) {
         await this.store.retryLater(job.id, now + this.config.retryBaseMs * 2 ** (job.attempts - 1), `attempt ${job.attempts} failed: ${message}`);
@@ -99,6 +101,7 @@ export class JobExecutor {
       return 'failed';
     } finally {
       clearInterval(watch);
+      if (limit) clearTimeout(limit);
       this.running.delete(job.id);
     }
   }

@@ -35,19 +35,31 @@ export async function startBoss(config: ServiceConfig, role: 'api' | 'worker'): 
   return boss;
 }
 
+/** How long a delivery may stay active before pg-boss presumes its worker dead and redelivers it. */
+export function expireSecondsFor(config: ServiceConfig, job: JobRecord): number {
+  return Math.max(config.jobExpireMinSeconds, Math.ceil(job.estimate_high * config.jobExpireFactor));
+}
+
 export async function enqueue(boss: PgBoss, config: ServiceConfig, job: JobRecord): Promise<void> {
-  const expire = Math.max(config.jobExpireMinSeconds, Math.ceil(job.estimate_high * config.jobExpireFactor));
   await boss.send(queueName(job.kind), { job_id: job.id }, {
     // One more delivery than attempts, so a crash during the last attempt is seen and the job failed.
     retryLimit: job.max_attempts,
     retryDelay: Math.max(1, Math.round(config.retryBaseMs / 1000)),
     retryBackoff: true,
-    expireInSeconds: expire,
+    expireInSeconds: expireSecondsFor(config, job),
   });
 }
 
+/**
+ * Fetches a delivery only when a worker thread is free (so no job's expiry clock runs while it waits for a
+ * thread), round-robin over the kinds' queues.
+ */
 export class PgBossWorker {
   private stopped = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private sweeper?: NodeJS.Timeout;
+  private inflight = 0;
 
   constructor(
     private readonly boss: PgBoss,
@@ -55,9 +67,9 @@ export class PgBossWorker {
     private readonly executor: JobExecutor,
     private readonly log: Logger,
     private readonly concurrency: number,
+    private readonly config: ServiceConfig,
+    private readonly pollMs = 500,
   ) {}
-
-  private sweeper?: NodeJS.Timeout;
 
   async start(): Promise<void> {
     // Safety net: a job whose queue entry is gone (retries exhausted by crashes) must not stay processing.
@@ -68,25 +80,76 @@ export class PgBossWorker {
       );
     }, 60_000);
     this.sweeper.unref();
-    for (const k of jobKinds) {
-      for (let i = 0; i < this.concurrency; i++) {
-        await this.boss.work<{ job_id: string }>(queueName(k.id), { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([delivery]) => {
-          if (!delivery || this.stopped) throw new Error('worker stopping');
-          const attempt = await this.store.startAttempt(delivery.data.job_id, Date.now());
-          if (!attempt) return; // cancelled or already finished
-          this.log.info({ job_id: attempt.job.id, attempt: attempt.job.attempts }, 'job started');
-          const outcome = await this.executor.execute(attempt);
-          // Throwing hands the delivery back to pg-boss, which retries it with backoff.
-          if (outcome === 'retry' || outcome === 'interrupted') throw new Error(`job ${attempt.job.id}: ${outcome}`);
-        });
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    let next = 0;
+    while (!this.stopped) {
+      if (this.inflight >= this.concurrency) {
+        await this.sleep(this.pollMs);
+        continue;
       }
+      let got = false;
+      try {
+        for (let i = 0; i < jobKinds.length && !got; i++) {
+          const kind = jobKinds[(next + i) % jobKinds.length]!;
+          const [delivery] = await this.boss.fetch<{ job_id: string }>(queueName(kind.id), { batchSize: 1 });
+          if (delivery) {
+            got = true;
+            next = (next + i + 1) % jobKinds.length;
+            this.inflight++;
+            void this.handle(queueName(kind.id), delivery).finally(() => {
+              this.inflight--;
+              this.wake?.();
+            });
+          }
+        }
+      } catch (e) {
+        this.log.error({ err: (e as Error).message }, 'queue fetch failed');
+      }
+      if (!got) await this.sleep(this.pollMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((r) => {
+      const t = setTimeout(r, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        r();
+      };
+    });
+  }
+
+  private async handle(queue: string, delivery: PgBoss.Job<{ job_id: string }>): Promise<void> {
+    try {
+      const attempt = await this.store.startAttempt(delivery.data.job_id, Date.now());
+      if (!attempt) {
+        await this.boss.complete(queue, delivery.id); // cancelled or already finished
+        return;
+      }
+      this.log.info({ job_id: attempt.job.id, attempt: attempt.job.attempts }, 'job started');
+      // Stop at the delivery's expiry: after it pg-boss hands the job to another worker.
+      const expireMs = expireSecondsFor(this.config, attempt.job) * 1000;
+      const outcome = await this.executor.execute(attempt, expireMs - Math.min(2000, expireMs * 0.1));
+      // Failing the delivery hands it back to pg-boss, which retries it with backoff.
+      if (outcome === 'retry' || outcome === 'interrupted') await this.boss.fail(queue, delivery.id, { outcome });
+      else await this.boss.complete(queue, delivery.id);
+    } catch (e) {
+      this.log.error({ job_id: delivery.data.job_id, err: (e as Error).message }, 'job handling failed');
+      await this.boss.fail(queue, delivery.id, { error: (e as Error).message }).catch(() => {});
     }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wake?.();
     if (this.sweeper) clearInterval(this.sweeper);
     await this.executor.stop();
-    await this.boss.stop({ graceful: true, timeout: 5000 });
+    await this.loop;
+    const until = Date.now() + 5000;
+    while (this.inflight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await this.boss.stop({ graceful: false, timeout: 2000 });
   }
 }
