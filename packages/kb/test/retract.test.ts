@@ -28,6 +28,9 @@ test('retract removes a source from every query, count and score but keeps its c
     const audit = await db.claimsFor('IL6', { status: 'all' });
     assert.deepEqual(audit.map((c) => c.status), ['retracted', 'active', 'retracted']);
     assert.equal((await db.getClaim(r.claim_ids[0]!))!.status, 'retracted');
+    // Audit by name works for an entity whose claims are all retracted.
+    assert.deepEqual((await db.claimsFor('Sepsis', { status: 'all' })).map((c) => c.status), ['retracted']);
+    assert.deepEqual(await db.claimsFor('Sepsis'), []);
     await assert.rejects(db.retract('paper-Z', 'x'), KbNotFoundError);
     await assert.rejects(db.retract('paper-B', ''), (e: unknown) => e instanceof KbValidationError && e.field === 'reason');
   } finally {

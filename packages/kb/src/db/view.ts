@@ -113,8 +113,7 @@ export class KbView {
     await this.host.beforeRead();
     const rc = this.ctx();
     const s = this.state;
-    let e = rc.lookupEntity(entity);
-    if (e < 0 && options.status === 'all') e = s.entityIndex.get(entity) ?? -1;
+    const e = rc.lookupEntity(entity, undefined, options.status === 'all');
     if (e < 0) return [];
     const p = options.predicate_type === undefined ? undefined : s.predIndex.get(normalizeToken(options.predicate_type)) ?? -1;
     const out: number[] = [];

@@ -1,6 +1,7 @@
 // Open-addressing hash table from (subject, predicate, object) entity/predicate indices to a fact index.
 // A Map keyed by a composite number or string costs an allocation and more cache misses per lookup; this
 // table is one Int32Array probed linearly, comparing against the fact columns it indexes.
+import type { I32Column } from './columns.js';
 
 export class FactTable {
   private slots = new Int32Array(1 << 16); // fact index + 1; 0 = empty
@@ -8,9 +9,9 @@ export class FactTable {
   private count = 0;
 
   constructor(
-    private readonly factS: number[],
-    private readonly factP: number[],
-    private readonly factO: number[],
+    private readonly factS: I32Column,
+    private readonly factP: I32Column,
+    private readonly factO: I32Column,
   ) {}
 
   private static hash(s: number, p: number, o: number): number {
@@ -23,11 +24,14 @@ export class FactTable {
   get(s: number, p: number, o: number): number | undefined {
     const slots = this.slots;
     const mask = this.mask;
+    const fs = this.factS.a;
+    const fo = this.factO.a;
+    const fp = this.factP.a;
     for (let i = FactTable.hash(s, p, o) & mask; ; i = (i + 1) & mask) {
       const v = slots[i]!;
       if (v === 0) return undefined;
       const f = v - 1;
-      if (this.factS[f] === s && this.factO[f] === o && this.factP[f] === p) return f;
+      if (fs[f] === s && fo[f] === o && fp[f] === p) return f;
     }
   }
 
@@ -40,7 +44,7 @@ export class FactTable {
 
   private place(f: number): void {
     const mask = this.mask;
-    let i = FactTable.hash(this.factS[f]!, this.factP[f]!, this.factO[f]!) & mask;
+    let i = FactTable.hash(this.factS.a[f]!, this.factP.a[f]!, this.factO.a[f]!) & mask;
     while (this.slots[i] !== 0) i = (i + 1) & mask;
     this.slots[i] = f + 1;
   }

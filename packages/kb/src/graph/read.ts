@@ -53,6 +53,14 @@ export class ReadContext {
     return n;
   }
 
+  /** The entity had a claim (of any status) by the cutoff. */
+  entityExists(e: number): boolean {
+    if (this.live) return true;
+    const s = this.s;
+    for (const f of s.entityFacts[e]!) for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.exists(c)) return true;
+    return false;
+  }
+
   summary(e: number, claimCount = this.entityClaimCount(e)): EntitySummary {
     const s = this.s;
     return { id: s.entityIds[e]!, name: s.entityName[e]!, type: s.entityType[e]!, claim_count: claimCount };
@@ -62,11 +70,22 @@ export class ReadContext {
    * Entity index for an id (`gene:brca1`) or a name (any case/spacing, synonyms followed). Among several
    * entities sharing a name (a gene and its protein), the one with most active claims wins.
    */
-  lookupEntity(ref: string, type?: string): number {
+  lookupEntity(ref: string, type?: string, includeInactive = false): number {
     const s = this.s;
     if (typeof ref !== 'string' || ref.trim() === '') return -1;
     const exact = s.entityIndex.get(ref);
     if (exact !== undefined && this.entityClaimCount(exact) > 0) return exact;
+    if (includeInactive) {
+      // Audit reads: an entity whose claims are all retracted still answers to its id or name.
+      const live = this.lookupEntity(ref, type);
+      if (live >= 0) return live;
+      if (exact !== undefined && this.entityExists(exact)) return exact;
+      const t = type === undefined ? undefined : normalizeToken(type);
+      for (const n of s.registry.canonicalCandidates(normalizeName(ref))) {
+        for (const e of s.nameIndex.get(n) ?? []) if ((t === undefined || s.entityType[e] === t) && this.entityExists(e)) return e;
+      }
+      return -1;
+    }
     const wantType = type === undefined ? undefined : normalizeToken(type);
     const norm = normalizeName(ref);
     let best = -1;

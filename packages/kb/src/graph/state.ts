@@ -8,6 +8,7 @@ import type { ClaimStatus } from '../types.js';
 import { entityId, normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
 import { FactTable } from './fact-table.js';
+import { F64Column, I32Column, U8Column } from './columns.js';
 
 export const ACTIVE = 0;
 export const DEGRADED = 1;
@@ -83,7 +84,10 @@ export class GraphState {
   /** Facts (indices) in which the entity is subject or object. */
   readonly entityFacts: number[][] = [];
   /** Active claims mentioning the entity (a self-loop counts once). */
-  readonly entityActive: number[] = [];
+  private readonly col_entityActive = new I32Column();
+  get entityActive(): Int32Array {
+    return this.col_entityActive.a;
+  }
   readonly entityAliases = new Map<number, Set<string>>();
   /** Normalised canonical name -> entities with that name (any type). */
   readonly nameIndex = new Map<string, number[]>();
@@ -94,22 +98,49 @@ export class GraphState {
   readonly predClass: string[] = [];
   readonly sourceIndex = new Map<string, number>();
   readonly sourceIds: string[] = [];
-  private readonly sourceFirst: number[] = [];
-  private readonly sourceLast: number[] = [];
+  private readonly col_sourceFirst = new I32Column();
+  private get sourceFirst(): Int32Array {
+    return this.col_sourceFirst.a;
+  }
+  private readonly col_sourceLast = new I32Column();
+  private get sourceLast(): Int32Array {
+    return this.col_sourceLast.a;
+  }
   readonly sourceTypeIndex = new Map<string, number>();
   readonly sourceTypeName: string[] = [];
 
   // ---- facts (corroboration groups) -----------------------------------------------------------------
-  readonly factS: number[] = [];
-  readonly factO: number[] = [];
-  readonly factP: number[] = [];
-  private readonly facts = new FactTable(this.factS, this.factP, this.factO);
+  private readonly col_factS = new I32Column();
+  get factS(): Int32Array {
+    return this.col_factS.a;
+  }
+  private readonly col_factO = new I32Column();
+  get factO(): Int32Array {
+    return this.col_factO.a;
+  }
+  private readonly col_factP = new I32Column();
+  get factP(): Int32Array {
+    return this.col_factP.a;
+  }
+  private readonly facts = new FactTable(this.col_factS, this.col_factP, this.col_factO);
   /** First and last claim of the fact; claims chain through claimNextInFact (-1 ends). */
-  readonly factFirst: number[] = [];
-  private readonly factLast: number[] = [];
-  readonly factClaimCount: number[] = [];
+  private readonly col_factFirst = new I32Column();
+  get factFirst(): Int32Array {
+    return this.col_factFirst.a;
+  }
+  private readonly col_factLast = new I32Column();
+  private get factLast(): Int32Array {
+    return this.col_factLast.a;
+  }
+  private readonly col_factClaimCount = new I32Column();
+  get factClaimCount(): Int32Array {
+    return this.col_factClaimCount.a;
+  }
   /** Distinct sources among the fact's active claims. */
-  readonly factSources: number[] = [];
+  private readonly col_factSources = new I32Column();
+  get factSources(): Int32Array {
+    return this.col_factSources.a;
+  }
   /** content_id per fact, computed when first needed (hashing is the costliest step of an ingest). */
   private readonly factContent: (string | undefined)[] = [];
   private contentIndex: Map<string, number> | undefined;
@@ -118,16 +149,46 @@ export class GraphState {
   /** claim_id -> claim index, built on first lookup (a string map costs more than the rest of an ingest). */
   private claimIndexMap: Map<string, number> | undefined;
   readonly claimId: string[] = [];
-  readonly claimFact: number[] = [];
-  readonly claimSource: number[] = [];
-  readonly claimSourceType: number[] = [];
-  readonly claimConf: number[] = [];
-  readonly claimTs: number[] = [];
-  readonly claimStatus: number[] = [];
-  readonly claimRetractTs: number[] = [];
-  readonly claimDegradeTs: number[] = [];
-  readonly claimNextInFact: number[] = [];
-  private readonly claimNextInSource: number[] = [];
+  private readonly col_claimFact = new I32Column();
+  get claimFact(): Int32Array {
+    return this.col_claimFact.a;
+  }
+  private readonly col_claimSource = new I32Column();
+  get claimSource(): Int32Array {
+    return this.col_claimSource.a;
+  }
+  private readonly col_claimSourceType = new I32Column();
+  get claimSourceType(): Int32Array {
+    return this.col_claimSourceType.a;
+  }
+  private readonly col_claimConf = new F64Column();
+  get claimConf(): Float64Array {
+    return this.col_claimConf.a;
+  }
+  private readonly col_claimTs = new F64Column();
+  get claimTs(): Float64Array {
+    return this.col_claimTs.a;
+  }
+  private readonly col_claimStatus = new U8Column();
+  get claimStatus(): Uint8Array {
+    return this.col_claimStatus.a;
+  }
+  private readonly col_claimRetractTs = new F64Column();
+  get claimRetractTs(): Float64Array {
+    return this.col_claimRetractTs.a;
+  }
+  private readonly col_claimDegradeTs = new F64Column();
+  get claimDegradeTs(): Float64Array {
+    return this.col_claimDegradeTs.a;
+  }
+  private readonly col_claimNextInFact = new I32Column();
+  get claimNextInFact(): Int32Array {
+    return this.col_claimNextInFact.a;
+  }
+  private readonly col_claimNextInSource = new I32Column();
+  private get claimNextInSource(): Int32Array {
+    return this.col_claimNextInSource.a;
+  }
   private readonly claimRaw = new Map<number, RawOverride>();
   private readonly claimProvenance = new Map<number, ClaimEntry['provenance']>();
   private readonly claimPayload = new Map<number, unknown>();
@@ -163,7 +224,7 @@ export class GraphState {
   }
 
   get factCount(): number {
-    return this.factS.length;
+    return this.col_factS.n;
   }
 
   // ---- resolution -----------------------------------------------------------------------------------
@@ -239,7 +300,7 @@ export class GraphState {
   factByContentId(contentId: string): number | undefined {
     if (!this.contentIndex) {
       const index = new Map<string, number>();
-      for (let f = 0; f < this.factS.length; f++) index.set(this.contentIdOfFact(f), f);
+      for (let f = 0; f < this.factCount; f++) index.set(this.contentIdOfFact(f), f);
       this.contentIndex = index;
     }
     return this.contentIndex.get(contentId);
@@ -321,7 +382,7 @@ export class GraphState {
     this.entityName.push(display ?? shown);
     if (display !== undefined && display !== shown) this.entityAliases.set(e, new Set([shown]));
     this.entityFacts.push([]);
-    this.entityActive.push(0);
+    this.col_entityActive.push(0);
     const byName = this.nameIndex.get(norm);
     if (byName) byName.push(e);
     else this.nameIndex.set(norm, [e]);
@@ -355,15 +416,15 @@ export class GraphState {
     const c = this.claimId.length;
     let newSource = true;
     if (f === undefined) {
-      f = this.factS.length;
-      this.factS.push(s);
-      this.factO.push(o);
-      this.factP.push(p);
+      f = this.col_factS.n;
+      this.col_factS.push(s);
+      this.col_factO.push(o);
+      this.col_factP.push(p);
       this.facts.add(f);
-      this.factFirst.push(c);
-      this.factLast.push(c);
-      this.factClaimCount.push(1);
-      this.factSources.push(0);
+      this.col_factFirst.push(c);
+      this.col_factLast.push(c);
+      this.col_factClaimCount.push(1);
+      this.col_factSources.push(0);
       this.factContent.push(undefined);
       this.entityFacts[s]!.push(f);
       if (o !== s) this.entityFacts[o]!.push(f);
@@ -380,8 +441,8 @@ export class GraphState {
       src = this.sourceIds.length;
       this.sourceIndex.set(sourceId, src);
       this.sourceIds.push(sourceId);
-      this.sourceFirst.push(c);
-      this.sourceLast.push(c);
+      this.col_sourceFirst.push(c);
+      this.col_sourceLast.push(c);
     } else {
       this.claimNextInSource[this.sourceLast[src]!] = c;
       this.sourceLast[src] = c;
@@ -401,16 +462,16 @@ export class GraphState {
 
     this.claimIndexMap?.set(e.claim_id, c);
     this.claimId.push(e.claim_id);
-    this.claimFact.push(f);
-    this.claimSource.push(src);
-    this.claimSourceType.push(st);
-    this.claimConf.push(e.confidence);
-    this.claimTs.push(ts);
-    this.claimStatus.push(ACTIVE);
-    this.claimRetractTs.push(Infinity);
-    this.claimDegradeTs.push(Infinity);
-    this.claimNextInFact.push(-1);
-    this.claimNextInSource.push(-1);
+    this.col_claimFact.push(f);
+    this.col_claimSource.push(src);
+    this.col_claimSourceType.push(st);
+    this.col_claimConf.push(e.confidence);
+    this.col_claimTs.push(ts);
+    this.col_claimStatus.push(ACTIVE);
+    this.col_claimRetractTs.push(Infinity);
+    this.col_claimDegradeTs.push(Infinity);
+    this.col_claimNextInFact.push(-1);
+    this.col_claimNextInSource.push(-1);
     // Keep the raw spellings only when they differ from what the index can rebuild.
     if (
       e.subject[0] !== this.entityName[s] || e.subject[1] !== this.entityType[s] || e.object[0] !== this.entityName[o] ||
