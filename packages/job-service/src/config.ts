@@ -13,6 +13,8 @@ export interface ServiceConfig {
   /** Public origin for absolute URLs (webhook_url, results_url); default: from the request's Host. */
   publicUrl?: string | undefined;
   bodyLimitBytes: number;
+  /** JSON bodies above this size are parsed and validated on a thread, not on the event loop. */
+  inlineJsonLimitBytes: number;
   /** Worker threads that run jobs inside `serve` (embedded mode) or `worker`. */
   workerThreads: number;
   /** Threads that validate/prepare submitted inputs off the event loop. */
@@ -45,6 +47,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     redisUrl: env.REDIS_URL || undefined,
     publicUrl: env.EVIDENT_PUBLIC_URL || undefined,
     bodyLimitBytes: Math.round(num(env.EVIDENT_BODY_LIMIT_MB, 100) * 1024 * 1024),
+    inlineJsonLimitBytes: num(env.EVIDENT_INLINE_JSON_LIMIT_BYTES, 1024 * 1024),
     workerThreads: num(env.EVIDENT_WORKER_THREADS, Math.max(1, availableParallelism() - 1)),
     prepareThreads: num(env.EVIDENT_PREPARE_THREADS, 1),
     maxAttempts: num(env.EVIDENT_MAX_ATTEMPTS, 3),

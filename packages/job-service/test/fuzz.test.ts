@@ -9,7 +9,8 @@ let s: TestServer;
 let key: string;
 const LIMIT = 16 * 1024;
 before(async () => {
-  s = await startTestServer({ bodyLimitBytes: LIMIT });
+  // Bodies above 4 KB take the threaded parse path, so both paths are fuzzed.
+  s = await startTestServer({ bodyLimitBytes: LIMIT, inlineJsonLimitBytes: 4096 });
   key = (await s.store.createKey({ name: 'fuzz', plan: 'enterprise', rpm: 1_000_000, concurrency: 5 })).key;
 });
 after(() => s.cleanup());

@@ -13,6 +13,7 @@ import type { KeyRecord, Store } from '../store/types.js';
 import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
 import { typeboxValidatorCompiler, ValidationFailed } from './validation.js';
+import { RawJsonBody } from './raw-body.js';
 import { registerRoutes } from './routes.js';
 
 declare module 'fastify' {
@@ -61,6 +62,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
   app.setValidatorCompiler(typeboxValidatorCompiler);
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    const buf = body as Buffer;
+    if (req.method === 'POST' && buf.length > config.inlineJsonLimitBytes) return done(null, new RawJsonBody(buf));
+    defaultJson(req, buf.toString('utf8'), done);
+  });
   app.decorateRequest('apiKey', null);
   app.decorateRequest('authProblem', null);
 

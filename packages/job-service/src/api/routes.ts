@@ -12,6 +12,7 @@ import { ThreadTaskError } from '../runner/thread-pool.js';
 import type { JobRecord, JobStatus } from '../store/types.js';
 import type { AppDeps } from './app.js';
 import { statusDocument } from './status.js';
+import { RawJsonBody } from './raw-body.js';
 import {
   Accepted, ErrorBody, JobIdParams, ListJobsQuery, PageQuery, ResultsQuery, StatusDoc, errorResponses, submitBodySchema,
 } from './schemas.js';
@@ -57,21 +58,40 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
       },
       async (req, reply) => {
         const key = keyOf(req);
-        const { callback_url, ...request } = req.body as Record<string, unknown> & { callback_url?: string };
-        if (callback_url !== undefined) {
-          const problem = await checkCallbackUrl(callback_url, config.allowPrivateCallbacks);
+        const checkCallback = async (url: string | undefined) => {
+          const problem = url === undefined ? undefined : await checkCallbackUrl(url, config.allowPrivateCallbacks);
           if (problem) throw invalidParameters([{ path: '/callback_url', message: problem }]);
+        };
+        let callback_url: string | undefined;
+        let task;
+        if (req.body instanceof RawJsonBody) {
+          const raw = req.body.bytes;
+          // Move the bytes to the thread when they own their memory; copy otherwise.
+          const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw);
+          task = deps.preparePool.run({ type: 'prepare-raw', kind: kind.id, raw: own }, undefined, [own.buffer as ArrayBuffer]);
+        } else {
+          const { callback_url: cb, ...request } = req.body as Record<string, unknown> & { callback_url?: string };
+          callback_url = cb;
+          await checkCallback(callback_url);
+          task = deps.preparePool.run({ type: 'prepare', kind: kind.id, request });
         }
         let prepared;
         try {
-          prepared = await deps.preparePool.run({ type: 'prepare', kind: kind.id, request }).result;
+          prepared = await task.result;
         } catch (e) {
           if (e instanceof ThreadTaskError && e.serialized.name === 'JobInputError') {
             throw invalidParameters(e.serialized.problems ?? [{ path: '', message: e.message }]);
           }
+          if (e instanceof ThreadTaskError && e.serialized.name === 'InvalidJson') {
+            throw new ApiError(400, 'invalid_json', 'the body is not valid JSON');
+          }
           throw e;
         }
         if (prepared.type !== 'prepared') throw new Error('unexpected thread answer');
+        if (req.body instanceof RawJsonBody) {
+          callback_url = prepared.callback_url;
+          await checkCallback(callback_url);
+        }
         const [low, high] = prepared.estimate;
         const inserted = await store.insertJob(
           {

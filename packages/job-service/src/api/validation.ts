@@ -4,6 +4,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../errors.js';
+import { RawJsonBody } from './raw-body.js';
 
 export class ValidationFailed extends Error {
   readonly statusCode = 400;
@@ -44,6 +45,8 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   const C = compile(schema);
   const coerce = httpPart === 'querystring' || httpPart === 'params';
   return (data: unknown) => {
+    // Validated on a thread by the submission route (see raw-body.ts).
+    if (httpPart === 'body' && data instanceof RawJsonBody) return { value: data };
     const value = coerce ? convertStrict(schema, data) : data;
     if (C.Check(value)) return { value };
     const where = httpPart === 'body' ? '' : `${httpPart}:`;

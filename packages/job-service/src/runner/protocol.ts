@@ -1,6 +1,7 @@
 // Messages between the service and its worker threads.
 export type ThreadTask =
   | { type: 'prepare'; taskId: number; kind: string; request: unknown }
+  | { type: 'prepare-raw'; taskId: number; kind: string; raw: Uint8Array }
   | { type: 'run'; taskId: number; kind: string; input: Uint8Array; attempt: number }
   | { type: 'csv'; taskId: number; kind: string; result: Uint8Array };
 
@@ -14,7 +15,7 @@ export interface SerializedError {
 
 export type FromThread =
   | { type: 'progress'; taskId: number; stage: string; percent: number }
-  | { type: 'prepared'; taskId: number; input: Uint8Array; estimate: [number, number] }
+  | { type: 'prepared'; taskId: number; input: Uint8Array; estimate: [number, number]; callback_url?: string | undefined }
   | { type: 'done'; taskId: number; result: Uint8Array; targets: Array<Record<string, unknown>> }
   | { type: 'csv'; taskId: number; csv: Uint8Array }
   | { type: 'error'; taskId: number; error: SerializedError };

@@ -26,6 +26,7 @@ type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> :
 
 interface Pending {
   task: ThreadTask;
+  transfer: ArrayBuffer[];
   onProgress?: ((stage: string, percent: number) => void) | undefined;
   resolve(v: Done): void;
   reject(e: Error): void;
@@ -89,19 +90,21 @@ export class ThreadPool {
       const p = this.queue.shift();
       if (!p) return;
       slot.current = p;
-      slot.worker.postMessage(p.task);
+      slot.worker.postMessage(p.task, p.transfer);
     }
   }
 
+  /** `transfer`: buffers moved (not copied) to the thread; the caller must not use them afterwards. */
   run(
     task: DistributiveOmit<ThreadTask, 'taskId'>,
     onProgress?: (stage: string, percent: number) => void,
+    transfer: ArrayBuffer[] = [],
   ): { result: Promise<Done>; abort(): void } {
     if (this.closed) throw new Error('thread pool closed');
     const full = { ...task, taskId: this.nextId++ } as ThreadTask;
     let pending!: Pending;
     const result = new Promise<Done>((resolve, reject) => {
-      pending = { task: full, onProgress, resolve, reject, aborted: false };
+      pending = { task: full, transfer, onProgress, resolve, reject, aborted: false };
     });
     this.queue.push(pending);
     this.pump();

@@ -5,6 +5,9 @@ import { gzipSync, gunzipSync } from 'node:zlib';
 import { kindById } from '../kinds/registry.js';
 import { JobInputError } from '../kinds/job-kind.js';
 import type { FromThread, SerializedError, ToThread } from './protocol.js';
+import { parseJsonSafely } from '../api/raw-body.js';
+import { problemsOf } from '../api/validation.js';
+import { submitBodySchema } from '../api/schemas.js';
 
 const port = parentPort!;
 const aborts = new Map<number, AbortController>();
@@ -27,6 +30,23 @@ port.on('message', async (m: ToThread) => {
   const kind = kindById(m.kind);
   try {
     if (!kind) throw new Error(`unknown job kind ${m.kind}`);
+    if (m.type === 'prepare-raw') {
+      // A large body: parse, validate against the route's schema, and prepare, all off the event loop.
+      let body: unknown;
+      try {
+        body = parseJsonSafely(Buffer.from(m.raw.buffer, m.raw.byteOffset, m.raw.byteLength).toString('utf8'));
+      } catch (e) {
+        send({ type: 'error', taskId: m.taskId, error: { name: 'InvalidJson', message: (e as Error).message } });
+        return;
+      }
+      const problems = problemsOf(submitBodySchema(kind.requestSchema), body);
+      if (problems.length) throw new JobInputError(problems);
+      const { callback_url, ...request } = body as Record<string, unknown> & { callback_url?: string };
+      const input = await kind.prepare(request);
+      const estimate = kind.estimateSeconds(input);
+      send({ type: 'prepared', taskId: m.taskId, input: gzipSync(JSON.stringify(input)), estimate, callback_url });
+      return;
+    }
     if (m.type === 'prepare') {
       const input = await kind.prepare(m.request);
       const estimate = kind.estimateSeconds(input);
