@@ -19,12 +19,22 @@ function popcount(x: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) >>> 0;
 }
 
+const bitCounts = new WeakMap<Fingerprint, number>();
+
+/** Number of set bits (cached per fingerprint object). */
+export function bitCount(fp: Fingerprint): number {
+  let c = bitCounts.get(fp);
+  if (c === undefined) {
+    c = 0;
+    for (let i = 0; i < fp.length; i++) c += popcount(fp[i]!);
+    bitCounts.set(fp, c);
+  }
+  return c;
+}
+
 export function tanimoto(a: Fingerprint, b: Fingerprint): number {
   let inter = 0;
-  let union = 0;
-  for (let i = 0; i < a.length; i++) {
-    inter += popcount(a[i]! & b[i]!);
-    union += popcount(a[i]! | b[i]!);
-  }
+  for (let i = 0; i < a.length; i++) inter += popcount(a[i]! & b[i]!);
+  const union = bitCount(a) + bitCount(b) - inter;
   return union === 0 ? 0 : inter / union;
 }

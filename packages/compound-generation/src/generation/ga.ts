@@ -57,6 +57,8 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
     let stopReason: StopReason = 'evaluation_budget';
     let failedBreeding = 0;
     let progress = 0;
+    // selection cost grows as target^2 (picks x a pool of 5 x target): every generation up to ~160 molecules
+    const selectEvery = Math.max(1, Math.round((target * target) / 50_000));
 
     while (evaluator.stats.evaluations < budget) {
       check();
@@ -82,6 +84,18 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
       failedBreeding = evaluator.stats.evaluations === before ? failedBreeding + 1 : 0;
       population = survivors([...population, ...children], options.population_size);
 
+      if (failedBreeding >= 20) {
+        stopReason = 'no_progress';
+        break;
+      }
+      if (generations % 2 === 0) await yieldToLoop();
+      // Selecting the returned set costs ~ target x archive similarity computations: for large requests it is
+      // done every few generations (patience then counts selections, not generations).
+      if (generations % selectEvery !== 0) {
+        progress = Math.max(progress, Math.min(99, (100 * evaluator.stats.evaluations) / budget));
+        hooks.onProgress?.('evolving', Math.round(progress * 10) / 10);
+        continue;
+      }
       const selected = selectDiverse(archive, target, options.similarity_cap);
       const mean = selected.length ? selected.reduce((s, e) => s + e.scores.total, 0) / selected.length : 0;
       if (selected.length >= target) {
@@ -92,16 +106,11 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
           break;
         }
       }
-      if (failedBreeding >= 20) {
-        stopReason = 'no_progress';
-        break;
-      }
       // progress: the larger of budget used and (diverse molecules found, then convergence), never going back
       const found = Math.min(1, selected.length / target);
       const estimate = 100 * Math.max(evaluator.stats.evaluations / budget, 0.5 * found + 0.5 * found * Math.min(1, stale / PATIENCE));
       progress = Math.max(progress, Math.min(99, estimate));
       hooks.onProgress?.('evolving', Math.round(progress * 10) / 10);
-      if (generations % 2 === 0) await yieldToLoop();
     }
     check();
     const selected = selectDiverse(archive, target, options.similarity_cap);

@@ -192,7 +192,15 @@ export const DIVERSITY_WEIGHT = 0.25;
  * admitting a molecule above the similarity cap to one already picked. Returned best total first.
  */
 export function selectDiverse(candidates: Evaluated[], n: number, cap: number, diversityWeight = DIVERSITY_WEIGHT): Evaluated[] {
-  const pool = [...candidates].sort((a, b) => b.scores.total - a.scores.total || (a.smiles < b.smiles ? -1 : 1));
+  const sorted = [...candidates].sort((a, b) => b.scores.total - a.scores.total || (a.smiles < b.smiles ? -1 : 1));
+  // Work on the best 5n first (the cost is picks x pool); widen only if the cap leaves too few.
+  for (let limit = Math.max(500, 5 * n); ; limit *= 4) {
+    const kept = selectFrom(sorted.slice(0, limit), n, cap, diversityWeight);
+    if (kept.length >= n || limit >= sorted.length) return kept;
+  }
+}
+
+function selectFrom(pool: Evaluated[], n: number, cap: number, diversityWeight: number): Evaluated[] {
   const maxSim = new Float64Array(pool.length);
   const alive = new Uint8Array(pool.length).fill(1);
   const kept: Evaluated[] = [];
