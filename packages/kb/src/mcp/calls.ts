@@ -22,15 +22,26 @@ export function toClaimInput(b: ClaimBody): ClaimInput {
   return input;
 }
 
+/** The library names provenance fields under provenance.*; on the wire they are top-level fields. */
+export function wireField(field: string): string {
+  return field.replace(/(^|\.)provenance\.(source_id|source_type|derived_from)/, '$1$2');
+}
+
+function relocate(e: unknown, single: boolean): unknown {
+  if (!(e instanceof KbValidationError)) return e;
+  const message = e.message.replace(/^[^:]*: /, '');
+  // A one-claim batch reports the field as a single ingest would, without the batch index.
+  if (single) return new KbValidationError(e.code, wireField(e.field), message);
+  return new KbValidationError(e.code, wireField(e.field), message, e.index);
+}
+
 /** One claim through ingestBatch (atomic, reports duplicates), returned as the stored claim. */
 export async function ingestClaim(db: KbDB, body: ClaimBody): Promise<{ claim: Claim; duplicate: boolean }> {
   let r;
   try {
     r = await db.ingestBatch([toClaimInput(body)]);
   } catch (e) {
-    // A one-claim batch: report the field as a single ingest would, without the batch index.
-    if (e instanceof KbValidationError && e.index === 0) throw new KbValidationError(e.code, e.field, e.message.replace(/^[^:]*: /, ''));
-    throw e;
+    throw relocate(e, true);
   }
   const claim = await db.getClaim(r.claim_ids[0]!);
   if (!claim) throw new Error(`claim ${r.claim_ids[0]} was stored but cannot be read back`);
@@ -38,7 +49,11 @@ export async function ingestClaim(db: KbDB, body: ClaimBody): Promise<{ claim: C
 }
 
 export async function ingestBatch(db: KbDB, claims: ClaimBody[]) {
-  return db.ingestBatch(claims.map(toClaimInput));
+  try {
+    return await db.ingestBatch(claims.map(toClaimInput));
+  } catch (e) {
+    throw relocate(e, false);
+  }
 }
 
 type TextIngester = (text: string, options: { source_id: string; extraction?: Record<string, unknown> }) => Promise<unknown>;

@@ -218,7 +218,7 @@ export const ErrorBody = Type.Object(
       open,
     ),
   },
-  { $id: 'ErrorBody', additionalProperties: false },
+  { additionalProperties: false },
 );
 
 export const AnyObject = Type.Object({}, open);

@@ -1,0 +1,404 @@
+// Evident KB web console. Talks only to the REST API under /api/v1. DOM is built with textContent
+// (never innerHTML with data), so names from claims cannot inject markup.
+const API = '/api/v1';
+const $ = (sel) => document.querySelector(sel);
+
+/** h('div', { class: 'x', onclick }, child, 'text', ...) */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(tag === 'svg' || attrs.svg ? 'http://www.w3.org/2000/svg' : 'http://www.w3.org/1999/xhtml', tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'svg' || v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+const s = (tag, attrs = {}, ...children) => h(tag, { ...attrs, svg: true }, ...children);
+
+class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.error?.message ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.error?.code;
+    this.field = body?.error?.details?.field;
+  }
+}
+
+let token = sessionStorage.getItem('kb-token') || '';
+async function api(path, options = {}) {
+  const headers = { Accept: 'application/json' };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(API + path, { method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const body = res.headers.get('content-type')?.includes('json') ? await res.json() : null;
+  if (res.status === 401 && !options.retried) {
+    token = await askToken();
+    return api(path, { ...options, retried: true });
+  }
+  if (!res.ok) throw new ApiError(res.status, body);
+  return body;
+}
+
+function askToken() {
+  const d = $('#token-dialog');
+  return new Promise((resolve) => {
+    d.addEventListener('close', () => {
+      const t = $('#token-input').value.trim();
+      sessionStorage.setItem('kb-token', t);
+      resolve(t);
+    }, { once: true });
+    d.showModal();
+  });
+}
+
+const enc = encodeURIComponent;
+const pct = (x) => `${Math.round(x * 100)}%`;
+const fmtDate = (iso) => new Date(iso).toISOString().slice(0, 16).replace('T', ' ');
+const TYPE_COLORS = { gene: '#2557d6', protein: '#7a5af8', disease: '#d92d20', drug: '#12805c', compound: '#0e9384', pathway: '#dc6803', phenotype: '#c11574', variant: '#6172f3', cell_type: '#ca8504', tissue: '#a15c07' };
+const colorOf = (type) => TYPE_COLORS[type] ?? '#667085';
+
+// ---- health --------------------------------------------------------------------------------------
+
+const METRICS = [
+  ['multi_source_ratio', 'Multi-source entities', 0.30],
+  ['corroboration_ratio', 'Corroborated claims', 0.25],
+  ['freshness', 'Freshness', 0.20],
+  ['source_diversity', 'Source diversity', 0.15],
+  ['confidence_trend', 'Confidence trend', 0.10],
+];
+
+function healthChart(metrics) {
+  const W = 300, row = 34, labelW = 150, barW = W - labelW - 40;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${METRICS.length * row}`, 'aria-hidden': 'true' });
+  METRICS.forEach(([key, label, weight], i) => {
+    const v = Math.max(0, Math.min(1, Number(metrics[key] ?? 0)));
+    const y = i * row;
+    const color = v >= 0.66 ? '#12805c' : v >= 0.33 ? '#dc6803' : '#d92d20';
+    svg.append(
+      s('text', { x: 0, y: y + 13, text: label }),
+      s('text', { x: 0, y: y + 26, class: 'muted', style: 'fill:#667085;font-size:10px', text: `weight ${Math.round(weight * 100)}%` }),
+      s('rect', { x: labelW, y: y + 6, width: barW, height: 12, rx: 6, fill: '#eef2f6' }),
+      s('rect', { x: labelW, y: y + 6, width: Math.max(2, barW * v), height: 12, rx: 6, fill: color }, s('title', { text: `${label}: ${v.toFixed(3)}` })),
+      s('text', { x: labelW + barW + 6, y: y + 16, class: 'val', text: pct(v) }),
+    );
+  });
+  return svg;
+}
+
+async function loadHealth() {
+  try {
+    const [health, stats] = await Promise.all([api('/health'), api('/stats')]);
+    const score = Math.round(health.score);
+    const el = $('#health-score');
+    el.replaceChildren(String(score), h('small', { text: '/100' }));
+    el.style.color = score >= 66 ? '#12805c' : score >= 33 ? '#dc6803' : '#d92d20';
+    $('#health-stats').replaceChildren(
+      h('div', {}, h('b', { text: stats.entity_count.toLocaleString() }), ' entities'),
+      h('div', {}, h('b', { text: stats.claim_count.toLocaleString() }), ' active claims'),
+      h('div', {}, h('b', { text: stats.sources.toLocaleString() }), ' sources'),
+    );
+    $('#health-chart').replaceChildren(healthChart(health.metrics));
+    $('#health-chart').setAttribute('aria-label', METRICS.map(([k, l]) => `${l} ${pct(health.metrics[k] ?? 0)}`).join(', '));
+  } catch (e) {
+    $('#health-chart').replaceChildren(h('p', { class: 'result err', text: e.message }));
+  }
+}
+
+async function loadVocabulary() {
+  try {
+    const schema = await api('/schema');
+    const types = new Set(schema.entity_types.map((t) => t.type));
+    const preds = new Map(schema.predicates.map((p) => [p.predicate, p.predicate_class]));
+    for (const [name, spec] of Object.entries(schema.registered?.predicates ?? {})) {
+      for (const t of [...(spec.subject_types ?? []), ...(spec.object_types ?? [])]) types.add(t);
+      if (!preds.has(name)) preds.set(name, spec.class ?? spec.predicate_class ?? '');
+    }
+    $('#entity-types').replaceChildren(...[...types].sort().map((t) => h('option', { value: t })));
+    $('#predicates').replaceChildren(...[...preds.keys()].sort().map((p) => h('option', { value: p })));
+    $('#predicate-classes').replaceChildren(...[...new Set([...preds.values()].filter(Boolean))].sort().map((c) => h('option', { value: c })));
+    predicateClass = preds;
+  } catch { /* the form still works with free text */ }
+}
+let predicateClass = new Map();
+
+// ---- search with suggestions ---------------------------------------------------------------------
+
+const search = $('#search');
+const list = $('#suggestions');
+let hits = [];
+let active = -1;
+let searchSeq = 0;
+
+function renderSuggestions() {
+  list.replaceChildren(...hits.map((hit, i) =>
+    h('li', { role: 'option', 'aria-selected': i === active ? 'true' : 'false', 'data-id': hit.id, onmousedown: (e) => { e.preventDefault(); openEntity(hit.id); } },
+      h('span', {}, h('span', { class: 'badge', style: `background:${colorOf(hit.type)}1a;color:${colorOf(hit.type)}`, text: hit.type }), ' ', hit.name),
+      h('span', { class: 'why', text: `${hit.match === 'all' ? '' : hit.match + ' · '}${hit.claim_count} claims` }))));
+  list.hidden = hits.length === 0;
+}
+
+let timer;
+search.addEventListener('input', () => {
+  clearTimeout(timer);
+  timer = setTimeout(async () => {
+    const q = search.value.trim();
+    const seq = ++searchSeq;
+    if (!q) { hits = []; renderSuggestions(); return; }
+    try {
+      const r = await api(`/entities?q=${enc(q)}&limit=8`);
+      if (seq !== searchSeq) return;
+      hits = r.entities;
+      active = hits.length ? 0 : -1;
+      renderSuggestions();
+    } catch (e) { hits = []; renderSuggestions(); }
+  }, 120);
+});
+search.addEventListener('keydown', (e) => {
+  if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    e.preventDefault();
+    if (!hits.length) return;
+    active = (active + (e.key === 'ArrowDown' ? 1 : hits.length - 1)) % hits.length;
+    renderSuggestions();
+  } else if (e.key === 'Enter') {
+    e.preventDefault();
+    if (hits[active]) openEntity(hits[active].id);
+    else if (search.value.trim()) showResults(search.value.trim());
+  } else if (e.key === 'Escape') { hits = []; renderSuggestions(); }
+});
+search.addEventListener('blur', () => setTimeout(() => { list.hidden = true; }, 100));
+search.addEventListener('focus', () => { if (hits.length) list.hidden = false; });
+
+function openEntity(id) {
+  hits = [];
+  renderSuggestions();
+  search.value = '';
+  location.hash = `#/entity/${enc(id)}`;
+}
+
+// ---- views ---------------------------------------------------------------------------------------
+
+const main = $('#main');
+let graph = null;
+
+function entityLink(e) {
+  return h('a', { href: `#/entity/${enc(e.id)}` }, h('span', { class: 'badge', style: `background:${colorOf(e.type)}1a;color:${colorOf(e.type)}`, text: e.type }), ' ', e.name);
+}
+
+async function showHome() {
+  main.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'muted', text: 'Loading…' })));
+  const [top, bridges, gaps] = await Promise.all([api('/entities?limit=12'), api('/insights/bridges?top_k=8'), api('/insights/gaps?limit=8')]);
+  main.replaceChildren(
+    h('section', { class: 'card' },
+      h('h1', { text: 'Overview' }),
+      h('p', { class: 'muted', text: 'Search for an entity above, or start from the most-claimed entities below.' })),
+    h('div', { class: 'grid2' },
+      h('section', { class: 'card' }, h('h2', { text: 'Most-claimed entities' }),
+        top.entities.length ? h('ul', { class: 'list', id: 'top-entities' }, top.entities.map((e) => h('li', {}, entityLink(e), h('span', { class: 'muted small', text: `${e.claim_count} claims` }))))
+          : h('p', { class: 'empty', text: 'No claims yet: add the first one with the form.' })),
+      h('section', { class: 'card' }, h('h2', { text: 'Predicted links' }),
+        bridges.bridges.length ? h('ul', { class: 'list' }, bridges.bridges.map((b) => h('li', {}, h('span', {}, entityLink(b.source), ' ↔ ', entityLink(b.target)), h('span', { class: 'muted small', title: b.reason, text: `${b.suggested_predicate ?? 'link'} · ${b.score.toFixed(2)}` }))))
+          : h('p', { class: 'empty', text: 'No predictions yet (needs shared neighbours).' })),
+    ),
+    h('section', { class: 'card' }, h('h2', { text: 'Confidence alerts' }),
+      gaps.alerts.length ? h('ul', { class: 'list' }, gaps.alerts.map((a) => h('li', {}, entityLink(a.entity), h('span', { class: 'small' }, a.alerts.map((x) => h('span', { class: 'status degraded', style: 'margin-left:4px', text: x.replace('_', ' ') }))))))
+        : h('p', { class: 'empty', text: 'No alerts.' })),
+  );
+}
+
+async function showResults(q) {
+  const r = await api(`/entities?q=${enc(q)}&limit=50`);
+  main.replaceChildren(h('section', { class: 'card' }, h('h1', { text: `Results for “${q}”` }), h('p', { class: 'muted', text: `${r.total} entities` }),
+    r.entities.length ? h('ul', { class: 'list' }, r.entities.map((e) => h('li', {}, entityLink(e), h('span', { class: 'muted small', text: `${e.match} · ${e.claim_count} claims` })))) : h('p', { class: 'empty', text: 'Nothing matches.' })));
+}
+
+async function showEntity(id, opts = {}) {
+  const depth = opts.depth ?? 2;
+  let entity, frame, claims;
+  try {
+    [entity, frame, claims] = await Promise.all([
+      api(`/entities/${enc(id)}`),
+      api(`/entities/${enc(id)}/context?depth=${depth}`),
+      api(`/entities/${enc(id)}/claims?limit=200${opts.all ? '&status=all' : ''}`),
+    ]);
+  } catch (e) {
+    main.replaceChildren(h('div', { class: 'error-banner', text: e.status === 404 ? `No entity “${id}” (it may have been retracted).` : e.message }));
+    return;
+  }
+  const rels = frame.direct_relationships;
+  const head = h('section', { class: 'card', id: 'entity-view', 'data-entity': entity.id },
+    h('div', { class: 'entity-head' },
+      h('div', {},
+        h('h1', {}, entity.name, ' ', h('span', { class: 'badge', style: `background:${colorOf(entity.type)}1a;color:${colorOf(entity.type)}`, text: entity.type })),
+        h('div', { class: 'id', text: entity.id }),
+        h('div', { class: 'meta' },
+          h('span', {}, h('b', { text: entity.claim_count }), ' claims'),
+          h('span', {}, h('b', { text: entity.source_count }), ' sources'),
+          h('span', {}, h('b', { text: rels.length }), ' relationships'),
+          h('span', {}, h('b', { text: frame.entities.length }), ` entities within ${depth} hops`))),
+    ),
+    entity.aliases.length > 1 ? h('div', { class: 'aliases muted', text: `Also written as: ${entity.aliases.join(', ')}` }) : null,
+    h('p', { class: 'narrative', text: frame.narrative }),
+  );
+
+  const depthSel = h('select', { class: 'depth', 'aria-label': 'Graph depth', onchange: (e) => showEntity(id, { ...opts, depth: Number(e.target.value) }) },
+    [1, 2, 3].map((d) => h('option', { value: d, selected: d === depth, text: `${d} hop${d > 1 ? 's' : ''}` })));
+  const types = [...new Set([entity.type, ...frame.entities.map((e) => e.type)])];
+  const graphCard = h('section', { class: 'card graph-card' },
+    h('header', {}, h('h2', { text: 'Relationships' }), depthSel),
+    h('div', { id: 'graph', role: 'img', 'aria-label': `Graph of ${entity.name} and ${frame.entities.length} related entities` }),
+    h('div', { class: 'legend' }, types.map((t) => h('span', {}, h('i', { style: `background:${colorOf(t)}` }), t)), h('span', { text: 'click a node to open it · edge width = confidence' })));
+
+  const predicates = [...new Set(claims.claims.map((c) => c.predicate[0]))].sort();
+  const filter = h('select', { 'aria-label': 'Filter by predicate', onchange: () => renderRows() }, h('option', { value: '', text: 'all predicates' }), predicates.map((p) => h('option', { value: p, text: p })));
+  const showAll = h('label', { class: 'inline small' }, h('input', { type: 'checkbox', checked: !!opts.all, onchange: (e) => showEntity(id, { ...opts, all: e.target.checked }) }), 'include retracted / degraded');
+  const tbody = h('tbody');
+  const renderRows = () => {
+    const p = filter.value;
+    const rows = claims.claims.filter((c) => !p || c.predicate[0] === p);
+    tbody.replaceChildren(...rows.map((c) => h('tr', { class: c.status, 'data-claim': c.claim_id },
+      h('td', { class: 'triple' }, side(c.subject, c.subject_id, entity.id), ' ', h('span', { class: 'pred', title: c.predicate[1], text: c.predicate[0] }), ' ', side(c.object, c.object_id, entity.id)),
+      h('td', {}, h('div', { class: 'conf', title: String(c.confidence) }, h('div', { class: 'bar' }, h('i', { style: `width:${Math.round(c.confidence * 100)}%` })), h('span', { class: 'small', text: c.confidence.toFixed(2) }))),
+      h('td', {}, h('span', { class: `status ${c.status}`, text: c.status })),
+      h('td', { class: 'src' }, h('div', { text: c.provenance.source_id }), h('div', { class: 'stype', text: c.provenance.source_type })),
+      h('td', { class: 'small muted', text: fmtDate(c.created_at) }))));
+    if (!rows.length) tbody.append(h('tr', {}, h('td', { colspan: 5, class: 'empty', text: 'No claims.' })));
+  };
+  const side = (pair, eid, focal) => (eid === focal ? h('b', { text: pair[0] }) : h('a', { href: `#/entity/${enc(eid)}`, text: pair[0] }));
+  renderRows();
+  const claimsCard = h('section', { class: 'card' },
+    h('div', { class: 'toolbar' }, h('h2', { style: 'margin:0', text: `Claims (${claims.total})` }), h('div', { class: 'inline' }, filter, showAll)),
+    h('table', { id: 'claims-table' }, h('thead', {}, h('tr', {}, ['Claim', 'Confidence', 'Status', 'Source', 'Recorded (UTC)'].map((t) => h('th', { text: t })))), tbody));
+
+  main.replaceChildren(head, graphCard, claimsCard);
+  drawGraph(entity, frame);
+  // Pre-fill the claim form's subject with this entity: the usual next step is adding to it.
+  const f = $('#claim-form');
+  if (!f.subject_name.value) { f.subject_name.value = entity.name; f.subject_type.value = entity.type; }
+}
+
+function drawGraph(entity, frame) {
+  if (graph) { graph.destroy(); graph = null; }
+  if (typeof window.cytoscape !== 'function') return;
+  const nodes = [{ data: { id: entity.id, label: entity.name, type: entity.type, focal: 1, size: 46 } }];
+  for (const e of frame.entities) nodes.push({ data: { id: e.id, label: e.name, type: e.type, size: Math.max(18, 34 - e.distance * 6 + Math.min(10, Math.log2(1 + e.claim_count) * 2)) } });
+  const known = new Set(nodes.map((n) => n.data.id));
+  const edges = [];
+  for (const r of frame.direct_relationships) {
+    if (!known.has(r.target.id)) continue;
+    const [src, dst] = r.direction === 'outgoing' ? [entity.id, r.target.id] : [r.target.id, entity.id];
+    edges.push({ data: { id: `${r.content_id}`, source: src, target: dst, label: r.predicate, width: 1 + 5 * r.confidence, direct: 1 } });
+  }
+  for (const e of frame.entities) if (e.distance > 1 && known.has(e.via)) edges.push({ data: { id: `via:${e.via}->${e.id}`, source: e.via, target: e.id, label: '', width: 1 } });
+  graph = window.cytoscape({
+    container: document.getElementById('graph'),
+    elements: { nodes, edges },
+    wheelSensitivity: 0.3,
+    style: [
+      { selector: 'node', style: { 'background-color': (n) => colorOf(n.data('type')), label: 'data(label)', width: 'data(size)', height: 'data(size)', 'font-size': 11, color: '#1d2433', 'text-valign': 'bottom', 'text-margin-y': 4, 'text-outline-color': '#fff', 'text-outline-width': 2 } },
+      { selector: 'node[focal = 1]', style: { 'border-width': 4, 'border-color': '#101828', 'font-weight': 'bold', 'font-size': 13 } },
+      { selector: 'edge', style: { width: 'data(width)', 'line-color': '#c3cad6', 'target-arrow-color': '#c3cad6', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', 'line-style': 'dashed' } },
+      { selector: 'edge[direct = 1]', style: { 'line-style': 'solid', 'line-color': '#98a2b3', 'target-arrow-color': '#98a2b3', label: 'data(label)', 'font-size': 10, color: '#475467', 'text-rotation': 'autorotate', 'text-background-color': '#fff', 'text-background-opacity': 1, 'text-background-padding': 2 } },
+      { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#8fb0ff' } },
+    ],
+    layout: { name: 'concentric', concentric: (n) => (n.data('focal') ? 10 : 10 - (frame.entities.find((e) => e.id === n.id())?.distance ?? 5)), levelWidth: () => 1, minNodeSpacing: 28, animate: false, padding: 24 },
+  });
+  graph.on('tap', 'node', (evt) => { if (evt.target.id() !== entity.id) location.hash = `#/entity/${enc(evt.target.id())}`; });
+  window.kbGraph = graph;
+}
+
+// ---- forms ---------------------------------------------------------------------------------------
+
+function say(el, ok, text) {
+  el.className = `result ${ok ? 'ok' : 'err'}`;
+  el.textContent = text;
+}
+
+$('#claim-form').predicate.addEventListener('change', (e) => {
+  const cls = predicateClass.get(e.target.value.trim());
+  if (cls) $('#claim-form').predicate_class.value = cls;
+});
+
+$('#claim-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const f = e.target;
+  const out = $('#claim-result');
+  const body = {
+    subject: [f.subject_name.value.trim(), f.subject_type.value.trim()],
+    predicate: [f.predicate.value.trim(), f.predicate_class.value.trim()],
+    object: [f.object_name.value.trim(), f.object_type.value.trim()],
+    source_type: f.source_type.value,
+    source_id: f.source_id.value.trim(),
+  };
+  if (f.confidence.value !== '') body.confidence = Number(f.confidence.value);
+  const button = f.querySelector('button');
+  button.disabled = true;
+  try {
+    const res = await fetchClaim(body);
+    say(out, true, res.duplicate ? `Already recorded from this source (${res.claim.claim_id}).` : `Added ${res.claim.claim_id}: ${res.claim.subject[0]} ${res.claim.predicate[0]} ${res.claim.object[0]}.`);
+    f.object_name.value = '';
+    f.source_id.value = '';
+    await loadHealth();
+    const cur = currentEntity();
+    if (cur && (cur === res.claim.subject_id || cur === res.claim.object_id)) await showEntity(cur);
+    else location.hash = `#/entity/${enc(res.claim.subject_id)}`;
+  } catch (err) {
+    say(out, false, err.field ? `${err.field}: ${err.message.replace(/^.*?: /, '')}` : err.message);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+async function fetchClaim(body) {
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(`${API}/claims`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const json = await res.json();
+  if (!res.ok) throw new ApiError(res.status, json);
+  return { claim: json, duplicate: res.status === 200 };
+}
+
+$('#retract-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const f = e.target;
+  const out = $('#retract-result');
+  const source_id = f.source_id.value.trim();
+  $('#confirm-text').textContent = `Retract every claim from “${source_id}”${f.cascade.checked ? ' and degrade claims derived from them' : ''}? Reason: ${f.reason.value.trim()}`;
+  const dialog = $('#confirm-dialog');
+  dialog.returnValue = '';
+  dialog.showModal();
+  await new Promise((r) => dialog.addEventListener('close', r, { once: true }));
+  if (dialog.returnValue !== 'ok') { say(out, true, 'Cancelled; nothing retracted.'); return; }
+  try {
+    const r = await api('/retract', { method: 'POST', body: { source_id, reason: f.reason.value.trim(), cascade: f.cascade.checked } });
+    say(out, true, `Retracted ${r.claim_ids.length} claim(s)${r.degraded_claim_ids.length ? `, degraded ${r.degraded_claim_ids.length}` : ''}.`);
+    f.reset();
+    await loadHealth();
+    route();
+  } catch (err) {
+    say(out, false, err.message);
+  }
+});
+
+// ---- routing -------------------------------------------------------------------------------------
+
+function currentEntity() {
+  const m = /^#\/entity\/(.+)$/.exec(location.hash);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+async function route() {
+  try {
+    const id = currentEntity();
+    if (id) await showEntity(id);
+    else await showHome();
+  } catch (e) {
+    main.replaceChildren(h('div', { class: 'error-banner', text: e.message }));
+  }
+}
+
+window.addEventListener('hashchange', route);
+loadHealth();
+loadVocabulary();
+route();
