@@ -135,7 +135,7 @@ function renderSuggestions() {
   list.replaceChildren(...hits.map((hit, i) =>
     h('li', { role: 'option', 'aria-selected': i === active ? 'true' : 'false', 'data-id': hit.id, onmousedown: (e) => { e.preventDefault(); openEntity(hit.id); } },
       h('span', {}, h('span', { class: 'badge', style: `background:${colorOf(hit.type)}1a;color:${colorOf(hit.type)}`, text: hit.type }), ' ', hit.name),
-      h('span', { class: 'why', text: `${hit.match === 'all' ? '' : hit.match + ' · '}${hit.claim_count} claims` }))));
+      h('span', { class: 'why', text: `${hit.match === 'all' ? '' : hit.match + ' · '}${hit.claim_count} claim${hit.claim_count === 1 ? '' : 's'}` }))));
   list.hidden = hits.length === 0;
 }
 
@@ -195,7 +195,7 @@ async function showHome() {
       h('p', { class: 'muted', text: 'Search for an entity above, or start from the most-claimed entities below.' })),
     h('div', { class: 'grid2' },
       h('section', { class: 'card' }, h('h2', { text: 'Most-claimed entities' }),
-        top.entities.length ? h('ul', { class: 'list', id: 'top-entities' }, top.entities.map((e) => h('li', {}, entityLink(e), h('span', { class: 'muted small', text: `${e.claim_count} claims` }))))
+        top.entities.length ? h('ul', { class: 'list', id: 'top-entities' }, top.entities.map((e) => h('li', {}, entityLink(e), h('span', { class: 'muted small', text: `${e.claim_count} claim${e.claim_count === 1 ? '' : 's'}` }))))
           : h('p', { class: 'empty', text: 'No claims yet: add the first one with the form.' })),
       h('section', { class: 'card' }, h('h2', { text: 'Predicted links' }),
         bridges.bridges.length ? h('ul', { class: 'list' }, bridges.bridges.map((b) => h('li', {}, h('span', {}, entityLink(b.source), ' ↔ ', entityLink(b.target)), h('span', { class: 'muted small', title: b.reason, text: `${b.suggested_predicate ?? 'link'} · ${b.score.toFixed(2)}` }))))
@@ -248,7 +248,7 @@ async function showEntity(id, opts = {}) {
   const graphCard = h('section', { class: 'card graph-card' },
     h('header', {}, h('h2', { text: 'Relationships' }), depthSel),
     h('div', { id: 'graph', role: 'img', 'aria-label': `Graph of ${entity.name} and ${frame.entities.length} related entities` }),
-    h('div', { class: 'legend' }, types.map((t) => h('span', {}, h('i', { style: `background:${colorOf(t)}` }), t)), h('span', { text: 'click a node to open it · edge width = confidence' })));
+    h('div', { class: 'legend' }, types.map((t) => h('span', {}, h('i', { style: `background:${colorOf(t)}` }), t)), h('span', { text: 'click a node to open it · solid edge: direct relationship (width = confidence) · dashed: reached through it' })));
 
   const predicates = [...new Set(claims.claims.map((c) => c.predicate[0]))].sort();
   const filter = h('select', { 'aria-label': 'Filter by predicate', onchange: () => renderRows() }, h('option', { value: '', text: 'all predicates' }), predicates.map((p) => h('option', { value: p, text: p })));
@@ -281,8 +281,12 @@ async function showEntity(id, opts = {}) {
 function drawGraph(entity, frame) {
   if (graph) { graph.destroy(); graph = null; }
   if (typeof window.cytoscape !== 'function') return;
-  const nodes = [{ data: { id: entity.id, label: entity.name, type: entity.type, focal: 1, size: 46 } }];
-  for (const e of frame.entities) nodes.push({ data: { id: e.id, label: e.name, type: e.type, size: Math.max(18, 34 - e.distance * 6 + Math.min(10, Math.log2(1 + e.claim_count) * 2)) } });
+  const nodes = [{ data: { id: entity.id, label: entity.name, type: entity.type, focal: 1, size: 46 }, position: { x: 0, y: 0 } }];
+  // Initial positions on rings by distance (deterministic start for the force layout).
+  frame.entities.forEach((e, i) => {
+    const angle = (2 * Math.PI * i) / Math.max(1, frame.entities.length) + e.distance;
+    nodes.push({ data: { id: e.id, label: e.name, type: e.type, size: Math.max(20, 34 - e.distance * 5 + Math.min(10, Math.log2(1 + e.claim_count) * 2)) }, position: { x: Math.cos(angle) * 120 * e.distance, y: Math.sin(angle) * 120 * e.distance } });
+  });
   const known = new Set(nodes.map((n) => n.data.id));
   const edges = [];
   for (const r of frame.direct_relationships) {
@@ -296,13 +300,14 @@ function drawGraph(entity, frame) {
     elements: { nodes, edges },
     wheelSensitivity: 0.3,
     style: [
-      { selector: 'node', style: { 'background-color': (n) => colorOf(n.data('type')), label: 'data(label)', width: 'data(size)', height: 'data(size)', 'font-size': 11, color: '#1d2433', 'text-valign': 'bottom', 'text-margin-y': 4, 'text-outline-color': '#fff', 'text-outline-width': 2 } },
+      { selector: 'node', style: { 'background-color': (n) => colorOf(n.data('type')), label: 'data(label)', width: 'data(size)', height: 'data(size)', 'font-size': 12, color: '#1d2433', 'text-valign': 'bottom', 'text-margin-y': 4, 'text-outline-color': '#fff', 'text-outline-width': 2 } },
       { selector: 'node[focal = 1]', style: { 'border-width': 4, 'border-color': '#101828', 'font-weight': 'bold', 'font-size': 13 } },
       { selector: 'edge', style: { width: 'data(width)', 'line-color': '#c3cad6', 'target-arrow-color': '#c3cad6', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', 'line-style': 'dashed' } },
-      { selector: 'edge[direct = 1]', style: { 'line-style': 'solid', 'line-color': '#98a2b3', 'target-arrow-color': '#98a2b3', label: 'data(label)', 'font-size': 10, color: '#475467', 'text-rotation': 'autorotate', 'text-background-color': '#fff', 'text-background-opacity': 1, 'text-background-padding': 2 } },
+      { selector: 'edge[direct = 1]', style: { 'line-style': 'solid', 'line-color': '#98a2b3', 'target-arrow-color': '#98a2b3', label: 'data(label)', 'font-size': 10, color: '#344054', 'text-rotation': 'autorotate', 'text-margin-y': -8, 'text-background-color': '#fff', 'text-background-opacity': 1, 'text-background-padding': 2 } },
       { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#8fb0ff' } },
     ],
-    layout: { name: 'concentric', concentric: (n) => (n.data('focal') ? 10 : 10 - (frame.entities.find((e) => e.id === n.id())?.distance ?? 5)), levelWidth: () => 1, minNodeSpacing: 28, animate: false, padding: 24 },
+    // Force-directed, seeded with the focal entity in the middle; fits the container.
+    layout: { name: 'cose', animate: false, randomize: false, idealEdgeLength: () => 80, nodeRepulsion: () => 12000, edgeElasticity: () => 80, gravity: 0.6, padding: 30, numIter: 1500 },
   });
   graph.on('tap', 'node', (evt) => { if (evt.target.id() !== entity.id) location.hash = `#/entity/${enc(evt.target.id())}`; });
   window.kbGraph = graph;
@@ -317,7 +322,7 @@ function say(el, ok, text) {
 
 $('#claim-form').predicate.addEventListener('change', (e) => {
   const cls = predicateClass.get(e.target.value.trim());
-  if (cls) $('#claim-form').predicate_class.value = cls;
+  if (cls && !$('#claim-form').predicate_class.value.trim()) $('#claim-form').predicate_class.value = cls;
 });
 
 $('#claim-form').addEventListener('submit', async (e) => {
