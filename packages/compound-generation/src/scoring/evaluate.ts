@@ -193,8 +193,8 @@ export const DIVERSITY_WEIGHT = 0.25;
  */
 export function selectDiverse(candidates: Evaluated[], n: number, cap: number, diversityWeight = DIVERSITY_WEIGHT): Evaluated[] {
   const sorted = [...candidates].sort((a, b) => b.scores.total - a.scores.total || (a.smiles < b.smiles ? -1 : 1));
-  // Work on the best 5n first (the cost is picks x pool); widen only if the cap leaves too few.
-  for (let limit = Math.max(500, 5 * n); ; limit *= 4) {
+  // Work on the best max(2000, 5n) first (the cost is picks x pool); widen only if the cap leaves too few.
+  for (let limit = Math.max(2000, 5 * n); ; limit *= 4) {
     const kept = selectFrom(sorted.slice(0, limit), n, cap, diversityWeight);
     if (kept.length >= n || limit >= sorted.length) return kept;
   }
