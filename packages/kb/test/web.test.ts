@@ -11,6 +11,10 @@ import { quickstart, type KbDB, type ClaimInput } from '../src/index.js';
 import { buildConsole } from '../src/console/server.js';
 import { tempKb } from './helpers.js';
 
+// Callbacks passed to page.evaluate/waitForFunction run in the browser; the package compiles without DOM types.
+declare const document: any;
+declare const window: any;
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`;
 if (skip && process.env.CI === 'true') throw new Error(`web console test needs a browser: ${skip}`);
