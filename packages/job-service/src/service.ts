@@ -56,7 +56,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     });
     await runner.start();
   } else {
-    const boss = await startBoss(config, opts.inProcessWorker ? 'worker' : 'api');
+    const boss = await startBoss(config, opts.inProcessWorker ? 'worker' : 'api', logProxy);
     enqueueJob = (job) => enqueue(boss, config, job);
     if (opts.inProcessWorker) {
       const w = await startPgWorkerOn(boss, store, config, logProxy);
@@ -68,7 +68,13 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
   }
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true }) : undefined;
-  redis?.on('error', () => {});
+  // Rate limiting carries on per instance while Redis is unreachable (skipOnError); say so, at most every 30 s.
+  let lastRedisWarning = 0;
+  redis?.on('error', (e: Error) => {
+    if (Date.now() - lastRedisWarning < 30_000) return;
+    lastRedisWarning = Date.now();
+    logProxy.warn({ err: e.message }, 'Redis unreachable: rate limits are counted per instance until it is back');
+  });
   const app = await buildApp({
     config,
     store,
@@ -116,7 +122,7 @@ export async function startWorker(config: ServiceConfig): Promise<{ close(): Pro
   if (!config.databaseUrl) throw new Error('evident-jobs worker needs DATABASE_URL (PostgreSQL mode)');
   const log = jsonLogger(config.logLevel, { role: 'worker', pid: process.pid });
   const store = await openStore(config);
-  const boss = await startBoss(config, 'worker');
+  const boss = await startBoss(config, 'worker', log);
   const w = await startPgWorkerOn(boss, store, config, log);
   return {
     async close() {

@@ -1,7 +1,6 @@
 // The API contract, run over real HTTP against a server in either mode (embedded or PostgreSQL).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { gunzipSync } from 'node:zlib';
 import { createServer } from 'node:http';
 import { createHmac } from 'node:crypto';
 import { demoValue } from '../src/kinds/demo.js';
@@ -12,14 +11,12 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
   let s: TestServer;
   let key: string;
   let other: string;
-  let keyId: string;
 
   before(async () => {
     if (skip) return;
     s = await start();
     const k = await s.store.createKey({ name: 'alice', plan: 'researcher' });
     key = k.key;
-    keyId = k.key_id;
     other = (await s.store.createKey({ name: 'bob', plan: 'researcher' })).key;
   });
   after(async () => {
@@ -74,7 +71,6 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
     assert.equal(lines[0], 'index,value');
     assert.equal(lines.length, 41);
     assert.equal(lines[5], `4,${demoValue(4)}`);
-    void gunzipSync;
   });
 
   test(`${mode}: other keys' jobs are 404 exactly like unknown ones`, { skip }, async () => {
@@ -220,6 +216,5 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
     const r = await http(s.url, 'GET', '/v1/jobs', { key: k.key });
     assert.equal(r.status, 401);
     assert.ok(isErrorBody(r.body));
-    void keyId;
   });
 }

@@ -14,7 +14,7 @@ import type { AppDeps } from './app.js';
 import { statusDocument } from './status.js';
 import { RawJsonBody } from './raw-body.js';
 import {
-  Accepted, ErrorBody, JobIdParams, ListJobsQuery, PageQuery, ResultsQuery, StatusDoc, errorResponses, submitBodySchema,
+  Accepted, JobIdParams, ListJobsQuery, PageQuery, ResultsQuery, StatusDoc, errorResponses, submitBodySchema,
 } from './schemas.js';
 
 const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url');
@@ -238,7 +238,6 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
       };
     },
   );
-  void ErrorBody;
 }
 
 /** Stored bodies are gzip: sent as they are to clients that accept gzip, inflated on the fly otherwise. */

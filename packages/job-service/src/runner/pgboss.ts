@@ -9,7 +9,7 @@ import type { JobExecutor, Logger } from './executor.js';
 
 const queueName = (kind: string) => `evident.${kind}`;
 
-export async function startBoss(config: ServiceConfig, role: 'api' | 'worker'): Promise<PgBoss> {
+export async function startBoss(config: ServiceConfig, role: 'api' | 'worker', log?: Logger): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString: config.databaseUrl!,
     max: 4,
@@ -19,7 +19,7 @@ export async function startBoss(config: ServiceConfig, role: 'api' | 'worker'): 
     maintenanceIntervalSeconds: config.queueMaintenanceSeconds,
     monitorStateIntervalSeconds: Math.max(config.queueMaintenanceSeconds, 60),
   });
-  boss.on('error', () => {});
+  boss.on('error', (e: Error) => log?.warn({ err: e.message }, 'queue (pg-boss) error'));
   await boss.start();
   for (const k of jobKinds) {
     const name = queueName(k.id);
