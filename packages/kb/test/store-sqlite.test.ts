@@ -49,6 +49,26 @@ test('append assigns consecutive seqs and readAfter returns every entry once, fr
   }
 });
 
+test('entries round-trip deep-equal, claims with extra provenance and payloads included', async () => {
+  const dir = tempDir();
+  try {
+    const store = await SqliteClaimStore.open(join(dir.path, 'a.kb'));
+    const entries: LogEntry[] = [
+      claim(1),
+      { ...(claim(2) as Extract<LogEntry, { kind: 'claim' }>), provenance: { source_type: 't', source_id: 's', derived_from: ['c1'], page: 7 } },
+      { ...(claim(3) as Extract<LogEntry, { kind: 'claim' }>), payload: { ic50: [1, 2], note: null } },
+      { ...(claim(4) as Extract<LogEntry, { kind: 'claim' }>), payload: null },
+      { kind: 'retract', source_id: 's', reason: 'r', cascade: true },
+      { kind: 'payload_schema', predicate_type: 'x', schema: { type: 'object' } },
+    ];
+    await store.append(entries, 5, 0);
+    assert.deepEqual((await store.readAfter(0)).map((r) => r.entry), entries);
+    await store.close();
+  } finally {
+    dir.cleanup();
+  }
+});
+
 test('a stale expectedHead is refused and writes nothing', async () => {
   const dir = tempDir();
   try {
