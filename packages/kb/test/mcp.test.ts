@@ -5,10 +5,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { repoRoot } from '@evident/testkit';
+import { createTempDatabase, probePostgres, repoRoot } from '@evident/testkit';
 import { quickstart } from '../src/index.js';
 import { tempKb } from './helpers.js';
 
+const pgProbe = await probePostgres();
 const BIN = ['--conditions=evident-source', '--import', 'tsx', 'packages/kb/src/bin/kb-mcp.ts'];
 const kb = tempKb('mcp.kb');
 let client: Client;
@@ -272,4 +273,19 @@ test('the MCP inspector CLI lists the tools and calls one', () => {
   const got = run('--method', 'tools/call', '--tool-name', 'search_entities', '--tool-arg', 'query=olaparib');
   assert.equal(got.status, 0, got.stderr);
   assert.equal(JSON.parse(got.stdout).structuredContent.results[0].id, 'drug:olaparib');
+});
+
+test('kb-mcp over a PostgreSQL base (KB_DB_PATH=postgres://...)', { skip: pgProbe.skip }, async () => {
+  const tmp = await createTempDatabase('kb_mcp');
+  const pgClient = new Client({ name: 'kb-mcp-pg-test', version: '1.0.0' });
+  try {
+    await pgClient.connect(new StdioClientTransport({ command: process.execPath, args: BIN, cwd: repoRoot, env: { ...(process.env as Record<string, string>), KB_DB_PATH: tmp.url }, stderr: 'ignore' }));
+    const r = (await pgClient.callTool({ name: 'ingest_claim', arguments: { subject: ['BRCA1', 'gene'], predicate: ['associated_with', 'association'], object: ['breast cancer', 'disease'], source_type: 'literature', source_id: 'PMID:1' } })) as ToolResult;
+    assert.ok(!r.isError, r.content[0]?.text);
+    const f = (await pgClient.callTool({ name: 'query_entity', arguments: { entity: 'brca1', depth: 1 } })) as ToolResult;
+    assert.equal(f.structuredContent.direct_relationships[0].claim_ids[0], r.structuredContent.claim.claim_id);
+  } finally {
+    await pgClient.close();
+    await tmp.drop();
+  }
 });
