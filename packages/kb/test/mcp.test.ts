@@ -289,3 +289,30 @@ test('kb-mcp over a PostgreSQL base (KB_DB_PATH=postgres://...)', { skip: pgProb
     await tmp.drop();
   }
 });
+
+test('a failure inside a tool (not a KB error) is an isError result with the message; the server keeps serving', async () => {
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { createMcpServer } = await import('../src/mcp/server.js');
+  const db = await quickstart(join(kb.dir, 'inproc.kb'));
+  const broken = Object.create(db) as typeof db;
+  (broken as unknown as { knowledgeHealth: () => never }).knowledgeHealth = () => { throw new Error('index exploded'); };
+  const logged: string[] = [];
+  const server = createMcpServer(broken, { log: (m) => logged.push(m) });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const c = new Client({ name: 'inproc', version: '1' });
+  await Promise.all([server.connect(a), c.connect(b)]);
+  try {
+    const r = (await c.callTool({ name: 'knowledge_health', arguments: {} })) as ToolResult;
+    assert.equal(r.isError, true);
+    const body = JSON.parse(r.content[0]!.text!);
+    assert.equal(body.error.code, 'internal_error');
+    assert.match(body.error.message, /index exploded/);
+    assert.ok(logged.some((l) => l.includes('knowledge_health') && l.includes('index exploded')), 'logged (to stderr in the bin)');
+    const q = (await c.callTool({ name: 'quality_report', arguments: {} })) as ToolResult;
+    assert.ok(!q.isError, 'keeps serving');
+  } finally {
+    await c.close();
+    await server.close();
+    await db.close();
+  }
+});
