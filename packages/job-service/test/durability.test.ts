@@ -114,3 +114,25 @@ test('kill -9 while a callback is being delivered: the restarted server delivers
     receiver.close();
   }
 });
+
+test('server logs never contain API keys or signing secrets', async () => {
+  const created = JSON.parse((await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'logs'])).stdout);
+  const child = spawnCli(['serve', '--data-dir', dir.path, '--port', '0', '--workers', '1'], { EVIDENT_LOG_LEVEL: 'debug', EVIDENT_ALLOW_PRIVATE_CALLBACKS: '1' });
+  children.push(child);
+  let logs = '';
+  child.stdout!.on('data', (d) => (logs += d));
+  child.stderr!.on('data', (d) => (logs += d));
+  const { url } = await jsonLine(child, (o) => o.evident_jobs === 'listening');
+  const key = created.key as string;
+  const sub = await http(url, 'POST', '/v1/demo/run', { key, body: { items: 2, fail: 'first_attempt', callback_url: 'http://127.0.0.1:9/nothing-listens' } });
+  await waitForStatus(url, key, sub.body.job_id);
+  await http(url, 'GET', '/v1/jobs', { key: key.slice(0, -2) + 'xx' });
+  await http(url, 'GET', `/v1/jobs?cursor=${encodeURIComponent(key)}`, { key });
+  await new Promise((r) => setTimeout(r, 500));
+  await killHard(child);
+  assert.ok(logs.includes('request completed'), 'requests were logged');
+  for (const [i, secret] of [key, key.slice(4, 30), created.signing_secret].entries()) {
+    const at = logs.indexOf(secret);
+    assert.ok(at < 0, `secret ${i} reached the log: ...${logs.slice(Math.max(0, at - 200), at + 60)}`);
+  }
+});

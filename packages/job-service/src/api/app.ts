@@ -51,6 +51,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       level: config.logLevel,
       // Keys must never reach logs; the default serializers omit headers, this is belt and braces.
       redact: ['req.headers.authorization', 'headers.authorization'],
+      serializers: {
+        // A key pasted into a URL by mistake must not reach the log either.
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: String(req.url).replace(/(evk|whsec)_[A-Za-z0-9_-]+/g, '$1_[redacted]'),
+          remoteAddress: req.ip,
+        }),
+      },
     },
     // Router-level failures (bad URL encoding, over-long path parameters) answer in the one error shape too.
     frameworkErrors: (err, req, reply) => {
