@@ -170,3 +170,22 @@ async function drive() {
   await page.waitForSelector('#entity-view[data-entity="protein:brca1 protein"]');
   assert.deepEqual(pageErrors, [], 'no errors in the page');
 }
+
+test('web console with KB_CONSOLE_TOKEN: asks for the token once, then works', { skip }, async () => {
+  const secured = await buildConsole(db, { token: 'curator-token-1' });
+  await secured.listen({ host: '127.0.0.1', port: 0 });
+  const url = `http://127.0.0.1:${(secured.server.address() as { port: number }).port}/`;
+  const p = await browser.newPage();
+  try {
+    await p.goto(url);
+    await p.waitForSelector('#token-dialog[open]');
+    await p.fill('#token-input', 'curator-token-1');
+    await p.click('#token-dialog button');
+    await p.waitForSelector('#top-entities li');
+    await p.waitForFunction(() => /\d/.test(document.querySelector('#health-score')?.textContent ?? ''));
+    assert.equal(await p.locator('#token-dialog[open]').count(), 0);
+  } finally {
+    await p.close();
+    await secured.close();
+  }
+});

@@ -41,7 +41,13 @@ async function api(path, options = {}) {
   return body;
 }
 
+// Several requests may hit 401 at once (the page loads in parallel): they share one prompt.
+let tokenPrompt = null;
 function askToken() {
+  tokenPrompt ??= promptToken().finally(() => { tokenPrompt = null; });
+  return tokenPrompt;
+}
+function promptToken() {
   const d = $('#token-dialog');
   return new Promise((resolve) => {
     d.addEventListener('close', () => {
@@ -359,6 +365,7 @@ async function fetchClaim(body) {
   const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(`${API}/claims`, { method: 'POST', headers, body: JSON.stringify(body) });
+  if (res.status === 401) { token = await askToken(); return fetchClaim(body); }
   const json = await res.json();
   if (!res.ok) throw new ApiError(res.status, json);
   return { claim: json, duplicate: res.status === 200 };
