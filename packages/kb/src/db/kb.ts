@@ -11,7 +11,7 @@ import { validateClaimInput, LIMITS } from '../model/validate.js';
 import { normalizeToken } from '../model/normalize.js';
 import { openStore, isPostgresUrl } from '../store/open-store.js';
 import { SqliteClaimStore } from '../store/sqlite.js';
-import type { ClaimEntry, ClaimStore, LogEntry, LogRecord } from '../store/types.js';
+import type { ClaimEntry, ClaimStore, LogEntry } from '../store/types.js';
 import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } from '../types.js';
 import { builtinVocabularies } from '../vocab/bio.js';
 import { EventHub, type Listener } from './events.js';
@@ -177,23 +177,22 @@ export class KbDB extends KbView implements ViewHost {
     for (;;) {
       const page = await this.store.readAfter(this.lastSeq, 65_536);
       if (page.length === 0) return;
-      for (const r of page) this.applyRecord(r, undefined, events);
+      for (const r of page) this.applyEntry(r.entry, r.ts, undefined, events);
       this.lastSeq = page[page.length - 1]!.seq;
     }
   }
 
-  private applyRecord(r: LogRecord, resolved: ResolvedClaim | undefined, events: PendingEvent[] | null): void {
-    const e = r.entry;
+  private applyEntry(e: LogEntry, ts: number, resolved: ResolvedClaim | undefined, events: PendingEvent[] | null): void {
     const s = this.state;
     switch (e.kind) {
       case 'claim':
-        s.applyClaim(e, r.ts, resolved, events);
+        s.applyClaim(e, ts, resolved, events);
         break;
       case 'retract':
-        s.applyRetract(e, r.ts, events);
+        s.applyRetract(e, ts, events);
         break;
       case 'inquiry':
-        s.applyInquiry(e, r.ts);
+        s.applyInquiry(e, ts);
         break;
       case 'vocabulary':
         this.registry.applyVocabulary(e.namespace, e.vocab as Vocabulary);
@@ -232,9 +231,7 @@ export class KbDB extends KbView implements ViewHost {
             if (e instanceof KbConflictError && attempt < 20) continue;
             throw e;
           }
-          for (let i = 0; i < plan.entries.length; i++) {
-            this.applyRecord({ seq: first + i, ts, entry: plan.entries[i]! }, plan.resolved?.[i], events);
-          }
+          for (let i = 0; i < plan.entries.length; i++) this.applyEntry(plan.entries[i]!, ts, plan.resolved?.[i], events);
           this.lastSeq = first + plan.entries.length - 1;
         }
         return plan.finish(events);
@@ -322,7 +319,8 @@ export class KbDB extends KbView implements ViewHost {
       const entries: ClaimEntry[] = [];
       const resolved: ResolvedClaim[] = [];
       const ids: string[] = new Array(claims.length);
-      const inBatch = new BatchDedupe();
+      const sources: string[] = [];
+      const inBatch = new BatchDedupe(resolved, sources);
       let duplicates = 0;
       for (let i = 0; i < claims.length; i++) {
         let prepared: { entry: ClaimEntry; resolved: ResolvedClaim };
@@ -341,15 +339,16 @@ export class KbDB extends KbView implements ViewHost {
           continue;
         }
         const earlier = inBatch.find(r, sourceId);
-        if (earlier !== undefined) {
-          ids[i] = earlier;
+        if (earlier >= 0) {
+          ids[i] = entries[earlier]!.claim_id;
           duplicates++;
           continue;
         }
-        inBatch.add(r, sourceId, entry.claim_id);
         ids[i] = entry.claim_id;
         entries.push(entry);
         resolved.push(r);
+        sources.push(sourceId);
+        inBatch.add(entries.length - 1);
       }
       return { entries, resolved, finish: () => ({ ingested: entries.length, duplicates, claim_ids: ids }) };
     });

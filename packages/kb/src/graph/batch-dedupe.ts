@@ -3,34 +3,35 @@
 // than building and hashing one long composite key per claim.
 import type { ResolvedClaim } from './state.js';
 
-interface Seen {
-  subjectType: string;
-  predicate: string;
-  objectType: string;
-  objectNorm: string;
-  sourceId: string;
-  claimId: string;
-}
-
 export class BatchDedupe {
-  private readonly bySubject = new Map<string, Seen[]>();
+  /** subject name -> positions (in `resolved` / `sources`) of the batch's kept claims with that subject. */
+  private readonly bySubject = new Map<string, number | number[]>();
 
-  /** The claim id of an earlier claim of the batch stating the same fact from the same source, or undefined. */
-  find(r: ResolvedClaim, sourceId: string): string | undefined {
-    const list = this.bySubject.get(r.subjectNorm);
-    if (!list) return undefined;
-    for (const x of list) {
-      if (x.objectNorm === r.objectNorm && x.predicate === r.predicate && x.sourceId === sourceId && x.subjectType === r.subjectType && x.objectType === r.objectType) {
-        return x.claimId;
-      }
-    }
-    return undefined;
+  constructor(
+    private readonly resolved: readonly ResolvedClaim[],
+    private readonly sources: readonly string[],
+  ) {}
+
+  private same(i: number, r: ResolvedClaim, sourceId: string): boolean {
+    const x = this.resolved[i]!;
+    return x.objectNorm === r.objectNorm && x.predicate === r.predicate && this.sources[i] === sourceId && x.subjectType === r.subjectType && x.objectType === r.objectType;
   }
 
-  add(r: ResolvedClaim, sourceId: string, claimId: string): void {
-    const seen: Seen = { subjectType: r.subjectType, predicate: r.predicate, objectType: r.objectType, objectNorm: r.objectNorm, sourceId, claimId };
-    const list = this.bySubject.get(r.subjectNorm);
-    if (list) list.push(seen);
-    else this.bySubject.set(r.subjectNorm, [seen]);
+  /** Position of an earlier kept claim stating the same fact from the same source, or -1. */
+  find(r: ResolvedClaim, sourceId: string): number {
+    const at = this.bySubject.get(r.subjectNorm);
+    if (at === undefined) return -1;
+    if (typeof at === 'number') return this.same(at, r, sourceId) ? at : -1;
+    for (const i of at) if (this.same(i, r, sourceId)) return i;
+    return -1;
+  }
+
+  /** Records the kept claim at position `i` (its resolved claim and source already pushed). */
+  add(i: number): void {
+    const key = this.resolved[i]!.subjectNorm;
+    const at = this.bySubject.get(key);
+    if (at === undefined) this.bySubject.set(key, i);
+    else if (typeof at === 'number') this.bySubject.set(key, [at, i]);
+    else at.push(i);
   }
 }

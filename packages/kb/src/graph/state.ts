@@ -27,6 +27,8 @@ export interface ResolvedClaim {
   s: number;
   o: number;
   p: number;
+  /** Source index, when looked up (-1: not yet). */
+  src: number;
 }
 
 export interface InquiryState {
@@ -241,6 +243,7 @@ export class GraphState {
       s: -1,
       o: -1,
       p: -1,
+      src: -1,
     };
   }
 
@@ -269,7 +272,9 @@ export class GraphState {
     const f = this.findFact(r);
     if (f === undefined) return -1;
     const src = this.sourceOf(sourceId);
-    return src === undefined ? -1 : this.duplicateInFact(f, src);
+    if (src === undefined) return -1;
+    r.src = src;
+    return this.duplicateInFact(f, src);
   }
 
   claimsOfFact(f: number): number[] {
@@ -400,7 +405,7 @@ export class GraphState {
     r ??= this.resolveClaim(e);
     const prov = e.provenance;
     const sourceId = prov.source_id;
-    let src = this.sourceOf(sourceId);
+    let src = r.src >= 0 ? r.src : this.sourceOf(sourceId);
 
     const s = this.internEntity(r.subjectType, r.subjectNorm, e.subject[0], r.s);
     const o = this.internEntity(r.objectType, r.objectNorm, e.object[0], r.o);
