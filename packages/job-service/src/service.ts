@@ -47,7 +47,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
   if (!config.databaseUrl) {
     const pool = new ThreadPool(Math.max(1, config.workerThreads));
     const executor = new JobExecutor(store, pool, config, logProxy);
-    const runner = new EmbeddedRunner(store, pool, executor, logProxy);
+    const runner = new EmbeddedRunner(store, pool, executor, logProxy, config);
     enqueueJob = async () => runner.nudge();
     cancelled = (id) => executor.cancel(id);
     closers.push(async () => {

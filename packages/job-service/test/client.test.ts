@@ -68,3 +68,22 @@ test('evident-jobs submit shows progress, prints the final status and writes the
   assert.match(bad.stderr, /400 invalid_parameters/);
   assert.match(bad.stderr, /\/items: /);
 });
+
+test('waitForJob rides out 429 answers by waiting Retry-After', async () => {
+  const answers: Array<{ status: number; body: unknown; headers: Record<string, string> }> = [
+    { status: 429, body: { error: { code: 'rate_limited', message: 'slow down' } }, headers: { 'retry-after': '1' } },
+    { status: 200, body: { job_id: 'demo_x', status: 'processing', progress: { stage: 's', percent: 50 } }, headers: {} },
+    { status: 200, body: { job_id: 'demo_x', status: 'completed' }, headers: {} },
+  ];
+  const at: number[] = [];
+  const fakeFetch = (async () => {
+    at.push(Date.now());
+    const a = answers.shift()!;
+    return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': 'application/json', ...a.headers } });
+  }) as typeof fetch;
+  const client = createClient({ baseUrl: 'http://unused.invalid', apiKey: 'k', fetch: fakeFetch });
+  const final = await client.waitForJob('demo_x', { intervalMs: 10 });
+  assert.equal(final.status, 'completed');
+  assert.equal(at.length, 3);
+  assert.ok(at[1]! - at[0]! >= 950, 'waited for Retry-After');
+});

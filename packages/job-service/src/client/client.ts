@@ -123,7 +123,17 @@ export function createClient(opts: ClientOptions): Client {
       const start = Date.now();
       const interval = w.intervalMs ?? 1000;
       for (;;) {
-        const s = await client.getJob(jobId);
+        let s: JobStatus;
+        try {
+          s = await client.getJob(jobId);
+        } catch (e) {
+          // Polling must not fail a long wait because the key's request budget ran out for a moment.
+          if (e instanceof EvidentApiError && e.status === 429) {
+            await new Promise((r) => setTimeout(r, Math.max(interval, (e.retryAfter ?? 1) * 1000)));
+            continue;
+          }
+          throw e;
+        }
         w.onProgress?.(s);
         if (s.status !== 'processing') return s;
         if (w.timeoutMs !== undefined && Date.now() - start > w.timeoutMs) {

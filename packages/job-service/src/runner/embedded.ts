@@ -1,6 +1,8 @@
 // Embedded queue: the jobs table in SQLite is the queue. The server process claims due jobs and runs them
 // on its worker threads. A job left `running` by a killed process is requeued (or failed) at the next start.
+import type { ServiceConfig } from '../config.js';
 import type { Store } from '../store/types.js';
+import { expireSecondsFor } from './pgboss.js';
 import type { JobExecutor, Logger } from './executor.js';
 import type { ThreadPool } from './thread-pool.js';
 
@@ -16,6 +18,7 @@ export class EmbeddedRunner {
     private readonly pool: ThreadPool,
     private readonly executor: JobExecutor,
     private readonly log: Logger,
+    private readonly config: ServiceConfig,
     private readonly pollMs = 250,
   ) {}
 
@@ -46,7 +49,8 @@ export class EmbeddedRunner {
       while (!this.stopped && this.executor.busy < this.pool.size) {
         const attempt = await this.store.claimNext(Date.now());
         if (!attempt) return;
-        const p = this.executor.execute(attempt).catch((e) => this.log.error({ job_id: attempt.job.id, err: (e as Error).message }, 'executor error'));
+        // Same bound as a queue delivery in PostgreSQL mode: a hung run does not hold its thread forever.
+        const p = this.executor.execute(attempt, expireSecondsFor(this.config, attempt.job) * 1000).catch((e) => this.log.error({ job_id: attempt.job.id, err: (e as Error).message }, 'executor error'));
         this.inflight.add(p);
         void p.finally(() => {
           this.inflight.delete(p);
