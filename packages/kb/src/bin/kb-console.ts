@@ -38,6 +38,9 @@ async function main(): Promise<void> {
   const path = args.db ?? process.env.KB_DB_PATH;
   const db = await openBase(path, 'kb-console');
   const token = process.env.KB_CONSOLE_TOKEN || undefined;
+  if (!token && !['127.0.0.1', 'localhost', '::1'].includes(args.host!)) {
+    process.stderr.write(`kb-console: warning: listening on ${args.host} without KB_CONSOLE_TOKEN; anyone who can reach it can write and retract\n`);
+  }
   const app = await buildConsole(db, { token, ...(bodyLimit ? { bodyLimit } : {}), logger: { level: process.env.LOG_LEVEL ?? 'info' } });
   const shutdown = async () => {
     await app.close();
