@@ -31,6 +31,8 @@ export interface ServiceConfig {
   jobExpireMinSeconds: number;
   /** PostgreSQL mode: expiry = max(jobExpireMinSeconds, this x the job's high estimate). */
   jobExpireFactor: number;
+  /** PostgreSQL mode: a running job whose worker has not beaten for this long is handed to another worker. */
+  heartbeatStaleSeconds: number;
   /** PostgreSQL mode: how often pg-boss looks for expired jobs. */
   queueMaintenanceSeconds: number;
   logLevel: string;
@@ -58,6 +60,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     callbackTimeoutMs: num(env.EVIDENT_CALLBACK_TIMEOUT_MS, 10_000),
     jobExpireMinSeconds: num(env.EVIDENT_JOB_EXPIRE_MIN_SECONDS, 900),
     jobExpireFactor: num(env.EVIDENT_JOB_EXPIRE_FACTOR, 4),
+    heartbeatStaleSeconds: num(env.EVIDENT_HEARTBEAT_STALE_SECONDS, 30),
     queueMaintenanceSeconds: num(env.EVIDENT_QUEUE_MAINTENANCE_SECONDS, 30),
     logLevel: env.EVIDENT_LOG_LEVEL ?? 'info',
   };

@@ -15,8 +15,10 @@ const children: ChildProcess[] = [];
 const env = () => ({
   DATABASE_URL: db!.url,
   EVIDENT_RETRY_BASE_MS: '1000',
-  EVIDENT_JOB_EXPIRE_MIN_SECONDS: '2',
-  EVIDENT_JOB_EXPIRE_FACTOR: '2',
+  // Deliveries would expire only after 10 minutes: recovering from a killed worker within the test's
+  // time needs the heartbeat watch (stale after 3 s).
+  EVIDENT_JOB_EXPIRE_MIN_SECONDS: '600',
+  EVIDENT_HEARTBEAT_STALE_SECONDS: '3',
   EVIDENT_QUEUE_MAINTENANCE_SECONDS: '1',
   EVIDENT_LOG_LEVEL: 'info',
 });
@@ -77,14 +79,16 @@ test('API process + two worker processes share the queue; kill -9 of a worker mi
   const pids = new Set(ids.map((id) => started.get(`${id}#1`)));
   assert.deepEqual([...pids].sort(), [w1.pid, w2.pid].sort(), 'both workers ran jobs');
 
-  // A long job; whichever worker takes it is killed; the other one picks it up after expiry.
+  // A long job; whichever worker takes it is killed; the other one notices and takes it over.
   const long = (await http(url, 'POST', '/v1/demo/run', { key, body: { items: 12, cpu_ms: 3000 } })).body.job_id;
   const victimPid = await waitFor(async () => started.get(`${long}#1`));
   const victim = victimPid === w1.pid ? w1 : w2;
   const survivor = victim === w1 ? w2 : w1;
   await waitFor(async () => (await http(url, 'GET', `/v1/jobs/${long}`, { key })).body.progress?.percent >= 10);
   await killHard(victim);
+  const killedAt = Date.now();
   const st = await waitForStatus(url, key, long, 60_000);
+  assert.ok(Date.now() - killedAt < 30_000, 'taken over long before the delivery expired');
   assert.equal(st.status, 'completed', JSON.stringify(st));
   assert.equal(st.attempts, 2);
   assert.equal(started.get(`${long}#2`), survivor.pid);

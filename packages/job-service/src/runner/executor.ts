@@ -61,9 +61,10 @@ export class JobExecutor {
     });
     const entry: { abort(): void; why?: 'cancel' | 'shutdown' | 'timeout' } = { abort: task.abort };
     this.running.set(job.id, entry);
-    // Cancellation may come from another process (PostgreSQL mode, or the CLI): poll the stored status.
+    // Heartbeat (PostgreSQL: lets other workers see this one is alive), and cancellation may come from another
+    // process: the same call returns the stored status.
     const watch = setInterval(() => {
-      this.store.statusOf(job.id).then(
+      this.store.heartbeat(job.id, Date.now()).then(
         (s) => s !== 'processing' && ((entry.why = 'cancel'), task.abort()),
         () => {},
       );

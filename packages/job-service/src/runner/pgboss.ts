@@ -59,6 +59,7 @@ export class PgBossWorker {
   private loop?: Promise<void>;
   private wake?: () => void;
   private sweeper?: NodeJS.Timeout;
+  private reclaimer?: NodeJS.Timeout;
   private inflight = 0;
 
   constructor(
@@ -80,6 +81,11 @@ export class PgBossWorker {
       );
     }, 60_000);
     this.sweeper.unref();
+    // Workers watch each other: a job whose worker stopped beating (killed, host lost) is failed back to
+    // pg-boss, which redelivers it after its retry delay, long before the delivery would expire.
+    const staleMs = this.config.heartbeatStaleSeconds * 1000;
+    this.reclaimer = setInterval(() => void this.reclaim(staleMs), Math.min(10_000, staleMs / 2));
+    this.reclaimer.unref();
     this.loop = this.run();
   }
 
@@ -112,6 +118,18 @@ export class PgBossWorker {
     }
   }
 
+  private async reclaim(staleMs: number): Promise<void> {
+    try {
+      const stale = (await this.store.reclaimStale?.(Date.now() - staleMs)) ?? [];
+      for (const j of stale) {
+        this.log.warn({ job_id: j.id }, 'worker of this job stopped beating; handing it to another worker');
+        await this.boss.fail(queueName(j.kind), j.delivery_id, { reason: 'worker lost' });
+      }
+    } catch (e) {
+      this.log.error({ err: (e as Error).message }, 'reclaiming stale jobs failed');
+    }
+  }
+
   private sleep(ms: number): Promise<void> {
     return new Promise((r) => {
       const t = setTimeout(r, ms);
@@ -124,7 +142,7 @@ export class PgBossWorker {
 
   private async handle(queue: string, delivery: PgBoss.Job<{ job_id: string }>): Promise<void> {
     try {
-      const attempt = await this.store.startAttempt(delivery.data.job_id, Date.now());
+      const attempt = await this.store.startAttempt(delivery.data.job_id, Date.now(), delivery.id);
       if (!attempt) {
         await this.boss.complete(queue, delivery.id); // cancelled or already finished
         return;
@@ -146,6 +164,7 @@ export class PgBossWorker {
     this.stopped = true;
     this.wake?.();
     if (this.sweeper) clearInterval(this.sweeper);
+    if (this.reclaimer) clearInterval(this.reclaimer);
     await this.executor.stop();
     await this.loop;
     const until = Date.now() + 5000;

@@ -54,6 +54,7 @@ export class PostgresStore implements Store {
           max_attempts integer not null, run_after bigint not null, created_at bigint not null, started_at bigint,
           completed_at bigint, progress_stage text, progress_percent real, error_code text, error_message text,
           estimate_low double precision not null, estimate_high double precision not null, callback_url text, callback_due bigint,
+          heartbeat_at bigint, delivery_id text,
           input bytea not null, result bytea);
         create index if not exists evident_jobs_by_key on evident_jobs (key_id, seq);
         create index if not exists evident_jobs_callbacks on evident_jobs (callback_due) where callback_due is not null;
@@ -175,11 +176,12 @@ export class PostgresStore implements Store {
     return r ? this.startAttempt(r.id, now) : undefined;
   }
 
-  async startAttempt(id: string, now: number): Promise<Attempt | undefined> {
+  async startAttempt(id: string, now: number, deliveryId?: string): Promise<Attempt | undefined> {
     const [r] = await this.q<JobRecord & { input: Buffer }>(
-      `update evident_jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, $2)
+      `update evident_jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, $2),
+       heartbeat_at = $2, delivery_id = $3
        where id = $1 and status = 'processing' returning ${JOB_COLUMNS}, input`,
-      [id, now],
+      [id, now, deliveryId ?? null],
     );
     if (!r) return undefined;
     const { input, ...job } = r;
@@ -269,6 +271,23 @@ export class PostgresStore implements Store {
 
   async finishCallback(id: string) {
     await this.pool.query(`update evident_jobs set callback_due = null where id = $1`, [id]);
+  }
+
+  async heartbeat(id: string, now: number) {
+    const [r] = await this.q<{ status: JobStatus }>(
+      `update evident_jobs set heartbeat_at = $2 where id = $1 returning status`,
+      [id, now],
+    );
+    return r?.status;
+  }
+
+  async reclaimStale(olderThan: number) {
+    return this.q<{ id: string; kind: string; delivery_id: string }>(
+      `update evident_jobs set phase = 'queued', heartbeat_at = null, progress_stage = 'waiting to retry', progress_percent = 0
+       where status = 'processing' and phase = 'running' and heartbeat_at < $1 and delivery_id is not null
+       returning id, kind, delivery_id`,
+      [olderThan],
+    );
   }
 
   async statusOf(id: string) {

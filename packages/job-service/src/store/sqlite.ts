@@ -248,6 +248,11 @@ export class SqliteStore implements Store {
     this.stmt(`update jobs set callback_due = null where id = ?`).run(id);
   }
 
+  async heartbeat(id: string) {
+    // One process owns an embedded store; a dead server is detected at its next start (recoverOrphans).
+    return this.statusOf(id);
+  }
+
   async statusOf(id: string) {
     return (this.stmt(`select status from jobs where id = ?`).get(id) as { status: JobStatus } | undefined)?.status;
   }

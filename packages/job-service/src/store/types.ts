@@ -115,7 +115,14 @@ export interface Store {
   /** Embedded queue: takes the oldest queued job due now and marks it running (attempts + 1). */
   claimNext(now: number): Promise<Attempt | undefined>;
   /** Queue-delivered job (PostgreSQL): marks it running (attempts + 1) if still processing. */
-  startAttempt(id: string, now: number): Promise<Attempt | undefined>;
+  startAttempt(id: string, now: number, deliveryId?: string): Promise<Attempt | undefined>;
+  /** Called every second while a job runs: records that its worker is alive; returns the job's status. */
+  heartbeat(id: string, now: number): Promise<JobStatus | undefined>;
+  /**
+   * PostgreSQL: running jobs whose worker stopped beating before `olderThan` are put back to `queued`
+   * (each returned once, to exactly one caller) so that their queue delivery can be failed and retried.
+   */
+  reclaimStale?(olderThan: number): Promise<Array<{ id: string; kind: string; delivery_id: string }>>;
   setProgress(id: string, stage: string, percent: number): Promise<void>;
   /** Stores the result and targets; false if the job was no longer processing (e.g. cancelled). */
   completeJob(id: string, result: Buffer, targets: Array<Record<string, unknown>>, now: number): Promise<boolean>;
