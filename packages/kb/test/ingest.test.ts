@@ -126,6 +126,25 @@ test('bad input is refused with a typed error naming the field, and nothing is w
   }
 });
 
+test('claim ids of any form round-trip (generated ids are stored compactly, foreign ones as written)', async () => {
+  const t = tempKb();
+  try {
+    const { SqliteClaimStore } = await import('../src/store/sqlite.js');
+    const store = await SqliteClaimStore.open(t.path);
+    const ids = ['clm_00000000000000000000000000000000', 'clm_ffffffffffffffff0000ffffffffffff', 'clm_ABCDEF0123456789000000000000000a', 'clm_0123456789abcdef1000000000000000', 'legacy-42'];
+    await store.append(ids.map((id, i) => ({
+      kind: 'claim' as const, claim_id: id, subject: [`s${i}`, 'gene'] as [string, string], predicate: ['x', 'y'] as [string, string],
+      object: ['o', 'gene'] as [string, string], provenance: { source_type: 't', source_id: `src${i}` }, confidence: 1,
+    })), Date.now(), 0);
+    await store.close();
+    await using db = await open(t.path);
+    for (const id of ids) assert.equal((await db.getClaim(id))?.claim_id, id);
+    assert.deepEqual((await db.claimsFor('o')).map((c) => c.claim_id), ids);
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('claimsFor filters by predicate; listEntities by type and claim count', async () => {
   const t = tempKb();
   try {

@@ -255,18 +255,18 @@ export class KbDB extends KbView implements ViewHost {
           break;
         }
         case 'claim_corroborated':
-          hub.emit('claim_corroborated', { content_id: s.contentIdOfFact(p.fact), count: p.count, claim_id: s.claimId[p.claim]! });
+          hub.emit('claim_corroborated', { content_id: s.contentIdOfFact(p.fact), count: p.count, claim_id: s.claimIdOf(p.claim) });
           break;
         case 'source_retracted':
           hub.emit('source_retracted', {
             source_id: p.source_id,
             reason: p.reason,
-            claim_ids: p.retracted.map((c) => s.claimId[c]!),
-            degraded_claim_ids: p.degraded.map((c) => s.claimId[c]!),
+            claim_ids: p.retracted.map((c) => s.claimIdOf(c)),
+            degraded_claim_ids: p.degraded.map((c) => s.claimIdOf(c)),
           });
           break;
         case 'inquiry_matched':
-          hub.emit('inquiry_matched', { inquiry_id: p.inquiry_id, claim_id: s.claimId[p.claim]! });
+          hub.emit('inquiry_matched', { inquiry_id: p.inquiry_id, claim_id: s.claimIdOf(p.claim) });
           break;
       }
     }
@@ -334,7 +334,7 @@ export class KbDB extends KbView implements ViewHost {
         const sourceId = entry.provenance.source_id;
         const dup = s.findDuplicate(r, sourceId);
         if (dup >= 0) {
-          ids[i] = s.claimId[dup]!;
+          ids[i] = s.claimIdOf(dup);
           duplicates++;
           continue;
         }
@@ -365,7 +365,7 @@ export class KbDB extends KbView implements ViewHost {
     return this.write(() => {
       const { entry, resolved } = this.prepare(input);
       const dup = this.state.findDuplicate(resolved, entry.provenance.source_id);
-      if (dup >= 0) return { entries: [], finish: () => this.state.claimId[dup]! };
+      if (dup >= 0) return { entries: [], finish: () => this.state.claimIdOf(dup) };
       return { entries: [entry], resolved: [resolved], finish: () => entry.claim_id };
     });
   }
@@ -381,7 +381,7 @@ export class KbDB extends KbView implements ViewHost {
         entries: [{ kind: 'retract', source_id: sourceId, reason, cascade }],
         finish: (events) => {
           const ev = events.find((e) => e.name === 'source_retracted') as Extract<PendingEvent, { name: 'source_retracted' }>;
-          const ids = (l: number[]) => l.map((c) => this.state.claimId[c]!);
+          const ids = (l: number[]) => l.map((c) => this.state.claimIdOf(c));
           return { source_id: sourceId, reason, claim_ids: ids(ev.retracted), degraded_claim_ids: ids(ev.degraded) };
         },
       };

@@ -191,7 +191,7 @@ export class KbView {
           if (seen.has(dep) || !rc.exists(dep)) continue;
           seen.add(dep);
           next.push(dep);
-          out.push({ ...rc.toClaim(dep), depth: d, derived_via: s.claimId[c]! });
+          out.push({ ...rc.toClaim(dep), depth: d, derived_via: s.claimIdOf(c) });
         }
       }
       frontier = next;
@@ -260,7 +260,7 @@ export class KbView {
       created_at: new Date(q.createdTs).toISOString(),
       subject_id: subj >= 0 ? s.entityIds[subj]! : q.subjectNorms[0]!,
       object_id: obj >= 0 ? s.entityIds[obj]! : q.objectNorms[0]!,
-      answer_claim_ids: matched ? q.answers.map((c) => s.claimId[c]!) : [],
+      answer_claim_ids: matched ? q.answers.map((c) => s.claimIdOf(c)) : [],
     };
     if (matched) out.matched_at = new Date(q.matchedTs).toISOString();
     return out;

@@ -143,7 +143,7 @@ export class ReadContext {
     if (s.factClaimCount[f] === 1) {
       const c = s.factFirst[f]!;
       if (!this.isLive(c)) return null;
-      ids = [s.claimId[c]!];
+      ids = [s.claimIdOf(c)];
       conf = s.claimConf[c]!;
       sources = 1;
     } else {
@@ -151,7 +151,7 @@ export class ReadContext {
       ids = [];
       for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
         if (!this.isLive(c)) continue;
-        ids.push(s.claimId[c]!);
+        ids.push(s.claimIdOf(c));
         const src = s.claimSource[c]!;
         const prev = best.get(src);
         if (prev === undefined || s.claimConf[c]! > prev) best.set(src, s.claimConf[c]!);

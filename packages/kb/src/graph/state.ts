@@ -67,6 +67,7 @@ interface RawOverride {
 
 // Entity indices are Int32-friendly; keep well inside that.
 const ENTITY_KEY_LIMIT = 2 ** 30;
+const HEX16 = /^[0-9a-f]{16}$/;
 
 export class GraphState {
   constructor(readonly registry: Registry) {}
@@ -144,13 +145,21 @@ export class GraphState {
     return this.col_factSources.a;
   }
   /** content_id per fact, computed when first needed (hashing is the costliest step of an ingest). */
-  private readonly factContent: (string | undefined)[] = [];
+  private readonly factContent = new Map<number, string>();
   private contentIndex: Map<string, number> | undefined;
 
   // ---- claims (columnar) ----------------------------------------------------------------------------
   /** claim_id -> claim index, built on first lookup (a string map costs more than the rest of an ingest). */
   private claimIndexMap: Map<string, number> | undefined;
-  readonly claimId: string[] = [];
+  // Claim ids this library generates ('clm_' + 16-hex prefix + 16-hex counter) are kept as two numbers, not
+  // a million retained strings; any other id is kept as a string in a sparse map.
+  private readonly col_idPrefix = new I32Column();
+  private readonly col_idCounter = new F64Column();
+  private readonly idPrefixes: string[] = [];
+  private readonly idPrefixIndex = new Map<string, number>();
+  private lastIdPrefix = '';
+  private lastIdPrefixIdx = -1;
+  private readonly foreignIds = new Map<number, string>();
   private readonly col_claimFact = new I32Column();
   get claimFact(): Int32Array {
     return this.col_claimFact.a;
@@ -215,14 +224,45 @@ export class GraphState {
   claimIndexOf(claimId: string): number | undefined {
     if (!this.claimIndexMap) {
       const m = new Map<string, number>();
-      for (let c = 0; c < this.claimId.length; c++) m.set(this.claimId[c]!, c);
+      for (let c = 0; c < this.claimCount; c++) m.set(this.claimIdOf(c), c);
       this.claimIndexMap = m;
     }
     return this.claimIndexMap.get(claimId);
   }
 
+  claimIdOf(c: number): string {
+    const pi = this.col_idPrefix.a[c]!;
+    if (pi < 0) return this.foreignIds.get(c)!;
+    return 'clm_' + this.idPrefixes[pi]! + this.col_idCounter.a[c]!.toString(16).padStart(16, '0');
+  }
+
+  private pushClaimId(id: string, c: number): void {
+    if (id.length === 36 && id.startsWith('clm_')) {
+      const counterHex = id.substring(20);
+      if (counterHex.startsWith('0000') && HEX16.test(counterHex)) {
+        const prefix = id.substring(4, 20);
+        let pi = prefix === this.lastIdPrefix ? this.lastIdPrefixIdx : this.idPrefixIndex.get(prefix);
+        if (pi === undefined && HEX16.test(prefix)) {
+          pi = this.idPrefixes.length;
+          this.idPrefixes.push(prefix);
+          this.idPrefixIndex.set(prefix, pi);
+        }
+        if (pi !== undefined) {
+          this.lastIdPrefix = prefix;
+          this.lastIdPrefixIdx = pi;
+          this.col_idPrefix.push(pi);
+          this.col_idCounter.push(parseInt(counterHex, 16));
+          return;
+        }
+      }
+    }
+    this.col_idPrefix.push(-1);
+    this.col_idCounter.push(0);
+    this.foreignIds.set(c, id);
+  }
+
   get claimCount(): number {
-    return this.claimId.length;
+    return this.col_idPrefix.n;
   }
 
   get factCount(): number {
@@ -294,10 +334,10 @@ export class GraphState {
   }
 
   contentIdOfFact(f: number): string {
-    let cid = this.factContent[f];
+    let cid = this.factContent.get(f);
     if (cid === undefined) {
       cid = contentIdOf(this.factTextOf(f));
-      this.factContent[f] = cid;
+      this.factContent.set(f, cid);
     }
     return cid;
   }
@@ -324,7 +364,7 @@ export class GraphState {
     };
     const e: ClaimEntry = {
       kind: 'claim',
-      claim_id: this.claimId[c]!,
+      claim_id: this.claimIdOf(c),
       subject: raw ? raw.subject : [this.entityName[s]!, this.entityType[s]!],
       predicate: raw ? raw.predicate : [this.predName[p]!, this.predClass[p]!],
       object: raw ? raw.object : [this.entityName[o]!, this.entityType[o]!],
@@ -418,7 +458,7 @@ export class GraphState {
     }
     let f = this.facts.get(s, p, o);
     if (f !== undefined && src !== undefined && this.duplicateInFact(f, src) >= 0) return -1;
-    const c = this.claimId.length;
+    const c = this.col_idPrefix.n;
     let newSource = true;
     if (f === undefined) {
       f = this.col_factS.n;
@@ -430,7 +470,6 @@ export class GraphState {
       this.col_factLast.push(c);
       this.col_factClaimCount.push(1);
       this.col_factSources.push(0);
-      this.factContent.push(undefined);
       this.entityFacts[s]!.push(f);
       if (o !== s) this.entityFacts[o]!.push(f);
       if (this.contentIndex) this.contentIndex.set(this.contentIdOfFact(f), f);
@@ -466,7 +505,7 @@ export class GraphState {
     }
 
     this.claimIndexMap?.set(e.claim_id, c);
-    this.claimId.push(e.claim_id);
+    this.pushClaimId(e.claim_id, c);
     this.col_claimFact.push(f);
     this.col_claimSource.push(src);
     this.col_claimSourceType.push(st);
