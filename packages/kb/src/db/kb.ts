@@ -196,6 +196,7 @@ export class KbDB extends KbView implements ViewHost {
         break;
       case 'vocabulary':
         this.registry.applyVocabulary(e.namespace, e.vocab as Vocabulary);
+        s.forgetRawNames();
         break;
       case 'predicate':
         this.registry.applyPredicate(e.predicate_type, { subject_types: e.subject_types, object_types: e.object_types, ...(e.predicate_class ? { class: e.predicate_class } : {}) });

@@ -67,7 +67,13 @@ interface RawOverride {
 
 // Entity indices are Int32-friendly; keep well inside that.
 const ENTITY_KEY_LIMIT = 2 ** 30;
-const HEX16 = /^[0-9a-f]{16}$/;
+function isLowerHex(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
 
 export class GraphState {
   constructor(readonly registry: Registry) {}
@@ -78,6 +84,10 @@ export class GraphState {
   private readonly entityByType = new Map<string, Map<string, number>>();
   private lastType = '';
   private lastTypeMap: Map<string, number> | undefined;
+  /** normalised type -> raw name as written in claims -> entity. */
+  private readonly rawNames = new Map<string, Map<string, number>>();
+  private lastRawType = '';
+  private lastRawMap: Map<string, number> | undefined;
   private lastSourceId = '';
   private lastSource = -1;
   readonly entityIds: string[] = [];
@@ -237,23 +247,20 @@ export class GraphState {
   }
 
   private pushClaimId(id: string, c: number): void {
-    if (id.length === 36 && id.startsWith('clm_')) {
-      const counterHex = id.substring(20);
-      if (counterHex.startsWith('0000') && HEX16.test(counterHex)) {
-        const prefix = id.substring(4, 20);
-        let pi = prefix === this.lastIdPrefix ? this.lastIdPrefixIdx : this.idPrefixIndex.get(prefix);
-        if (pi === undefined && HEX16.test(prefix)) {
-          pi = this.idPrefixes.length;
-          this.idPrefixes.push(prefix);
-          this.idPrefixIndex.set(prefix, pi);
-        }
-        if (pi !== undefined) {
-          this.lastIdPrefix = prefix;
-          this.lastIdPrefixIdx = pi;
-          this.col_idPrefix.push(pi);
-          this.col_idCounter.push(parseInt(counterHex, 16));
-          return;
-        }
+    if (id.length === 36 && id.startsWith('clm_') && id.startsWith('0000', 20) && isLowerHex(id, 20, 36)) {
+      const prefix = id.substring(4, 20);
+      let pi = prefix === this.lastIdPrefix ? this.lastIdPrefixIdx : this.idPrefixIndex.get(prefix);
+      if (pi === undefined && isLowerHex(prefix, 0, 16)) {
+        pi = this.idPrefixes.length;
+        this.idPrefixes.push(prefix);
+        this.idPrefixIndex.set(prefix, pi);
+      }
+      if (pi !== undefined) {
+        this.lastIdPrefix = prefix;
+        this.lastIdPrefixIdx = pi;
+        this.col_idPrefix.push(pi);
+        this.col_idCounter.push(parseInt(id.substring(20), 16));
+        return;
       }
     }
     this.col_idPrefix.push(-1);
@@ -273,25 +280,55 @@ export class GraphState {
 
   resolveClaim(e: { subject: [string, string]; predicate: [string, string]; object: [string, string] }): ResolvedClaim {
     const subjectType = normalizeToken(e.subject[1]);
-    const subjectNorm = this.registry.canonicalName(subjectType, normalizeName(e.subject[0]));
     const objectType = normalizeToken(e.object[1]);
-    const objectNorm = this.registry.canonicalName(objectType, normalizeName(e.object[0]));
+    // Known spellings of known entities: one lookup instead of normalising, then finding the entity.
+    const sKnown = this.rawEntity(subjectType, e.subject[0]);
+    const oKnown = this.rawEntity(objectType, e.object[0]);
     return {
-      subjectType, subjectNorm, objectType, objectNorm,
+      subjectType,
+      subjectNorm: sKnown >= 0 ? this.entityNorm[sKnown]! : this.registry.canonicalName(subjectType, normalizeName(e.subject[0])),
+      objectType,
+      objectNorm: oKnown >= 0 ? this.entityNorm[oKnown]! : this.registry.canonicalName(objectType, normalizeName(e.object[0])),
       predicate: normalizeToken(e.predicate[0]),
       predicateClass: normalizeToken(e.predicate[1]),
-      s: -1,
-      o: -1,
+      s: sKnown,
+      o: oKnown,
       p: -1,
       src: -1,
     };
   }
 
+  /** Entity for a raw name already seen with this (normalised) type, or -1. */
+  private rawEntity(type: string, raw: string): number {
+    let m: Map<string, number> | undefined;
+    if (type === this.lastRawType && this.lastRawMap) m = this.lastRawMap;
+    else {
+      m = this.rawNames.get(type);
+      if (!m) return -1;
+      this.lastRawType = type;
+      this.lastRawMap = m;
+    }
+    return m.get(raw) ?? -1;
+  }
+
+  private rememberRaw(type: string, raw: string, e: number): void {
+    let m = this.rawNames.get(type);
+    if (!m) this.rawNames.set(type, (m = new Map()));
+    if (m.size < 4_000_000) m.set(raw, e);
+  }
+
+  /** Synonyms changed (a vocabulary was registered): raw spellings may now mean other entities. */
+  forgetRawNames(): void {
+    this.rawNames.clear();
+    this.lastRawMap = undefined;
+    this.lastRawType = '';
+  }
+
 
   /** The fact a resolved claim states, if already known. */
   findFact(r: ResolvedClaim): number | undefined {
-    const s = this.entityOf(r.subjectType, r.subjectNorm);
-    const o = this.entityOf(r.objectType, r.objectNorm);
+    const s = r.s >= 0 ? r.s : this.entityOf(r.subjectType, r.subjectNorm);
+    const o = r.o >= 0 ? r.o : this.entityOf(r.objectType, r.objectNorm);
     const p = this.predIndex.get(r.predicate);
     r.s = s ?? -1;
     r.o = o ?? -1;
@@ -402,6 +439,7 @@ export class GraphState {
   private internEntity(type: string, norm: string, raw: string, known: number): number {
     let e = known >= 0 ? known : this.entityOf(type, norm);
     if (e !== undefined) {
+      this.rememberRaw(type, raw, e);
       if (raw !== this.entityName[e]) {
         const shown = raw.trim();
         if (shown !== this.entityName[e]) {
@@ -419,6 +457,7 @@ export class GraphState {
     let byType = this.entityByType.get(type);
     if (!byType) this.entityByType.set(type, (byType = new Map()));
     byType.set(norm, e);
+    this.rememberRaw(type, raw, e);
     this.entityIds.push(id);
     this.entityType.push(type);
     this.entityNorm.push(norm);
@@ -447,8 +486,8 @@ export class GraphState {
     const sourceId = prov.source_id;
     let src = r.src >= 0 ? r.src : this.sourceOf(sourceId);
 
-    const s = this.internEntity(r.subjectType, r.subjectNorm, e.subject[0], r.s);
-    const o = this.internEntity(r.objectType, r.objectNorm, e.object[0], r.o);
+    const s = r.s >= 0 ? r.s : this.internEntity(r.subjectType, r.subjectNorm, e.subject[0], -1);
+    const o = r.o >= 0 ? r.o : this.internEntity(r.objectType, r.objectNorm, e.object[0], -1);
     let p: number | undefined = r.p >= 0 ? r.p : this.predIndex.get(r.predicate);
     if (p === undefined) {
       p = this.predName.length;
