@@ -110,6 +110,12 @@ test('findGaps reports entities missing an expected relationship; findBridges pr
     ]);
     const gaps = await db.findGaps([{ entity_type: 'gene', predicate: 'participates_in', direction: 'outgoing' }]);
     assert.deepEqual(gaps.map((g) => g.entity.id).sort(), ['gene:g3', 'gene:g4', 'gene:g5']);
+    // Without patterns: 3 of the 5 genes interact with something (at least half), so the other two are gaps.
+    const inferred = await db.findGaps();
+    assert.deepEqual(inferred.map((g) => [g.entity.id, g.missing.predicate, g.missing.direction]).sort(), [
+      ['gene:g1', 'interacts_with', 'outgoing'],
+      ['gene:g2', 'interacts_with', 'outgoing'],
+    ]);
     const bridges = await db.findBridges({ top_k: 3 });
     assert.equal(bridges.length, 3);
     assert.deepEqual([bridges[0]!.source.id, bridges[0]!.target.id].sort(), ['gene:g4', 'gene:g5']);

@@ -343,8 +343,12 @@ export class KbView {
         facts: s.factCount,
         claims: s.claimCount,
         adjacency_entries: adjacency,
-        /** Rough model of the index's own arrays and maps (not the claims' JSON bodies), in bytes. */
-        estimated_bytes: s.entityIds.length * 160 + s.factCount * 120 + s.claimCount * 150 + adjacency * 8,
+        /**
+         * Rough model of the index, in bytes: per claim 65 (typed-array columns), per fact 36 (columns and hash
+         * slot), per entity 200 (id, names, maps), 8 per adjacency entry. Raw spellings, extra provenance and
+         * payloads kept for claims that have them are not counted.
+         */
+        estimated_bytes: s.entityIds.length * 200 + s.factCount * 36 + s.claimCount * 65 + adjacency * 8,
       },
     };
   }
