@@ -292,18 +292,20 @@ export class KbDB extends KbView implements ViewHost {
     const p = c.provenance;
     let keys = 0;
     for (const _ in p) keys++;
-    // Copy what is kept, so the caller mutating its objects later cannot change a logged claim in memory.
-    const provenance = keys === 2 ? { source_type: p.source_type, source_id: p.source_id } : ({ ...p, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance']);
+    // The caller's tuples and plain provenance are only read until the call returns (serialised, applied);
+    // whatever the index keeps beyond that (extra provenance, payloads, raw spellings) is copied, so the
+    // caller mutating its objects later cannot change a logged claim in memory.
+    const provenance = keys === 2 ? p : ({ ...p, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance']);
     const entry: ClaimEntry = {
       kind: 'claim',
       claim_id: newId('clm_'),
-      subject: [c.subject[0], c.subject[1]],
-      predicate: [c.predicate[0], c.predicate[1]],
-      object: [c.object[0], c.object[1]],
+      subject: c.subject,
+      predicate: c.predicate,
+      object: c.object,
       provenance,
       confidence: c.confidence ?? defaultConfidence(this.curator, c.provenance.source_type),
     };
-    if (c.payload !== undefined) entry.payload = c.payload;
+    if (c.payload !== undefined) entry.payload = structuredClone(c.payload);
     return { entry, resolved };
   }
 

@@ -561,7 +561,9 @@ export class GraphState {
       e.object[1] !== this.entityType[o] || e.predicate[0] !== this.predName[p] || e.predicate[1] !== this.predClass[p] ||
       prov.source_type !== this.sourceTypeName[st]
     ) {
-      this.claimRaw.set(c, { subject: e.subject, predicate: e.predicate, object: e.object, source_type: prov.source_type });
+      this.claimRaw.set(c, {
+        subject: [e.subject[0], e.subject[1]], predicate: [e.predicate[0], e.predicate[1]], object: [e.object[0], e.object[1]], source_type: prov.source_type,
+      });
     }
     let keys = 0;
     for (const _ in prov) keys++;
