@@ -145,6 +145,26 @@ test('claim ids of any form round-trip (generated ids are stored compactly, fore
   }
 });
 
+test('a caller reusing its objects while a write is in flight does not change what was ingested', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    const c = claim('ALK', 'gene', 'associated_with', 'neuroblastoma', 'disease', 'src-a', { payload: { n: 1 } });
+    const pending = db.ingestBatch([c]);
+    c.subject[0] = 'MYCN';
+    c.provenance.source_id = 'src-b';
+    (c.payload as { n: number }).n = 2;
+    const [id] = (await pending).claim_ids;
+    const stored = (await db.getClaim(id!))!;
+    assert.equal(stored.subject[0], 'ALK');
+    assert.equal(stored.provenance.source_id, 'src-a');
+    assert.deepEqual(stored.payload, { n: 1 });
+    assert.equal(await db.resolve('MYCN'), null);
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('claimsFor filters by predicate; listEntities by type and claim count', async () => {
   const t = tempKb();
   try {

@@ -292,16 +292,15 @@ export class KbDB extends KbView implements ViewHost {
     const p = c.provenance;
     let keys = 0;
     for (const _ in p) keys++;
-    // The caller's tuples and plain provenance are only read until the call returns (serialised, applied);
-    // whatever the index keeps beyond that (extra provenance, payloads, raw spellings) is copied, so the
-    // caller mutating its objects later cannot change a logged claim in memory.
-    const provenance = keys === 2 ? p : ({ ...p, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance']);
+    // A snapshot of the caller's objects: a store may serialise after an await (PostgreSQL), and the index
+    // applies the entry after the append, so a caller reusing its arrays meanwhile must not change a claim.
+    const provenance = keys === 2 ? { source_type: p.source_type, source_id: p.source_id } : ({ ...p, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance']);
     const entry: ClaimEntry = {
       kind: 'claim',
       claim_id: newId('clm_'),
-      subject: c.subject,
-      predicate: c.predicate,
-      object: c.object,
+      subject: [c.subject[0], c.subject[1]],
+      predicate: [c.predicate[0], c.predicate[1]],
+      object: [c.object[0], c.object[1]],
       provenance,
       confidence: c.confidence ?? defaultConfidence(this.curator, c.provenance.source_type),
     };
