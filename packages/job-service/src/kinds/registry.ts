@@ -2,13 +2,13 @@
 // so adding an engine is an import plus an entry below.
 import type { JobKind } from './job-kind.js';
 import { demoKind } from './demo.js';
+import { tdKind } from './td/index.js';
+import { cgKind } from './cg/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyKind = JobKind<any, any, any>;
 
-export const jobKinds: readonly AnyKind[] = [
-  demoKind,
-];
+export const jobKinds: readonly AnyKind[] = [tdKind, cgKind, demoKind];
 
 export function kindById(id: string): AnyKind | undefined {
   return jobKinds.find((k) => k.id === id);
