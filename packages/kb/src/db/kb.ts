@@ -275,25 +275,17 @@ export class KbDB extends KbView implements ViewHost {
 
   // ---- claims ----------------------------------------------------------------------------------------
 
-  /** Validates one claim and turns it into a log entry (throws KbValidationError naming the field). */
-  private prepare(input: unknown): { entry: ClaimEntry; resolved: ResolvedClaim } {
+  /**
+   * Checks a claim's shape and copies it into a log entry, synchronously at call time: the caller may reuse
+   * its objects as soon as the call is made, and a store may serialise after an await. Throws
+   * KbValidationError naming the field.
+   */
+  private snapshotClaim(input: unknown): ClaimEntry {
     const c = validateClaimInput(input);
-    const s = this.state;
-    const resolved = s.resolveClaim(c);
-    this.registry.checkClaim(resolved.subjectType, resolved.predicate, resolved.predicateClass, resolved.objectType, c.payload);
-    const derived = c.provenance.derived_from;
-    if (derived) {
-      for (let i = 0; i < derived.length; i++) {
-        const parent = s.claimIndexOf(derived[i]!);
-        if (parent === undefined) throw new KbValidationError('unknown_reference', `provenance.derived_from[${i}]`, `no claim with id '${derived[i]}'`);
-        if (s.claimStatus[parent] === RETRACTED) throw new KbValidationError('retracted_reference', `provenance.derived_from[${i}]`, `claim '${derived[i]}' is retracted`);
-      }
-    }
     const p = c.provenance;
+    const derived = p.derived_from;
     let keys = 0;
     for (const _ in p) keys++;
-    // A snapshot of the caller's objects: a store may serialise after an await (PostgreSQL), and the index
-    // applies the entry after the append, so a caller reusing its arrays meanwhile must not change a claim.
     const provenance = keys === 2 ? { source_type: p.source_type, source_id: p.source_id } : ({ ...p, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance']);
     const entry: ClaimEntry = {
       kind: 'claim',
@@ -302,10 +294,26 @@ export class KbDB extends KbView implements ViewHost {
       predicate: [c.predicate[0], c.predicate[1]],
       object: [c.object[0], c.object[1]],
       provenance,
-      confidence: c.confidence ?? defaultConfidence(this.curator, c.provenance.source_type),
+      confidence: c.confidence ?? defaultConfidence(this.curator, p.source_type),
     };
     if (c.payload !== undefined) entry.payload = structuredClone(c.payload);
-    return { entry, resolved };
+    return entry;
+  }
+
+  /** Resolves an entry against the current index and registry (constraints, payload schema, references). */
+  private checkClaim(entry: ClaimEntry): ResolvedClaim {
+    const s = this.state;
+    const resolved = s.resolveClaim(entry);
+    this.registry.checkClaim(resolved.subjectType, resolved.predicate, resolved.predicateClass, resolved.objectType, entry.payload);
+    const derived = entry.provenance.derived_from;
+    if (derived) {
+      for (let i = 0; i < derived.length; i++) {
+        const parent = s.claimIndexOf(derived[i]!);
+        if (parent === undefined) throw new KbValidationError('unknown_reference', `provenance.derived_from[${i}]`, `no claim with id '${derived[i]}'`);
+        if (s.claimStatus[parent] === RETRACTED) throw new KbValidationError('retracted_reference', `provenance.derived_from[${i}]`, `claim '${derived[i]}' is retracted`);
+      }
+    }
+    return resolved;
   }
 
   /**
@@ -316,23 +324,33 @@ export class KbDB extends KbView implements ViewHost {
   async ingestBatch(claims: ClaimInput[]): Promise<IngestBatchResult> {
     if (!Array.isArray(claims)) throw new KbValidationError('invalid_type', 'claims', 'must be an array of claims');
     if (claims.length > LIMITS.batch_claims) throw new KbValidationError('too_large', 'claims', `more than ${LIMITS.batch_claims} claims in one batch`);
+    if (this.closed) throw new KbClosedError();
+    const snap: ClaimEntry[] = new Array(claims.length);
+    for (let i = 0; i < claims.length; i++) {
+      try {
+        snap[i] = this.snapshotClaim(claims[i]);
+      } catch (e) {
+        if (e instanceof KbValidationError) throw e.at(i);
+        throw e;
+      }
+    }
     return this.write(() => {
       const s = this.state;
       const entries: ClaimEntry[] = [];
       const resolved: ResolvedClaim[] = [];
-      const ids: string[] = new Array(claims.length);
+      const ids: string[] = new Array(snap.length);
       const sources: string[] = [];
       const inBatch = new BatchDedupe(resolved, sources);
       let duplicates = 0;
-      for (let i = 0; i < claims.length; i++) {
-        let prepared: { entry: ClaimEntry; resolved: ResolvedClaim };
+      for (let i = 0; i < snap.length; i++) {
+        const entry = snap[i]!;
+        let r: ResolvedClaim;
         try {
-          prepared = this.prepare(claims[i]);
+          r = this.checkClaim(entry);
         } catch (e) {
           if (e instanceof KbValidationError) throw e.at(i);
           throw e;
         }
-        const { entry, resolved: r } = prepared;
         const sourceId = entry.provenance.source_id;
         const dup = s.findDuplicate(r, sourceId);
         if (dup >= 0) {
@@ -364,8 +382,10 @@ export class KbDB extends KbView implements ViewHost {
     const input: ClaimInput = { subject, predicate, object, provenance };
     if (options.confidence !== undefined) input.confidence = options.confidence;
     if (options.payload !== undefined) input.payload = options.payload;
+    if (this.closed) throw new KbClosedError();
+    const entry = this.snapshotClaim(input);
     return this.write(() => {
-      const { entry, resolved } = this.prepare(input);
+      const resolved = this.checkClaim(entry);
       const dup = this.state.findDuplicate(resolved, entry.provenance.source_id);
       if (dup >= 0) return { entries: [], finish: () => this.state.claimIdOf(dup) };
       return { entries: [entry], resolved: [resolved], finish: () => entry.claim_id };
