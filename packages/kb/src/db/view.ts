@@ -7,7 +7,7 @@ import type { GraphState } from '../graph/state.js';
 import { knowledgeHealth, type KnowledgeHealth } from '../analytics/health.js';
 import { findConfidenceAlerts, findGaps, qualityReport, schemaOf, type ConfidenceAlertOptions, type ExpectedPattern } from '../analytics/quality.js';
 import { findBridges, type Bridge } from '../analytics/bridges.js';
-import { normalizeToken } from '../model/normalize.js';
+import { normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFrame } from '../types.js';
 
 /** What a view needs from its owner: a liveness check, and catching up with other writers. */
@@ -223,7 +223,7 @@ export class KbView {
     const norm = (ref: string, field: string) => {
       if (typeof ref !== 'string' || ref.trim() === '') throw new KbValidationError('invalid_type', field, 'must be a non-empty entity id or name');
       const e = rc.lookupEntity(ref);
-      return e >= 0 ? s.entityNorm[e]! : s.resolveClaim({ subject: [ref, 'x'], predicate: ['x', 'x'], object: [ref, 'x'] }).subjectNorm;
+      return e >= 0 ? [s.entityNorm[e]!] : s.registry.canonicalCandidates(normalizeName(ref));
     };
     const a = norm(options.subject_id, 'subject_id');
     const b = norm(options.object_id, 'object_id');
@@ -232,12 +232,12 @@ export class KbView {
     for (let i = 0; i < s.inquiries.length; i++) {
       const q = this.inquiryAt(i);
       if (!q || q.status !== 'open') continue;
-      const hint = s.inquiries[i]!.hint;
-      const subjOk = s.inquiries[i]!;
-      const fwd = subjOk.subjectNorms.includes(a) && subjOk.objectNorms.includes(b);
-      const back = subjOk.subjectNorms.includes(b) && subjOk.objectNorms.includes(a);
-      if (!fwd && !back) continue;
-      if (pred !== '' && hint !== '' && !(pred.includes(hint) || hint.includes(pred))) continue;
+      const state = s.inquiries[i]!;
+      const has = (names: string[], wanted: string[]) => wanted.some((n) => names.includes(n));
+      const forward = has(state.subjectNorms, a) && has(state.objectNorms, b);
+      const backward = has(state.subjectNorms, b) && has(state.objectNorms, a);
+      if (!forward && !backward) continue;
+      if (pred !== '' && state.hint !== '' && !(pred.includes(state.hint) || state.hint.includes(pred))) continue;
       out.push(q);
     }
     return out;
