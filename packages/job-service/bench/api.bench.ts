@@ -17,7 +17,7 @@ async function load(url: string, headers: Record<string, string>) {
 }
 
 const dir = tempDir('evident-jobs-bench-');
-const server = await startServer({ ...configFromEnv({}), dataDir: dir.path, port: 0, workerThreads: 1, logLevel: 'silent' }, { logger: false });
+const server = await startServer({ ...configFromEnv({}), dataDir: dir.path, port: 0, workerThreads: 1, logLevel: 'silent', demoJobs: true }, { logger: false });
 const bare = Fastify({ logger: false });
 try {
   const k = await server.store.createKey({ name: 'bench', plan: 'enterprise', rpm: 1_000_000_000, concurrency: 10 });

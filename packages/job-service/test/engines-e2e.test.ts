@@ -94,3 +94,17 @@ test('cg: a malformed accession is refused naming the field', async () => {
   assert.equal(r.status, 400, r.text);
   assert.ok(JSON.stringify(r.body.error).includes('target_uniprot'));
 });
+
+test('the demo kind is not served unless EVIDENT_DEMO_JOBS enables it', async () => {
+  const prod = await startTestServer({ demoJobs: false });
+  try {
+    const k = (await prod.store.createKey({ name: 'prod', plan: 'researcher' })).key;
+    const r = await http(prod.url, 'POST', '/v1/demo/run', { key: k, body: { items: 1 } });
+    assert.equal(r.status, 404);
+    const doc = await http(prod.url, 'GET', '/v1/openapi.json');
+    assert.ok(!('/v1/demo/run' in doc.body.paths));
+    assert.ok('/v1/targets/discover' in doc.body.paths && '/v1/compounds/generate' in doc.body.paths);
+  } finally {
+    await prod.cleanup();
+  }
+});

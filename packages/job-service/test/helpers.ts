@@ -18,6 +18,7 @@ export function testConfig(over: Partial<ServiceConfig> = {}): ServiceConfig {
     callbackBaseDelayMs: 50,
     logLevel: 'silent',
     queueMaintenanceSeconds: 1,
+    demoJobs: true,
     ...over,
   };
 }
@@ -99,7 +100,7 @@ export function isErrorBody(b: any): boolean {
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   return spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', cliPath, ...args], {
     cwd: pkgDir,
-    env: { ...process.env, EVIDENT_LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, EVIDENT_LOG_LEVEL: 'warn', EVIDENT_DEMO_JOBS: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

@@ -17,7 +17,7 @@ after(async () => {
 async function start(): Promise<{ child: ChildProcess; url: string; key: string }> {
   const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'scripts/start.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: '0', EVIDENT_DATA_DIR: dir.path },
+    env: { ...process.env, PORT: '0', EVIDENT_DATA_DIR: dir.path, EVIDENT_DEMO_JOBS: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -46,6 +46,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
   }
 
   for (const kind of jobKinds) {
+    if (kind.id === 'demo' && !config.demoJobs) continue;
     app.post(
       kind.route,
       {
