@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { open, KbDB, KbValidationError, type ClaimInput } from '../src/index.js';
+import { open, KbDB, KbOpenError, KbValidationError, type ClaimInput } from '../src/index.js';
 import { tempKb, claim, sleep } from './helpers.js';
 
 test('snapshot is consistent while writes continue; restore rebuilds the same base, time travel included', async () => {
@@ -36,6 +36,7 @@ test('snapshot is consistent while writes continue; restore rebuilds the same ba
     assert.equal(then.direct_relationships[0]!.source_count, 2, 'at() before the retraction still sees both sources');
     await assert.rejects(KbDB.restore(snap.path, restoredPath), (e: unknown) => e instanceof KbValidationError && e.field === 'dest');
     await assert.rejects(db.snapshot(snap.path), (e: unknown) => e instanceof KbValidationError && e.code === 'exists');
+    await assert.rejects(db.snapshot(join(t.dir, 'no-such-dir', 'x.kb')), (e: unknown) => e instanceof KbOpenError && e.field === 'dest');
   } finally {
     t.cleanup();
   }

@@ -3,7 +3,7 @@
 // Reading the log back on open goes through the very same `apply`, so the index is always a function of it.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { KbClosedError, KbConflictError, KbError, KbNotFoundError, KbValidationError } from '../errors.js';
+import { KbClosedError, KbConflictError, KbError, KbNotFoundError, KbOpenError, KbValidationError } from '../errors.js';
 import { BatchDedupe } from '../graph/batch-dedupe.js';
 import { GraphState, type PendingEvent, type ResolvedClaim, RETRACTED } from '../graph/state.js';
 import { Registry, type PredicateSpec, type Vocabulary } from '../model/registry.js';
@@ -491,7 +491,12 @@ export class KbDB extends KbView implements ViewHost {
     return this.serial(async () => {
       const seq = this.lastSeq;
       if (this.store.snapshotTo) {
-        await this.store.snapshotTo(dest);
+        try {
+          await this.store.snapshotTo(dest);
+        } catch (e) {
+          if (e instanceof KbError) throw e;
+          throw new KbOpenError('snapshot_failed', 'dest', `cannot write a snapshot to ${dest}: ${(e as Error).message}`, { cause: e });
+        }
         return { path: dest, log_seq: seq };
       }
       const copy = await SqliteClaimStore.open(dest);
