@@ -8,6 +8,8 @@ import type { ClaimStatus } from '../types.js';
 import { entityId, normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
 import { FactTable } from './fact-table.js';
+import { ClaimIds } from './claim-ids.js';
+import { InquiryBook, type InquiryState } from './inquiries.js';
 import { F64Column, I32Column, U8Column } from './columns.js';
 
 export const ACTIVE = 0;
@@ -29,16 +31,6 @@ export interface ResolvedClaim {
   p: number;
   /** Source index, when looked up (-1: not yet). */
   src: number;
-}
-
-export interface InquiryState {
-  entry: InquiryEntry;
-  subjectNorms: string[];
-  objectNorms: string[];
-  hint: string;
-  createdTs: number;
-  matchedTs: number;
-  answers: number[];
 }
 
 export type PendingEvent =
@@ -67,16 +59,11 @@ interface RawOverride {
 
 // Entity indices are Int32-friendly; keep well inside that.
 const ENTITY_KEY_LIMIT = 2 ** 30;
-function isLowerHex(s: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
-  }
-  return true;
-}
 
 export class GraphState {
-  constructor(readonly registry: Registry) {}
+  constructor(readonly registry: Registry) {
+    this.inquiryBook = new InquiryBook(registry);
+  }
 
   // ---- entities ---------------------------------------------------------------------------------
   readonly entityIndex = new Map<string, number>();
@@ -161,15 +148,7 @@ export class GraphState {
   // ---- claims (columnar) ----------------------------------------------------------------------------
   /** claim_id -> claim index, built on first lookup (a string map costs more than the rest of an ingest). */
   private claimIndexMap: Map<string, number> | undefined;
-  // Claim ids this library generates ('clm_' + 16-hex prefix + 16-hex counter) are kept as two numbers, not
-  // a million retained strings; any other id is kept as a string in a sparse map.
-  private readonly col_idPrefix = new I32Column();
-  private readonly col_idCounter = new F64Column();
-  private readonly idPrefixes: string[] = [];
-  private readonly idPrefixIndex = new Map<string, number>();
-  private lastIdPrefix = '';
-  private lastIdPrefixIdx = -1;
-  private readonly foreignIds = new Map<number, string>();
+  private readonly ids = new ClaimIds();
   private readonly col_claimFact = new I32Column();
   get claimFact(): Int32Array {
     return this.col_claimFact.a;
@@ -218,10 +197,13 @@ export class GraphState {
   activeClaims = 0;
 
   // ---- inquiries ------------------------------------------------------------------------------------
-  readonly inquiries: InquiryState[] = [];
-  readonly inquiryIndex = new Map<string, number>();
-  /** Normalised name -> open inquiries mentioning it as subject or object. */
-  private readonly openInquiryNames = new Map<string, Set<number>>();
+  readonly inquiryBook: InquiryBook;
+  get inquiries(): readonly InquiryState[] {
+    return this.inquiryBook.list;
+  }
+  get inquiryIndex(): ReadonlyMap<string, number> {
+    return this.inquiryBook.index;
+  }
 
   /** Retractions in log order (for audit and for at()). */
   readonly retractions: { ts: number; source_id: string; reason: string; cascade: boolean; retracted: number[]; degraded: number[] }[] = [];
@@ -241,35 +223,11 @@ export class GraphState {
   }
 
   claimIdOf(c: number): string {
-    const pi = this.col_idPrefix.a[c]!;
-    if (pi < 0) return this.foreignIds.get(c)!;
-    return 'clm_' + this.idPrefixes[pi]! + this.col_idCounter.a[c]!.toString(16).padStart(16, '0');
-  }
-
-  private pushClaimId(id: string, c: number): void {
-    if (id.length === 36 && id.startsWith('clm_') && id.startsWith('0000', 20) && isLowerHex(id, 20, 36)) {
-      const prefix = id.substring(4, 20);
-      let pi = prefix === this.lastIdPrefix ? this.lastIdPrefixIdx : this.idPrefixIndex.get(prefix);
-      if (pi === undefined && isLowerHex(prefix, 0, 16)) {
-        pi = this.idPrefixes.length;
-        this.idPrefixes.push(prefix);
-        this.idPrefixIndex.set(prefix, pi);
-      }
-      if (pi !== undefined) {
-        this.lastIdPrefix = prefix;
-        this.lastIdPrefixIdx = pi;
-        this.col_idPrefix.push(pi);
-        this.col_idCounter.push(parseInt(id.substring(20), 16));
-        return;
-      }
-    }
-    this.col_idPrefix.push(-1);
-    this.col_idCounter.push(0);
-    this.foreignIds.set(c, id);
+    return this.ids.get(c);
   }
 
   get claimCount(): number {
-    return this.col_idPrefix.n;
+    return this.ids.count;
   }
 
   get factCount(): number {
@@ -497,7 +455,7 @@ export class GraphState {
     }
     let f = this.facts.get(s, p, o);
     if (f !== undefined && src !== undefined && this.duplicateInFact(f, src) >= 0) return -1;
-    const c = this.col_idPrefix.n;
+    const c = this.ids.count;
     let newSource = true;
     if (f === undefined) {
       f = this.col_factS.n;
@@ -544,7 +502,7 @@ export class GraphState {
     }
 
     this.claimIndexMap?.set(e.claim_id, c);
-    this.pushClaimId(e.claim_id, c);
+    this.ids.push(e.claim_id);
     this.col_claimFact.push(f);
     this.col_claimSource.push(src);
     this.col_claimSourceType.push(st);
@@ -589,7 +547,7 @@ export class GraphState {
       if (this.emitIngested) events.push({ name: 'claim_ingested', claim: c });
       if (newSource && this.factSources[f]! >= 2) events.push({ name: 'claim_corroborated', fact: f, count: this.factSources[f]!, claim: c });
     }
-    if (this.openInquiryNames.size) this.matchInquiries(c, r, ts, events);
+    if (this.inquiryBook.anyOpen) this.inquiryBook.match(c, r, ts, events);
     return c;
   }
 
@@ -651,49 +609,6 @@ export class GraphState {
 
   applyInquiry(e: InquiryEntry, ts: number): number {
     if (ts > this.lastTs) this.lastTs = ts;
-    const i = this.inquiries.length;
-    const state: InquiryState = {
-      entry: e,
-      subjectNorms: this.registry.canonicalCandidates(normalizeName(e.subject)),
-      objectNorms: this.registry.canonicalCandidates(normalizeName(e.object)),
-      hint: e.predicate_hint.trim() === '' ? '' : normalizeToken(e.predicate_hint),
-      createdTs: ts,
-      matchedTs: Infinity,
-      answers: [],
-    };
-    this.inquiries.push(state);
-    this.inquiryIndex.set(e.inquiry_id, i);
-    for (const n of [...state.subjectNorms, ...state.objectNorms]) {
-      let set = this.openInquiryNames.get(n);
-      if (!set) this.openInquiryNames.set(n, (set = new Set()));
-      set.add(i);
-    }
-    return i;
-  }
-
-  /** Whether a claim between entities named a and b (either direction) with this predicate answers inquiry i. */
-  inquiryFits(i: number, subjectNorm: string, objectNorm: string, predicate: string): boolean {
-    const q = this.inquiries[i]!;
-    const forward = q.subjectNorms.includes(subjectNorm) && q.objectNorms.includes(objectNorm);
-    const backward = q.subjectNorms.includes(objectNorm) && q.objectNorms.includes(subjectNorm);
-    if (!forward && !backward) return false;
-    return q.hint === '' || predicate === q.hint || predicate.includes(q.hint) || q.hint.includes(predicate);
-  }
-
-  private matchInquiries(c: number, r: ResolvedClaim, ts: number, events: PendingEvent[] | null): void {
-    const candidates = this.openInquiryNames.get(r.subjectNorm);
-    if (!candidates) return;
-    for (const i of [...candidates]) {
-      if (!this.inquiryFits(i, r.subjectNorm, r.objectNorm, r.predicate)) continue;
-      const q = this.inquiries[i]!;
-      q.matchedTs = ts;
-      q.answers.push(c);
-      for (const n of [...q.subjectNorms, ...q.objectNorms]) {
-        const set = this.openInquiryNames.get(n);
-        set?.delete(i);
-        if (set?.size === 0) this.openInquiryNames.delete(n);
-      }
-      events?.push({ name: 'inquiry_matched', inquiry_id: q.entry.inquiry_id, claim: c });
-    }
+    return this.inquiryBook.add(e, ts);
   }
 }

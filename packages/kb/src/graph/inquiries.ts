@@ -1,0 +1,78 @@
+// Open questions and the claims that answer them. An inquiry names a subject and an object (and maybe a
+// predicate hint); the first claim linking the two, in either direction and fitting the hint, matches it.
+import type { InquiryEntry } from '../store/types.js';
+import { normalizeName, normalizeToken } from '../model/normalize.js';
+import type { Registry } from '../model/registry.js';
+import type { PendingEvent, ResolvedClaim } from './state.js';
+
+export interface InquiryState {
+  entry: InquiryEntry;
+  /** Canonical names the subject / object may stand for (synonyms followed). */
+  subjectNorms: string[];
+  objectNorms: string[];
+  hint: string;
+  createdTs: number;
+  matchedTs: number;
+  answers: number[];
+}
+
+export class InquiryBook {
+  readonly list: InquiryState[] = [];
+  readonly index = new Map<string, number>();
+  /** Normalised name -> open inquiries mentioning it as subject or object. */
+  private readonly openByName = new Map<string, Set<number>>();
+
+  constructor(private readonly registry: Registry) {}
+
+  get anyOpen(): boolean {
+    return this.openByName.size > 0;
+  }
+
+  add(e: InquiryEntry, ts: number): number {
+    const i = this.list.length;
+    const q: InquiryState = {
+      entry: e,
+      subjectNorms: this.registry.canonicalCandidates(normalizeName(e.subject)),
+      objectNorms: this.registry.canonicalCandidates(normalizeName(e.object)),
+      hint: e.predicate_hint.trim() === '' ? '' : normalizeToken(e.predicate_hint),
+      createdTs: ts,
+      matchedTs: Infinity,
+      answers: [],
+    };
+    this.list.push(q);
+    this.index.set(e.inquiry_id, i);
+    for (const n of [...q.subjectNorms, ...q.objectNorms]) {
+      let set = this.openByName.get(n);
+      if (!set) this.openByName.set(n, (set = new Set()));
+      set.add(i);
+    }
+    return i;
+  }
+
+  /** Whether a claim between entities named a and b (either direction) with this predicate answers inquiry i. */
+  fits(i: number, subjectNorm: string, objectNorm: string, predicate: string): boolean {
+    const q = this.list[i]!;
+    const forward = q.subjectNorms.includes(subjectNorm) && q.objectNorms.includes(objectNorm);
+    const backward = q.subjectNorms.includes(objectNorm) && q.objectNorms.includes(subjectNorm);
+    if (!forward && !backward) return false;
+    return q.hint === '' || predicate === q.hint || predicate.includes(q.hint) || q.hint.includes(predicate);
+  }
+
+  /** Marks every open inquiry that claim c answers as matched. */
+  match(c: number, r: ResolvedClaim, ts: number, events: PendingEvent[] | null): void {
+    const candidates = this.openByName.get(r.subjectNorm);
+    if (!candidates) return;
+    for (const i of [...candidates]) {
+      if (!this.fits(i, r.subjectNorm, r.objectNorm, r.predicate)) continue;
+      const q = this.list[i]!;
+      q.matchedTs = ts;
+      q.answers.push(c);
+      for (const n of [...q.subjectNorms, ...q.objectNorms]) {
+        const set = this.openByName.get(n);
+        set?.delete(i);
+        if (set?.size === 0) this.openByName.delete(n);
+      }
+      events?.push({ name: 'inquiry_matched', inquiry_id: q.entry.inquiry_id, claim: c });
+    }
+  }
+}
