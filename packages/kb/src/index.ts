@@ -11,3 +11,11 @@ export type { ExpectedPattern, ConfidenceAlertOptions } from './analytics/qualit
 export type { QueryOptions } from './graph/query.js';
 export type { ClaimStore, LogEntry, LogRecord, StoreOpenOptions, OpenStore } from './store/types.js';
 export { SqliteClaimStore } from './store/sqlite.js';
+export {
+  ingestText, ingestChat, ingestChatFile, ingestTeamChat, curate, configureCurator, extractContext,
+  EXTRACTION_MODES, TEXT_LIMITS, KbProviderError, PROVIDERS, PROVIDER_NAMES, KbArchiveError, ZIP_DEFAULTS,
+  KbChatFileError, CHAT_PLATFORMS,
+  type ExtractionMode, type ExtractOptions, type IngestResult, type IngestTextOptions, type IngestChatOptions,
+  type IngestChatFileOptions, type IngestTeamChatOptions, type CurateResult, type CuratorSpec, type SkipReport,
+  type FlagReport, type ProviderName, type ProviderOptions, type ZipLimits, type ChatPlatform,
+} from './extract/api.js';

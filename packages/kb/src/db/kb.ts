@@ -14,6 +14,7 @@ import { SqliteClaimStore } from '../store/sqlite.js';
 import type { ClaimEntry, ClaimStore, LogEntry } from '../store/types.js';
 import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } from '../types.js';
 import { builtinVocabularies } from '../vocab/bio.js';
+import * as extract from '../extract/api.js';
 import { EventHub, type Listener } from './events.js';
 import { KbView, type ViewHost } from './view.js';
 
@@ -429,6 +430,38 @@ export class KbDB extends KbView implements ViewHost {
     }
     const host: ViewHost = { beforeRead: async () => { if (this.closed) throw new KbClosedError(); }, describeStore: () => this.describeStore() };
     return Promise.resolve(new KbView(this.state, host, ms));
+  }
+
+  // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---
+
+  /** Extracts claims from free text; one call is one atomic batch. */
+  ingestText(text: string, options?: extract.IngestTextOptions) {
+    return extract.ingestText(this, text, options);
+  }
+
+  /** Claims from hosted-chat messages (OpenAI- or Anthropic-style); provenance points at each message. */
+  ingestChat(messages: unknown[], options?: extract.IngestChatOptions) {
+    return extract.ingestChat(this, messages, options);
+  }
+
+  /** Claims from a ChatGPT or Claude export ZIP, a JSON conversation or a text transcript; one file, one batch. */
+  ingestChatFile(path: string, options?: extract.IngestChatFileOptions) {
+    return extract.ingestChatFile(this, path, options);
+  }
+
+  /** Claims from a Slack workspace export ZIP; one archive, one batch. */
+  ingestTeamChat(path: string, options?: extract.IngestTeamChatOptions) {
+    return extract.ingestTeamChat(this, path, options);
+  }
+
+  /** Reviews candidate claims with the configured curator: `{ stored, skipped, flagged }` with reasons. */
+  curate(claims: ClaimInput[]) {
+    return extract.curate(this, claims);
+  }
+
+  /** 'heuristic', a provider name or 'provider:model'; a missing API key is an error here, not mid-ingest. */
+  async configureCurator(spec: extract.CuratorSpec) {
+    return extract.configureCurator(this, spec);
   }
 
   // ---- inquiries -------------------------------------------------------------------------------------

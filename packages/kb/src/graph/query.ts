@@ -105,8 +105,15 @@ function writeNarrative(
   return parts.join(' ');
 }
 
-/** 'associated_with' -> 'is associated with'; 'treats' stays 'treats'. */
+/**
+ * Predicate as a verb phrase: 'associated_with' -> 'is associated with', 'part_of' -> 'is part of',
+ * 'interacts_with' and 'treats' stay as they are (already finite verbs).
+ */
 function phrase(predicate: string): string {
   const words = predicate.replace(/_/g, ' ');
-  return /(ed|_of|_for|_to|_in|_by|_with)$/.test(predicate) && !/^(is|has|was) /.test(words) ? `is ${words}` : words;
+  const first = words.split(' ')[0]!;
+  if (/^(is|are|was|has|have|can|may)$/.test(first)) return words;
+  if (/(ed|en)$/.test(first)) return `is ${words}`;
+  if (/s$/.test(first)) return words;
+  return / (of|for|to|in|by|with|on|from)$/.test(words) ? `is ${words}` : words;
 }
