@@ -5,21 +5,14 @@ import { depictSvg } from './depict.js';
 import type { StopReason } from './generation/ga.js';
 import { parseSmiles, type RDKit } from './rdkit.js';
 import type { Constraints, GenerationInput } from './request.js';
-import type { Evaluated, EvaluatorStats } from './scoring/evaluate.js';
+import type { Evaluated, EvaluatorStats, ScoreTerms } from './scoring/evaluate.js';
 
 export interface GeneratedMolecule {
   rank: number;
   smiles: string;
   inchikey: string;
   properties: MoleculeProperties;
-  scores: {
-    qed: number;
-    sa_term: number;
-    site_complementarity: number;
-    reference_similarity: number | null;
-    novelty: number | null;
-    total: number;
-  };
+  scores: ScoreTerms;
   alerts: string[];
   svg: string;
 }

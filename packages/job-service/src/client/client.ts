@@ -1,4 +1,6 @@
 // Typed client for the /v1 API (uses the global fetch).
+import type { StatusDocument } from '../api/status.js';
+
 export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -13,22 +15,10 @@ export interface Accepted {
   webhook_url: string;
 }
 
-export type JobStatusName = 'processing' | 'completed' | 'failed' | 'cancelled';
+export type JobStatusName = StatusDocument['status'];
 
-export interface JobStatus {
-  job_id: string;
-  kind: string;
-  status: JobStatusName;
-  created_at: string;
-  started_at?: string;
-  completed_at?: string;
-  results_url?: string;
-  progress?: { stage: string; percent: number };
-  error?: { code: string; message: string };
-  estimated_time: string;
-  estimated_seconds: [number, number];
-  attempts: number;
-}
+/** The status document of GET /v1/jobs/{id}, as the server defines it. */
+export type JobStatus = StatusDocument;
 
 export interface JobList {
   jobs: JobStatus[];
