@@ -18,13 +18,15 @@ export interface PlotOptions {
   pValueLineLabel?: string;
   /** Labels drawn next to these points, in priority order. */
   highlight: string[];
+  /** What the labelled points are, shown under the legend (e.g. 'Labels: top 12 targets by priority'). */
+  highlightNote?: string;
   expressionLabel?: string;
 }
 
 const W = 900;
 const H = 640;
 
-function legend(points: PlotPoint[], f: Frame): string {
+function legend(points: PlotPoint[], f: Frame, note?: string): string {
   const n = { up: 0, down: 0, ns: 0 };
   for (const p of points) n[p.status]++;
   const rows: Array<[string, string]> = [
@@ -33,9 +35,17 @@ function legend(points: PlotPoint[], f: Frame): string {
     [COLORS.ns, `Not significant (${n.ns.toLocaleString('en-US')})`],
   ];
   const x = W - f.right + 14;
-  return rows
-    .map(([c, t], i) => `<circle cx="${x + 6}" cy="${f.top + 12 + i * 22}" r="6" fill="${c}"/><text x="${x + 18}" y="${f.top + 12 + i * 22}" dominant-baseline="middle" class="legend">${esc(t)}</text>`)
-    .join('\n');
+  const items = rows.map(([c, t], i) => `<circle cx="${x + 6}" cy="${f.top + 12 + i * 22}" r="6" fill="${c}"/><text x="${x + 18}" y="${f.top + 12 + i * 22}" dominant-baseline="middle" class="legend">${esc(t)}</text>`);
+  // The note wraps onto short lines: the legend column is narrow.
+  const words = (note ?? '').split(' ').filter(Boolean);
+  const noteLines: string[] = [];
+  for (const w of words) {
+    const last = noteLines[noteLines.length - 1];
+    if (last !== undefined && (last + ' ' + w).length <= 24) noteLines[noteLines.length - 1] = `${last} ${w}`;
+    else noteLines.push(w);
+  }
+  noteLines.forEach((l, i) => items.push(`<text x="${x}" y="${f.top + 12 + (rows.length + 0.6 + i * 0.8) * 22}" dominant-baseline="middle" class="subtitle">${esc(l)}</text>`));
+  return items.join('\n');
 }
 
 function frame(x0: number, x1: number, y0: number, y1: number): Frame {
@@ -88,7 +98,7 @@ export function volcanoSvg(points: PlotPoint[], o: PlotOptions): string {
     .map((l) => byLabel.get(l))
     .filter((p): p is PlotPoint => !!p && Number.isFinite(p.pValue))
     .map((p) => ({ x: px(f, p.log2FoldChange), y: py(f, yOf(p)), text: p.label }));
-  return svgDoc([header(o), axes(f, 'log2 fold change (case / control)', '-log10 p-value'), dots(pts), lines.join('\n'), placeLabels(labels, f), legend(points, f)].join('\n'));
+  return svgDoc([header(o), axes(f, 'log2 fold change (case / control)', '-log10 p-value'), dots(pts), lines.join('\n'), placeLabels(labels, f), legend(points, f, labels.length ? o.highlightNote : undefined)].join('\n'));
 }
 
 export function maSvg(points: PlotPoint[], o: PlotOptions): string {
@@ -118,5 +128,5 @@ export function maSvg(points: PlotPoint[], o: PlotOptions): string {
     .map((l) => byLabel.get(l))
     .filter((p): p is PlotPoint => !!p && Number.isFinite(p.averageExpression))
     .map((p) => ({ x: px(f, p.averageExpression), y: py(f, p.log2FoldChange), text: p.label }));
-  return svgDoc([header(o), axes(f, o.expressionLabel ?? 'average expression', 'log2 fold change (case / control)'), dots(pts), lines.join('\n'), placeLabels(labels, f), legend(points, f)].join('\n'));
+  return svgDoc([header(o), axes(f, o.expressionLabel ?? 'average expression', 'log2 fold change (case / control)'), dots(pts), lines.join('\n'), placeLabels(labels, f), legend(points, f, labels.length ? o.highlightNote : undefined)].join('\n'));
 }

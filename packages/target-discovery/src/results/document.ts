@@ -108,6 +108,7 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
     pValueLine: opts.pvalue_type === 'raw' ? opts.max_pvalue : maxSigRawP > 0 ? maxSigRawP : undefined,
     pValueLineLabel: opts.pvalue_type === 'raw' ? `p = ${opts.max_pvalue}` : `FDR = ${opts.max_pvalue}`,
     highlight,
+    highlightNote: `Labels: the top ${Math.min(12, highlight.length)} targets by priority score`,
     expressionLabel: de.report.name === 'limma-voom' ? 'average log2 CPM' : de.report.name === 'limma-trend' ? 'average log2(x + 1)' : 'average log2 expression',
   };
   return {
