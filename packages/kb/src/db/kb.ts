@@ -69,12 +69,17 @@ function defaultConfidence(curator: Curator, sourceType: string): number {
 // processes with overwhelming probability, and cheap enough for a million claims a second.
 let idPrefix = randomBytes(8).toString('hex');
 let idCounter = 0;
+/** The prefix and counter of the last id newId made (the index keeps generated claim ids as numbers). */
+let madePrefix = '';
+let madeCounter = 0;
 function newId(kind: string): string {
   if (idCounter >= 0xffffffff) {
     idPrefix = randomBytes(8).toString('hex');
     idCounter = 0;
   }
-  return kind + idPrefix + (idCounter++).toString(16).padStart(16, '0');
+  madePrefix = idPrefix;
+  madeCounter = idCounter++;
+  return kind + idPrefix + madeCounter.toString(16).padStart(16, '0');
 }
 
 export class KbDB extends KbView implements ViewHost {
@@ -221,6 +226,7 @@ export class KbDB extends KbView implements ViewHost {
     const result = await this.serial(async () => {
       if (this.closed) throw new KbClosedError();
       this.state.emitIngested = this.events.has('claim_ingested');
+      this.state.emitCorroborated = this.events.has('claim_corroborated');
       for (let attempt = 0; ; attempt++) {
         await this.catchUp(null);
         const plan = build();
@@ -327,9 +333,13 @@ export class KbDB extends KbView implements ViewHost {
     if (claims.length > LIMITS.batch_claims) throw new KbValidationError('too_large', 'claims', `more than ${LIMITS.batch_claims} claims in one batch`);
     if (this.closed) throw new KbClosedError();
     const snap: ClaimEntry[] = new Array(claims.length);
+    const snapPrefix: string[] = new Array(claims.length);
+    const snapCounter = new Float64Array(claims.length);
     for (let i = 0; i < claims.length; i++) {
       try {
         snap[i] = this.snapshotClaim(claims[i]);
+        snapPrefix[i] = madePrefix;
+        snapCounter[i] = madeCounter;
       } catch (e) {
         if (e instanceof KbValidationError) throw e.at(i);
         throw e;
@@ -352,6 +362,8 @@ export class KbDB extends KbView implements ViewHost {
           if (e instanceof KbValidationError) throw e.at(i);
           throw e;
         }
+        r.idPrefix = snapPrefix[i]!;
+        r.idCounter = snapCounter[i]!;
         const sourceId = entry.provenance.source_id;
         const dup = s.findDuplicate(r, sourceId);
         if (dup >= 0) {
@@ -366,6 +378,7 @@ export class KbDB extends KbView implements ViewHost {
           continue;
         }
         ids[i] = entry.claim_id;
+        r.unique = true;
         entries.push(entry);
         resolved.push(r);
         sources.push(sourceId);
@@ -385,10 +398,15 @@ export class KbDB extends KbView implements ViewHost {
     if (options.payload !== undefined) input.payload = options.payload;
     if (this.closed) throw new KbClosedError();
     const entry = this.snapshotClaim(input);
+    const prefix = madePrefix;
+    const counter = madeCounter;
     return this.write(() => {
       const resolved = this.checkClaim(entry);
+      resolved.idPrefix = prefix;
+      resolved.idCounter = counter;
       const dup = this.state.findDuplicate(resolved, entry.provenance.source_id);
       if (dup >= 0) return { entries: [], finish: () => this.state.claimIdOf(dup) };
+      resolved.unique = true;
       return { entries: [entry], resolved: [resolved], finish: () => entry.claim_id };
     });
   }

@@ -30,6 +30,20 @@ export class ClaimIds {
     return 'clm_' + this.prefixes[pi]! + this.counter.a[c]!.toString(16).padStart(16, '0');
   }
 
+  /** An id known to be 'clm_' + prefix (16 lower-hex digits) + counter (< 2^48) as 16 hex digits. */
+  pushGenerated(prefix: string, counter: number): void {
+    let pi = prefix === this.lastPrefix ? this.lastPrefixIdx : this.prefixIndex.get(prefix);
+    if (pi === undefined) {
+      pi = this.prefixes.length;
+      this.prefixes.push(prefix);
+      this.prefixIndex.set(prefix, pi);
+    }
+    this.lastPrefix = prefix;
+    this.lastPrefixIdx = pi;
+    this.prefix.push(pi);
+    this.counter.push(counter);
+  }
+
   push(id: string): void {
     // Counters below 2^48 (leading '0000') round-trip exactly through a double.
     if (id.length === 36 && id.startsWith('clm_') && id.startsWith('0000', 20) && isLowerHex(id, 20, 36)) {

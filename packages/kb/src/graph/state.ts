@@ -31,6 +31,21 @@ export interface ResolvedClaim {
   p: number;
   /** Source index, when looked up (-1: not yet). */
   src: number;
+  /** Fact index found by findDuplicate (-1: the fact did not exist then). */
+  f: number;
+  /**
+   * Bit 1: the subject's raw name is its entity's display name; bit 2: the same for the object (known from
+   * the raw-name cache; 0 when not known, and then compared when applied).
+   */
+  sameName: number;
+  /** True once the engine has checked the claim against stored claims and its batch: not a duplicate. */
+  unique: boolean;
+  /**
+   * Set by the engine for ids it generated itself (`clm_` + idPrefix + 16-hex idCounter): lets the index
+   * keep the id as two numbers without parsing the string back. idCounter -1: parse claim_id.
+   */
+  idPrefix: string;
+  idCounter: number;
 }
 
 export type PendingEvent =
@@ -211,6 +226,8 @@ export class GraphState {
   lastTs = 0;
   /** Whether applyClaim queues claim_ingested (off when nobody listens: one object less per claim). */
   emitIngested = true;
+  /** Whether applyClaim queues claim_corroborated (off when nobody listens: no content_id hash per event). */
+  emitCorroborated = true;
 
   /** The index of a claim by its id, or undefined. */
   claimIndexOf(claimId: string): number | undefined {
@@ -240,8 +257,10 @@ export class GraphState {
     const subjectType = normalizeToken(e.subject[1]);
     const objectType = normalizeToken(e.object[1]);
     // Known spellings of known entities: one lookup instead of normalising, then finding the entity.
-    const sKnown = this.rawEntity(subjectType, e.subject[0]);
-    const oKnown = this.rawEntity(objectType, e.object[0]);
+    const sCode = this.rawEntity(subjectType, e.subject[0]);
+    const oCode = this.rawEntity(objectType, e.object[0]);
+    const sKnown = sCode >= 0 ? sCode >> 1 : -1;
+    const oKnown = oCode >= 0 ? oCode >> 1 : -1;
     return {
       subjectType,
       subjectNorm: sKnown >= 0 ? this.entityNorm[sKnown]! : this.registry.canonicalName(subjectType, normalizeName(e.subject[0])),
@@ -253,10 +272,18 @@ export class GraphState {
       o: oKnown,
       p: -1,
       src: -1,
+      f: -1,
+      sameName: (sCode >= 0 && (sCode & 1) === 0 ? 1 : 0) | (oCode >= 0 && (oCode & 1) === 0 ? 2 : 0),
+      unique: false,
+      idPrefix: '',
+      idCounter: -1,
     };
   }
 
-  /** Entity for a raw name already seen with this (normalised) type, or -1. */
+  /**
+   * For a raw name already seen with this (normalised) type: entity * 2, plus 1 when the raw name differs
+   * from the entity's display name; -1 when not seen.
+   */
   private rawEntity(type: string, raw: string): number {
     let m: Map<string, number> | undefined;
     if (type === this.lastRawType && this.lastRawMap) m = this.lastRawMap;
@@ -272,7 +299,7 @@ export class GraphState {
   private rememberRaw(type: string, raw: string, e: number): void {
     let m = this.rawNames.get(type);
     if (!m) this.rawNames.set(type, (m = new Map()));
-    if (m.size < 4_000_000) m.set(raw, e);
+    if (m.size < 4_000_000) m.set(raw, e * 2 + (raw === this.entityName[e] ? 0 : 1));
   }
 
   /** Synonyms changed (a vocabulary was registered): raw spellings may now mean other entities. */
@@ -306,6 +333,7 @@ export class GraphState {
   findDuplicate(r: ResolvedClaim, sourceId: string): number {
     const f = this.findFact(r);
     if (f === undefined) return -1;
+    r.f = f;
     const src = this.sourceOf(sourceId);
     if (src === undefined) return -1;
     r.src = src;
@@ -415,13 +443,13 @@ export class GraphState {
     let byType = this.entityByType.get(type);
     if (!byType) this.entityByType.set(type, (byType = new Map()));
     byType.set(norm, e);
-    this.rememberRaw(type, raw, e);
     this.entityIds.push(id);
     this.entityType.push(type);
     this.entityNorm.push(norm);
     const shown = raw.trim();
     const display = this.registry.displayName(type, norm);
     this.entityName.push(display ?? shown);
+    this.rememberRaw(type, raw, e);
     if (display !== undefined && display !== shown) this.entityAliases.set(e, new Set([shown]));
     this.entityFacts.push([]);
     this.col_entityActive.push(0);
@@ -453,8 +481,10 @@ export class GraphState {
       this.predName.push(r.predicate);
       this.predClass.push(r.predicateClass);
     }
-    let f = this.facts.get(s, p, o);
-    if (f !== undefined && src !== undefined && this.duplicateInFact(f, src) >= 0) return -1;
+    // A claim the engine has just checked (r.unique) needs no second duplicate check, and its fact, when it
+    // existed at check time, no second lookup; replayed entries get both.
+    let f: number | undefined = r.unique && r.f >= 0 ? r.f : this.facts.get(s, p, o);
+    if (!r.unique && f !== undefined && src !== undefined && this.duplicateInFact(f, src) >= 0) return -1;
     const c = this.ids.count;
     let newSource = true;
     if (f === undefined) {
@@ -502,7 +532,8 @@ export class GraphState {
     }
 
     this.claimIndexMap?.set(e.claim_id, c);
-    this.ids.push(e.claim_id);
+    if (r.idCounter >= 0) this.ids.pushGenerated(r.idPrefix, r.idCounter);
+    else this.ids.push(e.claim_id);
     this.col_claimFact.push(f);
     this.col_claimSource.push(src);
     this.col_claimSourceType.push(st);
@@ -515,9 +546,9 @@ export class GraphState {
     this.col_claimNextInSource.push(-1);
     // Keep the raw spellings only when they differ from what the index can rebuild.
     if (
-      e.subject[0] !== this.entityName[s] || e.subject[1] !== this.entityType[s] || e.object[0] !== this.entityName[o] ||
-      e.object[1] !== this.entityType[o] || e.predicate[0] !== this.predName[p] || e.predicate[1] !== this.predClass[p] ||
-      prov.source_type !== this.sourceTypeName[st]
+      ((r.sameName & 1) === 0 && e.subject[0] !== this.entityName[s]) || e.subject[1] !== this.entityType[s] ||
+      ((r.sameName & 2) === 0 && e.object[0] !== this.entityName[o]) || e.object[1] !== this.entityType[o] ||
+      e.predicate[0] !== this.predName[p] || e.predicate[1] !== this.predClass[p] || prov.source_type !== this.sourceTypeName[st]
     ) {
       this.claimRaw.set(c, {
         subject: [e.subject[0], e.subject[1]], predicate: [e.predicate[0], e.predicate[1]], object: [e.object[0], e.object[1]], source_type: prov.source_type,
@@ -545,7 +576,7 @@ export class GraphState {
     if (newSource) this.factSources[f]!++;
     if (events) {
       if (this.emitIngested) events.push({ name: 'claim_ingested', claim: c });
-      if (newSource && this.factSources[f]! >= 2) events.push({ name: 'claim_corroborated', fact: f, count: this.factSources[f]!, claim: c });
+      if (newSource && this.emitCorroborated && this.factSources[f]! >= 2) events.push({ name: 'claim_corroborated', fact: f, count: this.factSources[f]!, claim: c });
     }
     if (this.inquiryBook.anyOpen) this.inquiryBook.match(c, r, ts, events);
     return c;
