@@ -19,7 +19,7 @@ cpu('findDup', () => { for (let i = 0; i < N; i++) s.findDuplicate(rs[i], claims
 const kept: any[] = [];
 const keptSources: string[] = [];
 const m = new BatchDedupe(kept, keptSources);
-cpu('batchdedupe', () => { for (let i = 0; i < N; i++) { const r = rs[i]; const sid = claims[i]!.provenance.source_id; if (m.find(r, sid) < 0) { kept.push(r); keptSources.push(sid); m.add(kept.length - 1); } } });
+cpu('batchdedupe', () => { for (let i = 0; i < N; i++) { const r = rs[i]; const sid = claims[i]!.provenance.source_id; if (m.findOrAdd(r, sid, kept.length) < 0) { kept.push(r); keptSources.push(sid); } } });
 let entries: ClaimEntry[] = [];
 cpu('entry', () => { entries = claims.map((c, i) => ({ kind: 'claim', claim_id: 'clm_0123456789abcdef' + i.toString(16).padStart(16, '0'), subject: [c.subject[0], c.subject[1]], predicate: [c.predicate[0], c.predicate[1]], object: [c.object[0], c.object[1]], provenance: { source_type: c.provenance.source_type, source_id: c.provenance.source_id }, confidence: c.confidence! })); });
 cpu('stringify', () => { for (let i = 0; i < N; i += 4096) JSON.stringify(entries.slice(i, i + 4096)); });

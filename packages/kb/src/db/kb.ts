@@ -72,6 +72,10 @@ let idCounter = 0;
 /** The prefix and counter of the last id newId made (the index keeps generated claim ids as numbers). */
 let madePrefix = '';
 let madeCounter = 0;
+let headKind = '';
+let headPrefix = '';
+let head = '';
+const ZEROS = '0000000000000000';
 function newId(kind: string): string {
   if (idCounter >= 0xffffffff) {
     idPrefix = randomBytes(8).toString('hex');
@@ -79,7 +83,13 @@ function newId(kind: string): string {
   }
   madePrefix = idPrefix;
   madeCounter = idCounter++;
-  return kind + idPrefix + madeCounter.toString(16).padStart(16, '0');
+  if (kind !== headKind || idPrefix !== headPrefix) {
+    headKind = kind;
+    headPrefix = idPrefix;
+    head = kind + idPrefix;
+  }
+  const hex = madeCounter.toString(16);
+  return head + ZEROS.slice(hex.length) + hex;
 }
 
 export class KbDB extends KbView implements ViewHost {
@@ -371,7 +381,8 @@ export class KbDB extends KbView implements ViewHost {
           duplicates++;
           continue;
         }
-        const earlier = inBatch.find(r, sourceId);
+        r.newFact = r.f < 0;
+        const earlier = inBatch.findOrAdd(r, sourceId, entries.length);
         if (earlier >= 0) {
           ids[i] = entries[earlier]!.claim_id;
           duplicates++;
@@ -382,7 +393,6 @@ export class KbDB extends KbView implements ViewHost {
         entries.push(entry);
         resolved.push(r);
         sources.push(sourceId);
-        inBatch.add(entries.length - 1);
       }
       return { entries, resolved, finish: () => ({ ingested: entries.length, duplicates, claim_ids: ids }) };
     });

@@ -1,6 +1,7 @@
 // Finds repeats of the same fact from the same source inside one batch, before anything is written.
 // Keyed by the subject's canonical name (a cached string whose hash V8 keeps), then a short scan: cheaper
-// than building and hashing one long composite key per claim.
+// than building and hashing one long composite key per claim. One map lookup per claim: the claim is
+// recorded in the same step that looks for an earlier one.
 import type { ResolvedClaim } from './state.js';
 
 export class BatchDedupe {
@@ -12,26 +13,38 @@ export class BatchDedupe {
     private readonly sources: readonly string[],
   ) {}
 
-  private same(i: number, r: ResolvedClaim, sourceId: string): boolean {
+  /** 0: another fact; 1: the same fact from another source; 2: the same fact from the same source. */
+  private compare(i: number, r: ResolvedClaim, sourceId: string): number {
     const x = this.resolved[i]!;
-    return x.objectNorm === r.objectNorm && x.predicate === r.predicate && this.sources[i] === sourceId && x.subjectType === r.subjectType && x.objectType === r.objectType;
+    if (x.objectNorm !== r.objectNorm || x.predicate !== r.predicate || x.subjectType !== r.subjectType || x.objectType !== r.objectType) return 0;
+    return this.sources[i] === sourceId ? 2 : 1;
   }
 
-  /** Position of an earlier kept claim stating the same fact from the same source, or -1. */
-  find(r: ResolvedClaim, sourceId: string): number {
-    const at = this.bySubject.get(r.subjectNorm);
-    if (at === undefined) return -1;
-    if (typeof at === 'number') return this.same(at, r, sourceId) ? at : -1;
-    for (const i of at) if (this.same(i, r, sourceId)) return i;
-    return -1;
-  }
-
-  /** Records the kept claim at position `i` (its resolved claim and source already pushed). */
-  add(i: number): void {
-    const key = this.resolved[i]!.subjectNorm;
+  /**
+   * Position of an earlier kept claim stating the same fact from the same source, or -1; then the claim is
+   * recorded as kept at position `next` (the caller keeps it there). Sets `r.newFact` to false when an
+   * earlier kept claim of the batch states the same fact (from another source).
+   */
+  findOrAdd(r: ResolvedClaim, sourceId: string, next: number): number {
+    const key = r.subjectNorm;
     const at = this.bySubject.get(key);
-    if (at === undefined) this.bySubject.set(key, i);
-    else if (typeof at === 'number') this.bySubject.set(key, [at, i]);
-    else at.push(i);
+    if (at === undefined) {
+      this.bySubject.set(key, next);
+      return -1;
+    }
+    if (typeof at === 'number') {
+      const k = this.compare(at, r, sourceId);
+      if (k === 2) return at;
+      if (k === 1) r.newFact = false;
+      this.bySubject.set(key, [at, next]);
+      return -1;
+    }
+    for (const i of at) {
+      const k = this.compare(i, r, sourceId);
+      if (k === 2) return i;
+      if (k === 1) r.newFact = false;
+    }
+    at.push(next);
+    return -1;
   }
 }

@@ -8,6 +8,7 @@ import type { ClaimStatus } from '../types.js';
 import { entityId, normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
 import { FactTable } from './fact-table.js';
+import { StringTable } from './string-table.js';
 import { ClaimIds } from './claim-ids.js';
 import { InquiryBook, type InquiryState } from './inquiries.js';
 import { F64Column, I32Column, U8Column } from './columns.js';
@@ -40,6 +41,11 @@ export interface ResolvedClaim {
   sameName: number;
   /** True once the engine has checked the claim against stored claims and its batch: not a duplicate. */
   unique: boolean;
+  /**
+   * With `unique` and f = -1: true when no earlier claim of the same batch states the fact either, so the
+   * fact is certainly new when the claim is applied (no lookup needed).
+   */
+  newFact: boolean;
   /**
    * Set by the engine for ids it generated itself (`clm_` + idPrefix + 16-hex idCounter): lets the index
    * keep the id as two numbers without parsing the string back. idCounter -1: parse claim_id.
@@ -87,9 +93,9 @@ export class GraphState {
   private lastType = '';
   private lastTypeMap: Map<string, number> | undefined;
   /** normalised type -> raw name as written in claims -> entity. */
-  private readonly rawNames = new Map<string, Map<string, number>>();
+  private readonly rawNames = new Map<string, StringTable>();
   private lastRawType = '';
-  private lastRawMap: Map<string, number> | undefined;
+  private lastRawMap: StringTable | undefined;
   private lastSourceId = '';
   private lastSource = -1;
   readonly entityIds: string[] = [];
@@ -112,6 +118,8 @@ export class GraphState {
   readonly predName: string[] = [];
   readonly predClass: string[] = [];
   readonly sourceIndex = new Map<string, number>();
+  /** The same as sourceIndex, for the ingest path's lookups (see string-table.ts). */
+  private readonly sourceTable = new StringTable();
   readonly sourceIds: string[] = [];
   private readonly col_sourceFirst = new I32Column();
   private get sourceFirst(): Int32Array {
@@ -275,6 +283,7 @@ export class GraphState {
       f: -1,
       sameName: (sCode >= 0 && (sCode & 1) === 0 ? 1 : 0) | (oCode >= 0 && (oCode & 1) === 0 ? 2 : 0),
       unique: false,
+      newFact: false,
       idPrefix: '',
       idCounter: -1,
     };
@@ -285,7 +294,7 @@ export class GraphState {
    * from the entity's display name; -1 when not seen.
    */
   private rawEntity(type: string, raw: string): number {
-    let m: Map<string, number> | undefined;
+    let m: StringTable | undefined;
     if (type === this.lastRawType && this.lastRawMap) m = this.lastRawMap;
     else {
       m = this.rawNames.get(type);
@@ -293,12 +302,12 @@ export class GraphState {
       this.lastRawType = type;
       this.lastRawMap = m;
     }
-    return m.get(raw) ?? -1;
+    return m.get(raw);
   }
 
   private rememberRaw(type: string, raw: string, e: number): void {
     let m = this.rawNames.get(type);
-    if (!m) this.rawNames.set(type, (m = new Map()));
+    if (!m) this.rawNames.set(type, (m = new StringTable()));
     if (m.size < 4_000_000) m.set(raw, e * 2 + (raw === this.entityName[e] ? 0 : 1));
   }
 
@@ -414,11 +423,10 @@ export class GraphState {
 
   private sourceOf(sourceId: string): number | undefined {
     if (sourceId === this.lastSourceId && this.lastSource >= 0) return this.lastSource;
-    const src = this.sourceIndex.get(sourceId);
-    if (src !== undefined) {
-      this.lastSourceId = sourceId;
-      this.lastSource = src;
-    }
+    const src = this.sourceTable.get(sourceId);
+    if (src < 0) return undefined;
+    this.lastSourceId = sourceId;
+    this.lastSource = src;
     return src;
   }
 
@@ -483,7 +491,7 @@ export class GraphState {
     }
     // A claim the engine has just checked (r.unique) needs no second duplicate check, and its fact, when it
     // existed at check time, no second lookup; replayed entries get both.
-    let f: number | undefined = r.unique && r.f >= 0 ? r.f : this.facts.get(s, p, o);
+    let f: number | undefined = r.unique && r.f >= 0 ? r.f : r.unique && r.newFact ? undefined : this.facts.get(s, p, o);
     if (!r.unique && f !== undefined && src !== undefined && this.duplicateInFact(f, src) >= 0) return -1;
     const c = this.ids.count;
     let newSource = true;
@@ -511,6 +519,7 @@ export class GraphState {
     if (src === undefined) {
       src = this.sourceIds.length;
       this.sourceIndex.set(sourceId, src);
+      this.sourceTable.set(sourceId, src);
       this.sourceIds.push(sourceId);
       this.col_sourceFirst.push(c);
       this.col_sourceLast.push(c);

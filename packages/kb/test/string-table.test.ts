@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { StringTable } from '../src/graph/string-table.js';
+
+test('StringTable agrees with a Map over many keys, growth, overwrites and non-ASCII keys', () => {
+  const t = new StringTable();
+  const m = new Map<string, number>();
+  let seed = 12345;
+  const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const alphabet = ['a', 'B', '0', ' ', '-', 'α', 'β', '\u0000', '😀', 'é', '\ud800'];
+  const key = () => {
+    let s = '';
+    const len = rnd(12);
+    for (let i = 0; i < len; i++) s += alphabet[rnd(alphabet.length)];
+    return s;
+  };
+  for (let i = 0; i < 50_000; i++) {
+    const k = i % 3 === 0 ? `E${rnd(20_000)}` : key();
+    const v = rnd(1 << 30);
+    t.set(k, v);
+    m.set(k, v);
+  }
+  assert.equal(t.size, m.size);
+  for (const [k, v] of m) assert.equal(t.get(k), v, `key ${JSON.stringify(k)}`);
+  // Absent keys, including prefixes and extensions of present ones and the empty string when absent.
+  for (let i = 0; i < 20_000; i++) {
+    const k = key() + 'zz';
+    assert.equal(t.get(k), m.has(k) ? m.get(k) : -1);
+  }
+  assert.equal(t.get('E1x'), -1);
+});
+
+test('StringTable: fresh string objects with the same characters find the entry; values are replaced', () => {
+  const t = new StringTable();
+  t.set(['pm', 'id:1'].join(''), 7);
+  assert.equal(t.get(`pmid:${1}`), 7);
+  t.set('pmid:1', 9);
+  assert.equal(t.get('pmid:1'), 9);
+  assert.equal(t.size, 1);
+  assert.equal(t.get('pmid:10'), -1);
+  assert.equal(t.get('pmid:'), -1);
+  t.set('', 3);
+  assert.equal(t.get(''), 3);
+});
