@@ -1,12 +1,16 @@
 // Finds repeats of the same fact from the same source inside one batch, before anything is written.
-// Keyed by the subject's canonical name (a cached string whose hash V8 keeps), then a short scan: cheaper
-// than building and hashing one long composite key per claim. One map lookup per claim: the claim is
+// Keyed by the subject (entity index, or canonical name for an entity not indexed yet), then a short scan:
+// cheaper than building and hashing one long composite key per claim. One map lookup per claim: the claim is
 // recorded in the same step that looks for an earlier one.
 import type { ResolvedClaim } from './state.js';
 
 export class BatchDedupe {
-  /** subject name -> positions (in `resolved` / `sources`) of the batch's kept claims with that subject. */
-  private readonly bySubject = new Map<string, number | number[]>();
+  /**
+   * subject -> positions (in `resolved` / `sources`) of the batch's kept claims with that subject. The key is
+   * the entity index when the entity is in the index (r.s >= 0 after findDuplicate; the same for every claim
+   * of a batch, since nothing is applied while a batch is checked), else its canonical name.
+   */
+  private readonly bySubject = new Map<number | string, number | number[]>();
 
   constructor(
     private readonly resolved: readonly ResolvedClaim[],
@@ -16,7 +20,12 @@ export class BatchDedupe {
   /** 0: another fact; 1: the same fact from another source; 2: the same fact from the same source. */
   private compare(i: number, r: ResolvedClaim, sourceId: string): number {
     const x = this.resolved[i]!;
-    if (x.objectNorm !== r.objectNorm || x.predicate !== r.predicate || x.subjectType !== r.subjectType || x.objectType !== r.objectType) return 0;
+    if (x.predicate !== r.predicate) return 0;
+    // Subjects: the same entity index, or (both not in the index yet) the same name; check the type too.
+    if (r.s < 0 && x.subjectType !== r.subjectType) return 0;
+    if (r.o >= 0 || x.o >= 0) {
+      if (x.o !== r.o) return 0;
+    } else if (x.objectNorm !== r.objectNorm || x.objectType !== r.objectType) return 0;
     return this.sources[i] === sourceId ? 2 : 1;
   }
 
@@ -26,7 +35,7 @@ export class BatchDedupe {
    * earlier kept claim of the batch states the same fact (from another source).
    */
   findOrAdd(r: ResolvedClaim, sourceId: string, next: number): number {
-    const key = r.subjectNorm;
+    const key = r.s >= 0 ? r.s : r.subjectNorm;
     const at = this.bySubject.get(key);
     if (at === undefined) {
       this.bySubject.set(key, next);

@@ -3,7 +3,7 @@
 import type { InquiryEntry } from '../store/types.js';
 import { normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
-import type { PendingEvent, ResolvedClaim } from './state.js';
+import type { PendingEvent } from './state.js';
 
 export interface InquiryState {
   entry: InquiryEntry;
@@ -59,11 +59,11 @@ export class InquiryBook {
   }
 
   /** Marks every open inquiry that claim c answers as matched. */
-  match(c: number, r: ResolvedClaim, ts: number, events: PendingEvent[] | null): void {
-    const candidates = this.openByName.get(r.subjectNorm);
+  match(c: number, subjectNorm: string, objectNorm: string, predicate: string, ts: number, events: PendingEvent[] | null): void {
+    const candidates = this.openByName.get(subjectNorm);
     if (!candidates) return;
     for (const i of [...candidates]) {
-      if (!this.fits(i, r.subjectNorm, r.objectNorm, r.predicate)) continue;
+      if (!this.fits(i, subjectNorm, objectNorm, predicate)) continue;
       const q = this.list[i]!;
       q.matchedTs = ts;
       q.answers.push(c);

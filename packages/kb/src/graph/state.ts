@@ -21,8 +21,10 @@ export const STATUS_NAMES: readonly ClaimStatus[] = ['active', 'degraded', 'retr
 /** A claim's subject/predicate/object after normalisation, computed once per claim. */
 export interface ResolvedClaim {
   subjectType: string;
+  /** Canonical name; '' when the entity was found by its raw spelling (s >= 0): then it is entityNorm[s]. */
   subjectNorm: string;
   objectType: string;
+  /** As subjectNorm, for the object (o >= 0). */
   objectNorm: string;
   predicate: string;
   predicateClass: string;
@@ -97,6 +99,9 @@ export class GraphState {
   private lastRawType = '';
   private lastRawMap: StringTable | undefined;
   private lastSourceId = '';
+  /** Raw type/predicate spelling -> index in `tokens` (its normalizeToken). */
+  private tokenTable = new StringTable();
+  private readonly tokens: string[] = [];
   private lastSource = -1;
   readonly entityIds: string[] = [];
   readonly entityType: string[] = [];
@@ -262,8 +267,8 @@ export class GraphState {
   // ---- resolution -----------------------------------------------------------------------------------
 
   resolveClaim(e: { subject: [string, string]; predicate: [string, string]; object: [string, string] }): ResolvedClaim {
-    const subjectType = normalizeToken(e.subject[1]);
-    const objectType = normalizeToken(e.object[1]);
+    const subjectType = this.token(e.subject[1]);
+    const objectType = this.token(e.object[1]);
     // Known spellings of known entities: one lookup instead of normalising, then finding the entity.
     const sCode = this.rawEntity(subjectType, e.subject[0]);
     const oCode = this.rawEntity(objectType, e.object[0]);
@@ -271,11 +276,11 @@ export class GraphState {
     const oKnown = oCode >= 0 ? oCode >> 1 : -1;
     return {
       subjectType,
-      subjectNorm: sKnown >= 0 ? this.entityNorm[sKnown]! : this.registry.canonicalName(subjectType, normalizeName(e.subject[0])),
+      subjectNorm: sKnown >= 0 ? '' : this.registry.canonicalName(subjectType, normalizeName(e.subject[0])),
       objectType,
-      objectNorm: oKnown >= 0 ? this.entityNorm[oKnown]! : this.registry.canonicalName(objectType, normalizeName(e.object[0])),
-      predicate: normalizeToken(e.predicate[0]),
-      predicateClass: normalizeToken(e.predicate[1]),
+      objectNorm: oKnown >= 0 ? '' : this.registry.canonicalName(objectType, normalizeName(e.object[0])),
+      predicate: this.token(e.predicate[0]),
+      predicateClass: this.token(e.predicate[1]),
       s: sKnown,
       o: oKnown,
       p: -1,
@@ -287,6 +292,20 @@ export class GraphState {
       idPrefix: '',
       idCounter: -1,
     };
+  }
+
+  /** normalizeToken through a string table: types and predicates arrive as fresh strings with every claim. */
+  private token(raw: string): string {
+    const i = this.tokenTable.get(raw);
+    if (i >= 0) return this.tokens[i]!;
+    const t = normalizeToken(raw);
+    if (this.tokens.length >= 100_000) {
+      this.tokenTable = new StringTable();
+      this.tokens.length = 0;
+    }
+    this.tokenTable.set(raw, this.tokens.length);
+    this.tokens.push(t);
+    return t;
   }
 
   /**
@@ -587,7 +606,7 @@ export class GraphState {
       if (this.emitIngested) events.push({ name: 'claim_ingested', claim: c });
       if (newSource && this.emitCorroborated && this.factSources[f]! >= 2) events.push({ name: 'claim_corroborated', fact: f, count: this.factSources[f]!, claim: c });
     }
-    if (this.inquiryBook.anyOpen) this.inquiryBook.match(c, r, ts, events);
+    if (this.inquiryBook.anyOpen) this.inquiryBook.match(c, this.entityNorm[s]!, this.entityNorm[o]!, r.predicate, ts, events);
     return c;
   }
 
