@@ -572,11 +572,13 @@ export class GraphState {
     this.col_claimDegradeTs.push(Infinity);
     this.col_claimNextInFact.push(-1);
     this.col_claimNextInSource.push(-1);
-    // Keep the raw spellings only when they differ from what the index can rebuild.
+    // Keep the raw spellings only when they differ from what the index can rebuild. Entity s has type
+    // r.subjectType and predicate p is named r.predicate (they were looked up by those), so those are compared
+    // without loading the entity's or predicate's entry.
     if (
-      ((r.sameName & 1) === 0 && e.subject[0] !== this.entityName[s]) || e.subject[1] !== this.entityType[s] ||
-      ((r.sameName & 2) === 0 && e.object[0] !== this.entityName[o]) || e.object[1] !== this.entityType[o] ||
-      e.predicate[0] !== this.predName[p] || e.predicate[1] !== this.predClass[p] || prov.source_type !== this.sourceTypeName[st]
+      ((r.sameName & 1) === 0 && e.subject[0] !== this.entityName[s]) || e.subject[1] !== r.subjectType ||
+      ((r.sameName & 2) === 0 && e.object[0] !== this.entityName[o]) || e.object[1] !== r.objectType ||
+      e.predicate[0] !== r.predicate || e.predicate[1] !== this.predClass[p] || prov.source_type !== this.sourceTypeName[st]
     ) {
       this.claimRaw.set(c, {
         subject: [e.subject[0], e.subject[1]], predicate: [e.predicate[0], e.predicate[1]], object: [e.object[0], e.object[1]], source_type: prov.source_type,
