@@ -99,9 +99,6 @@ export class GraphState {
   private lastRawType = '';
   private lastRawMap: StringTable | undefined;
   private lastSourceId = '';
-  /** Raw type/predicate spelling -> index in `tokens` (its normalizeToken). */
-  private tokenTable = new StringTable();
-  private readonly tokens: string[] = [];
   private lastSource = -1;
   readonly entityIds: string[] = [];
   readonly entityType: string[] = [];
@@ -267,8 +264,8 @@ export class GraphState {
   // ---- resolution -----------------------------------------------------------------------------------
 
   resolveClaim(e: { subject: [string, string]; predicate: [string, string]; object: [string, string] }): ResolvedClaim {
-    const subjectType = this.token(e.subject[1]);
-    const objectType = this.token(e.object[1]);
+    const subjectType = normalizeToken(e.subject[1]);
+    const objectType = normalizeToken(e.object[1]);
     // Known spellings of known entities: one lookup instead of normalising, then finding the entity.
     const sCode = this.rawEntity(subjectType, e.subject[0]);
     const oCode = this.rawEntity(objectType, e.object[0]);
@@ -279,8 +276,8 @@ export class GraphState {
       subjectNorm: sKnown >= 0 ? '' : this.registry.canonicalName(subjectType, normalizeName(e.subject[0])),
       objectType,
       objectNorm: oKnown >= 0 ? '' : this.registry.canonicalName(objectType, normalizeName(e.object[0])),
-      predicate: this.token(e.predicate[0]),
-      predicateClass: this.token(e.predicate[1]),
+      predicate: normalizeToken(e.predicate[0]),
+      predicateClass: normalizeToken(e.predicate[1]),
       s: sKnown,
       o: oKnown,
       p: -1,
@@ -292,20 +289,6 @@ export class GraphState {
       idPrefix: '',
       idCounter: -1,
     };
-  }
-
-  /** normalizeToken through a string table: types and predicates arrive as fresh strings with every claim. */
-  private token(raw: string): string {
-    const i = this.tokenTable.get(raw);
-    if (i >= 0) return this.tokens[i]!;
-    const t = normalizeToken(raw);
-    if (this.tokens.length >= 100_000) {
-      this.tokenTable = new StringTable();
-      this.tokens.length = 0;
-    }
-    this.tokenTable.set(raw, this.tokens.length);
-    this.tokens.push(t);
-    return t;
   }
 
   /**
