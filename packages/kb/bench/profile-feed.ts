@@ -1,6 +1,7 @@
 // Profiling aid: the benchmark's feed (same generator as ingest-query.ts) ingested in 10,000-claim batches,
 // timing only the ingestBatch calls. Run under --cpu-prof to see where ingest time goes.
 //   N=300000 node --cpu-prof --conditions=evident-source --import tsx bench/profile-feed.ts
+//   REOPEN=1 ... also reopens the base and prints open_ms and rss_mb.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
