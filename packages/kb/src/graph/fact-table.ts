@@ -1,10 +1,13 @@
 // Open-addressing hash table from (subject, predicate, object) entity/predicate indices to a fact index.
 // A Map keyed by a composite number or string costs an allocation and more cache misses per lookup; this
-// table is one Int32Array probed linearly, comparing against the fact columns it indexes.
+// table is one Int32Array probed linearly. Each slot keeps the fact's hash next to its index, so probing past
+// other facts does not touch the fact columns (three more cache misses each); they are read only to confirm
+// a slot whose hash matches.
 import type { I32Column } from './columns.js';
 
 export class FactTable {
-  private slots = new Int32Array(1 << 16); // fact index + 1; 0 = empty
+  /** Per slot: fact index + 1 (0 = empty), then the fact's hash. */
+  private slots = new Int32Array(2 << 16);
   private mask = (1 << 16) - 1;
   private count = 0;
 
@@ -18,41 +21,45 @@ export class FactTable {
     let h = Math.imul(s, 0x9e3779b1) ^ Math.imul(o + 0x7f4a7c15, 0x85ebca77) ^ Math.imul(p + 1, 0xc2b2ae3d);
     h ^= h >>> 15;
     h = Math.imul(h, 0x2c1b3c6d);
-    return (h ^ (h >>> 12)) >>> 0;
+    return h ^ (h >>> 12);
   }
 
   get(s: number, p: number, o: number): number | undefined {
     const slots = this.slots;
     const mask = this.mask;
-    const fs = this.factS.a;
-    const fo = this.factO.a;
-    const fp = this.factP.a;
-    for (let i = FactTable.hash(s, p, o) & mask; ; i = (i + 1) & mask) {
-      const v = slots[i]!;
+    const h = FactTable.hash(s, p, o);
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const v = slots[2 * i]!;
       if (v === 0) return undefined;
-      const f = v - 1;
-      if (fs[f] === s && fo[f] === o && fp[f] === p) return f;
+      if (slots[2 * i + 1] === h) {
+        const f = v - 1;
+        if (this.factS.a[f] === s && this.factO.a[f] === o && this.factP.a[f] === p) return f;
+      }
     }
   }
 
   /** Adds fact `f` (whose columns are already filled); the caller has checked it is absent. */
   add(f: number): void {
-    if ((this.count + 1) * 2 > this.slots.length) this.grow();
-    this.place(f);
+    if ((this.count + 1) * 2 > this.mask + 1) this.grow();
+    const h = FactTable.hash(this.factS.a[f]!, this.factP.a[f]!, this.factO.a[f]!);
+    this.place(this.slots, this.mask, f + 1, h);
     this.count++;
   }
 
-  private place(f: number): void {
-    const mask = this.mask;
-    let i = FactTable.hash(this.factS.a[f]!, this.factP.a[f]!, this.factO.a[f]!) & mask;
-    while (this.slots[i] !== 0) i = (i + 1) & mask;
-    this.slots[i] = f + 1;
+  private place(slots: Int32Array, mask: number, v: number, h: number): void {
+    let i = h & mask;
+    while (slots[2 * i] !== 0) i = (i + 1) & mask;
+    slots[2 * i] = v;
+    slots[2 * i + 1] = h;
   }
 
   private grow(): void {
     const old = this.slots;
-    this.slots = new Int32Array(old.length * 2);
-    this.mask = this.slots.length - 1;
-    for (let i = 0; i < old.length; i++) if (old[i] !== 0) this.place(old[i]! - 1);
+    const size = (this.mask + 1) * 2;
+    const slots = new Int32Array(size * 2);
+    const mask = size - 1;
+    for (let i = 0; i < old.length; i += 2) if (old[i] !== 0) this.place(slots, mask, old[i]!, old[i + 1]!);
+    this.slots = slots;
+    this.mask = mask;
   }
 }

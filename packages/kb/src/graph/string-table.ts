@@ -1,20 +1,17 @@
 // Open-addressing hash table from strings to non-negative int32 values, for the lookups every ingested
 // claim makes with strings it has never seen as objects (raw entity names, source ids). A Map must first
 // compute and store each fresh string's hash, then chase pointers to its entry and to the stored key; here
-// the hash (FNV-1a over UTF-16 code units) and the key's characters live in typed arrays, so a lookup
-// touches two or three cache lines and allocates nothing.
+// each slot holds the key's hash (FNV-1a over UTF-16 code units), where its characters are, its length and
+// the value, side by side in one typed array, so a lookup touches the slot's cache line and the key's
+// characters, and allocates nothing.
 
-const EMPTY = 0;
+/** Slot layout, STRIDE int32s each: hash, offset of the key in `chars`, key length + 1 (0 = empty), value. */
+const STRIDE = 4;
 
 export class StringTable {
-  /** Per slot: entry index + 1 (0 = empty), then the key's hash. */
-  private slots = new Int32Array(2 << 10);
+  private slots = new Int32Array(STRIDE << 10);
   private mask = (1 << 10) - 1;
   private n = 0;
-  /** Per entry: offset and length of the key in `chars`, and the value. */
-  private keyAt = new Int32Array(256);
-  private keyLen = new Int32Array(256);
-  private values = new Int32Array(256);
   private chars = new Uint16Array(4096);
   private used = 0;
 
@@ -28,84 +25,71 @@ export class StringTable {
     return h ^ (h >>> 15);
   }
 
-  private slotOf(s: string, h: number): number {
+  /** Index (in int32s) of the slot holding `s`, or -1 - the index of the empty slot where it would go. */
+  private find(s: string, h: number): number {
     const slots = this.slots;
     const mask = this.mask;
+    const len = s.length;
     for (let i = h & mask; ; i = (i + 1) & mask) {
-      const v = slots[2 * i]!;
-      if (v === EMPTY) return -1 - i;
-      if (slots[2 * i + 1] === h) {
-        const k = v - 1;
-        const len = this.keyLen[k]!;
-        if (len === s.length) {
-          const at = this.keyAt[k]!;
-          const chars = this.chars;
-          let j = 0;
-          while (j < len && chars[at + j] === s.charCodeAt(j)) j++;
-          if (j === len) return i;
-        }
+      const at = i * STRIDE;
+      const len1 = slots[at + 2]!;
+      if (len1 === 0) return -1 - at;
+      if (slots[at] === h && len1 === len + 1) {
+        const from = slots[at + 1]!;
+        const chars = this.chars;
+        let j = 0;
+        while (j < len && chars[from + j] === s.charCodeAt(j)) j++;
+        if (j === len) return at;
       }
     }
   }
 
   /** The value stored for `s`, or -1. */
   get(s: string): number {
-    const i = this.slotOf(s, StringTable.hash(s));
-    return i < 0 ? -1 : this.values[this.slots[2 * i]! - 1]!;
+    const at = this.find(s, StringTable.hash(s));
+    return at < 0 ? -1 : this.slots[at + 3]!;
   }
 
   /** Stores `value` (≥ 0) for `s`, replacing any earlier value. */
   set(s: string, value: number): void {
     const h = StringTable.hash(s);
-    let i = this.slotOf(s, h);
-    if (i >= 0) {
-      this.values[this.slots[2 * i]! - 1] = value;
+    let at = this.find(s, h);
+    if (at >= 0) {
+      this.slots[at + 3] = value;
       return;
     }
     if ((this.n + 1) * 2 > this.mask + 1) {
       this.grow();
-      i = this.slotOf(s, h);
-    }
-    const k = this.n++;
-    if (k === this.values.length) {
-      this.keyAt = grown(this.keyAt, k * 2);
-      this.keyLen = grown(this.keyLen, k * 2);
-      this.values = grown(this.values, k * 2);
+      at = this.find(s, h);
     }
     if (this.used + s.length > this.chars.length) {
       const c = new Uint16Array(Math.max(this.chars.length * 2, this.used + s.length));
       c.set(this.chars);
       this.chars = c;
     }
-    const at = this.used;
-    for (let j = 0; j < s.length; j++) this.chars[at + j] = s.charCodeAt(j);
+    const from = this.used;
+    for (let j = 0; j < s.length; j++) this.chars[from + j] = s.charCodeAt(j);
     this.used += s.length;
-    this.keyAt[k] = at;
-    this.keyLen[k] = s.length;
-    this.values[k] = value;
-    const slot = -1 - i;
-    this.slots[2 * slot] = k + 1;
-    this.slots[2 * slot + 1] = h;
+    const slot = -1 - at;
+    this.slots[slot] = h;
+    this.slots[slot + 1] = from;
+    this.slots[slot + 2] = s.length + 1;
+    this.slots[slot + 3] = value;
+    this.n++;
   }
 
   private grow(): void {
     const old = this.slots;
     const size = (this.mask + 1) * 2;
-    this.slots = new Int32Array(size * 2);
-    this.mask = size - 1;
-    for (let i = 0; i < old.length; i += 2) {
-      if (old[i] === EMPTY) continue;
-      const h = old[i + 1]!;
-      let j = h & this.mask;
-      while (this.slots[2 * j] !== EMPTY) j = (j + 1) & this.mask;
-      this.slots[2 * j] = old[i]!;
-      this.slots[2 * j + 1] = h;
+    const slots = new Int32Array(size * STRIDE);
+    const mask = size - 1;
+    for (let at = 0; at < old.length; at += STRIDE) {
+      if (old[at + 2] === 0) continue;
+      let i = old[at]! & mask;
+      while (slots[i * STRIDE + 2] !== 0) i = (i + 1) & mask;
+      slots.set(old.subarray(at, at + STRIDE), i * STRIDE);
     }
+    this.slots = slots;
+    this.mask = mask;
   }
-}
-
-function grown(a: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }
