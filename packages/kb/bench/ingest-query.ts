@@ -11,67 +11,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { open, type ClaimInput } from '../src/index.js';
-
-function arg(name: string, env: string, dflt: number): number {
-  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const v = flag ? flag.split('=')[1] : process.env[env];
-  return v === undefined ? dflt : Number(v);
-}
+import { arg, claimBatches, entityCount, PREDICATES, queryNames } from './workload.js';
 
 const N = arg('claims', 'KB_BENCH_CLAIMS', 1_000_000);
 const BATCH = arg('batch', 'KB_BENCH_BATCH', 10_000);
 const QUERIES = arg('queries', 'KB_BENCH_QUERIES', 2000);
-const ENTITIES = Math.max(10, Math.round(N / 10));
-const PREDICATES = 50;
-if (!(N > 0) || !(BATCH > 0)) throw new Error('KB_BENCH_CLAIMS and KB_BENCH_BATCH must be positive numbers');
-const TYPES = ['gene', 'protein', 'disease', 'drug', 'pathway'];
+const ENTITIES = entityCount(N);
 
-// Deterministic PRNG (mulberry32): every run, and the baseline within a run, ingests the same data.
-let seed = 0;
-function rand(): number {
-  seed |= 0;
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = (n: number) => Math.floor(rand() * n);
-
-/**
- * The claims as a stream of batches, generated just before each call (as a real feed would arrive), so the
- * benchmark process does not hold a million inputs in memory. Each fact gets one literature claim; every
- * fifth fact also gets a database claim, right after it: 20% of facts corroborated by a second source.
- */
-function* batches(): Generator<ClaimInput[]> {
-  seed = 0x9e3779b9;
-  const entity = (i: number): [string, string] => [`E${i}`, TYPES[i % TYPES.length]!];
-  let made = 0;
-  let f = 0;
-  while (made < N) {
-    const batch: ClaimInput[] = [];
-    while (batch.length < BATCH && made < N) {
-      const s = pick(ENTITIES);
-      let o = pick(ENTITIES);
-      if (o === s) o = (o + 1) % ENTITIES;
-      const p = pick(PREDICATES);
-      const base: ClaimInput = {
-        subject: entity(s),
-        predicate: [`rel_${p}`, `class_${p % 8}`],
-        object: entity(o),
-        provenance: { source_type: 'literature', source_id: `pmid:${1 + (f % 50_000)}` },
-        confidence: 0.5 + rand() / 2,
-      };
-      batch.push(base);
-      made++;
-      if (f % 5 === 0 && made < N) {
-        batch.push({ ...base, provenance: { source_type: 'database', source_id: `db:${f % 97}` }, confidence: 0.9 });
-        made++;
-      }
-      f++;
-    }
-    yield batch;
-  }
-}
+const batches = () => claimBatches(N, BATCH);
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -123,8 +70,7 @@ async function main() {
     const ingestSecs = ingestMs / 1000;
     const stats = await db.stats();
 
-    const names: string[] = [];
-    for (let i = 0; i < QUERIES; i++) names.push(`E${pick(ENTITIES)}`);
+    const names = queryNames(N, QUERIES);
     const time = async (depth: number) => {
       const us: number[] = [];
       for (const n of names.slice(0, 200)) await db.query(n, { depth }); // warm-up

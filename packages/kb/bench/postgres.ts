@@ -1,5 +1,5 @@
-// KB benchmark on the PostgreSQL store: the workload of bench/ingest-query.ts (N claims, N/10 entities,
-// 50 predicates, 20% of facts corroborated by a second source, same PRNG and seed), ingested with
+// KB benchmark on the PostgreSQL store: the workload of bench/workload.ts (N claims, N/10 entities,
+// 50 predicates, 20% of facts corroborated by a second source), the same as bench/ingest-query.ts, ingested with
 // ingestBatch into a fresh temporary database through open('postgres://...'); then depth-1/depth-2 queries
 // (each one first tails the shared log, as every read on a shared store does), reopen (log replay + index
 // rebuild) time and RSS. Baseline, in the same run and database: plain `pg` batched inserts of the same
@@ -11,60 +11,13 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createTempDatabase } from '@evident/testkit';
 import { open, type ClaimInput } from '../src/index.js';
-
-function arg(name: string, env: string, dflt: number): number {
-  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const v = flag ? flag.split('=')[1] : process.env[env];
-  return v === undefined ? dflt : Number(v);
-}
+import { allClaims, arg, entityCount, PREDICATES, queryNames } from './workload.js';
 
 const N = arg('claims', 'KB_BENCH_CLAIMS', 1_000_000);
 const BATCH = arg('batch', 'KB_BENCH_BATCH', 10_000);
 const QUERIES = arg('queries', 'KB_BENCH_QUERIES', 2000);
-const ENTITIES = Math.max(10, Math.round(N / 10));
-const PREDICATES = 50;
-const TYPES = ['gene', 'protein', 'disease', 'drug', 'pathway'];
+const ENTITIES = entityCount(N);
 
-// The generator of bench/ingest-query.ts (that file runs on import, so it is repeated here): mulberry32
-// with the same seed, the same facts, the same 20% second-source claims.
-let seed = 0x9e3779b9;
-function rand(): number {
-  seed |= 0;
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = (n: number) => Math.floor(rand() * n);
-
-function generate(): ClaimInput[] {
-  const facts = Math.round(N / 1.2);
-  const claims: ClaimInput[] = new Array(N);
-  const entity = (i: number): [string, string] => [`E${i}`, TYPES[i % TYPES.length]!];
-  let k = 0;
-  for (let f = 0; f < facts; f++) {
-    const s = pick(ENTITIES);
-    let o = pick(ENTITIES);
-    if (o === s) o = (o + 1) % ENTITIES;
-    const p = pick(PREDICATES);
-    const base: ClaimInput = {
-      subject: entity(s),
-      predicate: [`rel_${p}`, `class_${p % 8}`],
-      object: entity(o),
-      provenance: { source_type: 'literature', source_id: `pmid:${1 + (f % 50_000)}` },
-      confidence: 0.5 + rand() / 2,
-    };
-    claims[k++] = base;
-    if (k < N && f % 5 === 0) {
-      claims[k++] = { ...base, provenance: { source_type: 'database', source_id: `db:${f % 97}` }, confidence: 0.9 };
-    }
-  }
-  while (k < N) {
-    const s = pick(ENTITIES);
-    claims[k++] = { subject: entity(s), predicate: ['rel_0', 'class_0'], object: entity((s + 1) % ENTITIES), provenance: { source_type: 'experiment', source_id: `x:${k}` }, confidence: 0.7 };
-  }
-  return claims;
-}
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -98,7 +51,7 @@ async function baseline(claims: ClaimInput[], url: string): Promise<number> {
 async function main() {
   const temp = await createTempDatabase('evident_kb_bench');
   try {
-    const claims = generate();
+    const claims = allClaims(N);
     const baselineRate = await baseline(claims, temp.url);
 
     let db = await open(temp.url);
@@ -113,8 +66,7 @@ async function main() {
     const ingestSecs = (performance.now() - t0) / 1000;
     const stats = await db.stats();
 
-    const names: string[] = [];
-    for (let i = 0; i < QUERIES; i++) names.push(`E${pick(ENTITIES)}`);
+    const names = queryNames(N, QUERIES);
     const time = async (depth: number) => {
       const us: number[] = [];
       for (const n of names.slice(0, 200)) await db.query(n, { depth }); // warm-up

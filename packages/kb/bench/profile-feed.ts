@@ -6,52 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { open, type ClaimInput } from '../src/index.js';
+import { open } from '../src/index.js';
+import { claimBatches } from './workload.js';
 
 const N = Number(process.env.N ?? 300_000);
-const BATCH = 10_000;
-const ENTITIES = Math.max(10, Math.round(N / 10));
-const PREDICATES = 50;
-const TYPES = ['gene', 'protein', 'disease', 'drug', 'pathway'];
-let seed = 0;
-function rand(): number {
-  seed |= 0;
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = (n: number) => Math.floor(rand() * n);
-function* batches(): Generator<ClaimInput[]> {
-  seed = 0x9e3779b9;
-  const entity = (i: number): [string, string] => [`E${i}`, TYPES[i % TYPES.length]!];
-  let made = 0;
-  let f = 0;
-  while (made < N) {
-    const batch: ClaimInput[] = [];
-    while (batch.length < BATCH && made < N) {
-      const s = pick(ENTITIES);
-      let o = pick(ENTITIES);
-      if (o === s) o = (o + 1) % ENTITIES;
-      const p = pick(PREDICATES);
-      const base: ClaimInput = {
-        subject: entity(s),
-        predicate: [`rel_${p}`, `class_${p % 8}`],
-        object: entity(o),
-        provenance: { source_type: 'literature', source_id: `pmid:${1 + (f % 50_000)}` },
-        confidence: 0.5 + rand() / 2,
-      };
-      batch.push(base);
-      made++;
-      if (f % 5 === 0 && made < N) {
-        batch.push({ ...base, provenance: { source_type: 'database', source_id: `db:${f % 97}` }, confidence: 0.9 });
-        made++;
-      }
-      f++;
-    }
-    yield batch;
-  }
-}
+const batches = () => claimBatches(N, 10_000);
 
 const dir = mkdtempSync(join(tmpdir(), 'kb-feed-'));
 try {

@@ -1,0 +1,83 @@
+// The KB benchmarks' synthetic workload, shared so that every benchmark and profiling aid ingests the same claims:
+// N claims over N/10 entities (five types) and 50 predicates; each fact gets one literature claim and every fifth
+// fact also a database claim right after it, so 20% of facts are corroborated by a second source. A seeded
+// PRNG (mulberry32) makes every run, and each baseline within a run, see identical data.
+import type { ClaimInput } from '../src/index.js';
+
+export const PREDICATES = 50;
+const TYPES = ['gene', 'protein', 'disease', 'drug', 'pathway'];
+const SEED = 0x9e3779b9;
+
+/** mulberry32: a small, fast, seeded PRNG in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Entity names to query, `count` of them, drawn reproducibly from the workload's entities. */
+export function queryNames(claims: number, count: number): string[] {
+  const rand = seededRandom(0x5eed);
+  const entities = entityCount(claims);
+  return Array.from({ length: count }, () => `E${Math.floor(rand() * entities)}`);
+}
+
+/** Reads `--name=value` or the environment variable, else the default. */
+export function arg(name: string, env: string, dflt: number): number {
+  const flag = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const v = flag ? flag.split('=')[1] : process.env[env];
+  return v === undefined ? dflt : Number(v);
+}
+
+export function entityCount(claims: number): number {
+  return Math.max(10, Math.round(claims / 10));
+}
+
+/**
+ * The claims as a stream of batches, generated just before each is needed (as a real feed would arrive), so a
+ * benchmark does not hold a million inputs in memory.
+ */
+export function* claimBatches(claims: number, batchSize: number): Generator<ClaimInput[]> {
+  if (!(claims > 0) || !(batchSize > 0)) throw new Error('claim count and batch size must be positive numbers');
+  const entities = entityCount(claims);
+  const rand = seededRandom(SEED);
+  const pick = (n: number) => Math.floor(rand() * n);
+  const entity = (i: number): [string, string] => [`E${i}`, TYPES[i % TYPES.length]!];
+  let made = 0;
+  let f = 0;
+  while (made < claims) {
+    const batch: ClaimInput[] = [];
+    while (batch.length < batchSize && made < claims) {
+      const s = pick(entities);
+      let o = pick(entities);
+      if (o === s) o = (o + 1) % entities;
+      const p = pick(PREDICATES);
+      const base: ClaimInput = {
+        subject: entity(s),
+        predicate: [`rel_${p}`, `class_${p % 8}`],
+        object: entity(o),
+        provenance: { source_type: 'literature', source_id: `pmid:${1 + (f % 50_000)}` },
+        confidence: 0.5 + rand() / 2,
+      };
+      batch.push(base);
+      made++;
+      if (f % 5 === 0 && made < claims) {
+        batch.push({ ...base, provenance: { source_type: 'database', source_id: `db:${f % 97}` }, confidence: 0.9 });
+        made++;
+      }
+      f++;
+    }
+    yield batch;
+  }
+}
+
+/** The same claims, all at once. */
+export function allClaims(claims: number): ClaimInput[] {
+  const out: ClaimInput[] = [];
+  for (const b of claimBatches(claims, 10_000)) for (const c of b) out.push(c);
+  return out;
+}
