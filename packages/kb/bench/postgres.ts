@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createTempDatabase } from '@evident/testkit';
 import { open, type ClaimInput } from '../src/index.js';
-import { allClaims, arg, entityCount, PREDICATES, queryNames } from './workload.js';
+import { allClaims, arg, entityCount, PREDICATES, queryLatenciesUs, queryNames } from './workload.js';
 
 const N = arg('claims', 'KB_BENCH_CLAIMS', 1_000_000);
 const BATCH = arg('batch', 'KB_BENCH_BATCH', 10_000);
@@ -67,18 +67,8 @@ async function main() {
     const stats = await db.stats();
 
     const names = queryNames(N, QUERIES);
-    const time = async (depth: number) => {
-      const us: number[] = [];
-      for (const n of names.slice(0, 200)) await db.query(n, { depth }); // warm-up
-      for (const n of names) {
-        const a = performance.now();
-        await db.query(n, { depth });
-        us.push((performance.now() - a) * 1000);
-      }
-      return us.sort((x, y) => x - y);
-    };
-    const d1 = await time(1);
-    const d2 = await time(2);
+    const d1 = await queryLatenciesUs(db, names, 1);
+    const d2 = await queryLatenciesUs(db, names, 2);
     await db.close();
 
     const o0 = performance.now();

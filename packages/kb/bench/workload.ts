@@ -2,7 +2,8 @@
 // N claims over N/10 entities (five types) and 50 predicates; each fact gets one literature claim and every fifth
 // fact also a database claim right after it, so 20% of facts are corroborated by a second source. A seeded
 // PRNG (mulberry32) makes every run, and each baseline within a run, see identical data.
-import type { ClaimInput } from '../src/index.js';
+import { performance } from 'node:perf_hooks';
+import type { ClaimInput, KbDB } from '../src/index.js';
 
 export const PREDICATES = 50;
 const TYPES = ['gene', 'protein', 'disease', 'drug', 'pathway'];
@@ -80,4 +81,16 @@ export function allClaims(claims: number): ClaimInput[] {
   const out: ClaimInput[] = [];
   for (const b of claimBatches(claims, 10_000)) for (const c of b) out.push(c);
   return out;
+}
+
+/** Latency of `db.query(name, { depth })` for each name after a warm-up of 200, in µs, sorted ascending. */
+export async function queryLatenciesUs(db: KbDB, names: string[], depth: number): Promise<number[]> {
+  for (const n of names.slice(0, 200)) await db.query(n, { depth });
+  const us: number[] = [];
+  for (const n of names) {
+    const a = performance.now();
+    await db.query(n, { depth });
+    us.push((performance.now() - a) * 1000);
+  }
+  return us.sort((x, y) => x - y);
 }
