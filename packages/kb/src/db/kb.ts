@@ -7,7 +7,7 @@ import { KbClosedError, KbConflictError, KbError, KbNotFoundError, KbOpenError, 
 import { BatchDedupe } from '../graph/batch-dedupe.js';
 import { GraphState, type PendingEvent, type ResolvedClaim, RETRACTED } from '../graph/state.js';
 import { Registry, type PredicateSpec, type Vocabulary } from '../model/registry.js';
-import { validateClaimInput, LIMITS } from '../model/validate.js';
+import { validateClaimInput, lastProvenanceKeys, LIMITS } from '../model/validate.js';
 import { normalizeToken } from '../model/normalize.js';
 import { openStore, isPostgresUrl } from '../store/open-store.js';
 import { SqliteClaimStore } from '../store/sqlite.js';
@@ -72,6 +72,8 @@ let idCounter = 0;
 /** The prefix and counter of the last id newId made (the index keeps generated claim ids as numbers). */
 let madePrefix = '';
 let madeCounter = 0;
+/** Whether the last snapshot's provenance is just { source_type, source_id } (the index then keeps nothing more). */
+let madePlain = false;
 let headKind = '';
 let headPrefix = '';
 let head = '';
@@ -301,8 +303,8 @@ export class KbDB extends KbView implements ViewHost {
     const c = validateClaimInput(input);
     const p = c.provenance;
     const derived = p.derived_from;
-    let keys = 0;
-    for (const _ in p) keys++;
+    const keys = lastProvenanceKeys;
+    madePlain = keys === 2;
     const provenance = keys === 2 ? { source_type: p.source_type, source_id: p.source_id } : ({ ...p, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance']);
     const entry: ClaimEntry = {
       kind: 'claim',
@@ -345,11 +347,13 @@ export class KbDB extends KbView implements ViewHost {
     const snap: ClaimEntry[] = new Array(claims.length);
     const snapPrefix: string[] = new Array(claims.length);
     const snapCounter = new Float64Array(claims.length);
+    const snapPlain = new Uint8Array(claims.length);
     for (let i = 0; i < claims.length; i++) {
       try {
         snap[i] = this.snapshotClaim(claims[i]);
         snapPrefix[i] = madePrefix;
         snapCounter[i] = madeCounter;
+        snapPlain[i] = madePlain ? 1 : 0;
       } catch (e) {
         if (e instanceof KbValidationError) throw e.at(i);
         throw e;
@@ -374,6 +378,7 @@ export class KbDB extends KbView implements ViewHost {
         }
         r.idPrefix = snapPrefix[i]!;
         r.idCounter = snapCounter[i]!;
+        r.plainProvenance = snapPlain[i] === 1;
         const sourceId = entry.provenance.source_id;
         const dup = s.findDuplicate(r, sourceId);
         if (dup >= 0) {
@@ -410,10 +415,12 @@ export class KbDB extends KbView implements ViewHost {
     const entry = this.snapshotClaim(input);
     const prefix = madePrefix;
     const counter = madeCounter;
+    const plain = madePlain;
     return this.write(() => {
       const resolved = this.checkClaim(entry);
       resolved.idPrefix = prefix;
       resolved.idCounter = counter;
+      resolved.plainProvenance = plain;
       const dup = this.state.findDuplicate(resolved, entry.provenance.source_id);
       if (dup >= 0) return { entries: [], finish: () => this.state.claimIdOf(dup) };
       resolved.unique = true;

@@ -10,23 +10,21 @@ abstract class Column<T extends TypedArray> {
   constructor(a: T) {
     this.a = a;
   }
-  protected abstract alloc(size: number): T;
-  push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = this.alloc(this.a.length * 2);
-      b.set(this.a as never);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
+  abstract push(v: number): void;
 }
 
 export class I32Column extends Column<Int32Array> {
   constructor() {
     super(new Int32Array(1024));
   }
-  protected alloc(size: number): Int32Array {
-    return new Int32Array(size);
+  // push is written out per class so that each call site and element store sees one array kind.
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Int32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
   }
 }
 
@@ -34,8 +32,14 @@ export class F64Column extends Column<Float64Array> {
   constructor() {
     super(new Float64Array(1024));
   }
-  protected alloc(size: number): Float64Array {
-    return new Float64Array(size);
+  // push is written out per class so that each call site and element store sees one array kind.
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Float64Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
   }
 }
 
@@ -43,7 +47,13 @@ export class U8Column extends Column<Uint8Array> {
   constructor() {
     super(new Uint8Array(1024));
   }
-  protected alloc(size: number): Uint8Array {
-    return new Uint8Array(size);
+  // push is written out per class so that each call site and element store sees one array kind.
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Uint8Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
   }
 }

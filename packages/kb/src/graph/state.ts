@@ -54,6 +54,8 @@ export interface ResolvedClaim {
    */
   idPrefix: string;
   idCounter: number;
+  /** Set by the engine when the entry's provenance is its own { source_type, source_id } copy: nothing more to keep. */
+  plainProvenance: boolean;
 }
 
 export type PendingEvent =
@@ -288,6 +290,7 @@ export class GraphState {
       newFact: false,
       idPrefix: '',
       idCounter: -1,
+      plainProvenance: false,
     };
   }
 
@@ -567,9 +570,11 @@ export class GraphState {
         subject: [e.subject[0], e.subject[1]], predicate: [e.predicate[0], e.predicate[1]], object: [e.object[0], e.object[1]], source_type: prov.source_type,
       });
     }
-    let keys = 0;
-    for (const _ in prov) keys++;
-    if (keys > 2) this.claimProvenance.set(c, prov);
+    if (!r.plainProvenance) {
+      let keys = 0;
+      for (const _ in prov) keys++;
+      if (keys > 2) this.claimProvenance.set(c, prov);
+    }
     if (e.payload !== undefined) this.claimPayload.set(c, e.payload);
     const derived = prov.derived_from;
     if (derived) {

@@ -27,6 +27,9 @@ function tuple(value: unknown, field: string, what: [string, string]): void {
   }
 }
 
+/** Enumerable provenance keys of the claim validateClaimInput last accepted (read by the engine's snapshot). */
+export let lastProvenanceKeys = 0;
+
 /** Throws KbValidationError for the first problem found; returns the confidence to store. */
 export function validateClaimInput(input: unknown): ClaimInput {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) fail('invalid_type', 'claim', 'must be an object');
@@ -56,6 +59,7 @@ export function validateClaimInput(input: unknown): ClaimInput {
   }
   let keys = 0;
   for (const _ in prov) keys++;
+  lastProvenanceKeys = keys;
   if (keys > 2 + (prov.derived_from === undefined ? 0 : 1)) {
     // Only stringify provenance that carries extra fields; the common case stays cheap.
     const size = jsonSize(prov, 'provenance');
