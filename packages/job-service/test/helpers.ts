@@ -117,28 +117,36 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdin?
   return { code, stdout, stderr };
 }
 
+/** Calls `each` with every JSON object the child prints on its own line of stdout; other lines are ignored. */
+export function onJsonLines(child: ChildProcess, each: (o: any) => void): void {
+  let buf = '';
+  child.stdout!.on('data', (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      let o: unknown;
+      try {
+        o = JSON.parse(line);
+      } catch {
+        continue; // not JSON
+      }
+      each(o);
+    }
+  });
+}
+
 /** Resolves with the first JSON line on stdout that satisfies `match`. */
 export function jsonLine(child: ChildProcess, match: (o: any) => boolean, timeoutMs = 30_000): Promise<any> {
   return new Promise((resolve, reject) => {
-    let buf = '';
     let err = '';
     const t = setTimeout(() => reject(new Error(`no matching line within ${timeoutMs} ms; stderr: ${err}`)), timeoutMs);
     child.stderr!.on('data', (d) => (err += d));
-    child.stdout!.on('data', (d) => {
-      buf += d;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        try {
-          const o = JSON.parse(line);
-          if (match(o)) {
-            clearTimeout(t);
-            resolve(o);
-          }
-        } catch {
-          /* not JSON */
-        }
+    onJsonLines(child, (o) => {
+      if (match(o)) {
+        clearTimeout(t);
+        resolve(o);
       }
     });
     child.on('exit', (c) => reject(new Error(`process exited (${c}) before the expected line; stderr: ${err}`)));

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createTempDatabase, probePostgres, probeRedis, redisUrl, type TempDatabase } from '@evident/testkit';
 import { demoValue } from '../src/kinds/demo.js';
 import { openStore } from '../src/store/open.js';
-import { http, jsonLine, killHard, runCli, spawnCli, startTestServer, waitFor, waitForStatus } from './helpers.js';
+import { http, jsonLine, killHard, onJsonLines, runCli, spawnCli, startTestServer, waitFor, waitForStatus } from './helpers.js';
 
 const pgProbe = await probePostgres();
 const redisProbe = await probeRedis();
@@ -35,20 +35,8 @@ after(async () => {
 async function worker(started: Map<string, number>): Promise<ChildProcess> {
   const child = spawnCli(['worker', '--threads', '1'], env());
   children.push(child);
-  let buf = '';
-  child.stdout!.on('data', (d) => {
-    buf += d;
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      try {
-        const o = JSON.parse(line);
-        if (o.msg === 'job started') started.set(`${o.job_id}#${o.attempt}`, child.pid!);
-      } catch {
-        /* not JSON */
-      }
-    }
+  onJsonLines(child, (o) => {
+    if (o.msg === 'job started') started.set(`${o.job_id}#${o.attempt}`, child.pid!);
   });
   await jsonLine(child, (o) => o.evident_jobs === 'worker ready');
   return child;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createTempDatabase, probePostgres, type TempDatabase } from '@evident/testkit';
 import { open, type ClaimInput } from '../src/index.js';
-import { claim } from './helpers.js';
+import { assertSurvivedCrash, claim } from './helpers.js';
 
 const probe = await probePostgres();
 const peerScript = fileURLToPath(new URL('./fixtures/postgres-peer.ts', import.meta.url));
@@ -140,19 +140,9 @@ describe('several processes on one PostgreSQL base', { skip: probe.skip }, () =>
       const url = await freshUrl();
       const done = await runAndKill(url, PER_BATCH, afterBatches, delay);
       assert.ok(done.length >= afterBatches, `writer printed ${done.length} batches`);
+      // The killed session's lock and transaction are gone: the base is whole and writable at once.
       await using kb = await open(url);
-      const perBatch = new Map<number, number>();
-      for (const e of await kb.listEntities({ entity_type: 'gene' })) {
-        const b = Number(/^b(\d+)-g/.exec(e.name)![1]);
-        perBatch.set(b, (perBatch.get(b) ?? 0) + 1);
-      }
-      for (const b of done) assert.equal(perBatch.get(b), PER_BATCH, `round ${round}: returned batch ${b} is complete`);
-      for (const [b, count] of perBatch) assert.equal(count, PER_BATCH, `round ${round}: batch ${b} is all or nothing`);
-      const last = Math.max(...done);
-      assert.ok([...perBatch.keys()].every((b) => b <= last + 1), `round ${round}: no batch beyond the one in flight`);
-      // The base is writable at once (the killed session's lock and transaction are gone).
-      await kb.ingest(['after', 'gene'], ['associated_with', 'association'], ['crash', 'disease'], { source_type: 't', source_id: 'post' });
-      assert.equal((await kb.stats()).claim_count, [...perBatch.values()].reduce((a, b) => a + b, 0) + 1);
+      await assertSurvivedCrash(kb, done, PER_BATCH, round);
     }
   });
 });
