@@ -1,6 +1,5 @@
-// Per-step CPU cost of an ingest (validate, resolve, duplicate checks, entry, JSON, apply), for profiling.
+// Per-step CPU cost of an ingest (validate, entry, JSON, apply: resolve, duplicate check and index update in one pass), for profiling.
 import { GraphState } from '../src/graph/state.js';
-import { BatchDedupe } from '../src/graph/batch-dedupe.js';
 import { Registry } from '../src/model/registry.js';
 import { validateClaimInput } from '../src/model/validate.js';
 import type { ClaimInput } from '../src/index.js';
@@ -13,16 +12,10 @@ for (let i = 0; i < N; i++) claims.push({ subject: [`E${Math.floor(rnd() * E)}`,
 const cpu = (label: string, fn: () => void) => { const c = process.cpuUsage(); fn(); const u = process.cpuUsage(c); console.log(label.padEnd(12), ((u.user + u.system) / N).toFixed(2), 'us/claim'); };
 const s = new GraphState(new Registry());
 cpu('validate', () => { for (const c of claims) validateClaimInput(c); });
-let rs: any[] = [];
-cpu('resolve', () => { rs = claims.map((c) => s.resolveClaim(c)); });
-cpu('findDup', () => { for (let i = 0; i < N; i++) s.findDuplicate(rs[i], claims[i]!.provenance.source_id); });
-const kept: any[] = [];
-const keptSources: string[] = [];
-const m = new BatchDedupe(kept, keptSources);
-cpu('batchdedupe', () => { for (let i = 0; i < N; i++) { const r = rs[i]; const sid = claims[i]!.provenance.source_id; if (m.findOrAdd(r, sid, kept.length) < 0) { kept.push(r); keptSources.push(sid); } } });
 let entries: ClaimEntry[] = [];
 cpu('entry', () => { entries = claims.map((c, i) => ({ kind: 'claim', claim_id: 'clm_0123456789abcdef' + i.toString(16).padStart(16, '0'), subject: [c.subject[0], c.subject[1]], predicate: [c.predicate[0], c.predicate[1]], object: [c.object[0], c.object[1]], provenance: { source_type: c.provenance.source_type, source_id: c.provenance.source_id }, confidence: c.confidence! })); });
 cpu('stringify', () => { for (let i = 0; i < N; i += 4096) JSON.stringify(entries.slice(i, i + 4096)); });
-cpu('apply', () => { for (let i = 0; i < N; i++) s.applyClaim(entries[i]!, 1, rs[i], null); });
+cpu('apply', () => { for (let i = 0; i < N; i++) s.applyClaim(entries[i]!, 1, null); });
 const s2 = new GraphState(new Registry());
-cpu('apply-cold', () => { for (let i = 0; i < N; i++) s2.applyClaim(entries[i]!, 1, undefined, null); });
+cpu('apply-again', () => { for (let i = 0; i < N; i++) s2.applyClaim(entries[i]!, 1, null); });
+cpu('apply-dups', () => { for (let i = 0; i < N; i++) s2.applyClaim(entries[i]!, 1, null); });

@@ -1,11 +1,12 @@
-// KbDB: the live base. Writes go through one path: validate against the current index, append to the
-// log (atomically, with the head we have seen), apply the same entries to the index, then emit events.
+// KbDB: the live base. Writes go through one path: validate against the current index, apply the entries to
+// the index (which also finds duplicates, in the same pass), append what was kept to the log (atomically, with
+// the head we have seen), then emit events. Reads wait while a write is between its apply and its append, and
+// an append that fails makes the base rebuild its index from the log, so no read sees what the log lacks.
 // Reading the log back on open goes through the very same `apply`, so the index is always a function of it.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { KbClosedError, KbConflictError, KbError, KbNotFoundError, KbOpenError, KbValidationError } from '../errors.js';
-import { BatchDedupe } from '../graph/batch-dedupe.js';
-import { GraphState, type PendingEvent, type ResolvedClaim, RETRACTED } from '../graph/state.js';
+import { GraphState, type PendingEvent, RETRACTED } from '../graph/state.js';
 import { Registry, type PredicateSpec, type Vocabulary } from '../model/registry.js';
 import { validateClaimInput, lastProvenanceKeys, LIMITS } from '../model/validate.js';
 import { normalizeToken } from '../model/normalize.js';
@@ -16,7 +17,7 @@ import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } 
 import { builtinVocabularies } from '../vocab/bio.js';
 import * as extract from '../extract/api.js';
 import { EventHub, type Listener } from './events.js';
-import { KbView, type ViewHost } from './view.js';
+import { KbView, type StateRef, type ViewHost } from './view.js';
 
 /**
  * 'graph' is the embedded engine (in-memory graph index over the log); 'auto' picks the best available,
@@ -94,23 +95,34 @@ function newId(kind: string): string {
   return head + ZEROS.slice(hex.length) + hex;
 }
 
+/** Per claim entry of a write: how its id was generated, and whether its provenance is a plain copy (see applyClaim). */
+interface ClaimHints {
+  prefix: string[];
+  counter: Float64Array;
+  plain: Uint8Array;
+}
+
 export class KbDB extends KbView implements ViewHost {
   private readonly store: ClaimStore;
-  private readonly registry: Registry;
   private readonly events = new EventHub();
   private readonly curator: Curator;
   private readonly backendName: Backend;
   private lastSeq = 0;
   private closed = false;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set while the index holds entries a pending append has not committed yet (see write()). */
+  private speculative: Promise<void> | null = null;
+
+  private get registry(): Registry {
+    return this.state.registry;
+  }
 
   private constructor(store: ClaimStore, state: GraphState, options: Required<OpenOptions>) {
     let self!: KbDB;
     const host: ViewHost = { beforeRead: () => self.beforeRead(), describeStore: () => self.describeStore() };
-    super(state, host, Infinity);
+    super({ current: state }, host, Infinity);
     self = this;
     this.store = store;
-    this.registry = state.registry;
     this.curator = options.curator;
     this.backendName = options.backend;
   }
@@ -176,6 +188,7 @@ export class KbDB extends KbView implements ViewHost {
   /** @internal */
   async beforeRead(): Promise<void> {
     if (this.closed) throw new KbClosedError();
+    while (this.speculative) await this.speculative;
     if (this.store.shared) await this.serial(() => this.catchUp(null));
   }
 
@@ -195,17 +208,20 @@ export class KbDB extends KbView implements ViewHost {
     for (;;) {
       const page = await this.store.readAfter(this.lastSeq, 65_536);
       if (page.length === 0) return;
-      for (const r of page) this.applyEntry(r.entry, r.ts, undefined, events);
+      for (const r of page) this.applyEntry(r.entry, r.ts, events);
       this.lastSeq = page[page.length - 1]!.seq;
     }
   }
 
-  private applyEntry(e: LogEntry, ts: number, resolved: ResolvedClaim | undefined, events: PendingEvent[] | null): void {
+  /**
+   * Applies one entry to the index. For a claim, returns what applyClaim does (its index, or -2 - the index of
+   * the stored claim it duplicates); 0 for other entries.
+   */
+  private applyEntry(e: LogEntry, ts: number, events: PendingEvent[] | null, hint?: ClaimHints, i = 0): number {
     const s = this.state;
     switch (e.kind) {
       case 'claim':
-        s.applyClaim(e, ts, resolved, events);
-        break;
+        return hint ? s.applyClaim(e, ts, events, hint.prefix[i]!, hint.counter[i]!, hint.plain[i] === 1) : s.applyClaim(e, ts, events);
       case 'retract':
         s.applyRetract(e, ts, events);
         break;
@@ -226,35 +242,73 @@ export class KbDB extends KbView implements ViewHost {
         // Entries from a newer version are skipped rather than breaking the open.
         break;
     }
+    return 0;
+  }
+
+  /** Throws the index away and replays the whole log: after an append failed, the index held what the log lacks. */
+  private async rebuild(): Promise<void> {
+    this.ref.current = new GraphState(new Registry());
+    this.lastSeq = 0;
+    await this.catchUp(null);
   }
 
   /**
-   * The one write path. `build` validates against the caught-up index and returns the entries to append
-   * (it may run again after a conflict with another writer); then the entries are applied and events fire.
+   * The one write path. `build` validates against the caught-up index and returns the entries (it may run
+   * again after a conflict with another writer). The entries are applied to the index first: applying a claim
+   * is also how a duplicate is found, in one pass. Claims found to be duplicates are left out of the log; the
+   * rest is appended. From the apply until the append settles, reads wait (beforeRead); if the append fails,
+   * the index is rebuilt from the log before anyone reads it again. `finish` gets, per entry, what
+   * applyEntry returned.
    */
-  private async write<T>(build: () => { entries: LogEntry[]; resolved?: (ResolvedClaim | undefined)[]; finish: (events: PendingEvent[]) => T }): Promise<T> {
+  private async write<T>(build: () => { entries: LogEntry[]; hints?: ClaimHints; finish: (applied: Int32Array, events: PendingEvent[]) => T }): Promise<T> {
     if (this.closed) throw new KbClosedError();
-    const events: PendingEvent[] = [];
+    let events: PendingEvent[] = [];
     const result = await this.serial(async () => {
       if (this.closed) throw new KbClosedError();
-      this.state.emitIngested = this.events.has('claim_ingested');
-      this.state.emitCorroborated = this.events.has('claim_corroborated');
       for (let attempt = 0; ; attempt++) {
         await this.catchUp(null);
+        // Start the apply in a task of its own: every read that passed beforeRead before has finished by
+        // then (their continuations are microtasks, which run first), and every later one waits.
+        await new Promise<void>((r) => setImmediate(r));
         const plan = build();
-        if (plan.entries.length) {
-          const ts = Math.max(Date.now(), this.state.lastTs);
-          let first: number;
+        const n = plan.entries.length;
+        const applied = new Int32Array(n);
+        events = [];
+        if (n === 0) return plan.finish(applied, events);
+        const s = this.state;
+        s.emitIngested = this.events.has('claim_ingested');
+        s.emitCorroborated = this.events.has('claim_corroborated');
+        const ts = Math.max(Date.now(), s.lastTs);
+        let release!: () => void;
+        this.speculative = new Promise<void>((r) => (release = r));
+        try {
+          const kept: LogEntry[] = [];
           try {
-            first = await this.store.append(plan.entries, ts, this.lastSeq);
+            for (let i = 0; i < n; i++) {
+              const e = plan.entries[i]!;
+              const a = this.applyEntry(e, ts, events, plan.hints, i);
+              applied[i] = a;
+              if (a >= 0) kept.push(e);
+            }
+            const first = await this.store.append(kept, ts, this.lastSeq);
+            if (kept.length) this.lastSeq = first + kept.length - 1;
           } catch (e) {
+            try {
+              await this.rebuild();
+            } catch {
+              // Without an index that matches the log the base cannot serve: close it rather than answer wrongly.
+              this.closed = true;
+              await this.store.close().catch(() => undefined);
+              throw e;
+            }
             if (e instanceof KbConflictError && attempt < 20) continue;
             throw e;
           }
-          for (let i = 0; i < plan.entries.length; i++) this.applyEntry(plan.entries[i]!, ts, plan.resolved?.[i], events);
-          this.lastSeq = first + plan.entries.length - 1;
+        } finally {
+          this.speculative = null;
+          release();
         }
-        return plan.finish(events);
+        return plan.finish(applied, events);
       }
     });
     this.emit(events);
@@ -319,11 +373,13 @@ export class KbDB extends KbView implements ViewHost {
     return entry;
   }
 
-  /** Resolves an entry against the current index and registry (constraints, payload schema, references). */
-  private checkClaim(entry: ClaimEntry): ResolvedClaim {
+  /** Checks an entry against the registry (constraints, payload schema) and the index (derived_from references). */
+  private checkClaim(entry: ClaimEntry): void {
     const s = this.state;
-    const resolved = s.resolveClaim(entry);
-    this.registry.checkClaim(resolved.subjectType, resolved.predicate, resolved.predicateClass, resolved.objectType, entry.payload);
+    const registry = this.registry;
+    if (registry.constrainsClaims) {
+      registry.checkClaim(normalizeToken(entry.subject[1]), normalizeToken(entry.predicate[0]), normalizeToken(entry.predicate[1]), normalizeToken(entry.object[1]), entry.payload);
+    }
     const derived = entry.provenance.derived_from;
     if (derived) {
       for (let i = 0; i < derived.length; i++) {
@@ -332,7 +388,6 @@ export class KbDB extends KbView implements ViewHost {
         if (s.claimStatus[parent] === RETRACTED) throw new KbValidationError('retracted_reference', `provenance.derived_from[${i}]`, `claim '${derived[i]}' is retracted`);
       }
     }
-    return resolved;
   }
 
   /**
@@ -344,62 +399,47 @@ export class KbDB extends KbView implements ViewHost {
     if (!Array.isArray(claims)) throw new KbValidationError('invalid_type', 'claims', 'must be an array of claims');
     if (claims.length > LIMITS.batch_claims) throw new KbValidationError('too_large', 'claims', `more than ${LIMITS.batch_claims} claims in one batch`);
     if (this.closed) throw new KbClosedError();
-    const snap: ClaimEntry[] = new Array(claims.length);
-    const snapPrefix: string[] = new Array(claims.length);
-    const snapCounter = new Float64Array(claims.length);
-    const snapPlain = new Uint8Array(claims.length);
-    for (let i = 0; i < claims.length; i++) {
+    const n = claims.length;
+    const snap: ClaimEntry[] = new Array(n);
+    const hints: ClaimHints = { prefix: new Array(n), counter: new Float64Array(n), plain: new Uint8Array(n) };
+    for (let i = 0; i < n; i++) {
       try {
         snap[i] = this.snapshotClaim(claims[i]);
-        snapPrefix[i] = madePrefix;
-        snapCounter[i] = madeCounter;
-        snapPlain[i] = madePlain ? 1 : 0;
       } catch (e) {
         if (e instanceof KbValidationError) throw e.at(i);
         throw e;
       }
+      hints.prefix[i] = madePrefix;
+      hints.counter[i] = madeCounter;
+      hints.plain[i] = madePlain ? 1 : 0;
     }
     return this.write(() => {
-      const s = this.state;
-      const entries: ClaimEntry[] = [];
-      const resolved: ResolvedClaim[] = [];
-      const ids: string[] = new Array(snap.length);
-      const sources: string[] = [];
-      const inBatch = new BatchDedupe(resolved, sources);
-      let duplicates = 0;
-      for (let i = 0; i < snap.length; i++) {
-        const entry = snap[i]!;
-        let r: ResolvedClaim;
+      for (let i = 0; i < n; i++) {
         try {
-          r = this.checkClaim(entry);
+          this.checkClaim(snap[i]!);
         } catch (e) {
           if (e instanceof KbValidationError) throw e.at(i);
           throw e;
         }
-        r.idPrefix = snapPrefix[i]!;
-        r.idCounter = snapCounter[i]!;
-        r.plainProvenance = snapPlain[i] === 1;
-        const sourceId = entry.provenance.source_id;
-        const dup = s.findDuplicate(r, sourceId);
-        if (dup >= 0) {
-          ids[i] = s.claimIdOf(dup);
-          duplicates++;
-          continue;
-        }
-        r.newFact = r.f < 0;
-        const earlier = inBatch.findOrAdd(r, sourceId, entries.length);
-        if (earlier >= 0) {
-          ids[i] = entries[earlier]!.claim_id;
-          duplicates++;
-          continue;
-        }
-        ids[i] = entry.claim_id;
-        r.unique = true;
-        entries.push(entry);
-        resolved.push(r);
-        sources.push(sourceId);
       }
-      return { entries, resolved, finish: () => ({ ingested: entries.length, duplicates, claim_ids: ids }) };
+      return {
+        entries: snap,
+        hints,
+        finish: (applied) => {
+          const s = this.state;
+          const ids: string[] = new Array(n);
+          let duplicates = 0;
+          for (let i = 0; i < n; i++) {
+            const a = applied[i]!;
+            if (a >= 0) ids[i] = snap[i]!.claim_id;
+            else {
+              ids[i] = s.claimIdOf(-2 - a);
+              duplicates++;
+            }
+          }
+          return { ingested: n - duplicates, duplicates, claim_ids: ids };
+        },
+      };
     });
   }
 
@@ -413,22 +453,12 @@ export class KbDB extends KbView implements ViewHost {
     if (options.payload !== undefined) input.payload = options.payload;
     if (this.closed) throw new KbClosedError();
     const entry = this.snapshotClaim(input);
-    const prefix = madePrefix;
-    const counter = madeCounter;
-    const plain = madePlain;
+    const hints: ClaimHints = { prefix: [madePrefix], counter: Float64Array.of(madeCounter), plain: Uint8Array.of(madePlain ? 1 : 0) };
     return this.write(() => {
-      const resolved = this.checkClaim(entry);
-      resolved.idPrefix = prefix;
-      resolved.idCounter = counter;
-      resolved.plainProvenance = plain;
-      const dup = this.state.findDuplicate(resolved, entry.provenance.source_id);
-      if (dup >= 0) return { entries: [], finish: () => this.state.claimIdOf(dup) };
-      resolved.unique = true;
-      return { entries: [entry], resolved: [resolved], finish: () => entry.claim_id };
+      this.checkClaim(entry);
+      return { entries: [entry], hints, finish: (applied) => (applied[0]! >= 0 ? entry.claim_id : this.state.claimIdOf(-2 - applied[0]!)) };
     });
   }
-
-  // ---- retraction ------------------------------------------------------------------------------------
 
   private retractImpl(sourceId: string, reason: string, cascade: boolean): Promise<RetractResult> {
     if (typeof sourceId !== 'string' || sourceId.trim() === '') throw new KbValidationError('invalid_type', 'source_id', 'must be a non-empty string');
@@ -437,7 +467,7 @@ export class KbDB extends KbView implements ViewHost {
       if (!this.state.sourceIndex.has(sourceId)) throw new KbNotFoundError('source', sourceId);
       return {
         entries: [{ kind: 'retract', source_id: sourceId, reason, cascade }],
-        finish: (events) => {
+        finish: (_applied, events) => {
           const ev = events.find((e) => e.name === 'source_retracted') as Extract<PendingEvent, { name: 'source_retracted' }>;
           const ids = (l: number[]) => l.map((c) => this.state.claimIdOf(c));
           return { source_id: sourceId, reason, claim_ids: ids(ev.retracted), degraded_claim_ids: ids(ev.degraded) };
@@ -463,8 +493,14 @@ export class KbDB extends KbView implements ViewHost {
     if (typeof ms !== 'number' || !Number.isFinite(ms)) {
       return Promise.reject(new KbValidationError('invalid_timestamp', 'timestamp', 'must be a Date, an ISO 8601 string or milliseconds since the epoch'));
     }
-    const host: ViewHost = { beforeRead: async () => { if (this.closed) throw new KbClosedError(); }, describeStore: () => this.describeStore() };
-    return Promise.resolve(new KbView(this.state, host, ms));
+    const host: ViewHost = {
+      beforeRead: async () => {
+        if (this.closed) throw new KbClosedError();
+        while (this.speculative) await this.speculative;
+      },
+      describeStore: () => this.describeStore(),
+    };
+    return Promise.resolve(new KbView(this.ref, host, ms));
   }
 
   // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---

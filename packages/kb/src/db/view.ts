@@ -22,19 +22,32 @@ export interface ClaimsForOptions {
   status?: 'active' | 'all';
 }
 
+/**
+ * The index a base and its views read. The base replaces `current` when it rebuilds the index from the log
+ * (after a failed append), and every view of it follows.
+ */
+export interface StateRef {
+  current: GraphState;
+}
+
 export class KbView {
   /** @internal */
-  protected readonly state: GraphState;
+  protected readonly ref: StateRef;
   /** @internal */
   protected readonly host: ViewHost;
   /** Timestamp (ms) this view answers as of; Infinity for the live base. */
   readonly asOf: number;
 
   /** @internal */
-  constructor(state: GraphState, host: ViewHost, asOf: number) {
-    this.state = state;
+  constructor(ref: StateRef, host: ViewHost, asOf: number) {
+    this.ref = ref;
     this.host = host;
     this.asOf = asOf;
+  }
+
+  /** @internal */
+  protected get state(): GraphState {
+    return this.ref.current;
   }
 
   protected ctx(): ReadContext {

@@ -18,46 +18,6 @@ export const DEGRADED = 1;
 export const RETRACTED = 2;
 export const STATUS_NAMES: readonly ClaimStatus[] = ['active', 'degraded', 'retracted'];
 
-/** A claim's subject/predicate/object after normalisation, computed once per claim. */
-export interface ResolvedClaim {
-  subjectType: string;
-  /** Canonical name; '' when the entity was found by its raw spelling (s >= 0): then it is entityNorm[s]. */
-  subjectNorm: string;
-  objectType: string;
-  /** As subjectNorm, for the object (o >= 0). */
-  objectNorm: string;
-  predicate: string;
-  predicateClass: string;
-  /** Indices found while checking for duplicates, reused when the claim is applied (-1: not known then). */
-  s: number;
-  o: number;
-  p: number;
-  /** Source index, when looked up (-1: not yet). */
-  src: number;
-  /** Fact index found by findDuplicate (-1: the fact did not exist then). */
-  f: number;
-  /**
-   * Bit 1: the subject's raw name is its entity's display name; bit 2: the same for the object (known from
-   * the raw-name cache; 0 when not known, and then compared when applied).
-   */
-  sameName: number;
-  /** True once the engine has checked the claim against stored claims and its batch: not a duplicate. */
-  unique: boolean;
-  /**
-   * With `unique` and f = -1: true when no earlier claim of the same batch states the fact either, so the
-   * fact is certainly new when the claim is applied (no lookup needed).
-   */
-  newFact: boolean;
-  /**
-   * Set by the engine for ids it generated itself (`clm_` + idPrefix + 16-hex idCounter): lets the index
-   * keep the id as two numbers without parsing the string back. idCounter -1: parse claim_id.
-   */
-  idPrefix: string;
-  idCounter: number;
-  /** Set by the engine when the entry's provenance is its own { source_type, source_id } copy: nothing more to keep. */
-  plainProvenance: boolean;
-}
-
 export type PendingEvent =
   | { name: 'claim_ingested'; claim: number }
   | { name: 'claim_corroborated'; fact: number; count: number; claim: number }
@@ -263,36 +223,7 @@ export class GraphState {
     return this.col_factS.n;
   }
 
-  // ---- resolution -----------------------------------------------------------------------------------
-
-  resolveClaim(e: { subject: [string, string]; predicate: [string, string]; object: [string, string] }): ResolvedClaim {
-    const subjectType = normalizeToken(e.subject[1]);
-    const objectType = normalizeToken(e.object[1]);
-    // Known spellings of known entities: one lookup instead of normalising, then finding the entity.
-    const sCode = this.rawEntity(subjectType, e.subject[0]);
-    const oCode = this.rawEntity(objectType, e.object[0]);
-    const sKnown = sCode >= 0 ? sCode >> 1 : -1;
-    const oKnown = oCode >= 0 ? oCode >> 1 : -1;
-    return {
-      subjectType,
-      subjectNorm: sKnown >= 0 ? '' : this.registry.canonicalName(subjectType, normalizeName(e.subject[0])),
-      objectType,
-      objectNorm: oKnown >= 0 ? '' : this.registry.canonicalName(objectType, normalizeName(e.object[0])),
-      predicate: normalizeToken(e.predicate[0]),
-      predicateClass: normalizeToken(e.predicate[1]),
-      s: sKnown,
-      o: oKnown,
-      p: -1,
-      src: -1,
-      f: -1,
-      sameName: (sCode >= 0 && (sCode & 1) === 0 ? 1 : 0) | (oCode >= 0 && (oCode & 1) === 0 ? 2 : 0),
-      unique: false,
-      newFact: false,
-      idPrefix: '',
-      idCounter: -1,
-      plainProvenance: false,
-    };
-  }
+  // ---- resolution ---------------------------------------------------------------------------------
 
   /**
    * For a raw name already seen with this (normalised) type: entity * 2, plus 1 when the raw name differs
@@ -324,34 +255,11 @@ export class GraphState {
   }
 
 
-  /** The fact a resolved claim states, if already known. */
-  findFact(r: ResolvedClaim): number | undefined {
-    const s = r.s >= 0 ? r.s : this.entityOf(r.subjectType, r.subjectNorm);
-    const o = r.o >= 0 ? r.o : this.entityOf(r.objectType, r.objectNorm);
-    const p = this.predIndex.get(r.predicate);
-    r.s = s ?? -1;
-    r.o = o ?? -1;
-    r.p = p ?? -1;
-    if (s === undefined || o === undefined || p === undefined) return undefined;
-    return this.facts.get(s, p, o);
-  }
-
   private duplicateInFact(f: number, src: number): number {
     for (let c = this.factFirst[f]!; c >= 0; c = this.claimNextInFact[c]!) {
       if (this.claimSource[c] === src && this.claimStatus[c] !== RETRACTED) return c;
     }
     return -1;
-  }
-
-  /** The claim index of a stored, non-retracted claim of the same fact from the same source, or -1. */
-  findDuplicate(r: ResolvedClaim, sourceId: string): number {
-    const f = this.findFact(r);
-    if (f === undefined) return -1;
-    r.f = f;
-    const src = this.sourceOf(sourceId);
-    if (src === undefined) return -1;
-    r.src = src;
-    return this.duplicateInFact(f, src);
   }
 
   claimsOfFact(f: number): number[] {
@@ -435,9 +343,10 @@ export class GraphState {
     return src;
   }
 
+  /** `known`: the entity (type, norm) names, or -1 when it is certainly not indexed yet. */
   private internEntity(type: string, norm: string, raw: string, known: number): number {
-    let e = known >= 0 ? known : this.entityOf(type, norm);
-    if (e !== undefined) {
+    let e = known;
+    if (e >= 0) {
       this.rememberRaw(type, raw, e);
       if (raw !== this.entityName[e]) {
         const shown = raw.trim();
@@ -475,32 +384,51 @@ export class GraphState {
   // ---- applying log entries -------------------------------------------------------------------------
 
   /**
-   * Adds a claim. Returns its index, or -1 if it duplicates a stored claim (possible only when two
-   * processes raced; the first in log order wins, deterministically).
+   * Adds a claim, or finds that it duplicates a stored one: the same fact from the same source, not retracted.
+   * Returns the new claim's index, or `-2 - d` where d is the duplicated claim's index (then nothing changes).
+   * Ingest and replay both come here, so a base reopened from its log holds exactly what was ingested; a
+   * duplicate can reach the log only when two processes raced, and the first in log order wins.
+   * `idPrefix`/`idCounter`: set by the engine for ids it generated (see ClaimIds), so the id is kept as two
+   * numbers without parsing it back; -1 parses `claim_id`. `plainProvenance`: the provenance is the engine's
+   * own { source_type, source_id } copy, with nothing more to keep.
    */
-  applyClaim(e: ClaimEntry, ts: number, r: ResolvedClaim | undefined, events: PendingEvent[] | null): number {
-    if (ts > this.lastTs) this.lastTs = ts;
-    r ??= this.resolveClaim(e);
+  applyClaim(e: ClaimEntry, ts: number, events: PendingEvent[] | null, idPrefix = '', idCounter = -1, plainProvenance = false): number {
+    const subjectType = normalizeToken(e.subject[1]);
+    const objectType = normalizeToken(e.object[1]);
+    const predicate = normalizeToken(e.predicate[0]);
     const prov = e.provenance;
     const sourceId = prov.source_id;
-    let src = r.src >= 0 ? r.src : this.sourceOf(sourceId);
-
-    const s = r.s >= 0 ? r.s : this.internEntity(r.subjectType, r.subjectNorm, e.subject[0], -1);
-    const o = r.o >= 0 ? r.o : this.internEntity(r.objectType, r.objectNorm, e.object[0], -1);
-    let p: number | undefined = r.p >= 0 ? r.p : this.predIndex.get(r.predicate);
-    if (p === undefined) {
-      p = this.predName.length;
-      this.predIndex.set(r.predicate, p);
-      this.predName.push(r.predicate);
-      this.predClass.push(r.predicateClass);
+    // Known spellings of known entities: one lookup instead of normalising, then finding the entity.
+    const sCode = this.rawEntity(subjectType, e.subject[0]);
+    const oCode = this.rawEntity(objectType, e.object[0]);
+    const sNorm = sCode >= 0 ? '' : this.registry.canonicalName(subjectType, normalizeName(e.subject[0]));
+    const oNorm = oCode >= 0 ? '' : this.registry.canonicalName(objectType, normalizeName(e.object[0]));
+    let s = sCode >= 0 ? sCode >> 1 : this.entityOf(subjectType, sNorm) ?? -1;
+    let o = oCode >= 0 ? oCode >> 1 : this.entityOf(objectType, oNorm) ?? -1;
+    let p = this.predIndex.get(predicate) ?? -1;
+    let src = this.sourceOf(sourceId) ?? -1;
+    let f = s >= 0 && o >= 0 && p >= 0 ? this.facts.get(s, p, o) ?? -1 : -1;
+    if (f >= 0 && src >= 0) {
+      const dup = this.duplicateInFact(f, src);
+      if (dup >= 0) return -2 - dup;
     }
-    // A claim the engine has just checked (r.unique) needs no second duplicate check, and its fact, when it
-    // existed at check time, no second lookup; replayed entries get both.
-    let f: number | undefined = r.unique && r.f >= 0 ? r.f : r.unique && r.newFact ? undefined : this.facts.get(s, p, o);
-    if (!r.unique && f !== undefined && src !== undefined && this.duplicateInFact(f, src) >= 0) return -1;
+
+    if (ts > this.lastTs) this.lastTs = ts;
+    // A new spelling of a known entity is remembered (and kept as an alias) as well.
+    if (sCode < 0) s = this.internEntity(subjectType, sNorm, e.subject[0], s);
+    // (A new object may be the subject just added: a self-loop.)
+    if (oCode < 0) o = this.internEntity(objectType, oNorm, e.object[0], o >= 0 ? o : this.entityOf(objectType, oNorm) ?? -1);
+    if (p < 0) {
+      p = this.predName.length;
+      this.predIndex.set(predicate, p);
+      this.predName.push(predicate);
+      this.predClass.push(normalizeToken(e.predicate[1]));
+    }
+    // Bit 1: the subject's raw name is its entity's display name; bit 2: the same for the object.
+    const sameName = (sCode >= 0 && (sCode & 1) === 0 ? 1 : 0) | (oCode >= 0 && (oCode & 1) === 0 ? 2 : 0);
     const c = this.ids.count;
     let newSource = true;
-    if (f === undefined) {
+    if (f < 0) {
       f = this.col_factS.n;
       this.col_factS.push(s);
       this.col_factO.push(o);
@@ -521,7 +449,7 @@ export class GraphState {
       this.factLast[f] = c;
       this.factClaimCount[f]!++;
     }
-    if (src === undefined) {
+    if (src < 0) {
       src = this.sourceIds.length;
       this.sourceIndex.set(sourceId, src);
       this.sourceTable.set(sourceId, src);
@@ -546,7 +474,7 @@ export class GraphState {
     }
 
     this.claimIndexMap?.set(e.claim_id, c);
-    if (r.idCounter >= 0) this.ids.pushGenerated(r.idPrefix, r.idCounter);
+    if (idCounter >= 0) this.ids.pushGenerated(idPrefix, idCounter);
     else this.ids.push(e.claim_id);
     this.col_claimFact.push(f);
     this.col_claimSource.push(src);
@@ -559,18 +487,18 @@ export class GraphState {
     this.col_claimNextInFact.push(-1);
     this.col_claimNextInSource.push(-1);
     // Keep the raw spellings only when they differ from what the index can rebuild. Entity s has type
-    // r.subjectType and predicate p is named r.predicate (they were looked up by those), so those are compared
+    // subjectType and predicate p is named `predicate` (they were looked up by those), so those are compared
     // without loading the entity's or predicate's entry.
     if (
-      ((r.sameName & 1) === 0 && e.subject[0] !== this.entityName[s]) || e.subject[1] !== r.subjectType ||
-      ((r.sameName & 2) === 0 && e.object[0] !== this.entityName[o]) || e.object[1] !== r.objectType ||
-      e.predicate[0] !== r.predicate || e.predicate[1] !== this.predClass[p] || prov.source_type !== this.sourceTypeName[st]
+      ((sameName & 1) === 0 && e.subject[0] !== this.entityName[s]) || e.subject[1] !== subjectType ||
+      ((sameName & 2) === 0 && e.object[0] !== this.entityName[o]) || e.object[1] !== objectType ||
+      e.predicate[0] !== predicate || e.predicate[1] !== this.predClass[p] || prov.source_type !== this.sourceTypeName[st]
     ) {
       this.claimRaw.set(c, {
         subject: [e.subject[0], e.subject[1]], predicate: [e.predicate[0], e.predicate[1]], object: [e.object[0], e.object[1]], source_type: prov.source_type,
       });
     }
-    if (!r.plainProvenance) {
+    if (!plainProvenance) {
       let keys = 0;
       for (const _ in prov) keys++;
       if (keys > 2) this.claimProvenance.set(c, prov);
@@ -596,7 +524,7 @@ export class GraphState {
       if (this.emitIngested) events.push({ name: 'claim_ingested', claim: c });
       if (newSource && this.emitCorroborated && this.factSources[f]! >= 2) events.push({ name: 'claim_corroborated', fact: f, count: this.factSources[f]!, claim: c });
     }
-    if (this.inquiryBook.anyOpen) this.inquiryBook.match(c, this.entityNorm[s]!, this.entityNorm[o]!, r.predicate, ts, events);
+    if (this.inquiryBook.anyOpen) this.inquiryBook.match(c, this.entityNorm[s]!, this.entityNorm[o]!, predicate, ts, events);
     return c;
   }
 

@@ -163,6 +163,11 @@ export class Registry {
   }
 
   /** Throws when the claim breaks a registered predicate constraint or payload schema. */
+  /** Whether checkClaim can refuse anything (any predicate rule or payload schema registered). */
+  get constrainsClaims(): boolean {
+    return this.predicates.size > 0 || this.schemas.size > 0;
+  }
+
   checkClaim(subjectType: string, predicate: string, predicateClass: string, objectType: string, payload: unknown): void {
     const rule = this.predicates.get(predicate);
     if (rule) {
