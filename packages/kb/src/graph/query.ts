@@ -32,7 +32,11 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
 
   const t2 = performance.now();
   const reached: ReachedEntity[] = [];
-  const seen = new Map<number, number>([[e, 0]]);
+  // Visited marks in the index's scratch array (a fresh epoch per expansion) rather than a Map per query.
+  const seen = s.visitMarks();
+  const epoch = s.nextVisitEpoch();
+  seen[e] = epoch;
+  let seenCount = 1;
   let frontier = [e];
   let truncated = false;
   for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
@@ -41,10 +45,11 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
       for (const f of s.entityFacts[u]!) {
         factsExamined++;
         const v = s.factS[f] === u ? s.factO[f]! : s.factS[f]!;
-        if (seen.has(v) || !rc.factHasLive(f)) continue;
-        seen.set(v, d);
+        if (seen[v] === epoch || !rc.factHasLive(f)) continue;
+        seen[v] = epoch;
+        seenCount++;
         next.push(v);
-        reached.push({ ...rc.summary(v), distance: d, via: s.entityIds[u]! });
+        reached.push({ id: s.entityIds[v]!, name: s.entityName[v]!, type: s.entityType[v]!, claim_count: rc.entityClaimCount(v), distance: d, via: s.entityIds[u]! });
         if (reached.length >= maxEntities) {
           truncated = true;
           break;
@@ -72,7 +77,7 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
   return {
     ...frame,
     timing: { resolve_ms: t1 - t0, direct_ms: t2 - t1, expand_ms: t3 - t2, narrative_ms: t4 - t3, total_ms: t4 - t0 },
-    candidates: { facts_examined: factsExamined, claims_examined: claimsExamined, entities_examined: seen.size },
+    candidates: { facts_examined: factsExamined, claims_examined: claimsExamined, entities_examined: seenCount },
   };
 }
 

@@ -201,6 +201,28 @@ export class GraphState {
   /** Whether applyClaim queues claim_corroborated (off when nobody listens: no content_id hash per event). */
   emitCorroborated = true;
 
+  // Scratch marks for graph expansions (queries run synchronously, one at a time): entity -> epoch last visited.
+  private marks = new Uint32Array(0);
+  private markEpoch = 0;
+
+  /** The scratch marks, at least one per entity; pair with nextVisitEpoch(). */
+  visitMarks(): Uint32Array {
+    if (this.marks.length < this.entityIds.length) {
+      this.marks = new Uint32Array(Math.max(1024, this.entityIds.length * 2));
+      this.markEpoch = 0;
+    }
+    return this.marks;
+  }
+
+  /** A value no entity is marked with yet. */
+  nextVisitEpoch(): number {
+    if (++this.markEpoch === 0xffffffff) {
+      this.marks.fill(0);
+      this.markEpoch = 1;
+    }
+    return this.markEpoch;
+  }
+
   /** The index of a claim by its id, or undefined. */
   claimIndexOf(claimId: string): number | undefined {
     if (!this.claimIndexMap) {
@@ -393,6 +415,8 @@ export class GraphState {
    * own { source_type, source_id } copy, with nothing more to keep.
    */
   applyClaim(e: ClaimEntry, ts: number, events: PendingEvent[] | null, idPrefix = '', idCounter = -1, plainProvenance = false): number {
+    // Every logged entry moves the clock, a raced duplicate too: the next write's timestamp stays monotonic.
+    if (ts > this.lastTs) this.lastTs = ts;
     const subjectType = normalizeToken(e.subject[1]);
     const objectType = normalizeToken(e.object[1]);
     const predicate = normalizeToken(e.predicate[0]);
@@ -413,7 +437,6 @@ export class GraphState {
       if (dup >= 0) return -2 - dup;
     }
 
-    if (ts > this.lastTs) this.lastTs = ts;
     // A new spelling of a known entity is remembered (and kept as an alias) as well.
     if (sCode < 0) s = this.internEntity(subjectType, sNorm, e.subject[0], s);
     // (A new object may be the subject just added: a self-loop.)
