@@ -17,5 +17,5 @@ cpu('entry', () => { entries = claims.map((c, i) => ({ kind: 'claim', claim_id: 
 cpu('stringify', () => { for (let i = 0; i < N; i += 4096) JSON.stringify(entries.slice(i, i + 4096)); });
 cpu('apply', () => { for (let i = 0; i < N; i++) s.applyClaim(entries[i]!, 1, null); });
 const s2 = new GraphState(new Registry());
-cpu('apply-again', () => { for (let i = 0; i < N; i++) s2.applyClaim(entries[i]!, 1, null); });
+cpu('apply-fresh', () => { for (let i = 0; i < N; i++) s2.applyClaim(entries[i]!, 1, null); });
 cpu('apply-dups', () => { for (let i = 0; i < N; i++) s2.applyClaim(entries[i]!, 1, null); });

@@ -17,7 +17,7 @@ import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } 
 import { builtinVocabularies } from '../vocab/bio.js';
 import * as extract from '../extract/api.js';
 import { EventHub, type Listener } from './events.js';
-import { KbView, type StateRef, type ViewHost } from './view.js';
+import { KbView, type ViewHost } from './view.js';
 
 /**
  * 'graph' is the embedded engine (in-memory graph index over the log); 'auto' picks the best available,
@@ -187,9 +187,14 @@ export class KbDB extends KbView implements ViewHost {
 
   /** @internal */
   async beforeRead(): Promise<void> {
+    await this.committedIndex();
+    if (this.store.shared) await this.serial(() => this.catchUp(null));
+  }
+
+  /** Resolves once the index holds only committed entries (no append pending); rejects when closed. */
+  private async committedIndex(): Promise<void> {
     if (this.closed) throw new KbClosedError();
     while (this.speculative) await this.speculative;
-    if (this.store.shared) await this.serial(() => this.catchUp(null));
   }
 
   /** @internal */
@@ -460,6 +465,8 @@ export class KbDB extends KbView implements ViewHost {
     });
   }
 
+  // ---- retraction ------------------------------------------------------------------------------------
+
   private retractImpl(sourceId: string, reason: string, cascade: boolean): Promise<RetractResult> {
     if (typeof sourceId !== 'string' || sourceId.trim() === '') throw new KbValidationError('invalid_type', 'source_id', 'must be a non-empty string');
     if (typeof reason !== 'string' || reason.trim() === '') throw new KbValidationError('missing_field', 'reason', 'a retraction needs a reason (kept for audit)');
@@ -493,13 +500,7 @@ export class KbDB extends KbView implements ViewHost {
     if (typeof ms !== 'number' || !Number.isFinite(ms)) {
       return Promise.reject(new KbValidationError('invalid_timestamp', 'timestamp', 'must be a Date, an ISO 8601 string or milliseconds since the epoch'));
     }
-    const host: ViewHost = {
-      beforeRead: async () => {
-        if (this.closed) throw new KbClosedError();
-        while (this.speculative) await this.speculative;
-      },
-      describeStore: () => this.describeStore(),
-    };
+    const host: ViewHost = { beforeRead: () => this.committedIndex(), describeStore: () => this.describeStore() };
     return Promise.resolve(new KbView(this.ref, host, ms));
   }
 

@@ -276,7 +276,6 @@ export class GraphState {
     this.lastRawType = '';
   }
 
-
   private duplicateInFact(f: number, src: number): number {
     for (let c = this.factFirst[f]!; c >= 0; c = this.claimNextInFact[c]!) {
       if (this.claimSource[c] === src && this.claimStatus[c] !== RETRACTED) return c;
@@ -415,7 +414,7 @@ export class GraphState {
    * own { source_type, source_id } copy, with nothing more to keep.
    */
   applyClaim(e: ClaimEntry, ts: number, events: PendingEvent[] | null, idPrefix = '', idCounter = -1, plainProvenance = false): number {
-    // Every logged entry moves the clock, a raced duplicate too: the next write's timestamp stays monotonic.
+    // Every applied entry moves the clock, a duplicate too, so the next write's timestamp never goes back.
     if (ts > this.lastTs) this.lastTs = ts;
     const subjectType = normalizeToken(e.subject[1]);
     const objectType = normalizeToken(e.object[1]);
