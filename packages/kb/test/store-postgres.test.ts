@@ -6,6 +6,7 @@ import pg from 'pg';
 import { createTempDatabase, probePostgres, type TempDatabase } from '@evident/testkit';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { KbClosedError, KbConflictError, KbError, KbOpenError } from '../src/errors.js';
+import { claimOfRun, entrySpan, newRun } from '../src/store/claim-run.js';
 import type { ClaimStore, LogEntry } from '../src/store/types.js';
 
 const probe = await probePostgres();
@@ -102,6 +103,44 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
       assert.deepEqual(a!.entry, e);
       assert.deepEqual(b!.entry, { kind: 'retract', source_id: 'pmid:1', reason: 'r', cascade: true });
       assert.equal(a!.ts, Date.UTC(2026, 0, 1));
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a claim run round-trips and reads from inside it as its tail, with exact confidences', async () => {
+    const store = await openPostgresStore(await freshUrl());
+    try {
+      const r = newRun(20_000, '0123456789abcdef', 5);
+      for (let i = 0; i < r.n; i++) {
+        r.subject[i] = `g${i % 50}`;
+        r.subject_type[i] = 'gene';
+        r.relationship[i] = 'associated_with';
+        r.predicate_class[i] = 'association';
+        r.object[i] = `d${i % 7}`;
+        r.object_type[i] = 'disease';
+        r.source_type[i] = 'literature';
+        r.source_id[i] = `pmid:${i}`;
+        r.confidence[i] = (i * 0.3183098861837907) % 1;
+      }
+      r.payload = { 17: { x: [1, 2] } };
+      await store.append([claim(0), r], 9, 0);
+      const expected = [claim(0), ...Array.from({ length: r.n }, (_, i) => claimOfRun(r, i))];
+      for (const after of [0, 1, 16_385, 20_000]) {
+        const flat: LogEntry[] = [];
+        let last = after;
+        for (;;) {
+          const page = await store.readAfter(last, 3000);
+          if (page.length === 0) break;
+          for (const rec of page) {
+            assert.equal(rec.seq, last + 1, `after ${after}`);
+            if (rec.entry.kind === 'claims') for (let i = 0; i < rec.entry.n; i++) flat.push(claimOfRun(rec.entry, i));
+            else flat.push(rec.entry);
+            last = rec.seq + entrySpan(rec.entry) - 1;
+          }
+        }
+        assert.deepEqual(flat, expected.slice(after), `after ${after}`);
+      }
     } finally {
       await store.close();
     }

@@ -12,7 +12,8 @@ import { validateClaimInput, lastProvenanceKeys, LIMITS } from '../model/validat
 import { normalizeToken } from '../model/normalize.js';
 import { openStore, isPostgresUrl } from '../store/open-store.js';
 import { SqliteClaimStore } from '../store/sqlite.js';
-import type { ClaimEntry, ClaimStore, LogEntry } from '../store/types.js';
+import { entrySpan, generatedClaimId, newRun, pickFromRun, sliceRun } from '../store/claim-run.js';
+import type { ClaimRun, ClaimStore, LogEntry, LogRecord } from '../store/types.js';
 import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } from '../types.js';
 import { builtinVocabularies } from '../vocab/bio.js';
 import * as extract from '../extract/api.js';
@@ -66,40 +67,58 @@ function defaultConfidence(curator: Curator, sourceType: string): number {
   return 0.7;
 }
 
-// Ids: a random 64-bit prefix per opened base plus a counter, 32 hex digits in all. Unique across
-// processes with overwhelming probability, and cheap enough for a million claims a second.
+// Ids: a random 64-bit prefix per process plus a counter, 32 hex digits in all. Unique across processes with
+// overwhelming probability, and cheap enough for a million claims a second.
 let idPrefix = randomBytes(8).toString('hex');
 let idCounter = 0;
-/** The prefix and counter of the last id newId made (the index keeps generated claim ids as numbers). */
-let madePrefix = '';
-let madeCounter = 0;
-/** Whether the last snapshot's provenance is just { source_type, source_id } (the index then keeps nothing more). */
-let madePlain = false;
-let headKind = '';
-let headPrefix = '';
-let head = '';
-const ZEROS = '0000000000000000';
 function newId(kind: string): string {
-  if (idCounter >= 0xffffffff) {
+  const { prefix, start } = reserveIds(1);
+  return kind + generatedClaimId(prefix, start).slice(4);
+}
+
+/** n consecutive counters under one prefix (a fresh prefix when the counter would pass 32 bits). */
+function reserveIds(n: number): { prefix: string; start: number } {
+  if (idCounter + n > 0xffffffff) {
     idPrefix = randomBytes(8).toString('hex');
     idCounter = 0;
   }
-  madePrefix = idPrefix;
-  madeCounter = idCounter++;
-  if (kind !== headKind || idPrefix !== headPrefix) {
-    headKind = kind;
-    headPrefix = idPrefix;
-    head = kind + idPrefix;
-  }
-  const hex = madeCounter.toString(16);
-  return head + ZEROS.slice(hex.length) + hex;
+  const start = idCounter;
+  idCounter += n;
+  return { prefix: idPrefix, start };
 }
 
-/** Per claim entry of a write: how its id was generated, and whether its provenance is a plain copy (see applyClaim). */
-interface ClaimHints {
-  prefix: string[];
-  counter: Float64Array;
-  plain: Uint8Array;
+/**
+ * Copies the log's entries with seq <= upTo from one store into another that holds exactly the entries before
+ * them (an empty one, for a copy from the start), keeping each append's timestamp so at() answers the same.
+ */
+async function copyLog(from: ClaimStore, to: ClaimStore, upTo: number): Promise<void> {
+  let after = 0;
+  while (after < upTo) {
+    const page: LogRecord[] = [];
+    for (const r of await from.readAfter(after, 50_000)) {
+      if (r.seq > upTo) break;
+      const span = entrySpan(r.entry);
+      // A run reaching past upTo (appended after it) keeps only its head.
+      page.push(r.seq + span - 1 <= upTo ? r : { ...r, entry: sliceRun(r.entry as ClaimRun, 0, upTo - r.seq + 1) });
+    }
+    if (page.length === 0) break;
+    let i = 0;
+    while (i < page.length) {
+      let j = i;
+      while (j < page.length && page[j]!.ts === page[i]!.ts) j++;
+      await to.append(page.slice(i, j).map((r) => r.entry), page[i]!.ts, page[i]!.seq - 1);
+      i = j;
+    }
+    const last = page[page.length - 1]!;
+    after = last.seq + entrySpan(last.entry) - 1;
+  }
+}
+
+/** The claims of a run that applyRun kept (out[i] >= 0); they took consecutive ids from id_start. */
+function keptOfRun(r: ClaimRun, out: Int32Array): ClaimRun {
+  const keep: number[] = [];
+  for (let i = 0; i < r.n; i++) if (out[i]! >= 0) keep.push(i);
+  return pickFromRun(r, keep);
 }
 
 export class KbDB extends KbView implements ViewHost {
@@ -158,22 +177,7 @@ export class KbDB extends KbView implements ViewHost {
       try {
         const head = await to.head();
         if (head !== 0) throw new KbValidationError('not_empty', 'dest', `${dest} already holds ${head} log entries; restore needs an empty base`);
-        let after = 0;
-        let written = 0;
-        for (;;) {
-          const page = await from.readAfter(after, 50_000);
-          if (page.length === 0) break;
-          // Keep each original append's timestamp, so at() answers the same after a restore.
-          let i = 0;
-          while (i < page.length) {
-            let j = i;
-            while (j < page.length && page[j]!.ts === page[i]!.ts) j++;
-            await to.append(page.slice(i, j).map((r) => r.entry), page[i]!.ts, written);
-            written += j - i;
-            i = j;
-          }
-          after = page[page.length - 1]!.seq;
-        }
+        await copyLog(from, to, Infinity);
       } finally {
         await to.close();
       }
@@ -214,19 +218,23 @@ export class KbDB extends KbView implements ViewHost {
       const page = await this.store.readAfter(this.lastSeq, 65_536);
       if (page.length === 0) return;
       for (const r of page) this.applyEntry(r.entry, r.ts, events);
-      this.lastSeq = page[page.length - 1]!.seq;
+      const last = page[page.length - 1]!;
+      this.lastSeq = last.seq + entrySpan(last.entry) - 1;
     }
   }
 
   /**
-   * Applies one entry to the index. For a claim, returns what applyClaim does (its index, or -2 - the index of
-   * the stored claim it duplicates); 0 for other entries.
+   * Applies one entry, as read from the log, to the index. For a claim, returns what applyClaim does (its
+   * index, or -2 - the index of the stored claim it duplicates); 0 for other entries.
    */
-  private applyEntry(e: LogEntry, ts: number, events: PendingEvent[] | null, hint?: ClaimHints, i = 0): number {
+  private applyEntry(e: LogEntry, ts: number, events: PendingEvent[] | null): number {
     const s = this.state;
     switch (e.kind) {
       case 'claim':
-        return hint ? s.applyClaim(e, ts, events, hint.prefix[i]!, hint.counter[i]!, hint.plain[i] === 1) : s.applyClaim(e, ts, events);
+        return s.applyClaim(e, ts, events);
+      case 'claims':
+        s.applyRun(e, ts, events, null, false);
+        break;
       case 'retract':
         s.applyRetract(e, ts, events);
         break;
@@ -263,9 +271,9 @@ export class KbDB extends KbView implements ViewHost {
    * is also how a duplicate is found, in one pass. Claims found to be duplicates are left out of the log; the
    * rest is appended. From the apply until the append settles, reads wait (beforeRead); if the append fails,
    * the index is rebuilt from the log before anyone reads it again. `finish` gets, per entry, what
-   * applyEntry returned.
+   * applyEntry returned, or for a ClaimRun what applyRun wrote per claim.
    */
-  private async write<T>(build: () => { entries: LogEntry[]; hints?: ClaimHints; finish: (applied: Int32Array, events: PendingEvent[]) => T }): Promise<T> {
+  private async write<T>(build: () => { entries: LogEntry[]; finish: (applied: (number | Int32Array)[], events: PendingEvent[]) => T }): Promise<T> {
     if (this.closed) throw new KbClosedError();
     let events: PendingEvent[] = [];
     const result = await this.serial(async () => {
@@ -277,7 +285,7 @@ export class KbDB extends KbView implements ViewHost {
         await new Promise<void>((r) => setImmediate(r));
         const plan = build();
         const n = plan.entries.length;
-        const applied = new Int32Array(n);
+        const applied = new Array<number | Int32Array>(n);
         events = [];
         if (n === 0) return plan.finish(applied, events);
         const s = this.state;
@@ -289,14 +297,26 @@ export class KbDB extends KbView implements ViewHost {
         try {
           const kept: LogEntry[] = [];
           try {
+            let span = 0;
             for (let i = 0; i < n; i++) {
               const e = plan.entries[i]!;
-              const a = this.applyEntry(e, ts, events, plan.hints, i);
-              applied[i] = a;
-              if (a >= 0) kept.push(e);
+              if (e.kind === 'claims') {
+                const out = new Int32Array(e.n);
+                const added = s.applyRun(e, ts, events, out, true);
+                applied[i] = out;
+                if (added > 0) kept.push(added === e.n ? e : keptOfRun(e, out));
+                span += added;
+              } else {
+                const a = this.applyEntry(e, ts, events);
+                applied[i] = a;
+                if (a >= 0) {
+                  kept.push(e);
+                  span++;
+                }
+              }
             }
             const first = await this.store.append(kept, ts, this.lastSeq);
-            if (kept.length) this.lastSeq = first + kept.length - 1;
+            if (span) this.lastSeq = first + span - 1;
           } catch (e) {
             try {
               await this.rebuild();
@@ -354,45 +374,88 @@ export class KbDB extends KbView implements ViewHost {
   // ---- claims ----------------------------------------------------------------------------------------
 
   /**
-   * Checks a claim's shape and copies it into a log entry, synchronously at call time: the caller may reuse
-   * its objects as soon as the call is made, and a store may serialise after an await. Throws
-   * KbValidationError naming the field.
+   * Checks claim inputs' shapes and copies them into a ClaimRun, synchronously at call time: the caller may
+   * reuse its objects as soon as the call is made, and a store may serialise after an await. Strings are
+   * immutable, so the columns share them; provenance extras and payloads are copied. Throws
+   * KbValidationError naming the field (and, for a batch, the index).
    */
-  private snapshotClaim(input: unknown): ClaimEntry {
-    const c = validateClaimInput(input);
-    const p = c.provenance;
-    const derived = p.derived_from;
-    const keys = lastProvenanceKeys;
-    madePlain = keys === 2;
-    const provenance = keys === 2 ? { source_type: p.source_type, source_id: p.source_id } : ({ ...p, ...(derived ? { derived_from: [...derived] } : {}) } as ClaimEntry['provenance']);
-    const entry: ClaimEntry = {
-      kind: 'claim',
-      claim_id: newId('clm_'),
-      subject: [c.subject[0], c.subject[1]],
-      predicate: [c.predicate[0], c.predicate[1]],
-      object: [c.object[0], c.object[1]],
-      provenance,
-      confidence: c.confidence ?? defaultConfidence(this.curator, p.source_type),
-    };
-    if (c.payload !== undefined) entry.payload = structuredClone(c.payload);
-    return entry;
+  private captureClaims(inputs: readonly unknown[], batch: boolean): ClaimRun {
+    const n = inputs.length;
+    const ids = reserveIds(n);
+    const r = newRun(n, ids.prefix, ids.start);
+    for (let i = 0; i < n; i++) {
+      let c: ClaimInput;
+      try {
+        c = validateClaimInput(inputs[i]);
+      } catch (e) {
+        if (batch && e instanceof KbValidationError) throw e.at(i);
+        throw e;
+      }
+      const p = c.provenance;
+      r.subject[i] = c.subject[0];
+      r.subject_type[i] = c.subject[1];
+      r.relationship[i] = c.predicate[0];
+      r.predicate_class[i] = c.predicate[1];
+      r.object[i] = c.object[0];
+      r.object_type[i] = c.object[1];
+      r.source_type[i] = p.source_type;
+      r.source_id[i] = p.source_id;
+      r.confidence[i] = c.confidence ?? defaultConfidence(this.curator, p.source_type);
+      if (lastProvenanceKeys > 2) {
+        const extra: Record<string, unknown> = {};
+        let any = false;
+        for (const k in p) {
+          const v = (p as Record<string, unknown>)[k];
+          if (k === 'source_type' || k === 'source_id' || v === undefined) continue;
+          extra[k] = k === 'derived_from' ? [...(v as string[])] : v;
+          any = true;
+        }
+        if (any) (r.provenance_extra ??= {})[i] = extra;
+      }
+      if (c.payload !== undefined) (r.payload ??= {})[i] = structuredClone(c.payload);
+    }
+    return r;
   }
 
-  /** Checks an entry against the registry (constraints, payload schema) and the index (derived_from references). */
-  private checkClaim(entry: ClaimEntry): void {
+  /** Checks claim i of a run against the registry (constraints, payload schema) and the index (derived_from references). */
+  private checkClaim(r: ClaimRun, i: number): void {
     const s = this.state;
     const registry = this.registry;
     if (registry.constrainsClaims) {
-      registry.checkClaim(normalizeToken(entry.subject[1]), normalizeToken(entry.predicate[0]), normalizeToken(entry.predicate[1]), normalizeToken(entry.object[1]), entry.payload);
+      registry.checkClaim(normalizeToken(r.subject_type[i]!), normalizeToken(r.relationship[i]!), normalizeToken(r.predicate_class[i]!), normalizeToken(r.object_type[i]!), r.payload?.[i]);
     }
-    const derived = entry.provenance.derived_from;
+    const derived = r.provenance_extra?.[i]?.derived_from as string[] | undefined;
     if (derived) {
-      for (let i = 0; i < derived.length; i++) {
-        const parent = s.claimIndexOf(derived[i]!);
-        if (parent === undefined) throw new KbValidationError('unknown_reference', `provenance.derived_from[${i}]`, `no claim with id '${derived[i]}'`);
-        if (s.claimStatus[parent] === RETRACTED) throw new KbValidationError('retracted_reference', `provenance.derived_from[${i}]`, `claim '${derived[i]}' is retracted`);
+      for (let j = 0; j < derived.length; j++) {
+        const parent = s.claimIndexOf(derived[j]!);
+        if (parent === undefined) throw new KbValidationError('unknown_reference', `provenance.derived_from[${j}]`, `no claim with id '${derived[j]}'`);
+        if (s.claimStatus[parent] === RETRACTED) throw new KbValidationError('retracted_reference', `provenance.derived_from[${j}]`, `claim '${derived[j]}' is retracted`);
       }
     }
+  }
+
+  /** Checks every claim of the run (see checkClaim); a batch's errors name the index. */
+  private checkClaims(r: ClaimRun, batch: boolean): void {
+    if (!this.registry.constrainsClaims && !r.provenance_extra) return;
+    for (let i = 0; i < r.n; i++) {
+      try {
+        this.checkClaim(r, i);
+      } catch (e) {
+        if (batch && e instanceof KbValidationError) throw e.at(i);
+        throw e;
+      }
+    }
+  }
+
+  /** Per claim, the stored id: its own, or for a duplicate the id of the claim it duplicates. */
+  private claimIdsOf(applied: Int32Array): string[] {
+    const s = this.state;
+    const ids = new Array<string>(applied.length);
+    for (let i = 0; i < applied.length; i++) {
+      const a = applied[i]!;
+      ids[i] = s.claimIdOf(a >= 0 ? a : -2 - a);
+    }
+    return ids;
   }
 
   /**
@@ -404,45 +467,16 @@ export class KbDB extends KbView implements ViewHost {
     if (!Array.isArray(claims)) throw new KbValidationError('invalid_type', 'claims', 'must be an array of claims');
     if (claims.length > LIMITS.batch_claims) throw new KbValidationError('too_large', 'claims', `more than ${LIMITS.batch_claims} claims in one batch`);
     if (this.closed) throw new KbClosedError();
-    const n = claims.length;
-    const snap: ClaimEntry[] = new Array(n);
-    const hints: ClaimHints = { prefix: new Array(n), counter: new Float64Array(n), plain: new Uint8Array(n) };
-    for (let i = 0; i < n; i++) {
-      try {
-        snap[i] = this.snapshotClaim(claims[i]);
-      } catch (e) {
-        if (e instanceof KbValidationError) throw e.at(i);
-        throw e;
-      }
-      hints.prefix[i] = madePrefix;
-      hints.counter[i] = madeCounter;
-      hints.plain[i] = madePlain ? 1 : 0;
-    }
+    const run = this.captureClaims(claims, true);
     return this.write(() => {
-      for (let i = 0; i < n; i++) {
-        try {
-          this.checkClaim(snap[i]!);
-        } catch (e) {
-          if (e instanceof KbValidationError) throw e.at(i);
-          throw e;
-        }
-      }
+      this.checkClaims(run, true);
       return {
-        entries: snap,
-        hints,
+        entries: run.n ? [run] : [],
         finish: (applied) => {
-          const s = this.state;
-          const ids: string[] = new Array(n);
+          const out = (applied[0] as Int32Array | undefined) ?? new Int32Array(0);
           let duplicates = 0;
-          for (let i = 0; i < n; i++) {
-            const a = applied[i]!;
-            if (a >= 0) ids[i] = snap[i]!.claim_id;
-            else {
-              ids[i] = s.claimIdOf(-2 - a);
-              duplicates++;
-            }
-          }
-          return { ingested: n - duplicates, duplicates, claim_ids: ids };
+          for (let i = 0; i < out.length; i++) if (out[i]! < 0) duplicates++;
+          return { ingested: run.n - duplicates, duplicates, claim_ids: this.claimIdsOf(out) };
         },
       };
     });
@@ -457,11 +491,10 @@ export class KbDB extends KbView implements ViewHost {
     if (options.confidence !== undefined) input.confidence = options.confidence;
     if (options.payload !== undefined) input.payload = options.payload;
     if (this.closed) throw new KbClosedError();
-    const entry = this.snapshotClaim(input);
-    const hints: ClaimHints = { prefix: [madePrefix], counter: Float64Array.of(madeCounter), plain: Uint8Array.of(madePlain ? 1 : 0) };
+    const run = this.captureClaims([input], false);
     return this.write(() => {
-      this.checkClaim(entry);
-      return { entries: [entry], hints, finish: (applied) => (applied[0]! >= 0 ? entry.claim_id : this.state.claimIdOf(-2 - applied[0]!)) };
+      this.checkClaims(run, false);
+      return { entries: [run], finish: (applied) => this.claimIdsOf(applied[0] as Int32Array)[0]! };
     });
   }
 
@@ -606,19 +639,7 @@ export class KbDB extends KbView implements ViewHost {
       }
       const copy = await SqliteClaimStore.open(dest);
       try {
-        let after = 0;
-        while (after < seq) {
-          const page = (await this.store.readAfter(after, 50_000)).filter((r) => r.seq <= seq);
-          if (page.length === 0) break;
-          let i = 0;
-          while (i < page.length) {
-            let j = i;
-            while (j < page.length && page[j]!.ts === page[i]!.ts) j++;
-            await copy.append(page.slice(i, j).map((r) => r.entry), page[i]!.ts, page[i]!.seq - 1);
-            i = j;
-          }
-          after = page[page.length - 1]!.seq;
-        }
+        await copyLog(this.store, copy, seq);
       } finally {
         await copy.close();
       }

@@ -1,6 +1,7 @@
 // Claim ids by claim index. Ids this library generates ('clm_' + 16-hex prefix + 16-hex counter, see
 // db/kb.ts) are kept as two numbers instead of a million retained strings; any other id (restored or
 // written by another tool) is kept as written, in a sparse map.
+import { generatedClaimId } from '../store/claim-run.js';
 import { F64Column, I32Column } from './columns.js';
 
 function isLowerHex(s: string, from: number, to: number): boolean {
@@ -27,7 +28,7 @@ export class ClaimIds {
   get(c: number): string {
     const pi = this.prefix.a[c]!;
     if (pi < 0) return this.foreign.get(c)!;
-    return 'clm_' + this.prefixes[pi]! + this.counter.a[c]!.toString(16).padStart(16, '0');
+    return generatedClaimId(this.prefixes[pi]!, this.counter.a[c]!);
   }
 
   /** An id known to be 'clm_' + prefix (16 lower-hex digits) + counter (< 2^48) as 16 hex digits. */

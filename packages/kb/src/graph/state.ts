@@ -3,7 +3,8 @@
 // indices. Everything here is rebuilt by replaying the log in seq order, so `apply*` must be deterministic:
 // the same log always gives the same index, whichever process replays it.
 import { hash } from 'node:crypto';
-import type { ClaimEntry, InquiryEntry, RetractEntry } from '../store/types.js';
+import type { ClaimEntry, ClaimRun, InquiryEntry, RetractEntry } from '../store/types.js';
+import { provenanceOfRun } from '../store/claim-run.js';
 import type { ClaimStatus } from '../types.js';
 import { entityId, normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
@@ -405,27 +406,65 @@ export class GraphState {
   // ---- applying log entries -------------------------------------------------------------------------
 
   /**
+   * Adds a claim entry, or finds that it duplicates a stored one: see addClaim. `idPrefix`/`idCounter`: set
+   * for an id the engine generated (see ClaimIds), so it is kept as two numbers without parsing it back; -1
+   * parses `claim_id`.
+   */
+  applyClaim(e: ClaimEntry, ts: number, events: PendingEvent[] | null, idPrefix = '', idCounter = -1): number {
+    const prov = e.provenance;
+    let keys = 0;
+    for (const _ in prov) keys++;
+    return this.addClaim(
+      e.subject[0], e.subject[1], e.predicate[0], e.predicate[1], e.object[0], e.object[1], prov.source_type, prov.source_id,
+      e.confidence, keys > 2 ? prov : null, e.payload, idPrefix, idCounter, e.claim_id, ts, events,
+    );
+  }
+
+  /**
+   * Applies the claims of a run in order, writing what addClaim returned for claim i to out[i]. `compact`: the
+   * run is a write not yet in the log, whose kept claims get consecutive ids from id_start (a duplicate takes
+   * no id); otherwise claim i has id id_start + i, as stored. Returns how many claims were added.
+   */
+  applyRun(r: ClaimRun, ts: number, events: PendingEvent[] | null, out: Int32Array | null, compact: boolean): number {
+    const extras = r.provenance_extra;
+    const payloads = r.payload;
+    let added = 0;
+    for (let i = 0; i < r.n; i++) {
+      const extra = extras?.[i];
+      const a = this.addClaim(
+        r.subject[i]!, r.subject_type[i]!, r.relationship[i]!, r.predicate_class[i]!, r.object[i]!, r.object_type[i]!,
+        r.source_type[i]!, r.source_id[i]!, r.confidence[i]!, extra ? provenanceOfRun(r, i) : null,
+        payloads?.[i], r.id_prefix, r.id_start + (compact ? added : i), '', ts, events,
+      );
+      if (out) out[i] = a;
+      if (a >= 0) added++;
+    }
+    return added;
+  }
+
+  /**
    * Adds a claim, or finds that it duplicates a stored one: the same fact from the same source, not retracted.
    * Returns the new claim's index, or `-2 - d` where d is the duplicated claim's index (then nothing changes).
    * Ingest and replay both come here, so a base reopened from its log holds exactly what was ingested; a
    * duplicate can reach the log only when two processes raced, and the first in log order wins.
-   * `idPrefix`/`idCounter`: set by the engine for ids it generated (see ClaimIds), so the id is kept as two
-   * numbers without parsing it back; -1 parses `claim_id`. `plainProvenance`: the provenance is the engine's
-   * own { source_type, source_id } copy, with nothing more to keep.
+   * `provenance`: the full provenance when it has more than source_type and source_id (kept as it is), else null.
+   * The id is `claimId`, or when idCounter >= 0 the generated id of idPrefix and idCounter.
    */
-  applyClaim(e: ClaimEntry, ts: number, events: PendingEvent[] | null, idPrefix = '', idCounter = -1, plainProvenance = false): number {
+  private addClaim(
+    subjectName: string, subjectTypeRaw: string, relationship: string, predicateClass: string, objectName: string, objectTypeRaw: string,
+    sourceType: string, sourceId: string, confidence: number, provenance: ClaimEntry['provenance'] | null, payload: unknown,
+    idPrefix: string, idCounter: number, claimId: string, ts: number, events: PendingEvent[] | null,
+  ): number {
     // Every applied entry moves the clock, a duplicate too, so the next write's timestamp never goes back.
     if (ts > this.lastTs) this.lastTs = ts;
-    const subjectType = normalizeToken(e.subject[1]);
-    const objectType = normalizeToken(e.object[1]);
-    const predicate = normalizeToken(e.predicate[0]);
-    const prov = e.provenance;
-    const sourceId = prov.source_id;
+    const subjectType = normalizeToken(subjectTypeRaw);
+    const objectType = normalizeToken(objectTypeRaw);
+    const predicate = normalizeToken(relationship);
     // Known spellings of known entities: one lookup instead of normalising, then finding the entity.
-    const sCode = this.rawEntity(subjectType, e.subject[0]);
-    const oCode = this.rawEntity(objectType, e.object[0]);
-    const sNorm = sCode >= 0 ? '' : this.registry.canonicalName(subjectType, normalizeName(e.subject[0]));
-    const oNorm = oCode >= 0 ? '' : this.registry.canonicalName(objectType, normalizeName(e.object[0]));
+    const sCode = this.rawEntity(subjectType, subjectName);
+    const oCode = this.rawEntity(objectType, objectName);
+    const sNorm = sCode >= 0 ? '' : this.registry.canonicalName(subjectType, normalizeName(subjectName));
+    const oNorm = oCode >= 0 ? '' : this.registry.canonicalName(objectType, normalizeName(objectName));
     let s = sCode >= 0 ? sCode >> 1 : this.entityOf(subjectType, sNorm) ?? -1;
     let o = oCode >= 0 ? oCode >> 1 : this.entityOf(objectType, oNorm) ?? -1;
     let p = this.predIndex.get(predicate) ?? -1;
@@ -437,14 +476,14 @@ export class GraphState {
     }
 
     // A new spelling of a known entity is remembered (and kept as an alias) as well.
-    if (sCode < 0) s = this.internEntity(subjectType, sNorm, e.subject[0], s);
+    if (sCode < 0) s = this.internEntity(subjectType, sNorm, subjectName, s);
     // (A new object may be the subject just added: a self-loop.)
-    if (oCode < 0) o = this.internEntity(objectType, oNorm, e.object[0], o >= 0 ? o : this.entityOf(objectType, oNorm) ?? -1);
+    if (oCode < 0) o = this.internEntity(objectType, oNorm, objectName, o >= 0 ? o : this.entityOf(objectType, oNorm) ?? -1);
     if (p < 0) {
       p = this.predName.length;
       this.predIndex.set(predicate, p);
       this.predName.push(predicate);
-      this.predClass.push(normalizeToken(e.predicate[1]));
+      this.predClass.push(normalizeToken(predicateClass));
     }
     // Bit 1: the subject's raw name is its entity's display name; bit 2: the same for the object.
     const sameName = (sCode >= 0 && (sCode & 1) === 0 ? 1 : 0) | (oCode >= 0 && (oCode & 1) === 0 ? 2 : 0);
@@ -482,26 +521,26 @@ export class GraphState {
       this.claimNextInSource[this.sourceLast[src]!] = c;
       this.sourceLast[src] = c;
     }
-    let st = this.sourceTypeIndex.get(prov.source_type);
+    let st = this.sourceTypeIndex.get(sourceType);
     if (st === undefined) {
       // Index both the raw and the normalised spelling; the normalised one names the type.
-      const norm = normalizeToken(prov.source_type);
+      const norm = normalizeToken(sourceType);
       st = this.sourceTypeIndex.get(norm);
       if (st === undefined) {
         st = this.sourceTypeName.length;
         this.sourceTypeName.push(norm);
         this.sourceTypeIndex.set(norm, st);
       }
-      this.sourceTypeIndex.set(prov.source_type, st);
+      this.sourceTypeIndex.set(sourceType, st);
     }
 
-    this.claimIndexMap?.set(e.claim_id, c);
     if (idCounter >= 0) this.ids.pushGenerated(idPrefix, idCounter);
-    else this.ids.push(e.claim_id);
+    else this.ids.push(claimId);
+    this.claimIndexMap?.set(idCounter >= 0 ? this.ids.get(c) : claimId, c);
     this.col_claimFact.push(f);
     this.col_claimSource.push(src);
     this.col_claimSourceType.push(st);
-    this.col_claimConf.push(e.confidence);
+    this.col_claimConf.push(confidence);
     this.col_claimTs.push(ts);
     this.col_claimStatus.push(ACTIVE);
     this.col_claimRetractTs.push(Infinity);
@@ -512,21 +551,17 @@ export class GraphState {
     // subjectType and predicate p is named `predicate` (they were looked up by those), so those are compared
     // without loading the entity's or predicate's entry.
     if (
-      ((sameName & 1) === 0 && e.subject[0] !== this.entityName[s]) || e.subject[1] !== subjectType ||
-      ((sameName & 2) === 0 && e.object[0] !== this.entityName[o]) || e.object[1] !== objectType ||
-      e.predicate[0] !== predicate || e.predicate[1] !== this.predClass[p] || prov.source_type !== this.sourceTypeName[st]
+      ((sameName & 1) === 0 && subjectName !== this.entityName[s]) || subjectTypeRaw !== subjectType ||
+      ((sameName & 2) === 0 && objectName !== this.entityName[o]) || objectTypeRaw !== objectType ||
+      relationship !== predicate || predicateClass !== this.predClass[p] || sourceType !== this.sourceTypeName[st]
     ) {
       this.claimRaw.set(c, {
-        subject: [e.subject[0], e.subject[1]], predicate: [e.predicate[0], e.predicate[1]], object: [e.object[0], e.object[1]], source_type: prov.source_type,
+        subject: [subjectName, subjectTypeRaw], predicate: [relationship, predicateClass], object: [objectName, objectTypeRaw], source_type: sourceType,
       });
     }
-    if (!plainProvenance) {
-      let keys = 0;
-      for (const _ in prov) keys++;
-      if (keys > 2) this.claimProvenance.set(c, prov);
-    }
-    if (e.payload !== undefined) this.claimPayload.set(c, e.payload);
-    const derived = prov.derived_from;
+    if (provenance) this.claimProvenance.set(c, provenance);
+    if (payload !== undefined) this.claimPayload.set(c, payload);
+    const derived = provenance?.derived_from;
     if (derived) {
       for (const id of derived) {
         const parent = this.claimIndexOf(id);

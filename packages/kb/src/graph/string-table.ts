@@ -87,7 +87,7 @@ export class StringTable {
       if (old[at + 2] === 0) continue;
       let i = old[at]! & mask;
       while (slots[i * STRIDE + 2] !== 0) i = (i + 1) & mask;
-      slots.set(old.subarray(at, at + STRIDE), i * STRIDE);
+      for (let k = 0; k < STRIDE; k++) slots[i * STRIDE + k] = old[at + k]!;
     }
     this.slots = slots;
     this.mask = mask;

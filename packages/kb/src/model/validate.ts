@@ -16,7 +16,11 @@ function fail(code: string, field: string, message: string): never {
   throw new KbValidationError(code, field, message);
 }
 
-function tuple(value: unknown, field: string, what: [string, string]): void {
+// Hoisted: a literal at each call would be a new array per claim.
+const ENTITY_PARTS: readonly [string, string] = ['name', 'type'];
+const PREDICATE_PARTS: readonly [string, string] = ['relationship', 'class'];
+
+function tuple(value: unknown, field: string, what: readonly [string, string]): void {
   if (!Array.isArray(value)) fail('invalid_tuple', field, `must be a [${what[0]}, ${what[1]}] array`);
   if (value.length !== 2) fail('invalid_tuple', field, `must have exactly 2 elements [${what[0]}, ${what[1]}], got ${value.length}`);
   for (let i = 0; i < 2; i++) {
@@ -35,11 +39,11 @@ export function validateClaimInput(input: unknown): ClaimInput {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) fail('invalid_type', 'claim', 'must be an object');
   const c = input as Record<string, unknown>;
   if (c.subject === undefined) fail('missing_field', 'subject', 'is required');
-  tuple(c.subject, 'subject', ['name', 'type']);
+  tuple(c.subject, 'subject', ENTITY_PARTS);
   if (c.predicate === undefined) fail('missing_field', 'predicate', 'is required');
-  tuple(c.predicate, 'predicate', ['relationship', 'class']);
+  tuple(c.predicate, 'predicate', PREDICATE_PARTS);
   if (c.object === undefined) fail('missing_field', 'object', 'is required');
-  tuple(c.object, 'object', ['name', 'type']);
+  tuple(c.object, 'object', ENTITY_PARTS);
   const p = c.provenance;
   if (p === undefined || p === null) fail('missing_field', 'provenance', 'is required');
   if (typeof p !== 'object' || Array.isArray(p)) fail('invalid_type', 'provenance', 'must be an object');

@@ -1,47 +1,18 @@
 // The embedded store: the log in one SQLite file (better-sqlite3, WAL, synchronous=FULL).
-// Physical layout: one row per chunk of up to CHUNK entries appended together, body = JSON array. A call's
+// Physical layout: one row per chunk of entries appended together (see ./chunks.ts for the body). A call's
 // chunks are written in one IMMEDIATE transaction, so an append is all-or-nothing and readers never see
 // half of it. Chunking keeps the row count (and the per-row B-tree cost) low while each entry keeps its own seq.
-// Inside a chunk a claim is stored as a positional array (see encodeEntry): half the bytes of the object
-// form and two to three times faster to stringify and parse. Other entries, and claims written in object
-// form, are stored and read as they are.
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { KbConflictError, KbCorruptError, KbOpenError } from '../errors.js';
-import type { ClaimEntry, ClaimStore, LogEntry, LogRecord, StoreOpenOptions } from './types.js';
+import { KbConflictError, KbOpenError } from '../errors.js';
+import { entrySpan } from './claim-run.js';
+import { decodeChunk, encodeChunks } from './chunks.js';
+import type { ClaimStore, LogEntry, LogRecord, StoreOpenOptions } from './types.js';
 
-type EncodedClaim = [
-  claim_id: string, subject: string, subject_type: string, relationship: string, predicate_class: string,
-  object: string, object_type: string, source_type: string, source_id: string, confidence: number,
-  provenance_extra?: Record<string, unknown> | 0, payload?: unknown,
-];
-
-export function encodeEntry(e: LogEntry): unknown {
-  if (e.kind !== 'claim') return e;
-  const p = e.provenance;
-  const out: EncodedClaim = [e.claim_id, e.subject[0], e.subject[1], e.predicate[0], e.predicate[1], e.object[0], e.object[1], p.source_type, p.source_id, e.confidence];
-  let extra: Record<string, unknown> | undefined;
-  for (const k in p) {
-    if (k === 'source_type' || k === 'source_id' || p[k] === undefined) continue;
-    (extra ??= {})[k] = p[k];
-  }
-  if (extra !== undefined || e.payload !== undefined) out.push(extra ?? 0);
-  if (e.payload !== undefined) out.push(e.payload);
-  return out;
-}
-
-export function decodeEntry(x: unknown): LogEntry {
-  if (!Array.isArray(x)) return x as LogEntry;
-  const a = x as EncodedClaim;
-  const provenance = (a[10] ? { source_type: a[7], source_id: a[8], ...a[10] } : { source_type: a[7], source_id: a[8] }) as ClaimEntry['provenance'];
-  const e: ClaimEntry = { kind: 'claim', claim_id: a[0], subject: [a[1], a[2]], predicate: [a[3], a[4]], object: [a[5], a[6]], provenance, confidence: a[9] };
-  if (a.length > 11) e.payload = a[11];
-  return e;
-}
-
-const FORMAT = 'evident-kb-log/1';
-const CHUNK = 4096;
+// /2 adds claim-run chunks (./chunks.ts); a /1 file is read as it is and marked /2 when opened for writing.
+const FORMAT = 'evident-kb-log/2';
+const READABLE_FORMATS = ['evident-kb-log/1', FORMAT];
 
 export class SqliteClaimStore implements ClaimStore {
   readonly backend = 'sqlite';
@@ -66,12 +37,9 @@ export class SqliteClaimStore implements ClaimStore {
       const head = this.headStmt.get()?.h ?? 0;
       if (head !== expectedHead) throw new KbConflictError(expectedHead, head);
       let seq = head + 1;
-      for (let i = 0; i < entries.length; i += CHUNK) {
-        const end = Math.min(entries.length, i + CHUNK);
-        const part = new Array<unknown>(end - i);
-        for (let j = i; j < end; j++) part[j - i] = encodeEntry(entries[j]!);
-        this.insertStmt.run(seq, part.length, ts, JSON.stringify(part));
-        seq += part.length;
+      for (const chunk of encodeChunks(entries)) {
+        this.insertStmt.run(seq, chunk.n, ts, chunk.body);
+        seq += chunk.n;
       }
       return head + 1;
     });
@@ -110,9 +78,10 @@ export class SqliteClaimStore implements ClaimStore {
                  CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, n INTEGER NOT NULL,
                                                  ts INTEGER NOT NULL, body TEXT NOT NULL);`);
         db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
+        db.prepare("UPDATE meta SET value = ? WHERE key = 'format' AND value = ?").run(FORMAT, READABLE_FORMATS[0]);
       }
       const row = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined;
-      if (!row || row.value !== FORMAT) {
+      if (!row || !READABLE_FORMATS.includes(row.value)) {
         db.close();
         throw new KbOpenError('bad_format', 'path', `${file} is not an Evident KB (format ${row?.value ?? 'missing'})`);
       }
@@ -133,22 +102,13 @@ export class SqliteClaimStore implements ClaimStore {
     if ((this.headStmt.get()?.h ?? 0) <= afterSeq) return [];
     const start = this.floorStmt.get(afterSeq + 1)!.s ?? afterSeq + 1;
     const out: LogRecord[] = [];
+    let seqs = 0;
     for (const row of this.rangeStmt.iterate(start)) {
-      let body: unknown[];
-      try {
-        body = JSON.parse(row.body) as unknown[];
-      } catch {
-        throw new KbCorruptError(`log chunk at seq ${row.seq} is not valid JSON`);
-      }
-      if (!Array.isArray(body) || body.length !== row.n) throw new KbCorruptError(`log chunk at seq ${row.seq} has a bad length`);
-      for (let i = 0; i < body.length; i++) {
-        const seq = row.seq + i;
-        if (seq > afterSeq) out.push({ seq, ts: row.ts, entry: decodeEntry(body[i]) });
-      }
-      if (out.length >= limit) {
-        // Finish iteration early; the iterator is closed by `break`.
-        break;
-      }
+      const before = out.length;
+      decodeChunk(row.seq, row.n, row.ts, row.body, afterSeq, out);
+      for (let i = before; i < out.length; i++) seqs += entrySpan(out[i]!.entry);
+      // Finish iteration early; the iterator is closed by `break`.
+      if (seqs >= limit) break;
     }
     return out;
   }

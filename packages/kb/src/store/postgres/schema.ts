@@ -1,15 +1,16 @@
 // The PostgreSQL layout and its creation. Two tables in the connection's current schema:
 //   evident_kb_meta (key, value)   the format marker, so a foreign table of the same name is refused
-//   evident_kb_log  (seq, n, ts, body)  one row per chunk of up to CHUNK entries appended together,
-//                                    body = JSON array text; entries get seqs seq .. seq+n-1
+//   evident_kb_log  (seq, n, ts, body)  one row per chunk of entries appended together (../chunks.ts),
+//                                    body = JSON text; entries get seqs seq .. seq+n-1
 // Chunk rows keep a million-claim ingest to a few hundred rows (the per-row B-tree and tuple cost is what
 // bounds bulk inserts), while every entry keeps its own seq. Text, not jsonb: the store never looks inside
 // an entry, and text round-trips exactly and costs no parsing on the server.
 import type pg from 'pg';
 import { KbOpenError } from '../../errors.js';
 
-export const FORMAT = 'evident-kb-log/1';
-export const CHUNK = 4096;
+// /2 adds claim-run chunks (../chunks.ts); a /1 base is read as it is and marked /2 when opened for writing.
+export const FORMAT = 'evident-kb-log/2';
+const OLD_FORMAT = 'evident-kb-log/1';
 export const META = 'evident_kb_meta';
 export const LOG = 'evident_kb_log';
 
@@ -40,7 +41,7 @@ export async function ensureSchema(client: pg.PoolClient, opts: { create: boolea
         if (!opts.create || opts.readonly) throw new KbOpenError('not_found', 'path', `no knowledge base in ${opts.location}`);
         await createTables(client);
       } else {
-        await checkTables(client, t!.meta !== null, t!.log !== null, opts.location);
+        await checkTables(client, t!.meta !== null, t!.log !== null, opts.location, opts.readonly);
       }
       await client.query('COMMIT');
     } catch (e) {
@@ -69,7 +70,7 @@ async function createTables(client: pg.PoolClient): Promise<void> {
   await client.query(`INSERT INTO ${META} (key, value) VALUES ('format', $1)`, [FORMAT]);
 }
 
-async function checkTables(client: pg.PoolClient, hasMeta: boolean, hasLog: boolean, location: string): Promise<void> {
+async function checkTables(client: pg.PoolClient, hasMeta: boolean, hasLog: boolean, location: string, readonly: boolean): Promise<void> {
   const bad = (why: string) => new KbOpenError('bad_format', 'path', `${location} is not an Evident KB: ${why}`);
   if (!hasMeta) throw bad(`table ${LOG} exists without ${META}`);
   let format: string | undefined;
@@ -79,8 +80,9 @@ async function checkTables(client: pg.PoolClient, hasMeta: boolean, hasLog: bool
   } catch {
     throw bad(`table ${META} has an unexpected shape`);
   }
-  if (format !== FORMAT) throw bad(`format ${format ?? 'missing'} (expected ${FORMAT})`);
+  if (format !== FORMAT && format !== OLD_FORMAT) throw bad(`format ${format ?? 'missing'} (expected ${FORMAT})`);
   if (!hasLog) throw bad(`table ${LOG} is missing`);
+  if (format === OLD_FORMAT && !readonly) await client.query(`UPDATE ${META} SET value = $1 WHERE key = 'format'`, [FORMAT]);
   const { rows } = await client.query<{ column_name: string; data_type: string }>(
     `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, [LOG]);
   const have = new Map(rows.map((r) => [r.column_name, r.data_type]));

@@ -4,7 +4,9 @@
 import type pg from 'pg';
 import { KbClosedError, KbConflictError, KbCorruptError, KbError } from '../../errors.js';
 import type { ClaimStore, LogEntry, LogRecord } from '../types.js';
-import { APPEND_LOCK, CHUNK, LOG } from './schema.js';
+import { entrySpan } from '../claim-run.js';
+import { decodeChunk, encodeChunks } from '../chunks.js';
+import { APPEND_LOCK, LOG } from './schema.js';
 
 const HEAD_SQL = `SELECT coalesce((SELECT seq + n - 1 FROM ${LOG} ORDER BY seq DESC LIMIT 1), 0)::float8 AS h`;
 
@@ -42,12 +44,11 @@ export class PostgresClaimStore implements ClaimStore {
     const values: unknown[] = [];
     const tuples: string[] = [];
     let seq = expectedHead + 1;
-    for (let i = 0; i < entries.length; i += CHUNK) {
-      const part = i === 0 && entries.length <= CHUNK ? entries : entries.slice(i, i + CHUNK);
+    for (const chunk of encodeChunks(entries)) {
       const p = values.length;
       tuples.push(`($${p + 1}::bigint, $${p + 2}::integer, $${p + 3}::bigint, $${p + 4}::text)`);
-      values.push(seq, part.length, ts, JSON.stringify(part));
-      seq += part.length;
+      values.push(seq, chunk.n, ts, chunk.body);
+      seq += chunk.n;
     }
     const client = await this.connect();
     let broken: Error | undefined;
@@ -92,8 +93,9 @@ export class PostgresClaimStore implements ClaimStore {
     page ??= await this.fetch(after, span);
     // A full page means more is likely waiting (a catch-up on open): fetch the next page while the caller
     // applies this one, so the server's work and the transfer overlap with the index update.
-    if (page.length >= span && span < Number.MAX_SAFE_INTEGER - after) {
-      const next = page[page.length - 1]!.seq;
+    const last = page[page.length - 1];
+    const next = last ? last.seq + entrySpan(last.entry) - 1 : after;
+    if (next - after >= span && span < Number.MAX_SAFE_INTEGER - after) {
       const p = this.fetch(next, span);
       p.catch(() => undefined); // an unused prefetch must not become an unhandled rejection
       this.prefetch = { after: next, span, page: p };
@@ -111,20 +113,13 @@ export class PostgresClaimStore implements ClaimStore {
     const out: LogRecord[] = [];
     let expected = after + 1;
     for (const row of rows) {
-      let body: LogEntry[];
-      try {
-        body = JSON.parse(row.body) as LogEntry[];
-      } catch {
-        throw new KbCorruptError(`log chunk at seq ${row.seq} is not valid JSON`);
-      }
-      if (!Array.isArray(body) || body.length !== row.n) throw new KbCorruptError(`log chunk at seq ${row.seq} has a bad length`);
-      for (let i = 0; i < body.length; i++) {
-        const s = row.seq + i;
-        if (s <= after) continue;
+      const before = out.length;
+      decodeChunk(row.seq, row.n, row.ts, row.body, after, out);
+      for (let i = before; i < out.length; i++) {
+        const r = out[i]!;
         // Appends are serialised and gap-free, so a hole here means the table was edited by hand.
-        if (s !== expected) throw new KbCorruptError(`log has a gap: expected seq ${expected}, found ${s}`);
-        out.push({ seq: s, ts: row.ts, entry: body[i]! });
-        expected++;
+        if (r.seq !== expected) throw new KbCorruptError(`log has a gap: expected seq ${expected}, found ${r.seq}`);
+        expected += entrySpan(r.entry);
       }
     }
     return out;
