@@ -25,7 +25,7 @@ export function findBridges(rc: ReadContext, topK: number): Bridge[] {
     let l = neigh[e];
     if (l) return l;
     const set = new Set<number>();
-    for (const f of s.entityFacts[e]!) {
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
       if (!rc.factHasLive(f)) continue;
       const v = s.factS[f] === e ? s.factO[f]! : s.factS[f]!;
       if (v !== e) set.add(v);

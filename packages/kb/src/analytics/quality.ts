@@ -154,7 +154,7 @@ export interface ExpectedPattern {
 export function findGaps(rc: ReadContext, patterns: ExpectedPattern[] | undefined, limit = 1000) {
   const s = rc.s;
   const has = (e: number, p: number, dir: 'outgoing' | 'incoming' | 'any') => {
-    for (const f of s.entityFacts[e]!) {
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
       if (s.factP[f] !== p) continue;
       const ok = dir === 'any' || (dir === 'outgoing' ? s.factS[f] === e : s.factO[f] === e);
       if (ok && rc.factHasLive(f)) return true;
@@ -178,7 +178,7 @@ export function findGaps(rc: ReadContext, patterns: ExpectedPattern[] | undefine
       const counts = new Map<string, number>();
       for (const e of list) {
         const mine = new Set<string>();
-        for (const f of s.entityFacts[e]!) {
+        for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
           if (!rc.factHasLive(f)) continue;
           mine.add(`${s.factS[f] === e ? 'outgoing' : 'incoming'}\u0000${s.factP[f]}`);
         }

@@ -102,7 +102,7 @@ export class KbView {
     const sources = new Set<number>();
     const predicates: Record<string, number> = {};
     let n = 0;
-    for (const f of s.entityFacts[e]!) {
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
       for (const c of s.claimsOfFact(f)) {
         if (!rc.isLive(c)) continue;
         n++;
@@ -130,7 +130,7 @@ export class KbView {
     if (e < 0) return [];
     const p = options.predicate_type === undefined ? undefined : s.predIndex.get(normalizeToken(options.predicate_type)) ?? -1;
     const out: number[] = [];
-    for (const f of s.entityFacts[e]!) {
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
       if (p !== undefined && s.factP[f] !== p) continue;
       for (const c of s.claimsOfFact(f)) if (options.status === 'all' ? rc.exists(c) : rc.isLive(c)) out.push(c);
     }
@@ -337,8 +337,8 @@ export class KbView {
     }
     let facts = 0;
     for (let f = 0; f < s.factCount; f++) if (rc.factHasLive(f)) facts++;
-    let adjacency = 0;
-    for (const l of s.entityFacts) adjacency += l.length;
+    // Each fact is on its subject's and its object's list, a self-loop on one.
+    const adjacency = 2 * s.factCount - s.selfLoops;
     const store = this.host.describeStore();
     return {
       entity_count: entities,

@@ -8,7 +8,7 @@ const MAX_PATHS_EXAMINED = 100_000;
 
 function neighbours(rc: ReadContext, u: number, visit: (v: number, f: number) => void): void {
   const s = rc.s;
-  for (const f of s.entityFacts[u]!) {
+  for (let f = s.firstFact(u); f >= 0; f = s.nextFact(f, u)) {
     if (!rc.factHasLive(f)) continue;
     visit(s.factS[f] === u ? s.factO[f]! : s.factS[f]!, f);
   }
@@ -79,7 +79,7 @@ export function findPaths(rc: ReadContext, a: number, b: number, maxDepth: numbe
   const onPath = new Set<number>([a]);
   const walk = (u: number, left: number, score: number) => {
     if (examined >= MAX_PATHS_EXAMINED) return;
-    for (const f of s.entityFacts[u]!) {
+    for (let f = s.firstFact(u); f >= 0; f = s.nextFact(f, u)) {
       const v = s.factS[f] === u ? s.factO[f]! : s.factS[f]!;
       const dv = toB.get(v);
       if (dv === undefined || dv > left - 1 || onPath.has(v)) continue;

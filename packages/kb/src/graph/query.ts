@@ -22,7 +22,7 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
 
   const t1 = performance.now();
   const direct: Relationship[] = [];
-  for (const f of s.entityFacts[e]!) {
+  for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
     factsExamined++;
     claimsExamined += s.factClaimCount[f]!;
     const r = rc.relationship(f, e);
@@ -42,7 +42,7 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
   for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
     const next: number[] = [];
     for (const u of frontier) {
-      for (const f of s.entityFacts[u]!) {
+      for (let f = s.firstFact(u); f >= 0; f = s.nextFact(f, u)) {
         factsExamined++;
         const v = s.factS[f] === u ? s.factO[f]! : s.factS[f]!;
         if (seen[v] === epoch || !rc.factHasLive(f)) continue;
@@ -87,7 +87,7 @@ function writeNarrative(
   if (direct.length === 0) return `${name} (${type}) has no active claims.`;
   const s = rc.s;
   const sources = new Set<number>();
-  for (const f of s.entityFacts[focal]!) {
+  for (let f = s.firstFact(focal); f >= 0; f = s.nextFact(f, focal)) {
     for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (rc.isLive(c)) sources.add(s.claimSource[c]!);
   }
   const parts: string[] = [];

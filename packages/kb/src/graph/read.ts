@@ -49,7 +49,7 @@ export class ReadContext {
     const s = this.s;
     if (this.live) return s.entityActive[e]!;
     let n = 0;
-    for (const f of s.entityFacts[e]!) for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.isLive(c)) n++;
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.isLive(c)) n++;
     return n;
   }
 
@@ -57,7 +57,7 @@ export class ReadContext {
   entityExists(e: number): boolean {
     if (this.live) return true;
     const s = this.s;
-    for (const f of s.entityFacts[e]!) for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.exists(c)) return true;
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.exists(c)) return true;
     return false;
   }
 

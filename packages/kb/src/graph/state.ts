@@ -45,6 +45,8 @@ interface RawOverride {
 
 // Entity indices are Int32-friendly; keep well inside that.
 const ENTITY_KEY_LIMIT = 2 ** 30;
+// Fact indices are doubled in entity list slots (see linkFact), which must stay int32.
+const FACT_LIMIT = 2 ** 30 - 1;
 
 export class GraphState {
   constructor(readonly registry: Registry) {
@@ -67,8 +69,17 @@ export class GraphState {
   readonly entityType: string[] = [];
   readonly entityNorm: string[] = [];
   readonly entityName: string[] = [];
-  /** Facts (indices) in which the entity is subject or object. */
-  readonly entityFacts: number[][] = [];
+  // Facts in which an entity is subject or object, in the order they were added: a list threaded through the
+  // fact columns (factNextS continues the subject's list, factNextO the object's; a self-loop is on the
+  // subject's only), walked with firstFact/nextFact. Typed columns instead of an array per entity: adding a
+  // fact touches two ints instead of growing two heap arrays, and leaves the collector nothing to trace.
+  private readonly col_entityFirstFact = new I32Column();
+  /** The entity's last fact * 2, plus 1 when the entity is that fact's object (which next column to extend). */
+  private readonly col_entityLastSlot = new I32Column();
+  private readonly col_factNextS = new I32Column();
+  private readonly col_factNextO = new I32Column();
+  /** Facts whose subject is their object (counted once in adjacency). */
+  selfLoops = 0;
   /** Active claims mentioning the entity (a self-loop counts once). */
   private readonly col_entityActive = new I32Column();
   get entityActive(): Int32Array {
@@ -77,6 +88,24 @@ export class GraphState {
   readonly entityAliases = new Map<number, Set<string>>();
   /** Normalised canonical name -> entities with that name (any type). */
   readonly nameIndex = new Map<string, number[]>();
+
+  /** The entity's first fact, or -1. */
+  firstFact(e: number): number {
+    return this.col_entityFirstFact.a[e]!;
+  }
+
+  /** The fact after f in entity e's list (f must be on it), or -1. */
+  nextFact(f: number, e: number): number {
+    return this.col_factS.a[f] === e ? this.col_factNextS.a[f]! : this.col_factNextO.a[f]!;
+  }
+
+  private linkFact(e: number, f: number, asObject: 0 | 1): void {
+    const last = this.col_entityLastSlot.a[e]!;
+    if (last < 0) this.col_entityFirstFact.a[e] = f;
+    else if ((last & 1) === 0) this.col_factNextS.a[last >> 1] = f;
+    else this.col_factNextO.a[last >> 1] = f;
+    this.col_entityLastSlot.a[e] = f * 2 + asObject;
+  }
 
   // ---- predicates, sources ------------------------------------------------------------------------
   readonly predIndex = new Map<string, number>();
@@ -395,7 +424,8 @@ export class GraphState {
     this.entityName.push(display ?? shown);
     this.rememberRaw(type, raw, e);
     if (display !== undefined && display !== shown) this.entityAliases.set(e, new Set([shown]));
-    this.entityFacts.push([]);
+    this.col_entityFirstFact.push(-1);
+    this.col_entityLastSlot.push(-1);
     this.col_entityActive.push(0);
     const byName = this.nameIndex.get(norm);
     if (byName) byName.push(e);
@@ -491,6 +521,7 @@ export class GraphState {
     let newSource = true;
     if (f < 0) {
       f = this.col_factS.n;
+      if (f >= FACT_LIMIT) throw new Error(`more than ${FACT_LIMIT} facts: beyond the in-memory index's design`);
       this.col_factS.push(s);
       this.col_factO.push(o);
       this.col_factP.push(p);
@@ -499,8 +530,11 @@ export class GraphState {
       this.col_factLast.push(c);
       this.col_factClaimCount.push(1);
       this.col_factSources.push(0);
-      this.entityFacts[s]!.push(f);
-      if (o !== s) this.entityFacts[o]!.push(f);
+      this.col_factNextS.push(-1);
+      this.col_factNextO.push(-1);
+      this.linkFact(s, f, 0);
+      if (o !== s) this.linkFact(o, f, 1);
+      else this.selfLoops++;
       if (this.contentIndex) this.contentIndex.set(this.contentIdOfFact(f), f);
     } else {
       for (let other = this.factFirst[f]!; other >= 0; other = this.claimNextInFact[other]!) {
