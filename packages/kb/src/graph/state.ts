@@ -76,8 +76,8 @@ export class GraphState {
   private readonly col_entityFirstFact = new I32Column();
   /** The entity's last fact * 2, plus 1 when the entity is that fact's object (which next column to extend). */
   private readonly col_entityLastSlot = new I32Column();
-  private readonly col_factNextS = new I32Column();
-  private readonly col_factNextO = new I32Column();
+  private readonly col_factNextS = new I32Column(-1);
+  private readonly col_factNextO = new I32Column(-1);
   /** Facts whose subject is their object (counted once in adjacency). */
   selfLoops = 0;
   /** Active claims mentioning the entity (a self-loop counts once). */
@@ -97,6 +97,18 @@ export class GraphState {
   /** The fact after f in entity e's list (f must be on it), or -1. */
   nextFact(f: number, e: number): number {
     return this.col_factS.a[f] === e ? this.col_factNextS.a[f]! : this.col_factNextO.a[f]!;
+  }
+
+  /** Room for `size` claims in every claim column (their count is ids.count). */
+  private reserveClaims(size: number): void {
+    for (const col of [this.col_claimFact, this.col_claimSource, this.col_claimSourceType, this.col_claimNextInFact, this.col_claimNextInSource]) col.reserve(size);
+    for (const col of [this.col_claimConf, this.col_claimTs, this.col_claimRetractTs, this.col_claimDegradeTs]) col.reserve(size);
+    this.col_claimStatus.reserve(size);
+  }
+
+  /** Room for `size` facts in every fact column (their count is col_factS.n). */
+  private reserveFacts(size: number): void {
+    for (const col of [this.col_factS, this.col_factO, this.col_factP, this.col_factFirst, this.col_factLast, this.col_factClaimCount, this.col_factSources, this.col_factNextS, this.col_factNextO]) col.reserve(size);
   }
 
   private linkFact(e: number, f: number, asObject: 0 | 1): void {
@@ -190,19 +202,19 @@ export class GraphState {
   get claimStatus(): Uint8Array {
     return this.col_claimStatus.a;
   }
-  private readonly col_claimRetractTs = new F64Column();
+  private readonly col_claimRetractTs = new F64Column(Infinity);
   get claimRetractTs(): Float64Array {
     return this.col_claimRetractTs.a;
   }
-  private readonly col_claimDegradeTs = new F64Column();
+  private readonly col_claimDegradeTs = new F64Column(Infinity);
   get claimDegradeTs(): Float64Array {
     return this.col_claimDegradeTs.a;
   }
-  private readonly col_claimNextInFact = new I32Column();
+  private readonly col_claimNextInFact = new I32Column(-1);
   get claimNextInFact(): Int32Array {
     return this.col_claimNextInFact.a;
   }
-  private readonly col_claimNextInSource = new I32Column();
+  private readonly col_claimNextInSource = new I32Column(-1);
   private get claimNextInSource(): Int32Array {
     return this.col_claimNextInSource.a;
   }
@@ -518,20 +530,21 @@ export class GraphState {
     // Bit 1: the subject's raw name is its entity's display name; bit 2: the same for the object.
     const sameName = (sCode >= 0 && (sCode & 1) === 0 ? 1 : 0) | (oCode >= 0 && (oCode & 1) === 0 ? 2 : 0);
     const c = this.ids.count;
+    if (c >= this.col_claimFact.a.length) this.reserveClaims(c + 1);
     let newSource = true;
     if (f < 0) {
       f = this.col_factS.n;
       if (f >= FACT_LIMIT) throw new Error(`more than ${FACT_LIMIT} facts: beyond the in-memory index's design`);
-      this.col_factS.push(s);
-      this.col_factO.push(o);
-      this.col_factP.push(p);
+      if (f >= this.col_factS.a.length) this.reserveFacts(f + 1);
+      // Reserved columns: factSources starts at 0, the list links at -1 (see columns.ts).
+      this.col_factS.a[f] = s;
+      this.col_factO.a[f] = o;
+      this.col_factP.a[f] = p;
+      this.col_factS.n = f + 1;
       this.facts.add(f);
-      this.col_factFirst.push(c);
-      this.col_factLast.push(c);
-      this.col_factClaimCount.push(1);
-      this.col_factSources.push(0);
-      this.col_factNextS.push(-1);
-      this.col_factNextO.push(-1);
+      this.col_factFirst.a[f] = c;
+      this.col_factLast.a[f] = c;
+      this.col_factClaimCount.a[f] = 1;
       this.linkFact(s, f, 0);
       if (o !== s) this.linkFact(o, f, 1);
       else this.selfLoops++;
@@ -571,16 +584,12 @@ export class GraphState {
     if (idCounter >= 0) this.ids.pushGenerated(idPrefix, idCounter);
     else this.ids.push(claimId);
     this.claimIndexMap?.set(idCounter >= 0 ? this.ids.get(c) : claimId, c);
-    this.col_claimFact.push(f);
-    this.col_claimSource.push(src);
-    this.col_claimSourceType.push(st);
-    this.col_claimConf.push(confidence);
-    this.col_claimTs.push(ts);
-    this.col_claimStatus.push(ACTIVE);
-    this.col_claimRetractTs.push(Infinity);
-    this.col_claimDegradeTs.push(Infinity);
-    this.col_claimNextInFact.push(-1);
-    this.col_claimNextInSource.push(-1);
+    // Reserved columns: the status starts ACTIVE (0), the times at Infinity, the list links at -1.
+    this.col_claimFact.a[c] = f;
+    this.col_claimSource.a[c] = src;
+    this.col_claimSourceType.a[c] = st;
+    this.col_claimConf.a[c] = confidence;
+    this.col_claimTs.a[c] = ts;
     // Keep the raw spellings only when they differ from what the index can rebuild. Entity s has type
     // subjectType and predicate p is named `predicate` (they were looked up by those), so those are compared
     // without loading the entity's or predicate's entry.
