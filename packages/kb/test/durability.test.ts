@@ -7,11 +7,13 @@ import { assertSurvivedCrash, tempKb } from './helpers.js';
 
 const writer = fileURLToPath(new URL('./fixtures/batch-writer.ts', import.meta.url));
 const PER_BATCH = 500;
+// Batches this large are written by the SQLite store's writer thread (sqlite.ts, THREAD_MIN_ENTRIES).
+const LARGE_BATCH = 3000;
 
 /** Runs the writer, kills it with SIGKILL once `afterBatches` batches returned plus a random delay. */
-function runAndKill(path: string, afterBatches: number, extraDelayMs: number): Promise<number[]> {
+function runAndKill(path: string, afterBatches: number, extraDelayMs: number, perBatch = PER_BATCH): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', writer, path, String(PER_BATCH)], {
+    const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', writer, path, String(perBatch)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const done: number[] = [];
@@ -50,6 +52,20 @@ test('kill -9 during a stream of ingestBatch calls: every returned batch is pres
       // Reopen with no repair step, then check every batch by its genes' names.
       await using db = await open(t.path);
       await assertSurvivedCrash(db, done, PER_BATCH, round);
+    } finally {
+      t.cleanup();
+    }
+  }
+});
+
+test('kill -9 during a stream of large batches (written by the writer thread): returned batches present, none half-present', { timeout: 120_000 }, async () => {
+  for (const [round, delay] of [[0, 0], [1, 11], [2, 29]] as const) {
+    const t = tempKb();
+    try {
+      const done = await runAndKill(t.path, 3 + round * 2, delay, LARGE_BATCH);
+      assert.ok(done.length >= 3, `writer printed ${done.length} batches`);
+      await using db = await open(t.path);
+      await assertSurvivedCrash(db, done, LARGE_BATCH, round);
     } finally {
       t.cleanup();
     }

@@ -127,3 +127,97 @@ test('another writer appending first: the write conflicts, the index is rebuilt 
     t.cleanup();
   }
 });
+
+/** `count` claims G{from}..: gene associated with a disease, all from `source`. */
+function geneClaims(from: number, count: number, source: string) {
+  return Array.from({ length: count }, (_, i) => claim(`G${from + i}`, 'gene', 'associated_with', `D${(from + i) % 17}`, 'disease', source));
+}
+
+test('a large batch is written by the writer thread while it is applied; reads wait for it; a reopen matches', async () => {
+  const t = tempKb();
+  try {
+    const ids: string[] = [];
+    let threaded = 0;
+    {
+      await using db = await open(t.path);
+      const store = storeOf(db);
+      const begin = store.beginAppend!.bind(store);
+      let release!: () => void;
+      const hold = new Promise<void>((r) => (release = r));
+      let started!: () => void;
+      const applying = new Promise<void>((r) => (started = r));
+      store.beginAppend = (entries, ts, head) => {
+        const p = begin(entries, ts, head);
+        if (!p) return p;
+        threaded++;
+        started();
+        return { commit: () => hold.then(() => p.commit()), abort: () => p.abort() };
+      };
+      const write = db.ingestBatch(geneClaims(0, 5000, 'pmid:1'));
+      // beginAppend runs just before the (synchronous) apply, so this resumes once the batch is applied.
+      await applying;
+      let readDone = false;
+      const read = db.stats().then((s) => ((readDone = true), s));
+      await sleep(30);
+      assert.equal(readDone, false, 'the read waits for the pending commit');
+      release();
+      const [w, s] = await Promise.all([write, read]);
+      assert.equal(w.ingested, 5000);
+      assert.equal(s.claim_count, 5000, 'the read made during the write saw all of it');
+      ids.push(...w.claim_ids);
+      // A small write is not worth the thread: the store declines it.
+      await db.ingestBatch(geneClaims(5000, 10, 'pmid:1'));
+    }
+    assert.equal(threaded, 1);
+    await using again = await open(t.path);
+    assert.equal((await again.stats()).claim_count, 5010);
+    const held = new Set((await again.claimsFor('D3')).map((c) => c.claim_id));
+    for (let i = 3; i < 5000; i += 17) assert.ok(held.has(ids[i]!), `claim ${i} kept its id`);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('a large batch that conflicts in the writer thread is retried; duplicates found then make it append only what was kept', async () => {
+  const t = tempKb();
+  try {
+    await using a = await open(t.path);
+    await using b = await open(t.path);
+    await a.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], { source_type: 'literature', source_id: 'pmid:0' });
+    await b.refresh();
+    const store = storeOf(a);
+    const begin = store.beginAppend!.bind(store);
+    let conflicts = 0;
+    store.beginAppend = (entries, ts, head) => {
+      store.beginAppend = begin;
+      let inner: ReturnType<typeof begin>;
+      return {
+        // b commits first, so the thread's transaction finds a head it did not expect.
+        commit: async () => {
+          await b.ingestBatch(geneClaims(0, 1, 'pmid:big'));
+          inner = begin(entries, ts, head);
+          try {
+            return await inner!.commit();
+          } catch (e) {
+            if (e instanceof KbConflictError) conflicts++;
+            throw e;
+          }
+        },
+        abort: async () => inner?.abort(),
+      };
+    };
+    const r = await a.ingestBatch(geneClaims(0, 3000, 'pmid:big'));
+    assert.equal(conflicts, 1);
+    assert.deepEqual([r.ingested, r.duplicates], [2999, 1]);
+    assert.equal((await a.stats()).claim_count, 3001);
+    await b.refresh();
+    assert.equal((await b.stats()).claim_count, 3001);
+    assert.deepEqual(await a.listEntities(), await b.listEntities());
+    // The duplicate answers with b's claim id, and every id a returned is one b reads back.
+    const bIds = new Set((await b.claimsFor('D0')).map((c) => c.claim_id));
+    assert.ok(bIds.has(r.claim_ids[0]!));
+    for (let i = 0; i < 3000; i += 17) assert.ok(bIds.has(r.claim_ids[i]!), `claim ${i}`);
+  } finally {
+    t.cleanup();
+  }
+});

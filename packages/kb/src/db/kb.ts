@@ -294,10 +294,14 @@ export class KbDB extends KbView implements ViewHost {
         const ts = Math.max(Date.now(), s.lastTs);
         let release!: () => void;
         this.speculative = new Promise<void>((r) => (release = r));
+        // The store may start writing the whole plan now, while the index is updated; that write is committed
+        // only if every entry is kept (no duplicate), else dropped for an append of what was kept.
+        const pending = this.store.beginAppend?.(plan.entries, ts, this.lastSeq);
         try {
           const kept: LogEntry[] = [];
           try {
             let span = 0;
+            let allKept = true;
             for (let i = 0; i < n; i++) {
               const e = plan.entries[i]!;
               if (e.kind === 'claims') {
@@ -305,6 +309,7 @@ export class KbDB extends KbView implements ViewHost {
                 const added = s.applyRun(e, ts, events, out, true);
                 applied[i] = out;
                 if (added > 0) kept.push(added === e.n ? e : keptOfRun(e, out));
+                if (added !== e.n) allKept = false;
                 span += added;
               } else {
                 const a = this.applyEntry(e, ts, events);
@@ -312,12 +317,18 @@ export class KbDB extends KbView implements ViewHost {
                 if (a >= 0) {
                   kept.push(e);
                   span++;
-                }
+                } else allKept = false;
               }
             }
-            const first = await this.store.append(kept, ts, this.lastSeq);
+            let first: number;
+            if (pending && allKept) first = await pending.commit();
+            else {
+              await pending?.abort();
+              first = await this.store.append(kept, ts, this.lastSeq);
+            }
             if (span) this.lastSeq = first + span - 1;
           } catch (e) {
+            await pending?.abort();
             try {
               await this.rebuild();
             } catch {

@@ -5,14 +5,20 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { KbConflictError, KbOpenError } from '../errors.js';
+import { KbConflictError, KbError, KbOpenError } from '../errors.js';
 import { entrySpan } from './claim-run.js';
-import { decodeChunk, encodeChunks } from './chunks.js';
-import type { ClaimStore, LogEntry, LogRecord, StoreOpenOptions } from './types.js';
+import { decodeChunk, encodeChunks, spanOf } from './chunks.js';
+import { WriterThread, type FromWriter } from './sqlite-writer.js';
+import type { ClaimStore, LogEntry, LogRecord, PendingAppend, StoreOpenOptions } from './types.js';
 
 // /2 adds claim-run chunks (./chunks.ts); a /1 file is read as it is and marked /2 when opened for writing.
 const FORMAT = 'evident-kb-log/2';
+type FromWriterFailure = Exclude<FromWriter, { ok: true }>;
 const READABLE_FORMATS = ['evident-kb-log/1', FORMAT];
+/** Appends of at least this many entries go through the writer thread (smaller ones are not worth a round trip). */
+const THREAD_MIN_ENTRIES = 2048;
+/** The writer thread's connection does not checkpoint; the checkpointer thread does, every this many bytes. */
+const CHECKPOINT_BYTES = 16 * 2 ** 20;
 
 export class SqliteClaimStore implements ClaimStore {
   readonly backend = 'sqlite';
@@ -25,6 +31,11 @@ export class SqliteClaimStore implements ClaimStore {
   private readonly rangeStmt: Database.Statement<[number], { seq: number; n: number; ts: number; body: string }>;
   private readonly appendTx: (entries: readonly LogEntry[], ts: number, expectedHead: number) => number;
   private closed = false;
+  private writer: WriterThread | undefined;
+  private checkpointer: WriterThread | undefined;
+  /** Log bytes the writer thread has committed since the last checkpoint was started. */
+  private uncheckpointed = 0;
+  private checkpointing = false;
 
   private constructor(path: string, db: Database.Database) {
     this.location = path;
@@ -97,6 +108,54 @@ export class SqliteClaimStore implements ClaimStore {
     return this.appendTx(entries, ts, expectedHead);
   }
 
+  /**
+   * Large appends are written by a thread of their own (sqlite-writer.ts) while the engine applies them to its
+   * index: this thread serialises the chunks, the writer inserts them in an open transaction, and commit() ends
+   * it. The durability and atomicity are the same as append's (one IMMEDIATE transaction, synchronous=FULL).
+   */
+  beginAppend(entries: readonly LogEntry[], ts: number, expectedHead: number): PendingAppend | undefined {
+    if (this.closed || this.db.readonly || spanOf(entries) < THREAD_MIN_ENTRIES) return undefined;
+    if (this.writer?.dead) return undefined;
+    const writer = (this.writer ??= new WriterThread(this.location));
+    const chunks = encodeChunks(entries);
+    const begun = writer.request({ op: 'begin', expectedHead, ts, chunks });
+    begun.catch(() => undefined); // settled by commit or abort
+    let ended: Promise<void> | undefined;
+    const fail = (m: FromWriterFailure) =>
+      'conflict' in m ? new KbConflictError(expectedHead, m.conflict) : new KbError('storage_failed', `append to ${this.location} failed: ${m.error}`);
+    return {
+      commit: async () => {
+        const b = await begun;
+        if (!b.ok) throw fail(b);
+        const c = await writer.request({ op: 'commit' });
+        if (!c.ok) throw fail(c);
+        ended = Promise.resolve();
+        for (const chunk of chunks) this.uncheckpointed += chunk.body.length;
+        this.maybeCheckpoint();
+        return expectedHead + 1;
+      },
+      abort: () => (ended ??= begun.then(() => writer.request({ op: 'rollback' })).then(() => undefined, () => undefined)),
+    };
+  }
+
+  /** Starts a checkpoint on the checkpointer thread once enough has been written, unless one is running. */
+  private maybeCheckpoint(): void {
+    if (this.uncheckpointed < CHECKPOINT_BYTES || this.checkpointing || this.closed) return;
+    if (this.checkpointer?.dead) {
+      // Without the thread, checkpoint here rather than let the WAL grow without bound.
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+      this.uncheckpointed = 0;
+      return;
+    }
+    const thread = (this.checkpointer ??= new WriterThread(this.location));
+    this.uncheckpointed = 0;
+    this.checkpointing = true;
+    void thread.request({ op: 'checkpoint' }).then(
+      () => (this.checkpointing = false),
+      () => (this.checkpointing = false),
+    );
+  }
+
   async readAfter(afterSeq: number, limit = 65536): Promise<LogRecord[]> {
     // Cheap check first: tailing at the head (every write does) must not re-parse the last chunk.
     if ((this.headStmt.get()?.h ?? 0) <= afterSeq) return [];
@@ -131,6 +190,8 @@ export class SqliteClaimStore implements ClaimStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.writer?.close();
+    await this.checkpointer?.close();
     this.db.close();
   }
 }

@@ -121,6 +121,14 @@ export interface ClaimStore {
   append(entries: readonly LogEntry[], ts: number, expectedHead: number): Promise<number>;
 
   /**
+   * Optional: starts an append of `entries` (the same contract as append) that completes only when the caller
+   * commits it, so the store can write while the caller works: the caller must end it with commit() (which
+   * resolves or rejects as append would) or abort() (nothing is written). A store may decline (undefined), for
+   * instance for small appends; the caller then uses append.
+   */
+  beginAppend?(entries: readonly LogEntry[], ts: number, expectedHead: number): PendingAppend | undefined;
+
+  /**
    * Committed records with seq > afterSeq, in seq order, at most about `limit` of them (a store may return a
    * few more to finish an atomic batch, or fewer; an empty array means the caller is at the head).
    * Never returns part of an uncommitted append, and never skips a seq: a reader that loops on
@@ -139,6 +147,13 @@ export interface ClaimStore {
 
   /** Releases connections / file handles. Idempotent. */
   close(): Promise<void>;
+}
+
+export interface PendingAppend {
+  /** Commits the append; resolves with the seq of its first entry, or rejects (KbConflictError, storage errors) with nothing written. */
+  commit(): Promise<number>;
+  /** Writes nothing and releases the store for other appends. Idempotent; safe after a failed commit. */
+  abort(): Promise<void>;
 }
 
 export interface StoreOpenOptions {

@@ -1,0 +1,73 @@
+// The SQLite store's helper threads (see sqlite-writer.ts), each with its own connection to the same file.
+// The writer runs one append at a time, in two steps: `begin` opens an IMMEDIATE transaction, checks the head
+// and inserts the chunks; `commit` or `rollback` ends it. The engine applies the batch to its index between
+// the two, on the other core. The checkpointer copies the WAL into the database file (`checkpoint`), which
+// with WAL can run while the writer appends, so neither the writer nor the engine waits for it.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { ToWriter, FromWriter } from './sqlite-writer.js';
+
+const port = parentPort!;
+const db = new Database((workerData as { file: string }).file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('synchronous = FULL');
+db.pragma('wal_autocheckpoint = 0');
+// A small page cache makes the inserts spill to the WAL as they go, so the file writes overlap the engine's
+// index update rather than all happening at COMMIT, where the engine waits for them.
+db.pragma('cache_size = -512');
+const headStmt = db.prepare<[], { h: number }>('SELECT seq + n - 1 AS h FROM log ORDER BY seq DESC LIMIT 1');
+const insertStmt = db.prepare<[number, number, number, string]>('INSERT INTO log (seq, n, ts, body) VALUES (?, ?, ?, ?)');
+const beginStmt = db.prepare('BEGIN IMMEDIATE');
+const commitStmt = db.prepare('COMMIT');
+const rollbackStmt = db.prepare('ROLLBACK');
+
+function reply(m: FromWriter): void {
+  port.postMessage(m);
+}
+
+function handle(m: ToWriter): void {
+  switch (m.op) {
+    case 'begin': {
+      beginStmt.run();
+      const head = headStmt.get()?.h ?? 0;
+      if (head !== m.expectedHead) {
+        rollbackStmt.run();
+        return reply({ ok: false, conflict: head });
+      }
+      let seq = head + 1;
+      for (const c of m.chunks) {
+        insertStmt.run(seq, c.n, m.ts, c.body);
+        seq += c.n;
+      }
+      return reply({ ok: true });
+    }
+    case 'commit':
+      commitStmt.run();
+      return reply({ ok: true });
+    case 'checkpoint':
+      // PASSIVE: never waits for readers or the writer; what it cannot copy now, a later checkpoint will.
+      db.pragma('wal_checkpoint(PASSIVE)');
+      return reply({ ok: true });
+    case 'rollback':
+      if (db.inTransaction) rollbackStmt.run();
+      return reply({ ok: true });
+    case 'close':
+      db.close();
+      reply({ ok: true });
+      port.close();
+      return;
+  }
+}
+
+port.on('message', (m: ToWriter) => {
+  try {
+    handle(m);
+  } catch (e) {
+    try {
+      if (db.open && db.inTransaction) rollbackStmt.run();
+    } catch {
+      // The connection is unusable; the error below says why, and the store stops using this thread.
+    }
+    reply({ ok: false, error: (e as Error)?.message ?? String(e) });
+  }
+});
