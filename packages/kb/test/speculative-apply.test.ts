@@ -221,3 +221,24 @@ test('a large batch that conflicts in the writer thread is retried; duplicates f
     t.cleanup();
   }
 });
+
+test('the checkpointer thread copies the WAL into the database file as large appends accumulate', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    const pad = 'x'.repeat(400);
+    // 50,000 claims of about 500 bytes: over the 16 MB between checkpoints.
+    for (let b = 0; b < 10; b++) {
+      await db.ingestBatch(Array.from({ length: 5000 }, (_, i) => claim(`G${b}-${i}-${pad}`, 'gene', 'associated_with', `D${i % 17}`, 'disease', `pmid:${b}`)));
+    }
+    const { statSync } = await import('node:fs');
+    let dbBytes = 0;
+    for (let tries = 0; tries < 100 && dbBytes < 16 * 2 ** 20; tries++) {
+      dbBytes = statSync(t.path).size;
+      if (dbBytes < 16 * 2 ** 20) await sleep(50);
+    }
+    assert.ok(dbBytes >= 16 * 2 ** 20, `the database file holds ${dbBytes} bytes before close: nothing was checkpointed`);
+  } finally {
+    t.cleanup();
+  }
+});

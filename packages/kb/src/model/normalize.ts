@@ -11,6 +11,17 @@ const nameCache = new Map<string, string>();
 
 /** NFKC, unified dashes, Greek letters spelled out, trimmed, single spaces, lower case. */
 export function normalizeName(raw: string): string {
+  // ASCII without whitespace (most identifiers: gene symbols, accessions) only needs lower-casing: NFKC, the
+  // dashes and the Greek letters are all outside ASCII. Cheaper than the cache, and keeps it small.
+  let plain = true;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c <= 32 || c >= 127) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return raw.toLowerCase();
   const hit = nameCache.get(raw);
   if (hit !== undefined) return hit;
   let s = raw.normalize('NFKC').replace(DASHES, '-').trim().replace(SPACES, ' ').toLowerCase();

@@ -6,7 +6,8 @@ import { Worker } from 'node:worker_threads';
 import { KbError } from '../errors.js';
 
 export type ToWriter =
-  | { op: 'begin'; expectedHead: number; ts: number; chunks: { n: number; body: string }[] }
+  /** Chunk bodies go as UTF-8 bytes, transferred rather than copied into the message. */
+  | { op: 'begin'; expectedHead: number; ts: number; chunks: { n: number; body: Uint8Array }[] }
   | { op: 'commit' }
   | { op: 'rollback' }
   | { op: 'checkpoint' }
@@ -40,11 +41,11 @@ export class WriterThread {
     this.worker.on('exit', (code) => fail(new KbError('storage_failed', `the SQLite writer thread exited (code ${code})`)));
   }
 
-  request(m: ToWriter): Promise<FromWriter> {
+  request(m: ToWriter, transfer: ArrayBuffer[] = []): Promise<FromWriter> {
     if (this.dead) return Promise.reject(this.dead);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.worker.postMessage(m);
+      this.worker.postMessage(m, transfer);
     });
   }
 

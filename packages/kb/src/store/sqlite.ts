@@ -19,6 +19,7 @@ const READABLE_FORMATS = ['evident-kb-log/1', FORMAT];
 const THREAD_MIN_ENTRIES = 2048;
 /** The writer thread's connection does not checkpoint; the checkpointer thread does, every this many bytes. */
 const CHECKPOINT_BYTES = 16 * 2 ** 20;
+const encoder = new TextEncoder();
 
 export class SqliteClaimStore implements ClaimStore {
   readonly backend = 'sqlite';
@@ -117,8 +118,10 @@ export class SqliteClaimStore implements ClaimStore {
     if (this.closed || this.db.readonly || spanOf(entries) < THREAD_MIN_ENTRIES) return undefined;
     if (this.writer?.dead) return undefined;
     const writer = (this.writer ??= new WriterThread(this.location));
-    const chunks = encodeChunks(entries);
-    const begun = writer.request({ op: 'begin', expectedHead, ts, chunks });
+    const chunks = encodeChunks(entries).map((c) => ({ n: c.n, body: encoder.encode(c.body) }));
+    let bytes = 0;
+    for (const c of chunks) bytes += c.body.byteLength; // (read before the transfer detaches them)
+    const begun = writer.request({ op: 'begin', expectedHead, ts, chunks }, chunks.map((c) => c.body.buffer as ArrayBuffer));
     begun.catch(() => undefined); // settled by commit or abort
     let ended: Promise<void> | undefined;
     const fail = (m: FromWriterFailure) =>
@@ -130,7 +133,7 @@ export class SqliteClaimStore implements ClaimStore {
         const c = await writer.request({ op: 'commit' });
         if (!c.ok) throw fail(c);
         ended = Promise.resolve();
-        for (const chunk of chunks) this.uncheckpointed += chunk.body.length;
+        this.uncheckpointed += bytes;
         this.maybeCheckpoint();
         return expectedHead + 1;
       },
