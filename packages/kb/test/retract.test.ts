@@ -174,3 +174,31 @@ test('events fire for batches too; a throwing listener is logged and never reach
     t.cleanup();
   }
 });
+
+test("a source's claims ingested after an earlier retraction are all retracted with it, live and after reopen", async () => {
+  const t = tempKb();
+  try {
+    const batch = (from: number, n: number, source: string) =>
+      Array.from({ length: n }, (_, i) => claim(`G${from + i}`, 'gene', 'associated_with', `D${(from + i) % 7}`, 'disease', source));
+    let retracted: string[];
+    {
+      await using db = await open(t.path);
+      await db.ingestBatch([...batch(0, 30, 'pmid:1'), ...batch(100, 5, 'pmid:2')]);
+      // The first retraction is of another source; pmid:1 then gets more claims, some in between others.
+      await db.retract('pmid:2', 'bad lab');
+      await db.ingestBatch([...batch(30, 10, 'pmid:1'), ...batch(200, 3, 'pmid:3'), ...batch(40, 10, 'pmid:1')]);
+      await db.ingest(['G999', 'gene'], ['associated_with', 'association'], ['D1', 'disease'], { source_type: 'literature', source_id: 'pmid:1' });
+      const r = await db.retract('pmid:1', 'retracted paper');
+      retracted = r.claim_ids;
+      assert.equal(retracted.length, 51);
+      assert.equal((await db.stats()).claim_count, 3);
+    }
+    await using again = await open(t.path);
+    assert.equal((await again.stats()).claim_count, 3);
+    // Retracting pmid:1 again finds nothing left to retract.
+    assert.deepEqual((await again.retract('pmid:1', 'again')).claim_ids, []);
+    assert.equal(new Set(retracted).size, 51);
+  } finally {
+    t.cleanup();
+  }
+});

@@ -127,7 +127,11 @@ export class GraphState {
   /** The same as sourceIndex, for the ingest path's lookups (see string-table.ts). */
   private readonly sourceTable = new StringTable();
   readonly sourceIds: string[] = [];
-  private readonly col_sourceFirst = new I32Column();
+  // A source's claims chain through claimNextInSource (-1 ends), from sourceFirst to sourceLast. Only
+  // retraction walks them, so they are built on the first retraction (one scan of claimSource) and kept up to
+  // date from then on: until then an ingest does not touch them.
+  private sourceListsBuilt = false;
+  private readonly col_sourceFirst = new I32Column(-1);
   private get sourceFirst(): Int32Array {
     return this.col_sourceFirst.a;
   }
@@ -332,9 +336,28 @@ export class GraphState {
   }
 
   claimsOfSource(src: number): number[] {
+    if (!this.sourceListsBuilt) this.buildSourceLists();
     const out: number[] = [];
     for (let c = this.sourceFirst[src]!; c >= 0; c = this.claimNextInSource[c]!) out.push(c);
     return out;
+  }
+
+  private buildSourceLists(): void {
+    const n = this.claimCount;
+    this.col_sourceFirst.reserve(this.sourceIds.length);
+    this.col_sourceLast.reserve(this.sourceIds.length);
+    this.col_sourceFirst.n = this.col_sourceLast.n = this.sourceIds.length;
+    const first = this.sourceFirst;
+    const last = this.sourceLast;
+    const next = this.claimNextInSource;
+    const source = this.claimSource;
+    for (let c = 0; c < n; c++) {
+      const src = source[c]!;
+      if (first[src] === -1) first[src] = c;
+      else next[last[src]!] = c;
+      last[src] = c;
+    }
+    this.sourceListsBuilt = true;
   }
 
   factTextOf(f: number): string {
@@ -562,9 +585,11 @@ export class GraphState {
       this.sourceIndex.set(sourceId, src);
       this.sourceTable.set(sourceId, src);
       this.sourceIds.push(sourceId);
-      this.col_sourceFirst.push(c);
-      this.col_sourceLast.push(c);
-    } else {
+      if (this.sourceListsBuilt) {
+        this.col_sourceFirst.push(c);
+        this.col_sourceLast.push(c);
+      }
+    } else if (this.sourceListsBuilt) {
       this.claimNextInSource[this.sourceLast[src]!] = c;
       this.sourceLast[src] = c;
     }
