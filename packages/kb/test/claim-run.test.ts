@@ -154,3 +154,30 @@ test('duplicates inside a batch take no id: the ids returned are the ones a reop
     dir.cleanup();
   }
 });
+
+test('consecutive batches of one size keep their own payloads and provenance (the engine reuses their columns)', async () => {
+  const dir = tempDir();
+  try {
+    const path = join(dir.path, 'a.kb');
+    const mk = (g: string, src: string, extra: Record<string, unknown> = {}) => ({
+      subject: [g, 'gene'] as [string, string], predicate: ['associated_with', 'association'] as [string, string], object: ['asthma', 'disease'] as [string, string],
+      provenance: { source_type: 'literature', source_id: src }, ...extra,
+    });
+    const shape = (cs: { subject: [string, string]; payload?: unknown; provenance: Record<string, unknown> }[]) =>
+      cs.map((c) => [c.subject[0], c.payload === undefined ? 'none' : c.payload, Object.keys(c.provenance).sort().join(',')]).sort();
+    const expected = [
+      ['A1', 'none', 'source_id,source_type'], ['A2', { ic50: 3 }, 'source_id,source_type'], ['A3', 'none', 'page,source_id,source_type'],
+      ['B1', 'none', 'source_id,source_type'], ['B2', 'none', 'source_id,source_type'], ['B3', 'none', 'source_id,source_type'],
+    ];
+    {
+      await using db = await open(path);
+      await db.ingestBatch([mk('A1', 'p1'), mk('A2', 'p1', { payload: { ic50: 3 } }), mk('A3', 'p1', { provenance: { source_type: 'literature', source_id: 'p1', page: 4 } })]);
+      await db.ingestBatch([mk('B1', 'p2'), mk('B2', 'p2'), mk('B3', 'p2')]);
+      assert.deepEqual(shape(await db.claimsFor('asthma')), expected);
+    }
+    await using again = await open(path);
+    assert.deepEqual(shape(await again.claimsFor('asthma')), expected);
+  } finally {
+    dir.cleanup();
+  }
+});

@@ -10,7 +10,8 @@ test('StringTable agrees with a Map over many keys, growth, overwrites and non-A
   const alphabet = ['a', 'B', '0', ' ', '-', 'α', 'β', '\u0000', '😀', 'é', '\ud800'];
   const key = () => {
     let s = '';
-    const len = rnd(12);
+    // Up to 40 units: keys kept whole in the slot (16 or fewer) and keys with a tail beyond it.
+    const len = rnd(4) === 0 ? rnd(41) : rnd(12);
     for (let i = 0; i < len; i++) s += alphabet[rnd(alphabet.length)];
     return s;
   };
@@ -28,6 +29,14 @@ test('StringTable agrees with a Map over many keys, growth, overwrites and non-A
     assert.equal(t.get(k), m.has(k) ? m.get(k) : -1);
   }
   assert.equal(t.get('E1x'), -1);
+  // Keys that differ only past the slot's inline part, or only in its last inline unit.
+  const long = 'ENSG00000139618.1-transcript-';
+  t.set(long + 'a', 1);
+  t.set(long + 'b', 2);
+  t.set('abcdefghijklmnop', 3);
+  t.set('abcdefghijklmnoq', 4);
+  assert.deepEqual([t.get(long + 'a'), t.get(long + 'b'), t.get(long + 'c')], [1, 2, -1]);
+  assert.deepEqual([t.get('abcdefghijklmnop'), t.get('abcdefghijklmnoq'), t.get('abcdefghijklmnor')], [3, 4, -1]);
 });
 
 test('StringTable: fresh string objects with the same characters find the entry; values are replaced', () => {
