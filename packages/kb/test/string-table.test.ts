@@ -37,6 +37,10 @@ test('StringTable agrees with a Map over many keys, growth, overwrites and non-A
   t.set('abcdefghijklmnoq', 4);
   assert.deepEqual([t.get(long + 'a'), t.get(long + 'b'), t.get(long + 'c')], [1, 2, -1]);
   assert.deepEqual([t.get('abcdefghijklmnop'), t.get('abcdefghijklmnoq'), t.get('abcdefghijklmnor')], [3, 4, -1]);
+  // Short keys, kept whole in the slot, differing only in their last unit (odd and even lengths).
+  t.set('abcde', 5);
+  t.set('abcdefgh', 6);
+  assert.deepEqual([t.get('abcde'), t.get('abcdf'), t.get('abcdefgh'), t.get('abcdefgi'), t.get('abcdefghi')], [5, -1, 6, -1, -1]);
 });
 
 test('StringTable: fresh string objects with the same characters find the entry; values are replaced', () => {
