@@ -45,16 +45,25 @@ function stringList(v: unknown, field: string): string[] {
   });
 }
 
+/** The inner map for `name`, made if missing. */
+function byName(m: Map<string, Map<string, string>>, name: string): Map<string, string> {
+  let inner = m.get(name);
+  if (!inner) m.set(name, (inner = new Map()));
+  return inner;
+}
+
 export class Registry {
   readonly vocabularies = new Map<string, Vocabulary>();
   readonly entityTypes = new Set<string>();
   readonly predicateClasses = new Set<string>();
   private readonly predicates = new Map<string, PredicateRule>();
   private readonly schemas = new Map<string, { schema: unknown; validate: ValidateFunction }>();
-  /** `${type}\0${synonym}` and `*\0${synonym}` -> canonical normalised name. */
-  private readonly synonyms = new Map<string, string>();
-  /** Display name for a canonical (type, name). */
-  private readonly displayNames = new Map<string, string>();
+  // Keyed by name first, then by type ('*': any type). Looked up with the normaliser's strings, whose hashes V8
+  // has already computed, and without building a composite key string per lookup.
+  /** Normalised synonym -> type -> canonical normalised name. */
+  private readonly synonyms = new Map<string, Map<string, string>>();
+  /** Canonical normalised name -> type -> display name. */
+  private readonly displayNames = new Map<string, Map<string, string>>();
   private readonly ajv: Ajv;
 
   constructor() {
@@ -120,8 +129,8 @@ export class Registry {
       const type = rawType === '*' ? '*' : normalizeToken(rawType);
       for (const [canon, syns] of Object.entries(table)) {
         const c = normalizeName(canon);
-        this.displayNames.set(`${type}\0${c}`, canon);
-        for (const s of syns) this.synonyms.set(`${type}\0${normalizeName(s)}`, c);
+        byName(this.displayNames, c).set(type, canon);
+        for (const s of syns) byName(this.synonyms, normalizeName(s)).set(type, c);
       }
     }
   }
@@ -146,20 +155,21 @@ export class Registry {
   /** The canonical normalised name for a (type, normalised name), following synonyms. */
   canonicalName(type: string, norm: string): string {
     if (this.synonyms.size === 0) return norm;
-    return this.synonyms.get(`${type}\0${norm}`) ?? this.synonyms.get(`*\0${norm}`) ?? norm;
+    const m = this.synonyms.get(norm);
+    return m === undefined ? norm : m.get(type) ?? m.get('*') ?? norm;
   }
 
   /** Canonical names a type-less name may stand for (any type's synonym table). */
   canonicalCandidates(norm: string): string[] {
     const out = new Set<string>([norm]);
-    if (this.synonyms.size) {
-      for (const [k, v] of this.synonyms) if (k.endsWith(`\0${norm}`)) out.add(v);
-    }
+    for (const v of this.synonyms.get(norm)?.values() ?? []) out.add(v);
     return [...out];
   }
 
   displayName(type: string, canonical: string): string | undefined {
-    return this.displayNames.get(`${type}\0${canonical}`) ?? this.displayNames.get(`*\0${canonical}`);
+    if (this.displayNames.size === 0) return undefined;
+    const m = this.displayNames.get(canonical);
+    return m === undefined ? undefined : m.get(type) ?? m.get('*');
   }
 
   /** Throws when the claim breaks a registered predicate constraint or payload schema. */
