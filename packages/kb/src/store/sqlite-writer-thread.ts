@@ -8,7 +8,6 @@ import Database from 'better-sqlite3';
 import type { ToWriter, FromWriter } from './sqlite-writer.js';
 
 const port = parentPort!;
-const decoder = new TextDecoder();
 const db = new Database((workerData as { file: string }).file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = FULL');
@@ -37,7 +36,7 @@ function handle(m: ToWriter): void {
       }
       let seq = head + 1;
       for (const c of m.chunks) {
-        insertStmt.run(seq, c.n, m.ts, decoder.decode(c.body));
+        insertStmt.run(seq, c.n, m.ts, c.body);
         seq += c.n;
       }
       return reply({ ok: true });

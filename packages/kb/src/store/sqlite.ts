@@ -19,7 +19,6 @@ const READABLE_FORMATS = ['evident-kb-log/1', FORMAT];
 const THREAD_MIN_ENTRIES = 2048;
 /** The writer thread's connection does not checkpoint; the checkpointer thread does, every this many bytes. */
 const CHECKPOINT_BYTES = 16 * 2 ** 20;
-const encoder = new TextEncoder();
 
 export class SqliteClaimStore implements ClaimStore {
   readonly backend = 'sqlite';
@@ -118,10 +117,10 @@ export class SqliteClaimStore implements ClaimStore {
     if (this.closed || this.db.readonly || spanOf(entries) < THREAD_MIN_ENTRIES) return undefined;
     if (this.writer?.dead) return undefined;
     const writer = (this.writer ??= new WriterThread(this.location));
-    const chunks = encodeChunks(entries).map((c) => ({ n: c.n, body: encoder.encode(c.body) }));
+    const chunks = encodeChunks(entries);
     let bytes = 0;
-    for (const c of chunks) bytes += c.body.byteLength; // (read before the transfer detaches them)
-    const begun = writer.request({ op: 'begin', expectedHead, ts, chunks }, chunks.map((c) => c.body.buffer as ArrayBuffer));
+    for (const c of chunks) bytes += c.body.length;
+    const begun = writer.request({ op: 'begin', expectedHead, ts, chunks });
     begun.catch(() => undefined); // settled by commit or abort
     let ended: Promise<void> | undefined;
     const fail = (m: FromWriterFailure) =>
