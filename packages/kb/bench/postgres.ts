@@ -11,17 +11,12 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createTempDatabase } from '@evident/testkit';
 import { open, type ClaimInput } from '../src/index.js';
-import { allClaims, arg, entityCount, PREDICATES, queryLatenciesUs, queryNames } from './workload.js';
+import { allClaims, arg, entityCount, PREDICATES, queryAndReopen } from './workload.js';
 
 const N = arg('claims', 'KB_BENCH_CLAIMS', 1_000_000);
 const BATCH = arg('batch', 'KB_BENCH_BATCH', 10_000);
 const QUERIES = arg('queries', 'KB_BENCH_QUERIES', 2000);
 const ENTITIES = entityCount(N);
-
-
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function baseline(claims: ClaimInput[], url: string): Promise<number> {
   const c = new pg.Client({ connectionString: url });
@@ -54,7 +49,7 @@ async function main() {
     const claims = allClaims(N);
     const baselineRate = await baseline(claims, temp.url);
 
-    let db = await open(temp.url);
+    const db = await open(temp.url);
     const t0 = performance.now();
     let ingested = 0;
     let duplicates = 0;
@@ -63,22 +58,8 @@ async function main() {
       ingested += r.ingested;
       duplicates += r.duplicates;
     }
-    const ingestSecs = (performance.now() - t0) / 1000;
-    const stats = await db.stats();
-
-    const names = queryNames(N, QUERIES);
-    const d1 = await queryLatenciesUs(db, names, 1);
-    const d2 = await queryLatenciesUs(db, names, 2);
-    await db.close();
-
-    const o0 = performance.now();
-    db = await open(temp.url);
-    const openMs = performance.now() - o0;
-    const reopened = await db.stats();
-    const rss = process.memoryUsage().rss / 1024 / 1024;
-    await db.close();
-
-    const rate = ingested / ingestSecs;
+    const rate = ingested / ((performance.now() - t0) / 1000);
+    const after = await queryAndReopen(db, temp.url, N, QUERIES);
     console.log(JSON.stringify({
       benchmark: 'kb ingest + query (PostgreSQL store)',
       claims: N,
@@ -86,20 +67,12 @@ async function main() {
       predicates: PREDICATES,
       corroborated_fact_fraction: 0.2,
       batch_size: BATCH,
-      backend: `graph over ${stats.backend}`,
       ingested,
       duplicates,
       ingest_claims_per_sec: Math.round(rate),
       baseline_pg_rows_per_sec: Math.round(baselineRate),
       ratio: Math.round((rate / baselineRate) * 1000) / 1000,
-      query_depth1_p50_us: Math.round(pct(d1, 50) * 10) / 10,
-      query_depth1_p99_us: Math.round(pct(d1, 99) * 10) / 10,
-      query_depth2_p50_us: Math.round(pct(d2, 50) * 10) / 10,
-      query_depth2_p99_us: Math.round(pct(d2, 99) * 10) / 10,
-      open_ms: Math.round(openMs),
-      rss_mb: Math.round(rss),
-      reopened_claims: reopened.claim_count,
-      content_groups: reopened.content_groups,
+      ...after,
     }, null, 2));
   } finally {
     await temp.drop();

@@ -3,7 +3,7 @@
 // fact also a database claim right after it, so 20% of facts are corroborated by a second source. A seeded
 // PRNG (mulberry32) makes every run, and each baseline within a run, see identical data.
 import { performance } from 'node:perf_hooks';
-import type { ClaimInput, KbDB } from '../src/index.js';
+import { open, type ClaimInput, type KbDB } from '../src/index.js';
 
 export const PREDICATES = 50;
 const TYPES = ['gene', 'protein', 'disease', 'drug', 'pathway'];
@@ -93,4 +93,39 @@ export async function queryLatenciesUs(db: KbDB, names: string[], depth: number)
     us.push((performance.now() - a) * 1000);
   }
   return us.sort((x, y) => x - y);
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const us = (x: number) => Math.round(x * 10) / 10;
+
+/**
+ * What every ingest benchmark reports after its ingest: the base's stats, depth-1 and depth-2 query latencies
+ * over `queries` names, then (closing the base) the time to reopen `path` (replay and rebuild) and the RSS.
+ */
+export async function queryAndReopen(db: KbDB, path: string, claims: number, queries: number) {
+  const stats = await db.stats();
+  const names = queryNames(claims, queries);
+  const d1 = await queryLatenciesUs(db, names, 1);
+  const d2 = await queryLatenciesUs(db, names, 2);
+  await db.close();
+  const o0 = performance.now();
+  const again = await open(path);
+  const openMs = performance.now() - o0;
+  const reopened = await again.stats();
+  const rss = process.memoryUsage().rss / 1024 / 1024;
+  await again.close();
+  return {
+    backend: `graph over ${stats.backend}`,
+    query_depth1_p50_us: us(pct(d1, 50)),
+    query_depth1_p99_us: us(pct(d1, 99)),
+    query_depth2_p50_us: us(pct(d2, 50)),
+    query_depth2_p99_us: us(pct(d2, 99)),
+    open_ms: Math.round(openMs),
+    rss_mb: Math.round(rss),
+    reopened_claims: reopened.claim_count,
+    content_groups: reopened.content_groups,
+  };
 }

@@ -12,7 +12,7 @@ import { validateClaimInput, lastProvenanceKeys, LIMITS } from '../model/validat
 import { normalizeToken } from '../model/normalize.js';
 import { openStore, isPostgresUrl } from '../store/open-store.js';
 import { SqliteClaimStore } from '../store/sqlite.js';
-import { entrySpan, generatedClaimId, newRun, pickFromRun, sliceRun } from '../store/claim-run.js';
+import { entrySpan, generatedClaimId, lastSeqOf, newRun, pickFromRun, sliceRun } from '../store/claim-run.js';
 import type { ClaimRun, ClaimStore, LogEntry, LogRecord } from '../store/types.js';
 import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } from '../types.js';
 import { builtinVocabularies } from '../vocab/bio.js';
@@ -109,8 +109,7 @@ async function copyLog(from: ClaimStore, to: ClaimStore, upTo: number): Promise<
       await to.append(page.slice(i, j).map((r) => r.entry), page[i]!.ts, page[i]!.seq - 1);
       i = j;
     }
-    const last = page[page.length - 1]!;
-    after = last.seq + entrySpan(last.entry) - 1;
+    after = lastSeqOf(page[page.length - 1]!);
   }
 }
 
@@ -220,8 +219,7 @@ export class KbDB extends KbView implements ViewHost {
       const page = await this.store.readAfter(this.lastSeq, 65_536);
       if (page.length === 0) return;
       for (const r of page) this.applyEntry(r.entry, r.ts, events);
-      const last = page[page.length - 1]!;
-      this.lastSeq = last.seq + entrySpan(last.entry) - 1;
+      this.lastSeq = lastSeqOf(page[page.length - 1]!);
     }
   }
 

@@ -1,11 +1,16 @@
 // Helpers for ClaimRun, the columnar form of consecutive claims (see types.ts).
-import type { ClaimEntry, ClaimRun, LogEntry } from './types.js';
+import type { ClaimEntry, ClaimRun, LogEntry, LogRecord } from './types.js';
 
 const COLUMNS = ['subject', 'subject_type', 'relationship', 'predicate_class', 'object', 'object_type', 'source_type', 'source_id'] as const;
 
 /** How many seqs an entry takes in the log: n for a ClaimRun, 1 for any other entry. */
 export function entrySpan(e: LogEntry): number {
   return e.kind === 'claims' ? e.n : 1;
+}
+
+/** The last seq a record covers (a run's record covers n). */
+export function lastSeqOf(r: LogRecord): number {
+  return r.seq + entrySpan(r.entry) - 1;
 }
 
 const ZEROS = '000000000000';

@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { KbClosedError, KbConflictError, KbCorruptError, KbError } from '../../errors.js';
 import type { ClaimStore, LogEntry, LogRecord } from '../types.js';
-import { entrySpan } from '../claim-run.js';
+import { entrySpan, lastSeqOf } from '../claim-run.js';
 import { decodeChunk, encodeChunks } from '../chunks.js';
 import { APPEND_LOCK, LOG } from './schema.js';
 
@@ -94,7 +94,7 @@ export class PostgresClaimStore implements ClaimStore {
     // A full page means more is likely waiting (a catch-up on open): fetch the next page while the caller
     // applies this one, so the server's work and the transfer overlap with the index update.
     const last = page[page.length - 1];
-    const next = last ? last.seq + entrySpan(last.entry) - 1 : after;
+    const next = last ? lastSeqOf(last) : after;
     if (next - after >= span && span < Number.MAX_SAFE_INTEGER - after) {
       const p = this.fetch(next, span);
       p.catch(() => undefined); // an unused prefetch must not become an unhandled rejection
