@@ -106,11 +106,12 @@ export class PostgresStore implements Store {
     return this.tx(async (c) => {
       // Serialises submissions of one key so that two concurrent requests cannot both pass the limit.
       await c.query(`select pg_advisory_xact_lock(hashtext($1))`, [job.key_id]);
-      const [{ n }] = await this.q<{ n: number }>(
+      const [counted] = await this.q<{ n: number }>(
         `select count(*)::int as n from evident_jobs where key_id = $1 and status = 'processing'`,
         [job.key_id],
         c,
       );
+      const n = counted!.n;
       if (n >= limit) return { ok: false as const, processing: n };
       const now = Date.now();
       const [row] = await this.q<JobRecord>(
@@ -120,7 +121,7 @@ export class PostgresStore implements Store {
         [job.id, job.key_id, job.kind, job.max_attempts, now, job.estimate_low, job.estimate_high, job.callback_url, job.input],
         c,
       );
-      return { ok: true as const, job: row };
+      return { ok: true as const, job: row! }; // insert … returning yields the row
     });
   }
 

@@ -42,18 +42,18 @@ function problems(fn: () => unknown): Array<{ path: string; message: string }> {
 }
 
 test('prepare maps bad input to JSON-pointer problems', () => {
-  assert.equal(problems(() => tdKind.prepare({ ...body, expression_matrix: '%%%' }))[0].path, '/expression_matrix');
-  assert.equal(problems(() => tdKind.prepare({ ...body, metadata: b64('\u0000\u0001') }))[0].path, '/metadata');
+  assert.equal(problems(() => tdKind.prepare({ ...body, expression_matrix: '%%%' }))[0]!.path, '/expression_matrix');
+  assert.equal(problems(() => tdKind.prepare({ ...body, metadata: b64('\u0000\u0001') }))[0]!.path, '/metadata');
   const p1 = problems(() => tdKind.prepare({ ...body, condition_column: 'disease' }));
   assert.deepEqual(p1.map((p) => p.path), ['/condition_column']);
-  assert.match(p1[0].message, /no column "disease"/);
-  assert.equal(problems(() => tdKind.prepare({ ...body, case_value: 'cancer' }))[0].path, '/case_value');
-  assert.equal(problems(() => tdKind.prepare({ ...body, control_value: 'tumor' }))[0].path, '/control_value');
-  assert.equal(problems(() => tdKind.prepare({ ...body, options: { covariates: ['site'] } }))[0].path, '/options/covariates');
+  assert.match(p1[0]!.message, /no column "disease"/);
+  assert.equal(problems(() => tdKind.prepare({ ...body, case_value: 'cancer' }))[0]!.path, '/case_value');
+  assert.equal(problems(() => tdKind.prepare({ ...body, control_value: 'tumor' }))[0]!.path, '/control_value');
+  assert.equal(problems(() => tdKind.prepare({ ...body, options: { covariates: ['site'] } }))[0]!.path, '/options/covariates');
   const neg = study.countsCsv.replace(/^(EGFR,)\d+/m, '$1-5');
   const pn = problems(() => tdKind.prepare({ ...body, expression_matrix: b64(neg) }));
-  assert.equal(pn[0].path, '/expression_matrix');
-  assert.match(pn[0].message, /negative/);
+  assert.equal(pn[0]!.path, '/expression_matrix');
+  assert.match(pn[0]!.message, /negative/);
 });
 
 test('prepare stores decoded, resolved input; estimate is a sane range', () => {
@@ -71,7 +71,7 @@ test('run: planted genes recovered, progress reported, CSV has every tested feat
   const seen: number[] = [];
   const result = await tdKind.run(input, { progress: (_s, p) => seen.push(p), signal: new AbortController().signal });
   assert.ok(seen.length > 3 && seen.at(-1) === 100);
-  for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1]);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i]! >= seen[i - 1]!);
   const s = result.summary;
   assert.equal(s.pipeline.name, 'limma-voom');
   const found = new Set(result.targets.map((t) => t.gene_symbol));
@@ -87,8 +87,8 @@ test('run: planted genes recovered, progress reported, CSV has every tested feat
 
   const targets = tdKind.targetsOf!(result);
   assert.equal(targets.length, s.significant);
-  assert.equal(targets[0].rank, 1);
-  assert.ok('uniprot' in targets[0] && 'priority_score' in targets[0]);
+  assert.equal(targets[0]!.rank, 1);
+  assert.ok('uniprot' in targets[0]! && 'priority_score' in targets[0]!);
 });
 
 test('run honours an aborted signal', async () => {
