@@ -18,7 +18,7 @@ mkdirSync(config.dataDir, { recursive: true });
 const kbPath = join(config.dataDir, 'kb.sqlite');
 const kbConsole = spawn(
   process.execPath,
-  [...process.execArgv, join(root, 'packages/kb/src/bin/kb-console.ts'), '--db', kbPath,
+  [...process.execArgv, join(root, 'packages/kb-core/src/bin/kb-console.ts'), '--db', kbPath,
     '--port', process.env.KB_CONSOLE_PORT ?? '8080'],
   { stdio: ['ignore', 'inherit', 'pipe'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } },
 );

@@ -10,7 +10,7 @@ import { quickstart } from '../src/index.js';
 import { tempKb } from './helpers.js';
 
 const pgProbe = await probePostgres();
-const BIN = ['--conditions=evident-source', '--import', 'tsx', 'packages/kb/src/bin/kb-mcp.ts'];
+const BIN = ['--conditions=evident-source', '--import', 'tsx', 'packages/kb-core/src/bin/kb-mcp.ts'];
 const kb = tempKb('mcp.kb');
 let client: Client;
 let stderr = '';

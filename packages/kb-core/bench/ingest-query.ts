@@ -2,8 +2,8 @@
 // second source), ingested with ingestBatch into the default backend; then depth-1/depth-2 queries, reopen
 // (log replay + index rebuild) time and RSS. Baseline, in the same run: plain better-sqlite3 batched inserts
 // of the same claims as rows (same pragmas: WAL, synchronous=FULL, one transaction per batch).
-//   npm run bench -w @evident/kb                       (1,000,000 claims)
-//   KB_BENCH_CLAIMS=100000 npm run bench -w @evident/kb
+//   npm run bench -w @evident/kb-core                       (1,000,000 claims)
+//   KB_BENCH_CLAIMS=100000 npm run bench -w @evident/kb-core
 //   KB_BENCH_PATH=postgres://... npm run bench ...     (the PostgreSQL store; baseline stays SQLite)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -255,10 +255,10 @@ test('kb-console bin: binds 127.0.0.1 by default and serves; a missing base is a
   const env = { ...process.env };
   delete env.KB_DB_PATH;
   delete env.KB_CONSOLE_TOKEN;
-  const bad = spawnSync(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'packages/kb/src/bin/kb-console.ts', '--port', '0'], { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000 });
+  const bad = spawnSync(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'packages/kb-core/src/bin/kb-console.ts', '--port', '0'], { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000 });
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /KB_DB_PATH/);
-  const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'packages/kb/src/bin/kb-console.ts', '--db', kb.path, '--port', '0'], { cwd: repoRoot, env: { ...env, LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'packages/kb-core/src/bin/kb-console.ts', '--db', kb.path, '--port', '0'], { cwd: repoRoot, env: { ...env, LOG_LEVEL: 'warn' } });
   let err = '';
   child.stderr.on('data', (d) => (err += String(d)));
   try {
