@@ -1,7 +1,7 @@
 // Householder QR least squares for a small number of columns (the design), as R's lm.fit does.
 
 /** Relative tolerance for declaring a column linearly dependent (R's lm.fit uses 1e-7). */
-export const QR_TOL = 1e-7;
+const QR_TOL = 1e-7;
 
 /**
  * Householder QR of an n x p column-major matrix, in place. The Householder vectors are kept below the

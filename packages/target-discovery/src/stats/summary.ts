@@ -85,7 +85,7 @@ export function mean(x: ArrayLike<number>): number {
 }
 
 /** k-th smallest (0-based) of a scratch array, in O(n) expected time (Hoare quickselect; reorders `a`). */
-export function selectInPlace(a: Float64Array, k: number, from = 0, to = a.length - 1): number {
+function selectInPlace(a: Float64Array, k: number, from = 0, to = a.length - 1): number {
   let lo = from;
   let hi = to;
   while (hi > lo) {
