@@ -29,17 +29,6 @@ export function parseSmiles(rd: RDKit, smiles: string): Mol | null {
   return mol;
 }
 
-/** Runs fn with a parsed mol and frees it afterwards; null when the SMILES is invalid. */
-export function withMol<T>(rd: RDKit, smiles: string, fn: (mol: Mol) => T): T | null {
-  const mol = parseSmiles(rd, smiles);
-  if (!mol) return null;
-  try {
-    return fn(mol);
-  } finally {
-    mol.delete();
-  }
-}
-
 interface CompiledQuery {
   mol: Mol;
   /** RDKit pattern fingerprint of the query: a molecule lacking any of these bits cannot match. */
@@ -49,6 +38,7 @@ const queryCache = new Map<string, CompiledQuery>();
 
 const toWords = (u: Uint8Array): Uint32Array => new Uint32Array(u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength));
 
+/** A compiled SMARTS query, cached for the process lifetime (the set of patterns is small and fixed). */
 function compiled(rd: RDKit, smarts: string): CompiledQuery {
   let q = queryCache.get(smarts);
   if (!q) {
@@ -58,11 +48,6 @@ function compiled(rd: RDKit, smarts: string): CompiledQuery {
     queryCache.set(smarts, q);
   }
   return q;
-}
-
-/** A compiled SMARTS query, cached for the process lifetime (the set of patterns is small and fixed). */
-export function smartsQuery(rd: RDKit, smarts: string): Mol {
-  return compiled(rd, smarts).mol;
 }
 
 /**

@@ -58,7 +58,7 @@ export interface GenerationResult {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
-export function inchiKey(rd: RDKit, smiles: string): string {
+function inchiKey(rd: RDKit, smiles: string): string {
   const mol = parseSmiles(rd, smiles);
   if (!mol) return '';
   try {

@@ -29,7 +29,9 @@ function time<T>(fn: () => T): [T, number] {
 
 function medianOf(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  const m = s[Math.floor(s.length / 2)];
+  if (m === undefined) throw new Error('medianOf: no values');
+  return m;
 }
 
 const exprText = readFileSync(referencePath('target-discovery', 'all_bcrabl_expr.csv'), 'utf8');
@@ -66,10 +68,8 @@ if (!process.argv.includes('--skip-large')) {
   const n = 1_000;
   const [gen, genSeconds] = time(() => syntheticCounts(G, n, 11));
   const x = new Float64Array(n * 2);
-  for (let j = 0; j < n; j++) {
-    x[j] = 1;
-    x[n + j] = gen.isCase[j];
-  }
+  x.fill(1, 0, n);
+  x.set(gen.isCase, n);
   const d: Design = { n, p: 2, x, columns: ['(Intercept)', 'case'] };
   const rssBefore = process.memoryUsage().rss;
   const cpu0 = process.cpuUsage();

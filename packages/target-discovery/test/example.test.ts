@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { testOutputPath } from '@evident/testkit';
 import { discoverTargets, syntheticStudy } from '@evident/target-discovery';
+import { at } from './helpers.js';
 
 test('planted differentially expressed genes are recovered and ranked with druggability', () => {
   const study = syntheticStudy();
@@ -36,7 +37,7 @@ test('planted differentially expressed genes are recovered and ranked with drugg
   assert.equal(egfr.uniprot, 'P00533');
   assert.ok(r.summary.druggable_significant! > 5);
   // Ranked by the documented priority score.
-  for (let i = 1; i < r.targets.length; i++) assert.ok(r.targets[i - 1].priority_score >= r.targets[i].priority_score);
+  r.targets.slice(1).forEach((t, i) => assert.ok(at(r.targets, i).priority_score >= t.priority_score));
   mkdirSync(testOutputPath(), { recursive: true });
   writeFileSync(testOutputPath('example-volcano.svg'), r.plots.volcano_svg);
   writeFileSync(testOutputPath('example-ma.svg'), r.plots.ma_svg);

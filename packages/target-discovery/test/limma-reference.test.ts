@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discoverTargets, TABLE_COLUMNS } from '@evident/target-discovery';
-import { compare, ref, refTable } from './helpers.js';
+import { compare, ref, refTable, refValue } from './helpers.js';
 
 test('limma on ALL matches R: logFC/AveExpr 1e-8 abs, t/B/p 1e-6 rel', () => {
   const result = discoverTargets({
@@ -28,7 +28,7 @@ test('limma on ALL matches R: logFC/AveExpr 1e-8 abs, t/B/p 1e-6 rel', () => {
   const rows = result.table.rows;
   assert.equal(rows.length, expected.size);
   const pick = (refCol: string, ourCol: (typeof TABLE_COLUMNS)[number]) =>
-    compare(rows.map((r) => r[col(ourCol)] as number), rows.map((r) => expected.get(r[0])![refCol]));
+    compare(rows.map((r) => r[col(ourCol)] as number), rows.map((r) => refValue(expected, r[0], refCol)));
   const d = {
     logFC: pick('logFC', 'log2_fold_change'),
     AveExpr: pick('AveExpr', 'average_expression'),

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discoverTargets, decodeBase64Text, TargetDiscoveryInputError, type DiscoveryRequest } from '@evident/target-discovery';
+import { at } from './helpers.js';
 
 // A small log-scale study: 30 features, 3 case + 3 control + 1 other-condition sample.
 function logMatrix(sep = ',', quote = false): string {
@@ -50,7 +51,7 @@ test('TSV with quoted fields and CRLF gives the same result as CSV', () => {
 
 test('transposed matrix (samples in rows) is recognised from the sample ids', () => {
   const lines = logMatrix().trim().split('\n').map((l) => l.split(','));
-  const t = lines[0].map((_, j) => lines.map((row) => row[j]).join(',')).join('\n');
+  const t = at(lines, 0).map((_, j) => lines.map((row) => row[j]).join(',')).join('\n');
   const r = discoverTargets(req({ expression_matrix: t }));
   assert.equal(r.summary.input.orientation, 'samples_in_rows');
   assert.deepEqual(r.table.rows, discoverTargets(req()).table.rows);

@@ -2,15 +2,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discoverTargets, eBayes, lmFit, fitFDist, syntheticStudy, detectDataType } from '@evident/target-discovery';
+import { at } from './helpers.js';
 
 const study = syntheticStudy({ genes: 800, planted: 30, seed: 5 });
 
 function toTpm(csv: string): string {
-  const lines = csv.trim().split('\n');
-  const rows = lines.slice(1).map((l) => l.split(','));
-  const n = rows[0].length - 1;
+  const [header, ...lines] = csv.trim().split('\n');
+  const rows = lines.map((l) => l.split(','));
+  const n = at(rows, 0).length - 1;
   const lib = Array.from({ length: n }, (_, j) => rows.reduce((s, r) => s + Number(r[j + 1]), 0));
-  return [lines[0], ...rows.map((r) => [r[0], ...r.slice(1).map((v, j) => ((Number(v) / lib[j]) * 1e6 + 0.013).toFixed(4))].join(','))].join('\n');
+  const tpm = (v: string, j: number) => ((Number(v) / at(lib, j)) * 1e6 + 0.013).toFixed(4);
+  return [header, ...rows.map((r) => [r[0], ...r.slice(1).map(tpm)].join(','))].join('\n');
 }
 
 test('TPM-like values run log2(x + 1) + limma-trend and recover planted genes', () => {
@@ -48,15 +50,16 @@ test('limma-trend prior follows intensity when variance depends on it', () => {
   const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5;
   const amean = new Float64Array(G);
   for (let g = 0; g < G; g++) {
-    amean[g] = 2 + (10 * g) / G;
-    const sd = 2 / amean[g];
-    for (let j = 0; j < n; j++) data[g * n + j] = amean[g] + sd * rand() * 3;
+    const mean = 2 + (10 * g) / G;
+    amean[g] = mean;
+    const sd = 2 / mean;
+    for (let j = 0; j < n; j++) data[g * n + j] = mean + sd * rand() * 3;
   }
   const x = Float64Array.from([1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1]);
   const fit = lmFit({ nrow: G, ncol: n, data }, { n, p: 2, x, columns: ['i', 'g'] });
   const eb = eBayes(fit, 1, { trend: true });
   assert.equal(eb.s2Prior.length, G);
-  assert.ok(eb.s2Prior[10] > 3 * eb.s2Prior[G - 10], `${eb.s2Prior[10]} vs ${eb.s2Prior[G - 10]}`);
+  assert.ok(at(eb.s2Prior, 10) > 3 * at(eb.s2Prior, G - 10), `${eb.s2Prior[10]} vs ${eb.s2Prior[G - 10]}`);
 });
 
 test('count features with missing values are left out and reported', () => {

@@ -1,6 +1,6 @@
 // Morgan radius-2 fingerprints folded to 2048 bits (ECFP4-like; RDKit folds environment ids modulo the size),
 // and Tanimoto similarity on them.
-export const FP_BITS = 2048;
+const FP_BITS = 2048;
 
 export type Fingerprint = Uint32Array;
 
@@ -22,7 +22,7 @@ function popcount(x: number): number {
 const bitCounts = new WeakMap<Fingerprint, number>();
 
 /** Number of set bits (cached per fingerprint object). */
-export function bitCount(fp: Fingerprint): number {
+function bitCount(fp: Fingerprint): number {
   let c = bitCounts.get(fp);
   if (c === undefined) {
     c = 0;

@@ -2,7 +2,7 @@
 // QED's aromatic ring count, pharmacophore features) need, without further WASM calls.
 import type { Mol } from '../rdkit.js';
 
-export const BOND_AROMATIC = 12; // RDKit's Bond::AROMATIC enum value (SINGLE=1, DOUBLE=2, TRIPLE=3)
+const BOND_AROMATIC = 12; // RDKit's Bond::AROMATIC enum value (SINGLE=1, DOUBLE=2, TRIPLE=3)
 
 export interface MolGraph {
   /** Atomic numbers. */

@@ -10,7 +10,7 @@
 import type { MolGraph } from './graph.js';
 
 /** boost::hash_combine on 32-bit values (RDKit's vendored gboost uses a uint32 hash type). */
-export function hashCombine(seed: number, value: number): number {
+function hashCombine(seed: number, value: number): number {
   return (seed ^ ((value + 0x9e3779b9 + ((seed << 6) >>> 0) + (seed >>> 2)) >>> 0)) >>> 0;
 }
 
@@ -23,7 +23,7 @@ function hashList(values: number[]): number {
 // Standard atomic weights RDKit uses for the isotope mass delta; only consulted for isotope-labelled atoms.
 const ATOMIC_WEIGHT: Record<number, number> = { 1: 1.008, 6: 12.011, 7: 14.007, 8: 15.999, 9: 18.998, 15: 30.974, 16: 32.067, 17: 35.453, 35: 79.904, 53: 126.904 };
 
-export function atomInvariants(g: MolGraph): number[] {
+function atomInvariants(g: MolGraph): number[] {
   return g.z.map((z, i) => {
     const degree = g.adj[i]!.length + g.hs[i]!;
     let deltaMass = 0;

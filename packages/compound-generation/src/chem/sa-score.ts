@@ -33,7 +33,7 @@ function fragmentTable(): FragmentTable {
 }
 
 /** Fragment contribution of one environment id; unknown environments count as -4 (rare, hence hard). */
-export function fragmentScore(id: number): number {
+function fragmentScore(id: number): number {
   const { ids, scores } = fragmentTable();
   let lo = 0;
   let hi = ids.length - 1;

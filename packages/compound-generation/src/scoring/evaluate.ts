@@ -46,7 +46,7 @@ export const REFERENCE_SIMILARITY_TARGET = 0.5;
 const ALLOWED_ELEMENTS = new Set([1, 6, 7, 8, 9, 15, 16, 17, 35]);
 
 /** Why a parsed molecule is not a sensible drug-like candidate (null when it is). */
-export function sanityProblem(g: MolGraph, smiles: string): string | null {
+function sanityProblem(g: MolGraph, smiles: string): string | null {
   if (smiles.includes('.')) return 'more than one fragment';
   if (g.radicals > 0) return 'radical';
   for (const z of g.z) if (!ALLOWED_ELEMENTS.has(z)) return `element ${z} not allowed`;
@@ -67,7 +67,7 @@ export function sanityProblem(g: MolGraph, smiles: string): string | null {
   return null;
 }
 
-export function constraintViolations(p: MoleculeProperties, c: Constraints): { violations: string[]; distance: number } {
+function constraintViolations(p: MoleculeProperties, c: Constraints): { violations: string[]; distance: number } {
   const v: string[] = [];
   let d = 0;
   if (p.mw < c.mw_range[0]) (v.push(`mw ${p.mw} < ${c.mw_range[0]}`), (d += (c.mw_range[0] - p.mw) / 50));

@@ -56,9 +56,19 @@ export function buildIndex(tsv: string): GeneIndex {
   const lines = tsv.split('\n');
   let source = '';
   let i = 0;
-  if (lines[0].startsWith('#')) source = lines[i++].slice(1).trim();
-  const header = lines[i++].split('\t');
-  const col = (name: string) => header.indexOf(name);
+  const first = lines[0] ?? '';
+  if (first.startsWith('#')) {
+    source = first.slice(1).trim();
+    i++;
+  }
+  const headerLine = lines[i++];
+  if (headerLine === undefined) throw new Error('target-discovery: the gene table has no header row');
+  const header = headerLine.split('\t');
+  const col = (name: string) => {
+    const c = header.indexOf(name);
+    if (c === -1) throw new Error(`target-discovery: the gene table has no "${name}" column`);
+    return c;
+  };
   const c = {
     entrez: col('entrez_id'), symbol: col('symbol'), name: col('name'), type: col('gene_type'), ens: col('ensembl_ids'),
     uni: col('uniprot'), alias: col('aliases'), fam: col('family'), tier: col('tier'), go: col('evidence_go_mf'),
@@ -70,14 +80,19 @@ export function buildIndex(tsv: string): GeneIndex {
   const entrez = new Map<string, GeneRecord>();
   const ensembl = new Map<string, GeneRecord>();
   const aliasHits = new Map<string, GeneRecord | null>(); // null = ambiguous
-  for (; i < lines.length; i++) {
-    if (!lines[i]) continue;
-    const f = lines[i].split('\t');
+  for (const [k, line] of lines.slice(i).entries()) {
+    if (!line) continue;
+    const f = line.split('\t');
+    const cell = (at: number): string => {
+      const v = f[at];
+      if (v === undefined) throw new Error(`target-discovery: gene table line ${i + k + 1} has too few columns`);
+      return v;
+    };
     const r: GeneRecord = {
-      entrez_id: f[c.entrez], symbol: f[c.symbol], name: f[c.name], gene_type: f[c.type],
-      ensembl_ids: list(f[c.ens]), uniprot: f[c.uni] || null, aliases: list(f[c.alias]),
-      family: f[c.fam] as TargetFamily, tier: Number(f[c.tier]) as GeneRecord['tier'],
-      evidence_go_mf: list(f[c.go]), pfam_domains: list(f[c.pfam]), evidence_pfam: list(f[c.evpf]),
+      entrez_id: cell(c.entrez), symbol: cell(c.symbol), name: cell(c.name), gene_type: cell(c.type),
+      ensembl_ids: list(cell(c.ens)), uniprot: cell(c.uni) || null, aliases: list(cell(c.alias)),
+      family: cell(c.fam) as TargetFamily, tier: Number(cell(c.tier)) as GeneRecord['tier'],
+      evidence_go_mf: list(cell(c.go)), pfam_domains: list(cell(c.pfam)), evidence_pfam: list(cell(c.evpf)),
     };
     records.push(r);
     symbols.set(r.symbol.toUpperCase(), r);

@@ -97,8 +97,11 @@ export function syntheticStudy(o: SyntheticStudyOptions = {}): SyntheticStudy {
   const named = ['EGFR', 'ERBB2', 'MET', 'KDR', 'PDGFRB', 'DRD2', 'ADORA2A', 'ESR1', 'AR', 'SCN9A', 'KCNH2', 'MMP9', 'CTSK', 'PTPN11', 'SLC2A1', 'HDAC1', 'PARP1', 'CDK4', 'BRAF', 'JAK2'];
   const chosen = new Set<string>(named.filter((s) => pool.some((g) => g.symbol === s)));
   const stride = Math.max(1, Math.floor(pool.length / nGenes));
-  for (let i = 0; chosen.size < nGenes && i < pool.length; i += stride) chosen.add(pool[i].symbol);
-  for (let i = 0; chosen.size < nGenes && i < pool.length; i++) chosen.add(pool[i].symbol);
+  for (let i = 0; chosen.size < nGenes && i < pool.length; i += stride) chosen.add(pool[i]!.symbol);
+  for (const g of pool) {
+    if (chosen.size >= nGenes) break;
+    chosen.add(g.symbol);
+  }
   const symbols = [...chosen].slice(0, nGenes);
   const plantedIdx = new Set<number>();
   for (let i = 0; i < Math.min(nPlanted, named.length) && i < symbols.length; i++) plantedIdx.add(i);
@@ -118,11 +121,10 @@ export function syntheticStudy(o: SyntheticStudyOptions = {}): SyntheticStudy {
       planted.push({ symbol: s, log2_fold_change: lfc });
     }
     const batchLfc = r() < 0.1 ? 0.8 * normal(r) : 0;
-    const row: number[] = [];
-    for (let j = 0; j < n; j++) {
-      const mu = base * libFactor[j] * 2 ** ((isCase(j) ? lfc : 0) + (batch(j) === 'b2' ? batchLfc : 0));
-      row.push(negBinomial(r, mu, phi));
-    }
+    const row = libFactor.map((lib, j) => {
+      const mu = base * lib * 2 ** ((isCase(j) ? lfc : 0) + (batch(j) === 'b2' ? batchLfc : 0));
+      return negBinomial(r, mu, phi);
+    });
     lines.push(`${s},${row.join(',')}`);
   });
   const meta = ['sample_id,condition,batch', ...sampleIds.map((id, j) => `${id},${isCase(j) ? 'tumor' : 'normal'},${batch(j)}`)];
@@ -139,7 +141,10 @@ export function syntheticCounts(nGenes: number, nSamples: number, seed = 7, plan
   for (let g = 0; g < nGenes; g++) {
     const base = Math.exp(Math.log(40) + 2 * normal(r));
     const lfc = r() < plantedFraction ? (r() < 0.5 ? -1 : 1) * (1 + r()) : 0;
-    for (let j = 0; j < nSamples; j++) data[g * nSamples + j] = negBinomial(r, base * lib[j] * (isCase[j] ? 2 ** lfc : 1), 0.1);
+    for (let j = 0; j < nSamples; j++) {
+      const mu = base * lib[j]! * (isCase[j] ? 2 ** lfc : 1);
+      data[g * nSamples + j] = negBinomial(r, mu, 0.1);
+    }
   }
   return { data, isCase };
 }

@@ -1,7 +1,7 @@
 // Expression matrix parsing: a header row, ids in the first column, numbers in every other cell.
 // Orientation (features x samples or samples x features) is decided later against the metadata ids.
 import { TargetDiscoveryInputError } from '../errors.js';
-import { detectDelimiter, isNaToken, parseRows, stripBom } from './text.js';
+import { cellAt, detectDelimiter, isNaToken, parseRows, stripBom } from './text.js';
 
 const FIELD = 'expression_matrix';
 
@@ -58,15 +58,18 @@ function fastParse(text: string, field: string, delimiter: string): RawTable {
     }
     let start = 0;
     let c = -1;
+    let rowId = '';
     const base = r * nc;
     for (;;) {
       let end = line.indexOf(delimiter, start);
       const last = end === -1;
       if (last) end = line.length;
       const cell = line.slice(start, end).trim();
-      if (c === -1) rowIds.push(cell);
-      else if (c < nc) {
-        const v = toNumber(cell, field, lineNo, rowIds[r], colIds[c]);
+      if (c === -1) {
+        rowId = cell;
+        rowIds.push(cell);
+      } else if (c < nc) {
+        const v = toNumber(cell, field, lineNo, rowId, colIds[c]!);
         if (Number.isNaN(v)) missing++;
         values[base + c] = v;
       }
@@ -83,19 +86,21 @@ function fastParse(text: string, field: string, delimiter: string): RawTable {
 
 function fromRows(rows: string[][], field: string, delimiter: string): RawTable {
   if (rows.length === 0) throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} has no header row`);
-  const colIds = rows[0].slice(1);
+  const [header = [], ...body] = rows; // rows.length >= 1: the default is never used
+  const colIds = header.slice(1);
   const nc = colIds.length;
   if (nc === 0) throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} has a single column; expected ids then one column per sample`);
-  const values = new Float64Array((rows.length - 1) * nc);
+  const values = new Float64Array(body.length * nc);
   const rowIds: string[] = [];
   let missing = 0;
-  for (let r = 1; r < rows.length; r++) {
-    const row = rows[r];
-    rowIds.push(row[0]);
-    for (let c = 0; c < nc; c++) {
-      const v = toNumber(row[c + 1], field, r + 1, row[0], colIds[c]);
+  for (const [r, row] of body.entries()) {
+    const line = r + 2;
+    const rowId = cellAt(row, 0, field, line);
+    rowIds.push(rowId);
+    for (const [c, colId] of colIds.entries()) {
+      const v = toNumber(cellAt(row, c + 1, field, line), field, line, rowId, colId);
       if (Number.isNaN(v)) missing++;
-      values[(r - 1) * nc + c] = v;
+      values[r * nc + c] = v;
     }
   }
   return { rowIds, colIds, values, missing, delimiter };

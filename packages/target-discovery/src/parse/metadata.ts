@@ -1,6 +1,6 @@
 // Sample metadata: one row per sample, a sample id column and the condition (plus optional covariates).
 import { TargetDiscoveryInputError } from '../errors.js';
-import { parseRows } from './text.js';
+import { cellAt, parseRows } from './text.js';
 
 const FIELD = 'metadata';
 const ID_NAMES = ['sample', 'sample_id', 'sampleid', 'sample_name', 'id'];
@@ -16,7 +16,7 @@ export interface Metadata {
 export function parseMetadata(text: string): Metadata {
   const rows = parseRows(text, FIELD);
   if (rows.length < 2) throw new TargetDiscoveryInputError('unparsable_csv', FIELD, `${FIELD} needs a header row and at least one sample row`);
-  const header = rows[0];
+  const [header = [], ...body] = rows; // rows.length >= 2: the default is never used
   if (header.length < 2) throw new TargetDiscoveryInputError('unparsable_csv', FIELD, `${FIELD} needs a sample id column and a condition column (comma- or tab-separated)`);
   const seen = new Set<string>();
   for (const h of header) {
@@ -25,13 +25,30 @@ export function parseMetadata(text: string): Metadata {
   }
   let idIdx = header.findIndex((h) => ID_NAMES.includes(h.toLowerCase()));
   if (idIdx === -1) idIdx = 0;
-  const sampleIds = rows.slice(1).map((r) => r[idIdx]);
+  const column = (c: number) => body.map((r, i) => cellAt(r, c, FIELD, i + 2));
+  const sampleIds = column(idIdx);
   const dup = firstDuplicate(sampleIds);
   if (dup !== undefined) throw new TargetDiscoveryInputError('duplicate_ids', FIELD, `${FIELD} lists sample "${dup}" more than once`);
   if (sampleIds.some((s) => s === '')) throw new TargetDiscoveryInputError('unparsable_csv', FIELD, `${FIELD} has a row with an empty sample id`);
   const values = new Map<string, string[]>();
-  header.forEach((h, c) => values.set(h, rows.slice(1).map((r) => r[c])));
-  return { idColumn: header[idIdx], columns: header, sampleIds, values };
+  header.forEach((h, c) => values.set(h, column(c)));
+  return { idColumn: cellAt(header, idIdx, FIELD, 1), columns: header, sampleIds, values };
+}
+
+/**
+ * The value in `column` for the sample at position `row` of `sampleIds`. A column without a value for that
+ * sample is an input error naming `field` (the option that chose the column).
+ */
+export function metadataValue(meta: Metadata, column: string, row: number, field: string): string {
+  const v = meta.values.get(column)?.[row];
+  if (v === undefined) {
+    throw new TargetDiscoveryInputError(
+      'missing_column',
+      field,
+      `metadata has no value in column "${column}" for sample ${meta.sampleIds[row] ?? `#${row + 1}`}`,
+    );
+  }
+  return v;
 }
 
 export function firstDuplicate(ids: readonly string[]): string | undefined {

@@ -58,6 +58,22 @@ export function parseRows(text: string, field: string, delimiter = detectDelimit
   }
 }
 
+/**
+ * The cell in column `c` of a parsed row (`rowNo` 1-based, the header being row 1). A row too short to have
+ * that column is an input error naming `field`.
+ */
+export function cellAt(row: readonly string[], c: number, field: string, rowNo: number): string {
+  const cell = row[c];
+  if (cell === undefined) {
+    throw new TargetDiscoveryInputError(
+      'unparsable_csv',
+      field,
+      `${field} row ${rowNo} has ${row.length} field(s); column ${c + 1} is missing`,
+    );
+  }
+  return cell;
+}
+
 const NA_TOKENS = new Set(['', 'NA', 'NaN', 'nan', 'N/A', 'n/a', 'na', 'null', 'NULL', '#N/A']);
 export function isNaToken(s: string): boolean {
   return NA_TOKENS.has(s);

@@ -3,7 +3,7 @@
 import { TargetDiscoveryInputError } from '../errors.js';
 import type { Matrix } from '../stats/matrix.js';
 import type { RawTable } from '../parse/matrix.js';
-import { firstDuplicate, type Metadata } from '../parse/metadata.js';
+import { firstDuplicate, metadataValue, type Metadata } from '../parse/metadata.js';
 
 export interface GroupSpec {
   conditionColumn: string;
@@ -73,6 +73,7 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
   }
   const excluded: ExcludedSample[] = [];
   const keptIdx: number[] = [];
+  const kept: Array<{ id: string; metaRow: number }> = [];
   const isCaseList: number[] = [];
   matrixSamples.forEach((id, k) => {
     const mi = metaIndex.get(id);
@@ -84,6 +85,7 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
     const badCov = covNames.find((c) => { const cv = meta.values.get(c)![mi]; return cv === '' || cv === 'NA'; });
     if (badCov) return void excluded.push({ sample_id: id, reason: `covariate ${badCov} is missing` });
     keptIdx.push(k);
+    kept.push({ id, metaRow: mi });
     isCaseList.push(v === caseValue ? 1 : 0);
   });
   const inMatrix = new Set(matrixSamples);
@@ -105,15 +107,15 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
   let missing = 0;
   for (let g = 0; g < G; g++) {
     for (let j = 0; j < n; j++) {
-      const k = keptIdx[j];
-      const v = transposed ? raw.values[k * nc + g] : raw.values[g * nc + k];
+      const k = keptIdx[j]!;
+      const v = transposed ? raw.values[k * nc + g]! : raw.values[g * nc + k]!;
       if (Number.isNaN(v)) missing++;
       if (!identity) data[g * n + j] = v;
     }
   }
-  const sampleIds = keptIdx.map((k) => matrixSamples[k]);
+  const sampleIds = kept.map((s) => s.id);
   const covariates: Covariate[] = covNames.map((name) => {
-    const vals = sampleIds.map((id) => meta.values.get(name)![metaIndex.get(id)!]);
+    const vals = kept.map((s) => metadataValue(meta, name, s.metaRow, 'options.covariates'));
     const numeric = vals.every((v) => v !== '' && Number.isFinite(Number(v)));
     if (numeric) return { name, kind: 'numeric', values: vals };
     const levels = [...new Set(vals)].sort();

@@ -29,7 +29,7 @@ export function detectDataType(m: Matrix): DataTypeEvidence {
   const stride = Math.max(1, Math.floor(d.length / 200_000));
   const sample: number[] = [];
   for (let i = 0; i < d.length; i++) {
-    const v = d[i];
+    const v = d[i]!;
     if (Number.isNaN(v)) continue;
     if (v < min) min = v;
     if (v > max) max = v;

@@ -95,10 +95,10 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     step('TMM normalisation', 0.2);
     const lib = columnSums(counts);
     const tmm = calcNormFactorsTMM(counts, lib);
-    const eff = lib.map((l, j) => l * tmm.normFactors[j]);
+    const eff = lib.map((l, j) => l * tmm.normFactors[j]!);
     normalization = {
       method: 'TMM',
-      samples: input.sampleIds.map((s, j) => ({ sample_id: s, lib_size: lib[j], norm_factor: tmm.normFactors[j] })),
+      samples: input.sampleIds.map((s, j) => ({ sample_id: s, lib_size: lib[j]!, norm_factor: tmm.normFactors[j]! })),
     };
     step('voom precision weights', 0.35);
     const v = voom(counts, input.design, eff);
@@ -115,7 +115,7 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     let y = input.values;
     if (trend) {
       const d = new Float64Array(y.data.length);
-      for (let i = 0; i < d.length; i++) d[i] = Math.log2(y.data[i] + 1);
+      for (let i = 0; i < d.length; i++) d[i] = Math.log2(y.data[i]! + 1);
       y = { nrow: y.nrow, ncol: y.ncol, data: d };
     }
     step('linear models', 0.3);
@@ -124,8 +124,9 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     let nOk = 0;
     for (let g = 0; g < fit.nGenes; g++) {
       const c = fit.coefficients[g * fit.p + input.coefficient];
-      ok[g] = Number.isFinite(c) && fit.dfResidual[g] > 0 && Number.isFinite(fit.sigma[g]) ? 1 : 0;
-      nOk += ok[g];
+      const estimable = Number.isFinite(c) && fit.dfResidual[g]! > 0 && Number.isFinite(fit.sigma[g]) ? 1 : 0;
+      ok[g] = estimable;
+      nOk += estimable;
     }
     removed.not_estimable = fit.nGenes - nOk;
     if (nOk < 2) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `only ${nOk} feature(s) have enough non-missing values in both groups to be tested; need at least 2`);

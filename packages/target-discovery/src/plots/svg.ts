@@ -9,7 +9,7 @@ export function fmt(v: number): string {
 }
 
 /** Round-number tick positions covering [lo, hi]. */
-export function niceTicks(lo: number, hi: number, target = 6): number[] {
+function niceTicks(lo: number, hi: number, target = 6): number[] {
   if (!(hi > lo)) return [lo];
   const raw = (hi - lo) / target;
   const mag = 10 ** Math.floor(Math.log10(raw));

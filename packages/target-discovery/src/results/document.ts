@@ -27,43 +27,68 @@ export interface AssembleInput {
   de: DeTable;
 }
 
+/** One feature's statistics, read from the columnar table. */
+interface DeRow {
+  featureId: string;
+  logFC: number;
+  aveExpr: number;
+  t: number;
+  pValue: number;
+  adjPValue: number;
+  b: number;
+}
+
+function deRow(de: DeTable, g: number): DeRow {
+  const at = <T>(column: ArrayLike<T>, name: string): T => {
+    const v = column[g];
+    if (v === undefined) throw new RangeError(`DE table: ${name} has no row ${g} (${column.length} rows)`);
+    return v;
+  };
+  return {
+    featureId: at(de.featureIds, 'featureIds'),
+    logFC: at(de.logFC, 'logFC'),
+    aveExpr: at(de.aveExpr, 'aveExpr'),
+    t: at(de.t, 't'),
+    pValue: at(de.pValue, 'pValue'),
+    adjPValue: at(de.adjPValue, 'adjPValue'),
+    b: at(de.b, 'b'),
+  };
+}
+
 export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput): DiscoveryResult {
   const minLfc = Math.log2(opts.min_fold_change);
   // Symbols are resolved even without druggability, so the table and plots can show gene names.
   const genes = geneIndex();
   const G = de.featureIds.length;
   const rows: TableRow[] = new Array(G);
-  const sigIdx: number[] = [];
-  const records: Array<GeneRecord | undefined> = new Array(G);
+  const significant: Array<{ f: DeRow; rec: GeneRecord | undefined }> = [];
   let up = 0;
   let down = 0;
   let maxSigRawP = -1;
   for (let g = 0; g < G; g++) {
-    const rec = genes?.resolve(de.featureIds[g]);
-    records[g] = rec;
-    const lfc = de.logFC[g];
-    const pUsed = opts.pvalue_type === 'adjusted' ? de.adjPValue[g] : de.pValue[g];
+    const f = deRow(de, g);
+    const rec = genes?.resolve(f.featureId);
+    const lfc = f.logFC;
+    const pUsed = opts.pvalue_type === 'adjusted' ? f.adjPValue : f.pValue;
     const sig = pUsed <= opts.max_pvalue && Math.abs(lfc) >= minLfc;
     const dir = lfc > 0 ? 'up' : 'down';
-    if (pUsed <= opts.max_pvalue) maxSigRawP = Math.max(maxSigRawP, de.pValue[g]);
+    if (pUsed <= opts.max_pvalue) maxSigRawP = Math.max(maxSigRawP, f.pValue);
     if (sig) {
-      sigIdx.push(g);
+      significant.push({ f, rec });
       if (dir === 'up') up++;
       else down++;
     }
-    rows[g] = [de.featureIds[g], rec?.symbol ?? null, lfc, 2 ** lfc, de.aveExpr[g], de.t[g], de.pValue[g], de.adjPValue[g], de.b[g], dir, sig];
+    rows[g] = [f.featureId, rec?.symbol ?? null, lfc, 2 ** lfc, f.aveExpr, f.t, f.pValue, f.adjPValue, f.b, dir, sig];
   }
   const withDrug = opts.include_druggability;
-  const scored = sigIdx.map((g) => {
-    const rec = records[g];
-    const pUsed = opts.pvalue_type === 'adjusted' ? de.adjPValue[g] : de.pValue[g];
-    return { g, score: priorityScore(pUsed, de.logFC[g], rec?.tier, withDrug) };
+  const scored = significant.map(({ f, rec }) => {
+    const pUsed = opts.pvalue_type === 'adjusted' ? f.adjPValue : f.pValue;
+    return { f, rec, score: priorityScore(pUsed, f.logFC, rec?.tier, withDrug) };
   });
-  scored.sort((a, b) => b.score - a.score || de.pValue[a.g] - de.pValue[b.g]);
+  scored.sort((a, b) => b.score - a.score || a.f.pValue - b.f.pValue);
   let druggableSig = 0;
   const targets: Target[] = [];
-  scored.forEach(({ g, score }, i) => {
-    const rec = records[g];
+  scored.forEach(({ f, rec, score }, i) => {
     const drug: Druggability | null =
       withDrug && rec
         ? { family: rec.family, tier: rec.tier, druggable: rec.tier <= 3, uniprot: rec.uniprot, evidence: { go_mf: rec.evidence_go_mf, pfam: rec.evidence_pfam.length ? rec.evidence_pfam : rec.pfam_domains } }
@@ -72,19 +97,19 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
     if (i >= opts.max_targets) return;
     targets.push({
       rank: i + 1,
-      feature_id: de.featureIds[g],
+      feature_id: f.featureId,
       gene_symbol: rec?.symbol ?? null,
       gene_name: rec?.name ?? null,
       entrez_id: rec?.entrez_id ?? null,
       uniprot: rec?.uniprot ?? null,
-      log2_fold_change: de.logFC[g],
-      fold_change: 2 ** de.logFC[g],
-      average_expression: de.aveExpr[g],
-      t: de.t[g],
-      p_value: de.pValue[g],
-      adjusted_p_value: de.adjPValue[g],
-      b: de.b[g],
-      direction: de.logFC[g] > 0 ? 'up' : 'down',
+      log2_fold_change: f.logFC,
+      fold_change: 2 ** f.logFC,
+      average_expression: f.aveExpr,
+      t: f.t,
+      p_value: f.pValue,
+      adjusted_p_value: f.adjPValue,
+      b: f.b,
+      direction: f.logFC > 0 ? 'up' : 'down',
       priority_score: score,
       druggability: drug,
     });
@@ -100,7 +125,10 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
   const caseIds = ds.sampleIds.filter((_, j) => ds.isCase[j]);
   const controlIds = ds.sampleIds.filter((_, j) => !ds.isCase[j]);
   const title = `${req.case_value} vs ${req.control_value}`;
-  const subtitle = `${de.report.name}, ${caseIds.length} vs ${controlIds.length} samples, ${G.toLocaleString('en-US')} features; ${sigIdx.length.toLocaleString('en-US')} significant (${opts.pvalue_type === 'adjusted' ? 'BH-adjusted ' : ''}p <= ${opts.max_pvalue}, fold change >= ${opts.min_fold_change})`;
+  const sizes = `${caseIds.length} vs ${controlIds.length} samples, ${G.toLocaleString('en-US')} features`;
+  const pLabel = opts.pvalue_type === 'adjusted' ? 'BH-adjusted ' : '';
+  const rule = `${pLabel}p <= ${opts.max_pvalue}, fold change >= ${opts.min_fold_change}`;
+  const subtitle = `${de.report.name}, ${sizes}; ${significant.length.toLocaleString('en-US')} significant (${rule})`;
   const plotOpts = {
     title,
     subtitle,
@@ -111,14 +139,16 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
     highlightNote: `Labels: the top ${Math.min(12, highlight.length)} targets by priority score`,
     expressionLabel: de.report.name === 'limma-voom' ? 'average log2 CPM' : de.report.name === 'limma-trend' ? 'average log2(x + 1)' : 'average log2 expression',
   };
+  const tested = design.design.columns[design.coefficient];
+  if (tested === undefined) throw new RangeError(`design: no column ${design.coefficient} to test`);
   return {
     summary: {
       features_tested: G,
-      significant: sigIdx.length,
+      significant: significant.length,
       up,
       down,
       pipeline: de.report,
-      design: { formula: design.formula, columns: [...design.design.columns], tested_coefficient: design.design.columns[design.coefficient] },
+      design: { formula: design.formula, columns: [...design.design.columns], tested_coefficient: tested },
       thresholds: { min_fold_change: opts.min_fold_change, min_abs_log2_fold_change: minLfc, max_pvalue: opts.max_pvalue, pvalue_type: opts.pvalue_type },
       samples: { case: { value: req.case_value, ids: caseIds }, control: { value: req.control_value, ids: controlIds }, excluded: ds.excluded },
       druggable_significant: withDrug ? druggableSig : null,

@@ -16,28 +16,28 @@ export function fitFDist(x: ArrayLike<number>, df1: ArrayLike<number>, covariate
   const n = x.length;
   const ok: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (Number.isFinite(x[i]) && x[i] > -1e-15 && Number.isFinite(df1[i]) && df1[i] > 1e-15) ok.push(i);
+    if (Number.isFinite(x[i]) && x[i]! > -1e-15 && Number.isFinite(df1[i]) && df1[i]! > 1e-15) ok.push(i);
   }
   const nok = ok.length;
   if (nok === 0) return { scale: new Float64Array(n).fill(NaN), df2: NaN };
-  if (nok === 1) return { scale: new Float64Array(n).fill(x[ok[0]]), df2: 0 };
+  if (nok === 1) return { scale: new Float64Array(n).fill(x[ok[0]!]!), df2: 0 };
   let splinedf = 0;
   if (covariate) {
     splinedf = 1 + (nok >= 3 ? 1 : 0) + (nok >= 6 ? 1 : 0) + (nok >= 30 ? 1 : 0);
     const uniq = new Set<number>();
-    for (const i of ok) uniq.add(covariate[i]);
+    for (const i of ok) uniq.add(covariate[i]!);
     splinedf = Math.min(splinedf, uniq.size);
     if (splinedf < 2) return fitFDist(x, df1);
   }
   const xs = new Float64Array(nok);
-  for (let k = 0; k < nok; k++) xs[k] = Math.max(x[ok[k]], 0);
+  for (let k = 0; k < nok; k++) xs[k] = Math.max(x[ok[k]!]!, 0);
   let m = median(xs);
   if (m === 0) m = 1; // more than half the variances are zero: limma warns and carries on
   const e = new Float64Array(nok);
   let meanTri = 0;
   for (let k = 0; k < nok; k++) {
-    const d = df1[ok[k]];
-    const v = Math.max(xs[k], 1e-5 * m);
+    const d = df1[ok[k]!]!;
+    const v = Math.max(xs[k]!, 1e-5 * m);
     xs[k] = v;
     e[k] = Math.log(v) - digamma(d / 2) + Math.log(d / 2);
     meanTri += trigamma(d / 2);
@@ -47,15 +47,15 @@ export function fitFDist(x: ArrayLike<number>, df1: ArrayLike<number>, covariate
   let evar: number;
   if (!covariate) {
     let s = 0;
-    for (let k = 0; k < nok; k++) s += e[k];
+    for (let k = 0; k < nok; k++) s += e[k]!;
     const mu = s / nok;
     let ss = 0;
-    for (let k = 0; k < nok; k++) ss += (e[k] - mu) * (e[k] - mu);
+    for (let k = 0; k < nok; k++) ss += (e[k]! - mu) * (e[k]! - mu);
     evar = ss / (nok - 1);
     emean = new Float64Array(n).fill(mu);
   } else {
     const cov = new Float64Array(nok);
-    for (let k = 0; k < nok; k++) cov[k] = covariate[ok[k]];
+    for (let k = 0; k < nok; k++) cov[k] = covariate[ok[k]!]!;
     const fit = splineTrend(cov, e, splinedf, covariate);
     emean = fit.fittedAll;
     evar = fit.rss / (nok - splinedf);
@@ -66,14 +66,14 @@ export function fitFDist(x: ArrayLike<number>, df1: ArrayLike<number>, covariate
   if (evar > 0) {
     df2 = 2 * trigammaInverse(evar);
     const adj = digamma(df2 / 2) - Math.log(df2 / 2);
-    for (let i = 0; i < n; i++) scale[i] = Math.exp(emean[i] + adj);
+    for (let i = 0; i < n; i++) scale[i] = Math.exp(emean[i]! + adj);
   } else {
     df2 = Infinity;
     if (!covariate) {
       let s = 0;
-      for (let k = 0; k < nok; k++) s += xs[k];
+      for (let k = 0; k < nok; k++) s += xs[k]!;
       scale.fill(s / nok);
-    } else for (let i = 0; i < n; i++) scale[i] = Math.exp(emean[i]);
+    } else for (let i = 0; i < n; i++) scale[i] = Math.exp(emean[i]!);
   }
   return { scale, df2 };
 }
@@ -88,7 +88,7 @@ function splineTrend(cov: Float64Array, e: Float64Array, df: number, allCov: Arr
   const qty = Float64Array.from(e);
   applyQt(qx, n, df, vh, qty);
   let rss = 0;
-  for (let i = df; i < n; i++) rss += qty[i] * qty[i];
+  for (let i = df; i < n; i++) rss += qty[i]! * qty[i]!;
   const coef = new Float64Array(df);
   backSolve(qx, n, df, rd, qty, coef);
   const N = allCov.length;
@@ -96,7 +96,7 @@ function splineTrend(cov: Float64Array, e: Float64Array, df: number, allCov: Arr
   const fittedAll = new Float64Array(N);
   for (let i = 0; i < N; i++) {
     let s = 0;
-    for (let k = 0; k < df; k++) s += basisAll[k * N + i] * coef[k];
+    for (let k = 0; k < df; k++) s += basisAll[k * N + i]! * coef[k]!;
     fittedAll[i] = s;
   }
   return { rss, fittedAll };
@@ -115,9 +115,9 @@ export function squeezeVar(v: ArrayLike<number>, df: ArrayLike<number>, covariat
   if (Number.isNaN(dfPrior)) throw new Error('squeezeVar: could not estimate the prior degrees of freedom');
   const varPost = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const d = df[i];
-    const vi = d === 0 ? 0 : v[i];
-    varPost[i] = Number.isFinite(dfPrior) ? (d * vi + dfPrior * fit.scale[i]) / (d + dfPrior) : fit.scale[i];
+    const d = df[i]!;
+    const vi = d === 0 ? 0 : v[i]!;
+    varPost[i] = Number.isFinite(dfPrior) ? (d * vi + dfPrior * fit.scale[i]!) / (d + dfPrior) : fit.scale[i]!;
   }
   return { dfPrior, varPrior: fit.scale, varPost };
 }
@@ -154,9 +154,9 @@ export function eBayes(fit: LinearFit, coefficient: number, opts: EBayesOptions 
   let dfPooled = 0;
   let anyDf = false;
   for (let g = 0; g < G; g++) {
-    s2[g] = fit.sigma[g] * fit.sigma[g];
-    if (!Number.isNaN(fit.dfResidual[g])) dfPooled += fit.dfResidual[g];
-    if (fit.dfResidual[g] > 0) anyDf = true;
+    s2[g] = fit.sigma[g]! * fit.sigma[g]!;
+    if (!Number.isNaN(fit.dfResidual[g])) dfPooled += fit.dfResidual[g]!;
+    if (fit.dfResidual[g]! > 0) anyDf = true;
   }
   if (!anyDf) throw new Error('eBayes: no residual degrees of freedom in the linear model fits');
   const sq = squeezeVar(s2, fit.dfResidual, opts.trend ? fit.amean : undefined);
@@ -166,12 +166,12 @@ export function eBayes(fit: LinearFit, coefficient: number, opts: EBayesOptions 
   const dfTotal = new Float64Array(G);
   const su = new Float64Array(G);
   for (let g = 0; g < G; g++) {
-    const beta = fit.coefficients[g * p + coefficient];
-    su[g] = fit.stdevUnscaled[g * p + coefficient];
+    const beta = fit.coefficients[g * p + coefficient]!;
+    su[g] = fit.stdevUnscaled[g * p + coefficient]!;
     logFC[g] = beta;
-    t[g] = beta / su[g] / Math.sqrt(sq.varPost[g]);
-    dfTotal[g] = Math.min(fit.dfResidual[g] + sq.dfPrior, dfPooled);
-    pValue[g] = twoSidedP(t[g], dfTotal[g]);
+    t[g] = beta / su[g]! / Math.sqrt(sq.varPost[g]!);
+    dfTotal[g] = Math.min(fit.dfResidual[g]! + sq.dfPrior, dfPooled);
+    pValue[g] = twoSidedP(t[g]!, dfTotal[g]!);
   }
   // B-statistic (log-odds of differential expression).
   const medPrior = median(sq.varPrior);
@@ -182,10 +182,10 @@ export function eBayes(fit: LinearFit, coefficient: number, opts: EBayesOptions 
   const infDf = sq.dfPrior > 1e6;
   const logOdds = Math.log(proportion / (1 - proportion));
   for (let g = 0; g < G; g++) {
-    const u2 = su[g] * su[g];
+    const u2 = su[g]! * su[g]!;
     const r = (u2 + v0) / u2;
-    const t2 = t[g] * t[g];
-    const d = dfTotal[g];
+    const t2 = t[g]! * t[g]!;
+    const d = dfTotal[g]!;
     const kernel = infDf ? (t2 * (1 - 1 / r)) / 2 : ((1 + d) / 2) * Math.log((t2 + d) / (t2 / r + d));
     b[g] = logOdds - Math.log(r) / 2 + kernel;
   }
@@ -201,25 +201,25 @@ export function tmixture(tstat: ArrayLike<number>, stdevUnscaled: ArrayLike<numb
   if (ntarget < 1) return NaN;
   const p = Math.max(ntarget / ngenes, proportion);
   let maxDf = -Infinity;
-  for (const i of idx) maxDf = Math.max(maxDf, df[i]);
+  for (const i of idx) maxDf = Math.max(maxDf, df[i]!);
   const ts = new Float64Array(ngenes);
   for (let k = 0; k < ngenes; k++) {
-    const i = idx[k];
-    let a = Math.abs(tstat[i]);
-    if (df[i] < maxDf) {
+    const i = idx[k]!;
+    let a = Math.abs(tstat[i]!);
+    if (df[i]! < maxDf) {
       // Put every statistic on the same df scale via its tail probability (limma does this on the log
       // scale; here a tail that underflows double precision keeps its t, where df no longer matters).
-      const tail = pt(-a, df[i]);
+      const tail = pt(-a, df[i]!);
       if (tail > 0) a = -qt(tail, maxDf);
     }
     ts[k] = a;
   }
-  const order = Array.from({ length: ngenes }, (_, k) => k).sort((a, b) => ts[b] - ts[a] || a - b).slice(0, ntarget);
+  const order = Array.from({ length: ngenes }, (_, k) => k).sort((a, b) => ts[b]! - ts[a]! || a - b).slice(0, ntarget);
   let sum = 0;
   for (let r = 1; r <= ntarget; r++) {
-    const k = order[r - 1];
-    const tk = ts[k];
-    const v1 = stdevUnscaled[idx[k]] ** 2;
+    const k = order[r - 1]!;
+    const tk = ts[k]!;
+    const v1 = stdevUnscaled[idx[k]!]! ** 2;
     const p0 = 2 * pt(-tk, maxDf);
     const ptarget = ((r - 0.5) / ngenes - (1 - p) * p0) / p;
     let v0 = 0;

@@ -26,16 +26,16 @@ export function filterByExpr(counts: Matrix, groupSizes: number[], opts: FilterB
   const tol = 1e-14;
   const { nrow, ncol, data } = counts;
   const scale = new Float64Array(ncol);
-  for (let j = 0; j < ncol; j++) scale[j] = 1e6 / lib[j];
+  for (let j = 0; j < ncol; j++) scale[j] = 1e6 / lib[j]!;
   const keep = new Uint8Array(nrow);
   for (let i = 0; i < nrow; i++) {
     const o = i * ncol;
     let above = 0;
     let total = 0;
     for (let j = 0; j < ncol; j++) {
-      const c = data[o + j];
+      const c = data[o + j]!;
       total += c;
-      if (c * scale[j] >= cpmCutoff) above++;
+      if (c * scale[j]! >= cpmCutoff) above++;
     }
     keep[i] = above >= minSize - tol && total >= minTotal - tol ? 1 : 0;
   }

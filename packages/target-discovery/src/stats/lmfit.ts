@@ -55,7 +55,7 @@ export function lmFit(y: Matrix, design: Design, weights?: Matrix): LinearFit {
     let sum = 0;
     let nobs = 0;
     for (let j = 0; j < n; j++) {
-      const v = data[o + j];
+      const v = data[o + j]!;
       if (Number.isNaN(v)) complete = false;
       else {
         sum += v;
@@ -68,8 +68,8 @@ export function lmFit(y: Matrix, design: Design, weights?: Matrix): LinearFit {
       applyQt(qx, n, p, vhead, work);
       backSolve(qx, n, p, rdiag, work, coefficients, g * p);
       let rss = 0;
-      for (let i = p; i < n; i++) rss += work[i] * work[i];
-      for (let k = 0; k < p; k++) stdevUnscaled[g * p + k] = Math.sqrt(fullUnscaled[k]);
+      for (let i = p; i < n; i++) rss += work[i]! * work[i]!;
+      for (let k = 0; k < p; k++) stdevUnscaled[g * p + k] = Math.sqrt(fullUnscaled[k]!);
       dfResidual[g] = n - p;
       sigma[g] = n > p ? Math.sqrt(rss / (n - p)) : NaN;
       continue;
@@ -77,12 +77,12 @@ export function lmFit(y: Matrix, design: Design, weights?: Matrix): LinearFit {
     // Per-feature fit on the observed samples (weighted when weights are given).
     let m = 0;
     for (let j = 0; j < n; j++) {
-      const v = data[o + j];
-      const w = wdata ? wdata[o + j] : 1;
+      const v = data[o + j]!;
+      const w = wdata ? wdata[o + j]! : 1;
       if (Number.isNaN(v) || !(w > 0) || !Number.isFinite(w)) continue;
       const sw = Math.sqrt(w);
       work[m] = v * sw;
-      for (let k = 0; k < p; k++) wx[k * n + m] = design.x[k * n + j] * sw;
+      for (let k = 0; k < p; k++) wx[k * n + m] = design.x[k * n + j]! * sw;
       m++;
     }
     if (m <= p) continue; // no residual degrees of freedom
@@ -93,9 +93,9 @@ export function lmFit(y: Matrix, design: Design, weights?: Matrix): LinearFit {
     applyQt(xm, m, p, wvh, yw);
     backSolve(xm, m, p, wrd, yw, coefficients, g * p);
     let rss = 0;
-    for (let i = p; i < m; i++) rss += yw[i] * yw[i];
+    for (let i = p; i < m; i++) rss += yw[i]! * yw[i]!;
     unscaledVariances(xm, m, p, wrd, stdevUnscaled, g * p);
-    for (let k = 0; k < p; k++) stdevUnscaled[g * p + k] = Math.sqrt(stdevUnscaled[g * p + k]);
+    for (let k = 0; k < p; k++) stdevUnscaled[g * p + k] = Math.sqrt(stdevUnscaled[g * p + k]!);
     dfResidual[g] = m - p;
     sigma[g] = Math.sqrt(rss / (m - p));
   }

@@ -28,7 +28,7 @@ export function subsetRows(m: Matrix, keep: ArrayLike<boolean | number>): Matrix
 
 export function column(m: Matrix, j: number, out = new Float64Array(m.nrow)): Float64Array {
   const { nrow, ncol, data } = m;
-  for (let i = 0; i < nrow; i++) out[i] = data[i * ncol + j];
+  for (let i = 0; i < nrow; i++) out[i] = data[i * ncol + j]!;
   return out;
 }
 
@@ -37,7 +37,7 @@ export function columnSums(m: Matrix): Float64Array {
   const { nrow, ncol, data } = m;
   for (let i = 0; i < nrow; i++) {
     const o = i * ncol;
-    for (let j = 0; j < ncol; j++) s[j] += data[o + j];
+    for (let j = 0; j < ncol; j++) s[j]! += data[o + j]!;
   }
   return s;
 }

@@ -1,7 +1,7 @@
 // Householder QR least squares for a small number of columns (the design), as R's lm.fit does.
 
 /** Relative tolerance for declaring a column linearly dependent (R's lm.fit uses 1e-7). */
-export const QR_TOL = 1e-7;
+const QR_TOL = 1e-7;
 
 /**
  * Householder QR of an n x p column-major matrix, in place. The Householder vectors are kept below the
@@ -13,28 +13,28 @@ export function householder(x: Float64Array, n: number, p: number, vhead: Float6
   const orig = new Float64Array(p);
   for (let k = 0; k < p; k++) {
     let s = 0;
-    for (let i = 0; i < n; i++) s += x[k * n + i] * x[k * n + i];
+    for (let i = 0; i < n; i++) s += x[k * n + i]! * x[k * n + i]!;
     orig[k] = Math.sqrt(s);
   }
   for (let k = 0; k < p; k++) {
     const ck = k * n;
     let s = 0;
-    for (let i = k; i < n; i++) s += x[ck + i] * x[ck + i];
+    for (let i = k; i < n; i++) s += x[ck + i]! * x[ck + i]!;
     const norm = Math.sqrt(s);
-    if (norm === 0 || norm <= QR_TOL * orig[k]) return false;
-    const alpha = x[ck + k] >= 0 ? -norm : norm;
+    if (norm === 0 || norm <= QR_TOL * orig[k]!) return false;
+    const alpha = x[ck + k]! >= 0 ? -norm : norm;
     // v = x_k - alpha e_k; H = I - 2 v v' / (v'v); v'v = 2 (norm^2 - alpha x_kk)
-    const v0 = x[ck + k] - alpha;
-    const vtv = s - x[ck + k] * x[ck + k] + v0 * v0;
+    const v0 = x[ck + k]! - alpha;
+    const vtv = s - x[ck + k]! * x[ck + k]! + v0 * v0;
     vhead[k] = v0;
     rdiag[k] = alpha;
     for (let j = k + 1; j < p; j++) {
       const cj = j * n;
-      let d = v0 * x[cj + k];
-      for (let i = k + 1; i < n; i++) d += x[ck + i] * x[cj + i];
+      let d = v0 * x[cj + k]!;
+      for (let i = k + 1; i < n; i++) d += x[ck + i]! * x[cj + i]!;
       const f = (2 * d) / vtv;
-      x[cj + k] -= f * v0;
-      for (let i = k + 1; i < n; i++) x[cj + i] -= f * x[ck + i];
+      x[cj + k]! -= f * v0;
+      for (let i = k + 1; i < n; i++) x[cj + i]! -= f * x[ck + i]!;
     }
     x[ck + k] = vtv; // stash v'v where R_kk would sit (R_kk is in rdiag)
   }
@@ -45,21 +45,21 @@ export function householder(x: Float64Array, n: number, p: number, vhead: Float6
 export function applyQt(x: Float64Array, n: number, p: number, vhead: Float64Array, y: Float64Array): void {
   for (let k = 0; k < p; k++) {
     const ck = k * n;
-    const v0 = vhead[k];
-    let d = v0 * y[k];
-    for (let i = k + 1; i < n; i++) d += x[ck + i] * y[i];
-    const f = (2 * d) / x[ck + k];
-    y[k] -= f * v0;
-    for (let i = k + 1; i < n; i++) y[i] -= f * x[ck + i];
+    const v0 = vhead[k]!;
+    let d = v0 * y[k]!;
+    for (let i = k + 1; i < n; i++) d += x[ck + i]! * y[i]!;
+    const f = (2 * d) / x[ck + k]!;
+    y[k]! -= f * v0;
+    for (let i = k + 1; i < n; i++) y[i]! -= f * x[ck + i]!;
   }
 }
 
 /** Solve R b = (Q'y)[0..p) into coef. */
 export function backSolve(x: Float64Array, n: number, p: number, rdiag: Float64Array, qty: Float64Array, coef: Float64Array, coefOffset = 0): void {
   for (let k = p - 1; k >= 0; k--) {
-    let s = qty[k];
-    for (let j = k + 1; j < p; j++) s -= x[j * n + k] * coef[coefOffset + j];
-    coef[coefOffset + k] = s / rdiag[k];
+    let s = qty[k]!;
+    for (let j = k + 1; j < p; j++) s -= x[j * n + k]! * coef[coefOffset + j]!;
+    coef[coefOffset + k] = s / rdiag[k]!;
   }
 }
 
@@ -68,16 +68,16 @@ export function unscaledVariances(x: Float64Array, n: number, p: number, rdiag: 
   // Rinv upper triangular, p x p row-major.
   const rinv = new Float64Array(p * p);
   for (let j = 0; j < p; j++) {
-    rinv[j * p + j] = 1 / rdiag[j];
+    rinv[j * p + j] = 1 / rdiag[j]!;
     for (let i = j - 1; i >= 0; i--) {
       let s = 0;
-      for (let k = i + 1; k <= j; k++) s += x[k * n + i] * rinv[k * p + j];
-      rinv[i * p + j] = -s / rdiag[i];
+      for (let k = i + 1; k <= j; k++) s += x[k * n + i]! * rinv[k * p + j]!;
+      rinv[i * p + j] = -s / rdiag[i]!;
     }
   }
   for (let i = 0; i < p; i++) {
     let s = 0;
-    for (let j = i; j < p; j++) s += rinv[i * p + j] * rinv[i * p + j];
+    for (let j = i; j < p; j++) s += rinv[i * p + j]! * rinv[i * p + j]!;
     out[outOffset + i] = s;
   }
 }

@@ -8,8 +8,8 @@ import { quantileSorted, sortedCopy } from './summary.js';
 /** Basis with knots placed from `knotSource`, evaluated at `at`: at.length x df, column-major. */
 export function naturalSplineBasis(knotSource: ArrayLike<number>, df: number, at: ArrayLike<number> = knotSource): Float64Array {
   const s = sortedCopy(knotSource);
-  const lo = s[0];
-  const hi = s[s.length - 1];
+  const lo = s[0]!;
+  const hi = s[s.length - 1]!;
   const span = hi - lo || 1;
   const knots: number[] = [0];
   for (let k = 1; k <= df - 2; k++) knots.push((quantileSorted(s, k / (df - 1)) - lo) / span);
@@ -18,9 +18,9 @@ export function naturalSplineBasis(knotSource: ArrayLike<number>, df: number, at
   const N = at.length;
   const out = new Float64Array(N * df);
   const cube = (v: number) => (v > 0 ? v * v * v : 0);
-  const d = (k: number, u: number) => (cube(u - knots[k]) - cube(u - knots[K - 1])) / (knots[K - 1] - knots[k]);
+  const d = (k: number, u: number) => (cube(u - knots[k]!) - cube(u - knots[K - 1]!)) / (knots[K - 1]! - knots[k]!);
   for (let i = 0; i < N; i++) {
-    const u = (at[i] - lo) / span;
+    const u = (at[i]! - lo) / span;
     out[i] = 1;
     if (df > 1) out[N + i] = u;
     for (let k = 0; k < K - 2; k++) out[(k + 2) * N + i] = d(k, u) - d(K - 2, u);

@@ -11,7 +11,7 @@ export function median(x: ArrayLike<number>): number {
   if (n === 0) return NaN;
   const s = sortedCopy(x);
   const h = n >> 1;
-  return n % 2 === 1 ? s[h] : (s[h - 1] + s[h]) / 2;
+  return n % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 }
 
 /** R quantile(type = 7) of an already sorted array. */
@@ -21,9 +21,9 @@ export function quantileSorted(s: ArrayLike<number>, p: number): number {
   const index = (n - 1) * p;
   const lo = Math.floor(index);
   const hi = Math.ceil(index);
-  const q = s[lo];
+  const q = s[lo]!;
   const h = index - lo;
-  if (index > lo && s[hi] !== q) return (1 - h) * q + h * s[hi];
+  if (index > lo && s[hi] !== q) return (1 - h) * q + h * s[hi]!;
   return q;
 }
 
@@ -40,19 +40,19 @@ export function rankAverageFast(x: ArrayLike<number>): Float64Array {
   const s = Float64Array.from(x as ArrayLike<number>).sort();
   const r = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const v = x[i];
+    const v = x[i]!;
     let lo = 0;
     let hi = n;
     while (lo < hi) {
       const m = (lo + hi) >>> 1;
-      if (s[m] < v) lo = m + 1;
+      if (s[m]! < v) lo = m + 1;
       else hi = m;
     }
     const first = lo;
     hi = n;
     while (lo < hi) {
       const m = (lo + hi) >>> 1;
-      if (s[m] <= v) lo = m + 1;
+      if (s[m]! <= v) lo = m + 1;
       else hi = m;
     }
     r[i] = (first + lo - 1) / 2 + 1;
@@ -65,14 +65,14 @@ export function rankAverage(x: ArrayLike<number>): Float64Array {
   const n = x.length;
   const idx = new Uint32Array(n);
   for (let i = 0; i < n; i++) idx[i] = i;
-  idx.sort((a, b) => x[a] - x[b]);
+  idx.sort((a, b) => x[a]! - x[b]!);
   const r = new Float64Array(n);
   let i = 0;
   while (i < n) {
     let j = i;
-    while (j + 1 < n && x[idx[j + 1]] === x[idx[i]]) j++;
+    while (j + 1 < n && x[idx[j + 1]!] === x[idx[i]!]) j++;
     const avg = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) r[idx[k]] = avg;
+    for (let k = i; k <= j; k++) r[idx[k]!] = avg;
     i = j + 1;
   }
   return r;
@@ -80,27 +80,27 @@ export function rankAverage(x: ArrayLike<number>): Float64Array {
 
 export function mean(x: ArrayLike<number>): number {
   let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i];
+  for (let i = 0; i < x.length; i++) s += x[i]!;
   return s / x.length;
 }
 
 /** k-th smallest (0-based) of a scratch array, in O(n) expected time (Hoare quickselect; reorders `a`). */
-export function selectInPlace(a: Float64Array, k: number, from = 0, to = a.length - 1): number {
+function selectInPlace(a: Float64Array, k: number, from = 0, to = a.length - 1): number {
   let lo = from;
   let hi = to;
   while (hi > lo) {
     const mid = (lo + hi) >>> 1;
     // median of three as pivot
-    const x = a[lo], y = a[mid], z = a[hi];
+    const x = a[lo]!, y = a[mid]!, z = a[hi]!;
     const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
     let i = lo;
     let j = hi;
     while (i <= j) {
-      while (a[i] < pivot) i++;
-      while (a[j] > pivot) j--;
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
       if (i <= j) {
-        const t = a[i];
-        a[i] = a[j];
+        const t = a[i]!;
+        a[i] = a[j]!;
         a[j] = t;
         i++;
         j--;
@@ -108,9 +108,9 @@ export function selectInPlace(a: Float64Array, k: number, from = 0, to = a.lengt
     }
     if (k <= j) hi = j;
     else if (k >= i) lo = i;
-    else return a[k];
+    else return a[k]!;
   }
-  return a[k];
+  return a[k]!;
 }
 
 /** R quantile(type = 7) without a full sort. */
@@ -124,7 +124,7 @@ export function quantileSelect(x: ArrayLike<number>, p: number): number {
   if (index === lo) return q;
   // The next order statistic is the minimum of the part right of lo.
   let next = Infinity;
-  for (let i = lo + 1; i < n; i++) if (a[i] < next) next = a[i];
+  for (let i = lo + 1; i < n; i++) if (a[i]! < next) next = a[i]!;
   const h = index - lo;
   return next !== q ? (1 - h) * q + h * next : q;
 }
@@ -146,7 +146,7 @@ export function rankWindow(x: ArrayLike<number>, lo: number, hi: number): Uint8A
   let lessHi = 0;
   let eqHi = 0;
   for (let i = 0; i < n; i++) {
-    const v = x[i];
+    const v = x[i]!;
     if (v < vLo) lessLo++;
     else if (v === vLo) eqLo++;
     if (v < vHi) lessHi++;
@@ -157,7 +157,7 @@ export function rankWindow(x: ArrayLike<number>, lo: number, hi: number): Uint8A
   const okLo = rLo >= lo && rLo <= hi;
   const okHi = rHi >= lo && rHi <= hi;
   for (let i = 0; i < n; i++) {
-    const v = x[i];
+    const v = x[i]!;
     if (v > vLo && v < vHi) out[i] = 1;
     else if (v === vLo) out[i] = okLo ? 1 : 0;
     else if (v === vHi) out[i] = okHi ? 1 : 0;

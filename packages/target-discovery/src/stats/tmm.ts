@@ -21,7 +21,7 @@ export function calcNormFactorsTMM(counts: Matrix, libSize: Float64Array, opts: 
   const keep: number[] = [];
   for (let i = 0; i < counts.nrow; i++) {
     const o = i * ncol;
-    for (let j = 0; j < ncol; j++) if (counts.data[o + j] > 0) { keep.push(i); break; }
+    for (let j = 0; j < ncol; j++) if (counts.data[o + j]! > 0) { keep.push(i); break; }
   }
   if (keep.length === 0 || ncol === 1) return { normFactors: new Float64Array(ncol).fill(1), refColumn: 0 };
   // Columns are pulled out a block at a time: a full column-major copy would double the memory, and
@@ -33,21 +33,22 @@ export function calcNormFactorsTMM(counts: Matrix, libSize: Float64Array, opts: 
     for (let j0 = 0; j0 < ncol; j0 += B) {
       const w = Math.min(B, ncol - j0);
       for (let r = 0; r < m; r++) {
-        const o = keep[r] * ncol + j0;
-        for (let b = 0; b < w; b++) block[b][r] = counts.data[o + b];
+        const o = keep[r]! * ncol + j0;
+        for (let b = 0; b < w; b++) block[b]![r] = counts.data[o + b]!;
       }
-      for (let b = 0; b < w; b++) fn(block[b], j0 + b);
+      for (let b = 0; b < w; b++) fn(block[b]!, j0 + b);
     }
   };
   const col = (j: number) => {
     const c = new Float64Array(keep.length);
-    for (let r = 0; r < keep.length; r++) c[r] = counts.data[keep[r] * ncol + j];
+    for (let r = 0; r < keep.length; r++) c[r] = counts.data[keep[r]! * ncol + j]!;
     return c;
   };
   const f75 = new Array<number>(ncol);
-  forEachColumn((c, j) => (f75[j] = quantileSelect(c, 0.75) / libSize[j]));
+  forEachColumn((c, j) => (f75[j] = quantileSelect(c, 0.75) / libSize[j]!));
   const sortedF = [...f75].sort((a, b) => a - b);
-  const medF = sortedF.length % 2 ? sortedF[(sortedF.length - 1) / 2] : (sortedF[sortedF.length / 2 - 1] + sortedF[sortedF.length / 2]) / 2;
+  const half = sortedF.length >> 1;
+  const medF = sortedF.length % 2 ? sortedF[half]! : (sortedF[half - 1]! + sortedF[half]!) / 2;
   let ref = 0;
   if (medF < 1e-20) {
     let best = -Infinity;
@@ -66,11 +67,11 @@ export function calcNormFactorsTMM(counts: Matrix, libSize: Float64Array, opts: 
   }
   const f = new Float64Array(ncol);
   const refCol = col(ref);
-  forEachColumn((c, j) => (f[j] = tmmFactor(c, refCol, libSize[j], libSize[ref], opts)));
+  forEachColumn((c, j) => (f[j] = tmmFactor(c, refCol, libSize[j]!, libSize[ref]!, opts)));
   let logMean = 0;
-  for (let j = 0; j < ncol; j++) logMean += Math.log(f[j]);
+  for (let j = 0; j < ncol; j++) logMean += Math.log(f[j]!);
   const g = Math.exp(logMean / ncol);
-  for (let j = 0; j < ncol; j++) f[j] /= g;
+  for (let j = 0; j < ncol; j++) f[j]! /= g;
   return { normFactors: f, refColumn: ref };
 }
 
@@ -86,14 +87,14 @@ function tmmFactor(obs: Float64Array, ref: Float64Array, nO: number, nR: number,
   let n = 0;
   let maxAbs = 0;
   for (let i = 0; i < m; i++) {
-    const lo = Math.log2(obs[i] / nO);
-    const lr = Math.log2(ref[i] / nR);
-    const r = Math.log2(obs[i] / nO / (ref[i] / nR));
+    const lo = Math.log2(obs[i]! / nO);
+    const lr = Math.log2(ref[i]! / nR);
+    const r = Math.log2(obs[i]! / nO / (ref[i]! / nR));
     const e = (lo + lr) / 2;
     if (!Number.isFinite(r) || !Number.isFinite(e) || !(e > acutoff)) continue;
     logR[n] = r;
     absE[n] = e;
-    v[n] = (nO - obs[i]) / nO / obs[i] + (nR - ref[i]) / nR / ref[i];
+    v[n] = (nO - obs[i]!) / nO / obs[i]! + (nR - ref[i]!) / nR / ref[i]!;
     if (Math.abs(r) > maxAbs) maxAbs = Math.abs(r);
     n++;
   }
@@ -110,10 +111,10 @@ function tmmFactor(obs: Float64Array, ref: Float64Array, nO: number, nR: number,
   for (let i = 0; i < n; i++) {
     if (inL[i] && inS[i]) {
       if (doWeighting) {
-        num += logR[i] / v[i];
-        den += 1 / v[i];
+        num += logR[i]! / v[i]!;
+        den += 1 / v[i]!;
       } else {
-        num += logR[i];
+        num += logR[i]!;
         den += 1;
       }
       cnt++;

@@ -19,25 +19,25 @@ export function voom(counts: Matrix, design: Design, libSize: Float64Array, span
   if (G < 2) throw new Error('voom: need at least two genes to fit a mean-variance trend');
   const E = new Float64Array(G * n);
   const logLib = new Float64Array(n);
-  for (let j = 0; j < n; j++) logLib[j] = Math.log2(libSize[j] + 1);
+  for (let j = 0; j < n; j++) logLib[j] = Math.log2(libSize[j]! + 1);
   const c = counts.data;
   for (let i = 0; i < G * n; i++) {
     const j = i % n;
-    E[i] = Math.log2((c[i] + 0.5) / (libSize[j] + 1) * 1e6);
+    E[i] = Math.log2((c[i]! + 0.5) / (libSize[j]! + 1) * 1e6);
   }
   const Em: Matrix = { nrow: G, ncol: n, data: E };
   const fit = lmFit(Em, design);
   let meanLogLib = 0;
-  for (let j = 0; j < n; j++) meanLogLib += logLib[j];
+  for (let j = 0; j < n; j++) meanLogLib += logLib[j]!;
   meanLogLib /= n;
   const sx: number[] = [];
   const sy: number[] = [];
   for (let g = 0; g < G; g++) {
     let rowSum = 0;
-    for (let j = 0; j < n; j++) rowSum += c[g * n + j];
+    for (let j = 0; j < n; j++) rowSum += c[g * n + j]!;
     if (rowSum === 0) continue;
-    sx.push(fit.amean[g] + meanLogLib - Math.log2(1e6));
-    sy.push(Math.sqrt(fit.sigma[g]));
+    sx.push(fit.amean[g]! + meanLogLib - Math.log2(1e6));
+    sy.push(Math.sqrt(fit.sigma[g]!));
   }
   const l = lowess(sx, sy, span);
   const f = approxFun(l.x, l.y);
@@ -47,13 +47,13 @@ export function voom(counts: Matrix, design: Design, libSize: Float64Array, span
   const X = design.x;
   const coef = fit.coefficients;
   const shift = new Float64Array(n);
-  for (let j = 0; j < n; j++) shift[j] = logLib[j] - Math.log2(1e6);
+  for (let j = 0; j < n; j++) shift[j] = logLib[j]! - Math.log2(1e6);
   for (let g = 0; g < G; g++) {
     const o = g * n;
     for (let j = 0; j < n; j++) {
       let fv = 0;
-      for (let k = 0; k < p; k++) fv += coef[g * p + k] * X[k * n + j];
-      const s = f(fv + shift[j]);
+      for (let k = 0; k < p; k++) fv += coef[g * p + k]! * X[k * n + j]!;
+      const s = f(fv + shift[j]!);
       const s2 = s * s;
       W[o + j] = 1 / (s2 * s2);
     }
