@@ -37,3 +37,15 @@ export const KbDB: typeof core.KbDB = new Proxy(core.KbDB, {
     key in statics ? statics[key as keyof typeof statics] : Reflect.get(target, key, receiver),
 });
 export type KbDB = core.KbDB;
+
+// The db-first functions the package exported before the split, kept for callers of them: each is the method.
+export const ingestText = (db: core.KbDB, text: string, options?: core.IngestTextOptions) => db.ingestText(text, options);
+export const ingestChat = (db: core.KbDB, messages: unknown[], options?: core.IngestChatOptions) =>
+  db.ingestChat(messages, options);
+export const ingestChatFile = (db: core.KbDB, path: string, options?: core.IngestChatFileOptions) =>
+  db.ingestChatFile(path, options);
+export const ingestTeamChat = (db: core.KbDB, path: string, options?: core.IngestTeamChatOptions) =>
+  db.ingestTeamChat(path, options);
+export const curate = (db: core.KbDB, claims: core.ClaimInput[]) => db.curate(claims);
+/** Sets the reviewer at once (as before); the promise reports the outcome (a missing key rejects it). */
+export const configureCurator = (db: core.KbDB, spec: core.CuratorSpec) => db.configureCurator(spec);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot, tempDir } from '@evident/testkit';
-import { KbDB, KbExtractionUnavailableError, open, quickstart } from '@evident/kb';
+import { configureCurator, ingestText, KbDB, KbExtractionUnavailableError, open, quickstart } from '@evident/kb';
 import * as core from '@evident/kb-core';
 
 // A child process imports '@evident/kb', opens a base and ingests text (heuristic extraction), with a module
@@ -45,6 +45,8 @@ test('open, quickstart, KbDB.open and KbDB.restore from @evident/kb give bases w
   const r = await a.ingestText('Olaparib inhibits PARP1.', { source_id: 'note:1' });
   assert.equal(r.ingested, 1);
   assert.deepEqual(await a.configureCurator('heuristic'), { curator: 'heuristic' });
+  assert.deepEqual(await configureCurator(a, 'heuristic'), { curator: 'heuristic' }, 'the db-first functions remain');
+  assert.equal((await ingestText(a, 'Olaparib inhibits PARP1.', { source_id: 'note:1' })).duplicates, 1);
   await a.snapshot(join(dir.path, 'a.snap'));
   await a.close();
   assert.ok(a instanceof KbDB && a instanceof core.KbDB);
