@@ -35,7 +35,7 @@ function webRoot(): string {
   for (const dir of [join(here, 'web'), join(here, '..', '..', '..', 'src', 'console', 'web')]) {
     if (existsSync(join(dir, 'index.html'))) return dir;
   }
-  throw new Error(`kb-console: web console files not found next to ${here}`);
+  throw new StartupError(`kb-console: web console files not found next to ${here}`);
 }
 
 export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Promise<FastifyInstance> {
