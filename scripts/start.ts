@@ -2,45 +2,43 @@
 // - Discovery job service: `evident-jobs serve` in this process, SQLite + worker threads, 127.0.0.1:8000 (PORT and
 //   the EVIDENT_* variables apply), with a development API key kept in ./data/dev-api-key.json (readable by you
 //   only; the service stores just its hash) and reused across starts.
-// - Evident KB: `kb-console` (REST API + web console) on ./data/kb.sqlite, 127.0.0.1:8080 (KB_CONSOLE_PORT), run
-//   as its own process exactly as the bin runs.
-import { spawn } from 'node:child_process';
+// - Evident KB: the console (REST API + web console, what `kb-console` serves) on ./data/kb.sqlite, 127.0.0.1:8080
+//   (KB_CONSOLE_PORT), started in this process through @evident/kb-server's startConsole, which answers with the
+//   URL it listens on: nothing to parse out of a child's output, and one process to stop.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv, ensureDevKey, startServer } from '@evident/job-service';
+import { createLogger, logLevelFrom, openBase, startConsole, type RunningConsole } from '@evident/kb-server';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const config = configFromEnv();
 config.dataDir = resolve(process.env.EVIDENT_DATA_DIR ?? 'data');
 mkdirSync(config.dataDir, { recursive: true });
+// Both products log at EVIDENT_LOG_LEVEL (LOG_LEVEL for the KB, as before), warn unless set.
+const kbLogLevel = logLevelFrom({
+  EVIDENT_LOG_LEVEL: process.env.EVIDENT_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'warn',
+});
 
 const kbPath = join(config.dataDir, 'kb.sqlite');
-const kbConsole = spawn(
-  process.execPath,
-  [...process.execArgv, join(root, 'packages/kb-core/src/bin/kb-console.ts'), '--db', kbPath,
-    '--port', process.env.KB_CONSOLE_PORT ?? '8080'],
-  { stdio: ['ignore', 'inherit', 'pipe'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } },
-);
-const kbUrl = new Promise<string>((ok, fail) => {
-  // Its start-up line is summarised below; what it says after that (warnings, errors) passes through.
-  let err = '';
-  let listening = false;
-  kbConsole.stderr!.on('data', (d) => {
-    if (listening) return void process.stderr.write(d);
-    err += d;
-    const url = / at (http:\/\/\S+?)\/ /.exec(err)?.[1];
-    if (url) {
-      listening = true;
-      ok(url);
-    }
-  });
-  kbConsole.once('exit', (code) => fail(new Error(`kb-console exited (${code}) before listening:\n${err}`)));
-});
+const kbPort = Number(process.env.KB_CONSOLE_PORT ?? '8080');
+const kbStarted: Promise<{ kb: Awaited<ReturnType<typeof openBase>>; console: RunningConsole }> = (async () => {
+  if (!Number.isInteger(kbPort) || kbPort < 0 || kbPort > 65535) {
+    throw new Error(`KB_CONSOLE_PORT must be a port number, got '${process.env.KB_CONSOLE_PORT}'`);
+  }
+  const kb = await openBase(kbPath, 'kb-console');
+  try {
+    const loggerInstance = createLogger('kb-console', kbLogLevel);
+    return { kb, console: await startConsole(kb, { port: kbPort, loggerInstance }) };
+  } catch (e) {
+    await kb.close();
+    throw e;
+  }
+})();
+kbStarted.catch(() => {}); // reported below, after the job service's lines
 
 const server = await startServer(config, { logger: { level: process.env.EVIDENT_LOG_LEVEL ?? 'warn' } }).catch((e) => {
   console.error(`Evident discovery job service did not start: ${(e as Error).message}`);
-  kbConsole.kill('SIGTERM');
   process.exit(1);
 });
 const dev = await ensureDevKey(server.store, config.dataDir);
@@ -52,8 +50,10 @@ console.log(`  development key: ${dev.key}`);
 console.log(`                   (${dev.reused ? 'reused from' : 'new, saved in'} ${dev.file}; plan ${dev.plan})`);
 console.log(`  try:  curl -s -X POST ${server.url}/v1/targets/discover -H "Authorization: Bearer ${dev.key}" \\`);
 console.log(`          -H 'content-type: application/json' -d @${example}`);
+let kb: Awaited<typeof kbStarted> | undefined;
 try {
-  const url = await kbUrl;
+  kb = await kbStarted;
+  const url = kb.console.url;
   console.log(`Evident KB console listening on ${url}/  (base: ${kbPath}; REST API ${url}/api/v1/, docs ${url}/api/v1/docs)`);
 } catch (e) {
   console.error(`Evident KB console did not start: ${(e as Error).message}`);
@@ -64,9 +64,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     if (stopping) return;
     stopping = true;
-    kbConsole.kill('SIGTERM');
-    server.close().then(() => process.exit(0), () => process.exit(1));
+    const kbDone = kb ? kb.console.close().then(() => kb!.kb.close()) : Promise.resolve();
+    Promise.all([kbDone, server.close()]).then(() => process.exit(0), () => process.exit(1));
   });
 }
-// If this process dies without a signal, do not leave the console behind.
-process.on('exit', () => kbConsole.kill('SIGTERM'));

@@ -1,12 +1,12 @@
 // Typed errors with a stable `code`; validation errors also name the offending `field`
-// (and, for batches, the `index` of the claim that failed).
+// (and, for batches, the `index` of the claim that failed). Every one is an EvidentError (@evident/contract):
+// `status` says what a surface answers with (none: the fault is ours, 500) and `problems` lists what was wrong
+// where, as JSON pointers, so every surface maps them with the one toWireError.
+import { EvidentError, fieldToPointer, type EvidentErrorOptions } from '@evident/contract';
 
-export class KbError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = new.target.name;
-    this.code = code;
+export class KbError extends EvidentError {
+  constructor(code: string, message: string, options: EvidentErrorOptions = {}) {
+    super(code, message, options);
   }
 }
 
@@ -15,7 +15,8 @@ export class KbValidationError extends KbError {
   /** Position in the batch of the claim that failed (ingestBatch only). */
   readonly index: number | undefined;
   constructor(code: string, field: string, message: string, index?: number) {
-    super(code, index === undefined ? `${field}: ${message}` : `claims[${index}].${field}: ${message}`);
+    const located = index === undefined ? field : `claims[${index}].${field}`;
+    super(code, `${located}: ${message}`, { status: 400, problems: [{ path: fieldToPointer(located), message }] });
     this.field = field;
     this.index = index;
   }
@@ -29,21 +30,20 @@ export class KbValidationError extends KbError {
 export class KbOpenError extends KbError {
   readonly field: string;
   constructor(code: string, field: string, message: string, options?: { cause?: unknown }) {
-    super(code, message);
+    super(code, message, { status: 400, problems: [{ path: fieldToPointer(field), message }], cause: options?.cause });
     this.field = field;
-    if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
   }
 }
 
 export class KbNotFoundError extends KbError {
   constructor(what: string, id: string) {
-    super('not_found', `${what} not found: ${id}`);
+    super('not_found', `${what} not found: ${id}`, { status: 404 });
   }
 }
 
 export class KbClosedError extends KbError {
   constructor() {
-    super('closed', 'the knowledge base is closed');
+    super('closed', 'the knowledge base is closed', { status: 503 });
   }
 }
 
@@ -52,15 +52,30 @@ export class KbConflictError extends KbError {
   readonly expectedHead: number;
   readonly actualHead: number;
   constructor(expectedHead: number, actualHead: number) {
-    super('conflict', `log head moved: expected ${expectedHead}, found ${actualHead}`);
+    super('conflict', `log head moved: expected ${expectedHead}, found ${actualHead}`, { status: 409 });
     this.expectedHead = expectedHead;
     this.actualHead = actualHead;
   }
 }
 
-/** The on-disk log is not one this version can read (bad JSON, unknown format version). */
+/** The on-disk log is not one this version can read (bad JSON, unknown format version): ours, never the caller's. */
 export class KbCorruptError extends KbError {
   constructor(message: string) {
     super('corrupt', message);
+  }
+}
+
+/**
+ * A text, chat or review call on a base opened without extraction (`open` from '@evident/kb-core' rather than
+ * from '@evident/kb'). 501: this build of the base does not offer it.
+ */
+export class KbExtractionUnavailableError extends KbError {
+  constructor(operation: string) {
+    super(
+      'extraction_unavailable',
+      `${operation} needs claim extraction, which this base was opened without: import { open } from '@evident/kb' ` +
+        `(or pass { extraction } to open)`,
+      { status: 501 },
+    );
   }
 }

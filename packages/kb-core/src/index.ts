@@ -1,4 +1,5 @@
-// @evident/kb: a claim-native knowledge base. See README.md.
+// @evident/kb-core: the claim-native knowledge base without extraction or surfaces. Users import '@evident/kb'
+// (packages/kb/README.md), which opens bases with extraction wired in.
 export { open, quickstart, KbDB, BACKENDS, type Backend, type Curator, type OpenOptions, type QuickstartOptions, type RetractResult } from './db/kb.js';
 export { KbView, type ClaimsForOptions } from './db/view.js';
 export * from './errors.js';
@@ -11,11 +12,6 @@ export type { ExpectedPattern, ConfidenceAlertOptions } from './analytics/qualit
 export type { QueryOptions } from './graph/query.js';
 export type { ClaimStore, LogEntry, LogRecord, StoreOpenOptions, OpenStore } from './store/types.js';
 export { SqliteClaimStore } from './store/sqlite.js';
-export {
-  ingestText, ingestChat, ingestChatFile, ingestTeamChat, curate, configureCurator, extractContext,
-  EXTRACTION_MODES, TEXT_LIMITS, KbProviderError, PROVIDERS, PROVIDER_NAMES, KbArchiveError, ZIP_DEFAULTS,
-  KbChatFileError, CHAT_PLATFORMS,
-  type ExtractionMode, type ExtractOptions, type IngestResult, type IngestTextOptions, type IngestChatOptions,
-  type IngestChatFileOptions, type IngestTeamChatOptions, type CurateResult, type CuratorSpec, type SkipReport,
-  type FlagReport, type ProviderName, type ProviderOptions, type ZipLimits, type ChatPlatform,
-} from './extract/api.js';
+export type * from './db/extraction-port.js';
+export { normalizeName } from './model/normalize.js';
+export { isPostgresUrl } from './store/open-store.js';

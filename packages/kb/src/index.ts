@@ -1,2 +1,51 @@
 // @evident/kb: the user's entry point. See README.md.
+// The library is @evident/kb-core; extraction and review are @evident/kb-extract. Every base opened from here
+// (open, quickstart, KbDB.open, KbDB.restore) gets an extraction of its own, so ingestText, ingestChat,
+// ingestChatFile, ingestTeamChat, curate and configureCurator work on it. Nothing here loads a language-model
+// SDK: a provider's package is imported when a model of it is first called.
+import * as core from '@evident/kb-core';
+import { createExtraction } from '@evident/kb-extract';
+
 export * from '@evident/kb-core';
+export * from '@evident/kb-extract';
+
+const withExtraction = <O extends { extraction?: core.ExtractionPort }>(options: O | undefined): O =>
+  ({ ...options, extraction: options?.extraction ?? createExtraction() }) as O;
+
+/** Opens (creating if needed) the base at `path`: a file path or a postgres:// URL. */
+export function open(path: string, options?: core.OpenOptions): Promise<core.KbDB> {
+  return core.KbDB.open(path, withExtraction(options));
+}
+
+/** Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. */
+export function quickstart(path: string, options?: core.QuickstartOptions): Promise<core.KbDB> {
+  return core.quickstart(path, withExtraction(options));
+}
+
+const statics = {
+  open,
+  restore: (src: string, dest: string, options?: core.OpenOptions) =>
+    core.KbDB.restore(src, dest, withExtraction(options)),
+};
+
+/**
+ * The KbDB class (instanceof and every static work as on kb-core's), whose `open` and `restore` open with
+ * extraction like `open` above.
+ */
+export const KbDB: typeof core.KbDB = new Proxy(core.KbDB, {
+  get: (target, key, receiver) =>
+    key in statics ? statics[key as keyof typeof statics] : Reflect.get(target, key, receiver),
+});
+export type KbDB = core.KbDB;
+
+// The db-first functions the package exported before the split, kept for callers of them: each is the method.
+export const ingestText = (db: core.KbDB, text: string, options?: core.IngestTextOptions) => db.ingestText(text, options);
+export const ingestChat = (db: core.KbDB, messages: unknown[], options?: core.IngestChatOptions) =>
+  db.ingestChat(messages, options);
+export const ingestChatFile = (db: core.KbDB, path: string, options?: core.IngestChatFileOptions) =>
+  db.ingestChatFile(path, options);
+export const ingestTeamChat = (db: core.KbDB, path: string, options?: core.IngestTeamChatOptions) =>
+  db.ingestTeamChat(path, options);
+export const curate = (db: core.KbDB, claims: core.ClaimInput[]) => db.curate(claims);
+/** Sets the reviewer at once (as before); the promise reports the outcome (a missing key rejects it). */
+export const configureCurator = (db: core.KbDB, spec: core.CuratorSpec) => db.configureCurator(spec);

@@ -16,7 +16,8 @@ import { entrySpan, generatedClaimId, lastSeqOf, newRun, pickFromRun, sliceRun }
 import type { ClaimRun, ClaimStore, LogEntry, LogRecord } from '../store/types.js';
 import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } from '../types.js';
 import { builtinVocabularies } from '../vocab/bio.js';
-import * as extract from '../extract/api.js';
+import type * as extract from './extraction-port.js';
+import { KbExtractionUnavailableError } from '../errors.js';
 import { EventHub, type Listener } from './events.js';
 import { KbView, type ViewHost } from './view.js';
 
@@ -38,11 +39,14 @@ export type Curator = 'heuristic' | 'none';
 export interface OpenOptions {
   backend?: Backend;
   curator?: Curator;
+  /** Text, chat and review for this base (ingestText, ingestChat, …); '@evident/kb' opens with one. */
+  extraction?: extract.ExtractionPort;
 }
 
 export interface QuickstartOptions {
   vocabs?: string[];
   curator?: Curator;
+  extraction?: extract.ExtractionPort;
 }
 
 export interface RetractResult {
@@ -124,6 +128,8 @@ export class KbDB extends KbView implements ViewHost {
   private readonly store: ClaimStore;
   private readonly events = new EventHub();
   private readonly curator: Curator;
+  /** The extraction this base was opened with (OpenOptions.extraction), if any. */
+  private readonly extraction: extract.ExtractionPort | undefined;
   private readonly backendName: Backend;
   private lastSeq = 0;
   private closed = false;
@@ -137,13 +143,16 @@ export class KbDB extends KbView implements ViewHost {
     return this.state.registry;
   }
 
-  private constructor(store: ClaimStore, state: GraphState, options: Required<OpenOptions>) {
+  private constructor(
+    store: ClaimStore, state: GraphState, options: Required<Omit<OpenOptions, 'extraction'>> & OpenOptions,
+  ) {
     let self!: KbDB;
     const host: ViewHost = { beforeRead: () => self.beforeRead(), describeStore: () => self.describeStore() };
     super({ current: state }, host, Infinity);
     self = this;
     this.store = store;
     this.curator = options.curator;
+    this.extraction = options.extraction;
     this.backendName = options.backend;
   }
 
@@ -155,7 +164,7 @@ export class KbDB extends KbView implements ViewHost {
     const curator = options.curator ?? 'heuristic';
     if (curator !== 'heuristic' && curator !== 'none') throw new KbValidationError('invalid_value', 'curator', "must be 'heuristic' or 'none'");
     const store = await openStore(path);
-    const db = new KbDB(store, new GraphState(new Registry()), { backend, curator });
+    const db = new KbDB(store, new GraphState(new Registry()), { backend, curator, extraction: options.extraction });
     try {
       await db.catchUp(null);
     } catch (e) {
@@ -562,34 +571,40 @@ export class KbDB extends KbView implements ViewHost {
 
   // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---
 
+  /** The extraction port, or KbExtractionUnavailableError naming the call (a base opened through kb-core). */
+  private extractionFor(operation: string): extract.ExtractionPort {
+    if (!this.extraction) throw new KbExtractionUnavailableError(operation);
+    return this.extraction;
+  }
+
   /** Extracts claims from free text; one call is one atomic batch. */
-  ingestText(text: string, options?: extract.IngestTextOptions) {
-    return extract.ingestText(this, text, options);
+  async ingestText(text: string, options?: extract.IngestTextOptions): Promise<extract.IngestResult> {
+    return this.extractionFor('ingestText').ingestText(this, text, options);
   }
 
   /** Claims from hosted-chat messages (OpenAI- or Anthropic-style); provenance points at each message. */
-  ingestChat(messages: unknown[], options?: extract.IngestChatOptions) {
-    return extract.ingestChat(this, messages, options);
+  async ingestChat(messages: unknown[], options?: extract.IngestChatOptions): Promise<extract.IngestResult> {
+    return this.extractionFor('ingestChat').ingestChat(this, messages, options);
   }
 
   /** Claims from a ChatGPT or Claude export ZIP, a JSON conversation or a text transcript; one file, one batch. */
-  ingestChatFile(path: string, options?: extract.IngestChatFileOptions) {
-    return extract.ingestChatFile(this, path, options);
+  async ingestChatFile(path: string, options?: extract.IngestChatFileOptions): Promise<extract.IngestResult> {
+    return this.extractionFor('ingestChatFile').ingestChatFile(this, path, options);
   }
 
   /** Claims from a Slack workspace export ZIP; one archive, one batch. */
-  ingestTeamChat(path: string, options?: extract.IngestTeamChatOptions) {
-    return extract.ingestTeamChat(this, path, options);
+  async ingestTeamChat(path: string, options?: extract.IngestTeamChatOptions): Promise<extract.IngestResult> {
+    return this.extractionFor('ingestTeamChat').ingestTeamChat(this, path, options);
   }
 
-  /** Reviews candidate claims with the configured curator: `{ stored, skipped, flagged }` with reasons. */
-  curate(claims: ClaimInput[]) {
-    return extract.curate(this, claims);
+  /** Reviews candidate claims with the configured reviewer: `{ stored, skipped, flagged }` with reasons. */
+  async curate(claims: ClaimInput[]): Promise<extract.CurateResult> {
+    return this.extractionFor('curate').curate(this, claims);
   }
 
   /** 'heuristic', a provider name or 'provider:model'; a missing API key is an error here, not mid-ingest. */
-  async configureCurator(spec: extract.CuratorSpec) {
-    return extract.configureCurator(this, spec);
+  async configureCurator(spec: extract.CuratorSpec): Promise<extract.CuratorConfigured> {
+    return this.extractionFor('configureCurator').configureCurator(this, spec);
   }
 
   // ---- inquiries -------------------------------------------------------------------------------------
@@ -702,7 +717,7 @@ export async function quickstart(path: string, options: QuickstartOptions = {}):
   for (const [i, v] of vocabs.entries()) {
     if (!(v in builtinVocabularies)) throw new KbValidationError('unknown_vocabulary', `vocabs[${i}]`, `no shipped vocabulary '${v}' (available: ${Object.keys(builtinVocabularies).join(', ')})`);
   }
-  const db = await KbDB.open(path, { curator: options.curator ?? 'heuristic' });
+  const db = await KbDB.open(path, { curator: options.curator ?? 'heuristic', extraction: options.extraction });
   try {
     const have = (await db.schema()).registered.vocabularies;
     for (const v of vocabs) if (!have.includes(v)) await db.registerVocabulary(v);

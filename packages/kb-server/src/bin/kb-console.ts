@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// kb-console: REST API (/api/v1, OpenAPI at /api/v1/openapi.json, docs at /api/v1/docs) and web console (/).
+import { parseArgs } from 'node:util';
+import { startConsole } from '../console/server.js';
+import { createLogger, logLevelFrom } from '../surface/logger.js';
+import { openBase, redact, StartupError } from '../surface/open-base.js';
+
+const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [--body-limit BYTES] [--log-level LEVEL]
+
+  --db PATH        knowledge base: a file path or a postgres:// URL (default: $KB_DB_PATH)
+  --port N         port to listen on (default 8080; 0 picks a free one)
+  --host HOST      interface to bind (default 127.0.0.1; use 0.0.0.0 only behind a token)
+  --body-limit N   largest request body in bytes (default 4194304)
+  --log-level L    fatal, error, warn, info, debug, trace or silent (default: $EVIDENT_LOG_LEVEL, else
+                   $LOG_LEVEL, else info); logs are JSON lines (pino) on stderr
+  KB_CONSOLE_TOKEN when set, /api/v1 requires "Authorization: Bearer <token>"`;
+
+function fail(message: string): never {
+  process.stderr.write(`kb-console: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      options: { db: { type: 'string' }, port: { type: 'string', default: '8080' }, host: { type: 'string', default: '127.0.0.1' }, 'body-limit': { type: 'string' },
+        'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }).values;
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (args.help) {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const port = Number(args.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got '${args.port}'`);
+  const bodyLimit = args['body-limit'] === undefined ? undefined : Number(args['body-limit']);
+  if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024)) fail('--body-limit must be an integer of at least 1024 bytes');
+  let level: string;
+  try {
+    level = logLevelFrom(process.env, args['log-level']);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const path = args.db ?? process.env.KB_DB_PATH;
+  const db = await openBase(path, 'kb-console');
+  const token = process.env.KB_CONSOLE_TOKEN || undefined;
+  const log = createLogger('kb-console', level);
+  if (!token && !['127.0.0.1', 'localhost', '::1'].includes(args.host!)) {
+    log.warn(`listening on ${args.host} without KB_CONSOLE_TOKEN; anyone who can reach it can write and retract`);
+  }
+  const options = { token, ...(bodyLimit ? { bodyLimit } : {}), loggerInstance: log, port, host: args.host! };
+  const running = await startConsole(db, options).catch(async (e: unknown) => {
+    await db.close();
+    throw e;
+  });
+  const { url } = running;
+  const shutdown = async () => {
+    await running.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  // The one line a person starting it needs, whatever the log level.
+  process.stderr.write(`kb-console: ${redact(path!)} at ${url}/ (API ${url}/api/v1/, docs ${url}/api/v1/docs)${token ? ', bearer token required' : ''}\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(e instanceof StartupError ? `${e.message}\n` : `kb-console: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

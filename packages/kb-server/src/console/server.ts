@@ -1,0 +1,160 @@
+// kb-console: Fastify app with the REST API under /api/v1 (OpenAPI 3.1 from the route schemas, docs at
+// /api/v1/docs) and the web console's static page at /. One error shape everywhere.
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import type { KbDB } from '@evident/kb';
+import { StartupError } from '../surface/open-base.js';
+import { invalidParameters, toWireError } from '../surface/errors.js';
+import type { Logger } from '../surface/logger.js';
+import { bearerGuard } from './auth.js';
+import { registerRoutes } from './routes.js';
+
+export interface ConsoleOptions {
+  /** When set, every /api/v1 route needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Largest request body in bytes (default 4 MiB); larger gets 413. */
+  bodyLimit?: number;
+  /** Fastify's logger options (default: none) ... */
+  logger?: FastifyServerOptions['logger'];
+  /** ... or a pino logger to log through (the bins pass theirs: see surface/logger.ts). */
+  loggerInstance?: Logger;
+}
+
+export const API_PREFIX = '/api/v1';
+
+/** The web console's files: beside this module in the sources, or in src/ when running from dist/. */
+function webRoot(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const dir of [join(here, 'web'), join(here, '..', '..', '..', 'src', 'console', 'web')]) {
+    if (existsSync(join(dir, 'index.html'))) return dir;
+  }
+  throw new StartupError(`kb-console: web console files not found next to ${here}`);
+}
+
+export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance as FastifyBaseLogger }
+      : { logger: options.logger ?? false }),
+    bodyLimit: options.bodyLimit ?? 4 * 1024 * 1024,
+    genReqId: () => randomUUID(),
+    // Unknown fields are refused (400 naming them), not silently dropped.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err.validation && err.validation.length) {
+      const wire = toWireError(invalidParameters(err.validation, err.validationContext ?? 'body'));
+      return reply.code(wire.status).send(wire.body);
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ error: { code: 'payload_too_large', message: `request body is larger than ${app.initialConfig.bodyLimit} bytes` } });
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(415).send({ error: { code: 'unsupported_media_type', message: 'send the body as application/json' } });
+    }
+    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 && !(err as unknown as { field?: string }).field && err.code?.startsWith('FST_')) {
+      return reply.code(err.statusCode).send({ error: { code: 'bad_request', message: err.message } });
+    }
+    const wire = toWireError(err, { requestId: req.id });
+    if (wire.internal) {
+      req.log.error({ err, request_id: req.id }, 'request failed');
+      wire.body.error.message = `${wire.body.error.message} (request id ${req.id})`;
+    }
+    return reply.code(wire.status).send(wire.body);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ error: { code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` } });
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Evident KB console API',
+        version: '1.0.0',
+        description:
+          'REST surface of @evident/kb: claims with provenance, entities, query frames, paths, retraction, health and insights. ' +
+          'Errors always have the shape { "error": { "code", "message", "details"? } }. Bearer auth applies when the server runs with KB_CONSOLE_TOKEN.',
+      },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: options.token ? [{ bearer: [] }] : [],
+    },
+    transform: ({ schema, url }) => {
+      const hidden = !url.startsWith(API_PREFIX + '/') || url.startsWith(API_PREFIX + '/docs') || url === API_PREFIX + '/openapi.json';
+      return { schema: hidden ? { ...(schema ?? {}), hide: true } : schema, url } as never;
+    },
+  });
+
+  await app.register(async (api) => {
+    if (options.token) api.addHook('onRequest', bearerGuard(options.token));
+    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    await registerRoutes(api, db);
+  }, { prefix: API_PREFIX });
+
+  // Served from node_modules: the machine the console runs on may have no internet (no CDN).
+  const cytoscapeDist = dirname(createRequire(import.meta.url).resolve('cytoscape'));
+  await app.register(fastifyStatic, {
+    root: cytoscapeDist,
+    prefix: '/vendor/cytoscape/',
+    allowedPath: (path) => path === '/cytoscape.min.js',
+    decorateReply: false,
+  });
+  await app.register(fastifyStatic, {
+    root: webRoot(),
+    prefix: '/',
+    index: 'index.html',
+    setHeaders: (res) => {
+      res.header('X-Content-Type-Options', 'nosniff');
+      res.header('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+    },
+  });
+
+  return app;
+}
+
+export interface StartConsoleOptions extends ConsoleOptions {
+  /** Default 8080; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface RunningConsole {
+  app: FastifyInstance;
+  /** Where it listens, e.g. `http://127.0.0.1:8080` (no trailing slash). */
+  url: string;
+  /** Stops listening (the base stays open: it is the caller's). */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the console on `db` and listens: what kb-console runs, and what `npm start` runs in its own process.
+ * Rejects with a StartupError when it cannot listen.
+ */
+export async function startConsole(db: KbDB, options: StartConsoleOptions = {}): Promise<RunningConsole> {
+  const port = options.port ?? 8080;
+  const host = options.host ?? '127.0.0.1';
+  const app = await buildConsole(db, options);
+  try {
+    await app.listen({ port, host });
+  } catch (e) {
+    await app.close();
+    throw new StartupError(`kb-console: cannot listen on ${host}:${port}: ${(e as Error).message}`);
+  }
+  const addr = app.server.address();
+  const url = typeof addr === 'object' && addr
+    ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
+    : String(addr);
+  return { app, url, close: () => app.close() };
+}

@@ -1,0 +1,124 @@
+// The library calls behind both surfaces (MCP tools and REST routes), so a request means the same thing
+// on either: map wire fields to the library's arguments, call it, return what it returns.
+import { KbNotFoundError, KbValidationError } from '@evident/kb';
+import type { Claim, ClaimInput, EntitySummary, IngestResult, IngestTextOptions, KbDB, KbView, Provenance } from '@evident/kb';
+import type { ClaimBody } from './schemas.js';
+
+/** Wire claim (flat source_type/source_id, optional extra provenance) -> the library's ClaimInput. */
+export function toClaimInput(b: ClaimBody): ClaimInput {
+  const provenance: Provenance = { ...(b.provenance ?? {}), source_type: b.source_type, source_id: b.source_id };
+  if (b.derived_from !== undefined) provenance.derived_from = b.derived_from;
+  const input: ClaimInput = {
+    subject: b.subject as [string, string],
+    predicate: b.predicate as [string, string],
+    object: b.object as [string, string],
+    provenance,
+  };
+  if (b.confidence !== undefined) input.confidence = b.confidence;
+  if (b.payload !== undefined) input.payload = b.payload;
+  return input;
+}
+
+/** The library names provenance fields under provenance.*; on the wire they are top-level fields. */
+export function wireField(field: string): string {
+  return field.replace(/(^|\.)provenance\.(source_id|source_type|derived_from)/, '$1$2');
+}
+
+function relocate(e: unknown, single: boolean): unknown {
+  if (!(e instanceof KbValidationError)) return e;
+  const message = e.message.replace(/^[^:]*: /, '');
+  // A one-claim batch reports the field as a single ingest would, without the batch index.
+  if (single) return new KbValidationError(e.code, wireField(e.field), message);
+  return new KbValidationError(e.code, wireField(e.field), message, e.index);
+}
+
+/** One claim through ingestBatch (atomic, reports duplicates), returned as the stored claim. */
+export async function ingestClaim(db: KbDB, body: ClaimBody): Promise<{ claim: Claim; duplicate: boolean }> {
+  let r;
+  try {
+    r = await db.ingestBatch([toClaimInput(body)]);
+  } catch (e) {
+    throw relocate(e, true);
+  }
+  const claim = await db.getClaim(r.claim_ids[0]!);
+  if (!claim) throw new Error(`claim ${r.claim_ids[0]} was stored but cannot be read back`); // ours: 500
+  return { claim, duplicate: r.duplicates === 1 };
+}
+
+export async function ingestBatch(db: KbDB, claims: ClaimBody[]) {
+  try {
+    return await db.ingestBatch(claims.map(toClaimInput));
+  } catch (e) {
+    throw relocate(e, false);
+  }
+}
+
+/**
+ * Claims from prose through the library's ingestText. `extraction` is handed on as the wire gives it (as
+ * before this package existed; the library reads `extraction` as a mode name).
+ */
+export async function ingestText(
+  db: KbDB, text: string, source_id: string, extraction?: Record<string, unknown>,
+): Promise<IngestResult> {
+  const options = extraction === undefined ? { source_id } : { source_id, extraction };
+  return db.ingestText(text, options as IngestTextOptions);
+}
+
+/** The live base, or a read-only view as of `as_of` (ISO 8601). */
+export async function viewAt(db: KbDB, as_of: string | undefined): Promise<KbView> {
+  if (as_of === undefined) return db;
+  if (Number.isNaN(Date.parse(as_of))) throw new KbValidationError('invalid_timestamp', 'as_of', 'must be an ISO 8601 timestamp, e.g. 2026-01-31T12:00:00Z');
+  return db.at(as_of);
+}
+
+export async function getEntityOrThrow(view: KbView, id: string) {
+  const e = await view.getEntity(id);
+  if (!e) throw new KbNotFoundError('entity', id);
+  return e;
+}
+
+export async function retractSource(db: KbDB, source_id: string, reason: string, cascade = false) {
+  const r = cascade ? await db.retractCascade(source_id, reason) : await db.retract(source_id, reason);
+  return { ...r, cascade };
+}
+
+export type MatchKind = 'exact' | 'alias' | 'prefix' | 'substring' | 'type' | 'all';
+export interface SearchHit extends EntitySummary {
+  match: MatchKind;
+  score: number;
+}
+
+/** The id without its type prefix ('gene:brca1' -> 'brca1'). */
+const local = (e: EntitySummary) => (e.id.startsWith(e.type + ':') ? e.id.slice(e.type.length + 1) : e.id).toLowerCase();
+
+const RANK: Record<MatchKind, number> = { exact: 5, alias: 4, prefix: 3, substring: 2, type: 1, all: 0 };
+
+/**
+ * Entities by name, alias or type, best first: the entity the library resolves the query to (its name,
+ * an alias or a vocabulary synonym), then ids/names starting with it, then containing it, then entities
+ * of a type with that name; ties by claim count. No query: all entities (of `type`) by claim count.
+ */
+export async function searchEntities(view: KbView, o: { q?: string; type?: string; min_claims?: number }): Promise<SearchHit[]> {
+  const all = await view.listEntities({ ...(o.type ? { entity_type: o.type } : {}), ...(o.min_claims !== undefined ? { min_claims: o.min_claims } : {}) });
+  const q = (o.q ?? '').trim().toLowerCase();
+  let hits: SearchHit[];
+  if (q === '') {
+    hits = all.map((e) => ({ ...e, match: 'all' as const, score: 0 }));
+  } else {
+    const resolved = await view.resolve(q);
+    const qId = q.replace(/[\s-]+/g, '_');
+    hits = [];
+    for (const e of all) {
+      const name = e.name.toLowerCase();
+      const id = e.id.toLowerCase();
+      let m: MatchKind | null = null;
+      if (e.id === resolved) m = name === q ? 'exact' : 'alias';
+      else if (name.startsWith(q) || (qId.includes(':') ? id.startsWith(qId) : local(e).startsWith(qId))) m = 'prefix';
+      else if (name.includes(q) || (qId.includes(':') ? id.includes(qId) : local(e).includes(qId))) m = 'substring';
+      else if (e.type === qId) m = 'type';
+      if (m) hits.push({ ...e, match: m, score: RANK[m] + Math.min(0.99, Math.log10(1 + e.claim_count) / 10) });
+    }
+  }
+  hits.sort((a, b) => b.score - a.score || b.claim_count - a.claim_count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return hits;
+}
