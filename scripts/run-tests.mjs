@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
-const targets = (dash === -1 ? argv : argv.slice(0, dash));
+const targets = dash === -1 ? argv : argv.slice(0, dash);
 const extra = dash === -1 ? [] : argv.slice(dash + 1);
 
 function walk(dir, out) {
@@ -41,7 +41,8 @@ if (files.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(1, Math.min(2, availableParallelism())));
 const args = [
   '--conditions=evident-source',
-  '--import', 'tsx',
+  '--import',
+  'tsx',
   '--test',
   `--test-concurrency=${concurrency}`,
   ...extra,

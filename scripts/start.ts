@@ -54,7 +54,9 @@ let kb: Awaited<typeof kbStarted> | undefined;
 try {
   kb = await kbStarted;
   const url = kb.console.url;
-  console.log(`Evident KB console listening on ${url}/  (base: ${kbPath}; REST API ${url}/api/v1/, docs ${url}/api/v1/docs)`);
+  console.log(
+    `Evident KB console listening on ${url}/  (base: ${kbPath}; REST API ${url}/api/v1/, docs ${url}/api/v1/docs)`,
+  );
 } catch (e) {
   console.error(`Evident KB console did not start: ${(e as Error).message}`);
 }
@@ -65,6 +67,9 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     const kbDone = kb ? kb.console.close().then(() => kb!.kb.close()) : Promise.resolve();
-    Promise.all([kbDone, server.close()]).then(() => process.exit(0), () => process.exit(1));
+    Promise.all([kbDone, server.close()]).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }

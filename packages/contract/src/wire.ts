@@ -19,7 +19,8 @@ export const INTERNAL_ERROR = 'internal_error';
 export function toWireError(e: unknown, options: { requestId?: string } = {}): WireError {
   if (e instanceof EvidentError && e.status !== undefined && e.status < 500) {
     const error: ErrorBody['error'] = { code: e.code, message: e.message };
-    if (e.problems && e.problems.length > 0) error.details = e.problems.map((p) => ({ path: p.path, message: p.message }));
+    if (e.problems && e.problems.length > 0)
+      error.details = e.problems.map((p) => ({ path: p.path, message: p.message }));
     return { status: e.status, body: { error }, internal: false };
   }
   // A typed 5xx keeps its code (e.g. 503 `closed`); anything else is ours to log, never to show.

@@ -2,8 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import {
-  EvidentError, InvalidParametersError, deserializeError, fieldToPointer, monotonicProgress, pointer, serializeError,
-  summarizeProblems, toWireError,
+  EvidentError,
+  InvalidParametersError,
+  deserializeError,
+  fieldToPointer,
+  monotonicProgress,
+  pointer,
+  serializeError,
+  summarizeProblems,
+  toWireError,
 } from '../src/index.js';
 
 class ThingNotFound extends EvidentError {
@@ -13,12 +20,22 @@ class ThingNotFound extends EvidentError {
 }
 
 test('a caller error maps to its status and code; problems become details', () => {
-  const e = new InvalidParametersError([{ path: '/a/0', message: 'must be a number' }, { path: '', message: 'unknown field x' }]);
+  const e = new InvalidParametersError([
+    { path: '/a/0', message: 'must be a number' },
+    { path: '', message: 'unknown field x' },
+  ]);
   const w = toWireError(e);
   assert.equal(w.status, 400);
   assert.equal(w.internal, false);
   assert.deepEqual(w.body, {
-    error: { code: 'invalid_parameters', message: '/a/0: must be a number; unknown field x', details: [{ path: '/a/0', message: 'must be a number' }, { path: '', message: 'unknown field x' }] },
+    error: {
+      code: 'invalid_parameters',
+      message: '/a/0: must be a number; unknown field x',
+      details: [
+        { path: '/a/0', message: 'must be a number' },
+        { path: '', message: 'unknown field x' },
+      ],
+    },
   });
   assert.equal(e.name, 'InvalidParametersError');
   const nf = toWireError(new ThingNotFound('7'));
@@ -49,8 +66,15 @@ test('errors cross a worker thread and come back with code, status, problems and
   await w.terminate();
   const e = deserializeError(back);
   assert.ok(e instanceof EvidentError);
-  assert.deepEqual([e.name, e.code, e.status, e.problems], ['InvalidParametersError', 'invalid_parameters', 400, [{ path: '/x', message: 'bad' }]]);
-  assert.deepEqual(serializeError(new TypeError('boom')), { name: 'TypeError', code: 'internal_error', message: 'boom' });
+  assert.deepEqual(
+    [e.name, e.code, e.status, e.problems],
+    ['InvalidParametersError', 'invalid_parameters', 400, [{ path: '/x', message: 'bad' }]],
+  );
+  assert.deepEqual(serializeError(new TypeError('boom')), {
+    name: 'TypeError',
+    code: 'internal_error',
+    message: 'boom',
+  });
 });
 
 test('field names become JSON pointers', () => {
@@ -75,6 +99,10 @@ test('progress is clamped and never goes back', () => {
   report('b', 0.2);
   report('c', 1.5);
   report('d', -1);
-  assert.deepEqual(seen, [['a', 0.2], ['b', 0.2], ['c', 1]]);
+  assert.deepEqual(seen, [
+    ['a', 0.2],
+    ['b', 0.2],
+    ['c', 1],
+  ]);
   monotonicProgress({})('x', 0.5); // no hook: nothing to call
 });

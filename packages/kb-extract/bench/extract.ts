@@ -10,9 +10,19 @@ import { contextFrom, extractSentence, type ExtractOutput } from '../src/extract
 import { findMentions } from '../src/extract/ner.js';
 import { TRIGGERS } from '../src/extract/relations.js';
 
-interface Row { id: string; category: string; text: string; claims: { subject: string; predicate: string; object: string }[] }
-const rows: Row[] = readFileSync(fileURLToPath(new URL('../test/fixtures/extraction/labelled.jsonl', import.meta.url)), 'utf8')
-  .split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row);
+interface Row {
+  id: string;
+  category: string;
+  text: string;
+  claims: { subject: string; predicate: string; object: string }[];
+}
+const rows: Row[] = readFileSync(
+  fileURLToPath(new URL('../test/fixtures/extraction/labelled.jsonl', import.meta.url)),
+  'utf8',
+)
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as Row);
 
 const ctx = contextFrom([bio]);
 const canon = (name: string) => normalizeName(ctx.lexicon.lookup(name)?.name ?? name);
@@ -23,7 +33,10 @@ type Pred = { key: string; hedged: boolean };
 function heuristic(text: string): Pred[] {
   const out: ExtractOutput = { claims: [], skipped: [], empty_sentences: [] };
   extractSentence(text, ctx, out);
-  return out.claims.map((c) => ({ key: key(c.subject[0], c.predicate[0], c.object[0]), hedged: c.payload.hedged === true }));
+  return out.claims.map((c) => ({
+    key: key(c.subject[0], c.predicate[0], c.object[0]),
+    hedged: c.payload.hedged === true,
+  }));
 }
 
 const WORD_TRIGGERS = [...TRIGGERS].filter(([k]) => !k.includes(' '));
@@ -33,14 +46,22 @@ function cooccurrence(text: string): Pred[] {
   const hit = WORD_TRIGGERS.find(([k]) => lower.includes(` ${k} `));
   const predicate = hit ? hit[1].predicates[0]! : 'associated_with';
   const out: Pred[] = [];
-  for (let i = 0; i < ms.length; i++) for (let j = i + 1; j < ms.length; j++) {
-    if (ms[i]!.name.toLowerCase() !== ms[j]!.name.toLowerCase()) out.push({ key: key(ms[i]!.name, predicate, ms[j]!.name), hedged: false });
-  }
+  for (let i = 0; i < ms.length; i++)
+    for (let j = i + 1; j < ms.length; j++) {
+      if (ms[i]!.name.toLowerCase() !== ms[j]!.name.toLowerCase())
+        out.push({ key: key(ms[i]!.name, predicate, ms[j]!.name), hedged: false });
+    }
   return out;
 }
 
 function score(extract: (t: string) => Pred[], categories?: string[]) {
-  let tp = 0, fp = 0, fn = 0, hedgeTp = 0, hedgeMarked = 0, denied = 0, deniedClean = 0;
+  let tp = 0,
+    fp = 0,
+    fn = 0,
+    hedgeTp = 0,
+    hedgeMarked = 0,
+    denied = 0,
+    deniedClean = 0;
   for (const r of rows) {
     if (categories && !categories.includes(r.category)) continue;
     const gold = new Set(r.claims.map((c) => key(c.subject, c.predicate, c.object)));
@@ -48,18 +69,29 @@ function score(extract: (t: string) => Pred[], categories?: string[]) {
     for (const [k, p] of pred) {
       if (gold.has(k)) {
         tp++;
-        if (r.category === 'hedge') { hedgeTp++; if (p.hedged) hedgeMarked++; }
+        if (r.category === 'hedge') {
+          hedgeTp++;
+          if (p.hedged) hedgeMarked++;
+        }
       } else fp++;
     }
     for (const k of gold) if (!pred.has(k)) fn++;
-    if (r.category === 'negation' || r.category === 'speculative') { denied++; if (pred.size === 0) deniedClean++; }
+    if (r.category === 'negation' || r.category === 'speculative') {
+      denied++;
+      if (pred.size === 0) deniedClean++;
+    }
   }
   const precision = tp + fp ? tp / (tp + fp) : 1;
   const recall = tp + fn ? tp / (tp + fn) : 1;
   const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
-    precision: r3(precision), recall: r3(recall), f1: r3(f1), true_positives: tp, false_positives: fp, false_negatives: fn,
+    precision: r3(precision),
+    recall: r3(recall),
+    f1: r3(f1),
+    true_positives: tp,
+    false_positives: fp,
+    false_negatives: fn,
     ...(denied ? { negated_or_speculative_sentences_with_nothing_stored: r3(deniedClean / denied) } : {}),
     ...(hedgeTp ? { hedged_claims_marked_hedged: r3(hedgeMarked / hedgeTp) } : {}),
   };
@@ -74,14 +106,20 @@ const explicit = score(heuristic, ['positive']);
 const base = score(cooccurrence);
 const baseExplicit = score(cooccurrence, ['positive']);
 const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 100) / 100 : null);
-console.log(JSON.stringify({
-  labelled_sentences: rows.length,
-  categories: counts,
-  heuristic: { all: ours, explicit_relational: explicit, sentences_per_sec: Math.round(rows.length / (ms / 1000)) },
-  baseline_cooccurrence: { all: base, explicit_relational: baseExplicit },
-  ratio: {
-    precision_all: ratio(ours.precision, base.precision),
-    precision_explicit: ratio(explicit.precision, baseExplicit.precision),
-    f1_all: ratio(ours.f1, base.f1),
-  },
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      labelled_sentences: rows.length,
+      categories: counts,
+      heuristic: { all: ours, explicit_relational: explicit, sentences_per_sec: Math.round(rows.length / (ms / 1000)) },
+      baseline_cooccurrence: { all: base, explicit_relational: baseExplicit },
+      ratio: {
+        precision_all: ratio(ours.precision, base.precision),
+        precision_explicit: ratio(explicit.precision, baseExplicit.precision),
+        f1_all: ratio(ours.f1, base.f1),
+      },
+    },
+    null,
+    2,
+  ),
+);

@@ -9,12 +9,16 @@ import { escapesRoot, KbArchiveError, looksLikeZip, ZipArchive } from '../src/ar
 
 function makeZip(path: string, entries: Record<string, string | Buffer>, compress = true): Promise<void> {
   const zip = new yazl.ZipFile();
-  for (const [name, data] of Object.entries(entries)) zip.addBuffer(Buffer.isBuffer(data) ? data : Buffer.from(data), name, { compress });
+  for (const [name, data] of Object.entries(entries))
+    zip.addBuffer(Buffer.isBuffer(data) ? data : Buffer.from(data), name, { compress });
   zip.end();
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {
     zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => { writeFileSync(path, Buffer.concat(chunks)); resolve(); });
+    zip.outputStream.on('end', () => {
+      writeFileSync(path, Buffer.concat(chunks));
+      resolve();
+    });
     zip.outputStream.on('error', reject);
   });
 }

@@ -7,20 +7,45 @@ import { baseUrlFor, startFakeProvider } from './fixtures/extraction/fake-provid
 async function freshDb(t: { after(fn: () => unknown): void }): Promise<KbDB> {
   const kb = tempKb();
   const db = await quickstart(kb.path);
-  t.after(async () => { await db.close(); kb.cleanup(); });
+  t.after(async () => {
+    await db.close();
+    kb.cleanup();
+  });
   return db;
 }
 
-const CLASS: Record<string, string> = { treats: 'pharmacology', inhibits: 'pharmacology', activates: 'pharmacology', biomarker_for: 'clinical' };
-const c = (s: [string, string], p: string, o: [string, string], source: string, extra: Partial<ClaimInput> = {}): ClaimInput => ({
-  subject: s, predicate: [p, CLASS[p] ?? 'association'], object: o,
-  provenance: { source_type: 'literature', source_id: source }, confidence: 0.8, ...extra,
+const CLASS: Record<string, string> = {
+  treats: 'pharmacology',
+  inhibits: 'pharmacology',
+  activates: 'pharmacology',
+  biomarker_for: 'clinical',
+};
+const c = (
+  s: [string, string],
+  p: string,
+  o: [string, string],
+  source: string,
+  extra: Partial<ClaimInput> = {},
+): ClaimInput => ({
+  subject: s,
+  predicate: [p, CLASS[p] ?? 'association'],
+  object: o,
+  provenance: { source_type: 'literature', source_id: source },
+  confidence: 0.8,
+  ...extra,
 });
 
 test('heuristic curator: duplicates, low confidence, type constraints, contradictions and hedges, each with a reason', async (t) => {
   const db = await freshDb(t);
-  await db.ingestBatch([c(['metformin', 'drug'], 'activates', ['AMPK', 'gene'], 'pmid:1'), c(['imatinib', 'drug'], 'inhibits', ['ABL1', 'gene'], 'pmid:2')]);
-  await db.registerPayloadSchema('biomarker_for', { type: 'object', required: ['assay'], properties: { assay: { type: 'string' } } });
+  await db.ingestBatch([
+    c(['metformin', 'drug'], 'activates', ['AMPK', 'gene'], 'pmid:1'),
+    c(['imatinib', 'drug'], 'inhibits', ['ABL1', 'gene'], 'pmid:2'),
+  ]);
+  await db.registerPayloadSchema('biomarker_for', {
+    type: 'object',
+    required: ['assay'],
+    properties: { assay: { type: 'string' } },
+  });
   let events = 0;
   db.on('claim_ingested', () => events++);
   const input: ClaimInput[] = [
@@ -30,14 +55,28 @@ test('heuristic curator: duplicates, low confidence, type constraints, contradic
     c(['aspirin', 'drug'], 'inhibits', ['PTGS1', 'gene'], 'pmid:4', { confidence: 0.1 }), // 3 below the floor
     c(['EGFR', 'gene'], 'treats', ['lung cancer', 'disease'], 'pmid:5'), // 4 type constraint
     c(['metformin', 'drug'], 'inhibits', ['AMPK', 'gene'], 'pmid:6'), // 5 contradicts pmid:1
-    c(['rapamycin', 'drug'], 'inhibits', ['MTOR', 'gene'], 'pmid:7', { payload: { sentence: 'Rapamycin may inhibit MTOR.', hedged: true }, confidence: 0.4 }), // 6 hedged
-    { subject: ['x', 'gene'], predicate: ['binds', 'molecular'], object: ['', 'gene'], provenance: { source_type: 'literature', source_id: 'pmid:8' } } as ClaimInput, // 7 invalid
+    c(['rapamycin', 'drug'], 'inhibits', ['MTOR', 'gene'], 'pmid:7', {
+      payload: { sentence: 'Rapamycin may inhibit MTOR.', hedged: true },
+      confidence: 0.4,
+    }), // 6 hedged
+    {
+      subject: ['x', 'gene'],
+      predicate: ['binds', 'molecular'],
+      object: ['', 'gene'],
+      provenance: { source_type: 'literature', source_id: 'pmid:8' },
+    } as ClaimInput, // 7 invalid
     c(['PSA', 'gene'], 'biomarker_for', ['prostate cancer', 'disease'], 'pmid:9'), // 8 refused by the payload schema
     c(['ibuprofen', 'drug'], 'inhibits', ['PTGS2', 'gene'], 'pmid:10', { confidence: 0.45 }), // 9 low but above the floor
   ];
   const r = await curate(db, input);
-  assert.deepEqual(r.stored.map((s) => s.index), [0]);
-  assert.deepEqual(r.flagged.map((f) => f.index), [5, 6, 9]);
+  assert.deepEqual(
+    r.stored.map((s) => s.index),
+    [0],
+  );
+  assert.deepEqual(
+    r.flagged.map((f) => f.index),
+    [5, 6, 9],
+  );
   const skip = Object.fromEntries(r.skipped.map((s) => [s.index, s.reason]));
   assert.deepEqual(Object.keys(skip).map(Number), [1, 2, 3, 4, 7, 8]);
   assert.match(skip[1]!, /^duplicate: already stored as clm_/);
@@ -66,8 +105,14 @@ test('configureCurator thresholds change what is skipped and flagged', async (t)
     c(['aspirin', 'drug'], 'inhibits', ['PTGS2', 'gene'], 'a', { confidence: 0.8 }),
     c(['aspirin', 'drug'], 'treats', ['pain', 'phenotype'], 'a', { confidence: 0.95 }),
   ]);
-  assert.deepEqual([r.skipped.map((s) => s.index), r.flagged.map((s) => s.index), r.stored.map((s) => s.index)], [[0], [1], [2]]);
-  assert.throws(() => configureCurator(db, { provider: 'heuristic', min_confidence: 2 }), { code: 'out_of_range', field: 'min_confidence' });
+  assert.deepEqual(
+    [r.skipped.map((s) => s.index), r.flagged.map((s) => s.index), r.stored.map((s) => s.index)],
+    [[0], [1], [2]],
+  );
+  assert.throws(() => configureCurator(db, { provider: 'heuristic', min_confidence: 2 }), {
+    code: 'out_of_range',
+    field: 'min_confidence',
+  });
 });
 
 test('provider curator: the model reviews what the offline checks pass; its verdicts are applied', async (t) => {
@@ -77,8 +122,10 @@ test('provider curator: the model reviews what the offline checks pass; its verd
     for (const line of prompt.split('\n')) {
       if (!line.startsWith('{')) continue;
       const claim = JSON.parse(line) as { index: number; subject: [string, string]; evidence?: string };
-      if (claim.subject[0] === 'homeopathy') verdicts.push({ index: claim.index, decision: 'skip', reason: 'not supported by the evidence' });
-      else if (claim.subject[0] === 'vitamin c') verdicts.push({ index: claim.index, decision: 'flag', reason: 'weak evidence' });
+      if (claim.subject[0] === 'homeopathy')
+        verdicts.push({ index: claim.index, decision: 'skip', reason: 'not supported by the evidence' });
+      else if (claim.subject[0] === 'vitamin c')
+        verdicts.push({ index: claim.index, decision: 'flag', reason: 'weak evidence' });
       else if (claim.subject[0] !== 'silence') verdicts.push({ index: claim.index, decision: 'store', reason: '' });
     }
     verdicts.push({ index: 999, decision: 'skip', reason: 'an index the curator never sent is ignored' });
@@ -97,18 +144,44 @@ test('provider curator: the model reviews what the offline checks pass; its verd
   const prompt = fake.requests[0]!.prompt;
   assert.ok(prompt.includes('Imatinib inhibits ABL1.'), 'the evidence sentence is sent');
   assert.ok(!prompt.includes('"EGFR"'), 'claims the offline checks already skipped are not sent');
-  assert.deepEqual(r.stored.map((s) => s.index), [0]);
-  assert.deepEqual(r.skipped.map((s) => [s.index, s.reason.split(':')[0]]), [[1, 'model'], [4, 'type_constraint']]);
-  assert.deepEqual(r.flagged.map((f) => [f.index, f.reasons.join(' ')]), [[2, 'model: weak evidence'], [3, 'unreviewed: groq returned no verdict for this claim']]);
+  assert.deepEqual(
+    r.stored.map((s) => s.index),
+    [0],
+  );
+  assert.deepEqual(
+    r.skipped.map((s) => [s.index, s.reason.split(':')[0]]),
+    [
+      [1, 'model'],
+      [4, 'type_constraint'],
+    ],
+  );
+  assert.deepEqual(
+    r.flagged.map((f) => [f.index, f.reasons.join(' ')]),
+    [
+      [2, 'model: weak evidence'],
+      [3, 'unreviewed: groq returned no verdict for this claim'],
+    ],
+  );
   const flagged = await db.getClaim(r.flagged[0]!.claim_id);
-  assert.equal((flagged!.provenance as { curation?: { curator: string } }).curation?.curator, 'groq:llama-3.3-70b-versatile');
+  assert.equal(
+    (flagged!.provenance as { curation?: { curator: string } }).curation?.curator,
+    'groq:llama-3.3-70b-versatile',
+  );
 });
 
 test('ingestText uses the configured provider curator, and a curator failure stores nothing', async (t) => {
   const db = await freshDb(t);
-  const fake = await startFakeProvider(() => ({ verdicts: [{ index: 0, decision: 'skip', reason: 'the model disagrees' }] }));
+  const fake = await startFakeProvider(() => ({
+    verdicts: [{ index: 0, decision: 'skip', reason: 'the model disagrees' }],
+  }));
   t.after(() => fake.close());
-  configureCurator(db, { provider: 'mistral', api_key: 'k', base_url: baseUrlFor(fake, 'mistral'), backoff_ms: 1, max_retries: 0 });
+  configureCurator(db, {
+    provider: 'mistral',
+    api_key: 'k',
+    base_url: baseUrlFor(fake, 'mistral'),
+    backoff_ms: 1,
+    max_retries: 0,
+  });
   const r = await ingestText(db, 'Imatinib inhibits ABL1. Gefitinib inhibits EGFR.');
   assert.equal(r.ingested, 1);
   assert.ok(r.skipped.some((s) => s.reason === 'model: the model disagrees'));

@@ -12,7 +12,10 @@ import { baseUrlFor, startFakeProvider, type FakeProvider } from './fixtures/ext
 async function freshDb(t: { after(fn: () => unknown): void }): Promise<KbDB> {
   const kb = tempKb();
   const db = await quickstart(kb.path);
-  t.after(async () => { await db.close(); kb.cleanup(); });
+  t.after(async () => {
+    await db.close();
+    kb.cleanup();
+  });
   return db;
 }
 
@@ -26,21 +29,38 @@ const PARAGRAPH = [
 ].join(' ');
 
 test('sentence splitting keeps abbreviations, initials and decimals inside sentences', () => {
-  const s = splitSentences('Imatinib (e.g. Gleevec, approx. 400 mg) inhibits ABL1, as shown by Druker et al. in 2001. The IC50 was 0.25 uM. Dr. Smith agreed!\n\n- KIT is also inhibited\n- PDGFRA too');
-  assert.deepEqual(s.map((x) => x.text), [
-    'Imatinib (e.g. Gleevec, approx. 400 mg) inhibits ABL1, as shown by Druker et al. in 2001.',
-    'The IC50 was 0.25 uM.',
-    'Dr. Smith agreed!',
-    'KIT is also inhibited',
-    'PDGFRA too',
-  ]);
+  const s = splitSentences(
+    'Imatinib (e.g. Gleevec, approx. 400 mg) inhibits ABL1, as shown by Druker et al. in 2001. The IC50 was 0.25 uM. Dr. Smith agreed!\n\n- KIT is also inhibited\n- PDGFRA too',
+  );
+  assert.deepEqual(
+    s.map((x) => x.text),
+    [
+      'Imatinib (e.g. Gleevec, approx. 400 mg) inhibits ABL1, as shown by Druker et al. in 2001.',
+      'The IC50 was 0.25 uM.',
+      'Dr. Smith agreed!',
+      'KIT is also inhibited',
+      'PDGFRA too',
+    ],
+  );
 });
 
 test('entity recognition: vocabulary synonyms, gene symbols, drug stems, disease and pathway phrases', () => {
   const lex = baseLexicon([bio]);
-  const m = findMentions("Herceptin and lapatinib target HER2 in metastatic breast carcinoma, while the Wnt signaling pathway and BRAF V600E drive melanoma; Alzheimer's disease met criteria.", lex);
+  const m = findMentions(
+    "Herceptin and lapatinib target HER2 in metastatic breast carcinoma, while the Wnt signaling pathway and BRAF V600E drive melanoma; Alzheimer's disease met criteria.",
+    lex,
+  );
   const got = m.map((x) => `${x.name}/${x.type}`);
-  assert.deepEqual(got, ['trastuzumab/drug', 'lapatinib/drug', 'ERBB2/gene', 'breast cancer/disease', 'Wnt pathway/pathway', 'BRAF/gene', 'melanoma/disease', 'alzheimer disease/disease']);
+  assert.deepEqual(got, [
+    'trastuzumab/drug',
+    'lapatinib/drug',
+    'ERBB2/gene',
+    'breast cancer/disease',
+    'Wnt pathway/pathway',
+    'BRAF/gene',
+    'melanoma/disease',
+    'alzheimer disease/disease',
+  ]);
   // 'met' (the verb) is not the MET gene; V600E is not a gene.
   assert.ok(!got.some((g) => g.startsWith('MET') || g.startsWith('V600E')));
 });
@@ -53,7 +73,11 @@ test('ingestText (heuristic): claims with provenance and sentence, negation skip
   const stored = await Promise.all(r.claim_ids.map((id) => db.getClaim(id)));
   const triples = stored.map((c) => `${c!.subject[0]} ${c!.predicate[0]} ${c!.object[0]}`).sort();
   assert.deepEqual(triples, [
-    'gefitinib inhibits EGFR', 'gefitinib treats non-small cell lung cancer', 'imatinib inhibits ABL1', 'imatinib inhibits KIT', 'rapamycin inhibits mTOR pathway',
+    'gefitinib inhibits EGFR',
+    'gefitinib treats non-small cell lung cancer',
+    'imatinib inhibits ABL1',
+    'imatinib inhibits KIT',
+    'rapamycin inhibits mTOR pathway',
   ]);
   assert.equal(r.ingested, 5);
   assert.deepEqual(events.sort(), [...r.claim_ids].sort(), 'one claim_ingested event per stored claim');
@@ -64,7 +88,7 @@ test('ingestText (heuristic): claims with provenance and sentence, negation skip
     assert.ok(PARAGRAPH.includes(sentence), 'payload keeps the source sentence');
   }
   const neg = r.skipped.find((s) => s.subject === 'metformin');
-  assert.ok(neg && neg.reason.startsWith('negated'), JSON.stringify(r.skipped));
+  assert.ok(neg?.reason.startsWith('negated'), JSON.stringify(r.skipped));
   assert.ok(r.skipped.some((s) => s.subject === 'tamoxifen' && s.reason.startsWith('speculative')));
   assert.equal(r.flagged.length, 1);
   assert.equal(r.flagged[0]!.claim.subject[0], 'rapamycin');
@@ -89,15 +113,26 @@ test('ingestText (heuristic): claims with provenance and sentence, negation skip
   // Retracting the document's source removes its claims from queries.
   await db.retract('doc:review-1', 'superseded');
   const after = await db.query('imatinib', { depth: 1 });
-  assert.deepEqual(after.direct_relationships.map((x) => x.target.name), ['ABL1']);
+  assert.deepEqual(
+    after.direct_relationships.map((x) => x.target.name),
+    ['ABL1'],
+  );
 });
 
 test('bad input: empty or non-string text, unknown mode, llm without a provider; nothing written', async (t) => {
   const db = await freshDb(t);
-  await assert.rejects(ingestText(db, '   '), (e: unknown) => e instanceof KbValidationError && e.code === 'empty_text' && e.field === 'text');
+  await assert.rejects(
+    ingestText(db, '   '),
+    (e: unknown) => e instanceof KbValidationError && e.code === 'empty_text' && e.field === 'text',
+  );
   await assert.rejects(ingestText(db, 42 as unknown as string), { code: 'invalid_type' });
-  await assert.rejects(ingestText(db, 'Imatinib inhibits ABL1.', { extraction: 'magic' as 'llm' }), { code: 'invalid_value' });
-  await assert.rejects(ingestText(db, 'Imatinib inhibits ABL1.', { extraction: 'llm' }), (e: unknown) => e instanceof KbProviderError && e.code === 'no_provider');
+  await assert.rejects(ingestText(db, 'Imatinib inhibits ABL1.', { extraction: 'magic' as 'llm' }), {
+    code: 'invalid_value',
+  });
+  await assert.rejects(
+    ingestText(db, 'Imatinib inhibits ABL1.', { extraction: 'llm' }),
+    (e: unknown) => e instanceof KbProviderError && e.code === 'no_provider',
+  );
   assert.equal((await db.stats()).claim_count, 0);
 });
 
@@ -105,16 +140,61 @@ function modelAnswer(prompt: string) {
   const claims = [];
   if (prompt.includes('Semaglutide')) {
     const s = prompt.match(/Semaglutide[^.]*\./)![0];
-    claims.push({ subject: 'semaglutide', subject_type: 'drug', predicate: 'treats', object: 'obesity', object_type: 'disease', evidence: s, negated: false, hedged: false });
+    claims.push({
+      subject: 'semaglutide',
+      subject_type: 'drug',
+      predicate: 'treats',
+      object: 'obesity',
+      object_type: 'disease',
+      evidence: s,
+      negated: false,
+      hedged: false,
+    });
   }
   if (prompt.includes('Liraglutide')) {
-    claims.push({ subject: 'liraglutide', subject_type: 'drug', predicate: 'treats', object: 'obesity', object_type: 'disease', evidence: 'Liraglutide cures everything.', negated: false, hedged: false });
+    claims.push({
+      subject: 'liraglutide',
+      subject_type: 'drug',
+      predicate: 'treats',
+      object: 'obesity',
+      object_type: 'disease',
+      evidence: 'Liraglutide cures everything.',
+      negated: false,
+      hedged: false,
+    });
   }
   if (prompt.includes('Orlistat')) {
     const s = prompt.match(/Orlistat[^.]*\./)![0];
-    claims.push({ subject: 'orlistat', subject_type: 'drug', predicate: 'treats', object: 'hypertension', object_type: 'disease', evidence: s, negated: true, hedged: false });
-    claims.push({ subject: 'orlistat', subject_type: 'gene', predicate: 'treats', object: 'obesity', object_type: 'disease', evidence: s, negated: false, hedged: false });
-    claims.push({ subject: 'orlistat', subject_type: 'drug', predicate: 'cures', object: 'obesity', object_type: 'disease', evidence: s, negated: false, hedged: true });
+    claims.push({
+      subject: 'orlistat',
+      subject_type: 'drug',
+      predicate: 'treats',
+      object: 'hypertension',
+      object_type: 'disease',
+      evidence: s,
+      negated: true,
+      hedged: false,
+    });
+    claims.push({
+      subject: 'orlistat',
+      subject_type: 'gene',
+      predicate: 'treats',
+      object: 'obesity',
+      object_type: 'disease',
+      evidence: s,
+      negated: false,
+      hedged: false,
+    });
+    claims.push({
+      subject: 'orlistat',
+      subject_type: 'drug',
+      predicate: 'cures',
+      object: 'obesity',
+      object_type: 'disease',
+      evidence: s,
+      negated: false,
+      hedged: true,
+    });
   }
   return { claims };
 }
@@ -127,8 +207,13 @@ test('ingestText (llm): the model extracts, its answer is checked (evidence, typ
   const db = await freshDb(t);
   const fake = await startFakeProvider(modelAnswer);
   t.after(() => fake.close());
-  const text = 'Semaglutide reduces body weight in adults with obesity. Liraglutide was also discussed. Orlistat was not studied for hypertension.';
-  const r = await ingestText(db, text, { source_id: 'doc:llm', extraction: 'llm', provider: providerOpts(fake, 'anthropic') });
+  const text =
+    'Semaglutide reduces body weight in adults with obesity. Liraglutide was also discussed. Orlistat was not studied for hypertension.';
+  const r = await ingestText(db, text, {
+    source_id: 'doc:llm',
+    extraction: 'llm',
+    provider: providerOpts(fake, 'anthropic'),
+  });
   assert.equal(fake.requests.length, 1);
   assert.ok(fake.requests[0]!.prompt.includes('Semaglutide reduces body weight'));
   assert.equal(r.ingested, 1);
@@ -153,7 +238,11 @@ test('ingestText (smart): the model sees only new sentences the heuristic found 
   assert.ok(sent.includes('Semaglutide reduces body weight'));
   assert.ok(!sent.includes('Imatinib'), 'the heuristic handled that sentence');
   assert.ok(!sent.includes('Okay'), 'too short to state a relationship');
-  const triples = (await Promise.all(r.claim_ids.map((id) => db.getClaim(id)))).map((c) => `${c!.subject[0]} ${c!.predicate[0]} ${c!.object[0]} ${(c!.payload as { extraction: string }).extraction}`).sort();
+  const triples = (await Promise.all(r.claim_ids.map((id) => db.getClaim(id))))
+    .map(
+      (c) => `${c!.subject[0]} ${c!.predicate[0]} ${c!.object[0]} ${(c!.payload as { extraction: string }).extraction}`,
+    )
+    .sort();
   assert.deepEqual(triples, ['imatinib inhibits ABL1 heuristic', 'semaglutide treats obesity llm']);
   // The same sentence again is not new: no second model call.
   await ingestText(db, text, { ...opts, source_id: 'doc:smart-2' });
@@ -166,7 +255,10 @@ test('a provider failure during an llm ingest leaves the base untouched', async 
   t.after(() => fake.close());
   fake.script.push({ status: 500 }, { status: 500 });
   await assert.rejects(
-    ingestText(db, 'Semaglutide reduces body weight in adults with obesity.', { extraction: 'llm', provider: providerOpts(fake, 'openai') }),
+    ingestText(db, 'Semaglutide reduces body weight in adults with obesity.', {
+      extraction: 'llm',
+      provider: providerOpts(fake, 'openai'),
+    }),
     (e: unknown) => e instanceof KbProviderError && e.code === 'provider_error' && e.status === 500,
   );
   assert.equal(fake.requests.length, 2, 'retried once');
@@ -186,7 +278,10 @@ test('smart: a sentence a stored claim already came from is not new, even from a
   await first.close();
   const second = await quickstart(kb.path);
   t.after(() => second.close());
-  const again = await ingestText(second, `${text} Orlistat was evaluated in adults with obesity.`, { ...opts, source_id: 'doc:b' });
+  const again = await ingestText(second, `${text} Orlistat was evaluated in adults with obesity.`, {
+    ...opts,
+    source_id: 'doc:b',
+  });
   assert.equal(fake.requests.length, 2);
   assert.ok(!fake.requests[1]!.prompt.includes('Semaglutide'), 'the known sentence is not sent again');
   assert.ok(fake.requests[1]!.prompt.includes('Orlistat was evaluated'));
@@ -195,11 +290,16 @@ test('smart: a sentence a stored claim already came from is not new, even from a
 
 test('recognition draws on entities already in the base and on vocabularies passed in', async (t) => {
   const db = await freshDb(t);
-  await db.ingest(['Compound 7b', 'compound'], ['binds', 'molecular'], ['BRAF', 'gene'], { source_type: 'assay', source_id: 'elab:1' });
+  await db.ingest(['Compound 7b', 'compound'], ['binds', 'molecular'], ['BRAF', 'gene'], {
+    source_type: 'assay',
+    source_id: 'elab:1',
+  });
   const r = await ingestText(db, 'Compound 7b inhibits BRAF in A375 cells. Zorvex inhibits KIT.', {
     source_id: 'doc:custom',
     vocabularies: [{ synonyms: { drug: { 'ZZ-101': ['Zorvex'] } } }],
   });
-  const triples = (await Promise.all(r.claim_ids.map((id) => db.getClaim(id)))).map((c) => `${c!.subject[0]}/${c!.subject[1]} ${c!.predicate[0]} ${c!.object[0]}`).sort();
+  const triples = (await Promise.all(r.claim_ids.map((id) => db.getClaim(id))))
+    .map((c) => `${c!.subject[0]}/${c!.subject[1]} ${c!.predicate[0]} ${c!.object[0]}`)
+    .sort();
   assert.deepEqual(triples, ['Compound 7b/compound inhibits BRAF', 'ZZ-101/drug inhibits KIT']);
 });

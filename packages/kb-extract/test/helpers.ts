@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { tempDir } from '@evident/testkit';
 import * as core from '@evident/kb-core';
 import type {
-  ClaimInput, CuratorSpec, IngestChatFileOptions, IngestChatOptions, IngestTeamChatOptions, IngestTextOptions, KbDB,
+  ClaimInput,
+  CuratorSpec,
+  IngestChatFileOptions,
+  IngestChatOptions,
+  IngestTeamChatOptions,
+  IngestTextOptions,
+  KbDB,
 } from '@evident/kb-core';
 import { Extraction } from '../src/index.js';
 

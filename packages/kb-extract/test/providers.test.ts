@@ -1,7 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { callStructured, KbProviderError, PROVIDER_NAMES, PROVIDERS, resolveProvider, TokenBudget, type ProviderName } from '../src/providers/index.js';
+import {
+  callStructured,
+  KbProviderError,
+  PROVIDER_NAMES,
+  PROVIDERS,
+  resolveProvider,
+  TokenBudget,
+  type ProviderName,
+} from '../src/providers/index.js';
 import { open } from './helpers.js';
 import { tempKb, configureCurator } from './helpers.js';
 import { baseUrlFor, startFakeProvider, type FakeProvider } from './fixtures/extraction/fake-provider.js';
@@ -9,13 +17,31 @@ import { baseUrlFor, startFakeProvider, type FakeProvider } from './fixtures/ext
 const schema = z.object({ answer: z.string(), n: z.number().int() });
 
 function provider(fake: FakeProvider, name: ProviderName, extra: Record<string, unknown> = {}) {
-  return resolveProvider({ provider: name, api_key: `test-key-${name}`, base_url: baseUrlFor(fake, name), backoff_ms: 5, timeout_ms: 2000, ...extra });
+  return resolveProvider({
+    provider: name,
+    api_key: `test-key-${name}`,
+    base_url: baseUrlFor(fake, name),
+    backoff_ms: 5,
+    timeout_ms: 2000,
+    ...extra,
+  });
 }
 
-const WIRE: Record<ProviderName, string> = { openai: 'openai', anthropic: 'anthropic', google: 'google', mistral: 'chat', groq: 'chat', deepseek: 'chat', xai: 'chat' };
+const WIRE: Record<ProviderName, string> = {
+  openai: 'openai',
+  anthropic: 'anthropic',
+  google: 'google',
+  mistral: 'chat',
+  groq: 'chat',
+  deepseek: 'chat',
+  xai: 'chat',
+};
 
 test('each of the seven providers: real SDK client, its wire format, schema-validated object', async (t) => {
-  const fake = await startFakeProvider((prompt) => ({ answer: `echo:${prompt.includes('ping') ? 'ping' : '?'}`, n: 7 }));
+  const fake = await startFakeProvider((prompt) => ({
+    answer: `echo:${prompt.includes('ping') ? 'ping' : '?'}`,
+    n: 7,
+  }));
   t.after(() => fake.close());
   assert.deepEqual([...PROVIDER_NAMES].sort(), ['anthropic', 'deepseek', 'google', 'groq', 'mistral', 'openai', 'xai']);
   for (const name of PROVIDER_NAMES) {
@@ -41,7 +67,11 @@ test('retries 429 and 5xx with backoff (honouring retry-after-ms), then succeeds
   t.after(() => fake.close());
   fake.script.push({ status: 429, headers: { 'retry-after-ms': '20' } }, { status: 503 }, { status: 500 });
   const started = Date.now();
-  const out = await callStructured(provider(fake, 'anthropic', { max_retries: 3, backoff_ms: 10 }), { system: 's', prompt: 'p', schema });
+  const out = await callStructured(provider(fake, 'anthropic', { max_retries: 3, backoff_ms: 10 }), {
+    system: 's',
+    prompt: 'p',
+    schema,
+  });
   assert.deepEqual(out, { answer: 'ok', n: 1 });
   assert.equal(fake.requests.length, 4);
   // 20 ms (retry-after) + 20 ms + 40 ms of backoff at least.
@@ -52,18 +82,23 @@ test('gives up after max_retries with a typed error; client errors are not retri
   const fake = await startFakeProvider(() => ({ answer: 'ok', n: 1 }));
   t.after(() => fake.close());
   fake.script.push({ status: 429 }, { status: 429 }, { status: 429 });
-  await assert.rejects(callStructured(provider(fake, 'openai', { max_retries: 2 }), { system: 's', prompt: 'p', schema }), (e: unknown) => {
-    assert.ok(e instanceof KbProviderError);
-    assert.equal(e.code, 'provider_rate_limited');
-    assert.equal(e.status, 429);
-    assert.equal(e.provider, 'openai');
-    assert.match(e.message, /after 3 attempts/);
-    return true;
-  });
+  await assert.rejects(
+    callStructured(provider(fake, 'openai', { max_retries: 2 }), { system: 's', prompt: 'p', schema }),
+    (e: unknown) => {
+      assert.ok(e instanceof KbProviderError);
+      assert.equal(e.code, 'provider_rate_limited');
+      assert.equal(e.status, 429);
+      assert.equal(e.provider, 'openai');
+      assert.match(e.message, /after 3 attempts/);
+      return true;
+    },
+  );
   assert.equal(fake.requests.length, 3);
   fake.requests.length = 0;
   fake.script.push({ status: 401 });
-  await assert.rejects(callStructured(provider(fake, 'groq'), { system: 's', prompt: 'p', schema }), { code: 'provider_auth' });
+  await assert.rejects(callStructured(provider(fake, 'groq'), { system: 's', prompt: 'p', schema }), {
+    code: 'provider_auth',
+  });
   assert.equal(fake.requests.length, 1, '401 is not retried');
 });
 
@@ -71,20 +106,37 @@ test('a slow answer times out per attempt and is retried', async (t) => {
   const fake = await startFakeProvider(() => ({ answer: 'late', n: 2 }));
   t.after(() => fake.close());
   fake.script.push({ delay_ms: 400 });
-  const out = await callStructured(provider(fake, 'mistral', { timeout_ms: 100, max_retries: 1 }), { system: 's', prompt: 'p', schema });
+  const out = await callStructured(provider(fake, 'mistral', { timeout_ms: 100, max_retries: 1 }), {
+    system: 's',
+    prompt: 'p',
+    schema,
+  });
   assert.deepEqual(out, { answer: 'late', n: 2 });
   assert.equal(fake.requests.length, 2);
   fake.script.push({ delay_ms: 400 }, { delay_ms: 400 });
-  await assert.rejects(callStructured(provider(fake, 'mistral', { timeout_ms: 100, max_retries: 1 }), { system: 's', prompt: 'p', schema }), { code: 'provider_timeout' });
+  await assert.rejects(
+    callStructured(provider(fake, 'mistral', { timeout_ms: 100, max_retries: 1 }), {
+      system: 's',
+      prompt: 'p',
+      schema,
+    }),
+    { code: 'provider_timeout' },
+  );
 });
 
 test('output that fails the schema is retried, then reported as invalid_output', async (t) => {
   const fake = await startFakeProvider(() => ({ answer: 'fine', n: 3 }));
   t.after(() => fake.close());
   fake.script.push({ text: '{"answer": 12}' });
-  assert.deepEqual(await callStructured(provider(fake, 'google', { max_retries: 1 }), { system: 's', prompt: 'p', schema }), { answer: 'fine', n: 3 });
+  assert.deepEqual(
+    await callStructured(provider(fake, 'google', { max_retries: 1 }), { system: 's', prompt: 'p', schema }),
+    { answer: 'fine', n: 3 },
+  );
   fake.script.push({ text: 'not json at all' }, { text: '{"answer":"x","n":1.5}' });
-  await assert.rejects(callStructured(provider(fake, 'deepseek', { max_retries: 1 }), { system: 's', prompt: 'p', schema }), { code: 'invalid_output' });
+  await assert.rejects(
+    callStructured(provider(fake, 'deepseek', { max_retries: 1 }), { system: 's', prompt: 'p', schema }),
+    { code: 'invalid_output' },
+  );
 });
 
 test('token budget: prompts over max_input_chars and calls after the budget is spent are refused', async (t) => {
@@ -105,18 +157,29 @@ test('missing keys and unknown providers fail at configureCurator time, naming t
   const db = await open(kb.path);
   t.after(() => db.close());
   for (const name of PROVIDER_NAMES) {
-    assert.throws(() => configureCurator(db, name, {}), (e: unknown) => {
-      assert.ok(e instanceof KbProviderError);
-      assert.equal(e.code, 'missing_api_key');
-      assert.ok(e.message.includes(PROVIDERS[name].env[0]!), e.message);
-      return true;
-    });
+    assert.throws(
+      () => configureCurator(db, name, {}),
+      (e: unknown) => {
+        assert.ok(e instanceof KbProviderError);
+        assert.equal(e.code, 'missing_api_key');
+        assert.ok(e.message.includes(PROVIDERS[name].env[0]!), e.message);
+        return true;
+      },
+    );
   }
   assert.throws(() => configureCurator(db, 'cohere', {}), { code: 'unknown_provider' });
   assert.throws(() => configureCurator(db, 'openai:', { OPENAI_API_KEY: 'k' }), { code: 'invalid_model' });
-  assert.deepEqual(configureCurator(db, 'anthropic:claude-x', { ANTHROPIC_API_KEY: 'k' }), { curator: 'anthropic', model: 'claude-x' });
-  assert.deepEqual(configureCurator(db, 'google', { GOOGLE_GENERATIVE_AI_API_KEY: 'k' }), { curator: 'google', model: PROVIDERS.google.default_model });
+  assert.deepEqual(configureCurator(db, 'anthropic:claude-x', { ANTHROPIC_API_KEY: 'k' }), {
+    curator: 'anthropic',
+    model: 'claude-x',
+  });
+  assert.deepEqual(configureCurator(db, 'google', { GOOGLE_GENERATIVE_AI_API_KEY: 'k' }), {
+    curator: 'google',
+    model: PROVIDERS.google.default_model,
+  });
   assert.deepEqual(configureCurator(db, 'heuristic'), { curator: 'heuristic' });
   // The key never shows up in what configureCurator returns.
-  assert.ok(!JSON.stringify(configureCurator(db, 'openai', { OPENAI_API_KEY: 'sk-secret-123' })).includes('sk-secret-123'));
+  assert.ok(
+    !JSON.stringify(configureCurator(db, 'openai', { OPENAI_API_KEY: 'sk-secret-123' })).includes('sk-secret-123'),
+  );
 });

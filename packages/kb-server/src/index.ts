@@ -1,6 +1,11 @@
 // @evident/kb-server: the Evident KB's surfaces over '@evident/kb'. See README.md.
 export {
-  buildConsole, startConsole, API_PREFIX, type ConsoleOptions, type StartConsoleOptions, type RunningConsole,
+  buildConsole,
+  startConsole,
+  API_PREFIX,
+  type ConsoleOptions,
+  type StartConsoleOptions,
+  type RunningConsole,
 } from './console/server.js';
 export { createMcpServer, type McpServerOptions } from './mcp/server.js';
 export { openBase, redact, StartupError } from './surface/open-base.js';

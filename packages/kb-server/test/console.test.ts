@@ -15,11 +15,22 @@ const kb = tempKb('console.kb');
 let db: KbDB;
 let app: FastifyInstance;
 
-const CLAIM = { subject: ['BRCA1', 'gene'], predicate: ['associated_with', 'association'], object: ['breast cancer', 'disease'], source_type: 'literature', source_id: 'PMID:1' };
+const CLAIM = {
+  subject: ['BRCA1', 'gene'],
+  predicate: ['associated_with', 'association'],
+  object: ['breast cancer', 'disease'],
+  source_type: 'literature',
+  source_id: 'PMID:1',
+};
 
 async function req(method: string, url: string, body?: unknown, headers: Record<string, string> = {}, server = app) {
-  const r = await server.inject({ method: method as 'GET', url, ...(body === undefined ? {} : { payload: body as object }), headers });
-  const json: any = r.headers["content-type"]?.toString().includes("json") ? r.json() : undefined;
+  const r = await server.inject({
+    method: method as 'GET',
+    url,
+    ...(body === undefined ? {} : { payload: body as object }),
+    headers,
+  });
+  const json: any = r.headers['content-type']?.toString().includes('json') ? r.json() : undefined;
   return { status: r.statusCode, body: json, raw: r.body, headers: r.headers };
 }
 function isError(r: { status: number; body: any }, status: number, code?: string, field?: string) {
@@ -29,16 +40,28 @@ function isError(r: { status: number; body: any }, status: number, code?: string
   assert.equal(typeof r.body.error.message, 'string', 'error.message');
   if (code) assert.equal(r.body.error.code, code, JSON.stringify(r.body));
   if (r.body.error.details !== undefined) {
-    assert.ok(r.body.error.details.every((d: any) => typeof d.path === 'string' && typeof d.message === 'string'), 'details: [{ path, message }]');
+    assert.ok(
+      r.body.error.details.every((d: any) => typeof d.path === 'string' && typeof d.message === 'string'),
+      'details: [{ path, message }]',
+    );
   }
   if (field) assert.equal(r.body.error.details?.[0]?.path, fieldToPointer(field), JSON.stringify(r.body));
 }
 
 before(async () => {
   db = await quickstart(kb.path);
-  await db.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['breast cancer', 'disease'], { source_type: 'database', source_id: 'omim' });
-  await db.ingest(['olaparib', 'drug'], ['targets', 'pharmacology'], ['PARP1', 'protein'], { source_type: 'database', source_id: 'chembl' });
-  await db.ingest(['PARP1', 'protein'], ['interacts_with', 'molecular'], ['BRCA1', 'gene'], { source_type: 'experiment', source_id: 'exp-7' });
+  await db.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['breast cancer', 'disease'], {
+    source_type: 'database',
+    source_id: 'omim',
+  });
+  await db.ingest(['olaparib', 'drug'], ['targets', 'pharmacology'], ['PARP1', 'protein'], {
+    source_type: 'database',
+    source_id: 'chembl',
+  });
+  await db.ingest(['PARP1', 'protein'], ['interacts_with', 'molecular'], ['BRCA1', 'gene'], {
+    source_type: 'experiment',
+    source_id: 'exp-7',
+  });
   app = await buildConsole(db);
 });
 
@@ -49,7 +72,12 @@ after(async () => {
 });
 
 test('POST /claims: 201 with the claim exactly as the library returns it; a repeat is 200 with the stored claim', async () => {
-  const r = await req('POST', '/api/v1/claims', { ...CLAIM, confidence: 0.7, payload: { quote: 'BRCA1 ...' }, provenance: { pmid: '1' } });
+  const r = await req('POST', '/api/v1/claims', {
+    ...CLAIM,
+    confidence: 0.7,
+    payload: { quote: 'BRCA1 ...' },
+    provenance: { pmid: '1' },
+  });
   assert.equal(r.status, 201, r.raw);
   assert.deepEqual(r.body as unknown, await db.getClaim(r.body.claim_id));
   assert.deepEqual(r.body.provenance, { pmid: '1', source_type: 'literature', source_id: 'PMID:1' });
@@ -63,14 +91,43 @@ test('POST /claims: 201 with the claim exactly as the library returns it; a repe
 
 test('POST /claims with bad input: 400 naming the field; nothing written; server keeps serving', async () => {
   const before = (await db.stats()).total_claims;
-  isError(await req('POST', '/api/v1/claims', { ...CLAIM, source_id: undefined }), 400, 'invalid_parameters', 'source_id');
+  isError(
+    await req('POST', '/api/v1/claims', { ...CLAIM, source_id: undefined }),
+    400,
+    'invalid_parameters',
+    'source_id',
+  );
   isError(await req('POST', '/api/v1/claims', { ...CLAIM, subject: ['BRCA1'] }), 400, 'invalid_parameters', 'subject');
-  isError(await req('POST', '/api/v1/claims', { ...CLAIM, subject: ['BRCA1', ''] }), 400, 'invalid_parameters', 'subject[1]');
+  isError(
+    await req('POST', '/api/v1/claims', { ...CLAIM, subject: ['BRCA1', ''] }),
+    400,
+    'invalid_parameters',
+    'subject[1]',
+  );
   isError(await req('POST', '/api/v1/claims', { ...CLAIM, confidence: 1.5 }), 400, 'invalid_parameters', 'confidence');
   isError(await req('POST', '/api/v1/claims', { ...CLAIM, bogus: true }), 400, 'invalid_parameters', 'bogus');
-  isError(await req('POST', '/api/v1/claims', { ...CLAIM, predicate: ['treats', 'association'], subject: ['aspirin', 'drug'] }), 400, 'predicate_class', 'predicate[1]');
-  isError(await req('POST', '/api/v1/claims', { ...CLAIM, source_id: 'x', derived_from: ['clm_missing'] }), 400, 'unknown_reference', 'derived_from[0]');
-  const badJson = await app.inject({ method: 'POST', url: '/api/v1/claims', payload: '{"subject": [', headers: { 'content-type': 'application/json' } });
+  isError(
+    await req('POST', '/api/v1/claims', {
+      ...CLAIM,
+      predicate: ['treats', 'association'],
+      subject: ['aspirin', 'drug'],
+    }),
+    400,
+    'predicate_class',
+    'predicate[1]',
+  );
+  isError(
+    await req('POST', '/api/v1/claims', { ...CLAIM, source_id: 'x', derived_from: ['clm_missing'] }),
+    400,
+    'unknown_reference',
+    'derived_from[0]',
+  );
+  const badJson = await app.inject({
+    method: 'POST',
+    url: '/api/v1/claims',
+    payload: '{"subject": [',
+    headers: { 'content-type': 'application/json' },
+  });
   isError({ status: badJson.statusCode, body: badJson.json() }, 400);
   assert.equal((await db.stats()).total_claims, before, 'nothing written');
   assert.equal((await req('GET', '/api/v1/health')).status, 200);
@@ -88,10 +145,20 @@ test('POST /claims/batch: counts; one bad claim fails the batch naming its index
   assert.equal(r.body.duplicates, 1);
   assert.equal(r.body.claim_ids.length, 3);
   const before = (await db.stats()).total_claims;
-  const bad = await req('POST', '/api/v1/claims/batch', { claims: [{ ...CLAIM, source_id: 'PMID:3' }, { ...CLAIM, subject: ['aspirin', 'drug'], predicate: ['treats', 'association'], source_id: 'PMID:3' }] });
+  const bad = await req('POST', '/api/v1/claims/batch', {
+    claims: [
+      { ...CLAIM, source_id: 'PMID:3' },
+      { ...CLAIM, subject: ['aspirin', 'drug'], predicate: ['treats', 'association'], source_id: 'PMID:3' },
+    ],
+  });
   isError(bad, 400, 'predicate_class', 'claims[1].predicate[1]');
   assert.equal(bad.body.error.details[0].path.split('/')[2], '1', 'the index of the failing claim');
-  isError(await req('POST', '/api/v1/claims/batch', { claims: [CLAIM, { ...CLAIM, source_type: '' }] }), 400, 'invalid_parameters', 'claims[1].source_type');
+  isError(
+    await req('POST', '/api/v1/claims/batch', { claims: [CLAIM, { ...CLAIM, source_type: '' }] }),
+    400,
+    'invalid_parameters',
+    'claims[1].source_type',
+  );
   isError(await req('POST', '/api/v1/claims/batch', { claims: [] }), 400, 'invalid_parameters', 'claims');
   assert.equal((await db.stats()).total_claims, before, 'a failed batch writes nothing');
 });
@@ -117,9 +184,16 @@ test('GET /entities: search ranking, type filter, min_claims, cursor paging, bad
     seen.push(...page.body.entities.map((e: any) => e.id));
     cursor = page.body.next_cursor;
   }
-  assert.deepEqual(seen, all.body.entities.map((e: any) => e.id), 'pages cover the list once, in order');
+  assert.deepEqual(
+    seen,
+    all.body.entities.map((e: any) => e.id),
+    'pages cover the list once, in order',
+  );
   const many = await req('GET', '/api/v1/entities?min_claims=2');
-  assert.ok(many.body.entities.every((e: any) => e.claim_count >= 2), 'min_claims');
+  assert.ok(
+    many.body.entities.every((e: any) => e.claim_count >= 2),
+    'min_claims',
+  );
   isError(await req('GET', '/api/v1/entities?limit=0'), 400, 'invalid_parameters', 'limit');
   isError(await req('GET', '/api/v1/entities?limit=abc'), 400, 'invalid_parameters', 'limit');
   isError(await req('GET', '/api/v1/entities?cursor=%21%21'), 400, 'invalid_cursor', 'cursor');
@@ -134,8 +208,14 @@ test('GET /entities/{id}, /claims, /context: summary, provenance, frame; 404 for
   assert.equal((await req('GET', '/api/v1/entities/BRCA1')).body.id, 'gene:brca1', 'names resolve too');
   isError(await req('GET', '/api/v1/entities/no-such-thing'), 404, 'not_found');
   const c = await req('GET', '/api/v1/entities/gene:brca1/claims?predicate_type=associated_with');
-  assert.ok(c.body.claims.length >= 2 && c.body.claims.every((x: any) => x.predicate[0] === 'associated_with'), 'predicate filter');
-  assert.deepEqual(c.body.claims, (await db.claimsFor('gene:brca1', { predicate_type: 'associated_with' })).slice(0, 100));
+  assert.ok(
+    c.body.claims.length >= 2 && c.body.claims.every((x: any) => x.predicate[0] === 'associated_with'),
+    'predicate filter',
+  );
+  assert.deepEqual(
+    c.body.claims,
+    (await db.claimsFor('gene:brca1', { predicate_type: 'associated_with' })).slice(0, 100),
+  );
   const p1 = await req('GET', '/api/v1/entities/gene:brca1/claims?limit=1');
   assert.equal(p1.body.claims.length, 1);
   const p2 = await req('GET', `/api/v1/entities/gene:brca1/claims?limit=1&cursor=${p1.body.next_cursor}`);
@@ -161,12 +241,16 @@ test('GET /paths/{a}/{b}: scored paths; 404 for an unknown entity; 400 for a bad
 
 test('reports and insights: /schema /stats /health /quality /insights/bridges /insights/gaps', async () => {
   const schema = await req('GET', '/api/v1/schema');
-  assert.ok(schema.body.entity_types.some((t: any) => t.type === 'gene'), 'schema types');
+  assert.ok(
+    schema.body.entity_types.some((t: any) => t.type === 'gene'),
+    'schema types',
+  );
   const stats = await req('GET', '/api/v1/stats');
   assert.deepEqual(stats.body, JSON.parse(JSON.stringify(await db.stats())));
   const health = await req('GET', '/api/v1/health');
   const lib = await db.knowledgeHealth();
-  for (const k of ['multi_source_ratio', 'corroboration_ratio', 'source_diversity', 'confidence_trend'] as const) assert.equal(health.body.metrics[k], lib.metrics[k], k);
+  for (const k of ['multi_source_ratio', 'corroboration_ratio', 'source_diversity', 'confidence_trend'] as const)
+    assert.equal(health.body.metrics[k], lib.metrics[k], k);
   assert.ok(Math.abs(health.body.metrics.freshness - lib.metrics.freshness) < 1e-6, 'freshness (decays with time)');
   assert.ok(health.body.score >= 0 && health.body.score <= 100, 'score range');
   const q = await req('GET', '/api/v1/quality');
@@ -175,17 +259,34 @@ test('reports and insights: /schema /stats /health /quality /insights/bridges /i
   assert.equal(b.status, 200);
   assert.ok(b.body.bridges.length <= 3, 'top_k');
   const g = await req('GET', '/api/v1/insights/gaps?low_confidence=0.99');
-  assert.ok(g.body.alerts.some((a: any) => a.alerts.includes('low_confidence')), 'alerts');
+  assert.ok(
+    g.body.alerts.some((a: any) => a.alerts.includes('low_confidence')),
+    'alerts',
+  );
   assert.ok(Array.isArray(g.body.gaps), 'gaps');
   isError(await req('GET', '/api/v1/insights/gaps?low_confidence=3'), 400, 'invalid_parameters', 'low_confidence');
 });
 
 test('POST /retract with cascade; downstream; 404 unknown source; 400 missing reason', async () => {
-  const parent = await req('POST', '/api/v1/claims', { ...CLAIM, object: ['lung cancer', 'disease'], source_id: 'PMID:bad' });
-  const child = await req('POST', '/api/v1/claims', { subject: ['erlotinib', 'drug'], predicate: ['treats', 'pharmacology'], object: ['lung cancer', 'disease'], source_type: 'inference', source_id: 'agent-1', derived_from: [parent.body.claim_id] });
+  const parent = await req('POST', '/api/v1/claims', {
+    ...CLAIM,
+    object: ['lung cancer', 'disease'],
+    source_id: 'PMID:bad',
+  });
+  const child = await req('POST', '/api/v1/claims', {
+    subject: ['erlotinib', 'drug'],
+    predicate: ['treats', 'pharmacology'],
+    object: ['lung cancer', 'disease'],
+    source_type: 'inference',
+    source_id: 'agent-1',
+    derived_from: [parent.body.claim_id],
+  });
   assert.equal(child.status, 201, child.raw);
   const d = await req('GET', `/api/v1/claims/${parent.body.claim_id}/downstream`);
-  assert.deepEqual(d.body.downstream.map((c: any) => c.claim_id), [child.body.claim_id]);
+  assert.deepEqual(
+    d.body.downstream.map((c: any) => c.claim_id),
+    [child.body.claim_id],
+  );
   isError(await req('POST', '/api/v1/retract', { source_id: 'PMID:bad' }), 400, 'invalid_parameters', 'reason');
   isError(await req('POST', '/api/v1/retract', { source_id: 'never', reason: 'x' }), 404, 'not_found');
   const r = await req('POST', '/api/v1/retract', { source_id: 'PMID:bad', reason: 'withdrawn', cascade: true });
@@ -200,18 +301,54 @@ test('POST /retract with cascade; downstream; 404 unknown source; 400 missing re
 test('unknown route 404, body too large 413, internal error 500 with request id and no stack; still serving', async () => {
   isError(await req('GET', '/api/v1/nope'), 404, 'not_found');
   const logs: string[] = [];
-  const small = await buildConsole(db, { bodyLimit: 2048, logger: { level: 'error', stream: new Writable({ write(chunk, _e, cb) { logs.push(String(chunk)); cb(); } }) } });
-  isError(await req('POST', '/api/v1/claims/batch', { claims: Array.from({ length: 50 }, (_, i) => ({ ...CLAIM, source_id: `s${i}` })) }, {}, small), 413, 'payload_too_large');
+  const small = await buildConsole(db, {
+    bodyLimit: 2048,
+    logger: {
+      level: 'error',
+      stream: new Writable({
+        write(chunk, _e, cb) {
+          logs.push(String(chunk));
+          cb();
+        },
+      }),
+    },
+  });
+  isError(
+    await req(
+      'POST',
+      '/api/v1/claims/batch',
+      { claims: Array.from({ length: 50 }, (_, i) => ({ ...CLAIM, source_id: `s${i}` })) },
+      {},
+      small,
+    ),
+    413,
+    'payload_too_large',
+  );
   // A base whose stats() fails inside: the client sees a request id, the log has the details.
   const broken = Object.create(db) as KbDB;
-  (broken as unknown as { stats: () => never }).stats = () => { throw new Error('disk on fire at /secret/path'); };
-  const b = await buildConsole(broken, { logger: { level: 'error', stream: new Writable({ write(chunk, _e, cb) { logs.push(String(chunk)); cb(); } }) } });
+  (broken as unknown as { stats: () => never }).stats = () => {
+    throw new Error('disk on fire at /secret/path');
+  };
+  const b = await buildConsole(broken, {
+    logger: {
+      level: 'error',
+      stream: new Writable({
+        write(chunk, _e, cb) {
+          logs.push(String(chunk));
+          cb();
+        },
+      }),
+    },
+  });
   const r = await req('GET', '/api/v1/stats', undefined, {}, b);
   isError(r, 500, 'internal_error');
   const id = r.body.error.request_id;
   assert.match(r.body.error.message, new RegExp(id));
   assert.ok(!/secret|at .*\.ts|disk on fire/.test(r.raw), `no internals to the client: ${r.raw}`);
-  assert.ok(logs.some((l) => l.includes(id) && l.includes('disk on fire')), 'logged with the request id');
+  assert.ok(
+    logs.some((l) => l.includes(id) && l.includes('disk on fire')),
+    'logged with the request id',
+  );
   assert.equal((await req('GET', '/api/v1/health', undefined, {}, b)).status, 200, 'keeps serving');
   await small.close();
   await b.close();
@@ -220,10 +357,21 @@ test('unknown route 404, body too large 413, internal error 500 with request id 
 test('KB_CONSOLE_TOKEN: bearer required on /api/v1, compared exactly; the page itself is public', async () => {
   const secured = await buildConsole(db, { token: 's3cret-token' });
   isError(await req('GET', '/api/v1/health', undefined, {}, secured), 401, 'unauthorized');
-  isError(await req('GET', '/api/v1/health', undefined, { authorization: 'Bearer s3cret-tokem' }, secured), 401, 'unauthorized');
-  isError(await req('GET', '/api/v1/health', undefined, { authorization: 'Bearer s3cret-token-longer' }, secured), 401, 'unauthorized');
+  isError(
+    await req('GET', '/api/v1/health', undefined, { authorization: 'Bearer s3cret-tokem' }, secured),
+    401,
+    'unauthorized',
+  );
+  isError(
+    await req('GET', '/api/v1/health', undefined, { authorization: 'Bearer s3cret-token-longer' }, secured),
+    401,
+    'unauthorized',
+  );
   isError(await req('GET', '/api/v1/openapi.json', undefined, {}, secured), 401, 'unauthorized');
-  assert.equal((await req('GET', '/api/v1/health', undefined, { authorization: 'Bearer s3cret-token' }, secured)).status, 200);
+  assert.equal(
+    (await req('GET', '/api/v1/health', undefined, { authorization: 'Bearer s3cret-token' }, secured)).status,
+    200,
+  );
   assert.equal((await req('GET', '/', undefined, {}, secured)).status, 200);
   await secured.close();
 });
@@ -232,10 +380,21 @@ test('OpenAPI 3.1 document covers every route with its schemas; /api/v1/docs ren
   const doc = (await req('GET', '/api/v1/openapi.json')).body;
   assert.equal(doc.openapi, '3.1.0');
   const expected: [string, string][] = [
-    ['post', '/api/v1/claims'], ['post', '/api/v1/claims/batch'], ['post', '/api/v1/claims/text'], ['get', '/api/v1/entities'],
-    ['get', '/api/v1/entities/{id}'], ['get', '/api/v1/entities/{id}/claims'], ['get', '/api/v1/entities/{id}/context'], ['get', '/api/v1/paths/{a}/{b}'],
-    ['post', '/api/v1/retract'], ['get', '/api/v1/schema'], ['get', '/api/v1/stats'], ['get', '/api/v1/health'], ['get', '/api/v1/quality'],
-    ['get', '/api/v1/insights/bridges'], ['get', '/api/v1/insights/gaps'],
+    ['post', '/api/v1/claims'],
+    ['post', '/api/v1/claims/batch'],
+    ['post', '/api/v1/claims/text'],
+    ['get', '/api/v1/entities'],
+    ['get', '/api/v1/entities/{id}'],
+    ['get', '/api/v1/entities/{id}/claims'],
+    ['get', '/api/v1/entities/{id}/context'],
+    ['get', '/api/v1/paths/{a}/{b}'],
+    ['post', '/api/v1/retract'],
+    ['get', '/api/v1/schema'],
+    ['get', '/api/v1/stats'],
+    ['get', '/api/v1/health'],
+    ['get', '/api/v1/quality'],
+    ['get', '/api/v1/insights/bridges'],
+    ['get', '/api/v1/insights/gaps'],
   ];
   for (const [m, p] of expected) {
     const op = doc.paths[p]?.[m];
@@ -243,8 +402,17 @@ test('OpenAPI 3.1 document covers every route with its schemas; /api/v1/docs ren
     assert.ok(op.responses['400'] && op.responses['401'] && op.responses['500'], `${p} documents its errors`);
     if (m === 'post') assert.ok(op.requestBody.content['application/json'].schema.properties, `${p} body schema`);
   }
-  assert.deepEqual(doc.paths['/api/v1/claims'].post.requestBody.content['application/json'].schema.required, ['subject', 'predicate', 'object', 'source_type', 'source_id']);
-  assert.ok(doc.paths['/api/v1/entities'].get.parameters.some((p: any) => p.name === 'cursor' && p.in === 'query'), 'query parameters');
+  assert.deepEqual(doc.paths['/api/v1/claims'].post.requestBody.content['application/json'].schema.required, [
+    'subject',
+    'predicate',
+    'object',
+    'source_type',
+    'source_id',
+  ]);
+  assert.ok(
+    doc.paths['/api/v1/entities'].get.parameters.some((p: any) => p.name === 'cursor' && p.in === 'query'),
+    'query parameters',
+  );
   assert.ok(!Object.keys(doc.paths).some((p) => !p.startsWith('/api/v1/') || p.includes('/docs')), 'only API routes');
   const docs = await app.inject({ method: 'GET', url: '/api/v1/docs/' });
   assert.equal(docs.statusCode, 200);
@@ -255,10 +423,27 @@ test('kb-console bin: binds 127.0.0.1 by default and serves; a missing base is a
   const env = { ...process.env };
   delete env.KB_DB_PATH;
   delete env.KB_CONSOLE_TOKEN;
-  const bad = spawnSync(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'packages/kb-server/src/bin/kb-console.ts', '--port', '0'], { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000 });
+  const bad = spawnSync(
+    process.execPath,
+    ['--conditions=evident-source', '--import', 'tsx', 'packages/kb-server/src/bin/kb-console.ts', '--port', '0'],
+    { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000 },
+  );
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /KB_DB_PATH/);
-  const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'packages/kb-server/src/bin/kb-console.ts', '--db', kb.path, '--port', '0'], { cwd: repoRoot, env: { ...env, LOG_LEVEL: 'warn' } });
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=evident-source',
+      '--import',
+      'tsx',
+      'packages/kb-server/src/bin/kb-console.ts',
+      '--db',
+      kb.path,
+      '--port',
+      '0',
+    ],
+    { cwd: repoRoot, env: { ...env, LOG_LEVEL: 'warn' } },
+  );
   let err = '';
   child.stderr.on('data', (d) => (err += String(d)));
   try {

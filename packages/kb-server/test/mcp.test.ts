@@ -17,7 +17,8 @@ let client: Client;
 let stderr = '';
 
 type ToolResult = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: any };
-const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolResult;
+const call = async (name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as ToolResult;
 const ok = async (name: string, args: Record<string, unknown> = {}) => {
   const r = await call(name, args);
   assert.ok(!r.isError, `${name} failed: ${r.content[0]?.text}`);
@@ -35,11 +36,26 @@ const fails = async (name: string, args: Record<string, unknown>, code: string, 
 
 before(async () => {
   const db = await quickstart(kb.path);
-  await db.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['breast cancer', 'disease'], { source_type: 'literature', source_id: 'PMID:1' });
-  await db.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['breast cancer', 'disease'], { source_type: 'database', source_id: 'omim' });
-  await db.ingest(['olaparib', 'drug'], ['targets', 'pharmacology'], ['PARP1', 'protein'], { source_type: 'database', source_id: 'chembl' });
-  await db.ingest(['PARP1', 'protein'], ['interacts_with', 'molecular'], ['BRCA1', 'gene'], { source_type: 'experiment', source_id: 'exp-7' });
-  await db.ingest(['olaparib', 'drug'], ['treats', 'pharmacology'], ['breast cancer', 'disease'], { source_type: 'literature', source_id: 'PMID:2' });
+  await db.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['breast cancer', 'disease'], {
+    source_type: 'literature',
+    source_id: 'PMID:1',
+  });
+  await db.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['breast cancer', 'disease'], {
+    source_type: 'database',
+    source_id: 'omim',
+  });
+  await db.ingest(['olaparib', 'drug'], ['targets', 'pharmacology'], ['PARP1', 'protein'], {
+    source_type: 'database',
+    source_id: 'chembl',
+  });
+  await db.ingest(['PARP1', 'protein'], ['interacts_with', 'molecular'], ['BRCA1', 'gene'], {
+    source_type: 'experiment',
+    source_id: 'exp-7',
+  });
+  await db.ingest(['olaparib', 'drug'], ['treats', 'pharmacology'], ['breast cancer', 'disease'], {
+    source_type: 'literature',
+    source_id: 'PMID:2',
+  });
   await db.close();
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -62,8 +78,21 @@ test('lists 15 tools, each with input and output schemas, a description and anno
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
   assert.deepEqual(names, [
-    'add_inquiry', 'confidence_alerts', 'find_bridges', 'find_paths', 'get_claims', 'get_entity', 'ingest_claim', 'ingest_text',
-    'knowledge_health', 'open_inquiries', 'quality_report', 'query_entity', 'retract_source', 'search_entities', 'trace_downstream',
+    'add_inquiry',
+    'confidence_alerts',
+    'find_bridges',
+    'find_paths',
+    'get_claims',
+    'get_entity',
+    'ingest_claim',
+    'ingest_text',
+    'knowledge_health',
+    'open_inquiries',
+    'quality_report',
+    'query_entity',
+    'retract_source',
+    'search_entities',
+    'trace_downstream',
   ]);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, 'object', t.name);
@@ -76,11 +105,25 @@ test('lists 15 tools, each with input and output schemas, a description and anno
   assert.equal(byName.retract_source!.annotations!.destructiveHint, true);
   assert.equal(byName.query_entity!.annotations!.readOnlyHint, true);
   assert.equal(byName.ingest_claim!.annotations!.readOnlyHint, false);
-  assert.deepEqual(byName.ingest_claim!.inputSchema.required, ['subject', 'predicate', 'object', 'source_type', 'source_id']);
+  assert.deepEqual(byName.ingest_claim!.inputSchema.required, [
+    'subject',
+    'predicate',
+    'object',
+    'source_type',
+    'source_id',
+  ]);
 });
 
 test('ingest_claim stores a claim that looks like the library claim; a repeat is a duplicate', async () => {
-  const args = { subject: ['TP53', 'gene'], predicate: ['associated_with', 'association'], object: ['breast cancer', 'disease'], source_type: 'literature', source_id: 'PMID:9', confidence: 0.8, payload: { quote: 'TP53 ...' } };
+  const args = {
+    subject: ['TP53', 'gene'],
+    predicate: ['associated_with', 'association'],
+    object: ['breast cancer', 'disease'],
+    source_type: 'literature',
+    source_id: 'PMID:9',
+    confidence: 0.8,
+    payload: { quote: 'TP53 ...' },
+  };
   const r = await ok('ingest_claim', args);
   assert.equal(r.duplicate, false);
   assert.match(r.claim.claim_id, /^clm_/);
@@ -96,11 +139,55 @@ test('ingest_claim stores a claim that looks like the library claim; a repeat is
 });
 
 test('bad arguments give a tool error naming the field, and the server keeps serving', async () => {
-  await fails('ingest_claim', { subject: ['TP53'], predicate: ['associated_with', 'association'], object: ['x', 'disease'], source_type: 'l', source_id: 's' }, 'invalid_parameters', 'subject');
-  await fails('ingest_claim', { subject: ['TP53', 'gene'], predicate: ['associated_with', 'association'], object: ['x', 'disease'], source_type: 'l' }, 'invalid_parameters', 'source_id');
-  await fails('ingest_claim', { subject: ['TP53', 'gene'], predicate: ['associated_with', 'association'], object: ['x', 'disease'], source_type: 'l', source_id: 's', confidence: 2 }, 'invalid_parameters', 'confidence');
+  await fails(
+    'ingest_claim',
+    {
+      subject: ['TP53'],
+      predicate: ['associated_with', 'association'],
+      object: ['x', 'disease'],
+      source_type: 'l',
+      source_id: 's',
+    },
+    'invalid_parameters',
+    'subject',
+  );
+  await fails(
+    'ingest_claim',
+    {
+      subject: ['TP53', 'gene'],
+      predicate: ['associated_with', 'association'],
+      object: ['x', 'disease'],
+      source_type: 'l',
+    },
+    'invalid_parameters',
+    'source_id',
+  );
+  await fails(
+    'ingest_claim',
+    {
+      subject: ['TP53', 'gene'],
+      predicate: ['associated_with', 'association'],
+      object: ['x', 'disease'],
+      source_type: 'l',
+      source_id: 's',
+      confidence: 2,
+    },
+    'invalid_parameters',
+    'confidence',
+  );
   // A library rule (predicate constraints) comes back with the library's code and field.
-  await fails('ingest_claim', { subject: ['aspirin', 'drug'], predicate: ['treats', 'association'], object: ['pain', 'phenotype'], source_type: 'l', source_id: 's' }, 'predicate_class', 'predicate[1]');
+  await fails(
+    'ingest_claim',
+    {
+      subject: ['aspirin', 'drug'],
+      predicate: ['treats', 'association'],
+      object: ['pain', 'phenotype'],
+      source_type: 'l',
+      source_id: 's',
+    },
+    'predicate_class',
+    'predicate[1]',
+  );
   await fails('query_entity', { entity: 'BRCA1', depth: 99 }, 'invalid_parameters', 'depth');
   await fails('query_entity', { entity: 'no such gene' }, 'not_found');
   await fails('query_entity', { entity: 'BRCA1', as_of: 'yesterday-ish' }, 'invalid_timestamp', 'as_of');
@@ -108,7 +195,10 @@ test('bad arguments give a tool error naming the field, and the server keeps ser
   await fails('get_claims', { entity: 'BRCA1', bogus: 1 }, 'invalid_parameters', 'bogus');
   await fails('trace_downstream', { claim_id: 'clm_missing' }, 'not_found');
   await fails('retract_source', { source_id: 'never-seen', reason: 'x' }, 'not_found');
-  const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).then((r) => r as ToolResult, (e: Error) => e);
+  const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).then(
+    (r) => r as ToolResult,
+    (e: Error) => e,
+  );
   assert.ok(unknown instanceof Error || unknown.isError, 'unknown tool is an error');
   // Still serving.
   const e = await ok('get_entity', { entity: 'brca1' });
@@ -123,12 +213,24 @@ test('query_entity returns the frame, and as_of answers as of a past moment', as
   assert.ok(targets.includes('disease:breast cancer') && targets.includes('protein:parp1'), 'mcp.test.ts:121');
   const bc = f.direct_relationships.find((r: any) => r.target.id === 'disease:breast cancer');
   assert.equal(bc.source_count, 2);
-  assert.ok(f.entities.some((e: any) => e.id === 'drug:olaparib' && e.distance === 2), 'mcp.test.ts:124');
+  assert.ok(
+    f.entities.some((e: any) => e.id === 'drug:olaparib' && e.distance === 2),
+    'mcp.test.ts:124',
+  );
   assert.match(f.narrative, /BRCA1/);
-  await ok('ingest_claim', { subject: ['BRCA1', 'gene'], predicate: ['associated_with', 'association'], object: ['ovarian cancer', 'disease'], source_type: 'literature', source_id: 'PMID:10' });
+  await ok('ingest_claim', {
+    subject: ['BRCA1', 'gene'],
+    predicate: ['associated_with', 'association'],
+    object: ['ovarian cancer', 'disease'],
+    source_type: 'literature',
+    source_id: 'PMID:10',
+  });
   const now = await ok('query_entity', { entity: 'BRCA1', depth: 1 });
   const past = await ok('query_entity', { entity: 'BRCA1', depth: 1, as_of: before });
-  assert.ok(now.direct_relationships.some((r: any) => r.target.id === 'disease:ovarian cancer'), 'mcp.test.ts:129');
+  assert.ok(
+    now.direct_relationships.some((r: any) => r.target.id === 'disease:ovarian cancer'),
+    'mcp.test.ts:129',
+  );
   assert.ok(!past.direct_relationships.some((r: any) => r.target.id === 'disease:ovarian cancer'), 'mcp.test.ts:130');
 });
 
@@ -140,17 +242,29 @@ test('search_entities ranks exact name first, then prefix/substring, and filters
   assert.ok(p.results.length >= 1 && p.results.every((h: any) => h.type === 'disease'), 'mcp.test.ts:138');
   assert.equal(p.results[0].id, 'disease:breast cancer', 'more claims ranks first among equal matches');
   const t = await ok('search_entities', { type: 'drug' });
-  assert.deepEqual(t.results.map((h: any) => h.id), ['drug:olaparib']);
+  assert.deepEqual(
+    t.results.map((h: any) => h.id),
+    ['drug:olaparib'],
+  );
   const byType = await ok('search_entities', { query: 'protein' });
-  assert.ok(byType.results.some((h: any) => h.id === 'protein:parp1' && h.match === 'type'), 'mcp.test.ts:143');
+  assert.ok(
+    byType.results.some((h: any) => h.id === 'protein:parp1' && h.match === 'type'),
+    'mcp.test.ts:143',
+  );
 });
 
 test('get_entity, get_claims (predicate filter, paging), find_paths', async () => {
   const e = await ok('get_entity', { entity: 'BRCA1' });
   assert.equal(e.source_count >= 3, true);
   const c = await ok('get_claims', { entity: 'BRCA1', predicate: 'associated_with' });
-  assert.ok(c.claims.length >= 2 && c.claims.every((x: any) => x.predicate[0] === 'associated_with'), 'mcp.test.ts:150');
-  assert.ok(c.claims.every((x: any) => x.provenance.source_id && typeof x.confidence === 'number' && x.status === 'active'), 'mcp.test.ts:151');
+  assert.ok(
+    c.claims.length >= 2 && c.claims.every((x: any) => x.predicate[0] === 'associated_with'),
+    'mcp.test.ts:150',
+  );
+  assert.ok(
+    c.claims.every((x: any) => x.provenance.source_id && typeof x.confidence === 'number' && x.status === 'active'),
+    'mcp.test.ts:151',
+  );
   const page = await ok('get_claims', { entity: 'BRCA1', limit: 1, offset: 1 });
   assert.equal(page.claims.length, 1);
   assert.equal(page.total, (await ok('get_claims', { entity: 'BRCA1' })).claims.length);
@@ -164,35 +278,66 @@ test('get_entity, get_claims (predicate filter, paging), find_paths', async () =
 test('knowledge_health, quality_report, find_bridges, confidence_alerts', async () => {
   const h = await ok('knowledge_health');
   assert.ok(h.score >= 0 && h.score <= 100, 'mcp.test.ts:164');
-  assert.deepEqual(Object.keys(h.metrics).sort(), ['confidence_trend', 'corroboration_ratio', 'freshness', 'multi_source_ratio', 'source_diversity']);
+  assert.deepEqual(Object.keys(h.metrics).sort(), [
+    'confidence_trend',
+    'corroboration_ratio',
+    'freshness',
+    'multi_source_ratio',
+    'source_diversity',
+  ]);
   const q = await ok('quality_report');
   assert.ok(q.claim_count >= 5 && q.single_source_entities.count >= 1, 'mcp.test.ts:167');
   const b = await ok('find_bridges', { top_k: 5 });
   assert.ok(Array.isArray(b.bridges), 'mcp.test.ts:169');
   for (const x of b.bridges) assert.ok(x.score > 0 && x.reason);
   const a = await ok('confidence_alerts', { low_confidence: 0.99 });
-  assert.ok(a.alerts.some((x: any) => x.alerts.includes('low_confidence')), 'mcp.test.ts:172');
+  assert.ok(
+    a.alerts.some((x: any) => x.alerts.includes('low_confidence')),
+    'mcp.test.ts:172',
+  );
 });
 
 test('inquiries: add_inquiry, open_inquiries, answered by a later claim', async () => {
   const q = await ok('add_inquiry', { question: 'Does olaparib act on TP53?', subject: 'olaparib', object: 'TP53' });
   assert.equal(q.status, 'open');
   let open = await ok('open_inquiries');
-  assert.ok(open.inquiries.some((i: any) => i.inquiry_id === q.inquiry_id), 'mcp.test.ts:179');
-  await ok('ingest_claim', { subject: ['olaparib', 'drug'], predicate: ['targets', 'pharmacology'], object: ['TP53', 'gene'], source_type: 'prediction', source_id: 'model-1' });
+  assert.ok(
+    open.inquiries.some((i: any) => i.inquiry_id === q.inquiry_id),
+    'mcp.test.ts:179',
+  );
+  await ok('ingest_claim', {
+    subject: ['olaparib', 'drug'],
+    predicate: ['targets', 'pharmacology'],
+    object: ['TP53', 'gene'],
+    source_type: 'prediction',
+    source_id: 'model-1',
+  });
   open = await ok('open_inquiries');
   assert.ok(!open.inquiries.some((i: any) => i.inquiry_id === q.inquiry_id), 'mcp.test.ts:182');
   await fails('add_inquiry', { question: '', subject: 'a', object: 'b' }, 'invalid_parameters', 'question');
 });
 
 test('trace_downstream and retract_source with cascade', async () => {
-  const parent = await ok('ingest_claim', { subject: ['EGFR', 'gene'], predicate: ['associated_with', 'association'], object: ['lung cancer', 'disease'], source_type: 'literature', source_id: 'PMID:retract-me' });
+  const parent = await ok('ingest_claim', {
+    subject: ['EGFR', 'gene'],
+    predicate: ['associated_with', 'association'],
+    object: ['lung cancer', 'disease'],
+    source_type: 'literature',
+    source_id: 'PMID:retract-me',
+  });
   const child = await ok('ingest_claim', {
-    subject: ['erlotinib', 'drug'], predicate: ['treats', 'pharmacology'], object: ['lung cancer', 'disease'], source_type: 'inference', source_id: 'agent-run-1',
+    subject: ['erlotinib', 'drug'],
+    predicate: ['treats', 'pharmacology'],
+    object: ['lung cancer', 'disease'],
+    source_type: 'inference',
+    source_id: 'agent-run-1',
     derived_from: [parent.claim.claim_id],
   });
   const t = await ok('trace_downstream', { claim_id: parent.claim.claim_id });
-  assert.deepEqual(t.downstream.map((c: any) => c.claim_id), [child.claim.claim_id]);
+  assert.deepEqual(
+    t.downstream.map((c: any) => c.claim_id),
+    [child.claim.claim_id],
+  );
   assert.equal(t.downstream[0].depth, 1);
   const r = await ok('retract_source', { source_id: 'PMID:retract-me', reason: 'paper withdrawn', cascade: true });
   assert.deepEqual(r.claim_ids, [parent.claim.claim_id]);
@@ -214,10 +359,16 @@ test('resources kb://entities and kb://schema', async () => {
   const { resources } = await client.listResources();
   assert.deepEqual(resources.map((r) => r.uri).sort(), ['kb://entities', 'kb://schema']);
   const ents = JSON.parse(((await client.readResource({ uri: 'kb://entities' })).contents[0] as { text: string }).text);
-  assert.ok(ents.entities.some((e: any) => e.id === 'gene:brca1'), 'mcp.test.ts:220');
+  assert.ok(
+    ents.entities.some((e: any) => e.id === 'gene:brca1'),
+    'mcp.test.ts:220',
+  );
   assert.equal(ents.total, ents.entities.length);
   const schema = JSON.parse(((await client.readResource({ uri: 'kb://schema' })).contents[0] as { text: string }).text);
-  assert.ok(schema.entity_types.some((t: any) => t.type === 'gene'), 'mcp.test.ts:223');
+  assert.ok(
+    schema.entity_types.some((t: any) => t.type === 'gene'),
+    'mcp.test.ts:223',
+  );
   assert.ok(schema.registered.vocabularies.includes('bio'), 'mcp.test.ts:224');
   await assert.rejects(client.readResource({ uri: 'kb://nope' }));
   assert.ok(!/Error:|at .*\.ts:\d+/.test(stderr.replace(/kb-mcp: serving.*\n/, '')), `no crash output: ${stderr}`);
@@ -230,11 +381,23 @@ test('missing or unopenable KB_DB_PATH: message on stderr, non-zero exit, nothin
   assert.notEqual(r.status, 0);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /KB_DB_PATH/);
-  const r2 = spawnSync(process.execPath, BIN, { cwd: repoRoot, env: { ...env, KB_DB_PATH: join(kb.dir, 'no', 'such', 'dir', 'x.kb') }, encoding: 'utf8', timeout: 30_000, input: '' });
+  const r2 = spawnSync(process.execPath, BIN, {
+    cwd: repoRoot,
+    env: { ...env, KB_DB_PATH: join(kb.dir, 'no', 'such', 'dir', 'x.kb') },
+    encoding: 'utf8',
+    timeout: 30_000,
+    input: '',
+  });
   assert.notEqual(r2.status, 0);
   assert.equal(r2.stdout, '');
   assert.match(r2.stderr, /does not exist/);
-  const r3 = spawnSync(process.execPath, BIN, { cwd: repoRoot, env: { ...env, KB_DB_PATH: kb.dir }, encoding: 'utf8', timeout: 30_000, input: '' });
+  const r3 = spawnSync(process.execPath, BIN, {
+    cwd: repoRoot,
+    env: { ...env, KB_DB_PATH: kb.dir },
+    encoding: 'utf8',
+    timeout: 30_000,
+    input: '',
+  });
   assert.notEqual(r3.status, 0);
   assert.match(r3.stderr, /directory/);
 });
@@ -243,18 +406,27 @@ test('stdout carries only JSON-RPC messages', async () => {
   const child = spawn(process.execPath, BIN, { cwd: repoRoot, env: { ...process.env, KB_DB_PATH: kb.path } });
   let out = '';
   child.stdout.on('data', (d) => (out += String(d)));
-  const send = (m: object) => child.stdin.write(JSON.stringify(m) + '\n');
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_entity', arguments: { entity: 42 } } });
   send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_entity', arguments: { entity: 'BRCA1' } } });
-  for (let i = 0; i < 200 && out.split('\n').filter(Boolean).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 200 && out.split('\n').filter(Boolean).length < 3; i++)
+    await new Promise((r) => setTimeout(r, 50));
   child.stdin.end();
   await new Promise((r) => child.on('exit', r));
   const lines = out.split('\n').filter(Boolean);
   assert.equal(lines.length, 3, out);
   const msgs = lines.map((l) => JSON.parse(l));
-  assert.ok(msgs.every((m) => m.jsonrpc === '2.0'), 'mcp.test.ts:260');
+  assert.ok(
+    msgs.every((m) => m.jsonrpc === '2.0'),
+    'mcp.test.ts:260',
+  );
   assert.equal(msgs[1].result.isError, true);
   assert.equal(msgs[2].result.structuredContent.id, 'gene:brca1');
 });
@@ -262,7 +434,11 @@ test('stdout carries only JSON-RPC messages', async () => {
 test('the MCP inspector CLI lists the tools and calls one', () => {
   const inspector = join(repoRoot, 'node_modules', '.bin', 'mcp-inspector');
   const run = (...extra: string[]) =>
-    spawnSync(inspector, ['--cli', '-e', `KB_DB_PATH=${kb.path}`, process.execPath, ...BIN, ...extra], { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 });
+    spawnSync(inspector, ['--cli', '-e', `KB_DB_PATH=${kb.path}`, process.execPath, ...BIN, ...extra], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
   const list = run('--method', 'tools/list');
   assert.equal(list.status, 0, list.stderr);
   assert.equal(JSON.parse(list.stdout).tools.length, 15);
@@ -275,10 +451,30 @@ test('kb-mcp over a PostgreSQL base (KB_DB_PATH=postgres://...)', { skip: pgProb
   const tmp = await createTempDatabase('kb_mcp');
   const pgClient = new Client({ name: 'kb-mcp-pg-test', version: '1.0.0' });
   try {
-    await pgClient.connect(new StdioClientTransport({ command: process.execPath, args: BIN, cwd: repoRoot, env: { ...(process.env as Record<string, string>), KB_DB_PATH: tmp.url }, stderr: 'ignore' }));
-    const r = (await pgClient.callTool({ name: 'ingest_claim', arguments: { subject: ['BRCA1', 'gene'], predicate: ['associated_with', 'association'], object: ['breast cancer', 'disease'], source_type: 'literature', source_id: 'PMID:1' } })) as ToolResult;
+    await pgClient.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: BIN,
+        cwd: repoRoot,
+        env: { ...(process.env as Record<string, string>), KB_DB_PATH: tmp.url },
+        stderr: 'ignore',
+      }),
+    );
+    const r = (await pgClient.callTool({
+      name: 'ingest_claim',
+      arguments: {
+        subject: ['BRCA1', 'gene'],
+        predicate: ['associated_with', 'association'],
+        object: ['breast cancer', 'disease'],
+        source_type: 'literature',
+        source_id: 'PMID:1',
+      },
+    })) as ToolResult;
     assert.ok(!r.isError, r.content[0]?.text);
-    const f = (await pgClient.callTool({ name: 'query_entity', arguments: { entity: 'brca1', depth: 1 } })) as ToolResult;
+    const f = (await pgClient.callTool({
+      name: 'query_entity',
+      arguments: { entity: 'brca1', depth: 1 },
+    })) as ToolResult;
     assert.equal(f.structuredContent.direct_relationships[0].claim_ids[0], r.structuredContent.claim.claim_id);
   } finally {
     await pgClient.close();
@@ -291,7 +487,9 @@ test('a failure inside a tool (not a KB error) is an isError result with the mes
   const { createMcpServer } = await import('../src/mcp/server.js');
   const db = await quickstart(join(kb.dir, 'inproc.kb'));
   const broken = Object.create(db) as typeof db;
-  (broken as unknown as { knowledgeHealth: () => never }).knowledgeHealth = () => { throw new Error('index exploded'); };
+  (broken as unknown as { knowledgeHealth: () => never }).knowledgeHealth = () => {
+    throw new Error('index exploded');
+  };
   const logged: string[] = [];
   const server = createMcpServer(broken, { log: (m) => logged.push(m) });
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -303,7 +501,10 @@ test('a failure inside a tool (not a KB error) is an isError result with the mes
     const body = JSON.parse(r.content[0]!.text!);
     assert.equal(body.error.code, 'internal_error');
     assert.match(body.error.message, /index exploded/);
-    assert.ok(logged.some((l) => l.includes('knowledge_health') && l.includes('index exploded')), 'logged (to stderr in the bin)');
+    assert.ok(
+      logged.some((l) => l.includes('knowledge_health') && l.includes('index exploded')),
+      'logged (to stderr in the bin)',
+    );
     const q = (await c.callTool({ name: 'quality_report', arguments: {} })) as ToolResult;
     assert.ok(!q.isError, 'keeps serving');
   } finally {

@@ -16,7 +16,9 @@ declare const document: any;
 declare const window: any;
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `no chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`;
+const skip = existsSync(CHROMIUM)
+  ? false
+  : `no chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`;
 if (skip && process.env.CI === 'true') throw new Error(`web console test needs a browser: ${skip}`);
 
 const kb = tempKb('web.kb');
@@ -27,8 +29,20 @@ let page: Page;
 let base = '';
 const pageErrors: string[] = [];
 
-const c = (s: [string, string], p: [string, string], o: [string, string], source_type: string, source_id: string, confidence?: number): ClaimInput =>
-  ({ subject: s, predicate: p, object: o, provenance: { source_type, source_id }, ...(confidence === undefined ? {} : { confidence }) });
+const c = (
+  s: [string, string],
+  p: [string, string],
+  o: [string, string],
+  source_type: string,
+  source_id: string,
+  confidence?: number,
+): ClaimInput => ({
+  subject: s,
+  predicate: p,
+  object: o,
+  provenance: { source_type, source_id },
+  ...(confidence === undefined ? {} : { confidence }),
+});
 
 async function seed(db: KbDB) {
   const G = (n: string): [string, string] => [n, 'gene'];
@@ -66,12 +80,23 @@ before(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-extensions',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   // 4xx answers the page handles (the bad-claim step) are logged by the browser; script errors are not expected.
-  page.on('console', (m) => { if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) pageErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) pageErrors.push(m.text());
+  });
   // The page must work offline: only our own origin may be contacted.
   await page.route('**/*', (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort()));
   mkdirSync(testOutputPath('kb-web'), { recursive: true });
@@ -89,13 +114,17 @@ test('web console: load, search, open an entity, add a claim, retract with confi
     await drive();
   } catch (e) {
     await page.screenshot({ path: testOutputPath('kb-web', 'failure.png'), fullPage: true }).catch(() => undefined);
-    const status = await page.evaluate(() => [...document.querySelectorAll('.result')].map((el) => el.textContent).join(' | ')).catch(() => '');
-    throw new Error(`${(e as Error).message}\npage status: ${status}\npage errors: ${pageErrors.join('; ')}`, { cause: e });
+    const status = await page
+      .evaluate(() => [...document.querySelectorAll('.result')].map((el) => el.textContent).join(' | '))
+      .catch(() => '');
+    throw new Error(`${(e as Error).message}\npage status: ${status}\npage errors: ${pageErrors.join('; ')}`, {
+      cause: e,
+    });
   }
 });
 
 async function drive() {
-  await page.goto(base + '/');
+  await page.goto(`${base}/`);
   await page.waitForSelector('#top-entities li');
   await page.waitForFunction(() => /\d/.test(document.querySelector('#health-score')?.textContent ?? ''));
   const score = Number((await page.textContent('#health-score'))!.replace('/100', ''));
@@ -106,7 +135,9 @@ async function drive() {
   // Search with suggestions.
   await page.fill('#search', 'brca');
   await page.waitForSelector('#suggestions li');
-  const suggested = await page.locator('#suggestions li').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+  const suggested = await page
+    .locator('#suggestions li')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
   assert.ok(suggested.includes('gene:brca1') && suggested.includes('gene:brca2'), `suggestions: ${suggested}`);
   await page.click('#suggestions li[data-id="gene:brca1"]');
 
@@ -114,7 +145,9 @@ async function drive() {
   await page.waitForSelector('#entity-view[data-entity="gene:brca1"]');
   await page.waitForSelector('#graph canvas');
   const frame = await db.query('gene:brca1', { depth: 2 });
-  const nodes = await page.evaluate(() => (window as unknown as { kbGraph: { nodes(): { length: number } } }).kbGraph.nodes().length);
+  const nodes = await page.evaluate(
+    () => (window as unknown as { kbGraph: { nodes(): { length: number } } }).kbGraph.nodes().length,
+  );
   assert.equal(nodes, 1 + frame.entities.length, 'graph shows the focal entity and every entity within 2 hops');
   const rows = await page.locator('#claims-table tbody tr').count();
   assert.equal(rows, (await db.claimsFor('gene:brca1')).length);
@@ -124,7 +157,11 @@ async function drive() {
   assert.equal(await page.inputValue('#claim-form [name=subject_name]'), 'BRCA1');
   await page.fill('#claim-form [name=predicate]', 'associated_with');
   await page.press('#claim-form [name=predicate]', 'Tab');
-  assert.equal(await page.inputValue('#claim-form [name=predicate_class]'), 'association', 'class filled in from the vocabulary');
+  assert.equal(
+    await page.inputValue('#claim-form [name=predicate_class]'),
+    'association',
+    'class filled in from the vocabulary',
+  );
   await page.fill('#claim-form [name=object_name]', 'prostate cancer');
   await page.fill('#claim-form [name=object_type]', 'disease');
   await page.selectOption('#claim-form [name=source_type]', 'literature');
@@ -137,7 +174,10 @@ async function drive() {
   assert.ok(stored, 'claim stored in the base');
   assert.equal(stored.confidence, 0.8);
   assert.equal(stored.provenance.source_id, 'PMID:web-test');
-  await page.waitForFunction((n) => (window as unknown as { kbGraph: { nodes(): { length: number } } }).kbGraph.nodes().length === n, 2 + frame.entities.length);
+  await page.waitForFunction(
+    (n) => (window as unknown as { kbGraph: { nodes(): { length: number } } }).kbGraph.nodes().length === n,
+    2 + frame.entities.length,
+  );
   await page.screenshot({ path: testOutputPath('kb-web', 'entity.png'), fullPage: true });
 
   // A bad claim shows the field the API names.
@@ -157,16 +197,25 @@ async function drive() {
   assert.match((await page.textContent('#confirm-text'))!, /PMID:web-test/);
   await page.click('#confirm-cancel');
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#retract-result')?.textContent ?? ''));
-  assert.ok((await db.claimsFor('gene:brca1')).some((x) => x.provenance.source_id === 'PMID:web-test'), 'still there after cancel');
+  assert.ok(
+    (await db.claimsFor('gene:brca1')).some((x) => x.provenance.source_id === 'PMID:web-test'),
+    'still there after cancel',
+  );
   await page.click('#retract-form button[type=submit]');
   await page.waitForSelector('#confirm-dialog[open]');
   await page.click('#confirm-ok');
-  await page.waitForFunction(() => /Retracted 1 claim/.test(document.querySelector('#retract-result')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /Retracted 1 claim/.test(document.querySelector('#retract-result')?.textContent ?? ''),
+  );
   assert.ok(!(await db.claimsFor('gene:brca1')).some((x) => x.provenance.source_id === 'PMID:web-test'), 'retracted');
   await page.waitForFunction(() => !/prostate cancer/.test(document.querySelector('#claims-table')?.textContent ?? ''));
 
   // Clicking a node in the graph opens that entity.
-  await page.evaluate(() => (window as unknown as { kbGraph: { $id(id: string): { emit(e: string): void } } }).kbGraph.$id('protein:brca1 protein').emit('tap'));
+  await page.evaluate(() =>
+    (window as unknown as { kbGraph: { $id(id: string): { emit(e: string): void } } }).kbGraph
+      .$id('protein:brca1 protein')
+      .emit('tap'),
+  );
   await page.waitForSelector('#entity-view[data-entity="protein:brca1 protein"]');
   assert.deepEqual(pageErrors, [], 'no errors in the page');
 }

@@ -39,7 +39,8 @@ export const KbDB: typeof core.KbDB = new Proxy(core.KbDB, {
 export type KbDB = core.KbDB;
 
 // The db-first functions the package exported before the split, kept for callers of them: each is the method.
-export const ingestText = (db: core.KbDB, text: string, options?: core.IngestTextOptions) => db.ingestText(text, options);
+export const ingestText = (db: core.KbDB, text: string, options?: core.IngestTextOptions) =>
+  db.ingestText(text, options);
 export const ingestChat = (db: core.KbDB, messages: unknown[], options?: core.IngestChatOptions) =>
   db.ingestChat(messages, options);
 export const ingestChatFile = (db: core.KbDB, path: string, options?: core.IngestChatFileOptions) =>

@@ -27,13 +27,25 @@ test("import '@evident/kb' and heuristic ingestText load no AI SDK, provider, Fa
   const log = join(dir.path, 'loaded.txt');
   const r = spawnSync(
     process.execPath,
-    ['--conditions=evident-source', '--import', 'tsx', '--import', RECORD, '--input-type=module', '-e', CHILD,
-      dir.path],
+    [
+      '--conditions=evident-source',
+      '--import',
+      'tsx',
+      '--import',
+      RECORD,
+      '--input-type=module',
+      '-e',
+      CHILD,
+      dir.path,
+    ],
     { cwd: repoRoot, encoding: 'utf8', timeout: 60_000, env: { ...process.env, EVIDENT_LOAD_LOG: log } },
   );
   assert.equal(r.status, 0, r.stderr);
   const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-  assert.ok(loaded.some((u) => u.includes('/packages/kb-extract/')), 'the hook saw the extraction load');
+  assert.ok(
+    loaded.some((u) => u.includes('/packages/kb-extract/')),
+    'the hook saw the extraction load',
+  );
   const heavy = loaded.filter((u) => HEAVY.test(u));
   assert.deepEqual(heavy, [], `loaded: ${heavy.join(', ')}`);
 });
@@ -64,7 +76,12 @@ test('a base opened through @evident/kb-core alone says where extraction is', as
   t.after(dir.cleanup);
   const db = await core.open(join(dir.path, 'core.kb'));
   t.after(() => db.close());
-  await assert.rejects(db.ingestText('Olaparib inhibits PARP1.'), (e: unknown) =>
-    e instanceof KbExtractionUnavailableError && e.code === 'extraction_unavailable' && e.status === 501 &&
-    /import \{ open \} from '@evident\/kb'/.test(e.message));
+  await assert.rejects(
+    db.ingestText('Olaparib inhibits PARP1.'),
+    (e: unknown) =>
+      e instanceof KbExtractionUnavailableError &&
+      e.code === 'extraction_unavailable' &&
+      e.status === 501 &&
+      /import \{ open \} from '@evident\/kb'/.test(e.message),
+  );
 });

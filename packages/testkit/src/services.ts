@@ -7,8 +7,7 @@ import pg from 'pg';
 
 export const inCI = process.env.CI === 'true' || process.env.CI === '1';
 
-export const postgresAdminUrl =
-  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const postgresAdminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** `skip` is false when the service answered, else the reason to pass to node:test's `skip` option. */

@@ -2,7 +2,7 @@
 // and declared sizes are checked before any byte is inflated); entry data is streamed and counted, so an
 // archive that lies about its sizes still stops at the bound. Nothing is ever written to disk.
 import { open as yauzlOpen, type Entry, type ZipFile } from 'yauzl';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { KbError } from '@evident/kb-core';
 
@@ -17,7 +17,14 @@ import type { ZipLimits } from '@evident/kb-core';
 export type { ZipLimits };
 
 export type ArchiveErrorCode =
-  | 'not_found' | 'not_zip' | 'corrupt_archive' | 'path_traversal' | 'too_large' | 'too_many_entries' | 'missing_entry' | 'encrypted_entry';
+  | 'not_found'
+  | 'not_zip'
+  | 'corrupt_archive'
+  | 'path_traversal'
+  | 'too_large'
+  | 'too_many_entries'
+  | 'missing_entry'
+  | 'encrypted_entry';
 
 /** A problem with an archive file; `file` names it and `entry` the member concerned, if any. */
 export class KbArchiveError extends KbError {
@@ -82,17 +89,30 @@ export class ZipArchive {
       if (e instanceof KbArchiveError) throw e;
       throw new KbArchiveError('not_found', file, 'cannot be read (no such file or no permission)');
     }
-    if (size < 22) throw new KbArchiveError('not_zip', file, 'is not a ZIP archive (too short for an end-of-central-directory record)');
+    if (size < 22)
+      throw new KbArchiveError(
+        'not_zip',
+        file,
+        'is not a ZIP archive (too short for an end-of-central-directory record)',
+      );
     const zip = await new Promise<ZipFile>((resolve, reject) => {
-      yauzlOpen(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, z) => {
-        if (err || !z) reject(mapYauzlError(file, err));
-        else resolve(z);
-      });
+      yauzlOpen(
+        file,
+        { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
+        (err, z) => {
+          if (err || !z) reject(mapYauzlError(file, err));
+          else resolve(z);
+        },
+      );
     });
     const archive = new ZipArchive(file, zip, maxTotal);
     try {
       if (zip.entryCount > maxEntries) {
-        throw new KbArchiveError('too_many_entries', file, `holds ${zip.entryCount} entries; the bound is ${maxEntries}`);
+        throw new KbArchiveError(
+          'too_many_entries',
+          file,
+          `holds ${zip.entryCount} entries; the bound is ${maxEntries}`,
+        );
       }
       let declared = 0;
       await new Promise<void>((resolve, reject) => {
@@ -104,9 +124,13 @@ export class ZipArchive {
         zip.on('end', () => resolve());
         zip.on('entry', (entry: Entry) => {
           const name = entry.fileName;
-          if (escapesRoot(name)) return fail(new KbArchiveError('path_traversal', file, 'entry path escapes the archive root', name));
+          if (escapesRoot(name))
+            return fail(new KbArchiveError('path_traversal', file, 'entry path escapes the archive root', name));
           declared += entry.uncompressedSize;
-          if (declared > maxTotal) return fail(new KbArchiveError('too_large', file, `expands to more than ${maxTotal} bytes (the bound)`, name));
+          if (declared > maxTotal)
+            return fail(
+              new KbArchiveError('too_large', file, `expands to more than ${maxTotal} bytes (the bound)`, name),
+            );
           if (!name.endsWith('/')) archive.byName.set(name.replace(/\\/g, '/').replace(/^\.\//, ''), entry);
           zip.readEntry();
         });
@@ -134,14 +158,18 @@ export class ZipArchive {
     if (!entry) throw new KbArchiveError('missing_entry', this.file, 'no such entry in the archive', name);
     if (entry.isEncrypted()) throw new KbArchiveError('encrypted_entry', this.file, 'entry is encrypted', name);
     const raw = await new Promise<Readable>((resolve, reject) => {
-      this.zip.openReadStream(entry, (err, s) => (err || !s ? reject(mapYauzlError(this.file, err, name)) : resolve(s)));
+      this.zip.openReadStream(entry, (err, s) =>
+        err || !s ? reject(mapYauzlError(this.file, err, name)) : resolve(s),
+      );
     });
     const self = this;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, cb: TransformCallback) {
         self.inflated += chunk.length;
         if (self.inflated > self.maxTotal) {
-          cb(new KbArchiveError('too_large', self.file, `expands to more than ${self.maxTotal} bytes (the bound)`, name));
+          cb(
+            new KbArchiveError('too_large', self.file, `expands to more than ${self.maxTotal} bytes (the bound)`, name),
+          );
           return;
         }
         cb(null, chunk);

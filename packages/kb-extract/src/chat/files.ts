@@ -48,27 +48,58 @@ function firstChar(path: string): string {
   const h = openSync(path, 'r');
   try {
     const n = readSync(h, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').trimStart()[0] ?? '';
+    return (
+      buf
+        .subarray(0, n)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .trimStart()[0] ?? ''
+    );
   } finally {
     closeSync(h);
   }
 }
 
 const iso = (v: unknown): string | undefined =>
-  typeof v === 'number' && Number.isFinite(v) ? new Date(v * 1000).toISOString() : typeof v === 'string' ? v : undefined;
+  typeof v === 'number' && Number.isFinite(v)
+    ? new Date(v * 1000).toISOString()
+    : typeof v === 'string'
+      ? v
+      : undefined;
 
-interface GptNode { id?: string; parent?: string | null; children?: string[]; message?: GptMessage | null }
+interface GptNode {
+  id?: string;
+  parent?: string | null;
+  children?: string[];
+  message?: GptMessage | null;
+}
 interface GptMessage {
-  id?: string; author?: { role?: string; name?: string | null }; create_time?: number | null;
-  content?: { content_type?: string; parts?: unknown[]; text?: string }; metadata?: Record<string, unknown>;
+  id?: string;
+  author?: { role?: string; name?: string | null };
+  create_time?: number | null;
+  content?: { content_type?: string; parts?: unknown[]; text?: string };
+  metadata?: Record<string, unknown>;
 }
 
 /** A ChatGPT conversation: the current branch of its message tree, from the root to `current_node`. */
 export function chatgptConversation(c: unknown, file: string, field: string): Conversation {
-  if (c === null || typeof c !== 'object') throw new KbChatFileError('invalid_format', file, 'a conversation must be an object', field);
-  const conv = c as { mapping?: Record<string, GptNode>; current_node?: string; id?: string; conversation_id?: string; title?: string };
+  if (c === null || typeof c !== 'object')
+    throw new KbChatFileError('invalid_format', file, 'a conversation must be an object', field);
+  const conv = c as {
+    mapping?: Record<string, GptNode>;
+    current_node?: string;
+    id?: string;
+    conversation_id?: string;
+    title?: string;
+  };
   const mapping = conv.mapping;
-  if (!mapping || typeof mapping !== 'object') throw new KbChatFileError('invalid_format', file, 'ChatGPT conversation without a mapping (message tree)', `${field}.mapping`);
+  if (!mapping || typeof mapping !== 'object')
+    throw new KbChatFileError(
+      'invalid_format',
+      file,
+      'ChatGPT conversation without a mapping (message tree)',
+      `${field}.mapping`,
+    );
   let leaf = conv.current_node && mapping[conv.current_node] ? conv.current_node : undefined;
   if (!leaf) {
     // No current node: follow the last child from the root (the most recent branch).
@@ -103,23 +134,48 @@ export function chatgptConversation(c: unknown, file: string, field: string): Co
     if (at) turn.created_at = at;
     turns.push(turn);
   }
-  const out: Conversation = { conversation_id: String(conv.conversation_id ?? conv.id ?? field), platform: 'chatgpt', turns };
+  const out: Conversation = {
+    conversation_id: String(conv.conversation_id ?? conv.id ?? field),
+    platform: 'chatgpt',
+    turns,
+  };
   if (typeof conv.title === 'string') out.title = conv.title;
   return out;
 }
 
 /** A Claude conversation: `chat_messages` with sender human/assistant and text or content blocks. */
 export function claudeConversation(c: unknown, file: string, field: string): Conversation {
-  if (c === null || typeof c !== 'object') throw new KbChatFileError('invalid_format', file, 'a conversation must be an object', field);
+  if (c === null || typeof c !== 'object')
+    throw new KbChatFileError('invalid_format', file, 'a conversation must be an object', field);
   const conv = c as { uuid?: string; name?: string; chat_messages?: unknown[] };
-  if (!Array.isArray(conv.chat_messages)) throw new KbChatFileError('invalid_format', file, 'Claude conversation without chat_messages', `${field}.chat_messages`);
+  if (!Array.isArray(conv.chat_messages))
+    throw new KbChatFileError(
+      'invalid_format',
+      file,
+      'Claude conversation without chat_messages',
+      `${field}.chat_messages`,
+    );
   const turns: ChatTurn[] = [];
   conv.chat_messages.forEach((raw, i) => {
-    const m = raw as { uuid?: string; sender?: string; text?: string; content?: { type?: string; text?: string }[]; created_at?: string };
-    if (!m || typeof m !== 'object') throw new KbChatFileError('invalid_format', file, 'a chat message must be an object', `${field}.chat_messages[${i}]`);
+    const m = raw as {
+      uuid?: string;
+      sender?: string;
+      text?: string;
+      content?: { type?: string; text?: string }[];
+      created_at?: string;
+    };
+    if (!m || typeof m !== 'object')
+      throw new KbChatFileError(
+        'invalid_format',
+        file,
+        'a chat message must be an object',
+        `${field}.chat_messages[${i}]`,
+      );
     const role = m.sender === 'human' ? 'user' : m.sender === 'assistant' ? 'assistant' : null;
     if (!role) return;
-    const blocks = Array.isArray(m.content) ? m.content.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text!) : [];
+    const blocks = Array.isArray(m.content)
+      ? m.content.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text!)
+      : [];
     const text = blocks.length ? blocks.join('\n') : typeof m.text === 'string' ? m.text : '';
     if (text.trim() === '') return;
     const turn: ChatTurn = { role, text, message_id: String(m.uuid ?? i) };
@@ -133,9 +189,23 @@ export function claudeConversation(c: unknown, file: string, field: string): Con
 
 function conversationOf(c: unknown, platform: ChatPlatform, file: string, field: string): Conversation {
   const o = c as Record<string, unknown> | null;
-  const kind = o && typeof o === 'object' ? ('mapping' in o ? 'chatgpt' : 'chat_messages' in o ? 'claude' : 'messages' in o ? 'json' : null) : null;
+  const kind =
+    o && typeof o === 'object'
+      ? 'mapping' in o
+        ? 'chatgpt'
+        : 'chat_messages' in o
+          ? 'claude'
+          : 'messages' in o
+            ? 'json'
+            : null
+      : null;
   if (platform !== 'auto' && platform !== 'json' && kind !== platform) {
-    throw new KbChatFileError('invalid_format', file, `expected a ${platform} conversation, found ${kind ?? 'something else'}`, field);
+    throw new KbChatFileError(
+      'invalid_format',
+      file,
+      `expected a ${platform} conversation, found ${kind ?? 'something else'}`,
+      field,
+    );
   }
   if (kind === 'chatgpt') return chatgptConversation(c, file, field);
   if (kind === 'claude') return claudeConversation(c, file, field);
@@ -148,11 +218,20 @@ function conversationOf(c: unknown, platform: ChatPlatform, file: string, field:
       if (e instanceof KbValidationError) throw new KbChatFileError(e.code, file, e.message, e.field);
       throw e;
     }
-    const out: Conversation = { conversation_id: String(conv.conversation_id ?? conv.id ?? basename(file)), platform: 'json', turns };
+    const out: Conversation = {
+      conversation_id: String(conv.conversation_id ?? conv.id ?? basename(file)),
+      platform: 'json',
+      turns,
+    };
     if (typeof conv.title === 'string') out.title = conv.title;
     return out;
   }
-  throw new KbChatFileError('invalid_format', file, 'not a conversation (expected mapping, chat_messages or messages)', field);
+  throw new KbChatFileError(
+    'invalid_format',
+    file,
+    'not a conversation (expected mapping, chat_messages or messages)',
+    field,
+  );
 }
 
 /** 'User:' / 'Assistant:' turns; lines without a speaker continue the previous turn. */
@@ -170,13 +249,14 @@ export function parseTranscript(text: string, conversationId: string): Conversat
       flush();
       sawSpeaker = true;
       const who = m[1]!.toLowerCase();
-      const role: ChatTurn['role'] = who === 'system' ? 'system' : ['user', 'human', 'me'].includes(who) ? 'user' : 'assistant';
+      const role: ChatTurn['role'] =
+        who === 'system' ? 'system' : ['user', 'human', 'me'].includes(who) ? 'user' : 'assistant';
       cur = { role, text: m[2] ?? '', message_id: String(turns.length + (cur ? 1 : 0)) };
     } else if (cur) cur.text += `\n${line}`;
     else if (line.trim() !== '') cur = { role: 'user', text: line, message_id: '0' };
   }
   flush();
-  turns.forEach((t, i) => (t.message_id = String(i)));
+  for (const [i, t] of turns.entries()) t.message_id = String(i);
   void sawSpeaker;
   return { conversation_id: conversationId, platform: 'text', turns };
 }
@@ -185,9 +265,17 @@ export function parseTranscript(text: string, conversationId: string): Conversat
  * Reads a chat file as conversations. `platform: 'auto'` detects: a ZIP holding conversations.json
  * (ChatGPT or Claude, told apart by each conversation's shape), JSON, or text.
  */
-export async function* readChatFile(path: string, platform: ChatPlatform = 'auto', limits: ChatFileLimits = {}): AsyncGenerator<Conversation> {
+export async function* readChatFile(
+  path: string,
+  platform: ChatPlatform = 'auto',
+  limits: ChatFileLimits = {},
+): AsyncGenerator<Conversation> {
   if (!CHAT_PLATFORMS.includes(platform)) {
-    throw new KbValidationError('unknown_platform', 'platform', `unknown platform '${String(platform)}'; use one of ${CHAT_PLATFORMS.join(', ')}`);
+    throw new KbValidationError(
+      'unknown_platform',
+      'platform',
+      `unknown platform '${String(platform)}'; use one of ${CHAT_PLATFORMS.join(', ')}`,
+    );
   }
   let size: number;
   try {
@@ -204,15 +292,20 @@ export async function* readChatFile(path: string, platform: ChatPlatform = 'auto
     throw new KbArchiveError('not_zip', path, 'is not a ZIP archive (no ZIP signature)');
   }
   if (zip) {
-    if (platform === 'json' || platform === 'text') throw new KbChatFileError('invalid_format', path, `is a ZIP archive, not ${platform}`);
+    if (platform === 'json' || platform === 'text')
+      throw new KbChatFileError('invalid_format', path, `is a ZIP archive, not ${platform}`);
     const archive = await ZipArchive.open(path, limits);
     try {
       const entry = archive.names().find((n) => n === 'conversations.json' || n.endsWith('/conversations.json'));
       if (!entry) {
         const slack = archive.has('channels.json') || archive.has('users.json');
-        throw new KbChatFileError('unknown_platform', path, slack
-          ? 'looks like a Slack workspace export: use ingestTeamChat'
-          : 'no conversations.json: not a ChatGPT or Claude data export');
+        throw new KbChatFileError(
+          'unknown_platform',
+          path,
+          slack
+            ? 'looks like a Slack workspace export: use ingestTeamChat'
+            : 'no conversations.json: not a ChatGPT or Claude data export',
+        );
       }
       let i = 0;
       for await (const c of streamJsonArray(await archive.stream(entry), path, entry)) {
@@ -225,7 +318,11 @@ export async function* readChatFile(path: string, platform: ChatPlatform = 'auto
     return;
   }
   const first = firstChar(path);
-  const asJson = platform === 'chatgpt' || platform === 'claude' || platform === 'json' || (platform === 'auto' && (first === '{' || first === '['));
+  const asJson =
+    platform === 'chatgpt' ||
+    platform === 'claude' ||
+    platform === 'json' ||
+    (platform === 'auto' && (first === '{' || first === '['));
   if (asJson) {
     if (first === '[') {
       // A bare conversations.json, or an array of messages (one conversation).
@@ -236,9 +333,11 @@ export async function* readChatFile(path: string, platform: ChatPlatform = 'auto
         const isMessage = o && typeof o === 'object' && 'role' in o;
         if (isMessage && platform !== 'chatgpt' && platform !== 'claude') {
           items.push(item);
-          if (items.length > 1_000_000) throw new KbChatFileError('too_large', path, 'more than 1,000,000 messages in one conversation');
+          if (items.length > 1_000_000)
+            throw new KbChatFileError('too_large', path, 'more than 1,000,000 messages in one conversation');
         } else {
-          if (items.length) throw new KbChatFileError('invalid_format', path, 'mixes messages and conversations', `$[${i}]`);
+          if (items.length)
+            throw new KbChatFileError('invalid_format', path, 'mixes messages and conversations', `$[${i}]`);
           yield conversationOf(item, platform, path, `$[${i}]`);
         }
         i++;
@@ -246,7 +345,8 @@ export async function* readChatFile(path: string, platform: ChatPlatform = 'auto
       if (items.length) yield conversationOf({ messages: items }, 'json', path, '$');
       return;
     }
-    if (size > maxDoc) throw new KbChatFileError('too_large', path, `a single JSON document larger than ${maxDoc} bytes`);
+    if (size > maxDoc)
+      throw new KbChatFileError('too_large', path, `a single JSON document larger than ${maxDoc} bytes`);
     let doc: unknown;
     try {
       doc = JSON.parse((await readFile(path, 'utf8')).replace(/^\uFEFF/, ''));

@@ -40,7 +40,10 @@ export interface SlackReadOptions extends ZipLimits {
 }
 
 export async function* readSlackExport(path: string, options: SlackReadOptions = {}): AsyncGenerator<SlackMessage> {
-  if (options.channels !== undefined && (!Array.isArray(options.channels) || options.channels.some((c) => typeof c !== 'string' || c.trim() === ''))) {
+  if (
+    options.channels !== undefined &&
+    (!Array.isArray(options.channels) || options.channels.some((c) => typeof c !== 'string' || c.trim() === ''))
+  ) {
     throw new KbValidationError('invalid_type', 'channels', 'must be an array of channel names');
   }
   let zip: boolean;
@@ -53,9 +56,13 @@ export async function* readSlackExport(path: string, options: SlackReadOptions =
   const archive = await ZipArchive.open(path, options);
   try {
     if (!archive.has('channels.json')) {
-      throw new KbChatFileError('unknown_platform', path, archive.names().some((n) => n.endsWith('conversations.json'))
-        ? 'looks like a ChatGPT/Claude export: use ingestChatFile'
-        : 'no channels.json: not a Slack workspace export');
+      throw new KbChatFileError(
+        'unknown_platform',
+        path,
+        archive.names().some((n) => n.endsWith('conversations.json'))
+          ? 'looks like a ChatGPT/Claude export: use ingestChatFile'
+          : 'no channels.json: not a Slack workspace export',
+      );
     }
     const workspace = basename(path).replace(/\.zip$/i, '');
     const channels = new Map<string, string>();
@@ -63,16 +70,25 @@ export async function* readSlackExport(path: string, options: SlackReadOptions =
       if (!archive.has(member)) continue;
       parseList(await archive.text(member), path, member).forEach((c, i) => {
         const ch = c as { id?: unknown; name?: unknown };
-        if (typeof ch?.name !== 'string') throw new KbChatFileError('invalid_format', path, 'channel without a name', `${member}[${i}]`);
+        if (typeof ch?.name !== 'string')
+          throw new KbChatFileError('invalid_format', path, 'channel without a name', `${member}[${i}]`);
         channels.set(ch.name, typeof ch.id === 'string' ? ch.id : ch.name);
       });
     }
     const users = new Map<string, string>();
     if (archive.has('users.json')) {
       for (const u of parseList(await archive.text('users.json'), path, 'users.json')) {
-        const user = u as { id?: string; name?: string; real_name?: string; profile?: { display_name?: string; real_name?: string } };
+        const user = u as {
+          id?: string;
+          name?: string;
+          real_name?: string;
+          profile?: { display_name?: string; real_name?: string };
+        };
         if (typeof user?.id !== 'string') continue;
-        users.set(user.id, user.profile?.display_name || user.real_name || user.profile?.real_name || user.name || user.id);
+        users.set(
+          user.id,
+          user.profile?.display_name || user.real_name || user.profile?.real_name || user.name || user.id,
+        );
       }
     }
     let wanted = [...channels.keys()];
@@ -80,35 +96,69 @@ export async function* readSlackExport(path: string, options: SlackReadOptions =
       const requested = options.channels.map((c) => c.replace(/^#/, ''));
       const unknown = requested.filter((c) => !channels.has(c));
       if (unknown.length) {
-        throw new KbValidationError('unknown_channel', 'channels', `no channel ${unknown.map((c) => `'${c}'`).join(', ')} in ${path} (has: ${[...channels.keys()].join(', ')})`);
+        throw new KbValidationError(
+          'unknown_channel',
+          'channels',
+          `no channel ${unknown.map((c) => `'${c}'`).join(', ')} in ${path} (has: ${[...channels.keys()].join(', ')})`,
+        );
       }
       wanted = requested;
     }
     const channelIds = new Map([...channels].map(([name, id]) => [id, name]));
     const resolveText = (t: string) =>
       t
-        .replace(/<@([A-Z0-9]+)(?:\|([^>]+))?>/g, (_m, id: string, label?: string) => `@${users.get(id) ?? label ?? id}`)
-        .replace(/<#([A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, label?: string) => `#${label || channelIds.get(id) || id}`)
+        .replace(
+          /<@([A-Z0-9]+)(?:\|([^>]+))?>/g,
+          (_m, id: string, label?: string) => `@${users.get(id) ?? label ?? id}`,
+        )
+        .replace(
+          /<#([A-Z0-9]+)(?:\|([^>]*))?>/g,
+          (_m, id: string, label?: string) => `#${label || channelIds.get(id) || id}`,
+        )
         .replace(/<!(here|channel|everyone)[^>]*>/g, '@$1')
         .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2')
         .replace(/<(https?:[^>]+)>/g, '$1')
-        .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
     for (const channel of wanted) {
-      const days = archive.names().filter((n) => n.startsWith(`${channel}/`) && n.endsWith('.json')).sort();
+      const days = archive
+        .names()
+        .filter((n) => n.startsWith(`${channel}/`) && n.endsWith('.json'))
+        .sort();
       for (const entry of days) {
         let i = 0;
         for await (const raw of streamJsonArray(await archive.stream(entry), path, entry)) {
           const field = `${entry}[${i++}]`;
-          if (raw === null || typeof raw !== 'object') throw new KbChatFileError('invalid_format', path, 'a message must be an object', field);
-          const m = raw as { type?: string; subtype?: string; bot_id?: string; user?: string; text?: unknown; ts?: unknown; thread_ts?: unknown; user_profile?: { display_name?: string; real_name?: string } };
+          if (raw === null || typeof raw !== 'object')
+            throw new KbChatFileError('invalid_format', path, 'a message must be an object', field);
+          const m = raw as {
+            type?: string;
+            subtype?: string;
+            bot_id?: string;
+            user?: string;
+            text?: unknown;
+            ts?: unknown;
+            thread_ts?: unknown;
+            user_profile?: { display_name?: string; real_name?: string };
+          };
           if (m.type !== undefined && m.type !== 'message') continue;
           if ((m.subtype && !HUMAN_SUBTYPES.has(m.subtype)) || m.bot_id) continue;
           if (typeof m.text !== 'string' || m.text.trim() === '') continue;
-          if (typeof m.ts !== 'string') throw new KbChatFileError('invalid_format', path, 'message without a ts', field);
+          if (typeof m.ts !== 'string')
+            throw new KbChatFileError('invalid_format', path, 'message without a ts', field);
           const seconds = Number.parseFloat(m.ts);
           const msg: SlackMessage = {
-            workspace, channel, channel_id: channels.get(channel)!, ts: m.ts,
-            user_name: (m.user && users.get(m.user)) || m.user_profile?.display_name || m.user_profile?.real_name || m.user || 'unknown',
+            workspace,
+            channel,
+            channel_id: channels.get(channel)!,
+            ts: m.ts,
+            user_name:
+              (m.user && users.get(m.user)) ||
+              m.user_profile?.display_name ||
+              m.user_profile?.real_name ||
+              m.user ||
+              'unknown',
             text: resolveText(m.text),
             posted_at: Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : m.ts,
             entry,

@@ -7,11 +7,15 @@ import type { ClaimInput, KbDB } from '@evident/kb-core';
 import { reviewHeuristic, type HeuristicCuratorOptions, type Verdict } from './heuristic.js';
 
 export const verdictSchema = z.object({
-  verdicts: z.array(z.object({
-    index: z.number().int().min(0),
-    decision: z.enum(['store', 'skip', 'flag']),
-    reason: z.string().max(500),
-  })).max(500),
+  verdicts: z
+    .array(
+      z.object({
+        index: z.number().int().min(0),
+        decision: z.enum(['store', 'skip', 'flag']),
+        reason: z.string().max(500),
+      }),
+    )
+    .max(500),
 });
 
 const SYSTEM =
@@ -20,14 +24,25 @@ const SYSTEM =
   'does not support it, it is negated, or it is not a biomedical fact). Give a short reason for flag and skip.';
 
 export async function reviewWithModel(
-  db: KbDB, claims: ClaimInput[], provider: ResolvedProvider, budget: TokenBudget, options: HeuristicCuratorOptions = {},
+  db: KbDB,
+  claims: ClaimInput[],
+  provider: ResolvedProvider,
+  budget: TokenBudget,
+  options: HeuristicCuratorOptions = {},
 ): Promise<Verdict[]> {
   const verdicts = await reviewHeuristic(db, claims, options);
   const open = verdicts.map((v, i) => (v.decision === 'skip' ? -1 : i)).filter((i) => i >= 0);
   const line = (i: number) => {
     const c = claims[i]!;
     const evidence = (c.payload as { sentence?: unknown } | undefined)?.sentence;
-    return JSON.stringify({ index: i, subject: c.subject, predicate: c.predicate[0], object: c.object, confidence: c.confidence, evidence: typeof evidence === 'string' ? evidence.slice(0, 600) : undefined });
+    return JSON.stringify({
+      index: i,
+      subject: c.subject,
+      predicate: c.predicate[0],
+      object: c.object,
+      confidence: c.confidence,
+      evidence: typeof evidence === 'string' ? evidence.slice(0, 600) : undefined,
+    });
   };
   let chunk: number[] = [];
   let size = 0;
@@ -37,17 +52,34 @@ export async function reviewWithModel(
     chunk = [];
     size = 0;
     if (budget.exhausted) {
-      for (const i of ids) verdicts[i] = { decision: 'flag', reasons: [...verdicts[i]!.reasons, `unreviewed: token budget of ${budget.limit} spent`] };
+      for (const i of ids)
+        verdicts[i] = {
+          decision: 'flag',
+          reasons: [...verdicts[i]!.reasons, `unreviewed: token budget of ${budget.limit} spent`],
+        };
       return;
     }
-    const answer = await callStructured(provider, { system: SYSTEM, prompt: `Claims, one JSON object per line:\n${ids.map(line).join('\n')}`, schema: verdictSchema, budget });
+    const answer = await callStructured(provider, {
+      system: SYSTEM,
+      prompt: `Claims, one JSON object per line:\n${ids.map(line).join('\n')}`,
+      schema: verdictSchema,
+      budget,
+    });
     const got = new Map(answer.verdicts.filter((v) => ids.includes(v.index)).map((v) => [v.index, v]));
     for (const i of ids) {
       const v = got.get(i);
       const base = verdicts[i]!;
-      if (!v) verdicts[i] = { decision: 'flag', reasons: [...base.reasons, `unreviewed: ${provider.provider} returned no verdict for this claim`] };
+      if (!v)
+        verdicts[i] = {
+          decision: 'flag',
+          reasons: [...base.reasons, `unreviewed: ${provider.provider} returned no verdict for this claim`],
+        };
       else if (v.decision === 'skip') verdicts[i] = { decision: 'skip', reasons: [`model: ${v.reason || 'rejected'}`] };
-      else if (v.decision === 'flag' || base.decision === 'flag') verdicts[i] = { decision: 'flag', reasons: [...base.reasons, ...(v.decision === 'flag' ? [`model: ${v.reason || 'flagged'}`] : [])] };
+      else if (v.decision === 'flag' || base.decision === 'flag')
+        verdicts[i] = {
+          decision: 'flag',
+          reasons: [...base.reasons, ...(v.decision === 'flag' ? [`model: ${v.reason || 'flagged'}`] : [])],
+        };
       else verdicts[i] = { decision: 'store', reasons: [] };
     }
   };

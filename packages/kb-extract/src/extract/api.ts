@@ -5,25 +5,65 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import {
-  KbValidationError, builtinVocabularies, bio,
-  type ClaimInput, type CurateResult, type CuratorConfigured, type CuratorSpec, type ExtractionMode,
-  type ExtractionPort, type ExtractOptions, type FlagReport, type HeuristicCuratorOptions, type IngestChatFileOptions,
-  type IngestChatOptions, type IngestResult, type IngestTeamChatOptions, type IngestTextOptions, type KbDB,
-  type Provenance, type SkipReport, type Vocabulary,
+  KbValidationError,
+  builtinVocabularies,
+  bio,
+  type ClaimInput,
+  type CurateResult,
+  type CuratorConfigured,
+  type CuratorSpec,
+  type ExtractionMode,
+  type ExtractionPort,
+  type ExtractOptions,
+  type FlagReport,
+  type HeuristicCuratorOptions,
+  type IngestChatFileOptions,
+  type IngestChatOptions,
+  type IngestResult,
+  type IngestTeamChatOptions,
+  type IngestTextOptions,
+  type KbDB,
+  type Provenance,
+  type SkipReport,
+  type Vocabulary,
 } from '@evident/kb-core';
 import { readChatFile } from '../chat/files.js';
 import { normalizeMessages, type ChatTurn } from '../chat/messages.js';
 import { readSlackExport } from '../chat/slack.js';
 import { reviewHeuristic, type Verdict } from '../curate/heuristic.js';
 import { reviewWithModel } from '../curate/provider.js';
-import { KbProviderError, parseProviderSpec, resolveProvider, TokenBudget, type ProviderOptions, type ResolvedProvider } from '../providers/index.js';
-import { contextFrom, extractHeuristic, type ExtractContext, type ExtractedClaim, type ExtractOutput, type PredicateRule } from './heuristic.js';
+import {
+  KbProviderError,
+  parseProviderSpec,
+  resolveProvider,
+  TokenBudget,
+  type ProviderOptions,
+  type ResolvedProvider,
+} from '../providers/index.js';
+import {
+  contextFrom,
+  extractHeuristic,
+  type ExtractContext,
+  type ExtractedClaim,
+  type ExtractOutput,
+  type PredicateRule,
+} from './heuristic.js';
 import { extractWithModel } from './llm.js';
 import { findMentions } from './ner.js';
 
 export type {
-  CurateResult, CuratorConfigured, CuratorSpec, ExtractionMode, ExtractOptions, FlagReport, IngestChatFileOptions,
-  IngestChatOptions, IngestResult, IngestTeamChatOptions, IngestTextOptions, SkipReport,
+  CurateResult,
+  CuratorConfigured,
+  CuratorSpec,
+  ExtractionMode,
+  ExtractOptions,
+  FlagReport,
+  IngestChatFileOptions,
+  IngestChatOptions,
+  IngestResult,
+  IngestTeamChatOptions,
+  IngestTextOptions,
+  SkipReport,
 };
 export const EXTRACTION_MODES: readonly ExtractionMode[] = ['heuristic', 'llm', 'smart'];
 
@@ -54,14 +94,20 @@ export function claimReviewer(spec: CuratorSpec, env: NodeJS.ProcessEnv = proces
     const o = spec as HeuristicCuratorOptions;
     for (const k of ['min_confidence', 'flag_below'] as const) {
       const v = o[k];
-      if (v !== undefined && (typeof v !== 'number' || !(v >= 0 && v <= 1))) throw new KbValidationError('out_of_range', k, 'must be a number from 0 to 1');
+      if (v !== undefined && (typeof v !== 'number' || !(v >= 0 && v <= 1)))
+        throw new KbValidationError('out_of_range', k, 'must be a number from 0 to 1');
       if (v !== undefined) options[k] = v;
     }
   }
   if (spec === 'heuristic' || (isObj && (spec as { provider?: string }).provider === 'heuristic')) {
     return { name: 'heuristic', provider: undefined, options };
   }
-  if (!isObj && typeof spec !== 'string') throw new KbValidationError('invalid_type', 'curator', "must be 'heuristic', a provider name, 'provider:model' or an options object");
+  if (!isObj && typeof spec !== 'string')
+    throw new KbValidationError(
+      'invalid_type',
+      'curator',
+      "must be 'heuristic', a provider name, 'provider:model' or an options object",
+    );
   const provider = resolveProvider(isObj ? (spec as ProviderOptions) : parseProviderSpec(spec as string), env);
   return { name: provider.provider, provider, options };
 }
@@ -76,7 +122,9 @@ interface Unit {
 /** Vocabularies registered in the base (those shipped with the library), plus the base's own entity names. */
 export async function extractContext(db: KbDB, extra: Vocabulary[] = []): Promise<ExtractContext> {
   const schema = await db.schema();
-  const vocabs = schema.registered.vocabularies.map((n) => builtinVocabularies[n]).filter((v): v is Vocabulary => v !== undefined);
+  const vocabs = schema.registered.vocabularies
+    .map((n) => builtinVocabularies[n])
+    .filter((v): v is Vocabulary => v !== undefined);
   vocabs.push(...extra);
   const registered = schema.registered.predicates;
   // Without registered predicates nothing constrains types; the bio table still guides the choice among
@@ -84,7 +132,12 @@ export async function extractContext(db: KbDB, extra: Vocabulary[] = []): Promis
   let predicates: Record<string, PredicateRule> | undefined;
   if (Object.keys(registered).length) {
     predicates = {};
-    for (const [k, r] of Object.entries(registered)) predicates[k] = { ...(r.predicate_class ? { predicate_class: r.predicate_class } : {}), subject_types: r.subject_types, object_types: r.object_types };
+    for (const [k, r] of Object.entries(registered))
+      predicates[k] = {
+        ...(r.predicate_class ? { predicate_class: r.predicate_class } : {}),
+        subject_types: r.subject_types,
+        object_types: r.object_types,
+      };
   }
   const ctx = contextFrom(vocabs.length ? vocabs : [bio], predicates);
   for (const e of await db.listEntities({ limit: 200_000 })) ctx.lexicon.add(e.name, e.name, e.type);
@@ -93,13 +146,21 @@ export async function extractContext(db: KbDB, extra: Vocabulary[] = []): Promis
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 
-function resolveExtraction(reviewer: ClaimReviewer, o: ExtractOptions): { mode: ExtractionMode; provider: ResolvedProvider | undefined } {
+function resolveExtraction(
+  reviewer: ClaimReviewer,
+  o: ExtractOptions,
+): { mode: ExtractionMode; provider: ResolvedProvider | undefined } {
   const mode = o.extraction ?? 'heuristic';
-  if (!EXTRACTION_MODES.includes(mode)) throw new KbValidationError('invalid_value', 'extraction', `must be one of ${EXTRACTION_MODES.join(', ')}`);
+  if (!EXTRACTION_MODES.includes(mode))
+    throw new KbValidationError('invalid_value', 'extraction', `must be one of ${EXTRACTION_MODES.join(', ')}`);
   if (mode === 'heuristic') return { mode, provider: undefined };
   const provider = o.provider !== undefined ? resolveProvider(o.provider) : reviewer.provider;
   if (!provider) {
-    throw new KbProviderError('no_provider', 'extraction', `extraction '${mode}' needs a language-model provider: call configureCurator(db, '<provider>') or pass { provider }`);
+    throw new KbProviderError(
+      'no_provider',
+      'extraction',
+      `extraction '${mode}' needs a language-model provider: call configureCurator(db, '<provider>') or pass { provider }`,
+    );
   }
   return { mode, provider };
 }
@@ -108,16 +169,26 @@ function resolveExtraction(reviewer: ClaimReviewer, o: ExtractOptions): { mode: 
  * True when a claim in the base already came from this very sentence (looked up through the entities the
  * sentence mentions; entities with more than 5,000 claims are not scanned).
  */
-async function sentenceKnown(db: KbDB, ctx: ExtractContext, sentence: string, cache: Map<string, Set<string> | null>): Promise<boolean> {
+async function sentenceKnown(
+  db: KbDB,
+  ctx: ExtractContext,
+  sentence: string,
+  cache: Map<string, Set<string> | null>,
+): Promise<boolean> {
   for (const m of findMentions(sentence, ctx.lexicon)) {
     const id = await db.resolve(m.name, m.type);
     if (id === null) continue;
     let set = cache.get(id);
     if (set === undefined) {
       const e = await db.getEntity(id);
-      set = e && e.claim_count <= 5000
-        ? new Set((await db.claimsFor(id)).map((c) => (c.payload as { sentence?: unknown } | undefined)?.sentence).filter((x): x is string => typeof x === 'string'))
-        : null;
+      set =
+        e && e.claim_count <= 5000
+          ? new Set(
+              (await db.claimsFor(id))
+                .map((c) => (c.payload as { sentence?: unknown } | undefined)?.sentence)
+                .filter((x): x is string => typeof x === 'string'),
+            )
+          : null;
       cache.set(id, set);
     }
     if (set?.has(sentence)) return true;
@@ -126,7 +197,13 @@ async function sentenceKnown(db: KbDB, ctx: ExtractContext, sentence: string, ca
 }
 
 async function extractUnit(
-  db: KbDB, seen: Set<string>, unit: Unit, ctx: ExtractContext, mode: ExtractionMode, provider: ResolvedProvider | undefined, budget: TokenBudget,
+  db: KbDB,
+  seen: Set<string>,
+  unit: Unit,
+  ctx: ExtractContext,
+  mode: ExtractionMode,
+  provider: ResolvedProvider | undefined,
+  budget: TokenBudget,
   known: Map<string, Set<string> | null>,
 ): Promise<ExtractOutput> {
   if (mode === 'llm') return extractWithModel(unit.text, ctx, provider!, budget);
@@ -152,11 +229,21 @@ async function extractUnit(
 }
 
 function toClaim(c: ExtractedClaim, provenance: Provenance): ClaimInput {
-  return { subject: c.subject, predicate: c.predicate, object: c.object, provenance: { ...provenance }, confidence: c.confidence, payload: c.payload };
+  return {
+    subject: c.subject,
+    predicate: c.predicate,
+    object: c.object,
+    provenance: { ...provenance },
+    confidence: c.confidence,
+    payload: c.payload,
+  };
 }
 
 async function runIngest(
-  db: KbDB, owner: Extraction, units: AsyncIterable<Unit> | Iterable<Unit>, o: ExtractOptions,
+  db: KbDB,
+  owner: Extraction,
+  units: AsyncIterable<Unit> | Iterable<Unit>,
+  o: ExtractOptions,
 ): Promise<IngestResult> {
   const curator = owner.reviewer;
   const { mode, provider } = resolveExtraction(curator, o);
@@ -168,9 +255,22 @@ async function runIngest(
   const known = new Map<string, Set<string> | null>();
   for await (const unit of units) {
     const out = await extractUnit(db, owner.smartSeen, unit, ctx, mode, provider, budget, known);
-    for (const s of out.skipped) skipped.push({ reason: s.reason, source_id: unit.provenance.source_id, sentence: s.sentence, subject: s.subject, predicate: s.predicate, object: s.object });
+    for (const s of out.skipped)
+      skipped.push({
+        reason: s.reason,
+        source_id: unit.provenance.source_id,
+        sentence: s.sentence,
+        subject: s.subject,
+        predicate: s.predicate,
+        object: s.object,
+      });
     for (const c of out.claims) claims.push(toClaim(c, unit.provenance));
-    if (claims.length > 1_000_000) throw new KbValidationError('too_large', 'claims', 'more than 1,000,000 claims extracted in one call; split the input');
+    if (claims.length > 1_000_000)
+      throw new KbValidationError(
+        'too_large',
+        'claims',
+        'more than 1,000,000 claims extracted in one call; split the input',
+      );
   }
   const result = await writeCurated(db, claims, curator, budget);
   for (const c of claims) sources.add(c.provenance.source_id);
@@ -186,14 +286,19 @@ interface WriteOutcome {
 }
 
 /** Curates, then writes what passes in one ingestBatch; claims the engine still refuses are skipped with its message. */
-async function writeCurated(db: KbDB, claims: ClaimInput[], curator: ClaimReviewer, budget: TokenBudget): Promise<WriteOutcome> {
+async function writeCurated(
+  db: KbDB,
+  claims: ClaimInput[],
+  curator: ClaimReviewer,
+  budget: TokenBudget,
+): Promise<WriteOutcome> {
   const verdicts: Verdict[] = curator.provider
     ? await reviewWithModel(db, claims, curator.provider, budget, curator.options)
     : await reviewHeuristic(db, claims, curator.options);
   const skipped: WriteOutcome['skipped'] = [];
   const duplicateSkips: WriteOutcome['skipped'] = [];
   let duplicates = 0;
-  let pending: { index: number; claim: ClaimInput; reasons: string[] }[] = [];
+  const pending: { index: number; claim: ClaimInput; reasons: string[] }[] = [];
   const dupIds: string[] = [];
   verdicts.forEach((v, i) => {
     const claim = claims[i]!;
@@ -203,12 +308,28 @@ async function writeCurated(db: KbDB, claims: ClaimInput[], curator: ClaimReview
       if (v.reasons[0]?.startsWith('duplicate:')) {
         duplicates++;
         duplicateSkips.push({ index: i, reason: v.reasons.join('; '), claim, source_id: claim.provenance.source_id });
-      } else skipped.push({ index: i, reason: v.reasons.join('; '), claim, source_id: (claim as { provenance?: Provenance })?.provenance?.source_id ?? '' });
+      } else
+        skipped.push({
+          index: i,
+          reason: v.reasons.join('; '),
+          claim,
+          source_id: (claim as { provenance?: Provenance })?.provenance?.source_id ?? '',
+        });
       return;
     }
-    const stored = v.decision === 'flag'
-      ? { ...claim, provenance: { ...claim.provenance, curation: { curator: curator.provider ? `${curator.provider.provider}:${curator.provider.model}` : 'heuristic', flags: v.reasons } } }
-      : claim;
+    const stored =
+      v.decision === 'flag'
+        ? {
+            ...claim,
+            provenance: {
+              ...claim.provenance,
+              curation: {
+                curator: curator.provider ? `${curator.provider.provider}:${curator.provider.model}` : 'heuristic',
+                flags: v.reasons,
+              },
+            },
+          }
+        : claim;
     pending.push({ index: i, claim: stored, reasons: v.decision === 'flag' ? v.reasons : [] });
   });
   let batch: Awaited<ReturnType<KbDB['ingestBatch']>> = { ingested: 0, duplicates: 0, claim_ids: [] };
@@ -220,7 +341,12 @@ async function writeCurated(db: KbDB, claims: ClaimInput[], curator: ClaimReview
       // A claim the engine refuses (e.g. a registered payload schema) is skipped, not the whole batch.
       if (!(e instanceof KbValidationError) || e.index === undefined || attempt > 10_000) throw e;
       const [bad] = pending.splice(e.index, 1);
-      skipped.push({ index: bad!.index, reason: `refused: ${e.message}`, claim: claims[bad!.index]!, source_id: bad!.claim.provenance.source_id });
+      skipped.push({
+        index: bad!.index,
+        reason: `refused: ${e.message}`,
+        claim: claims[bad!.index]!,
+        source_id: bad!.claim.provenance.source_id,
+      });
     }
   }
   const flagged: FlagReport[] = [];
@@ -231,7 +357,12 @@ async function writeCurated(db: KbDB, claims: ClaimInput[], curator: ClaimReview
     if (p.reasons.length) flagged.push({ claim_id: id, claim: p.claim, reasons: p.reasons });
   });
   return {
-    summary: { claim_ids: [...batch.claim_ids, ...dupIds], ingested: batch.ingested, duplicates: duplicates + batch.duplicates, flagged },
+    summary: {
+      claim_ids: [...batch.claim_ids, ...dupIds],
+      ingested: batch.ingested,
+      duplicates: duplicates + batch.duplicates,
+      flagged,
+    },
     skipped,
     duplicate_skips: duplicateSkips,
     stored,
@@ -242,18 +373,23 @@ async function writeCurated(db: KbDB, claims: ClaimInput[], curator: ClaimReview
 
 export const TEXT_LIMITS = { max_chars: 10_000_000 } as const;
 
-
 /** Claims from prose. One text is one source and one transaction. */
-async function ingestText(db: KbDB, owner: Extraction, text: string, options: IngestTextOptions = {}): Promise<IngestResult> {
+async function ingestText(
+  db: KbDB,
+  owner: Extraction,
+  text: string,
+  options: IngestTextOptions = {},
+): Promise<IngestResult> {
   if (typeof text !== 'string') throw new KbValidationError('invalid_type', 'text', 'must be a string');
   if (text.trim() === '') throw new KbValidationError('empty_text', 'text', 'is empty');
-  if (text.length > TEXT_LIMITS.max_chars) throw new KbValidationError('too_long', 'text', `is longer than ${TEXT_LIMITS.max_chars} characters`);
-  if (options.source_id !== undefined && (typeof options.source_id !== 'string')) throw new KbValidationError('invalid_type', 'source_id', 'must be a string');
+  if (text.length > TEXT_LIMITS.max_chars)
+    throw new KbValidationError('too_long', 'text', `is longer than ${TEXT_LIMITS.max_chars} characters`);
+  if (options.source_id !== undefined && typeof options.source_id !== 'string')
+    throw new KbValidationError('invalid_type', 'source_id', 'must be a string');
   const source_id = options.source_id?.trim() || `text:${hash(text).slice(0, 16)}`;
   const source_type = options.source_type ?? 'text';
   return runIngest(db, owner, [{ text, provenance: { source_type, source_id } }], options);
 }
-
 
 function chatUnits(turns: ChatTurn[], base: Omit<Provenance, 'source_id'>, prefix: string): Unit[] {
   return turns.map((t) => ({
@@ -273,37 +409,64 @@ function chatUnits(turns: ChatTurn[], base: Omit<Provenance, 'source_id'>, prefi
  * Claims from hosted-chat messages (OpenAI- or Anthropic-style). Each message is a source:
  * `chat:<conversation_id>/<message id or position>`.
  */
-async function ingestChat(db: KbDB, owner: Extraction, messages: unknown[], options: IngestChatOptions = {}): Promise<IngestResult> {
+async function ingestChat(
+  db: KbDB,
+  owner: Extraction,
+  messages: unknown[],
+  options: IngestChatOptions = {},
+): Promise<IngestResult> {
   const turns = normalizeMessages(messages);
-  if (Array.isArray(messages) && messages.length === 0) throw new KbValidationError('empty', 'messages', 'holds no messages');
+  if (Array.isArray(messages) && messages.length === 0)
+    throw new KbValidationError('empty', 'messages', 'holds no messages');
   const cid = options.conversation_id?.trim() || `chat-${hash(JSON.stringify(turns)).slice(0, 12)}`;
-  return runIngest(db, owner, chatUnits(turns, { source_type: 'chat', platform: 'api', conversation_id: cid }, `chat:${cid}`), options);
+  return runIngest(
+    db,
+    owner,
+    chatUnits(turns, { source_type: 'chat', platform: 'api', conversation_id: cid }, `chat:${cid}`),
+    options,
+  );
 }
-
 
 /**
  * Claims from a ChatGPT or Claude export ZIP, a JSON conversation or a text transcript. The whole file is
  * one transaction; source ids are `<platform>:<conversation id>/<message id>`.
  */
-async function ingestChatFile(db: KbDB, owner: Extraction, path: string, options: IngestChatFileOptions = {}): Promise<IngestResult> {
-  if (typeof path !== 'string' || path.trim() === '') throw new KbValidationError('invalid_type', 'path', 'must be a file path');
+async function ingestChatFile(
+  db: KbDB,
+  owner: Extraction,
+  path: string,
+  options: IngestChatFileOptions = {},
+): Promise<IngestResult> {
+  if (typeof path !== 'string' || path.trim() === '')
+    throw new KbValidationError('invalid_type', 'path', 'must be a file path');
   const file = basename(path);
   async function* units(): AsyncGenerator<Unit> {
     for await (const conv of readChatFile(path, options.platform ?? 'auto', options)) {
-      const base = { source_type: 'chat', platform: conv.platform, conversation_id: conv.conversation_id, file, ...(conv.title ? { conversation_title: conv.title } : {}) };
+      const base = {
+        source_type: 'chat',
+        platform: conv.platform,
+        conversation_id: conv.conversation_id,
+        file,
+        ...(conv.title ? { conversation_title: conv.title } : {}),
+      };
       yield* chatUnits(conv.turns, base, `${conv.platform}:${conv.conversation_id}`);
     }
   }
   return runIngest(db, owner, units(), options);
 }
 
-
 /**
  * Claims from a Slack workspace export ZIP. Source ids are `slack:<workspace>/<channel>/<ts>`; a reply
  * carries its thread root's source id in `provenance.thread_source_id`.
  */
-async function ingestTeamChat(db: KbDB, owner: Extraction, path: string, options: IngestTeamChatOptions = {}): Promise<IngestResult> {
-  if (typeof path !== 'string' || path.trim() === '') throw new KbValidationError('invalid_type', 'path', 'must be a file path');
+async function ingestTeamChat(
+  db: KbDB,
+  owner: Extraction,
+  path: string,
+  options: IngestTeamChatOptions = {},
+): Promise<IngestResult> {
+  if (typeof path !== 'string' || path.trim() === '')
+    throw new KbValidationError('invalid_type', 'path', 'must be a file path');
   const file = basename(path);
   async function* units(): AsyncGenerator<Unit> {
     for await (const m of readSlackExport(path, options)) {
@@ -311,8 +474,16 @@ async function ingestTeamChat(db: KbDB, owner: Extraction, path: string, options
       yield {
         text: m.text,
         provenance: {
-          source_type: 'team_chat', source_id: `${prefix}/${m.ts}`, platform: 'slack', workspace: m.workspace, channel: m.channel,
-          channel_id: m.channel_id, message_ts: m.ts, user_name: m.user_name, posted_at: m.posted_at, file,
+          source_type: 'team_chat',
+          source_id: `${prefix}/${m.ts}`,
+          platform: 'slack',
+          workspace: m.workspace,
+          channel: m.channel,
+          channel_id: m.channel_id,
+          message_ts: m.ts,
+          user_name: m.user_name,
+          posted_at: m.posted_at,
+          file,
           ...(m.user_id ? { user_id: m.user_id } : {}),
           ...(m.thread_ts ? { thread_ts: m.thread_ts, thread_source_id: `${prefix}/${m.thread_ts}` } : {}),
         },
@@ -321,7 +492,6 @@ async function ingestTeamChat(db: KbDB, owner: Extraction, path: string, options
   }
   return runIngest(db, owner, units(), options);
 }
-
 
 /** Reviews claims with the configured curator and stores those that pass (flagged ones too, marked). */
 async function curate(db: KbDB, owner: Extraction, claims: ClaimInput[]): Promise<CurateResult> {
@@ -332,8 +502,12 @@ async function curate(db: KbDB, owner: Extraction, claims: ClaimInput[]): Promis
   const flaggedIds = new Map(out.summary.flagged.map((f) => [f.claim_id, f.reasons]));
   return {
     stored: out.stored.filter((s) => !flaggedIds.has(s.claim_id)),
-    skipped: [...out.skipped, ...out.duplicate_skips].sort((a, b) => a.index - b.index).map(({ index, claim, reason }) => ({ index, claim: claim!, reason })),
-    flagged: out.stored.filter((s) => flaggedIds.has(s.claim_id)).map((s) => ({ ...s, reasons: flaggedIds.get(s.claim_id)! })),
+    skipped: [...out.skipped, ...out.duplicate_skips]
+      .sort((a, b) => a.index - b.index)
+      .map(({ index, claim, reason }) => ({ index, claim: claim!, reason })),
+    flagged: out.stored
+      .filter((s) => flaggedIds.has(s.claim_id))
+      .map((s) => ({ ...s, reasons: flaggedIds.get(s.claim_id)! })),
     ingested: out.summary.ingested,
     duplicates: out.summary.duplicates,
   };
@@ -382,6 +556,12 @@ export function createExtraction(): Extraction {
   return new Extraction();
 }
 
-export { KbProviderError, PROVIDERS, PROVIDER_NAMES, type ProviderName, type ProviderOptions } from '../providers/index.js';
+export {
+  KbProviderError,
+  PROVIDERS,
+  PROVIDER_NAMES,
+  type ProviderName,
+  type ProviderOptions,
+} from '../providers/index.js';
 export { KbArchiveError, ZIP_DEFAULTS, type ZipLimits } from '../archive/zip.js';
 export { KbChatFileError, CHAT_PLATFORMS, type ChatPlatform } from '../chat/files.js';

@@ -24,7 +24,13 @@ export interface ExtractedClaim {
   predicate: [string, string];
   object: [string, string];
   confidence: number;
-  payload: { sentence: string; extraction: 'heuristic' | 'llm'; trigger?: string; hedged?: boolean; [k: string]: unknown };
+  payload: {
+    sentence: string;
+    extraction: 'heuristic' | 'llm';
+    trigger?: string;
+    hedged?: boolean;
+    [k: string]: unknown;
+  };
 }
 
 export interface SkippedStatement {
@@ -46,10 +52,22 @@ export const CONFIDENCE = { explicit: 0.7, hedged: 0.4 } as const;
 
 // Used when a predicate is not registered (a base without the bio vocabulary).
 const DEFAULT_CLASS: Record<string, string> = {
-  inhibits: 'pharmacology', activates: 'pharmacology', binds: 'molecular', interacts_with: 'molecular', treats: 'pharmacology',
-  associated_with: 'association', causes: 'association', upregulates: 'regulation', downregulates: 'regulation',
-  targets: 'pharmacology', metabolized_by: 'pharmacology', expressed_in: 'expression', biomarker_for: 'clinical',
-  participates_in: 'pathway', contraindicated_for: 'clinical', encodes: 'genetic',
+  inhibits: 'pharmacology',
+  activates: 'pharmacology',
+  binds: 'molecular',
+  interacts_with: 'molecular',
+  treats: 'pharmacology',
+  associated_with: 'association',
+  causes: 'association',
+  upregulates: 'regulation',
+  downregulates: 'regulation',
+  targets: 'pharmacology',
+  metabolized_by: 'pharmacology',
+  expressed_in: 'expression',
+  biomarker_for: 'clinical',
+  participates_in: 'pathway',
+  contraindicated_for: 'clinical',
+  encodes: 'genetic',
 };
 
 export function contextFrom(vocabs: Vocabulary[], predicates?: Record<string, PredicateRule>): ExtractContext {
@@ -58,7 +76,11 @@ export function contextFrom(vocabs: Vocabulary[], predicates?: Record<string, Pr
   else {
     for (const v of vocabs) {
       for (const [name, spec] of Object.entries(v.predicates ?? {})) {
-        preds[name] = { ...(spec.class ? { predicate_class: spec.class } : {}), subject_types: spec.subject_types ?? [], object_types: spec.object_types ?? [] };
+        preds[name] = {
+          ...(spec.class ? { predicate_class: spec.class } : {}),
+          subject_types: spec.subject_types ?? [],
+          object_types: spec.object_types ?? [],
+        };
       }
     }
   }
@@ -67,7 +89,10 @@ export function contextFrom(vocabs: Vocabulary[], predicates?: Record<string, Pr
 
 function fits(rule: PredicateRule | undefined, s: Mention, o: Mention): boolean {
   if (!rule) return true;
-  return (rule.subject_types.length === 0 || rule.subject_types.includes(s.type)) && (rule.object_types.length === 0 || rule.object_types.includes(o.type));
+  return (
+    (rule.subject_types.length === 0 || rule.subject_types.includes(s.type)) &&
+    (rule.object_types.length === 0 || rule.object_types.includes(o.type))
+  );
 }
 
 export function extractHeuristic(text: string, ctx: ExtractContext): ExtractOutput {
@@ -86,13 +111,17 @@ export function extractSentence(sentence: string, ctx: ExtractContext, out: Extr
   const seen = new Set<string>();
   for (const hit of findRelations(sentence, mentions)) {
     const { subject: s, object: o } = hit;
-    const skip = (predicate: string, reason: string) => out.skipped.push({ sentence, subject: s.name, object: o.name, predicate, reason });
+    const skip = (predicate: string, reason: string) =>
+      out.skipped.push({ sentence, subject: s.name, object: o.name, predicate, reason });
     if (s.name.toLowerCase() === o.name.toLowerCase()) continue;
     const predicate = hit.predicates.find((p) => fits(ctx.predicates[p], s, o));
     if (predicate === undefined) {
       const p = hit.predicates[0]!;
       const rule = ctx.predicates[p]!;
-      skip(p, `type_constraint: '${p}' needs ${rule.subject_types.join('|') || 'any'} -> ${rule.object_types.join('|') || 'any'}, found ${s.type} -> ${o.type}`);
+      skip(
+        p,
+        `type_constraint: '${p}' needs ${rule.subject_types.join('|') || 'any'} -> ${rule.object_types.join('|') || 'any'}, found ${s.type} -> ${o.type}`,
+      );
       continue;
     }
     if (hit.negated) {

@@ -8,19 +8,21 @@ import { CONFIDENCE, type ExtractContext, type ExtractedClaim, type ExtractOutpu
 import { splitSentences } from './sentences.js';
 
 export const llmClaimSchema = z.object({
-  claims: z.array(
-    z.object({
-      subject: z.string().min(1).max(200),
-      subject_type: z.string().min(1).max(60),
-      predicate: z.string().min(1).max(60),
-      object: z.string().min(1).max(200),
-      object_type: z.string().min(1).max(60),
-      /** The sentence of the text that states the claim, verbatim. */
-      evidence: z.string().min(1).max(2000),
-      negated: z.boolean(),
-      hedged: z.boolean(),
-    }),
-  ).max(200),
+  claims: z
+    .array(
+      z.object({
+        subject: z.string().min(1).max(200),
+        subject_type: z.string().min(1).max(60),
+        predicate: z.string().min(1).max(60),
+        object: z.string().min(1).max(200),
+        object_type: z.string().min(1).max(60),
+        /** The sentence of the text that states the claim, verbatim. */
+        evidence: z.string().min(1).max(2000),
+        negated: z.boolean(),
+        hedged: z.boolean(),
+      }),
+    )
+    .max(200),
 });
 export type LlmClaims = z.infer<typeof llmClaimSchema>;
 
@@ -51,34 +53,91 @@ export function chunkText(text: string, maxChars: number): string[] {
 }
 
 export async function extractWithModel(
-  text: string, ctx: ExtractContext, provider: ResolvedProvider, budget: TokenBudget,
+  text: string,
+  ctx: ExtractContext,
+  provider: ResolvedProvider,
+  budget: TokenBudget,
 ): Promise<ExtractOutput> {
   const out: ExtractOutput = { claims: [], skipped: [], empty_sentences: [] };
-  const predicates = Object.keys(ctx.predicates).length ? Object.keys(ctx.predicates) : ['inhibits', 'activates', 'binds', 'treats', 'associated_with', 'causes', 'upregulates', 'downregulates', 'targets'];
+  const predicates = Object.keys(ctx.predicates).length
+    ? Object.keys(ctx.predicates)
+    : [
+        'inhibits',
+        'activates',
+        'binds',
+        'treats',
+        'associated_with',
+        'causes',
+        'upregulates',
+        'downregulates',
+        'targets',
+      ];
   const types = new Set<string>();
   for (const r of Object.values(ctx.predicates)) for (const t of [...r.subject_types, ...r.object_types]) types.add(t);
   const header = `Allowed predicates: ${predicates.join(', ')}.\n${types.size ? `Entity types: ${[...types].join(', ')}.\n` : ''}Text:\n`;
   const room = Math.max(200, provider.max_input_chars - header.length);
   for (const chunk of chunkText(text, room)) {
     if (budget.exhausted) {
-      out.skipped.push({ sentence: chunk.slice(0, 200), subject: '', object: '', predicate: '', reason: `token_budget: ${budget.limit} tokens spent; text not sent to ${provider.provider}` });
+      out.skipped.push({
+        sentence: chunk.slice(0, 200),
+        subject: '',
+        object: '',
+        predicate: '',
+        reason: `token_budget: ${budget.limit} tokens spent; text not sent to ${provider.provider}`,
+      });
       continue;
     }
-    const answer = await callStructured(provider, { system: SYSTEM, prompt: header + chunk, schema: llmClaimSchema, budget });
+    const answer = await callStructured(provider, {
+      system: SYSTEM,
+      prompt: header + chunk,
+      schema: llmClaimSchema,
+      budget,
+    });
     const haystack = squash(chunk);
     for (const c of answer.claims) {
-      const skip = (reason: string) => out.skipped.push({ sentence: c.evidence, subject: c.subject, object: c.object, predicate: c.predicate, reason });
-      const predicate = c.predicate.trim().toLowerCase().replace(/[\s-]+/g, '_');
-      const st = c.subject_type.trim().toLowerCase().replace(/[\s-]+/g, '_');
-      const ot = c.object_type.trim().toLowerCase().replace(/[\s-]+/g, '_');
-      if (!predicates.includes(predicate)) { skip(`unknown_predicate: '${c.predicate}' is not one of the allowed predicates`); continue; }
-      if (!haystack.includes(squash(c.evidence))) { skip('evidence_not_in_text: the model quoted a sentence the text does not contain'); continue; }
-      const rule = ctx.predicates[predicate];
-      if (rule && ((rule.subject_types.length && !rule.subject_types.includes(st)) || (rule.object_types.length && !rule.object_types.includes(ot)))) {
-        skip(`type_constraint: '${predicate}' needs ${rule.subject_types.join('|') || 'any'} -> ${rule.object_types.join('|') || 'any'}, found ${st} -> ${ot}`);
+      const skip = (reason: string) =>
+        out.skipped.push({
+          sentence: c.evidence,
+          subject: c.subject,
+          object: c.object,
+          predicate: c.predicate,
+          reason,
+        });
+      const predicate = c.predicate
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_');
+      const st = c.subject_type
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_');
+      const ot = c.object_type
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_');
+      if (!predicates.includes(predicate)) {
+        skip(`unknown_predicate: '${c.predicate}' is not one of the allowed predicates`);
         continue;
       }
-      if (c.negated) { skip('negated: the text denies the relationship'); continue; }
+      if (!haystack.includes(squash(c.evidence))) {
+        skip('evidence_not_in_text: the model quoted a sentence the text does not contain');
+        continue;
+      }
+      const rule = ctx.predicates[predicate];
+      if (
+        rule &&
+        ((rule.subject_types.length && !rule.subject_types.includes(st)) ||
+          (rule.object_types.length && !rule.object_types.includes(ot)))
+      ) {
+        skip(
+          `type_constraint: '${predicate}' needs ${rule.subject_types.join('|') || 'any'} -> ${rule.object_types.join('|') || 'any'}, found ${st} -> ${ot}`,
+        );
+        continue;
+      }
+      if (c.negated) {
+        skip('negated: the text denies the relationship');
+        continue;
+      }
       const claim: ExtractedClaim = {
         subject: [c.subject.trim(), st],
         predicate: [predicate, rule?.predicate_class ?? 'association'],

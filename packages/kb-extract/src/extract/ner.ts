@@ -20,26 +20,47 @@ interface Token {
   end: number;
 }
 
-const WORD = "A-Za-z0-9\u03b1-\u03c9\u0391-\u03a9";
+const WORD = 'A-Za-z0-9\u03b1-\u03c9\u0391-\u03a9';
 const TOKEN_RE = new RegExp(`[${WORD}](?:[${WORD}+'\u2019\\-/]*[${WORD}+])?`, 'g');
 
 export function tokenize(s: string): Token[] {
   const out: Token[] = [];
-  for (const m of s.matchAll(TOKEN_RE)) out.push({ text: m[0], lower: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length });
+  for (const m of s.matchAll(TOKEN_RE))
+    out.push({ text: m[0], lower: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length });
   return out;
 }
 
 // Upper-case words that are not gene symbols (assays, agencies, units, statistics, abbreviated diseases
 // the lexicon does not know). Kept short on purpose: an unknown symbol-like word is far more often a gene.
 const NOT_GENES = new Set(
-  ('DNA RNA MRNA ATP ADP GTP NAD NADH NADPH FDA EMA USA UK EU PCR QPCR RT-PCR MRI CT PET HIV HBV HCV LDL HDL BMI WHO NIH ' +
+  (
+    'DNA RNA MRNA ATP ADP GTP NAD NADH NADPH FDA EMA USA UK EU PCR QPCR RT-PCR MRI CT PET HIV HBV HCV LDL HDL BMI WHO NIH ' +
     'ICU COVID COVID-19 SARS SARS-COV-2 AIDS ADHD GWAS SNP SNPS CRISPR RNAI SIRNA SHRNA IC50 EC50 KD KI HR OR CI RR SD SEM II III IV ' +
     'VI VII VIII IX XI XII ROS ECM NO OK US AI LLM PDF API TKI TKIS ADC MOA PK PD ORR PFS OS DFS RCT FDR CAR CAR-T NSAID NSAIDS DMSO ' +
     'PBS HEK293 HELA CEO QC ELISA FACS CHIP RNA-SEQ SCRNA-SEQ WT KO PPI AUC ROC LOF GOF MOI CNS PNS IV IP SC PO BID TID QD MG ML ' +
-    'KG NM UM MM EOD TBD FYI IMO ASAP CO2 H2O O2 N2 UTC GMT AM PM ID IDS URL HTTP JSON CSV PH2 PHASE THE AND FOR BUT NOT ALL ANY')
-    .split(' '),
+    'KG NM UM MM EOD TBD FYI IMO ASAP CO2 H2O O2 N2 UTC GMT AM PM ID IDS URL HTTP JSON CSV PH2 PHASE THE AND FOR BUT NOT ALL ANY'
+  ).split(' '),
 );
-const NOT_GENE_CAMEL = new Set(['camp', 'cgmp', 'mrna', 'sirna', 'shrna', 'mirna', 'lncrna', 'ipsc', 'ipscs', 'esc', 'escs', 'trna', 'rrna', 'dsdna', 'ssdna', 'cdna', 'mtdna', 'ph']);
+const NOT_GENE_CAMEL = new Set([
+  'camp',
+  'cgmp',
+  'mrna',
+  'sirna',
+  'shrna',
+  'mirna',
+  'lncrna',
+  'ipsc',
+  'ipscs',
+  'esc',
+  'escs',
+  'trna',
+  'rrna',
+  'dsdna',
+  'ssdna',
+  'cdna',
+  'mtdna',
+  'ph',
+]);
 
 function geneLike(t: string): boolean {
   const u = t.toUpperCase();
@@ -63,11 +84,48 @@ const DRUG_STEMS = new RegExp(
     'xaban|gatran|grel|dronate|fibrate|limus|glutide|relin|lidomide|clax|imibe|purinol)$',
 );
 const DRUGS_WITHOUT_STEM = new Set([
-  'levodopa', 'colchicine', 'digoxin', 'lithium', 'morphine', 'naloxone', 'hydroxychloroquine', 'chloroquine', 'ivermectin',
-  'fluorouracil', '5-fluorouracil', 'donepezil', 'memantine', 'riluzole', 'ketamine', 'caffeine', 'resveratrol', 'curcumin',
-  'cyclosporine', 'ciclosporin', 'azathioprine', 'busulfan', 'cyclophosphamide', 'gemcitabine', 'capecitabine', 'letrozole',
-  'anastrozole', 'fulvestrant', 'enzalutamide', 'abiraterone', 'spironolactone', 'furosemide', 'amiodarone', 'clozapine',
-  'haloperidol', 'fluoxetine', 'sertraline', 'valproate', 'carbamazepine', 'lamotrigine', 'gabapentin', 'naltrexone',
+  'levodopa',
+  'colchicine',
+  'digoxin',
+  'lithium',
+  'morphine',
+  'naloxone',
+  'hydroxychloroquine',
+  'chloroquine',
+  'ivermectin',
+  'fluorouracil',
+  '5-fluorouracil',
+  'donepezil',
+  'memantine',
+  'riluzole',
+  'ketamine',
+  'caffeine',
+  'resveratrol',
+  'curcumin',
+  'cyclosporine',
+  'ciclosporin',
+  'azathioprine',
+  'busulfan',
+  'cyclophosphamide',
+  'gemcitabine',
+  'capecitabine',
+  'letrozole',
+  'anastrozole',
+  'fulvestrant',
+  'enzalutamide',
+  'abiraterone',
+  'spironolactone',
+  'furosemide',
+  'amiodarone',
+  'clozapine',
+  'haloperidol',
+  'fluoxetine',
+  'sertraline',
+  'valproate',
+  'carbamazepine',
+  'lamotrigine',
+  'gabapentin',
+  'naltrexone',
 ]);
 
 function drugLike(t: string): boolean {
@@ -79,30 +137,135 @@ function drugLike(t: string): boolean {
 
 // Head nouns of disease phrases; the generic ones need a modifier ('lung cancer', not 'cancer').
 const DISEASE_HEADS_GENERIC = new Set([
-  'cancer', 'cancers', 'carcinoma', 'carcinomas', 'tumor', 'tumors', 'tumour', 'tumours', 'disease', 'syndrome', 'disorder',
-  'infection', 'failure', 'leukemia', 'leukaemia', 'lymphoma', 'sarcoma', 'adenocarcinoma', 'neoplasm',
+  'cancer',
+  'cancers',
+  'carcinoma',
+  'carcinomas',
+  'tumor',
+  'tumors',
+  'tumour',
+  'tumours',
+  'disease',
+  'syndrome',
+  'disorder',
+  'infection',
+  'failure',
+  'leukemia',
+  'leukaemia',
+  'lymphoma',
+  'sarcoma',
+  'adenocarcinoma',
+  'neoplasm',
 ]);
 const DISEASE_HEADS_STANDALONE = new Set([
-  'melanoma', 'glioma', 'glioblastoma', 'myeloma', 'neuroblastoma', 'mesothelioma', 'diabetes', 'obesity', 'hypertension',
-  'asthma', 'psoriasis', 'epilepsy', 'schizophrenia', 'depression', 'dementia', 'atherosclerosis', 'osteoporosis', 'anemia',
-  'anaemia', 'cirrhosis', 'autism', 'arthritis', 'fibrosis', 'colitis', 'hepatitis', 'dermatitis', 'nephropathy', 'neuropathy',
-  'cardiomyopathy', 'retinopathy', 'steatohepatitis', 'sclerosis', 'gout', 'sepsis', 'thrombosis', 'osteoarthritis', 'lupus',
-  'hyperlipidemia', 'hypercholesterolemia', 'insulin resistance', 'cachexia', 'migraine',
+  'melanoma',
+  'glioma',
+  'glioblastoma',
+  'myeloma',
+  'neuroblastoma',
+  'mesothelioma',
+  'diabetes',
+  'obesity',
+  'hypertension',
+  'asthma',
+  'psoriasis',
+  'epilepsy',
+  'schizophrenia',
+  'depression',
+  'dementia',
+  'atherosclerosis',
+  'osteoporosis',
+  'anemia',
+  'anaemia',
+  'cirrhosis',
+  'autism',
+  'arthritis',
+  'fibrosis',
+  'colitis',
+  'hepatitis',
+  'dermatitis',
+  'nephropathy',
+  'neuropathy',
+  'cardiomyopathy',
+  'retinopathy',
+  'steatohepatitis',
+  'sclerosis',
+  'gout',
+  'sepsis',
+  'thrombosis',
+  'osteoarthritis',
+  'lupus',
+  'hyperlipidemia',
+  'hypercholesterolemia',
+  'insulin resistance',
+  'cachexia',
+  'migraine',
 ]);
 // Words that may stand before a disease head as part of its name.
 const FUNCTION_WORDS = new Set(
-  ('a an the this that these those of in on at by for with without from to into and or but as is are was were be been being ' +
+  (
+    'a an the this that these those of in on at by for with without from to into and or but as is are was were be been being ' +
     'has have had not no its their our his her patients patient subjects cases case mice mouse rats models model risk ' +
     'increased decreased reduced elevated higher lower high low early late new novel human other several many some most ' +
     'inhibits inhibit treats treat causes cause activates binds bind targets target associated linked related including ' +
-    'against versus vs than both either neither also only may might could can will would should must more less')
-    .split(' '),
+    'against versus vs than both either neither also only may might could can will would should must more less'
+  ).split(' '),
 );
 // Clinical qualifiers dropped from the front of a disease name ('metastatic breast cancer' -> 'breast cancer').
-const QUALIFIERS = new Set(['metastatic', 'advanced', 'recurrent', 'refractory', 'relapsed', 'severe', 'mild', 'moderate', 'early-stage', 'late-stage', 'untreated', 'resistant', 'aggressive', 'inherited', 'familial', 'sporadic', 'hereditary']);
+const QUALIFIERS = new Set([
+  'metastatic',
+  'advanced',
+  'recurrent',
+  'refractory',
+  'relapsed',
+  'severe',
+  'mild',
+  'moderate',
+  'early-stage',
+  'late-stage',
+  'untreated',
+  'resistant',
+  'aggressive',
+  'inherited',
+  'familial',
+  'sporadic',
+  'hereditary',
+]);
 
 const PATHWAY_HEADS = new Set(['pathway', 'pathways', 'signaling', 'signalling', 'cascade', 'axis']);
-const PATHWAY_WORDS = new Set(['wnt', 'notch', 'hedgehog', 'hippo', 'insulin', 'mapk', 'erk', 'jak-stat', 'jak/stat', 'nf-κb', 'nf-kb', 'tgf-β', 'tgf-beta', 'pi3k', 'akt', 'mtor', 'ampk', 'hif', 'p53', 'ras', 'raf', 'mek', 'egfr', 'vegf', 'cgas-sting', 'sting', 'interferon', 'apoptotic', 'autophagy', 'β-catenin', 'beta-catenin']);
+const PATHWAY_WORDS = new Set([
+  'wnt',
+  'notch',
+  'hedgehog',
+  'hippo',
+  'insulin',
+  'mapk',
+  'erk',
+  'jak-stat',
+  'jak/stat',
+  'nf-κb',
+  'nf-kb',
+  'tgf-β',
+  'tgf-beta',
+  'pi3k',
+  'akt',
+  'mtor',
+  'ampk',
+  'hif',
+  'p53',
+  'ras',
+  'raf',
+  'mek',
+  'egfr',
+  'vegf',
+  'cgas-sting',
+  'sting',
+  'interferon',
+  'apoptotic',
+  'autophagy',
+  'β-catenin',
+  'beta-catenin',
+]);
 
 interface Candidate extends Mention {
   priority: number;
@@ -117,7 +280,11 @@ function eligibleModifier(t: Token): boolean {
   if (/ed$/.test(t.lower) && !t.lower.includes('-') && !QUALIFIERS.has(t.lower)) return false;
   if (/^\d+$/.test(t.text)) return false;
   // Lower-case words, hyphenated words, eponyms (Crohn's, Parkinson's) and short numbers in names (type 2).
-  return /^[a-z][a-z0-9'\u2019-]*$/.test(t.text) || /^[A-Z][a-z]+(?:['\u2019]s)?$/.test(t.text) || /^[A-Z]+[0-9]*-[a-z]+$/.test(t.text);
+  return (
+    /^[a-z][a-z0-9'\u2019-]*$/.test(t.text) ||
+    /^[A-Z][a-z]+(?:['\u2019]s)?$/.test(t.text) ||
+    /^[A-Z]+[0-9]*-[a-z]+$/.test(t.text)
+  );
 }
 
 export function findMentions(sentence: string, lex: Lexicon): Mention[] {
@@ -126,7 +293,16 @@ export function findMentions(sentence: string, lex: Lexicon): Mention[] {
   const gapOk = (a: Token, b: Token) => /^[\s]*$/.test(sentence.slice(a.end, b.start));
   const span = (i: number, j: number) => sentence.slice(toks[i]!.start, toks[j]!.end);
   const add = (i: number, j: number, name: string, type: string, via: Mention['via'], priority: number) => {
-    cands.push({ start: toks[i]!.start, end: toks[j]!.end, surface: span(i, j), name, type, via, priority, words: j - i + 1 });
+    cands.push({
+      start: toks[i]!.start,
+      end: toks[j]!.end,
+      surface: span(i, j),
+      name,
+      type,
+      via,
+      priority,
+      words: j - i + 1,
+    });
   };
 
   for (let i = 0; i < toks.length; i++) {
@@ -137,7 +313,10 @@ export function findMentions(sentence: string, lex: Lexicon): Mention[] {
       if (!contiguous) continue;
       let surface = span(i, i + n - 1);
       let hit = lex.lookup(surface);
-      if (!hit && /['\u2019]s$/.test(surface)) hit = lex.lookup((surface = surface.slice(0, -2)));
+      if (!hit && /['\u2019]s$/.test(surface)) {
+        surface = surface.slice(0, -2);
+        hit = lex.lookup(surface);
+      }
       if (hit) {
         add(i, i + n - 1, hit.name, hit.type, 'lexicon', 3);
         break;
@@ -173,12 +352,19 @@ export function findMentions(sentence: string, lex: Lexicon): Mention[] {
       while (s > 0 && i - s < 3 && gapOk(toks[s - 1]!, toks[s]!) && !PATHWAY_HEADS.has(toks[s - 1]!.lower)) {
         const w = toks[s - 1]!;
         if (FUNCTION_WORDS.has(w.lower)) break;
-        if (geneLike(w.text) || PATHWAY_WORDS.has(w.lower) || /^[A-Z][A-Za-z0-9\u03b1-\u03c9/-]*$/.test(w.text) || /\//.test(w.text)) s--;
+        if (
+          geneLike(w.text) ||
+          PATHWAY_WORDS.has(w.lower) ||
+          /^[A-Z][A-Za-z0-9\u03b1-\u03c9/-]*$/.test(w.text) ||
+          /\//.test(w.text)
+        )
+          s--;
         else break;
       }
       if (s < i) {
         const core = span(s, i - 1).replace(/\s+/g, ' ');
-        if (!NOT_GENES.has(core.toUpperCase()) || PATHWAY_WORDS.has(core.toLowerCase())) add(s, end, `${core} pathway`, 'pathway', 'pathway_pattern', 2);
+        if (!NOT_GENES.has(core.toUpperCase()) || PATHWAY_WORDS.has(core.toLowerCase()))
+          add(s, end, `${core} pathway`, 'pathway', 'pathway_pattern', 2);
       }
     }
   }

@@ -20,66 +20,234 @@ const R = (predicates: string | string[], ...phrases: string[]): [string, Trigge
 const INDUCE = ['causes', 'activates', 'upregulates'];
 
 export const TRIGGERS = new Map<string, Trigger>([
-  ...T('inhibits', 'inhibits', 'inhibit', 'inhibited', 'blocks', 'block', 'blocked', 'suppresses', 'suppress', 'suppressed',
-    'antagonizes', 'antagonises', 'antagonize', 'inhibitor of', 'antagonist of', 'blocker of', 'acts as inhibitor of', 'acts as antagonist of',
-    'abrogates', 'attenuates activity of', 'inhibits activity of', 'inhibits kinase activity of'),
+  ...T(
+    'inhibits',
+    'inhibits',
+    'inhibit',
+    'inhibited',
+    'blocks',
+    'block',
+    'blocked',
+    'suppresses',
+    'suppress',
+    'suppressed',
+    'antagonizes',
+    'antagonises',
+    'antagonize',
+    'inhibitor of',
+    'antagonist of',
+    'blocker of',
+    'acts as inhibitor of',
+    'acts as antagonist of',
+    'abrogates',
+    'attenuates activity of',
+    'inhibits activity of',
+    'inhibits kinase activity of',
+  ),
   ...R('inhibits', 'inhibited by', 'blocked by', 'suppressed by', 'antagonized by'),
-  ...T('activates', 'activates', 'activate', 'activated', 'stimulates', 'stimulate', 'stimulated', 'agonist of', 'activator of',
-    'acts as agonist of', 'promotes', 'promote', 'promoted', 'triggers', 'drives'),
+  ...T(
+    'activates',
+    'activates',
+    'activate',
+    'activated',
+    'stimulates',
+    'stimulate',
+    'stimulated',
+    'agonist of',
+    'activator of',
+    'acts as agonist of',
+    'promotes',
+    'promote',
+    'promoted',
+    'triggers',
+    'drives',
+  ),
   ...R('activates', 'activated by', 'stimulated by', 'promoted by', 'triggered by', 'driven by'),
   ...T('binds', 'binds', 'bind', 'bound', 'binds to', 'bind to', 'bound to', 'ligand of', 'ligand for'),
   ...R('binds', 'bound by'),
-  ...T('interacts_with', 'interacts with', 'interact with', 'interacted with', 'forms complex with', 'form complex with', 'physically interacts with'),
-  ...T('treats', 'treats', 'treat', 'used to treat', 'used for treatment of', 'used in treatment of', 'approved for', 'approved for treatment of',
-    'approved to treat', 'indicated for', 'indicated for treatment of', 'effective in', 'effective against', 'effective in treating',
-    'for treatment of', 'treatment for', 'treatment of', 'therapy for', 'first-line therapy for', 'first-line treatment for',
-    'standard of care for', 'improves survival in', 'prolongs survival in', 'ameliorates', 'alleviates'),
-  ...T('associated_with', 'associated with', 'linked to', 'linked with', 'correlates with', 'correlated with', 'associated with risk of',
-    'associated with increased risk of', 'associated with higher risk of', 'associated with susceptibility to', 'confers risk of',
-    'confer risk of', 'confers susceptibility to', 'confer susceptibility to', 'predisposes to', 'predispose to', 'implicated in',
-    'overexpressed in', 'amplified in', 'mutated in', 'risk factor for', 'risk gene for', 'susceptibility gene for'),
-  ...T('causes', 'causes', 'cause', 'caused', 'leads to', 'lead to', 'led to', 'results in', 'result in', 'resulted in', 'underlies', 'underlie'),
+  ...T(
+    'interacts_with',
+    'interacts with',
+    'interact with',
+    'interacted with',
+    'forms complex with',
+    'form complex with',
+    'physically interacts with',
+  ),
+  ...T(
+    'treats',
+    'treats',
+    'treat',
+    'used to treat',
+    'used for treatment of',
+    'used in treatment of',
+    'approved for',
+    'approved for treatment of',
+    'approved to treat',
+    'indicated for',
+    'indicated for treatment of',
+    'effective in',
+    'effective against',
+    'effective in treating',
+    'for treatment of',
+    'treatment for',
+    'treatment of',
+    'therapy for',
+    'first-line therapy for',
+    'first-line treatment for',
+    'standard of care for',
+    'improves survival in',
+    'prolongs survival in',
+    'ameliorates',
+    'alleviates',
+  ),
+  ...T(
+    'associated_with',
+    'associated with',
+    'linked to',
+    'linked with',
+    'correlates with',
+    'correlated with',
+    'associated with risk of',
+    'associated with increased risk of',
+    'associated with higher risk of',
+    'associated with susceptibility to',
+    'confers risk of',
+    'confer risk of',
+    'confers susceptibility to',
+    'confer susceptibility to',
+    'predisposes to',
+    'predispose to',
+    'implicated in',
+    'overexpressed in',
+    'amplified in',
+    'mutated in',
+    'risk factor for',
+    'risk gene for',
+    'susceptibility gene for',
+  ),
+  ...T(
+    'causes',
+    'causes',
+    'cause',
+    'caused',
+    'leads to',
+    'lead to',
+    'led to',
+    'results in',
+    'result in',
+    'resulted in',
+    'underlies',
+    'underlie',
+  ),
   ...R('causes', 'caused by', 'results from', 'result from'),
   ...T(INDUCE, 'induces', 'induce', 'induced'),
   ...R(INDUCE, 'induced by'),
-  ...T('upregulates', 'upregulates', 'up-regulates', 'upregulate', 'upregulated', 'increases expression of', 'increase expression of',
-    'increased expression of', 'induces expression of', 'enhances expression of', 'increases levels of', 'elevates levels of',
-    'increases transcription of'),
+  ...T(
+    'upregulates',
+    'upregulates',
+    'up-regulates',
+    'upregulate',
+    'upregulated',
+    'increases expression of',
+    'increase expression of',
+    'increased expression of',
+    'induces expression of',
+    'enhances expression of',
+    'increases levels of',
+    'elevates levels of',
+    'increases transcription of',
+  ),
   ...R('upregulates', 'upregulated by', 'up-regulated by'),
-  ...T('downregulates', 'downregulates', 'down-regulates', 'downregulate', 'downregulated', 'decreases expression of',
-    'reduces expression of', 'reduced expression of', 'decreased expression of', 'represses', 'repress', 'repressed', 'silences',
-    'reduces levels of', 'decreases levels of', 'lowers levels of', 'represses transcription of', 'promotes degradation of'),
+  ...T(
+    'downregulates',
+    'downregulates',
+    'down-regulates',
+    'downregulate',
+    'downregulated',
+    'decreases expression of',
+    'reduces expression of',
+    'reduced expression of',
+    'decreased expression of',
+    'represses',
+    'repress',
+    'repressed',
+    'silences',
+    'reduces levels of',
+    'decreases levels of',
+    'lowers levels of',
+    'represses transcription of',
+    'promotes degradation of',
+  ),
   ...R('downregulates', 'downregulated by', 'down-regulated by', 'repressed by', 'silenced by'),
-  ...T('targets', 'targets', 'target', 'targeted', 'directed against', 'antibody against', 'monoclonal antibody against',
-    'monoclonal antibody targeting', 'antibody targeting', 'antibody to'),
+  ...T(
+    'targets',
+    'targets',
+    'target',
+    'targeted',
+    'directed against',
+    'antibody against',
+    'monoclonal antibody against',
+    'monoclonal antibody targeting',
+    'antibody targeting',
+    'antibody to',
+  ),
   ...T('metabolized_by', 'metabolized by', 'metabolised by', 'metabolized mainly by', 'cleared by', 'substrate of'),
   ...R('metabolized_by', 'metabolizes', 'metabolises', 'metabolize'),
-  ...T(['expressed_in', 'associated_with'], 'expressed in', 'highly expressed in', 'abundantly expressed in', 'enriched in', 'detected in'),
-  ...T('biomarker_for', 'biomarker for', 'biomarker of', 'marker of', 'marker for', 'prognostic marker in', 'prognostic marker for',
-    'predictive biomarker for', 'diagnostic marker for'),
-  ...T(['participates_in', 'associated_with'], 'participates in', 'participate in', 'involved in', 'component of', 'part of', 'acts in',
-    'functions in', 'regulates'),
+  ...T(
+    ['expressed_in', 'associated_with'],
+    'expressed in',
+    'highly expressed in',
+    'abundantly expressed in',
+    'enriched in',
+    'detected in',
+  ),
+  ...T(
+    'biomarker_for',
+    'biomarker for',
+    'biomarker of',
+    'marker of',
+    'marker for',
+    'prognostic marker in',
+    'prognostic marker for',
+    'predictive biomarker for',
+    'diagnostic marker for',
+  ),
+  ...T(
+    ['participates_in', 'associated_with'],
+    'participates in',
+    'participate in',
+    'involved in',
+    'component of',
+    'part of',
+    'acts in',
+    'functions in',
+    'regulates',
+  ),
   ...T('contraindicated_for', 'contraindicated in', 'contraindicated for'),
   ...T('encodes', 'encodes', 'encode'),
 ]);
 
 // Words removed from the text between two mentions before it is compared to the triggers.
 const FILLERS = new Set(
-  ('is are was were be been being has have had can also further both directly strongly potently selectively specifically ' +
+  (
+    'is are was were be been being has have had can also further both directly strongly potently selectively specifically ' +
     'reversibly irreversibly covalently competitively allosterically significantly markedly robustly efficiently effectively ' +
     'primarily mainly predominantly largely partially partly substantially dramatically consistently reportedly ' +
     'a an the potent selective specific irreversible reversible oral small-molecule allosteric competitive atp-competitive ' +
     'covalent direct highly first-generation second-generation third-generation humanized humanised recombinant novel known ' +
     'well-known established clinically widely commonly frequently often which that and ' +
-    'not no never nor neither cannot does do did doesn\u2019t doesn\'t didn\'t don\'t isn\'t wasn\'t aren\'t fails fail failed ' +
+    "not no never nor neither cannot does do did doesn\u2019t doesn't didn't don't isn't wasn't aren't fails fail failed " +
     'may might could would should possibly potentially perhaps putatively presumably probably likely appears appear seems seem ' +
     'thought believed predicted proposed hypothesized hypothesised suggested reported shown found demonstrated observed known ' +
-    'been indeed clearly robust strong weak weakly modestly slightly moderately only')
-    .split(' '),
+    'been indeed clearly robust strong weak weakly modestly slightly moderately only'
+  ).split(' '),
 );
 
-const NEGATION = /\b(?:not|no|never|neither|nor|cannot|without|lacks?|absence of|fail(?:s|ed)? to|unable to|n[\u2019']t|did not|does not|rather than|instead of|ruled out|refuted)\b|n[\u2019']t\b/i;
-const HEDGE = /\b(?:may|might|could|possible|possibly|potentially|perhaps|putative(?:ly)?|presumably|probably|likely|suggests?|suggested|suggesting|hypothes[iz]\w*|speculat\w*|propos(?:e|ed|es)|appears? to|seems? to|thought to|believed to|predicted|preliminary|in silico|tentative(?:ly)?|plausibl[ey])\b/i;
+const NEGATION =
+  /\b(?:not|no|never|neither|nor|cannot|without|lacks?|absence of|fail(?:s|ed)? to|unable to|n[\u2019']t|did not|does not|rather than|instead of|ruled out|refuted)\b|n[\u2019']t\b/i;
+const HEDGE =
+  /\b(?:may|might|could|possible|possibly|potentially|perhaps|putative(?:ly)?|presumably|probably|likely|suggests?|suggested|suggesting|hypothes[iz]\w*|speculat\w*|propos(?:e|ed|es)|appears? to|seems? to|thought to|believed to|predicted|preliminary|in silico|tentative(?:ly)?|plausibl[ey])\b/i;
 const SPECULATIVE = /\b(?:whether|unclear|unknown|remains? to be|open question|not yet (?:known|clear)|if any)\b/i;
 
 export interface RelationHit {
@@ -96,7 +264,10 @@ export interface RelationHit {
 export function coreOf(between: string): { core: string; words: string[] } {
   const cleaned = between
     .replace(/\([^()]*\)/g, ' ')
-    .replace(/\b(?:shown|found|reported|known|thought|believed|predicted|proposed|suggested|hypothesi[sz]ed|demonstrated|observed|appears?|seems?|likely|able|unable|fails?|failed|expected|used)\s+to\s+(?=\w)(?!treat\b)/gi, ' ')
+    .replace(
+      /\b(?:shown|found|reported|known|thought|believed|predicted|proposed|suggested|hypothesi[sz]ed|demonstrated|observed|appears?|seems?|likely|able|unable|fails?|failed|expected|used)\s+to\s+(?=\w)(?!treat\b)/gi,
+      ' ',
+    )
     .replace(/,\s*(?:a|an|the|which|who)\b[^,]{0,80},/gi, ' ')
     .replace(/[,;:]/g, ' ')
     .toLowerCase();
@@ -147,7 +318,9 @@ export function findRelations(sentence: string, mentions: Mention[]): RelationHi
     if (trigger && /^\s*,?\s*and\s/i.test(between) && subjectOf.has(a)) a = subjectOf.get(a)!;
     // 'gefitinib, an EGFR inhibitor' / 'X is a HER2 antagonist': the trigger noun follows the object.
     if (!trigger && core === '') {
-      const after = /^\s*(inhibitors?|antagonists?|blockers?|agonists?|activators?|(?:monoclonal\s+)?antibody)\b/i.exec(sentence.slice(b[b.length - 1]!.end));
+      const after = /^\s*(inhibitors?|antagonists?|blockers?|agonists?|activators?|(?:monoclonal\s+)?antibody)\b/i.exec(
+        sentence.slice(b[b.length - 1]!.end),
+      );
       if (after) {
         const noun = after[1]!.toLowerCase().replace(/s$/, '');
         core = noun.includes('antibody') ? 'antibody against' : `${noun} of`;
@@ -157,9 +330,14 @@ export function findRelations(sentence: string, mentions: Mention[]): RelationHi
     if (!trigger) continue;
     // The clause the relation lives in: from the last clause break before the subject to the sentence end.
     const subjStart = a[0]!.start;
-    const clauseStart = Math.max(sentence.lastIndexOf(';', subjStart), sentence.lastIndexOf(':', subjStart), sentence.lastIndexOf(',', subjStart), 0);
+    const clauseStart = Math.max(
+      sentence.lastIndexOf(';', subjStart),
+      sentence.lastIndexOf(':', subjStart),
+      sentence.lastIndexOf(',', subjStart),
+      0,
+    );
     const prefix = sentence.slice(clauseStart, subjStart);
-    const local = prefix + ' ' + between;
+    const local = `${prefix} ${between}`;
     const negated = NEGATION.test(local);
     const hedged = HEDGE.test(local);
     const speculative = SPECULATIVE.test(local) || /\?\s*$/.test(sentence);

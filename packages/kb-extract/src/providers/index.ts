@@ -22,8 +22,16 @@ export interface ProviderInfo {
 
 export const PROVIDERS: Record<ProviderName, ProviderInfo> = {
   openai: { env: ['OPENAI_API_KEY'], base_url_env: 'OPENAI_BASE_URL', default_model: 'gpt-4o-mini' },
-  anthropic: { env: ['ANTHROPIC_API_KEY'], base_url_env: 'ANTHROPIC_BASE_URL', default_model: 'claude-3-5-haiku-latest' },
-  google: { env: ['GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'], base_url_env: 'GOOGLE_BASE_URL', default_model: 'gemini-2.0-flash' },
+  anthropic: {
+    env: ['ANTHROPIC_API_KEY'],
+    base_url_env: 'ANTHROPIC_BASE_URL',
+    default_model: 'claude-3-5-haiku-latest',
+  },
+  google: {
+    env: ['GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+    base_url_env: 'GOOGLE_BASE_URL',
+    default_model: 'gemini-2.0-flash',
+  },
   mistral: { env: ['MISTRAL_API_KEY'], base_url_env: 'MISTRAL_BASE_URL', default_model: 'mistral-small-latest' },
   groq: { env: ['GROQ_API_KEY'], base_url_env: 'GROQ_BASE_URL', default_model: 'llama-3.3-70b-versatile' },
   deepseek: { env: ['DEEPSEEK_API_KEY'], base_url_env: 'DEEPSEEK_BASE_URL', default_model: 'deepseek-chat' },
@@ -60,35 +68,69 @@ export interface ResolvedProvider extends Required<Omit<ProviderOptions, 'api_ke
   languageModel: () => Promise<LanguageModel>;
 }
 
-const DEFAULTS = { timeout_ms: 60_000, max_retries: 3, backoff_ms: 1000, max_output_tokens: 2048, max_input_chars: 24_000, max_total_tokens: 200_000 };
+const DEFAULTS = {
+  timeout_ms: 60_000,
+  max_retries: 3,
+  backoff_ms: 1000,
+  max_output_tokens: 2048,
+  max_input_chars: 24_000,
+  max_total_tokens: 200_000,
+};
 
 /** Parses 'anthropic' or 'anthropic:claude-3-5-haiku-latest' (also an options object). */
 export function parseProviderSpec(spec: string | ProviderOptions): ProviderOptions {
   if (typeof spec === 'object' && spec !== null) return spec;
-  if (typeof spec !== 'string' || spec.trim() === '') throw new KbProviderError('unknown_provider', String(spec), `a provider must be named: ${PROVIDER_NAMES.join(', ')}`);
+  if (typeof spec !== 'string' || spec.trim() === '')
+    throw new KbProviderError(
+      'unknown_provider',
+      String(spec),
+      `a provider must be named: ${PROVIDER_NAMES.join(', ')}`,
+    );
   const i = spec.indexOf(':');
   const name = (i < 0 ? spec : spec.slice(0, i)).trim().toLowerCase();
   const model = i < 0 ? undefined : spec.slice(i + 1).trim();
-  if (!(name in PROVIDERS)) throw new KbProviderError('unknown_provider', name, `unknown provider; use one of ${PROVIDER_NAMES.join(', ')} (optionally 'name:model')`);
+  if (!(name in PROVIDERS))
+    throw new KbProviderError(
+      'unknown_provider',
+      name,
+      `unknown provider; use one of ${PROVIDER_NAMES.join(', ')} (optionally 'name:model')`,
+    );
   if (model === '') throw new KbProviderError('invalid_model', name, "empty model name after ':'");
   return { provider: name as ProviderName, ...(model ? { model } : {}) };
 }
 
 /** Checks the key and builds the SDK model. Throws KbProviderError('missing_api_key') naming the variable. */
-export function resolveProvider(spec: string | ProviderOptions, env: NodeJS.ProcessEnv = process.env): ResolvedProvider {
+export function resolveProvider(
+  spec: string | ProviderOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedProvider {
   const o = parseProviderSpec(spec);
   const info = PROVIDERS[o.provider];
-  if (!info) throw new KbProviderError('unknown_provider', String(o.provider), `unknown provider; use one of ${PROVIDER_NAMES.join(', ')}`);
+  if (!info)
+    throw new KbProviderError(
+      'unknown_provider',
+      String(o.provider),
+      `unknown provider; use one of ${PROVIDER_NAMES.join(', ')}`,
+    );
   const apiKey = o.api_key ?? info.env.map((k) => env[k]).find((v) => v !== undefined && v.trim() !== '');
   if (!apiKey) {
-    throw new KbProviderError('missing_api_key', o.provider, `no API key: set ${info.env.join(' or ')} in the environment (or pass api_key)`);
+    throw new KbProviderError(
+      'missing_api_key',
+      o.provider,
+      `no API key: set ${info.env.join(' or ')} in the environment (or pass api_key)`,
+    );
   }
   const baseURL = o.base_url ?? env[info.base_url_env] ?? undefined;
   const model = o.model ?? info.default_model;
   const numbers: Record<string, number> = {};
   for (const k of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
     const v = o[k] ?? DEFAULTS[k];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (k !== 'max_retries' && k !== 'backoff_ms' && v === 0)) {
+    if (
+      typeof v !== 'number' ||
+      !Number.isFinite(v) ||
+      v < 0 ||
+      (k !== 'max_retries' && k !== 'backoff_ms' && v === 0)
+    ) {
       throw new KbProviderError('invalid_option', o.provider, `${k} must be a positive number`);
     }
     numbers[k] = v;
@@ -147,12 +189,18 @@ function retryAfterMs(ai: Sdk, e: unknown): number | undefined {
  * failures with backoff; anything else becomes a KbProviderError with a stable code.
  */
 export async function callStructured<S extends z.ZodType>(
-  p: ResolvedProvider, request: { system: string; prompt: string; schema: S; budget?: TokenBudget },
+  p: ResolvedProvider,
+  request: { system: string; prompt: string; schema: S; budget?: TokenBudget },
 ): Promise<z.infer<S>> {
   if (request.prompt.length > p.max_input_chars) {
-    throw new KbProviderError('token_budget', p.provider, `prompt of ${request.prompt.length} characters exceeds max_input_chars ${p.max_input_chars}`);
+    throw new KbProviderError(
+      'token_budget',
+      p.provider,
+      `prompt of ${request.prompt.length} characters exceeds max_input_chars ${p.max_input_chars}`,
+    );
   }
-  if (request.budget?.exhausted) throw new KbProviderError('token_budget', p.provider, `token budget of ${request.budget.limit} spent`);
+  if (request.budget?.exhausted)
+    throw new KbProviderError('token_budget', p.provider, `token budget of ${request.budget.limit} spent`);
   const ai = await loadSdk();
   const { APICallError, NoObjectGeneratedError } = ai;
   const generate = ai.generateObject as unknown as Generate;
@@ -200,13 +248,24 @@ function toProviderError(ai: Sdk, provider: string, e: unknown, attempts?: numbe
   const { APICallError, NoObjectGeneratedError } = ai;
   const after = attempts ? ` after ${attempts} attempts` : '';
   if (NoObjectGeneratedError.isInstance(e)) {
-    return new KbProviderError('invalid_output', provider, `model output did not match the schema${after}: ${e.message}`, { cause: e });
+    return new KbProviderError(
+      'invalid_output',
+      provider,
+      `model output did not match the schema${after}: ${e.message}`,
+      { cause: e },
+    );
   }
   if (isTimeout(e)) return new KbProviderError('provider_timeout', provider, `request timed out${after}`, { cause: e });
   if (APICallError.isInstance(e)) {
     const status = e.statusCode;
-    const code = status === 429 ? 'provider_rate_limited' : status === 401 || status === 403 ? 'provider_auth' : 'provider_error';
-    return new KbProviderError(code, provider, `HTTP ${status ?? '?'}${after}: ${e.message}`, { ...(status ? { status } : {}), cause: e });
+    const code =
+      status === 429 ? 'provider_rate_limited' : status === 401 || status === 403 ? 'provider_auth' : 'provider_error';
+    return new KbProviderError(code, provider, `HTTP ${status ?? '?'}${after}: ${e.message}`, {
+      ...(status ? { status } : {}),
+      cause: e,
+    });
   }
-  return new KbProviderError('provider_error', provider, `${e instanceof Error ? e.message : String(e)}${after}`, { cause: e });
+  return new KbProviderError('provider_error', provider, `${e instanceof Error ? e.message : String(e)}${after}`, {
+    cause: e,
+  });
 }

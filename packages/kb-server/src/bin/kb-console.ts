@@ -20,25 +20,37 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+function parseCli() {
+  return parseArgs({
+    options: {
+      db: { type: 'string' },
+      port: { type: 'string', default: '8080' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'body-limit': { type: 'string' },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }).values;
+}
+
 async function main(): Promise<void> {
-  let args;
+  let args: ReturnType<typeof parseCli>;
   try {
-    args = parseArgs({
-      options: { db: { type: 'string' }, port: { type: 'string', default: '8080' }, host: { type: 'string', default: '127.0.0.1' }, 'body-limit': { type: 'string' },
-        'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }).values;
+    args = parseCli();
   } catch (e) {
     fail((e as Error).message);
   }
   if (args.help) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return;
   }
   const port = Number(args.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got '${args.port}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`--port must be an integer from 0 to 65535, got '${args.port}'`);
   const bodyLimit = args['body-limit'] === undefined ? undefined : Number(args['body-limit']);
-  if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024)) fail('--body-limit must be an integer of at least 1024 bytes');
+  if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024))
+    fail('--body-limit must be an integer of at least 1024 bytes');
   let level: string;
   try {
     level = logLevelFrom(process.env, args['log-level']);
@@ -66,10 +78,16 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
   // The one line a person starting it needs, whatever the log level.
-  process.stderr.write(`kb-console: ${redact(path!)} at ${url}/ (API ${url}/api/v1/, docs ${url}/api/v1/docs)${token ? ', bearer token required' : ''}\n`);
+  process.stderr.write(
+    `kb-console: ${redact(path!)} at ${url}/ (API ${url}/api/v1/, docs ${url}/api/v1/docs)${token ? ', bearer token required' : ''}\n`,
+  );
 }
 
 main().catch((e) => {
-  process.stderr.write(e instanceof StartupError ? `${e.message}\n` : `kb-console: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.stderr.write(
+    e instanceof StartupError
+      ? `${e.message}\n`
+      : `kb-console: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  );
   process.exit(1);
 });

@@ -42,6 +42,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  process.stderr.write(e instanceof StartupError ? `${e.message}\n` : `kb-mcp: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.stderr.write(
+    e instanceof StartupError
+      ? `${e.message}\n`
+      : `kb-mcp: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  );
   process.exit(1);
 });

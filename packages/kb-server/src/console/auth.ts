@@ -12,6 +12,11 @@ export function bearerGuard(token: string) {
     const m = /^Bearer\s+(.+)$/i.exec(header);
     if (m && timingSafeEqual(digest(m[1]!.trim()), expected)) return;
     reply.header('WWW-Authenticate', 'Bearer realm="evident-kb"');
-    return reply.code(401).send({ error: { code: 'unauthorized', message: m ? 'invalid bearer token' : 'missing Authorization: Bearer <token> header' } });
+    return reply.code(401).send({
+      error: {
+        code: 'unauthorized',
+        message: m ? 'invalid bearer token' : 'missing Authorization: Bearer <token> header',
+      },
+    });
   };
 }

@@ -5,7 +5,12 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
@@ -50,17 +55,30 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err.validation && err.validation.length) {
+    if (err.validation?.length) {
       const wire = toWireError(invalidParameters(err.validation, err.validationContext ?? 'body'));
       return reply.code(wire.status).send(wire.body);
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ error: { code: 'payload_too_large', message: `request body is larger than ${app.initialConfig.bodyLimit} bytes` } });
+      return reply.code(413).send({
+        error: {
+          code: 'payload_too_large',
+          message: `request body is larger than ${app.initialConfig.bodyLimit} bytes`,
+        },
+      });
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send({ error: { code: 'unsupported_media_type', message: 'send the body as application/json' } });
+      return reply
+        .code(415)
+        .send({ error: { code: 'unsupported_media_type', message: 'send the body as application/json' } });
     }
-    if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 && !(err as unknown as { field?: string }).field && err.code?.startsWith('FST_')) {
+    if (
+      typeof err.statusCode === 'number' &&
+      err.statusCode >= 400 &&
+      err.statusCode < 500 &&
+      !(err as unknown as { field?: string }).field &&
+      err.code?.startsWith('FST_')
+    ) {
       return reply.code(err.statusCode).send({ error: { code: 'bad_request', message: err.message } });
     }
     const wire = toWireError(err, { requestId: req.id });
@@ -90,17 +108,23 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
       security: options.token ? [{ bearer: [] }] : [],
     },
     transform: ({ schema, url }) => {
-      const hidden = !url.startsWith(API_PREFIX + '/') || url.startsWith(API_PREFIX + '/docs') || url === API_PREFIX + '/openapi.json';
+      const hidden =
+        !url.startsWith(`${API_PREFIX}/`) ||
+        url.startsWith(`${API_PREFIX}/docs`) ||
+        url === `${API_PREFIX}/openapi.json`;
       return { schema: hidden ? { ...(schema ?? {}), hide: true } : schema, url } as never;
     },
   });
 
-  await app.register(async (api) => {
-    if (options.token) api.addHook('onRequest', bearerGuard(options.token));
-    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
-    await registerRoutes(api, db);
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (api) => {
+      if (options.token) api.addHook('onRequest', bearerGuard(options.token));
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+      await registerRoutes(api, db);
+    },
+    { prefix: API_PREFIX },
+  );
 
   // Served from node_modules: the machine the console runs on may have no internet (no CDN).
   const cytoscapeDist = dirname(createRequire(import.meta.url).resolve('cytoscape'));
@@ -116,7 +140,10 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
     index: 'index.html',
     setHeaders: (res) => {
       res.header('X-Content-Type-Options', 'nosniff');
-      res.header('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+      res.header(
+        'Content-Security-Policy',
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+      );
     },
   });
 
@@ -153,8 +180,9 @@ export async function startConsole(db: KbDB, options: StartConsoleOptions = {}):
     throw new StartupError(`kb-console: cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
   const addr = app.server.address();
-  const url = typeof addr === 'object' && addr
-    ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
-    : String(addr);
+  const url =
+    typeof addr === 'object' && addr
+      ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
+      : String(addr);
   return { app, url, close: () => app.close() };
 }

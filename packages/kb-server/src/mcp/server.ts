@@ -31,7 +31,7 @@ export interface McpServerOptions {
 }
 
 export function createMcpServer(db: KbDB, options: McpServerOptions = {}): Server {
-  const log = options.log ?? ((m: string) => process.stderr.write(m + '\n'));
+  const log = options.log ?? ((m: string) => process.stderr.write(`${m}\n`));
   const ajv = new Ajv({ strict: false, allErrors: false, useDefaults: true });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   const tools = new Map<string, { def: ToolDef; validate: ValidateFunction }>();
@@ -60,7 +60,11 @@ export function createMcpServer(db: KbDB, options: McpServerOptions = {}): Serve
 
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const tool = tools.get(req.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${req.params.name}'; call tools/list for the ${TOOLS.length} tools`);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown tool '${req.params.name}'; call tools/list for the ${TOOLS.length} tools`,
+      );
     // Validate a copy: Ajv fills defaults in place.
     const args = structuredClone(req.params.arguments ?? {}) as Record<string, unknown>;
     if (!tool.validate(args)) return toolError(toWireError(invalidParameters(tool.validate.errors!)).body);
@@ -79,8 +83,21 @@ export function createMcpServer(db: KbDB, options: McpServerOptions = {}): Serve
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
-      { uri: 'kb://entities', name: 'entities', title: 'Entities', description: `Entity list as JSON (id, name, type, claim_count), most claims first, at most ${ENTITY_RESOURCE_LIMIT}`, mimeType: 'application/json' },
-      { uri: 'kb://schema', name: 'schema', title: 'Schema', description: 'Entity types, predicates and relationship patterns with counts, and the registered vocabularies and predicate constraints', mimeType: 'application/json' },
+      {
+        uri: 'kb://entities',
+        name: 'entities',
+        title: 'Entities',
+        description: `Entity list as JSON (id, name, type, claim_count), most claims first, at most ${ENTITY_RESOURCE_LIMIT}`,
+        mimeType: 'application/json',
+      },
+      {
+        uri: 'kb://schema',
+        name: 'schema',
+        title: 'Schema',
+        description:
+          'Entity types, predicates and relationship patterns with counts, and the registered vocabularies and predicate constraints',
+        mimeType: 'application/json',
+      },
     ],
   }));
 
@@ -90,7 +107,11 @@ export function createMcpServer(db: KbDB, options: McpServerOptions = {}): Serve
     if (uri === 'kb://entities') {
       const all = await db.listEntities({});
       all.sort((a, b) => b.claim_count - a.claim_count || (a.id < b.id ? -1 : 1));
-      body = { total: all.length, truncated: all.length > ENTITY_RESOURCE_LIMIT, entities: all.slice(0, ENTITY_RESOURCE_LIMIT) };
+      body = {
+        total: all.length,
+        truncated: all.length > ENTITY_RESOURCE_LIMIT,
+        entities: all.slice(0, ENTITY_RESOURCE_LIMIT),
+      };
     } else if (uri === 'kb://schema') {
       body = await db.schema();
     } else {

@@ -18,14 +18,35 @@ export interface ToolDef {
   input: TObject;
   output: TObject;
   annotations: ToolAnnotations;
+  // biome-ignore lint/suspicious/noExplicitAny: each tool's run gets args already checked against its inputSchema
   run(db: KbDB, args: any): Promise<Record<string, unknown>>;
 }
 
-const read = (title: string): ToolAnnotations => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-const write = (title: string, destructive = false, idempotent = true): ToolAnnotations => ({ title, readOnlyHint: false, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: false });
+const read = (title: string): ToolAnnotations => ({
+  title,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+const write = (title: string, destructive = false, idempotent = true): ToolAnnotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: destructive,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
 
-const EntityRef = Type.String({ minLength: 1, maxLength: 1000, description: 'Entity id (e.g. "gene:brca1") or name/alias (e.g. "BRCA1"); case and spacing do not matter' });
-const AsOf = Type.String({ minLength: 1, maxLength: 64, description: 'Answer as of this moment (ISO 8601, e.g. "2026-01-31T12:00:00Z"); omit for now' });
+const EntityRef = Type.String({
+  minLength: 1,
+  maxLength: 1000,
+  description: 'Entity id (e.g. "gene:brca1") or name/alias (e.g. "BRCA1"); case and spacing do not matter',
+});
+const AsOf = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'Answer as of this moment (ISO 8601, e.g. "2026-01-31T12:00:00Z"); omit for now',
+});
 const strict = { additionalProperties: false } as const;
 
 export const TOOLS: ToolDef[] = [
@@ -55,10 +76,20 @@ export const TOOLS: ToolDef[] = [
     description:
       'Everything known about one entity: its direct relationships (predicate, target, combined confidence, supporting claim ids, source count), ' +
       'the entities reached within `depth` hops, and a readable narrative. Pass `as_of` to see the base as it was at that moment.',
-    input: Type.Object({ entity: EntityRef, depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 6, default: 2, description: 'Hops to expand (0..6, default 2)' })), as_of: Type.Optional(AsOf) }, strict),
+    input: Type.Object(
+      {
+        entity: EntityRef,
+        depth: Type.Optional(
+          Type.Integer({ minimum: 0, maximum: 6, default: 2, description: 'Hops to expand (0..6, default 2)' }),
+        ),
+        as_of: Type.Optional(AsOf),
+      },
+      strict,
+    ),
     output: S.QueryFrame,
     annotations: read('Query an entity'),
-    run: async (db, a) => (await viewAt(db, a.as_of)).query(a.entity, { depth: a.depth ?? 2 }) as unknown as Record<string, unknown>,
+    run: async (db, a) =>
+      (await viewAt(db, a.as_of)).query(a.entity, { depth: a.depth ?? 2 }) as unknown as Record<string, unknown>,
   },
   {
     name: 'search_entities',
@@ -67,8 +98,15 @@ export const TOOLS: ToolDef[] = [
       'Use it to turn a name you were given into the entity id the other tools accept.',
     input: Type.Object(
       {
-        query: Type.Optional(Type.String({ maxLength: 1000, description: 'Name, alias, id fragment or type; omit to list by claim count' })),
-        type: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only entities of this type (e.g. "gene")' })),
+        query: Type.Optional(
+          Type.String({
+            maxLength: 1000,
+            description: 'Name, alias, id fragment or type; omit to list by claim count',
+          }),
+        ),
+        type: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 200, description: 'Only entities of this type (e.g. "gene")' }),
+        ),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
       },
       strict,
@@ -82,7 +120,8 @@ export const TOOLS: ToolDef[] = [
   },
   {
     name: 'get_entity',
-    description: 'Summary of one entity: id, name, type, aliases, active claim count, number of distinct sources, claim counts per predicate.',
+    description:
+      'Summary of one entity: id, name, type, aliases, active claim count, number of distinct sources, claim counts per predicate.',
     input: Type.Object({ entity: EntityRef }, strict),
     output: S.Entity,
     annotations: read('Get an entity'),
@@ -96,19 +135,32 @@ export const TOOLS: ToolDef[] = [
     input: Type.Object(
       {
         entity: EntityRef,
-        predicate: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only claims with this predicate (e.g. "targets")' })),
+        predicate: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: 'Only claims with this predicate (e.g. "targets")',
+          }),
+        ),
         status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('all')], { default: 'active' })),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
         offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
       },
       strict,
     ),
-    output: Type.Object({ entity: Type.String(), claims: Type.Array(S.Claim), total: Type.Integer() }, { additionalProperties: true }),
+    output: Type.Object(
+      { entity: Type.String(), claims: Type.Array(S.Claim), total: Type.Integer() },
+      { additionalProperties: true },
+    ),
     annotations: read('Get claims'),
     run: async (db, a) => {
-      const all = await db.claimsFor(a.entity, { ...(a.predicate ? { predicate_type: a.predicate } : {}), status: a.status ?? 'active' });
+      const all = await db.claimsFor(a.entity, {
+        ...(a.predicate ? { predicate_type: a.predicate } : {}),
+        status: a.status ?? 'active',
+      });
       // An entity whose claims are all retracted is still known for audit (status: 'all').
-      const id = (await db.getEntity(a.entity))?.id ?? (all.length ? a.entity : (await getEntityOrThrow(db, a.entity)).id);
+      const id =
+        (await db.getEntity(a.entity))?.id ?? (all.length ? a.entity : (await getEntityOrThrow(db, a.entity)).id);
       const off = a.offset ?? 0;
       return { entity: id, claims: all.slice(off, off + (a.limit ?? 100)), total: all.length };
     },
@@ -129,7 +181,9 @@ export const TOOLS: ToolDef[] = [
     ),
     output: Type.Object({ paths: Type.Array(S.Path) }, { additionalProperties: true }),
     annotations: read('Find paths'),
-    run: async (db, a) => ({ paths: await db.findPaths(a.from, a.to, { max_depth: a.max_depth ?? 3, top_k: a.top_k ?? 5 }) }),
+    run: async (db, a) => ({
+      paths: await db.findPaths(a.from, a.to, { max_depth: a.max_depth ?? 3, top_k: a.top_k ?? 5 }),
+    }),
   },
   {
     name: 'knowledge_health',
@@ -143,7 +197,8 @@ export const TOOLS: ToolDef[] = [
   },
   {
     name: 'quality_report',
-    description: 'Quality report: single-source entities (count, ratio, examples), claims per source type and top sources, knowledge density. Use it to decide what to corroborate next.',
+    description:
+      'Quality report: single-source entities (count, ratio, examples), claims per source type and top sources, knowledge density. Use it to decide what to corroborate next.',
     input: Type.Object({}, strict),
     output: S.QualityReport,
     annotations: read('Quality report'),
@@ -151,7 +206,8 @@ export const TOOLS: ToolDef[] = [
   },
   {
     name: 'find_bridges',
-    description: 'Predicted links: pairs of entities not linked yet that share neighbours (Adamic-Adar score), with a suggested predicate and the reason. Candidates for new claims or inquiries.',
+    description:
+      'Predicted links: pairs of entities not linked yet that share neighbours (Adamic-Adar score), with a suggested predicate and the reason. Candidates for new claims or inquiries.',
     input: Type.Object({ top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })) }, strict),
     output: Type.Object({ bridges: Type.Array(S.Bridge) }, { additionalProperties: true }),
     annotations: read('Find bridges'),
@@ -159,7 +215,8 @@ export const TOOLS: ToolDef[] = [
   },
   {
     name: 'confidence_alerts',
-    description: 'Entities whose knowledge is weak: single_source, stale (newest claim older than stale_days) or low_confidence (mean confidence below the threshold).',
+    description:
+      'Entities whose knowledge is weak: single_source, stale (newest claim older than stale_days) or low_confidence (mean confidence below the threshold).',
     input: Type.Object(
       {
         stale_days: Type.Optional(Type.Number({ minimum: 0, maximum: 36500, default: 365 })),
@@ -191,9 +248,13 @@ export const TOOLS: ToolDef[] = [
   },
   {
     name: 'trace_downstream',
-    description: 'Claims derived from a claim (through provenance.derived_from, transitively), nearest first, each with its depth and the claim it was derived via. Use before retracting.',
+    description:
+      'Claims derived from a claim (through provenance.derived_from, transitively), nearest first, each with its depth and the claim it was derived via. Use before retracting.',
     input: Type.Object({ claim_id: Type.String({ minLength: 1, maxLength: 200 }) }, strict),
-    output: Type.Object({ claim_id: Type.String(), downstream: Type.Array(S.DownstreamClaim) }, { additionalProperties: true }),
+    output: Type.Object(
+      { claim_id: Type.String(), downstream: Type.Array(S.DownstreamClaim) },
+      { additionalProperties: true },
+    ),
     annotations: read('Trace downstream claims'),
     run: async (db, a) => ({ claim_id: a.claim_id, downstream: await db.traceDownstream(a.claim_id) }),
   },
@@ -213,7 +274,10 @@ export const TOOLS: ToolDef[] = [
     ),
     output: S.Inquiry,
     annotations: write('Add an inquiry', false, false),
-    run: (db, a) => db.ingestInquiry(a.question, a.subject, a.object, a.predicate_hint ?? '') as unknown as Promise<Record<string, unknown>>,
+    run: (db, a) =>
+      db.ingestInquiry(a.question, a.subject, a.object, a.predicate_hint ?? '') as unknown as Promise<
+        Record<string, unknown>
+      >,
   },
   {
     name: 'open_inquiries',

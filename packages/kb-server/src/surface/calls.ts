@@ -1,7 +1,17 @@
 // The library calls behind both surfaces (MCP tools and REST routes), so a request means the same thing
 // on either: map wire fields to the library's arguments, call it, return what it returns.
 import { KbNotFoundError, KbValidationError } from '@evident/kb';
-import type { Claim, ClaimInput, EntitySummary, IngestResult, IngestTextOptions, KbDB, KbView, Provenance } from '@evident/kb';
+import type {
+  Claim,
+  ClaimInput,
+  EntitySummary,
+  IngestBatchResult,
+  IngestResult,
+  IngestTextOptions,
+  KbDB,
+  KbView,
+  Provenance,
+} from '@evident/kb';
 import type { ClaimBody } from './schemas.js';
 
 /** Wire claim (flat source_type/source_id, optional extra provenance) -> the library's ClaimInput. */
@@ -34,7 +44,7 @@ function relocate(e: unknown, single: boolean): unknown {
 
 /** One claim through ingestBatch (atomic, reports duplicates), returned as the stored claim. */
 export async function ingestClaim(db: KbDB, body: ClaimBody): Promise<{ claim: Claim; duplicate: boolean }> {
-  let r;
+  let r: IngestBatchResult;
   try {
     r = await db.ingestBatch([toClaimInput(body)]);
   } catch (e) {
@@ -58,7 +68,10 @@ export async function ingestBatch(db: KbDB, claims: ClaimBody[]) {
  * before this package existed; the library reads `extraction` as a mode name).
  */
 export async function ingestText(
-  db: KbDB, text: string, source_id: string, extraction?: Record<string, unknown>,
+  db: KbDB,
+  text: string,
+  source_id: string,
+  extraction?: Record<string, unknown>,
 ): Promise<IngestResult> {
   const options = extraction === undefined ? { source_id } : { source_id, extraction };
   return db.ingestText(text, options as IngestTextOptions);
@@ -67,7 +80,12 @@ export async function ingestText(
 /** The live base, or a read-only view as of `as_of` (ISO 8601). */
 export async function viewAt(db: KbDB, as_of: string | undefined): Promise<KbView> {
   if (as_of === undefined) return db;
-  if (Number.isNaN(Date.parse(as_of))) throw new KbValidationError('invalid_timestamp', 'as_of', 'must be an ISO 8601 timestamp, e.g. 2026-01-31T12:00:00Z');
+  if (Number.isNaN(Date.parse(as_of)))
+    throw new KbValidationError(
+      'invalid_timestamp',
+      'as_of',
+      'must be an ISO 8601 timestamp, e.g. 2026-01-31T12:00:00Z',
+    );
   return db.at(as_of);
 }
 
@@ -89,7 +107,8 @@ export interface SearchHit extends EntitySummary {
 }
 
 /** The id without its type prefix ('gene:brca1' -> 'brca1'). */
-const local = (e: EntitySummary) => (e.id.startsWith(e.type + ':') ? e.id.slice(e.type.length + 1) : e.id).toLowerCase();
+const local = (e: EntitySummary) =>
+  (e.id.startsWith(`${e.type}:`) ? e.id.slice(e.type.length + 1) : e.id).toLowerCase();
 
 const RANK: Record<MatchKind, number> = { exact: 5, alias: 4, prefix: 3, substring: 2, type: 1, all: 0 };
 
@@ -98,8 +117,14 @@ const RANK: Record<MatchKind, number> = { exact: 5, alias: 4, prefix: 3, substri
  * an alias or a vocabulary synonym), then ids/names starting with it, then containing it, then entities
  * of a type with that name; ties by claim count. No query: all entities (of `type`) by claim count.
  */
-export async function searchEntities(view: KbView, o: { q?: string; type?: string; min_claims?: number }): Promise<SearchHit[]> {
-  const all = await view.listEntities({ ...(o.type ? { entity_type: o.type } : {}), ...(o.min_claims !== undefined ? { min_claims: o.min_claims } : {}) });
+export async function searchEntities(
+  view: KbView,
+  o: { q?: string; type?: string; min_claims?: number },
+): Promise<SearchHit[]> {
+  const all = await view.listEntities({
+    ...(o.type ? { entity_type: o.type } : {}),
+    ...(o.min_claims !== undefined ? { min_claims: o.min_claims } : {}),
+  });
   const q = (o.q ?? '').trim().toLowerCase();
   let hits: SearchHit[];
   if (q === '') {
@@ -119,6 +144,8 @@ export async function searchEntities(view: KbView, o: { q?: string; type?: strin
       if (m) hits.push({ ...e, match: m, score: RANK[m] + Math.min(0.99, Math.log10(1 + e.claim_count) / 10) });
     }
   }
-  hits.sort((a, b) => b.score - a.score || b.claim_count - a.claim_count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  hits.sort(
+    (a, b) => b.score - a.score || b.claim_count - a.claim_count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   return hits;
 }

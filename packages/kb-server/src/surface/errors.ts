@@ -16,13 +16,17 @@ export interface SchemaError {
 
 /** Ajv error → the problem it names: a JSON pointer into the input (a missing or extra property included). */
 export function schemaProblem(err: SchemaError): Problem {
-  const parts = (err.instancePath ?? '').split('/').filter(Boolean)
+  const parts = (err.instancePath ?? '')
+    .split('/')
+    .filter(Boolean)
     .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   const extra = err.params?.missingProperty ?? err.params?.additionalProperty;
   if (typeof extra === 'string') parts.push(extra);
   const message =
-    err.keyword === 'required' ? 'is required'
-      : err.keyword === 'additionalProperties' ? 'is not an accepted field'
+    err.keyword === 'required'
+      ? 'is required'
+      : err.keyword === 'additionalProperties'
+        ? 'is not an accepted field'
         : (err.message ?? 'is invalid');
   return { path: pointer(...parts), message };
 }

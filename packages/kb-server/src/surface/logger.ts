@@ -11,9 +11,12 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** The log level asked for, checked: the flag, EVIDENT_LOG_LEVEL, LOG_LEVEL, or 'info'. */
 export function logLevelFrom(env: NodeJS.ProcessEnv = process.env, flag?: string): string {
   const [source, level] =
-    flag !== undefined ? ['--log-level', flag]
-      : env.EVIDENT_LOG_LEVEL ? ['EVIDENT_LOG_LEVEL', env.EVIDENT_LOG_LEVEL]
-        : env.LOG_LEVEL ? ['LOG_LEVEL', env.LOG_LEVEL]
+    flag !== undefined
+      ? ['--log-level', flag]
+      : env.EVIDENT_LOG_LEVEL
+        ? ['EVIDENT_LOG_LEVEL', env.EVIDENT_LOG_LEVEL]
+        : env.LOG_LEVEL
+          ? ['LOG_LEVEL', env.LOG_LEVEL]
           : ['default', 'info'];
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     const message = `${source} must be one of ${LOG_LEVELS.join(', ')}, got '${level}'`;

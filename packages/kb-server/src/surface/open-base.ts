@@ -11,16 +11,23 @@ export class StartupError extends Error {}
  */
 export async function openBase(path: string | undefined, what: string, timeoutMs = 20_000): Promise<KbDB> {
   if (path === undefined || path.trim() === '') {
-    throw new StartupError(`${what}: no knowledge base given; set KB_DB_PATH to a file path (e.g. ./my.kb) or a postgres:// URL`);
+    throw new StartupError(
+      `${what}: no knowledge base given; set KB_DB_PATH to a file path (e.g. ./my.kb) or a postgres:// URL`,
+    );
   }
   if (!isPostgresUrl(path)) {
     const full = resolve(path);
-    if (existsSync(full) && statSync(full).isDirectory()) throw new StartupError(`${what}: ${full} is a directory, not a knowledge base file`);
-    if (!existsSync(dirname(full))) throw new StartupError(`${what}: cannot open ${full}: directory ${dirname(full)} does not exist`);
+    if (existsSync(full) && statSync(full).isDirectory())
+      throw new StartupError(`${what}: ${full} is a directory, not a knowledge base file`);
+    if (!existsSync(dirname(full)))
+      throw new StartupError(`${what}: cannot open ${full}: directory ${dirname(full)} does not exist`);
   }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StartupError(`${what}: opening ${redact(path)} did not finish within ${timeoutMs / 1000} s`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new StartupError(`${what}: opening ${redact(path)} did not finish within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([quickstart(path), timeout]);

@@ -7,27 +7,66 @@ const open = { additionalProperties: true } as const;
 
 /** [name, type] / [relationship, class]. Two strings; JSON-Schema-draft neutral (no tuple keywords). */
 export const Pair = (what: string, example: [string, string]) =>
-  Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), { minItems: 2, maxItems: 2, description: what, examples: [example] });
+  Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), {
+    minItems: 2,
+    maxItems: 2,
+    description: what,
+    examples: [example],
+  });
 
 export const Id = Type.String({ minLength: 1, maxLength: 1000 });
 
 export const ClaimBody = Type.Object(
   {
     subject: Pair('[name, type] of the subject entity, e.g. ["BRCA1", "gene"]', ['BRCA1', 'gene']),
-    predicate: Pair('[relationship, predicate class], e.g. ["associated_with", "association"]', ['associated_with', 'association']),
+    predicate: Pair('[relationship, predicate class], e.g. ["associated_with", "association"]', [
+      'associated_with',
+      'association',
+    ]),
     object: Pair('[name, type] of the object entity, e.g. ["breast cancer", "disease"]', ['breast cancer', 'disease']),
-    source_type: Type.String({ minLength: 1, maxLength: 200, description: 'Kind of source: literature, database, experiment, text_mining, prediction, ...' }),
-    source_id: Type.String({ minLength: 1, maxLength: 1000, description: 'Stable id of the source (e.g. "PMID:12345"); retraction works per source_id' }),
-    confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: '0..1; omitted: a default by source_type' })),
-    payload: Type.Optional(Type.Unknown({ description: 'Free-form data kept with the claim (validated if a payload schema is registered for the predicate)' })),
-    derived_from: Type.Optional(Type.Array(Id, { maxItems: 1000, description: 'claim_ids this claim was derived from (degraded if those are retracted with cascade)' })),
-    provenance: Type.Optional(Type.Object({}, { ...open, description: 'Extra provenance fields kept with the claim (e.g. { "quote": "...", "pmid": "..." })' })),
+    source_type: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Kind of source: literature, database, experiment, text_mining, prediction, ...',
+    }),
+    source_id: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'Stable id of the source (e.g. "PMID:12345"); retraction works per source_id',
+    }),
+    confidence: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: '0..1; omitted: a default by source_type' }),
+    ),
+    payload: Type.Optional(
+      Type.Unknown({
+        description:
+          'Free-form data kept with the claim (validated if a payload schema is registered for the predicate)',
+      }),
+    ),
+    derived_from: Type.Optional(
+      Type.Array(Id, {
+        maxItems: 1000,
+        description: 'claim_ids this claim was derived from (degraded if those are retracted with cascade)',
+      }),
+    ),
+    provenance: Type.Optional(
+      Type.Object(
+        {},
+        {
+          ...open,
+          description: 'Extra provenance fields kept with the claim (e.g. { "quote": "...", "pmid": "..." })',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
 export type ClaimBody = Static<typeof ClaimBody>;
 
-export const EntitySummary = Type.Object({ id: Type.String(), name: Type.String(), type: Type.String(), claim_count: Type.Integer() }, open);
+export const EntitySummary = Type.Object(
+  { id: Type.String(), name: Type.String(), type: Type.String(), claim_count: Type.Integer() },
+  open,
+);
 
 export const Entity = Type.Object(
   {
@@ -62,7 +101,13 @@ export const Claim = Type.Object(
   open,
 );
 
-export const IngestClaimResult = Type.Object({ claim: Claim, duplicate: Type.Boolean({ description: 'true when this source had already stated the fact (nothing new stored)' }) }, open);
+export const IngestClaimResult = Type.Object(
+  {
+    claim: Claim,
+    duplicate: Type.Boolean({ description: 'true when this source had already stated the fact (nothing new stored)' }),
+  },
+  open,
+);
 
 export const BatchResult = Type.Object(
   { ingested: Type.Integer(), duplicates: Type.Integer(), claim_ids: Type.Array(Type.String()) },
@@ -89,7 +134,19 @@ export const QueryFrame = Type.Object(
     claim_count: Type.Integer(),
     direct_relationships: Type.Array(Relationship),
     depth: Type.Integer(),
-    entities: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), type: Type.String(), claim_count: Type.Integer(), distance: Type.Integer(), via: Type.String() }, open)),
+    entities: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          name: Type.String(),
+          type: Type.String(),
+          claim_count: Type.Integer(),
+          distance: Type.Integer(),
+          via: Type.String(),
+        },
+        open,
+      ),
+    ),
     narrative: Type.String(),
   },
   open,
@@ -126,7 +183,15 @@ const Metrics = Type.Object(
   },
   open,
 );
-export const Health = Type.Object({ score: Type.Number({ minimum: 0, maximum: 100 }), metrics: Metrics, weights: Type.Optional(Type.Object({}, open)), basis: Type.Optional(Type.Object({}, open)) }, open);
+export const Health = Type.Object(
+  {
+    score: Type.Number({ minimum: 0, maximum: 100 }),
+    metrics: Metrics,
+    weights: Type.Optional(Type.Object({}, open)),
+    basis: Type.Optional(Type.Object({}, open)),
+  },
+  open,
+);
 
 export const QualityReport = Type.Object(
   {
@@ -163,11 +228,20 @@ export const ConfidenceAlert = Type.Object(
 );
 
 export const RetractResult = Type.Object(
-  { source_id: Type.String(), reason: Type.String(), claim_ids: Type.Array(Type.String()), degraded_claim_ids: Type.Array(Type.String()), cascade: Type.Boolean() },
+  {
+    source_id: Type.String(),
+    reason: Type.String(),
+    claim_ids: Type.Array(Type.String()),
+    degraded_claim_ids: Type.Array(Type.String()),
+    cascade: Type.Boolean(),
+  },
   open,
 );
 
-export const DownstreamClaim = Type.Object({ ...Claim.properties, depth: Type.Integer(), derived_via: Type.String() }, open);
+export const DownstreamClaim = Type.Object(
+  { ...Claim.properties, depth: Type.Integer(), derived_via: Type.String() },
+  open,
+);
 
 export const Inquiry = Type.Object(
   {
@@ -192,7 +266,14 @@ export const SearchHit = Type.Object(
     name: Type.String(),
     type: Type.String(),
     claim_count: Type.Integer(),
-    match: Type.Union([Type.Literal('exact'), Type.Literal('alias'), Type.Literal('prefix'), Type.Literal('substring'), Type.Literal('type'), Type.Literal('all')]),
+    match: Type.Union([
+      Type.Literal('exact'),
+      Type.Literal('alias'),
+      Type.Literal('prefix'),
+      Type.Literal('substring'),
+      Type.Literal('type'),
+      Type.Literal('all'),
+    ]),
     score: Type.Number(),
   },
   open,
@@ -200,9 +281,19 @@ export const SearchHit = Type.Object(
 
 export const TextIngestBody = Type.Object(
   {
-    text: Type.String({ minLength: 1, maxLength: 1_000_000, description: 'Free text or a chat transcript to extract claims from' }),
-    source_id: Type.String({ minLength: 1, maxLength: 1000, description: 'Source id recorded on every extracted claim (retract it to undo the ingest)' }),
-    extraction: Type.Optional(Type.Object({}, { ...open, description: 'Extraction options passed to the library (model, provider, ...)' })),
+    text: Type.String({
+      minLength: 1,
+      maxLength: 1_000_000,
+      description: 'Free text or a chat transcript to extract claims from',
+    }),
+    source_id: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'Source id recorded on every extracted claim (retract it to undo the ingest)',
+    }),
+    extraction: Type.Optional(
+      Type.Object({}, { ...open, description: 'Extraction options passed to the library (model, provider, ...)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -213,14 +304,21 @@ export const ErrorBody = Type.Object(
       {
         code: Type.String(),
         message: Type.String(),
-        details: Type.Optional(Type.Array(Type.Object(
-          {
-            path: Type.String({ description: 'JSON pointer into the input (RFC 6901); empty for the whole' }),
-            message: Type.String(),
-          },
-          { additionalProperties: false },
-        ), { description: 'What was wrong where' })),
-        request_id: Type.Optional(Type.String({ description: 'On internal errors: the id the server logged it under' })),
+        details: Type.Optional(
+          Type.Array(
+            Type.Object(
+              {
+                path: Type.String({ description: 'JSON pointer into the input (RFC 6901); empty for the whole' }),
+                message: Type.String(),
+              },
+              { additionalProperties: false },
+            ),
+            { description: 'What was wrong where' },
+          ),
+        ),
+        request_id: Type.Optional(
+          Type.String({ description: 'On internal errors: the id the server logged it under' }),
+        ),
       },
       { additionalProperties: false },
     ),
