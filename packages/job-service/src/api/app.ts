@@ -12,8 +12,8 @@ import { limitsOf, type PlanLimits } from '../plans.js';
 import type { KeyRecord, Store } from '../store/types.js';
 import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
-import { typeboxValidatorCompiler, ValidationFailed } from './validation.js';
-import { RawJsonBody } from './raw-body.js';
+import { typeboxValidatorCompiler, ValidationFailed } from '../wire/validation.js';
+import { RawJsonBody } from '../wire/raw-body.js';
 import { registerRoutes } from './routes.js';
 
 declare module 'fastify' {

@@ -11,11 +11,11 @@ import { checkCallbackUrl } from '../callbacks/address.js';
 import { ThreadTaskError } from '../runner/thread-pool.js';
 import type { JobRecord, JobStatus } from '../store/types.js';
 import type { AppDeps } from './app.js';
-import { statusDocument } from './status.js';
-import { RawJsonBody } from './raw-body.js';
+import { statusDocument } from '../wire/status.js';
+import { RawJsonBody } from '../wire/raw-body.js';
 import {
   Accepted, JobIdParams, ListJobsQuery, PageQuery, ResultsQuery, StatusDoc, errorResponses, submitBodySchema,
-} from './schemas.js';
+} from '../wire/schemas.js';
 
 const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url');
 function decodeCursor(c: string | undefined, where: string): number | undefined {

@@ -1,5 +1,5 @@
 // Typed client for the /v1 API (uses the global fetch).
-import type { StatusDocument } from '../api/status.js';
+import type { StatusDocument } from '../wire/status.js';
 
 export interface ClientOptions {
   baseUrl: string;

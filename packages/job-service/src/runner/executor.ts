@@ -2,7 +2,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { ServiceConfig } from '../config.js';
 import type { Attempt, Store } from '../store/types.js';
-import { statusDocument } from '../api/status.js';
+import { statusDocument } from '../wire/status.js';
 import { deliverCallback } from '../callbacks/deliver.js';
 import { ThreadTaskError, type ThreadPool } from './thread-pool.js';
 

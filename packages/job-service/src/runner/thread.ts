@@ -5,9 +5,9 @@ import { gzipSync, gunzipSync } from 'node:zlib';
 import { kindById } from '../kinds/registry.js';
 import { JobInputError } from '../kinds/job-kind.js';
 import type { FromThread, SerializedError, ToThread } from './protocol.js';
-import { parseJsonSafely } from '../api/raw-body.js';
-import { problemsOf } from '../api/validation.js';
-import { submitBodySchema } from '../api/schemas.js';
+import { parseJsonSafely } from '../wire/raw-body.js';
+import { problemsOf } from '../wire/validation.js';
+import { submitBodySchema } from '../wire/schemas.js';
 
 const port = parentPort!;
 const aborts = new Map<number, AbortController>();
