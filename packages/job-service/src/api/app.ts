@@ -6,13 +6,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ServiceConfig } from '../config.js';
-import { ApiError, unauthorized } from '../errors.js';
+import { EvidentError, toWireError } from '@evident/contract';
+import { ApiError, invalidJson, invalidRequest, notFound, unauthorized } from '../errors.js';
 import { hashApiKey } from '../ids.js';
 import { limitsOf, type PlanLimits } from '../plans.js';
 import type { KeyRecord, Store } from '../store/types.js';
 import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
-import { typeboxValidatorCompiler, ValidationFailed } from '../wire/validation.js';
+import { typeboxValidatorCompiler } from '../wire/validation.js';
 import { RawJsonBody } from '../wire/raw-body.js';
 import { registerRoutes } from './routes.js';
 
@@ -62,10 +63,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Router-level failures (bad URL encoding, over-long path parameters) answer in the one error shape too.
     frameworkErrors: (err, req, reply) => {
-      const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-        ? new ApiError(404, 'not_found', 'no such resource')
-        : new ApiError(400, 'invalid_request', 'the request URL is malformed');
-      void (reply as unknown as FastifyReply).code(e.statusCode).header('x-request-id', req.id).send(e.toBody());
+      const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound() : invalidRequest('the request URL is malformed');
+      const wire = toWireError(e, { requestId: req.id });
+      void (reply as unknown as FastifyReply).code(wire.status).header('x-request-id', req.id).send(wire.body);
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
@@ -107,7 +107,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     nameSpace: 'evident-rl-',
     skipOnError: true,
     errorResponseBuilder: (_req, ctx) =>
-      new ApiError(429, 'rate_limited', `rate limit of ${ctx.max} requests per minute exceeded; retry in ${ctx.after}`, undefined, Math.ceil(ctx.ttl / 1000)),
+      new ApiError(429, 'rate_limited', `rate limit of ${ctx.max} requests per minute exceeded; retry in ${ctx.after}`, {
+        retryAfter: Math.ceil(ctx.ttl / 1000),
+      }),
   });
 
   // After the rate limiter so that failed authentications count too (and carry the headers).
@@ -133,25 +135,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Unknown routes count against the caller's rate limit too (and carry its headers).
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (req) => {
-    throw new ApiError(404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]}`);
+    throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
   });
 
-  app.setErrorHandler(async (err: FastifyError | ApiError | ValidationFailed, req, reply) => {
-    const e = toApiError(err);
-    if (e.statusCode >= 500) {
-      req.log.error({ err, reqId: req.id }, 'request failed');
-      const body = e.toBody() as { error: Record<string, unknown> };
-      body.error.request_id = req.id;
-      return reply.status(e.statusCode).send(body);
-    }
-    if (e.retryAfter !== undefined) reply.header('retry-after', String(e.retryAfter));
-    return reply.status(e.statusCode).send(e.toBody());
+  // Every error answer is made by the one mapper; 5xx are logged with the request id the body carries.
+  app.setErrorHandler(async (err: unknown, req, reply) => {
+    const wire = toWireError(toEvidentError(err), { requestId: req.id });
+    if (wire.internal) req.log.error({ err, reqId: req.id }, 'request failed');
+    if (err instanceof ApiError && err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+    return reply.status(wire.status).send(wire.body);
   });
 
   await registerRoutes(app, deps);
   return app;
 }
 
+// Fastify's own errors, in the job API's codes.
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'the request body is larger than the configured limit'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'send the body as application/json'],
@@ -160,16 +159,18 @@ const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'the body is not valid JSON'],
 };
 
-function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  if (err instanceof ValidationFailed) return new ApiError(400, 'invalid_parameters', `the request has ${err.details.length} invalid parameter(s)`, err.details);
+/** Our errors as they are; Fastify's (body parsing, limits) in the job API's codes; anything else stays a 500. */
+function toEvidentError(err: unknown): unknown {
+  if (err instanceof EvidentError) return err;
   const fe = err as FastifyError;
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) return new ApiError(mapped[0], mapped[1], mapped[2]);
-  if (err instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new ApiError(400, 'invalid_json', 'the body is not valid JSON');
-  if (fe.statusCode === 400 && /prototype|constructor/i.test(fe.message)) return new ApiError(400, 'invalid_json', 'the body contains a forbidden key (__proto__ or constructor.prototype)');
-  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return new ApiError(fe.statusCode, fe.statusCode === 404 ? 'not_found' : 'invalid_request', fe.message);
+  if (err instanceof SyntaxError) return invalidJson();
+  if (fe.statusCode === 400 && /prototype|constructor/i.test(fe.message)) {
+    return invalidJson('the body contains a forbidden key (__proto__ or constructor.prototype)');
   }
-  return new ApiError(500, 'internal_error', 'internal error; quote the request id when reporting it');
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return fe.statusCode === 404 ? notFound(fe.message) : new ApiError(fe.statusCode, 'invalid_request', fe.message);
+  }
+  return err;
 }

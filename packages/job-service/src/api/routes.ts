@@ -4,11 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { jobKinds } from '../kinds/registry.js';
-import { ApiError, invalidParameters, jobNotFound } from '../errors.js';
+import { ApiError, InvalidParametersError, jobNotFound } from '../errors.js';
 import { newJobId } from '../ids.js';
 import { formatEstimate } from '../estimate.js';
 import { checkCallbackUrl } from '../callbacks/address.js';
-import { ThreadTaskError } from '../runner/thread-pool.js';
 import type { JobRecord, JobStatus } from '../store/types.js';
 import type { AppDeps } from './app.js';
 import { statusDocument } from '../wire/status.js';
@@ -21,7 +20,7 @@ const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url
 function decodeCursor(c: string | undefined, where: string): number | undefined {
   if (c === undefined) return undefined;
   const m = /^s(\d{1,15})$/.exec(Buffer.from(c, 'base64url').toString('utf8'));
-  if (!m) throw invalidParameters([{ path: `${where}/cursor`, message: 'is not a cursor this API returned' }]);
+  if (!m) throw new InvalidParametersError([{ path: `${where}/cursor`, message: 'is not a cursor this API returned' }]);
   return Number(m[1]);
 }
 
@@ -61,7 +60,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
         const key = keyOf(req);
         const checkCallback = async (url: string | undefined) => {
           const problem = url === undefined ? undefined : await checkCallbackUrl(url, config.allowPrivateCallbacks);
-          if (problem) throw invalidParameters([{ path: '/callback_url', message: problem }]);
+          if (problem) throw new InvalidParametersError([{ path: '/callback_url', message: problem }]);
         };
         let callback_url: string | undefined;
         let task;
@@ -76,18 +75,8 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
           await checkCallback(callback_url);
           task = deps.preparePool.run({ type: 'prepare', kind: kind.id, request });
         }
-        let prepared;
-        try {
-          prepared = await task.result;
-        } catch (e) {
-          if (e instanceof ThreadTaskError && e.serialized.name === 'JobInputError') {
-            throw invalidParameters(e.serialized.problems ?? [{ path: '', message: e.message }]);
-          }
-          if (e instanceof ThreadTaskError && e.serialized.name === 'InvalidJson') {
-            throw new ApiError(400, 'invalid_json', 'the body is not valid JSON');
-          }
-          throw e;
-        }
+        // A refused request comes back from the thread as the kind's own typed error: it is the answer.
+        const prepared = await task.result;
         if (prepared.type !== 'prepared') throw new Error('unexpected thread answer');
         if (req.body instanceof RawJsonBody) {
           callback_url = prepared.callback_url;
@@ -112,8 +101,7 @@ export async function registerRoutes(app: FastifyInstance, deps: AppDeps): Promi
             429,
             'concurrent_job_limit',
             `this key already has ${inserted.processing} job(s) processing, the limit of its plan (${key.plan}); retry when one finishes`,
-            undefined,
-            await soonestFinish(key.key_id),
+            { retryAfter: await soonestFinish(key.key_id) },
           );
         }
         const job = inserted.job;

@@ -1,4 +1,6 @@
-// Messages between the service and its worker threads.
+// Messages between the service and its worker threads. Errors cross as @evident/contract's SerializedError.
+import type { SerializedError } from '@evident/contract';
+
 export type ThreadTask =
   | { type: 'prepare'; taskId: number; kind: string; request: unknown }
   | { type: 'prepare-raw'; taskId: number; kind: string; raw: Uint8Array }
@@ -6,12 +8,6 @@ export type ThreadTask =
   | { type: 'csv'; taskId: number; kind: string; result: Uint8Array };
 
 export type ToThread = ThreadTask | { type: 'abort'; taskId: number };
-
-export interface SerializedError {
-  name: string;
-  message: string;
-  problems?: Array<{ path: string; message: string }>;
-}
 
 export type FromThread =
   | { type: 'progress'; taskId: number; stage: string; percent: number }

@@ -1,7 +1,8 @@
 // A fixed pool of worker threads, one task at a time per thread. A thread that ignores an abort is
 // terminated after a grace period and replaced; one that dies fails its task and is replaced.
 import { Worker } from 'node:worker_threads';
-import type { FromThread, SerializedError, ThreadTask } from './protocol.js';
+import { deserializeError } from '@evident/contract';
+import type { FromThread, ThreadTask } from './protocol.js';
 
 // Built mode runs thread.js directly. Source mode (tsx) runs thread.ts: the worker inherits the parent's
 // execArgv (`--conditions=evident-source --import tsx`), but on Node 20 the --import hooks are not yet active
@@ -12,13 +13,6 @@ function newThread(): Worker {
   if (!sourceMode) return new Worker(threadFile);
   const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(threadFile.href)}); })`;
   return new Worker(boot, { eval: true });
-}
-
-export class ThreadTaskError extends Error {
-  constructor(readonly serialized: SerializedError) {
-    super(serialized.message);
-    this.name = serialized.name;
-  }
 }
 
 type Done = Extract<FromThread, { type: 'done' | 'prepared' | 'csv' }>;
@@ -61,7 +55,7 @@ export class ThreadPool {
       if (!p || p.task.taskId !== m.taskId) return;
       if (m.type === 'progress') return p.onProgress?.(m.stage, m.percent);
       this.finish(slot);
-      if (m.type === 'error') p.reject(p.aborted ? new Error('aborted') : new ThreadTaskError(m.error));
+      if (m.type === 'error') p.reject(p.aborted ? new Error('aborted') : deserializeError(m.error));
       else p.resolve(m);
     });
     const onDeath = (why: string) => {
