@@ -31,7 +31,8 @@ export const cgKind: JobKind<CgRequest, GenerationInput, GenerationResult> = {
     try {
       return await generateFromInput(input, {
         signal: ctx.signal,
-        onProgress: (stage, percent) => ctx.progress(stage, Math.round(percent)),
+        // The engine reports a fraction 0..1; the job API reports percent.
+        progress: (stage, fraction) => ctx.progress(stage, Math.round(fraction * 100)),
       });
     } catch (e) {
       // surface the cancellation as the signal's own reason, as other kinds do
