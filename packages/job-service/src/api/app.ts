@@ -1,21 +1,24 @@
-// The /v1 HTTP API: auth, plans and rate limits, validation, errors, OpenAPI; routes in routes.ts.
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+// The /v1 HTTP API: body parsing, errors, rate limits, and the routes: public ones (routes/public.ts) and the
+// resources (routes/*.ts) inside one authenticated context (auth.ts).
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ServiceConfig } from '../config.js';
 import { EvidentError, toWireError } from '@evident/contract';
-import { ApiError, invalidJson, invalidRequest, notFound, unauthorized } from '../errors.js';
-import { hashApiKey } from '../ids.js';
-import { limitsOf, type PlanLimits } from '../plans.js';
+import { ApiError, invalidJson, invalidRequest, notFound } from '../errors.js';
+import type { PlanLimits } from '../plans.js';
 import type { KeyRecord, Store } from '../store/types.js';
 import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
 import { typeboxValidatorCompiler } from '../wire/validation.js';
 import { RawJsonBody } from '../wire/raw-body.js';
-import { registerRoutes } from './routes.js';
+import { identifyHook, requireKey } from './auth.js';
+import { registerPublicRoutes } from './routes/public.js';
+import { submitRoutes } from './routes/submit.js';
+import { jobRoutes } from './routes/jobs.js';
+import { resultRoutes } from './routes/results.js';
+import { targetRoutes } from './routes/targets.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,9 +40,6 @@ export interface AppDeps {
   anonymousRpm?: number;
   logger?: boolean | object;
 }
-
-const PUBLIC = /^\/(healthz$|v1\/openapi\.json$|v1\/docs(\/|$))/;
-const isPublic = (req: FastifyRequest) => PUBLIC.test(req.routeOptions.url ?? req.url);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
@@ -79,30 +79,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorateRequest('apiKey', null);
   app.decorateRequest('authProblem', null);
-
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    if (isPublic(req)) return;
-    const h = req.headers.authorization;
-    const m = typeof h === 'string' ? /^Bearer\s+(\S{1,200})\s*$/i.exec(h) : null;
-    if (!m) {
-      req.authProblem = 'missing Authorization: Bearer <API key> header';
-      return;
-    }
-    const key = await store.findKeyByHash(hashApiKey(m[1]!));
-    if (!key || key.revoked_at != null) {
-      req.authProblem = key ? 'this API key has been revoked' : 'invalid API key';
-      return;
-    }
-    req.apiKey = { ...key, limits: limitsOf(key) };
   });
 
+  // Counts per key (or per IP without one); applied as a hook of the authenticated context, not globally, so
+  // that public routes are never limited.
   await app.register(rateLimit, {
-    global: true,
+    global: false,
     timeWindow: 60_000,
     max: async (req) => req.apiKey?.limits.rpm ?? deps.anonymousRpm ?? 60,
     keyGenerator: (req) => (req.apiKey ? `key:${req.apiKey.key_id}` : `ip:${req.ip}`),
-    allowList: (req) => isPublic(req),
     redis: deps.redis,
     nameSpace: 'evident-rl-',
     skipOnError: true,
@@ -111,32 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         retryAfter: Math.ceil(ctx.ttl / 1000),
       }),
   });
-
-  // After the rate limiter so that failed authentications count too (and carry the headers).
-  app.addHook('preParsing', async (req) => {
-    if (!isPublic(req) && !req.apiKey) throw unauthorized(req.authProblem ?? undefined);
-  });
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Evident discovery job service',
-        version: '1.0.0',
-        description: 'Asynchronous target-discovery and compound-generation jobs. Authenticate with `Authorization: Bearer <API key>`.',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/v1/docs' });
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', store: store.backend }));
-
-  // Unknown routes count against the caller's rate limit too (and carry its headers).
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (req) => {
-    throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
-  });
+  const identify = identifyHook(store);
+  const limit = app.rateLimit();
 
   // Every error answer is made by the one mapper; 5xx are logged with the request id the body carries.
   app.setErrorHandler(async (err: unknown, req, reply) => {
@@ -146,7 +109,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.status(wire.status).send(wire.body);
   });
 
-  await registerRoutes(app, deps);
+  await registerPublicRoutes(app, deps);
+
+  // The /v1 resources, each a plugin, inside one context whose hooks authenticate and rate-limit every request.
+  await app.register(async (authed) => {
+    authed.addHook('onRequest', identify);
+    authed.addHook('onRequest', limit);
+    authed.addHook('preParsing', requireKey);
+    await authed.register(submitRoutes, deps);
+    await authed.register(jobRoutes, deps);
+    await authed.register(resultRoutes, deps);
+    await authed.register(targetRoutes, deps);
+  });
+
+  // Unknown routes are authenticated and count against the caller's rate limit too (and carry its headers).
+  app.setNotFoundHandler({ preHandler: [identify, limit, requireKey] }, async (req) => {
+    throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
+  });
+
   return app;
 }
 
