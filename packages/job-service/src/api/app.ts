@@ -1,6 +1,6 @@
 // The /v1 HTTP API: body parsing, errors, rate limits, and the routes: public ones (routes/public.ts) and the
 // resources (routes/*.ts) inside one authenticated context (auth.ts).
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -38,7 +38,8 @@ export interface AppDeps {
   redis?: Redis | undefined;
   /** Anonymous callers (no or bad key) are limited per IP to this many requests a minute. */
   anonymousRpm?: number;
-  logger?: boolean | object;
+  /** The process's one logger (see log.ts). */
+  logger: FastifyBaseLogger;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -48,19 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: false,
-    logger: deps.logger ?? {
-      level: config.logLevel,
-      // Keys must never reach logs; the default serializers omit headers, this is belt and braces.
-      redact: ['req.headers.authorization', 'headers.authorization'],
-      serializers: {
-        // A key pasted into a URL by mistake must not reach the log either.
-        req: (req: { method: string; url: string; ip?: string }) => ({
-          method: req.method,
-          url: String(req.url).replace(/(evk|whsec)_[A-Za-z0-9_-]+/g, '$1_[redacted]'),
-          remoteAddress: req.ip,
-        }),
-      },
-    },
+    loggerInstance: deps.logger,
     // Router-level failures (bad URL encoding, over-long path parameters) answer in the one error shape too.
     frameworkErrors: (err, req, reply) => {
       const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound() : invalidRequest('the request URL is malformed');
