@@ -13,6 +13,7 @@ import { ThreadPool } from './runner/thread-pool.js';
 import { JobExecutor } from './runner/executor.js';
 import { EmbeddedRunner } from './runner/embedded.js';
 import { PgBossWorker, enqueue, startBoss } from './runner/pgboss.js';
+import { loadJobKinds, type AnyKind } from './kinds/registry.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -44,14 +45,22 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     unlock();
     throw e;
   }
-  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads));
+  let kinds: readonly AnyKind[];
+  try {
+    kinds = await loadJobKinds(config.kindModules);
+  } catch (e) {
+    await store.close();
+    unlock();
+    throw e;
+  }
+  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads), config.kindModules);
   const closers: Array<() => Promise<unknown>> = [];
   let enqueueJob: (job: Parameters<typeof enqueue>[2]) => Promise<void>;
   let cancelled: (id: string) => void = () => {};
   const log = serviceLogger(config, opts.logger);
 
   if (!config.databaseUrl) {
-    const pool = new ThreadPool(Math.max(1, config.workerThreads));
+    const pool = new ThreadPool(Math.max(1, config.workerThreads), config.kindModules);
     const executor = new JobExecutor(store, pool, config, log);
     const runner = new EmbeddedRunner(store, pool, executor, log, config);
     enqueueJob = async () => runner.nudge();
@@ -65,7 +74,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     const boss = await startBoss(config, opts.inProcessWorker ? 'worker' : 'api', log);
     enqueueJob = (job) => enqueue(boss, config, job);
     if (opts.inProcessWorker) {
-      const w = await startPgWorkerOn(boss, store, config, log);
+      const w = await startPgWorkerOn(boss, store, config, log, kinds);
       cancelled = w.cancel;
       closers.push(() => w.stop());
     } else {
@@ -84,6 +93,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
   const app = await buildApp({
     config,
     store,
+    kinds,
     preparePool,
     enqueue: (job) => enqueueJob(job),
     cancelled: (id) => cancelled(id),
@@ -108,10 +118,17 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
   };
 }
 
-async function startPgWorkerOn(boss: PgBoss, store: Store, config: ServiceConfig, log: PinoLogger) {
-  const pool = new ThreadPool(Math.max(1, config.workerThreads));
+async function startPgWorkerOn(
+  boss: PgBoss,
+  store: Store,
+  config: ServiceConfig,
+  log: PinoLogger,
+  kinds: readonly AnyKind[],
+) {
+  const pool = new ThreadPool(Math.max(1, config.workerThreads), config.kindModules);
   const executor = new JobExecutor(store, pool, config, log);
-  const worker = new PgBossWorker(boss, store, executor, log, Math.max(1, config.workerThreads), config);
+  const threads = Math.max(1, config.workerThreads);
+  const worker = new PgBossWorker(boss, store, executor, log, threads, config, kinds);
   await worker.start();
   return {
     cancel: (id: string) => executor.cancel(id),
@@ -126,9 +143,10 @@ async function startPgWorkerOn(boss: PgBoss, store: Store, config: ServiceConfig
 export async function startWorker(config: ServiceConfig): Promise<{ close(): Promise<void> }> {
   if (!config.databaseUrl) throw new Error('evident-jobs worker needs DATABASE_URL (PostgreSQL mode)');
   const log = createLogger(config.logLevel).child({ role: 'worker' });
+  const kinds = await loadJobKinds(config.kindModules);
   const store = await openStore(config);
   const boss = await startBoss(config, 'worker', log);
-  const w = await startPgWorkerOn(boss, store, config, log);
+  const w = await startPgWorkerOn(boss, store, config, log, kinds);
   return {
     async close() {
       await w.stop();

@@ -8,6 +8,7 @@ import type { ServiceConfig } from '../config.js';
 import { EvidentError, toWireError } from '@evident/contract';
 import { ApiError, invalidJson, invalidRequest, notFound } from '../errors.js';
 import type { PlanLimits } from '../plans.js';
+import type { AnyKind } from '../kinds/registry.js';
 import type { KeyRecord, Store } from '../store/types.js';
 import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
@@ -30,6 +31,8 @@ declare module 'fastify' {
 export interface AppDeps {
   config: ServiceConfig;
   store: Store;
+  /** The job kinds this server serves: one submission route each. */
+  kinds: readonly AnyKind[];
   preparePool: ThreadPool;
   /** Hands a stored job to the queue. */
   enqueue(job: JobRecord): Promise<void>;

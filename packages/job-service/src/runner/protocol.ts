@@ -7,6 +7,11 @@ export type ThreadTask =
   | { type: 'run'; taskId: number; kind: string; input: Uint8Array; attempt: number }
   | { type: 'csv'; taskId: number; kind: string; result: Uint8Array };
 
+/** Given to every thread at its start. */
+export interface ThreadData {
+  kindModules: string[];
+}
+
 export type ToThread = ThreadTask | { type: 'abort'; taskId: number };
 
 export type FromThread =

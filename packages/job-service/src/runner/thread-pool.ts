@@ -2,17 +2,17 @@
 // terminated after a grace period and replaced; one that dies fails its task and is replaced.
 import { Worker } from 'node:worker_threads';
 import { deserializeError } from '@evident/contract';
-import type { FromThread, ThreadTask } from './protocol.js';
+import type { FromThread, ThreadData, ThreadTask } from './protocol.js';
 
 // Built mode runs thread.js directly. Source mode (tsx) runs thread.ts: the worker inherits the parent's
 // execArgv (`--conditions=evident-source --import tsx`), but on Node 20 the --import hooks are not yet active
 // for a worker's entry module, so a tiny bootstrap registers tsx in the thread before importing it.
 const sourceMode = import.meta.url.endsWith('.ts');
 const threadFile = new URL(sourceMode ? './thread.ts' : './thread.js', import.meta.url);
-function newThread(): Worker {
-  if (!sourceMode) return new Worker(threadFile);
+function newThread(workerData: ThreadData): Worker {
+  if (!sourceMode) return new Worker(threadFile, { workerData });
   const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(threadFile.href)}); })`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 type Done = Extract<FromThread, { type: 'done' | 'prepared' | 'csv' }>;
@@ -39,7 +39,12 @@ export class ThreadPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(readonly size: number, private readonly abortGraceMs = 2000) {
+  /** `kindModules`: modules of job kinds beyond the production ones, loaded by every thread. */
+  constructor(
+    readonly size: number,
+    private readonly kindModules: readonly string[] = [],
+    private readonly abortGraceMs = 2000,
+  ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
@@ -48,7 +53,7 @@ export class ThreadPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: newThread() };
+    const slot: Slot = { worker: newThread({ kindModules: [...this.kindModules] }) };
     slot.worker.unref();
     slot.worker.on('message', (m: FromThread) => {
       const p = slot.current;

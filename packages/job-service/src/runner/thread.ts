@@ -1,16 +1,17 @@
 // Worker-thread entry: prepares inputs and runs jobs of the registered kinds off the HTTP event loop.
 // Inputs and results cross as gzip'd JSON so the main thread never parses or serialises big documents.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { kindById } from '../kinds/registry.js';
+import { kindById, loadJobKinds } from '../kinds/registry.js';
 import { InvalidParametersError, serializeError } from '@evident/contract';
 import { invalidJson } from '../errors.js';
-import type { FromThread, ToThread } from './protocol.js';
+import type { FromThread, ThreadData, ToThread } from './protocol.js';
 import { parseJsonSafely } from '../wire/raw-body.js';
 import { problemsOf } from '../wire/validation.js';
 import { submitBodySchema } from '../wire/schemas.js';
 
 const port = parentPort!;
+const kindsLoaded = loadJobKinds((workerData as ThreadData | undefined)?.kindModules ?? []);
 const aborts = new Map<number, AbortController>();
 
 function send(m: FromThread, transfer: ArrayBuffer[] = []): void {
@@ -22,8 +23,9 @@ port.on('message', async (m: ToThread) => {
     aborts.get(m.taskId)?.abort(new Error('aborted'));
     return;
   }
-  const kind = kindById(m.kind);
   try {
+    await kindsLoaded;
+    const kind = kindById(m.kind);
     if (!kind) throw new Error(`unknown job kind ${m.kind}`);
     if (m.type === 'prepare-raw') {
       // A large body: parse, validate against the route's schema, and prepare, all off the event loop.

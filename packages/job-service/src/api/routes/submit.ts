@@ -1,10 +1,9 @@
-// POST routes that create jobs: one per registered job kind (/v1/targets/discover, /v1/compounds/generate, ...).
+// POST routes that create jobs: one per job kind served (/v1/targets/discover, /v1/compounds/generate, ...).
 import type { FastifyPluginAsync } from 'fastify';
 import { checkCallbackUrl } from '../../callbacks/address.js';
 import { ApiError, InvalidParametersError } from '../../errors.js';
 import { formatEstimate } from '../../estimate.js';
 import { newJobId } from '../../ids.js';
-import { jobKinds } from '../../kinds/registry.js';
 import { RawJsonBody } from '../../wire/raw-body.js';
 import { Accepted, errorResponses, submitBodySchema } from '../../wire/schemas.js';
 import { keyOf, originOf, type RouteDeps } from './common.js';
@@ -25,8 +24,7 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
     if (problem) throw new InvalidParametersError([{ path: '/callback_url', message: problem }]);
   }
 
-  for (const kind of jobKinds) {
-    if (kind.id === 'demo' && !config.demoJobs) continue;
+  for (const kind of deps.kinds) {
     app.post(
       kind.route,
       {

@@ -1,8 +1,9 @@
-// A small built-in job kind: CPU-bound, deterministic result, controllable duration and failure mode.
-// It keeps the service testable end to end without the scientific engines, and serves as a smoke test.
+// A small job kind for tests: CPU-bound, deterministic result, controllable duration and failure mode. It keeps
+// the service testable end to end without the scientific engines. Not a production kind: servers, workers and
+// their threads load it from this module (config.kindModules / EVIDENT_JOB_KIND_MODULES).
 import { Type, type Static } from '@sinclair/typebox';
 import { InvalidParametersError } from '@evident/contract';
-import type { JobKind } from './job-kind.js';
+import type { JobKind } from '../src/kinds/job-kind.js';
 
 export const DemoRequest = Type.Object(
   {
@@ -95,3 +96,5 @@ function burn(ms: number): void {
   while (performance.now() < end) x = (x * 1103515245 + 12345) % 2147483648;
   if (x === -1) console.log(x); // keeps the loop from being optimised away
 }
+
+export default demoKind;
