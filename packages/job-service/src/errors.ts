@@ -9,7 +9,12 @@ export class ApiError extends EvidentError {
   /** Seconds, sent as Retry-After (429). */
   readonly retryAfter: number | undefined;
 
-  constructor(status: number, code: string, message: string, options: { problems?: Problem[]; retryAfter?: number } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { problems?: Problem[]; retryAfter?: number } = {},
+  ) {
     super(code, message, { status, ...(options.problems ? { problems: options.problems } : {}) });
     this.retryAfter = options.retryAfter;
   }

@@ -86,9 +86,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     nameSpace: 'evident-rl-',
     skipOnError: true,
     errorResponseBuilder: (_req, ctx) =>
-      new ApiError(429, 'rate_limited', `rate limit of ${ctx.max} requests per minute exceeded; retry in ${ctx.after}`, {
-        retryAfter: Math.ceil(ctx.ttl / 1000),
-      }),
+      new ApiError(
+        429,
+        'rate_limited',
+        `rate limit of ${ctx.max} requests per minute exceeded; retry in ${ctx.after}`,
+        { retryAfter: Math.ceil(ctx.ttl / 1000) },
+      ),
   });
   const identify = identifyHook(store);
   const limit = app.rateLimit();

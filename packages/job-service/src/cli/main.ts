@@ -28,7 +28,7 @@ function storeConfig(o: { dataDir?: string; databaseUrl?: string }): ServiceConf
 const threadsOption = () =>
   new Option('--threads <n>', 'worker threads running jobs ($EVIDENT_WORKER_THREADS)').argParser(int('--threads'));
 const logLevelOption = () =>
-  new Option('--log-level <level>', 'log level ($EVIDENT_LOG_LEVEL, default info)').choices(LOG_LEVELS as unknown as string[]);
+  new Option('--log-level <level>', 'log level ($EVIDENT_LOG_LEVEL, default info)').choices([...LOG_LEVELS]);
 
 /** Applies the options serve and worker share. `--workers` is serve's old name for --threads (deprecated, hidden). */
 function applyRunOptions(c: ServiceConfig, o: { threads?: number; workers?: number; logLevel?: string }): void {

@@ -20,7 +20,10 @@ export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         response: { 200: StatusDoc, ...errorResponses(401, 404, 429) },
       },
     },
-    async (req) => statusDocument(await ownJob(deps, req, (req.params as { job_id: string }).job_id), originOf(deps, req)),
+    async (req) => {
+      const job = await ownJob(deps, req, (req.params as { job_id: string }).job_id);
+      return statusDocument(job, originOf(deps, req));
+    },
   );
 
   app.delete(
