@@ -9,7 +9,6 @@ import type { Store } from '../store/types.js';
 
 export function identifyHook(store: Store) {
   return async (req: FastifyRequest): Promise<void> => {
-    if (req.apiKey || req.authProblem) return; // already identified (the not-found path may run it twice)
     const h = req.headers.authorization;
     const m = typeof h === 'string' ? /^Bearer\s+(\S{1,200})\s*$/i.exec(h) : null;
     if (!m) {
