@@ -9,7 +9,7 @@ export async function generateFromInput(input: GenerationInput, hooks: RunHooks 
   const t0 = performance.now();
   const rd = await loadRDKit();
   const run = await runGeneticAlgorithm(input, hooks);
-  hooks.onProgress?.('depicting', 99);
+  hooks.progress?.('depicting', 0.99);
   const result = buildResult(rd, input, {
     selected: run.selected,
     stats: run.evaluator.stats,
@@ -18,7 +18,7 @@ export async function generateFromInput(input: GenerationInput, hooks: RunHooks 
     initial: run.initial,
     runtimeS: (performance.now() - t0) / 1000,
   });
-  hooks.onProgress?.('done', 100);
+  hooks.progress?.('done', 1);
   return result;
 }
 

@@ -68,7 +68,7 @@ test('an aborted run stops with a typed error', async () => {
   const ac = new AbortController();
   const p = generateCompounds({ ...request, options: { ...request.options, max_evaluations: 100000 } }, {
     signal: ac.signal,
-    onProgress: (stage) => {
+    progress: (stage) => {
       if (stage === 'evolving') ac.abort();
     },
   });

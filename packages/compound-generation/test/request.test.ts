@@ -14,8 +14,8 @@ async function problems(body: unknown): Promise<Array<{ path: string; message: s
     await validateRequest(body);
   } catch (e) {
     assert.ok(e instanceof InvalidRequestError);
-    assert.equal(e.code, 'invalid_request');
-    return e.problems;
+    assert.equal(e.code, 'invalid_parameters');
+    return [...e.problems];
   }
   assert.fail('expected InvalidRequestError');
 }

@@ -2,6 +2,7 @@
 // against a bare Fastify route answering a same-sized JSON document, in the same run. Prints JSON.
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { fileURLToPath } from 'node:url';
 import { tempDir } from '@evident/testkit';
 import { configFromEnv } from '../src/config.js';
 import { startServer } from '../src/service.js';
@@ -17,7 +18,12 @@ async function load(url: string, headers: Record<string, string>) {
 }
 
 const dir = tempDir('evident-jobs-bench-');
-const server = await startServer({ ...configFromEnv({}), dataDir: dir.path, port: 0, workerThreads: 1, logLevel: 'silent', demoJobs: true }, { logger: false });
+// The tests' demo kind is what the benchmark submits (it is not a production kind).
+const demoKind = fileURLToPath(new URL('../test/demo-kind.ts', import.meta.url));
+const server = await startServer(
+  { ...configFromEnv({}), dataDir: dir.path, port: 0, workerThreads: 1, logLevel: 'silent', kindModules: [demoKind] },
+  { logger: false },
+);
 const bare = Fastify({ logger: false });
 try {
   const k = await server.store.createKey({ name: 'bench', plan: 'enterprise', rpm: 1_000_000_000, concurrency: 10 });

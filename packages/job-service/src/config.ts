@@ -36,8 +36,8 @@ export interface ServiceConfig {
   /** PostgreSQL mode: how often pg-boss looks for expired jobs. */
   queueMaintenanceSeconds: number;
   logLevel: string;
-  /** Expose the built-in demo kind (POST /v1/demo/run): smoke tests and tests only; off by default. */
-  demoJobs: boolean;
+  /** Modules (paths) whose default export is a further job kind to serve beside the production ones (tests). */
+  kindModules: string[];
 }
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
@@ -65,6 +65,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     heartbeatStaleSeconds: num(env.EVIDENT_HEARTBEAT_STALE_SECONDS, 30),
     queueMaintenanceSeconds: num(env.EVIDENT_QUEUE_MAINTENANCE_SECONDS, 30),
     logLevel: env.EVIDENT_LOG_LEVEL ?? 'info',
-    demoJobs: env.EVIDENT_DEMO_JOBS === '1' || env.EVIDENT_DEMO_JOBS === 'true',
+    kindModules: (env.EVIDENT_JOB_KIND_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }

@@ -1,28 +1,27 @@
-// Errors that become HTTP answers. One body shape everywhere: { error: { code, message, details? } }.
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+// Errors of the job API itself. Every HTTP error body is made from an EvidentError by the one mapper,
+// toWireError (@evident/contract): { error: { code, message, details?, request_id? } }.
+import { EvidentError, type Problem } from '@evident/contract';
 
-export class ApiError extends Error {
+export { InvalidParametersError } from '@evident/contract';
+
+/** An answer of the job API other than success: HTTP status, stable code, and Retry-After for 429s. */
+export class ApiError extends EvidentError {
+  /** Seconds, sent as Retry-After (429). */
+  readonly retryAfter: number | undefined;
+
   constructor(
-    readonly statusCode: number,
-    readonly code: string,
+    status: number,
+    code: string,
     message: string,
-    readonly details?: ErrorDetail[],
-    /** Seconds, sent as Retry-After (429). */
-    readonly retryAfter?: number,
+    options: { problems?: Problem[]; retryAfter?: number } = {},
   ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-
-  toBody(): { error: { code: string; message: string; details?: ErrorDetail[] } } {
-    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+    super(code, message, { status, ...(options.problems ? { problems: options.problems } : {}) });
+    this.retryAfter = options.retryAfter;
   }
 }
 
-export const invalidParameters = (details: ErrorDetail[]) =>
-  new ApiError(400, 'invalid_parameters', `the request has ${details.length} invalid parameter(s)`, details);
 export const unauthorized = (message = 'missing or invalid API key') => new ApiError(401, 'unauthorized', message);
 export const jobNotFound = () => new ApiError(404, 'not_found', 'no such job');
+export const notFound = (message = 'no such resource') => new ApiError(404, 'not_found', message);
+export const invalidJson = (message = 'the body is not valid JSON') => new ApiError(400, 'invalid_json', message);
+export const invalidRequest = (message: string) => new ApiError(400, 'invalid_request', message);

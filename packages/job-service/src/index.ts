@@ -1,6 +1,5 @@
 export * from './kinds/job-kind.js';
-export { jobKinds, kindById } from './kinds/registry.js';
-export { demoKind, demoValue } from './kinds/demo.js';
+export { jobKinds, kindById, loadJobKinds } from './kinds/registry.js';
 export { createClient, EvidentApiError } from './client/client.js';
 export type { Client, ClientOptions, Accepted, JobStatus, JobStatusName, JobList, TargetList, WaitOptions } from './client/client.js';
 export { startServer, startWorker } from './service.js';

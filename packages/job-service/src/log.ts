@@ -1,13 +1,23 @@
-// A minimal JSON-lines logger for worker processes (the API uses Fastify's logger).
-import type { Logger } from './runner/executor.js';
+// The one logger of the job service: pino (Fastify's own), for the HTTP API and for worker processes alike.
+// Keys and secrets never reach it: headers are redacted, and a key pasted into a URL is masked.
+import { pino, type Logger as PinoLogger, type LoggerOptions } from 'pino';
 
-const LEVELS = { debug: 20, info: 30, warn: 40, error: 50 } as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export function jsonLogger(level: string, base: Record<string, unknown>): Logger {
-  const min = LEVELS[level as keyof typeof LEVELS] ?? 30;
-  const write = (lvl: keyof typeof LEVELS) => (obj: object, msg: string) => {
-    if (LEVELS[lvl] < min) return;
-    process.stdout.write(JSON.stringify({ level: lvl, time: new Date().toISOString(), ...base, ...obj, msg }) + '\n');
-  };
-  return { info: write('info'), warn: write('warn'), error: write('error') };
+const maskSecrets = (s: string) => s.replace(/(evk|whsec)_[A-Za-z0-9_-]+/g, '$1_[redacted]');
+
+/** `overrides`: pino options that win over the defaults (e.g. `{ level: 'warn' }`). */
+export function createLogger(level: string, overrides: LoggerOptions = {}): PinoLogger {
+  return pino({
+    level,
+    redact: ['req.headers.authorization', 'headers.authorization', 'signing_secret', '*.signing_secret'],
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: maskSecrets(String(req.url)),
+        remoteAddress: req.ip,
+      }),
+    },
+    ...overrides,
+  });
 }

@@ -12,10 +12,6 @@ export const PLANS: Record<Exclude<PlanName, 'enterprise'>, PlanLimits> = {
   researcher: { rpm: 300, concurrency: 10 },
 };
 
-export function isPlanName(s: string): s is PlanName {
-  return (PLAN_NAMES as readonly string[]).includes(s);
-}
-
 /** Limits of a key: the plan's, or for enterprise the ones stored on the key. */
 export function limitsOf(key: { plan: PlanName; rpm: number | null; concurrency: number | null }): PlanLimits {
   if (key.plan === 'enterprise') {

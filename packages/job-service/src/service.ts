@@ -2,16 +2,18 @@
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type PgBoss from 'pg-boss';
-import { jsonLogger } from './log.js';
+import type { Logger as PinoLogger, LoggerOptions } from 'pino';
+import { createLogger } from './log.js';
 import type { ServiceConfig } from './config.js';
 import { buildApp } from './api/app.js';
 import { openStore } from './store/open.js';
 import { lockDataDir } from './store/lock.js';
 import type { Store } from './store/types.js';
 import { ThreadPool } from './runner/thread-pool.js';
-import { JobExecutor, type Logger } from './runner/executor.js';
+import { JobExecutor } from './runner/executor.js';
 import { EmbeddedRunner } from './runner/embedded.js';
 import { PgBossWorker, enqueue, startBoss } from './runner/pgboss.js';
+import { loadJobKinds, type AnyKind } from './kinds/registry.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -23,8 +25,15 @@ export interface RunningServer {
 export interface ServeOptions {
   /** PostgreSQL mode: also run jobs in this process (default: only `evident-jobs worker` processes run them). */
   inProcessWorker?: boolean;
-  logger?: boolean | object;
+  /** false: no logs; pino options: override the defaults (level: config.logLevel). */
+  logger?: boolean | LoggerOptions;
   anonymousRpm?: number;
+}
+
+/** The one logger of a process: the HTTP API, the runner and callbacks all write through it. */
+function serviceLogger(config: ServiceConfig, option: ServeOptions['logger']): PinoLogger {
+  if (option === false) return createLogger('silent');
+  return createLogger(config.logLevel, typeof option === 'object' ? option : {});
 }
 
 export async function startServer(config: ServiceConfig, opts: ServeOptions = {}): Promise<RunningServer> {
@@ -36,18 +45,24 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     unlock();
     throw e;
   }
-  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads));
+  let kinds: readonly AnyKind[];
+  try {
+    kinds = await loadJobKinds(config.kindModules);
+  } catch (e) {
+    await store.close();
+    unlock();
+    throw e;
+  }
+  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads), config.kindModules);
   const closers: Array<() => Promise<unknown>> = [];
   let enqueueJob: (job: Parameters<typeof enqueue>[2]) => Promise<void>;
   let cancelled: (id: string) => void = () => {};
-  let log: Logger = { info() {}, warn() {}, error() {} };
-  const setLog = (l: Logger) => (log = l);
-  const logProxy: Logger = { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m), error: (o, m) => log.error(o, m) };
+  const log = serviceLogger(config, opts.logger);
 
   if (!config.databaseUrl) {
-    const pool = new ThreadPool(Math.max(1, config.workerThreads));
-    const executor = new JobExecutor(store, pool, config, logProxy);
-    const runner = new EmbeddedRunner(store, pool, executor, logProxy, config);
+    const pool = new ThreadPool(Math.max(1, config.workerThreads), config.kindModules);
+    const executor = new JobExecutor(store, pool, config, log);
+    const runner = new EmbeddedRunner(store, pool, executor, log, config);
     enqueueJob = async () => runner.nudge();
     cancelled = (id) => executor.cancel(id);
     closers.push(async () => {
@@ -56,10 +71,10 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     });
     await runner.start();
   } else {
-    const boss = await startBoss(config, opts.inProcessWorker ? 'worker' : 'api', logProxy);
+    const boss = await startBoss(config, opts.inProcessWorker ? 'worker' : 'api', log);
     enqueueJob = (job) => enqueue(boss, config, job);
     if (opts.inProcessWorker) {
-      const w = await startPgWorkerOn(boss, store, config, logProxy);
+      const w = await startPgWorkerOn(boss, store, config, log, kinds);
       cancelled = w.cancel;
       closers.push(() => w.stop());
     } else {
@@ -73,19 +88,19 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
   redis?.on('error', (e: Error) => {
     if (Date.now() - lastRedisWarning < 30_000) return;
     lastRedisWarning = Date.now();
-    logProxy.warn({ err: e.message }, 'Redis unreachable: rate limits are counted per instance until it is back');
+    log.warn({ err: e.message }, 'Redis unreachable: rate limits are counted per instance until it is back');
   });
   const app = await buildApp({
     config,
     store,
+    kinds,
     preparePool,
     enqueue: (job) => enqueueJob(job),
     cancelled: (id) => cancelled(id),
     redis,
-    logger: opts.logger,
+    logger: log,
     anonymousRpm: opts.anonymousRpm,
   });
-  setLog(app.log);
   const address = await app.listen({ host: config.host, port: config.port });
   const url = address.replace('[::1]', '127.0.0.1');
   return {
@@ -103,10 +118,17 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
   };
 }
 
-async function startPgWorkerOn(boss: PgBoss, store: Store, config: ServiceConfig, log: Logger) {
-  const pool = new ThreadPool(Math.max(1, config.workerThreads));
+async function startPgWorkerOn(
+  boss: PgBoss,
+  store: Store,
+  config: ServiceConfig,
+  log: PinoLogger,
+  kinds: readonly AnyKind[],
+) {
+  const pool = new ThreadPool(Math.max(1, config.workerThreads), config.kindModules);
   const executor = new JobExecutor(store, pool, config, log);
-  const worker = new PgBossWorker(boss, store, executor, log, Math.max(1, config.workerThreads), config);
+  const threads = Math.max(1, config.workerThreads);
+  const worker = new PgBossWorker(boss, store, executor, log, threads, config, kinds);
   await worker.start();
   return {
     cancel: (id: string) => executor.cancel(id),
@@ -120,10 +142,11 @@ async function startPgWorkerOn(boss: PgBoss, store: Store, config: ServiceConfig
 /** `evident-jobs worker`: runs queued jobs from PostgreSQL until stopped. */
 export async function startWorker(config: ServiceConfig): Promise<{ close(): Promise<void> }> {
   if (!config.databaseUrl) throw new Error('evident-jobs worker needs DATABASE_URL (PostgreSQL mode)');
-  const log = jsonLogger(config.logLevel, { role: 'worker', pid: process.pid });
+  const log = createLogger(config.logLevel).child({ role: 'worker' });
+  const kinds = await loadJobKinds(config.kindModules);
   const store = await openStore(config);
   const boss = await startBoss(config, 'worker', log);
-  const w = await startPgWorkerOn(boss, store, config, log);
+  const w = await startPgWorkerOn(boss, store, config, log, kinds);
   return {
     async close() {
       await w.stop();

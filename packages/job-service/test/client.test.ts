@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@evident/testkit';
 import { createClient, EvidentApiError } from '../src/client/client.js';
-import { demoValue, type DemoResult } from '../src/kinds/demo.js';
+import { demoValue, type DemoResult } from './demo-kind.js';
 import { runCli, startTestServer, type TestServer } from './helpers.js';
 
 let s: TestServer;

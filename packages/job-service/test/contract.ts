@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { createHmac } from 'node:crypto';
-import { demoValue } from '../src/kinds/demo.js';
+import { demoValue } from './demo-kind.js';
 import type { TestServer } from './helpers.js';
 import { http, isErrorBody, waitFor, waitForStatus } from './helpers.js';
 

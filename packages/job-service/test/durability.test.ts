@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { tempDir } from '@evident/testkit';
-import { demoValue } from '../src/kinds/demo.js';
+import { demoValue } from './demo-kind.js';
 import { http, jsonLine, killHard, runCli, spawnCli, waitFor, waitForStatus } from './helpers.js';
 
 const dir = tempDir('evident-jobs-durable-');

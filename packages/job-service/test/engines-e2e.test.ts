@@ -95,8 +95,8 @@ test('cg: a malformed accession is refused naming the field', async () => {
   assert.ok(JSON.stringify(r.body.error).includes('target_uniprot'));
 });
 
-test('the demo kind is not served unless EVIDENT_DEMO_JOBS enables it', async () => {
-  const prod = await startTestServer({ demoJobs: false });
+test('the demo kind is not served unless its module is configured', async () => {
+  const prod = await startTestServer({ kindModules: [] });
   try {
     const k = (await prod.store.createKey({ name: 'prod', plan: 'researcher' })).key;
     const r = await http(prod.url, 'POST', '/v1/demo/run', { key: k, body: { items: 1 } });

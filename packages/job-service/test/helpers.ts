@@ -7,6 +7,8 @@ import { startServer, type RunningServer, type ServeOptions } from '../src/servi
 
 export const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 export const cliPath = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+/** The tests' job kind (not a production one): servers, workers and the CLI load it from this module. */
+export const demoKindModule = fileURLToPath(new URL('./demo-kind.ts', import.meta.url));
 
 export function testConfig(over: Partial<ServiceConfig> = {}): ServiceConfig {
   return {
@@ -18,7 +20,7 @@ export function testConfig(over: Partial<ServiceConfig> = {}): ServiceConfig {
     callbackBaseDelayMs: 50,
     logLevel: 'silent',
     queueMaintenanceSeconds: 1,
-    demoJobs: true,
+    kindModules: [demoKindModule],
     ...over,
   };
 }
@@ -100,7 +102,7 @@ export function isErrorBody(b: any): boolean {
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   return spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', cliPath, ...args], {
     cwd: pkgDir,
-    env: { ...process.env, EVIDENT_LOG_LEVEL: 'warn', EVIDENT_DEMO_JOBS: '1', ...env },
+    env: { ...process.env, EVIDENT_LOG_LEVEL: 'warn', EVIDENT_JOB_KIND_MODULES: demoKindModule, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

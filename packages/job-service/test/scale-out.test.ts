@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { createTempDatabase, probePostgres, probeRedis, redisUrl, type TempDatabase } from '@evident/testkit';
-import { demoValue } from '../src/kinds/demo.js';
+import { demoValue } from './demo-kind.js';
 import { openStore } from '../src/store/open.js';
 import { http, jsonLine, killHard, onJsonLines, runCli, spawnCli, startTestServer, waitFor, waitForStatus } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, tempDir } from '@evident/testkit';
-import { http, killHard } from './helpers.js';
+import { demoKindModule, http, killHard } from './helpers.js';
 
 const dir = tempDir('evident-jobs-start-');
 const children: ChildProcess[] = [];
@@ -26,7 +26,8 @@ function stop(child: ChildProcess): Promise<void> {
 async function start(): Promise<{ child: ChildProcess; url: string; key: string; kbUrl: string }> {
   const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'scripts/start.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: '0', EVIDENT_DATA_DIR: dir.path, EVIDENT_DEMO_JOBS: '1', KB_CONSOLE_PORT: '0' },
+    env: { ...process.env, PORT: '0', EVIDENT_DATA_DIR: dir.path, EVIDENT_JOB_KIND_MODULES: demoKindModule,
+      KB_CONSOLE_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

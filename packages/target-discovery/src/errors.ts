@@ -1,6 +1,8 @@
-// Typed errors. Services map `field` (a dotted/pointer-ish hint) and `code` to their own error shapes.
+// Typed errors. Every one is an EvidentError: a surface (the job API) maps it to its wire body by code, status
+// and problems alone, without knowing this package.
+import { EvidentError, fieldToPointer } from '@evident/contract';
 
-/** Codes are stable: clients and the job adapter switch on them. */
+/** Codes are stable: clients and the job API switch on them. */
 export type TdErrorCode =
   | 'bad_encoding'
   | 'unparsable_csv'
@@ -15,15 +17,19 @@ export type TdErrorCode =
   | 'bad_design'
   | 'bad_option';
 
-/** Bad input: names the input (`field`: expression_matrix, metadata, condition_column, ...) and the problem. */
-export class TargetDiscoveryInputError extends Error {
+/**
+ * Bad input (status 400): names the input (`field`: expression_matrix, metadata, condition_column, ...) and the
+ * problem; `problems` locates it by JSON pointer into the request (`options.covariates` → `/options/covariates`).
+ */
+export class TargetDiscoveryInputError extends EvidentError {
+  declare readonly code: TdErrorCode;
+
   constructor(
-    readonly code: TdErrorCode,
+    code: TdErrorCode,
     /** Which input is wrong: 'expression_matrix', 'metadata', 'condition_column', 'case_value', 'control_value', 'options.covariates', ... */
     readonly field: string,
     message: string,
   ) {
-    super(message);
-    this.name = 'TargetDiscoveryInputError';
+    super(code, message, { status: 400, problems: [{ path: fieldToPointer(field), message }] });
   }
 }

@@ -1,6 +1,7 @@
 // The genetic algorithm: a population assembled from the fragment library evolves by crossover and mutation
 // under (mu + lambda) selection on fitness, with a similarity niche so the population does not collapse onto
 // one chemotype. Every passing molecule enters an archive; the result is the best diverse subset of it.
+import { monotonicProgress, type RunHooks } from '@evident/contract';
 import { GenerationAbortedError } from '../errors.js';
 import { loadRDKit, type RDKit } from '../rdkit.js';
 import type { GenerationInput } from '../request.js';
@@ -12,10 +13,8 @@ import { Random } from './prng.js';
 
 export type StopReason = 'num_molecules_reached' | 'evaluation_budget' | 'no_progress';
 
-export interface RunHooks {
-  signal?: AbortSignal;
-  onProgress?(stage: string, percent: number): void;
-}
+// The one hooks shape of every Evident engine: progress as a fraction 0..1, and a signal to stop the run.
+export type { RunHooks } from '@evident/contract';
 
 export interface RunOutcome {
   selected: Evaluated[];
@@ -43,12 +42,13 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
   const { num_molecules: target, options } = input;
   const budget = options.max_evaluations;
   const archive: Evaluated[] = [];
+  const report = monotonicProgress(hooks);
   const check = () => {
     if (hooks.signal?.aborted) throw new GenerationAbortedError();
   };
 
   try {
-    hooks.onProgress?.('initial population', 0);
+    report('initial population', 0);
     let population = await initialPopulation(rd, library, rng, evaluator, archive, options.population_size, hooks);
     const initial = new Set(population.map((p) => p.smiles));
     let generations = 0;
@@ -93,7 +93,7 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
       // done every few generations (patience then counts selections, not generations).
       if (generations % selectEvery !== 0) {
         progress = Math.max(progress, Math.min(99, (100 * evaluator.stats.evaluations) / budget));
-        hooks.onProgress?.('evolving', Math.round(progress * 10) / 10);
+        report('evolving', Math.round(progress * 10) / 1000);
         continue;
       }
       const selected = selectDiverse(archive, target, options.similarity_cap);
@@ -110,7 +110,7 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
       const found = Math.min(1, selected.length / target);
       const estimate = 100 * Math.max(evaluator.stats.evaluations / budget, 0.5 * found + 0.5 * found * Math.min(1, stale / PATIENCE));
       progress = Math.max(progress, Math.min(99, estimate));
-      hooks.onProgress?.('evolving', Math.round(progress * 10) / 10);
+      report('evolving', Math.round(progress * 10) / 1000);
     }
     check();
     const selected = selectDiverse(archive, target, options.similarity_cap);

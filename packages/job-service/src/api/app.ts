@@ -1,20 +1,25 @@
-// The /v1 HTTP API: auth, plans and rate limits, validation, errors, OpenAPI; routes in routes.ts.
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+// The /v1 HTTP API: body parsing, errors, rate limits, and the routes: public ones (routes/public.ts) and the
+// resources (routes/*.ts) inside one authenticated context (auth.ts).
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ServiceConfig } from '../config.js';
-import { ApiError, unauthorized } from '../errors.js';
-import { hashApiKey } from '../ids.js';
-import { limitsOf, type PlanLimits } from '../plans.js';
+import { EvidentError, toWireError } from '@evident/contract';
+import { ApiError, invalidJson, invalidRequest, notFound } from '../errors.js';
+import type { PlanLimits } from '../plans.js';
+import type { AnyKind } from '../kinds/registry.js';
 import type { KeyRecord, Store } from '../store/types.js';
 import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
-import { typeboxValidatorCompiler, ValidationFailed } from './validation.js';
-import { RawJsonBody } from './raw-body.js';
-import { registerRoutes } from './routes.js';
+import { typeboxValidatorCompiler } from '../wire/validation.js';
+import { RawJsonBody } from '../wire/raw-body.js';
+import { identifyHook, requireKey } from './auth.js';
+import { registerPublicRoutes } from './routes/public.js';
+import { submitRoutes } from './routes/submit.js';
+import { jobRoutes } from './routes/jobs.js';
+import { resultRoutes } from './routes/results.js';
+import { targetRoutes } from './routes/targets.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,6 +31,8 @@ declare module 'fastify' {
 export interface AppDeps {
   config: ServiceConfig;
   store: Store;
+  /** The job kinds this server serves: one submission route each. */
+  kinds: readonly AnyKind[];
   preparePool: ThreadPool;
   /** Hands a stored job to the queue. */
   enqueue(job: JobRecord): Promise<void>;
@@ -34,11 +41,9 @@ export interface AppDeps {
   redis?: Redis | undefined;
   /** Anonymous callers (no or bad key) are limited per IP to this many requests a minute. */
   anonymousRpm?: number;
-  logger?: boolean | object;
+  /** The process's one logger (see log.ts). */
+  logger: FastifyBaseLogger;
 }
-
-const PUBLIC = /^\/(healthz$|v1\/openapi\.json$|v1\/docs(\/|$))/;
-const isPublic = (req: FastifyRequest) => PUBLIC.test(req.routeOptions.url ?? req.url);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
@@ -47,25 +52,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: false,
-    logger: deps.logger ?? {
-      level: config.logLevel,
-      // Keys must never reach logs; the default serializers omit headers, this is belt and braces.
-      redact: ['req.headers.authorization', 'headers.authorization'],
-      serializers: {
-        // A key pasted into a URL by mistake must not reach the log either.
-        req: (req: { method: string; url: string; ip?: string }) => ({
-          method: req.method,
-          url: String(req.url).replace(/(evk|whsec)_[A-Za-z0-9_-]+/g, '$1_[redacted]'),
-          remoteAddress: req.ip,
-        }),
-      },
-    },
+    loggerInstance: deps.logger,
     // Router-level failures (bad URL encoding, over-long path parameters) answer in the one error shape too.
     frameworkErrors: (err, req, reply) => {
-      const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-        ? new ApiError(404, 'not_found', 'no such resource')
-        : new ApiError(400, 'invalid_request', 'the request URL is malformed');
-      void (reply as unknown as FastifyReply).code(e.statusCode).header('x-request-id', req.id).send(e.toBody());
+      const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound() : invalidRequest('the request URL is malformed');
+      const wire = toWireError(e, { requestId: req.id });
+      void (reply as unknown as FastifyReply).code(wire.status).header('x-request-id', req.id).send(wire.body);
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
@@ -79,79 +71,61 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorateRequest('apiKey', null);
   app.decorateRequest('authProblem', null);
-
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    if (isPublic(req)) return;
-    const h = req.headers.authorization;
-    const m = typeof h === 'string' ? /^Bearer\s+(\S{1,200})\s*$/i.exec(h) : null;
-    if (!m) {
-      req.authProblem = 'missing Authorization: Bearer <API key> header';
-      return;
-    }
-    const key = await store.findKeyByHash(hashApiKey(m[1]!));
-    if (!key || key.revoked_at != null) {
-      req.authProblem = key ? 'this API key has been revoked' : 'invalid API key';
-      return;
-    }
-    req.apiKey = { ...key, limits: limitsOf(key) };
   });
 
+  // Counts per key (or per IP without one); applied as a hook of the authenticated context, not globally, so
+  // that public routes are never limited.
   await app.register(rateLimit, {
-    global: true,
+    global: false,
     timeWindow: 60_000,
     max: async (req) => req.apiKey?.limits.rpm ?? deps.anonymousRpm ?? 60,
     keyGenerator: (req) => (req.apiKey ? `key:${req.apiKey.key_id}` : `ip:${req.ip}`),
-    allowList: (req) => isPublic(req),
     redis: deps.redis,
     nameSpace: 'evident-rl-',
     skipOnError: true,
     errorResponseBuilder: (_req, ctx) =>
-      new ApiError(429, 'rate_limited', `rate limit of ${ctx.max} requests per minute exceeded; retry in ${ctx.after}`, undefined, Math.ceil(ctx.ttl / 1000)),
+      new ApiError(
+        429,
+        'rate_limited',
+        `rate limit of ${ctx.max} requests per minute exceeded; retry in ${ctx.after}`,
+        { retryAfter: Math.ceil(ctx.ttl / 1000) },
+      ),
+  });
+  const identify = identifyHook(store);
+  const limit = app.rateLimit();
+
+  // Every error answer is made by the one mapper; 5xx are logged with the request id the body carries.
+  app.setErrorHandler(async (err: unknown, req, reply) => {
+    const wire = toWireError(toEvidentError(err), { requestId: req.id });
+    if (wire.internal) req.log.error({ err, reqId: req.id }, 'request failed');
+    if (err instanceof ApiError && err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+    return reply.status(wire.status).send(wire.body);
   });
 
-  // After the rate limiter so that failed authentications count too (and carry the headers).
-  app.addHook('preParsing', async (req) => {
-    if (!isPublic(req) && !req.apiKey) throw unauthorized(req.authProblem ?? undefined);
+  await registerPublicRoutes(app, deps);
+
+  // The /v1 resources, each a plugin, inside one context whose hooks authenticate and rate-limit every request.
+  await app.register(async (authed) => {
+    authed.addHook('onRequest', identify);
+    authed.addHook('onRequest', limit);
+    authed.addHook('preParsing', requireKey);
+    await authed.register(submitRoutes, deps);
+    await authed.register(jobRoutes, deps);
+    await authed.register(resultRoutes, deps);
+    await authed.register(targetRoutes, deps);
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Evident discovery job service',
-        version: '1.0.0',
-        description: 'Asynchronous target-discovery and compound-generation jobs. Authenticate with `Authorization: Bearer <API key>`.',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/v1/docs' });
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', store: store.backend }));
-
-  // Unknown routes count against the caller's rate limit too (and carry its headers).
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (req) => {
-    throw new ApiError(404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]}`);
+  // Unknown routes are authenticated and count against the caller's rate limit too (and carry its headers).
+  app.setNotFoundHandler({ preHandler: [identify, limit, requireKey] }, async (req) => {
+    throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
   });
 
-  app.setErrorHandler(async (err: FastifyError | ApiError | ValidationFailed, req, reply) => {
-    const e = toApiError(err);
-    if (e.statusCode >= 500) {
-      req.log.error({ err, reqId: req.id }, 'request failed');
-      const body = e.toBody() as { error: Record<string, unknown> };
-      body.error.request_id = req.id;
-      return reply.status(e.statusCode).send(body);
-    }
-    if (e.retryAfter !== undefined) reply.header('retry-after', String(e.retryAfter));
-    return reply.status(e.statusCode).send(e.toBody());
-  });
-
-  await registerRoutes(app, deps);
   return app;
 }
 
+// Fastify's own errors, in the job API's codes.
 const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'the request body is larger than the configured limit'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'send the body as application/json'],
@@ -160,16 +134,18 @@ const FASTIFY_CODES: Record<string, [number, string, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'the body is not valid JSON'],
 };
 
-function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  if (err instanceof ValidationFailed) return new ApiError(400, 'invalid_parameters', `the request has ${err.details.length} invalid parameter(s)`, err.details);
+/** Our errors as they are; Fastify's (body parsing, limits) in the job API's codes; anything else stays a 500. */
+function toEvidentError(err: unknown): unknown {
+  if (err instanceof EvidentError) return err;
   const fe = err as FastifyError;
   const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) return new ApiError(mapped[0], mapped[1], mapped[2]);
-  if (err instanceof SyntaxError || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new ApiError(400, 'invalid_json', 'the body is not valid JSON');
-  if (fe.statusCode === 400 && /prototype|constructor/i.test(fe.message)) return new ApiError(400, 'invalid_json', 'the body contains a forbidden key (__proto__ or constructor.prototype)');
-  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return new ApiError(fe.statusCode, fe.statusCode === 404 ? 'not_found' : 'invalid_request', fe.message);
+  if (err instanceof SyntaxError) return invalidJson();
+  if (fe.statusCode === 400 && /prototype|constructor/i.test(fe.message)) {
+    return invalidJson('the body contains a forbidden key (__proto__ or constructor.prototype)');
   }
-  return new ApiError(500, 'internal_error', 'internal error; quote the request id when reporting it');
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return fe.statusCode === 404 ? notFound(fe.message) : new ApiError(fe.statusCode, 'invalid_request', fe.message);
+  }
+  return err;
 }

@@ -6,6 +6,7 @@ import { configFromEnv, type ServiceConfig } from '../config.js';
 import { startServer, startWorker } from '../service.js';
 import { openStore } from '../store/open.js';
 import { PLAN_NAMES, type PlanName } from '../plans.js';
+import { LOG_LEVELS } from '../log.js';
 import { submitCommand } from './submit.js';
 
 const int = (name: string, min = 0) => (v: string) => {
@@ -23,6 +24,20 @@ function storeConfig(o: { dataDir?: string; databaseUrl?: string }): ServiceConf
   return c;
 }
 
+// The same setting has the same flag in every command: --threads (worker threads running jobs), --log-level.
+const threadsOption = () =>
+  new Option('--threads <n>', 'worker threads running jobs ($EVIDENT_WORKER_THREADS)').argParser(int('--threads'));
+const logLevelOption = () =>
+  new Option('--log-level <level>', 'log level ($EVIDENT_LOG_LEVEL, default info)').choices([...LOG_LEVELS]);
+
+/** Applies the options serve and worker share. `--workers` is serve's old name for --threads (deprecated, hidden). */
+function applyRunOptions(c: ServiceConfig, o: { threads?: number; workers?: number; logLevel?: string }): void {
+  if (o.workers !== undefined) console.error('evident-jobs: --workers is deprecated; use --threads');
+  const threads = o.threads ?? o.workers;
+  if (threads !== undefined) c.workerThreads = threads;
+  if (o.logLevel !== undefined) c.logLevel = o.logLevel;
+}
+
 program
   .command('serve')
   .description('run the HTTP API (embedded: SQLite + worker threads; with DATABASE_URL: PostgreSQL + pg-boss)')
@@ -31,7 +46,9 @@ program
   .option('--data-dir <dir>', 'embedded data directory (default ./data)')
   .option('--database-url <url>', 'PostgreSQL URL (default: $DATABASE_URL)')
   .option('--redis-url <url>', 'Redis URL for shared rate limits (default: $REDIS_URL)')
-  .option('--workers <n>', 'worker threads running jobs', int('--workers'))
+  .addOption(threadsOption())
+  .addOption(new Option('--workers <n>').argParser(int('--workers')).hideHelp())
+  .addOption(logLevelOption())
   .option('--with-worker', 'PostgreSQL mode: also run jobs in this process')
   .option('--max-attempts <n>', 'runs of a job before it fails', int('--max-attempts', 1))
   .option('--body-limit-mb <n>', 'largest request body (default 100)', Number)
@@ -42,7 +59,7 @@ program
     if (o.port !== undefined) c.port = o.port;
     if (o.host) c.host = o.host;
     if (o.redisUrl) c.redisUrl = o.redisUrl;
-    if (o.workers !== undefined) c.workerThreads = o.workers;
+    applyRunOptions(c, o);
     if (o.maxAttempts !== undefined) c.maxAttempts = o.maxAttempts;
     if (o.bodyLimitMb !== undefined) c.bodyLimitBytes = Math.round(o.bodyLimitMb * 1024 * 1024);
     if (o.publicUrl) c.publicUrl = o.publicUrl;
@@ -56,10 +73,11 @@ program
   .command('worker')
   .description('run queued jobs (PostgreSQL mode; needs DATABASE_URL)')
   .option('--database-url <url>', 'PostgreSQL URL (default: $DATABASE_URL)')
-  .option('--threads <n>', 'jobs run at once', int('--threads'))
+  .addOption(threadsOption())
+  .addOption(logLevelOption())
   .action(async (o) => {
     const c = storeConfig(o);
-    if (o.threads !== undefined) c.workerThreads = o.threads;
+    applyRunOptions(c, o);
     const w = await startWorker(c);
     console.log(JSON.stringify({ evident_jobs: 'worker ready', pid: process.pid, threads: c.workerThreads }));
     onStop(() => w.close());

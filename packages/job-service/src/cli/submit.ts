@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { createClient, EvidentApiError } from '../client/client.js';
-import { jobKinds } from '../kinds/registry.js';
+import { configFromEnv } from '../config.js';
+import { jobKinds, loadJobKinds } from '../kinds/registry.js';
 
 const ALIASES: Record<string, string> = { targets: 'td', discover: 'td', compounds: 'cg', generate: 'cg' };
 
@@ -23,7 +24,8 @@ export function submitCommand(program: Command): void {
       const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
       if (!apiKey) throw new Error('no API key: pass --api-key or set EVIDENT_API_KEY');
       const id = ALIASES[kindArg] ?? kindArg;
-      const route = kindArg.startsWith('/') ? kindArg : jobKinds.find((k) => k.id === id)?.route;
+      const kinds = await loadJobKinds(configFromEnv().kindModules);
+      const route = kindArg.startsWith('/') ? kindArg : kinds.find((k) => k.id === id)?.route;
       if (!route) throw new Error(`unknown job kind ${kindArg}`);
       const body = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
       const client = createClient({ baseUrl: o.url ?? process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000', apiKey });

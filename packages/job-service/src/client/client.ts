@@ -1,5 +1,5 @@
 // Typed client for the /v1 API (uses the global fetch).
-import type { StatusDocument } from '../api/status.js';
+import type { StatusDocument } from '../wire/status.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -57,7 +57,7 @@ export interface Client {
   discoverTargets(request: Record<string, unknown>): Promise<Accepted>;
   /** POST /v1/compounds/generate */
   generateCompounds(request: Record<string, unknown>): Promise<Accepted>;
-  /** POST to any job-kind route, e.g. '/v1/demo/run'. */
+  /** POST to any job-kind route, e.g. '/v1/targets/discover'. */
   submit(route: string, request: Record<string, unknown>): Promise<Accepted>;
   getJob(jobId: string): Promise<JobStatus>;
   listJobs(q?: { status?: JobStatusName; kind?: string; limit?: number; cursor?: string }): Promise<JobList>;

@@ -1,21 +1,9 @@
 // The interface every job kind implements. The service (routes, queue, workers) is generic over it; the
 // engines (target discovery, compound generation) plug in through one adapter module each.
+// A request the schema accepted but the kind refuses (bad CSV, impossible ranges...) is an EvidentError with a
+// 4xx status and problems located by JSON pointer into the body: the engine's own error, or
+// InvalidParametersError. It crosses the worker thread as it is and becomes the HTTP answer (toWireError).
 import type { TSchema } from '@sinclair/typebox';
-
-/** One problem with a request, located by JSON pointer into the body (e.g. "/options/min_fold_change"). */
-export interface InputProblem {
-  path: string;
-  message: string;
-}
-
-/** A request the schema accepted but the kind refuses (bad CSV, impossible ranges...). Maps to HTTP 400. */
-export class JobInputError extends Error {
-  readonly code = 'invalid_parameters';
-  constructor(readonly problems: InputProblem[]) {
-    super(problems.map((p) => `${p.path || '/'}: ${p.message}`).join('; '));
-    this.name = 'JobInputError';
-  }
-}
 
 export interface JobRunContext {
   /** Report progress; percent in 0..100. Cheap to call often: the service throttles what it stores. */
@@ -35,7 +23,7 @@ export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {
   readonly requestSchema: TSchema;
   /**
    * Checks what the schema cannot express and returns the input stored with the job (JSON-serialisable;
-   * a retry needs nothing else). Throws JobInputError. May be CPU-heavy: the service may run it off the
+   * a retry needs nothing else). Throws a 4xx EvidentError. May be CPU-heavy: the service may run it off the
    * HTTP event loop.
    */
   prepare(request: Request): Input | Promise<Input>;

@@ -1,10 +1,10 @@
 // Runs one attempt of a job on the thread pool and records the outcome; shared by both queue backends.
-import { gunzipSync } from 'node:zlib';
+import { EvidentError } from '@evident/contract';
 import type { ServiceConfig } from '../config.js';
 import type { Attempt, Store } from '../store/types.js';
-import { statusDocument } from '../api/status.js';
+import { statusDocument } from '../wire/status.js';
 import { deliverCallback } from '../callbacks/deliver.js';
-import { ThreadTaskError, type ThreadPool } from './thread-pool.js';
+import type { ThreadPool } from './thread-pool.js';
 
 export type Outcome = 'completed' | 'failed' | 'retry' | 'cancelled' | 'interrupted';
 
@@ -86,7 +86,8 @@ export class JobExecutor {
         return 'interrupted';
       }
       const now = Date.now();
-      if (e instanceof ThreadTaskError && e.serialized.name === 'JobInputError') {
+      // The engine refuses the request itself (a caller's mistake): running it again cannot help.
+      if (e instanceof EvidentError && e.status !== undefined && e.status < 500) {
         await this.store.failJob(job.id, 'invalid_input', e.message, now);
         this.notify(job.id);
         return 'failed';
@@ -158,8 +159,4 @@ export class JobExecutor {
     for (const r of this.running.values()) ((r.why = 'shutdown'), r.abort());
     await Promise.race([Promise.allSettled([...this.background]), new Promise((r) => setTimeout(r, 2000))]);
   }
-}
-
-export function decodeJson(buf: Buffer): unknown {
-  return JSON.parse(gunzipSync(buf).toString('utf8'));
 }

@@ -3,12 +3,13 @@
 // worker died (a delivery that outlives its expiry is presumed lost).
 import PgBoss from 'pg-boss';
 import type { ServiceConfig } from '../config.js';
-import { jobKinds } from '../kinds/registry.js';
+import { loadJobKinds, type AnyKind } from '../kinds/registry.js';
 import type { JobRecord, Store } from '../store/types.js';
 import type { JobExecutor, Logger } from './executor.js';
 
 const queueName = (kind: string) => `evident.${kind}`;
 
+/** Starts pg-boss with a queue for each kind the configuration names (production kinds plus config.kindModules). */
 export async function startBoss(config: ServiceConfig, role: 'api' | 'worker', log?: Logger): Promise<PgBoss> {
   const boss = new PgBoss({
     connectionString: config.databaseUrl!,
@@ -21,7 +22,7 @@ export async function startBoss(config: ServiceConfig, role: 'api' | 'worker', l
   });
   boss.on('error', (e: Error) => log?.warn({ err: e.message }, 'queue (pg-boss) error'));
   await boss.start();
-  for (const k of jobKinds) {
+  for (const k of await loadJobKinds(config.kindModules)) {
     const name = queueName(k.id);
     if (!(await boss.getQueue(name))) {
       try {
@@ -69,6 +70,8 @@ export class PgBossWorker {
     private readonly log: Logger,
     private readonly concurrency: number,
     private readonly config: ServiceConfig,
+    /** The kinds whose queues this worker serves. */
+    private readonly kinds: readonly AnyKind[],
     private readonly pollMs = 500,
   ) {}
 
@@ -98,12 +101,13 @@ export class PgBossWorker {
       }
       let got = false;
       try {
-        for (let i = 0; i < jobKinds.length && !got; i++) {
-          const kind = jobKinds[(next + i) % jobKinds.length]!;
+        const kinds = this.kinds;
+        for (let i = 0; i < kinds.length && !got; i++) {
+          const kind = kinds[(next + i) % kinds.length]!;
           const [delivery] = await this.boss.fetch<{ job_id: string }>(queueName(kind.id), { batchSize: 1 });
           if (delivery) {
             got = true;
-            next = (next + i + 1) % jobKinds.length;
+            next = (next + i + 1) % kinds.length;
             this.inflight++;
             void this.handle(queueName(kind.id), delivery).finally(() => {
               this.inflight--;

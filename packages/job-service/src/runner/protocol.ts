@@ -1,17 +1,18 @@
-// Messages between the service and its worker threads.
+// Messages between the service and its worker threads. Errors cross as @evident/contract's SerializedError.
+import type { SerializedError } from '@evident/contract';
+
 export type ThreadTask =
   | { type: 'prepare'; taskId: number; kind: string; request: unknown }
   | { type: 'prepare-raw'; taskId: number; kind: string; raw: Uint8Array }
   | { type: 'run'; taskId: number; kind: string; input: Uint8Array; attempt: number }
   | { type: 'csv'; taskId: number; kind: string; result: Uint8Array };
 
-export type ToThread = ThreadTask | { type: 'abort'; taskId: number };
-
-export interface SerializedError {
-  name: string;
-  message: string;
-  problems?: Array<{ path: string; message: string }>;
+/** Given to every thread at its start. */
+export interface ThreadData {
+  kindModules: string[];
 }
+
+export type ToThread = ThreadTask | { type: 'abort'; taskId: number };
 
 export type FromThread =
   | { type: 'progress'; taskId: number; stage: string; percent: number }

@@ -1,24 +1,18 @@
 // A fixed pool of worker threads, one task at a time per thread. A thread that ignores an abort is
 // terminated after a grace period and replaced; one that dies fails its task and is replaced.
 import { Worker } from 'node:worker_threads';
-import type { FromThread, SerializedError, ThreadTask } from './protocol.js';
+import { deserializeError } from '@evident/contract';
+import type { FromThread, ThreadData, ThreadTask } from './protocol.js';
 
 // Built mode runs thread.js directly. Source mode (tsx) runs thread.ts: the worker inherits the parent's
 // execArgv (`--conditions=evident-source --import tsx`), but on Node 20 the --import hooks are not yet active
 // for a worker's entry module, so a tiny bootstrap registers tsx in the thread before importing it.
 const sourceMode = import.meta.url.endsWith('.ts');
 const threadFile = new URL(sourceMode ? './thread.ts' : './thread.js', import.meta.url);
-function newThread(): Worker {
-  if (!sourceMode) return new Worker(threadFile);
+function newThread(workerData: ThreadData): Worker {
+  if (!sourceMode) return new Worker(threadFile, { workerData });
   const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(threadFile.href)}); })`;
-  return new Worker(boot, { eval: true });
-}
-
-export class ThreadTaskError extends Error {
-  constructor(readonly serialized: SerializedError) {
-    super(serialized.message);
-    this.name = serialized.name;
-  }
+  return new Worker(boot, { eval: true, workerData });
 }
 
 type Done = Extract<FromThread, { type: 'done' | 'prepared' | 'csv' }>;
@@ -45,7 +39,12 @@ export class ThreadPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(readonly size: number, private readonly abortGraceMs = 2000) {
+  /** `kindModules`: modules of job kinds beyond the production ones, loaded by every thread. */
+  constructor(
+    readonly size: number,
+    private readonly kindModules: readonly string[] = [],
+    private readonly abortGraceMs = 2000,
+  ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
@@ -54,14 +53,14 @@ export class ThreadPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: newThread() };
+    const slot: Slot = { worker: newThread({ kindModules: [...this.kindModules] }) };
     slot.worker.unref();
     slot.worker.on('message', (m: FromThread) => {
       const p = slot.current;
       if (!p || p.task.taskId !== m.taskId) return;
       if (m.type === 'progress') return p.onProgress?.(m.stage, m.percent);
       this.finish(slot);
-      if (m.type === 'error') p.reject(p.aborted ? new Error('aborted') : new ThreadTaskError(m.error));
+      if (m.type === 'error') p.reject(p.aborted ? new Error('aborted') : deserializeError(m.error));
       else p.resolve(m);
     });
     const onDeath = (why: string) => {

@@ -1,25 +1,21 @@
 // Worker-thread entry: prepares inputs and runs jobs of the registered kinds off the HTTP event loop.
 // Inputs and results cross as gzip'd JSON so the main thread never parses or serialises big documents.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { kindById } from '../kinds/registry.js';
-import { JobInputError } from '../kinds/job-kind.js';
-import type { FromThread, SerializedError, ToThread } from './protocol.js';
-import { parseJsonSafely } from '../api/raw-body.js';
-import { problemsOf } from '../api/validation.js';
-import { submitBodySchema } from '../api/schemas.js';
+import { kindById, loadJobKinds } from '../kinds/registry.js';
+import { InvalidParametersError, serializeError } from '@evident/contract';
+import { invalidJson } from '../errors.js';
+import type { FromThread, ThreadData, ToThread } from './protocol.js';
+import { parseJsonSafely } from '../wire/raw-body.js';
+import { problemsOf } from '../wire/validation.js';
+import { submitBodySchema } from '../wire/schemas.js';
 
 const port = parentPort!;
+const kindsLoaded = loadJobKinds((workerData as ThreadData | undefined)?.kindModules ?? []);
 const aborts = new Map<number, AbortController>();
 
 function send(m: FromThread, transfer: ArrayBuffer[] = []): void {
   port.postMessage(m, transfer);
-}
-
-function serialize(e: unknown): SerializedError {
-  if (e instanceof JobInputError) return { name: 'JobInputError', message: e.message, problems: e.problems };
-  if (e instanceof Error) return { name: e.name, message: e.message };
-  return { name: 'Error', message: String(e) };
 }
 
 port.on('message', async (m: ToThread) => {
@@ -27,20 +23,20 @@ port.on('message', async (m: ToThread) => {
     aborts.get(m.taskId)?.abort(new Error('aborted'));
     return;
   }
-  const kind = kindById(m.kind);
   try {
+    await kindsLoaded;
+    const kind = kindById(m.kind);
     if (!kind) throw new Error(`unknown job kind ${m.kind}`);
     if (m.type === 'prepare-raw') {
       // A large body: parse, validate against the route's schema, and prepare, all off the event loop.
       let body: unknown;
       try {
         body = parseJsonSafely(Buffer.from(m.raw.buffer, m.raw.byteOffset, m.raw.byteLength).toString('utf8'));
-      } catch (e) {
-        send({ type: 'error', taskId: m.taskId, error: { name: 'InvalidJson', message: (e as Error).message } });
-        return;
+      } catch {
+        throw invalidJson();
       }
       const problems = problemsOf(submitBodySchema(kind.requestSchema), body);
-      if (problems.length) throw new JobInputError(problems);
+      if (problems.length) throw new InvalidParametersError(problems);
       const { callback_url, ...request } = body as Record<string, unknown> & { callback_url?: string };
       const input = await kind.prepare(request);
       const estimate = kind.estimateSeconds(input);
@@ -77,7 +73,7 @@ port.on('message', async (m: ToThread) => {
     const targets = kind.targetsOf ? kind.targetsOf(result) : [];
     send({ type: 'done', taskId: m.taskId, result: gzipSync(JSON.stringify(result)), targets });
   } catch (e) {
-    send({ type: 'error', taskId: m.taskId, error: serialize(e) });
+    send({ type: 'error', taskId: m.taskId, error: serializeError(e) });
   } finally {
     aborts.delete(m.taskId);
   }

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { cgKind } from '../../src/kinds/cg/index.js';
-import { JobInputError, type JobRunContext } from '../../src/kinds/job-kind.js';
+import { EvidentError } from '@evident/contract';
+import type { JobRunContext } from '../../src/kinds/job-kind.js';
 
 const seed = {
   target_uniprot: 'P00533',
@@ -30,11 +31,12 @@ async function problems(body: unknown): Promise<Array<{ path: string; message: s
   try {
     await cgKind.prepare(body as never);
   } catch (e) {
-    assert.ok(e instanceof JobInputError, String(e));
+    assert.ok(e instanceof EvidentError, String(e));
     assert.equal(e.code, 'invalid_parameters');
-    return e.problems;
+    assert.equal(e.status, 400);
+    return [...(e.problems ?? [])];
   }
-  assert.fail('expected JobInputError');
+  assert.fail('expected an EvidentError');
 }
 
 test('prepare: semantic problems name the field by JSON pointer', async () => {

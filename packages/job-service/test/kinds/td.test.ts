@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { syntheticStudy } from '@evident/target-discovery';
 import { tdKind, type TdInput } from '../../src/kinds/td/index.js';
-import { JobInputError } from '../../src/kinds/job-kind.js';
+import { EvidentError } from '@evident/contract';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const study = syntheticStudy();
@@ -35,10 +35,11 @@ function problems(fn: () => unknown): Array<{ path: string; message: string }> {
   try {
     fn();
   } catch (e) {
-    assert.ok(e instanceof JobInputError, String(e));
-    return e.problems;
+    assert.ok(e instanceof EvidentError, String(e));
+    assert.equal(e.status, 400);
+    return [...(e.problems ?? [])];
   }
-  assert.fail('expected a JobInputError');
+  assert.fail('expected an EvidentError');
 }
 
 test('prepare maps bad input to JSON-pointer problems', () => {

@@ -9,6 +9,7 @@ import { calcNormFactorsTMM } from '../stats/tmm.js';
 import { median } from '../stats/summary.js';
 import { voom } from '../stats/voom.js';
 import { detectDataType, type DataType, type DataTypeEvidence } from './detect.js';
+import type { RunHooks } from '@evident/contract';
 
 export type PipelineName = 'limma' | 'limma-voom' | 'limma-trend';
 
@@ -39,10 +40,8 @@ export interface DeTable {
   report: PipelineReport;
 }
 
-export interface RunHooks {
-  progress?(stage: string, fraction: number): void;
-  signal?: AbortSignal;
-}
+// The one hooks shape of every Evident engine: progress as a fraction 0..1, and a signal to stop the run.
+export type { RunHooks } from '@evident/contract';
 
 export interface DeInput {
   featureIds: string[];

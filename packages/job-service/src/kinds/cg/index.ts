@@ -2,13 +2,12 @@
 import {
   generateFromInput,
   GenerationAbortedError,
-  InvalidRequestError,
   resultToCsv,
   validateRequest,
   type GenerationInput,
   type GenerationResult,
 } from '@evident/compound-generation';
-import { JobInputError, type JobKind } from '../job-kind.js';
+import type { JobKind } from '../job-kind.js';
 import { estimateCgSeconds } from './cost.js';
 import { CgRequest } from './schema.js';
 
@@ -20,14 +19,10 @@ export const cgKind: JobKind<CgRequest, GenerationInput, GenerationResult> = {
   route: '/v1/compounds/generate',
   requestSchema: CgRequest,
   async prepare(req) {
-    // callback_url is the service's business, not the engine's
+    // callback_url is the service's business, not the engine's. The engine's InvalidRequestError
+    // (invalid_parameters, problems by JSON pointer) is the job API's answer as it is.
     const { callback_url: _callback, ...body } = req;
-    try {
-      return await validateRequest(body);
-    } catch (e) {
-      if (e instanceof InvalidRequestError) throw new JobInputError(e.problems.map((p) => ({ path: p.path, message: p.message })));
-      throw e;
-    }
+    return validateRequest(body);
   },
   estimateSeconds(input) {
     return estimateCgSeconds(input);
@@ -36,7 +31,8 @@ export const cgKind: JobKind<CgRequest, GenerationInput, GenerationResult> = {
     try {
       return await generateFromInput(input, {
         signal: ctx.signal,
-        onProgress: (stage, percent) => ctx.progress(stage, Math.round(percent)),
+        // The engine reports a fraction 0..1; the job API reports percent.
+        progress: (stage, fraction) => ctx.progress(stage, Math.round(fraction * 100)),
       });
     } catch (e) {
       // surface the cancellation as the signal's own reason, as other kinds do

@@ -5,12 +5,11 @@ import {
   discoverTargets,
   normaliseOptions,
   tableToCsv,
-  TargetDiscoveryInputError,
   type DataType,
   type DiscoveryRequest,
   type DiscoveryResult,
 } from '@evident/target-discovery';
-import { JobInputError, type JobKind } from '../job-kind.js';
+import type { JobKind } from '../job-kind.js';
 import { TdRequest } from './schema.js';
 import { estimateTdSeconds } from './cost.js';
 
@@ -22,20 +21,7 @@ export interface TdInput {
   shape: { features: number; samples: number; data_type: DataType; testable_features: number };
 }
 
-/** Maps an engine error's field ('options.covariates') to a JSON pointer ('/options/covariates'). */
-export function toInputError(e: TargetDiscoveryInputError): JobInputError {
-  return new JobInputError([{ path: '/' + e.field.split('.').join('/'), message: e.message }]);
-}
-
-function decode(b64: string, field: string): string {
-  try {
-    return decodeBase64Text(b64, field);
-  } catch (e) {
-    if (e instanceof TargetDiscoveryInputError) throw toInputError(e);
-    throw e;
-  }
-}
-
+// The engine's TargetDiscoveryInputError (status 400, problems by JSON pointer) is the job API's answer as it is.
 export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
   id: 'td',
   route: '/v1/targets/discover',
@@ -43,8 +29,8 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
   prepare(req) {
     const o = req.options ?? {};
     const request: DiscoveryRequest = {
-      expression_matrix: decode(req.expression_matrix, 'expression_matrix'),
-      metadata: decode(req.metadata, 'metadata'),
+      expression_matrix: decodeBase64Text(req.expression_matrix, 'expression_matrix'),
+      metadata: decodeBase64Text(req.metadata, 'metadata'),
       condition_column: req.condition_column,
       case_value: req.case_value,
       control_value: req.control_value,
@@ -56,35 +42,25 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
         covariates: o.covariates,
       },
     };
-    try {
-      const resolved = normaliseOptions(request.options);
-      request.options = {
-        include_druggability: resolved.include_druggability,
-        min_fold_change: resolved.min_fold_change,
-        max_pvalue: resolved.max_pvalue,
-        pvalue_type: resolved.pvalue_type,
-        covariates: resolved.covariates,
-      };
-      const shape = checkDiscovery(request);
-      return { request, shape };
-    } catch (e) {
-      if (e instanceof TargetDiscoveryInputError) throw toInputError(e);
-      throw e;
-    }
+    const resolved = normaliseOptions(request.options);
+    request.options = {
+      include_druggability: resolved.include_druggability,
+      min_fold_change: resolved.min_fold_change,
+      max_pvalue: resolved.max_pvalue,
+      pvalue_type: resolved.pvalue_type,
+      covariates: resolved.covariates,
+    };
+    const shape = checkDiscovery(request);
+    return { request, shape };
   },
   estimateSeconds(input) {
     return estimateTdSeconds(input.shape);
   },
   async run(input, ctx) {
-    try {
-      return discoverTargets(input.request, {
-        signal: ctx.signal,
-        progress: (stage, fraction) => ctx.progress(stage, Math.round(fraction * 100)),
-      });
-    } catch (e) {
-      if (e instanceof TargetDiscoveryInputError) throw toInputError(e);
-      throw e;
-    }
+    return discoverTargets(input.request, {
+      signal: ctx.signal,
+      progress: (stage, fraction) => ctx.progress(stage, Math.round(fraction * 100)),
+    });
   },
   toCsv(result) {
     return tableToCsv(result.table);

@@ -1,7 +1,9 @@
-// A small built-in job kind: CPU-bound, deterministic result, controllable duration and failure mode.
-// It keeps the service testable end to end without the scientific engines, and serves as a smoke test.
+// A small job kind for tests: CPU-bound, deterministic result, controllable duration and failure mode. It keeps
+// the service testable end to end without the scientific engines. Not a production kind: servers, workers and
+// their threads load it from this module (config.kindModules / EVIDENT_JOB_KIND_MODULES).
 import { Type, type Static } from '@sinclair/typebox';
-import { JobInputError, type JobKind } from './job-kind.js';
+import { InvalidParametersError } from '@evident/contract';
+import type { JobKind } from '../src/kinds/job-kind.js';
 
 export const DemoRequest = Type.Object(
   {
@@ -48,7 +50,7 @@ export const demoKind: JobKind<DemoRequest, DemoInput, DemoResult> = {
   requestSchema: DemoRequest,
   prepare(req) {
     if (req.label !== undefined && /[\u0000-\u001f]/.test(req.label)) {
-      throw new JobInputError([{ path: '/label', message: 'must not contain control characters' }]);
+      throw new InvalidParametersError([{ path: '/label', message: 'must not contain control characters' }]);
     }
     return { items: req.items, cpu_ms: req.cpu_ms ?? 0, fail: req.fail ?? 'never', label: req.label ?? '' };
   },
@@ -58,7 +60,7 @@ export const demoKind: JobKind<DemoRequest, DemoInput, DemoResult> = {
   },
   async run(input, ctx) {
     const attempt = ctx.attempt ?? 1;
-    if (input.fail === 'input') throw new JobInputError([{ path: '/fail', message: 'rejected as asked' }]);
+    if (input.fail === 'input') throw new InvalidParametersError([{ path: '/fail', message: 'rejected as asked' }]);
     const steps = 20;
     const rows: DemoResult['rows'] = [];
     for (let s = 0; s < steps; s++) {
@@ -94,3 +96,5 @@ function burn(ms: number): void {
   while (performance.now() < end) x = (x * 1103515245 + 12345) % 2147483648;
   if (x === -1) console.log(x); // keeps the loop from being optimised away
 }
+
+export default demoKind;

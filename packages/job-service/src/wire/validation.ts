@@ -3,16 +3,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { ErrorDetail } from '../errors.js';
+import { InvalidParametersError, type Problem } from '@evident/contract';
 import { RawJsonBody } from './raw-body.js';
-
-export class ValidationFailed extends Error {
-  readonly statusCode = 400;
-  constructor(readonly details: ErrorDetail[]) {
-    super(details.map((d) => `${d.path || '/'}: ${d.message}`).join('; '));
-    this.name = 'ValidationFailed';
-  }
-}
 
 const MAX_PROBLEMS = 100;
 
@@ -23,11 +15,11 @@ function compile(schema: TSchema) {
   return c;
 }
 
-export function problemsOf(schema: TSchema, value: unknown, prefix = ''): ErrorDetail[] {
+export function problemsOf(schema: TSchema, value: unknown, prefix = ''): Problem[] {
   const C = compile(schema);
   if (C.Check(value)) return [];
   const seen = new Set<string>();
-  const out: ErrorDetail[] = [];
+  const out: Problem[] = [];
   for (const e of C.Errors(value)) {
     const message = unionMessage(e.schema) ?? e.message.replace(/^Expected required property$/, 'is required').replace(/^Unexpected property$/, 'is not a known field');
     const key = `${e.path}\u0000${message}`;
@@ -50,7 +42,7 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
     const value = coerce ? convertStrict(schema, data) : data;
     if (C.Check(value)) return { value };
     const where = httpPart === 'body' ? '' : `${httpPart}:`;
-    return { error: new ValidationFailed(problemsOf(schema, value, where)) };
+    return { error: new InvalidParametersError(problemsOf(schema, value, where)) };
   };
 };
 

@@ -1,0 +1,32 @@
+// What the resource plugins share: the deps they are registered with, the public origin, the caller's own job,
+// and page cursors.
+import type { FastifyRequest } from 'fastify';
+import { InvalidParametersError, jobNotFound } from '../../errors.js';
+import type { JobRecord } from '../../store/types.js';
+import type { AppDeps } from '../app.js';
+
+export type RouteDeps = AppDeps;
+
+/** The origin absolute URLs are made from: the configured public URL, else the request's own. */
+export function originOf(deps: RouteDeps, req: FastifyRequest): string {
+  return deps.config.publicUrl?.replace(/\/$/, '') ?? `${req.protocol}://${req.host}`;
+}
+
+/** The authenticated caller's key (routes in the authenticated context only). */
+export const keyOf = (req: FastifyRequest) => req.apiKey!;
+
+export async function ownJob(deps: RouteDeps, req: FastifyRequest, id: string): Promise<JobRecord> {
+  const job = await deps.store.getJob(id);
+  // Another key's job is answered exactly like a missing one.
+  if (!job || job.key_id !== keyOf(req).key_id) throw jobNotFound();
+  return job;
+}
+
+export const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url');
+
+export function decodeCursor(c: string | undefined, where: string): number | undefined {
+  if (c === undefined) return undefined;
+  const m = /^s(\d{1,15})$/.exec(Buffer.from(c, 'base64url').toString('utf8'));
+  if (!m) throw new InvalidParametersError([{ path: `${where}/cursor`, message: 'is not a cursor this API returned' }]);
+  return Number(m[1]);
+}

@@ -1,0 +1,81 @@
+// /v1/jobs: a job's status, cancelling it, and the caller's jobs.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { ApiError, jobNotFound } from '../../errors.js';
+import type { JobStatus } from '../../store/types.js';
+import { statusDocument } from '../../wire/status.js';
+import { JobIdParams, ListJobsQuery, StatusDoc, errorResponses } from '../../wire/schemas.js';
+import { decodeCursor, encodeCursor, keyOf, originOf, ownJob, type RouteDeps } from './common.js';
+
+export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  const { store } = deps;
+
+  app.get(
+    '/v1/jobs/:job_id',
+    {
+      schema: {
+        summary: 'Status of a job',
+        tags: ['jobs'],
+        params: JobIdParams,
+        response: { 200: StatusDoc, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (req) => {
+      const job = await ownJob(deps, req, (req.params as { job_id: string }).job_id);
+      return statusDocument(job, originOf(deps, req));
+    },
+  );
+
+  app.delete(
+    '/v1/jobs/:job_id',
+    {
+      schema: {
+        summary: 'Cancel a job that has not finished',
+        tags: ['jobs'],
+        params: JobIdParams,
+        response: { 200: StatusDoc, ...errorResponses(401, 404, 409, 429) },
+      },
+    },
+    async (req) => {
+      const id = (req.params as { job_id: string }).job_id;
+      const r = await store.cancelJob(id, keyOf(req).key_id);
+      if (r === 'not_found') throw jobNotFound();
+      if (r === 'finished') {
+        const job = await ownJob(deps, req, id);
+        throw new ApiError(409, 'job_finished', `the job has already finished (status ${job.status})`);
+      }
+      deps.cancelled(id);
+      return statusDocument((await store.getJob(id))!, originOf(deps, req));
+    },
+  );
+
+  app.get(
+    '/v1/jobs',
+    {
+      schema: {
+        summary: "The caller's jobs, newest first",
+        tags: ['jobs'],
+        querystring: ListJobsQuery,
+        response: {
+          200: Type.Object({ jobs: Type.Array(StatusDoc), next_cursor: Type.Union([Type.String(), Type.Null()]) }),
+          ...errorResponses(400, 401, 429),
+        },
+      },
+    },
+    async (req) => {
+      const q = req.query as { status?: JobStatus; kind?: string; limit?: number; cursor?: string };
+      const limit = q.limit ?? 20;
+      const rows = await store.listJobs(keyOf(req).key_id, {
+        status: q.status,
+        kind: q.kind,
+        limit: limit + 1,
+        before: decodeCursor(q.cursor, 'querystring:'),
+      });
+      const page = rows.slice(0, limit);
+      return {
+        jobs: page.map((j) => statusDocument(j, originOf(deps, req))),
+        next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.seq) : null,
+      };
+    },
+  );
+};

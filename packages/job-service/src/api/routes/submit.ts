@@ -1,0 +1,103 @@
+// POST routes that create jobs: one per job kind served (/v1/targets/discover, /v1/compounds/generate, ...).
+import type { FastifyPluginAsync } from 'fastify';
+import { checkCallbackUrl } from '../../callbacks/address.js';
+import { ApiError, InvalidParametersError } from '../../errors.js';
+import { formatEstimate } from '../../estimate.js';
+import { newJobId } from '../../ids.js';
+import { RawJsonBody } from '../../wire/raw-body.js';
+import { Accepted, errorResponses, submitBodySchema } from '../../wire/schemas.js';
+import { keyOf, originOf, type RouteDeps } from './common.js';
+
+export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  const { store, config } = deps;
+
+  /** Seconds until the first of the key's processing jobs is expected to finish (low estimate), 1..3600. */
+  async function soonestFinish(keyId: string): Promise<number> {
+    const jobs = await store.listJobs(keyId, { status: 'processing', limit: 100 });
+    const now = Date.now();
+    const left = jobs.map((j) => ((j.started_at ?? now) + j.estimate_low * 1000 - now) / 1000);
+    return Math.min(3600, Math.max(1, Math.ceil(left.length ? Math.min(...left) : 30)));
+  }
+
+  async function checkCallback(url: string | undefined): Promise<void> {
+    const problem = url === undefined ? undefined : await checkCallbackUrl(url, config.allowPrivateCallbacks);
+    if (problem) throw new InvalidParametersError([{ path: '/callback_url', message: problem }]);
+  }
+
+  for (const kind of deps.kinds) {
+    app.post(
+      kind.route,
+      {
+        schema: {
+          summary: `Submit a ${kind.id} job`,
+          tags: ['jobs'],
+          body: submitBodySchema(kind.requestSchema),
+          response: { 202: Accepted, ...errorResponses(400, 401, 413, 429, 500) },
+        },
+      },
+      async (req, reply) => {
+        const key = keyOf(req);
+        let callback_url: string | undefined;
+        let task;
+        if (req.body instanceof RawJsonBody) {
+          const raw = req.body.bytes;
+          // Move the bytes to the thread when they own their memory; copy otherwise.
+          const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw);
+          const transfer = [own.buffer as ArrayBuffer];
+          task = deps.preparePool.run({ type: 'prepare-raw', kind: kind.id, raw: own }, undefined, transfer);
+        } else {
+          const { callback_url: cb, ...request } = req.body as Record<string, unknown> & { callback_url?: string };
+          callback_url = cb;
+          await checkCallback(callback_url);
+          task = deps.preparePool.run({ type: 'prepare', kind: kind.id, request });
+        }
+        // A refused request comes back from the thread as the kind's own typed error: it is the answer.
+        const prepared = await task.result;
+        if (prepared.type !== 'prepared') throw new Error('unexpected thread answer');
+        if (req.body instanceof RawJsonBody) {
+          callback_url = prepared.callback_url;
+          await checkCallback(callback_url);
+        }
+        const [low, high] = prepared.estimate;
+        const inserted = await store.insertJob(
+          {
+            id: newJobId(kind.id),
+            key_id: key.key_id,
+            kind: kind.id,
+            max_attempts: config.maxAttempts,
+            estimate_low: low,
+            estimate_high: high,
+            callback_url: callback_url ?? null,
+            input: Buffer.from(prepared.input),
+          },
+          key.limits.concurrency,
+        );
+        if (!inserted.ok) {
+          throw new ApiError(
+            429,
+            'concurrent_job_limit',
+            `this key already has ${inserted.processing} job(s) processing, the limit of its plan (${key.plan}); ` +
+              'retry when one finishes',
+            { retryAfter: await soonestFinish(key.key_id) },
+          );
+        }
+        const job = inserted.job;
+        try {
+          await deps.enqueue(job);
+        } catch (e) {
+          await store.failJob(job.id, 'queue_unavailable', 'the job could not be queued', Date.now());
+          throw e;
+        }
+        const webhook_url = `${originOf(deps, req)}/v1/jobs/${job.id}`;
+        reply.header('location', webhook_url);
+        return reply.status(202).send({
+          job_id: job.id,
+          status: 'processing' as const,
+          estimated_time: formatEstimate([low, high]),
+          estimated_seconds: [Math.floor(low), Math.ceil(high)],
+          webhook_url,
+        });
+      },
+    );
+  }
+};
