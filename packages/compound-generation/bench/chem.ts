@@ -29,7 +29,8 @@ const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 function setMetrics(sel: Evaluated[]) {
   const d: number[] = [];
-  for (let i = 0; i < sel.length; i++) for (let j = i + 1; j < sel.length; j++) d.push(1 - tanimoto(sel[i]!.fp, sel[j]!.fp));
+  for (let i = 0; i < sel.length; i++)
+    for (let j = i + 1; j < sel.length; j++) d.push(1 - tanimoto(sel[i]!.fp, sel[j]!.fp));
   return {
     returned: sel.length,
     uniqueness: r4(new Set(sel.map((e) => e.smiles)).size / (sel.length || 1)),
@@ -78,7 +79,12 @@ const report = {
   benchmark: 'compound-generation: seed request, 100 molecules',
   request,
   ga,
-  baseline: { method: 'random enumeration from the same fragment library, same filters, equal evaluations', wall_time_s: r4(baseSeconds), evaluations: baseline.evaluator.stats.evaluations, ...base },
+  baseline: {
+    method: 'random enumeration from the same fragment library, same filters, equal evaluations',
+    wall_time_s: r4(baseSeconds),
+    evaluations: baseline.evaluator.stats.evaluations,
+    ...base,
+  },
   ratio: {
     mean_score: r4(ga.mean_score / (base.mean_score || 1)),
     mean_qed: r4(ga.mean_qed / (base.mean_qed || 1)),
@@ -86,7 +92,8 @@ const report = {
   },
   goals: {
     under_60_s: gaSeconds < 60,
-    all_valid_unique_passing: s.returned === 100 && s.validity === 1 && s.uniqueness === 1 && s.constraint_pass_rate === 1,
+    all_valid_unique_passing:
+      s.returned === 100 && s.validity === 1 && s.uniqueness === 1 && s.constraint_pass_rate === 1,
     mean_qed_at_least_0_6: s.mean_qed >= 0.6,
     ahead_of_baseline_on_mean_score: ga.mean_score > base.mean_score,
   },

@@ -18,7 +18,7 @@ export class CompoundGenerationError extends EvidentError {
 /** The SMILES could not be parsed or sanitized by RDKit (a caller's mistake: 400). */
 export class InvalidSmilesError extends CompoundGenerationError {
   constructor(readonly smiles: string) {
-    const shown = smiles.length > 120 ? smiles.slice(0, 120) + '…' : smiles;
+    const shown = smiles.length > 120 ? `${smiles.slice(0, 120)}…` : smiles;
     super('invalid_smiles', `invalid SMILES: ${JSON.stringify(shown)}`, { status: 400 });
   }
 }

@@ -1,6 +1,12 @@
 // @evident/compound-generation: novel molecules for a protein target under property constraints (RDKit WASM).
 export { describeMolecule, analyseSmiles, type MoleculeProperties } from './chem/describe.js';
-export { CompoundGenerationError, InvalidSmilesError, InvalidRequestError, GenerationAbortedError, type FieldProblem } from './errors.js';
+export {
+  CompoundGenerationError,
+  InvalidSmilesError,
+  InvalidRequestError,
+  GenerationAbortedError,
+  type FieldProblem,
+} from './errors.js';
 export { loadRDKit } from './rdkit.js';
 export {
   validateRequest,
@@ -19,7 +25,13 @@ export {
   type Constraints,
 } from './request.js';
 export { generateCompounds, generateFromInput } from './generate.js';
-export { resultToCsv, CSV_COLUMNS, type GenerationResult, type GeneratedMolecule, type GenerationSummary } from './results.js';
+export {
+  resultToCsv,
+  CSV_COLUMNS,
+  type GenerationResult,
+  type GeneratedMolecule,
+  type GenerationSummary,
+} from './results.js';
 export { type StopReason, type RunHooks } from './generation/ga.js';
 export { randomEnumerationBaseline } from './generation/baseline.js';
 export { depictSvg, svgGrid, type GridCell } from './depict.js';

@@ -36,14 +36,15 @@ interface CompiledQuery {
 }
 const queryCache = new Map<string, CompiledQuery>();
 
-const toWords = (u: Uint8Array): Uint32Array => new Uint32Array(u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength));
+const toWords = (u: Uint8Array): Uint32Array =>
+  new Uint32Array(u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength));
 
 /** A compiled SMARTS query, cached for the process lifetime (the set of patterns is small and fixed). */
 function compiled(rd: RDKit, smarts: string): CompiledQuery {
   let q = queryCache.get(smarts);
   if (!q) {
     const parsed = rd.get_qmol(smarts);
-    if (!parsed || !parsed.is_valid()) throw new Error(`invalid SMARTS in engine data: ${smarts}`);
+    if (!parsed?.is_valid()) throw new Error(`invalid SMARTS in engine data: ${smarts}`);
     q = { mol: parsed, fp: toWords(parsed.get_pattern_fp_as_uint8array() as Uint8Array) };
     queryCache.set(smarts, q);
   }

@@ -72,7 +72,8 @@ export function defaultMaxEvaluations(numMolecules: number): number {
 }
 
 // UniProtKB accession format (uniprot.org/help/accession_numbers), optionally with an isoform suffix.
-export const UNIPROT_ACCESSION = /^(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})(?:-[0-9]+)?$/;
+export const UNIPROT_ACCESSION =
+  /^(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})(?:-[0-9]+)?$/;
 export const RESIDUE_LABEL = /^[ACDEFGHIKLMNPQRSTVWY][1-9][0-9]{0,5}$/;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -82,23 +83,37 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
   const bad = (path: string, message: string) => problems.push({ path, message });
   if (!isObject(raw)) throw new InvalidRequestError([{ path: '', message: 'request must be a JSON object' }]);
 
-  const known = new Set(['target_uniprot', 'binding_site', 'constraints', 'num_molecules', 'reference_ligands', 'options', 'callback_url']);
+  const known = new Set([
+    'target_uniprot',
+    'binding_site',
+    'constraints',
+    'num_molecules',
+    'reference_ligands',
+    'options',
+    'callback_url',
+  ]);
   for (const k of Object.keys(raw)) if (!known.has(k)) bad(`/${k}`, 'unknown field');
 
   const acc = raw.target_uniprot;
   if (typeof acc !== 'string') bad('/target_uniprot', 'required: a UniProtKB accession such as "P00533"');
-  else if (!UNIPROT_ACCESSION.test(acc)) bad('/target_uniprot', `"${acc.slice(0, 40)}" is not a UniProtKB accession (e.g. P00533, A0A024R161)`);
+  else if (!UNIPROT_ACCESSION.test(acc))
+    bad('/target_uniprot', `"${acc.slice(0, 40)}" is not a UniProtKB accession (e.g. P00533, A0A024R161)`);
 
   const residues: string[] = [];
   const site = raw.binding_site;
-  if (!isObject(site) || !Array.isArray(site.residues)) bad('/binding_site/residues', 'required: a list of residues such as ["K721", "T790"]');
+  if (!isObject(site) || !Array.isArray(site.residues))
+    bad('/binding_site/residues', 'required: a list of residues such as ["K721", "T790"]');
   else {
     const list = site.residues as unknown[];
-    if (list.length < BOUNDS.residues[0] || list.length > BOUNDS.residues[1]) bad('/binding_site/residues', `must list ${BOUNDS.residues[0]} to ${BOUNDS.residues[1]} residues`);
+    if (list.length < BOUNDS.residues[0] || list.length > BOUNDS.residues[1])
+      bad('/binding_site/residues', `must list ${BOUNDS.residues[0]} to ${BOUNDS.residues[1]} residues`);
     const seen = new Set<string>();
     list.slice(0, 200).forEach((r, i) => {
       if (typeof r !== 'string' || !RESIDUE_LABEL.test(r)) {
-        bad(`/binding_site/residues/${i}`, `${JSON.stringify(r)?.slice(0, 40)} is not a residue label: one-letter amino-acid code then a positive position, e.g. K721`);
+        bad(
+          `/binding_site/residues/${i}`,
+          `${JSON.stringify(r)?.slice(0, 40)} is not a residue label: one-letter amino-acid code then a positive position, e.g. K721`,
+        );
       } else if (seen.has(r)) bad(`/binding_site/residues/${i}`, `duplicate residue ${r}`);
       else {
         seen.add(r);
@@ -122,7 +137,8 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
       const [a, b] = v as [number, number];
       if (a > b) bad(path, `low (${a}) must not exceed high (${b})`);
       else if (a < lo || b > hi) bad(path, `must lie within [${lo}, ${hi}]${unit}`);
-      else if (key === 'mw_range' && b < BOUNDS.mw_upper_min) bad(path, `high (${b}) is below ${BOUNDS.mw_upper_min} Da: no drug-like molecule is that small`);
+      else if (key === 'mw_range' && b < BOUNDS.mw_upper_min)
+        bad(path, `high (${b}) is below ${BOUNDS.mw_upper_min} Da: no drug-like molecule is that small`);
       else constraints[key] = [a, b];
     };
     range('mw_range', BOUNDS.mw, ' Da');
@@ -130,18 +146,21 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     for (const key of ['hbd_max', 'hba_max'] as const) {
       const v = c[key];
       if (v === undefined) continue;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) bad(`/constraints/${key}`, 'must be a non-negative integer');
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+        bad(`/constraints/${key}`, 'must be a non-negative integer');
       else if (v > BOUNDS.count_max) bad(`/constraints/${key}`, `must be at most ${BOUNDS.count_max}`);
       else constraints[key] = v;
     }
-    for (const k of Object.keys(c)) if (!['mw_range', 'logp_range', 'hbd_max', 'hba_max'].includes(k)) bad(`/constraints/${k}`, 'unknown constraint');
+    for (const k of Object.keys(c))
+      if (!['mw_range', 'logp_range', 'hbd_max', 'hba_max'].includes(k)) bad(`/constraints/${k}`, 'unknown constraint');
   }
 
   let numMolecules = DEFAULT_NUM_MOLECULES;
   if (raw.num_molecules !== undefined) {
     const n = raw.num_molecules;
     if (typeof n !== 'number' || !Number.isInteger(n)) bad('/num_molecules', 'must be an integer');
-    else if (n < BOUNDS.num_molecules[0] || n > BOUNDS.num_molecules[1]) bad('/num_molecules', `must be between ${BOUNDS.num_molecules[0]} and ${BOUNDS.num_molecules[1]}`);
+    else if (n < BOUNDS.num_molecules[0] || n > BOUNDS.num_molecules[1])
+      bad('/num_molecules', `must be between ${BOUNDS.num_molecules[0]} and ${BOUNDS.num_molecules[1]}`);
     else numMolecules = n;
   }
 
@@ -149,13 +168,17 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
   if (raw.reference_ligands !== undefined) {
     const refs = raw.reference_ligands;
     if (!Array.isArray(refs)) bad('/reference_ligands', 'must be a list of SMILES');
-    else if (refs.length > BOUNDS.reference_ligands_max) bad('/reference_ligands', `at most ${BOUNDS.reference_ligands_max} reference ligands`);
+    else if (refs.length > BOUNDS.reference_ligands_max)
+      bad('/reference_ligands', `at most ${BOUNDS.reference_ligands_max} reference ligands`);
     else {
       const rd = await loadRDKit();
       refs.forEach((s, i) => {
         const mol = typeof s === 'string' ? parseSmiles(rd, s) : null;
         if (!mol) {
-          bad(`/reference_ligands/${i}`, `invalid SMILES ${JSON.stringify(typeof s === 'string' ? s.slice(0, 100) : s)}`);
+          bad(
+            `/reference_ligands/${i}`,
+            `invalid SMILES ${JSON.stringify(typeof s === 'string' ? s.slice(0, 100) : s)}`,
+          );
           return;
         }
         references.push(mol.get_smiles());
@@ -178,7 +201,8 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     const int = (key: 'seed' | 'max_evaluations' | 'population_size', lo: number, hi: number) => {
       const v = o[key];
       if (v === undefined) return;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) bad(`/options/${key}`, `must be an integer between ${lo} and ${hi}`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)
+        bad(`/options/${key}`, `must be an integer between ${lo} and ${hi}`);
       else options[key] = v;
     };
     int('seed', 0, 4294967295);

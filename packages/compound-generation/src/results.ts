@@ -71,7 +71,14 @@ function inchiKey(rd: RDKit, smiles: string): string {
 export function buildResult(
   rd: RDKit,
   input: GenerationInput,
-  run: { selected: Evaluated[]; stats: EvaluatorStats; stopReason: StopReason; generations: number; initial: Set<string>; runtimeS: number },
+  run: {
+    selected: Evaluated[];
+    stats: EvaluatorStats;
+    stopReason: StopReason;
+    generations: number;
+    initial: Set<string>;
+    runtimeS: number;
+  },
 ): GenerationResult {
   const sel = run.selected;
   const c = input.constraints;
@@ -91,10 +98,14 @@ export function buildResult(
   ).length;
   const refs = new Set(input.reference_ligands);
   const novel = sel.filter(
-    (e) => !refs.has(e.smiles) && !run.initial.has(e.smiles) && (e.scores.reference_similarity === null || e.scores.reference_similarity < 0.4),
+    (e) =>
+      !refs.has(e.smiles) &&
+      !run.initial.has(e.smiles) &&
+      (e.scores.reference_similarity === null || e.scores.reference_similarity < 0.4),
   ).length;
   const dists: number[] = [];
-  for (let i = 0; i < sel.length; i++) for (let j = i + 1; j < sel.length; j++) dists.push(1 - tanimoto(sel[i]!.fp, sel[j]!.fp));
+  for (let i = 0; i < sel.length; i++)
+    for (let j = i + 1; j < sel.length; j++) dists.push(1 - tanimoto(sel[i]!.fp, sel[j]!.fp));
   const n = sel.length || 1;
   const s = run.stats;
   return {
@@ -132,9 +143,26 @@ export function buildResult(
 }
 
 export const CSV_COLUMNS = [
-  'rank', 'smiles', 'inchikey', 'mw', 'exact_mw', 'logp', 'hbd', 'hba', 'lipinski_hbd', 'lipinski_hba', 'tpsa',
-  'rotatable_bonds', 'qed', 'sa_score', 'lipinski_violations', 'site_complementarity', 'reference_similarity',
-  'novelty', 'total', 'alerts',
+  'rank',
+  'smiles',
+  'inchikey',
+  'mw',
+  'exact_mw',
+  'logp',
+  'hbd',
+  'hba',
+  'lipinski_hbd',
+  'lipinski_hba',
+  'tpsa',
+  'rotatable_bonds',
+  'qed',
+  'sa_score',
+  'lipinski_violations',
+  'site_complementarity',
+  'reference_similarity',
+  'novelty',
+  'total',
+  'alerts',
 ] as const;
 
 const csvField = (v: unknown): string => {
@@ -149,13 +177,30 @@ export function resultToCsv(result: GenerationResult): string {
     const p = m.properties;
     rows.push(
       [
-        m.rank, m.smiles, m.inchikey, p.mw, p.exact_mw, p.logp, p.hbd, p.hba, p.lipinski_hbd, p.lipinski_hba, p.tpsa,
-        p.rotatable_bonds, p.qed, p.sa_score, p.lipinski_violations, m.scores.site_complementarity,
-        m.scores.reference_similarity, m.scores.novelty, m.scores.total, m.alerts.join(';'),
+        m.rank,
+        m.smiles,
+        m.inchikey,
+        p.mw,
+        p.exact_mw,
+        p.logp,
+        p.hbd,
+        p.hba,
+        p.lipinski_hbd,
+        p.lipinski_hba,
+        p.tpsa,
+        p.rotatable_bonds,
+        p.qed,
+        p.sa_score,
+        p.lipinski_violations,
+        m.scores.site_complementarity,
+        m.scores.reference_similarity,
+        m.scores.novelty,
+        m.scores.total,
+        m.alerts.join(';'),
       ]
         .map(csvField)
         .join(','),
     );
   }
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }

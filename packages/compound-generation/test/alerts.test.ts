@@ -30,15 +30,27 @@ test('known PAINS and unstable groups are flagged; ordinary drugs are not', asyn
   assert.ok(hits('O=C1NC(=S)SC1=Cc1ccccc1').some((h) => h.startsWith('pains:ene_rhod')));
   assert.ok(hits('O=C1C=CC(c2ccccc2)=C1O').includes('stability:cyclopentadienone'));
   assert.ok(hits('c1ccc(-c2nnc(C3CCCCC3)nn2)cc1').includes('stability:tetrazine_1245'));
-  for (const drug of ['CC(=O)Nc1ccc(O)cc1', 'COc1cc2ncnc(Nc3cccc(Cl)c3F)c2cc1OC', 'CN1CCN(Cc2ccc(C(=O)Nc3ccc(C)c(Nc4nccc(-c5cccnc5)n4)c3)cc2)CC1']) {
+  for (const drug of [
+    'CC(=O)Nc1ccc(O)cc1',
+    'COc1cc2ncnc(Nc3cccc(Cl)c3F)c2cc1OC',
+    'CN1CCN(Cc2ccc(C(=O)Nc3ccc(C)c(Nc4nccc(-c5cccnc5)n4)c3)cc2)CC1',
+  ]) {
     assert.deepEqual(hits(drug), [], drug);
   }
 });
 
 test('pattern-fingerprint screening never changes a match result', async () => {
   const rd = await loadRDKit();
-  const patterns = [...painsAlerts().map((a) => a.smarts), ...stabilityAlerts().map((a) => a.smarts), ...qedParams().structural_alert_smarts];
-  const smiles = readFileSync(referencePath('chemistry', 'nci_public_ref.csv'), 'utf8').trim().split(/\r?\n/).slice(1, 301).map((l) => l.split(',')[1]!);
+  const patterns = [
+    ...painsAlerts().map((a) => a.smarts),
+    ...stabilityAlerts().map((a) => a.smarts),
+    ...qedParams().structural_alert_smarts,
+  ];
+  const smiles = readFileSync(referencePath('chemistry', 'nci_public_ref.csv'), 'utf8')
+    .trim()
+    .split(/\r?\n/)
+    .slice(1, 301)
+    .map((l) => l.split(',')[1]!);
   let matches = 0;
   for (const s of smiles) {
     const m = parseSmiles(rd, s);
@@ -59,7 +71,11 @@ test('PAINS matching agrees with RDKit FilterCatalog (RDKit 2022.09) on the refe
   const fixture = JSON.parse(readFileSync(new URL('./fixtures/pains-filtercatalog.json', import.meta.url), 'utf8')) as {
     hits: Record<string, string[]>;
   };
-  const rows = readFileSync(referencePath('chemistry', 'nci_public_ref.csv'), 'utf8').trim().split(/\r?\n/).slice(1).map((l) => l.split(','));
+  const rows = readFileSync(referencePath('chemistry', 'nci_public_ref.csv'), 'utf8')
+    .trim()
+    .split(/\r?\n/)
+    .slice(1)
+    .map((l) => l.split(','));
   let agree = 0;
   let flagged = 0;
   for (const [id, smiles] of rows) {

@@ -20,7 +20,9 @@ test('describeMolecule reports the documented properties (aspirin)', async () =>
 
 test('harder molecules score as harder to make; Lipinski violations are counted', async () => {
   const simple = await describeMolecule('c1ccccc1O');
-  const complex = await describeMolecule('C[C@H]1C[C@@H]2[C@H]3CC[C@](O)(C(=O)CO)[C@@]3(C)C[C@H](O)[C@@H]2[C@@]2(C)C=CC(=O)C=C12');
+  const complex = await describeMolecule(
+    'C[C@H]1C[C@@H]2[C@H]3CC[C@](O)(C(=O)CO)[C@@]3(C)C[C@H](O)[C@@H]2[C@@]2(C)C=CC(=O)C=C12',
+  );
   assert.ok(complex.sa_score > simple.sa_score + 1);
   assert.ok(complex.stereocentres >= 7);
   const big = await describeMolecule('CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC(=O)O');

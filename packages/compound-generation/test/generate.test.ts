@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateCompounds, resultToCsv, GenerationAbortedError, describeMolecule, CSV_COLUMNS } from '@evident/compound-generation';
+import {
+  generateCompounds,
+  resultToCsv,
+  GenerationAbortedError,
+  describeMolecule,
+  CSV_COLUMNS,
+} from '@evident/compound-generation';
 import { tanimotoOfSmiles } from './helpers.js';
 
 const request = {
@@ -34,13 +40,23 @@ test('a small run returns valid, unique, diverse molecules that meet every const
   for (let i = 0; i < a.molecules.length; i++)
     for (let j = i + 1; j < a.molecules.length; j++)
       assert.ok((await tanimotoOfSmiles(a.molecules[i]!.smiles, a.molecules[j]!.smiles)) <= 0.5);
-  assert.deepEqual(a.molecules.map((m) => m.rank), a.molecules.map((_, i) => i + 1));
+  assert.deepEqual(
+    a.molecules.map((m) => m.rank),
+    a.molecules.map((_, i) => i + 1),
+  );
   assert.equal(a.summary.constraint_pass_rate, 1);
 
   const b = await generateCompounds(request);
-  assert.deepEqual(b.molecules.map((m) => m.smiles), a.molecules.map((m) => m.smiles), 'same seed, same molecules');
+  assert.deepEqual(
+    b.molecules.map((m) => m.smiles),
+    a.molecules.map((m) => m.smiles),
+    'same seed, same molecules',
+  );
   const c = await generateCompounds({ ...request, options: { ...request.options, seed: 8 } });
-  assert.notDeepEqual(c.molecules.map((m) => m.smiles), a.molecules.map((m) => m.smiles));
+  assert.notDeepEqual(
+    c.molecules.map((m) => m.smiles),
+    a.molecules.map((m) => m.smiles),
+  );
 
   const csv = resultToCsv(a).trim().split('\n');
   assert.equal(csv[0], CSV_COLUMNS.join(','));
@@ -66,12 +82,15 @@ test('reference ligands add similarity and novelty terms', async () => {
 
 test('an aborted run stops with a typed error', async () => {
   const ac = new AbortController();
-  const p = generateCompounds({ ...request, options: { ...request.options, max_evaluations: 100000 } }, {
-    signal: ac.signal,
-    progress: (stage) => {
-      if (stage === 'evolving') ac.abort();
+  const p = generateCompounds(
+    { ...request, options: { ...request.options, max_evaluations: 100000 } },
+    {
+      signal: ac.signal,
+      progress: (stage) => {
+        if (stage === 'evolving') ac.abort();
+      },
     },
-  });
+  );
   await assert.rejects(p, (e: unknown) => e instanceof GenerationAbortedError && e.code === 'aborted');
 });
 
@@ -89,8 +108,17 @@ test('infeasible constraints end at the evaluation budget with what passed, and 
 });
 
 test('CSV quotes fields that need it (alert SMARTS contain commas)', async () => {
-  const r = await generateCompounds({ ...request, num_molecules: 2, options: { ...request.options, max_evaluations: 150, allow_alerts: true } });
-  const fake = { ...r, molecules: r.molecules.slice(0, 1).map((m) => ({ ...m, alerts: ['unwanted:[S,C](=[O,S])[F,Br,Cl,I]', 'pains:x"y'] })) };
+  const r = await generateCompounds({
+    ...request,
+    num_molecules: 2,
+    options: { ...request.options, max_evaluations: 150, allow_alerts: true },
+  });
+  const fake = {
+    ...r,
+    molecules: r.molecules
+      .slice(0, 1)
+      .map((m) => ({ ...m, alerts: ['unwanted:[S,C](=[O,S])[F,Br,Cl,I]', 'pains:x"y'] })),
+  };
   const line = resultToCsv(fake).trim().split('\n')[1]!;
   assert.ok(line.endsWith(',"unwanted:[S,C](=[O,S])[F,Br,Cl,I];pains:x""y"'), line);
 });

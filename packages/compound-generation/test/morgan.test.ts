@@ -25,7 +25,11 @@ test('folded Morgan radius-2 ids equal RDKit get_morgan_fp bits (2048 and 1021 b
       const want = new Set<number>();
       for (let i = 0; i < bits.length; i++) if (bits[i] === '1') want.add(i);
       const got = new Set(ids.map((id) => id % nBits));
-      assert.deepEqual([...got].sort((a, b) => a - b), [...want].sort((a, b) => a - b), `${s} at ${nBits} bits`);
+      assert.deepEqual(
+        [...got].sort((a, b) => a - b),
+        [...want].sort((a, b) => a - b),
+        `${s} at ${nBits} bits`,
+      );
     }
     mol.delete();
     compared++;
@@ -39,6 +43,9 @@ test('Morgan counts: symmetric environments are counted, redundant ones are not'
   const counts = morganCounts(molGraph(mol), 2);
   mol.delete();
   // radius 0: CH3 x2, CH2 x1; radius 1: CH3 env x2, CH2 env x1; radius 2 adds nothing new (whole molecule seen)
-  assert.equal([...counts.values()].reduce((a, b) => a + b, 0), 6);
+  assert.equal(
+    [...counts.values()].reduce((a, b) => a + b, 0),
+    6,
+  );
   assert.equal(counts.size, 4);
 });

@@ -68,7 +68,10 @@ test('the PRNG is reproducible and roughly uniform', () => {
   const a = new Random(123);
   const b = new Random(123);
   const xs = Array.from({ length: 10000 }, () => a.next());
-  assert.deepEqual(xs.slice(0, 50), Array.from({ length: 50 }, () => b.next()));
+  assert.deepEqual(
+    xs.slice(0, 50),
+    Array.from({ length: 50 }, () => b.next()),
+  );
   const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
   assert.ok(Math.abs(mean - 0.5) < 0.02);
   assert.ok(xs.every((x) => x >= 0 && x < 1));

@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateRequest, InvalidRequestError, DEFAULT_CONSTRAINTS, defaultMaxEvaluations } from '@evident/compound-generation';
+import {
+  validateRequest,
+  InvalidRequestError,
+  DEFAULT_CONSTRAINTS,
+  defaultMaxEvaluations,
+} from '@evident/compound-generation';
 
 const seed = {
   target_uniprot: 'P00533',
@@ -58,6 +63,11 @@ test('bad fields are named by JSON pointer', async () => {
 });
 
 test('several problems are reported together', async () => {
-  const p = await problems({ target_uniprot: 'x', binding_site: { residues: ['K721'] }, num_molecules: -3, constraints: { hbd_max: 'two' } });
+  const p = await problems({
+    target_uniprot: 'x',
+    binding_site: { residues: ['K721'] },
+    num_molecules: -3,
+    constraints: { hbd_max: 'two' },
+  });
   assert.deepEqual(p.map((x) => x.path).sort(), ['/constraints/hbd_max', '/num_molecules', '/target_uniprot']);
 });

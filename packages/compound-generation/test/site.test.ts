@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { residueFit, siteComplementarity, type PharmacophoreFeatures } from '@evident/compound-generation';
 
-const none: PharmacophoreFeatures = { donors: 0, acceptors: 0, cationic: 0, anionic: 0, aromatic_rings: 0, hydrophobes: 0 };
+const none: PharmacophoreFeatures = {
+  donors: 0,
+  acceptors: 0,
+  cationic: 0,
+  anionic: 0,
+  aromatic_rings: 0,
+  hydrophobes: 0,
+};
 
 test('residues ask for complementary features', () => {
   assert.equal(residueFit('K', none), 0);

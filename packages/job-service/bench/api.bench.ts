@@ -14,7 +14,12 @@ async function load(url: string, headers: Record<string, string>) {
   // Load is generated in a worker thread so it does not share the servers' event loop.
   const r = await autocannon({ url, headers, duration, connections, workers: 1 });
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-  return { requests_per_sec: r.requests.average, latency_p50_ms: r.latency.p50, latency_p99_ms: r.latency.p99, requests: r.requests.total };
+  return {
+    requests_per_sec: r.requests.average,
+    latency_p50_ms: r.latency.p50,
+    latency_p99_ms: r.latency.p99,
+    requests: r.requests.total,
+  };
 }
 
 const dir = tempDir('evident-jobs-bench-');
@@ -28,7 +33,11 @@ const bare = Fastify({ logger: false });
 try {
   const k = await server.store.createKey({ name: 'bench', plan: 'enterprise', rpm: 1_000_000_000, concurrency: 10 });
   const headers = { authorization: `Bearer ${k.key}` };
-  const sub = await fetch(`${server.url}/v1/demo/run`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"items":5}' });
+  const sub = await fetch(`${server.url}/v1/demo/run`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: '{"items":5}',
+  });
   const { job_id } = (await sub.json()) as { job_id: string };
   let doc: unknown;
   for (;;) {
@@ -45,7 +54,8 @@ try {
   console.log(
     JSON.stringify(
       {
-        benchmark: 'GET /v1/jobs/{id} (embedded SQLite, bearer auth, rate limiting on) vs bare Fastify route, same JSON',
+        benchmark:
+          'GET /v1/jobs/{id} (embedded SQLite, bearer auth, rate limiting on) vs bare Fastify route, same JSON',
         duration_s: duration,
         connections,
         api,

@@ -40,7 +40,8 @@ export interface ServiceConfig {
   kindModules: string[];
 }
 
-const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+const num = (v: string | undefined, d: number) =>
+  v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d;
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   return {
@@ -56,7 +57,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     prepareThreads: num(env.EVIDENT_PREPARE_THREADS, 1),
     maxAttempts: num(env.EVIDENT_MAX_ATTEMPTS, 3),
     retryBaseMs: num(env.EVIDENT_RETRY_BASE_MS, 5000),
-    allowPrivateCallbacks: env.EVIDENT_ALLOW_PRIVATE_CALLBACKS === '1' || env.EVIDENT_ALLOW_PRIVATE_CALLBACKS === 'true',
+    allowPrivateCallbacks:
+      env.EVIDENT_ALLOW_PRIVATE_CALLBACKS === '1' || env.EVIDENT_ALLOW_PRIVATE_CALLBACKS === 'true',
     callbackAttempts: num(env.EVIDENT_CALLBACK_ATTEMPTS, 5),
     callbackBaseDelayMs: num(env.EVIDENT_CALLBACK_BASE_DELAY_MS, 2000),
     callbackTimeoutMs: num(env.EVIDENT_CALLBACK_TIMEOUT_MS, 10_000),
@@ -65,6 +67,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     heartbeatStaleSeconds: num(env.EVIDENT_HEARTBEAT_STALE_SECONDS, 30),
     queueMaintenanceSeconds: num(env.EVIDENT_QUEUE_MAINTENANCE_SECONDS, 30),
     logLevel: env.EVIDENT_LOG_LEVEL ?? 'info',
-    kindModules: (env.EVIDENT_JOB_KIND_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    kindModules: (env.EVIDENT_JOB_KIND_MODULES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }

@@ -7,7 +7,10 @@ import type { CreatedKey, Store } from './store/types.js';
 
 export const DEV_KEY_FILE = 'dev-api-key.json';
 
-export async function ensureDevKey(store: Store, dataDir: string): Promise<CreatedKey & { reused: boolean; file: string }> {
+export async function ensureDevKey(
+  store: Store,
+  dataDir: string,
+): Promise<CreatedKey & { reused: boolean; file: string }> {
   const file = join(dataDir, DEV_KEY_FILE);
   if (existsSync(file)) {
     try {
@@ -19,7 +22,7 @@ export async function ensureDevKey(store: Store, dataDir: string): Promise<Creat
     }
   }
   const created = await store.createKey({ name: 'development (npm start)', plan: 'researcher' });
-  writeFileSync(file, JSON.stringify(created, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { ...created, reused: false, file };
 }

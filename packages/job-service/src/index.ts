@@ -1,7 +1,16 @@
 export * from './kinds/job-kind.js';
 export { jobKinds, kindById, loadJobKinds } from './kinds/registry.js';
 export { createClient, EvidentApiError } from './client/client.js';
-export type { Client, ClientOptions, Accepted, JobStatus, JobStatusName, JobList, TargetList, WaitOptions } from './client/client.js';
+export type {
+  Client,
+  ClientOptions,
+  Accepted,
+  JobStatus,
+  JobStatusName,
+  JobList,
+  TargetList,
+  WaitOptions,
+} from './client/client.js';
 export { startServer, startWorker } from './service.js';
 export type { RunningServer, ServeOptions } from './service.js';
 export { configFromEnv } from './config.js';

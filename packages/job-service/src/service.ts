@@ -82,7 +82,9 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     }
   }
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true }) : undefined;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
+    : undefined;
   // Rate limiting carries on per instance while Redis is unreachable (skipOnError); say so, at most every 30 s.
   let lastRedisWarning = 0;
   redis?.on('error', (e: Error) => {

@@ -12,8 +12,9 @@ before(async () => {
 after(() => s.cleanup());
 
 /** Valid JSON padded with whitespace past the inline limit. */
-const padded = (o: unknown, bytes = 4096) => JSON.stringify(o).replace(/^\{/, '{' + ' '.repeat(bytes));
-const post = (raw: string) => http(s.url, 'POST', '/v1/demo/run', { key, raw, headers: { 'content-type': 'application/json' } });
+const padded = (o: unknown, bytes = 4096) => JSON.stringify(o).replace(/^\{/, `{${' '.repeat(bytes)}`);
+const post = (raw: string) =>
+  http(s.url, 'POST', '/v1/demo/run', { key, raw, headers: { 'content-type': 'application/json' } });
 
 test('a large valid body is accepted and runs', async () => {
   const r = await post(padded({ items: 3, label: 'big' }));

@@ -39,14 +39,21 @@ test('a completed and a failed job each POST their signed status document, retri
   // Loopback callbacks are allowed here by configuration (the default refuses them).
   s = await startTestServer({ allowPrivateCallbacks: true, callbackBaseDelayMs: 100 });
   const k = await s.store.createKey({ name: 'cb', plan: 'researcher' });
-  const ok = await http(s.url, 'POST', '/v1/demo/run', { key: k.key, body: { items: 3, callback_url: `http://127.0.0.1:${port}/hook?x=1` } });
+  const ok = await http(s.url, 'POST', '/v1/demo/run', {
+    key: k.key,
+    body: { items: 3, callback_url: `http://127.0.0.1:${port}/hook?x=1` },
+  });
   assert.equal(ok.status, 202);
   await waitFor(async () => got.some((g) => g.answered === 204));
-  const bad = await http(s.url, 'POST', '/v1/demo/run', { key: k.key, body: { items: 3, fail: 'input', callback_url: `http://127.0.0.1:${port}/hook` } });
+  const bad = await http(s.url, 'POST', '/v1/demo/run', {
+    key: k.key,
+    body: { items: 3, fail: 'input', callback_url: `http://127.0.0.1:${port}/hook` },
+  });
   await waitFor(async () => got.filter((g) => g.answered === 204).length === 2);
 
   assert.equal(got.length, 3);
-  for (const g of got) assert.ok(verify(k.signing_secret, g.signature, g.body), 'signature verifies with the signing secret');
+  for (const g of got)
+    assert.ok(verify(k.signing_secret, g.signature, g.body), 'signature verifies with the signing secret');
   assert.ok(!verify('whsec_wrong', got[0]!.signature, got[0]!.body));
   const docs = got.map((g) => JSON.parse(g.body));
   assert.equal(docs[0].job_id, ok.body.job_id);

@@ -25,13 +25,26 @@ test('createClient: submit, waitForJob with progress, getResults, CSV, list, can
   const acc = await client.submit('/v1/demo/run', { items: 8, cpu_ms: 1500 });
   assert.equal(acc.status, 'processing');
   const seen: number[] = [];
-  const final = await client.waitForJob(acc.job_id, { intervalMs: 100, onProgress: (st) => seen.push(st.progress?.percent ?? 100) });
+  const final = await client.waitForJob(acc.job_id, {
+    intervalMs: 100,
+    onProgress: (st) => seen.push(st.progress?.percent ?? 100),
+  });
   assert.equal(final.status, 'completed');
   assert.ok(seen.length >= 3, `progress reported ${seen.length} times`);
-  assert.ok(seen.some((p) => p > 0 && p < 100), 'intermediate progress was seen');
-  assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'progress never goes back');
+  assert.ok(
+    seen.some((p) => p > 0 && p < 100),
+    'intermediate progress was seen',
+  );
+  assert.deepEqual(
+    seen,
+    [...seen].sort((a, b) => a - b),
+    'progress never goes back',
+  );
   const res = await client.getResults<DemoResult>(acc.job_id);
-  assert.deepEqual(res.rows.map((r) => r.value), Array.from({ length: 8 }, (_, i) => demoValue(i)));
+  assert.deepEqual(
+    res.rows.map((r) => r.value),
+    Array.from({ length: 8 }, (_, i) => demoValue(i)),
+  );
   assert.match(await client.getResultsCsv(acc.job_id), /^index,value\n0,/);
   assert.equal((await client.listJobs({ limit: 1 })).jobs[0]!.job_id, acc.job_id);
 
@@ -47,15 +60,28 @@ test('createClient: submit, waitForJob with progress, getResults, CSV, list, can
   });
   await assert.rejects(client.getJob('demo_nope'), (e: unknown) => e instanceof EvidentApiError && e.status === 404);
   const bad = createClient({ baseUrl: s.url, apiKey: 'evk_wrong' });
-  await assert.rejects(bad.getJob(acc.job_id), (e: unknown) => e instanceof EvidentApiError && e.code === 'unauthorized');
+  await assert.rejects(
+    bad.getJob(acc.job_id),
+    (e: unknown) => e instanceof EvidentApiError && e.code === 'unauthorized',
+  );
   // Engine routes: 404 until their kinds are registered, 400 for this empty request once they are.
-  await assert.rejects(client.discoverTargets({}), (e: unknown) => e instanceof EvidentApiError && [400, 404].includes(e.status));
-  await assert.rejects(client.generateCompounds({}), (e: unknown) => e instanceof EvidentApiError && [400, 404].includes(e.status));
+  await assert.rejects(
+    client.discoverTargets({}),
+    (e: unknown) => e instanceof EvidentApiError && [400, 404].includes(e.status),
+  );
+  await assert.rejects(
+    client.generateCompounds({}),
+    (e: unknown) => e instanceof EvidentApiError && [400, 404].includes(e.status),
+  );
 });
 
 test('evident-jobs submit shows progress, prints the final status and writes the results', async () => {
   const file = join(out.path, 'r.json');
-  const r = await runCli(['submit', 'demo', '-', '--url', s.url, '--out', file, '--interval', '100'], { EVIDENT_API_KEY: key }, JSON.stringify({ items: 4, cpu_ms: 800 }));
+  const r = await runCli(
+    ['submit', 'demo', '-', '--url', s.url, '--out', file, '--interval', '100'],
+    { EVIDENT_API_KEY: key },
+    JSON.stringify({ items: 4, cpu_ms: 800 }),
+  );
   assert.equal(r.code, 0, r.stderr);
   const final = JSON.parse(r.stdout.trim().split('\n').pop()!);
   assert.equal(final.status, 'completed');
@@ -63,7 +89,11 @@ test('evident-jobs submit shows progress, prints the final status and writes the
   assert.match(r.stderr, /100%/);
   assert.equal(JSON.parse(readFileSync(file, 'utf8')).rows.length, 4);
 
-  const bad = await runCli(['submit', 'demo', '-', '--url', s.url], { EVIDENT_API_KEY: key }, JSON.stringify({ items: -1 }));
+  const bad = await runCli(
+    ['submit', 'demo', '-', '--url', s.url],
+    { EVIDENT_API_KEY: key },
+    JSON.stringify({ items: -1 }),
+  );
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /400 invalid_parameters/);
   assert.match(bad.stderr, /\/items: /);
@@ -72,14 +102,21 @@ test('evident-jobs submit shows progress, prints the final status and writes the
 test('waitForJob rides out 429 answers by waiting Retry-After', async () => {
   const answers: Array<{ status: number; body: unknown; headers: Record<string, string> }> = [
     { status: 429, body: { error: { code: 'rate_limited', message: 'slow down' } }, headers: { 'retry-after': '1' } },
-    { status: 200, body: { job_id: 'demo_x', status: 'processing', progress: { stage: 's', percent: 50 } }, headers: {} },
+    {
+      status: 200,
+      body: { job_id: 'demo_x', status: 'processing', progress: { stage: 's', percent: 50 } },
+      headers: {},
+    },
     { status: 200, body: { job_id: 'demo_x', status: 'completed' }, headers: {} },
   ];
   const at: number[] = [];
   const fakeFetch = (async () => {
     at.push(Date.now());
     const a = answers.shift()!;
-    return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': 'application/json', ...a.headers } });
+    return new Response(JSON.stringify(a.body), {
+      status: a.status,
+      headers: { 'content-type': 'application/json', ...a.headers },
+    });
   }) as typeof fetch;
   const client = createClient({ baseUrl: 'http://unused.invalid', apiKey: 'k', fetch: fakeFetch });
   const final = await client.waitForJob('demo_x', { intervalMs: 10 });

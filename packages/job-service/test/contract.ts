@@ -61,7 +61,9 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
     for (const r of res.body.rows) assert.equal(r.value, demoValue(r.index));
 
     // Stored compressed; served as-is to clients that accept gzip.
-    const raw = await fetch(`${s.url}/v1/results/${id}`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' } });
+    const raw = await fetch(`${s.url}/v1/results/${id}`, {
+      headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' },
+    });
     assert.equal(raw.headers.get('content-encoding'), 'gzip');
 
     const csv = await http(s.url, 'GET', `/v1/results/${id}?format=csv`, { key });
@@ -76,7 +78,11 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
   test(`${mode}: other keys' jobs are 404 exactly like unknown ones`, { skip }, async () => {
     const sub = await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 1 } });
     const id = sub.body.job_id;
-    for (const [m, p] of [['GET', `/v1/jobs/${id}`], ['GET', `/v1/results/${id}`], ['DELETE', `/v1/jobs/${id}`]] as const) {
+    for (const [m, p] of [
+      ['GET', `/v1/jobs/${id}`],
+      ['GET', `/v1/results/${id}`],
+      ['DELETE', `/v1/jobs/${id}`],
+    ] as const) {
       const theirs = await http(s.url, m, p, { key: other });
       const unknown = await http(s.url, m, p.replace(id, 'demo_aaaaaaaaaaaaaaaaaaaaaaaaaa'), { key: other });
       assert.equal(theirs.status, 404);
@@ -89,12 +95,16 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
 
   test(`${mode}: listing is newest first, paginated, filtered by status and kind`, { skip }, async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 2 } })).body.job_id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 2 } })).body.job_id);
     for (const id of ids) await waitForStatus(s.url, key, id);
     const p1 = await http(s.url, 'GET', '/v1/jobs?limit=2', { key });
     assert.equal(p1.status, 200);
     assert.equal(p1.body.jobs.length, 2);
-    assert.deepEqual(p1.body.jobs.map((j: any) => j.job_id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      p1.body.jobs.map((j: any) => j.job_id),
+      [ids[2], ids[1]],
+    );
     assert.ok(p1.body.next_cursor);
     const p2 = await http(s.url, 'GET', `/v1/jobs?limit=2&cursor=${p1.body.next_cursor}`, { key });
     assert.equal(p2.body.jobs[0].job_id, ids[0]);
@@ -104,7 +114,10 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
     assert.equal(none.body.jobs.length, 0);
     const bad = await http(s.url, 'GET', '/v1/jobs?status=done&limit=0&cursor=zzz', { key });
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body.error.details.map((d: any) => d.path).sort(), ['querystring:/limit', 'querystring:/status']);
+    assert.deepEqual(bad.body.error.details.map((d: any) => d.path).sort(), [
+      'querystring:/limit',
+      'querystring:/status',
+    ]);
     const badCursor = await http(s.url, 'GET', '/v1/jobs?cursor=zzz', { key });
     assert.equal(badCursor.status, 400);
     assert.equal(badCursor.body.error.details[0].path, 'querystring:/cursor');
@@ -115,7 +128,14 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
     await waitForStatus(s.url, key, id);
     const t = await http(s.url, 'GET', '/v1/targets?limit=3', { key });
     assert.equal(t.status, 200);
-    assert.deepEqual(t.body.targets.map((x: any) => [x.job_id, x.rank]), [[id, 1], [id, 2], [id, 3]]);
+    assert.deepEqual(
+      t.body.targets.map((x: any) => [x.job_id, x.rank]),
+      [
+        [id, 1],
+        [id, 2],
+        [id, 3],
+      ],
+    );
     const best = Array.from({ length: 10 }, (_, i) => i).sort((a, b) => demoValue(b) - demoValue(a))[0]!;
     assert.equal(t.body.targets[0].symbol, `DEMO${best}`);
     assert.ok(t.body.next_cursor);
@@ -150,8 +170,11 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
     assert.equal((await http(s.url, 'GET', `/v1/jobs/${id}`, { key })).body.status, 'cancelled');
   });
 
-  test(`${mode}: a job failing once is retried and completes; one failing always is failed with a reason`, { skip }, async () => {
-    const once = (await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 3, fail: 'first_attempt' } })).body.job_id;
+  test(`${mode}: a job failing once is retried and completes; one failing always is failed with a reason`, {
+    skip,
+  }, async () => {
+    const once = (await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 3, fail: 'first_attempt' } })).body
+      .job_id;
     const always = (await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 3, fail: 'always' } })).body.job_id;
     const input = (await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 3, fail: 'input' } })).body.job_id;
     const a = await waitForStatus(s.url, key, once, 40_000);
@@ -196,7 +219,10 @@ export function contractSuite(mode: string, start: () => Promise<TestServer>, sk
     try {
       const k = await s.store.createKey({ name: 'hook', plan: 'researcher' });
       const port = (receiver.address() as { port: number }).port;
-      const sub = await http(s.url, 'POST', '/v1/demo/run', { key: k.key, body: { items: 2, callback_url: `http://127.0.0.1:${port}/h` } });
+      const sub = await http(s.url, 'POST', '/v1/demo/run', {
+        key: k.key,
+        body: { items: 2, callback_url: `http://127.0.0.1:${port}/h` },
+      });
       assert.equal(sub.status, 202);
       await waitFor(async () => got.length > 0);
       const [, t, mac] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(got[0]!.sig)!;

@@ -12,9 +12,12 @@ export const DemoRequest = Type.Object(
       Type.Integer({ minimum: 0, maximum: 600_000, description: 'CPU time to burn in total (busy loop), ms' }),
     ),
     fail: Type.Optional(
-      Type.Union([Type.Literal('never'), Type.Literal('always'), Type.Literal('first_attempt'), Type.Literal('input')], {
-        description: "'always': every attempt throws; 'first_attempt': only the first; 'input': rejected at run time",
-      }),
+      Type.Union(
+        [Type.Literal('never'), Type.Literal('always'), Type.Literal('first_attempt'), Type.Literal('input')],
+        {
+          description: "'always': every attempt throws; 'first_attempt': only the first; 'input': rejected at run time",
+        },
+      ),
     ),
     label: Type.Optional(Type.String({ maxLength: 200 })),
   },
@@ -80,7 +83,7 @@ export const demoKind: JobKind<DemoRequest, DemoInput, DemoResult> = {
     return { label: input.label, rows, checksum };
   },
   toCsv(result) {
-    return 'index,value\n' + result.rows.map((r) => `${r.index},${r.value}`).join('\n') + '\n';
+    return `index,value\n${result.rows.map((r) => `${r.index},${r.value}`).join('\n')}\n`;
   },
   targetsOf(result) {
     return [...result.rows]

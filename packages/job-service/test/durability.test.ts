@@ -15,7 +15,10 @@ after(async () => {
 });
 
 async function serve(extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawnCli(['serve', '--data-dir', dir.path, '--port', '0', '--workers', '1', ...extra], { EVIDENT_RETRY_BASE_MS: '100', ...env });
+  const child = spawnCli(['serve', '--data-dir', dir.path, '--port', '0', '--workers', '1', ...extra], {
+    EVIDENT_RETRY_BASE_MS: '100',
+    ...env,
+  });
   children.push(child);
   const line = await jsonLine(child, (o) => o.evident_jobs === 'listening');
   assert.equal(line.mode, 'embedded');
@@ -32,7 +35,20 @@ async function runningJob(url: string, key: string, body: object): Promise<strin
 }
 
 test('keys CLI: create prints the key once, list never shows it, revoke; enterprise needs limits', async () => {
-  const c = await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'enterprise', '--name', 'lab', '--rpm', '1000', '--concurrency', '4']);
+  const c = await runCli([
+    'keys',
+    '--data-dir',
+    dir.path,
+    'create',
+    '--plan',
+    'enterprise',
+    '--name',
+    'lab',
+    '--rpm',
+    '1000',
+    '--concurrency',
+    '4',
+  ]);
   assert.equal(c.code, 0, c.stderr);
   const created = JSON.parse(c.stdout);
   assert.deepEqual(Object.keys(created).sort(), ['key', 'key_id', 'plan', 'signing_secret']);
@@ -54,7 +70,9 @@ test('keys CLI: create prints the key once, list never shows it, revoke; enterpr
 });
 
 test('kill -9 of the server mid-job: after a restart the job is retried from a clean state and completes', async () => {
-  const key = JSON.parse((await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'k9'])).stdout).key;
+  const key = JSON.parse(
+    (await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'k9'])).stdout,
+  ).key;
   let s = await serve();
   const id = await runningJob(s.url, key, { items: 30, cpu_ms: 4000 });
   await killHard(s.child);
@@ -63,12 +81,17 @@ test('kill -9 of the server mid-job: after a restart the job is retried from a c
   assert.equal(done.status, 'completed');
   assert.equal(done.attempts, 2);
   const res = await http(s.url, 'GET', `/v1/results/${id}`, { key });
-  assert.deepEqual(res.body.rows.map((r: any) => r.value), Array.from({ length: 30 }, (_, i) => demoValue(i)));
+  assert.deepEqual(
+    res.body.rows.map((r: any) => r.value),
+    Array.from({ length: 30 }, (_, i) => demoValue(i)),
+  );
   await killHard(s.child);
 });
 
 test('kill -9 during the last allowed attempt: the job is failed with a reason, not left processing', async () => {
-  const key = JSON.parse((await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'k9b'])).stdout).key;
+  const key = JSON.parse(
+    (await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'k9b'])).stdout,
+  ).key;
   let s = await serve(['--max-attempts', '1']);
   const id = await runningJob(s.url, key, { items: 3, cpu_ms: 4000 });
   await killHard(s.child);
@@ -83,7 +106,9 @@ test('kill -9 during the last allowed attempt: the job is failed with a reason, 
 });
 
 test('kill -9 while a callback is being delivered: the restarted server delivers it', async () => {
-  const key = JSON.parse((await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'cb'])).stdout).key;
+  const key = JSON.parse(
+    (await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'cb'])).stdout,
+  ).key;
   const seen: string[] = [];
   let hang = true;
   const receiver = createServer((req, res) => {
@@ -96,10 +121,18 @@ test('kill -9 while a callback is being delivered: the restarted server delivers
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   try {
-    const env = { EVIDENT_ALLOW_PRIVATE_CALLBACKS: '1', EVIDENT_CALLBACK_TIMEOUT_MS: '1500', EVIDENT_CALLBACK_ATTEMPTS: '2', EVIDENT_CALLBACK_BASE_DELAY_MS: '100' };
+    const env = {
+      EVIDENT_ALLOW_PRIVATE_CALLBACKS: '1',
+      EVIDENT_CALLBACK_TIMEOUT_MS: '1500',
+      EVIDENT_CALLBACK_ATTEMPTS: '2',
+      EVIDENT_CALLBACK_BASE_DELAY_MS: '100',
+    };
     let s = await serve([], env);
     const port = (receiver.address() as { port: number }).port;
-    const sub = await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 2, callback_url: `http://127.0.0.1:${port}/hook` } });
+    const sub = await http(s.url, 'POST', '/v1/demo/run', {
+      key,
+      body: { items: 2, callback_url: `http://127.0.0.1:${port}/hook` },
+    });
     await waitFor(async () => seen.length >= 1);
     await killHard(s.child);
     hang = false;
@@ -116,17 +149,25 @@ test('kill -9 while a callback is being delivered: the restarted server delivers
 });
 
 test('server logs never contain API keys or signing secrets', async () => {
-  const created = JSON.parse((await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'logs'])).stdout);
-  const child = spawnCli(['serve', '--data-dir', dir.path, '--port', '0', '--workers', '1'], { EVIDENT_LOG_LEVEL: 'debug', EVIDENT_ALLOW_PRIVATE_CALLBACKS: '1' });
+  const created = JSON.parse(
+    (await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'logs'])).stdout,
+  );
+  const child = spawnCli(['serve', '--data-dir', dir.path, '--port', '0', '--workers', '1'], {
+    EVIDENT_LOG_LEVEL: 'debug',
+    EVIDENT_ALLOW_PRIVATE_CALLBACKS: '1',
+  });
   children.push(child);
   let logs = '';
   child.stdout!.on('data', (d) => (logs += d));
   child.stderr!.on('data', (d) => (logs += d));
   const { url } = await jsonLine(child, (o) => o.evident_jobs === 'listening');
   const key = created.key as string;
-  const sub = await http(url, 'POST', '/v1/demo/run', { key, body: { items: 2, fail: 'first_attempt', callback_url: 'http://127.0.0.1:9/nothing-listens' } });
+  const sub = await http(url, 'POST', '/v1/demo/run', {
+    key,
+    body: { items: 2, fail: 'first_attempt', callback_url: 'http://127.0.0.1:9/nothing-listens' },
+  });
   await waitForStatus(url, key, sub.body.job_id);
-  await http(url, 'GET', '/v1/jobs', { key: key.slice(0, -2) + 'xx' });
+  await http(url, 'GET', '/v1/jobs', { key: `${key.slice(0, -2)}xx` });
   await http(url, 'GET', `/v1/jobs?cursor=${encodeURIComponent(key)}`, { key });
   await new Promise((r) => setTimeout(r, 500));
   await killHard(child);

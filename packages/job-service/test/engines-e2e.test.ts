@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, http, waitForStatus, type TestServer } from './helpers.js';
 
-const example = (f: string) =>
-  fileURLToPath(new URL(`../../target-discovery/examples/${f}`, import.meta.url));
+const example = (f: string) => fileURLToPath(new URL(`../../target-discovery/examples/${f}`, import.meta.url));
 
 let server: TestServer;
 let key: string;
@@ -19,8 +18,14 @@ after(() => server.cleanup());
 
 test('td: the example dataset runs through the API and the planted genes come back as targets', async () => {
   const request = JSON.parse(readFileSync(example('request.json'), 'utf8'));
-  const planted = readFileSync(example('planted_genes.csv'), 'utf8').trim().split('\n').slice(1)
-    .map((l) => { const [symbol, lfc] = l.split(','); return { symbol: symbol!, lfc: Number(lfc) }; });
+  const planted = readFileSync(example('planted_genes.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => {
+      const [symbol, lfc] = l.split(',');
+      return { symbol: symbol!, lfc: Number(lfc) };
+    });
 
   const sub = await http(server.url, 'POST', '/v1/targets/discover', { key, body: request });
   assert.equal(sub.status, 202, sub.text);

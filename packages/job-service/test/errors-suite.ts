@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import type { ServiceConfig } from '../src/config.js';
 import { http, isErrorBody, type TestServer } from './helpers.js';
 
-export function errorsSuite(mode: string, startTestServer: (over?: Partial<ServiceConfig>) => Promise<TestServer>, skip: string | false = false): void {
+export function errorsSuite(
+  mode: string,
+  startTestServer: (over?: Partial<ServiceConfig>) => Promise<TestServer>,
+  skip: string | false = false,
+): void {
   let s: TestServer;
   let key: string;
   before(async () => {
@@ -16,7 +20,9 @@ export function errorsSuite(mode: string, startTestServer: (over?: Partial<Servi
     if (!skip) await s.cleanup();
   });
 
-  test(`${mode}: 400 lists every problem with its JSON path; unknown fields are errors; nothing is coerced`, { skip }, async () => {
+  test(`${mode}: 400 lists every problem with its JSON path; unknown fields are errors; nothing is coerced`, {
+    skip,
+  }, async () => {
     const r = await http(s.url, 'POST', '/v1/demo/run', {
       key,
       body: { items: '5', cpu_ms: -1, fail: 'sometimes', colour: 'red', extra: { a: 1 } },
@@ -42,19 +48,36 @@ export function errorsSuite(mode: string, startTestServer: (over?: Partial<Servi
   });
 
   test(`${mode}: bad JSON, wrong media type, prototype poisoning`, { skip }, async () => {
-    const bad = await http(s.url, 'POST', '/v1/demo/run', { key, raw: '{"items": 1', headers: { 'content-type': 'application/json' } });
+    const bad = await http(s.url, 'POST', '/v1/demo/run', {
+      key,
+      raw: '{"items": 1',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.code, 'invalid_json');
-    const media = await http(s.url, 'POST', '/v1/demo/run', { key, raw: 'items=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const media = await http(s.url, 'POST', '/v1/demo/run', {
+      key,
+      raw: 'items=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(media.status, 415);
     assert.ok(isErrorBody(media.body));
-    const proto = await http(s.url, 'POST', '/v1/demo/run', { key, raw: '{"items":1,"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });
+    const proto = await http(s.url, 'POST', '/v1/demo/run', {
+      key,
+      raw: '{"items":1,"__proto__":{"x":1}}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(proto.status, 400);
     assert.ok(isErrorBody(proto.body));
   });
 
   test(`${mode}: 401 for missing, malformed and unknown keys, with rate-limit headers`, { skip }, async () => {
-    for (const headers of <Array<Record<string, string>>>[{}, { authorization: 'Basic abc' }, { authorization: 'Bearer evk_nope' }, { authorization: 'Bearer' }]) {
+    for (const headers of <Array<Record<string, string>>>[
+      {},
+      { authorization: 'Basic abc' },
+      { authorization: 'Bearer evk_nope' },
+      { authorization: 'Bearer' },
+    ]) {
       const r = await http(s.url, 'GET', '/v1/jobs', { headers });
       assert.equal(r.status, 401);
       assert.equal(r.body.error.code, 'unauthorized');
@@ -70,7 +93,9 @@ export function errorsSuite(mode: string, startTestServer: (over?: Partial<Servi
     assert.equal(r.body.error.code, 'payload_too_large');
   });
 
-  test(`${mode}: 429 rate_limited with Retry-After once the plan rate is spent; other keys unaffected`, { skip }, async () => {
+  test(`${mode}: 429 rate_limited with Retry-After once the plan rate is spent; other keys unaffected`, {
+    skip,
+  }, async () => {
     const student = (await s.store.createKey({ name: 'st', plan: 'student' })).key;
     let last;
     for (let i = 0; i < 60; i++) {
@@ -93,11 +118,21 @@ export function errorsSuite(mode: string, startTestServer: (over?: Partial<Servi
     assert.equal(r.headers.get('x-ratelimit-limit'), '300');
   });
 
-  test(`${mode}: callback_url: only http(s); private and loopback addresses refused unless allowed`, { skip }, async () => {
+  test(`${mode}: callback_url: only http(s); private and loopback addresses refused unless allowed`, {
+    skip,
+  }, async () => {
     const strict = await startTestServer({ allowPrivateCallbacks: false });
     try {
       const k = (await strict.store.createKey({ name: 'c', plan: 'researcher' })).key;
-      for (const url of ['ftp://example.com/x', 'not a url', 'http://127.0.0.1:9/hook', 'http://[::1]/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://localhost/x']) {
+      for (const url of [
+        'ftp://example.com/x',
+        'not a url',
+        'http://127.0.0.1:9/hook',
+        'http://[::1]/x',
+        'http://10.1.2.3/x',
+        'http://169.254.169.254/latest',
+        'http://localhost/x',
+      ]) {
         const r = await http(strict.url, 'POST', '/v1/demo/run', { key: k, body: { items: 1, callback_url: url } });
         assert.equal(r.status, 400, url);
         assert.equal(r.body.error.details[0].path, '/callback_url');
@@ -107,11 +142,14 @@ export function errorsSuite(mode: string, startTestServer: (over?: Partial<Servi
     }
   });
 
-  test(`${mode}: OpenAPI 3.1 document and rendered docs, without auth; /healthz for load balancers`, { skip }, async () => {
+  test(`${mode}: OpenAPI 3.1 document and rendered docs, without auth; /healthz for load balancers`, {
+    skip,
+  }, async () => {
     const doc = await http(s.url, 'GET', '/v1/openapi.json');
     assert.equal(doc.status, 200);
     assert.equal(doc.body.openapi, '3.1.0');
-    for (const p of ['/v1/demo/run', '/v1/jobs/{job_id}', '/v1/jobs', '/v1/results/{job_id}', '/v1/targets']) assert.ok(doc.body.paths[p], p);
+    for (const p of ['/v1/demo/run', '/v1/jobs/{job_id}', '/v1/jobs', '/v1/results/{job_id}', '/v1/targets'])
+      assert.ok(doc.body.paths[p], p);
     const body = doc.body.paths['/v1/demo/run'].post.requestBody.content['application/json'].schema;
     assert.equal(body.additionalProperties, false);
     assert.ok(body.properties.callback_url);

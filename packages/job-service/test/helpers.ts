@@ -72,7 +72,11 @@ export async function http<T = any>(
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -92,8 +96,12 @@ export async function waitForStatus(base: string, key: string, jobId: string, ti
 /** Asserts the one error shape of the API. */
 export function isErrorBody(b: any): boolean {
   return (
-    b !== null && typeof b === 'object' && typeof b.error === 'object' && typeof b.error.code === 'string' &&
-    typeof b.error.message === 'string' && b.error.message.length > 0 &&
+    b !== null &&
+    typeof b === 'object' &&
+    typeof b.error === 'object' &&
+    typeof b.error.code === 'string' &&
+    typeof b.error.message === 'string' &&
+    b.error.message.length > 0 &&
     Object.keys(b).length === 1
   );
 }
@@ -107,7 +115,11 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProc
   });
 }
 
-export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  stdin?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = spawnCli(args, env);
   let stdout = '';
   let stderr = '';

@@ -30,7 +30,9 @@ test('embedded: stopping the server mid-job requeues it uncounted; the next star
 });
 
 const pg = await probePostgres();
-test('postgres: jobs still processing that the queue no longer holds are failed by the sweeper', { skip: pg.skip }, async () => {
+test('postgres: jobs still processing that the queue no longer holds are failed by the sweeper', {
+  skip: pg.skip,
+}, async () => {
   const db = await createTempDatabase('evident_jobs_sweep');
   const cfg = testConfig({ databaseUrl: db.url });
   const store = new PostgresStore(db.url);
@@ -39,7 +41,19 @@ test('postgres: jobs still processing that the queue no longer holds are failed 
     await store.migrate();
     const k = await store.createKey({ name: 's', plan: 'researcher' });
     const mk = async (id: string) => {
-      const r = await store.insertJob({ id, key_id: k.key_id, kind: 'demo', max_attempts: 3, estimate_low: 1, estimate_high: 2, callback_url: null, input: gzipSync('{}') }, 10);
+      const r = await store.insertJob(
+        {
+          id,
+          key_id: k.key_id,
+          kind: 'demo',
+          max_attempts: 3,
+          estimate_low: 1,
+          estimate_high: 2,
+          callback_url: null,
+          input: gzipSync('{}'),
+        },
+        10,
+      );
       assert.ok(r.ok);
       return r.job;
     };
@@ -72,7 +86,9 @@ test('embedded: a second server on the same data directory is refused while the 
   }
 });
 
-test('postgres: a run outliving its queue delivery is stopped and retried, then failed with the reason', { skip: pg.skip }, async () => {
+test('postgres: a run outliving its queue delivery is stopped and retried, then failed with the reason', {
+  skip: pg.skip,
+}, async () => {
   const db = await createTempDatabase('evident_jobs_limit');
   const { startTestServer } = await import('./helpers.js');
   // Deliveries expire after max(1 s, 0.3 x high estimate): a 3 s demo job (high estimate 5.5 s) gets 2 s.

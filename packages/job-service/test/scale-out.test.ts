@@ -6,7 +6,17 @@ import type { ChildProcess } from 'node:child_process';
 import { createTempDatabase, probePostgres, probeRedis, redisUrl, type TempDatabase } from '@evident/testkit';
 import { demoValue } from './demo-kind.js';
 import { openStore } from '../src/store/open.js';
-import { http, jsonLine, killHard, onJsonLines, runCli, spawnCli, startTestServer, waitFor, waitForStatus } from './helpers.js';
+import {
+  http,
+  jsonLine,
+  killHard,
+  onJsonLines,
+  runCli,
+  spawnCli,
+  startTestServer,
+  waitFor,
+  waitForStatus,
+} from './helpers.js';
 
 const pgProbe = await probePostgres();
 const redisProbe = await probeRedis();
@@ -42,7 +52,9 @@ async function worker(started: Map<string, number>): Promise<ChildProcess> {
   return child;
 }
 
-test('API process + two worker processes share the queue; kill -9 of a worker mid-job loses nothing', { skip: pgProbe.skip }, async () => {
+test('API process + two worker processes share the queue; kill -9 of a worker mid-job loses nothing', {
+  skip: pgProbe.skip,
+}, async () => {
   // Keys through the CLI, against the same DATABASE_URL as the server.
   const created = await runCli(['keys', 'create', '--plan', 'researcher', '--name', 'scale'], env());
   assert.equal(created.code, 0, created.stderr);
@@ -57,7 +69,8 @@ test('API process + two worker processes share the queue; kill -9 of a worker mi
   const w2 = await worker(started);
 
   const ids: string[] = [];
-  for (let i = 0; i < 6; i++) ids.push((await http(url, 'POST', '/v1/demo/run', { key, body: { items: 5 + i, cpu_ms: 400 } })).body.job_id);
+  for (let i = 0; i < 6; i++)
+    ids.push((await http(url, 'POST', '/v1/demo/run', { key, body: { items: 5 + i, cpu_ms: 400 } })).body.job_id);
   for (const [i, id] of ids.entries()) {
     const st = await waitForStatus(url, key, id, 60_000);
     assert.equal(st.status, 'completed', JSON.stringify(st));
@@ -81,7 +94,10 @@ test('API process + two worker processes share the queue; kill -9 of a worker mi
   assert.equal(st.attempts, 2);
   assert.equal(started.get(`${long}#2`), survivor.pid);
   const res = await http(url, 'GET', `/v1/results/${long}`, { key });
-  assert.deepEqual(res.body.rows.map((r: any) => r.value), Array.from({ length: 12 }, (_, i) => demoValue(i)));
+  assert.deepEqual(
+    res.body.rows.map((r: any) => r.value),
+    Array.from({ length: 12 }, (_, i) => demoValue(i)),
+  );
 
   // kill -9 of the API server: jobs already accepted still complete, and a new server serves them.
   const queued = (await http(url, 'POST', '/v1/demo/run', { key, body: { items: 2, cpu_ms: 300 } })).body.job_id;
@@ -92,7 +108,9 @@ test('API process + two worker processes share the queue; kill -9 of a worker mi
   assert.equal((await waitForStatus(url2, key, queued, 30_000)).status, 'completed');
 });
 
-test('REDIS_URL: two API instances share one rate-limit budget per key', { skip: pgProbe.skip || redisProbe.skip }, async () => {
+test('REDIS_URL: two API instances share one rate-limit budget per key', {
+  skip: pgProbe.skip || redisProbe.skip,
+}, async () => {
   const a = await startTestServer({ databaseUrl: db!.url, redisUrl });
   const b = await startTestServer({ databaseUrl: db!.url, redisUrl });
   try {
@@ -100,7 +118,8 @@ test('REDIS_URL: two API instances share one rate-limit budget per key', { skip:
     const k = await store.createKey({ name: 'shared', plan: 'enterprise', rpm: 10, concurrency: 1 });
     await store.close();
     const codes: number[] = [];
-    for (let i = 0; i < 12; i++) codes.push((await http(i % 2 ? b.url : a.url, 'GET', '/v1/jobs', { key: k.key })).status);
+    for (let i = 0; i < 12; i++)
+      codes.push((await http(i % 2 ? b.url : a.url, 'GET', '/v1/jobs', { key: k.key })).status);
     assert.deepEqual(codes, [...Array(10).fill(200), 429, 429]);
     const r = await http(a.url, 'GET', '/v1/jobs', { key: k.key });
     assert.equal(r.body.error.code, 'rate_limited');

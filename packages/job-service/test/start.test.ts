@@ -26,8 +26,13 @@ function stop(child: ChildProcess): Promise<void> {
 async function start(): Promise<{ child: ChildProcess; url: string; key: string; kbUrl: string }> {
   const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', 'scripts/start.ts'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: '0', EVIDENT_DATA_DIR: dir.path, EVIDENT_JOB_KIND_MODULES: demoKindModule,
-      KB_CONSOLE_PORT: '0' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      EVIDENT_DATA_DIR: dir.path,
+      EVIDENT_JOB_KIND_MODULES: demoKindModule,
+      KB_CONSOLE_PORT: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

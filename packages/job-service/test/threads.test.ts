@@ -12,7 +12,8 @@ test('the HTTP event loop stays responsive while two CPU-bound jobs run', async 
   const key = (await s.store.createKey({ name: 'r', plan: 'enterprise', rpm: 100_000, concurrency: 10 })).key;
   // 10 s of busy loop per job, in 500 ms slices: on the event loop each slice would stall every request.
   const ids: string[] = [];
-  for (let i = 0; i < 2; i++) ids.push((await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 10, cpu_ms: 10_000 } })).body.job_id);
+  for (let i = 0; i < 2; i++)
+    ids.push((await http(s.url, 'POST', '/v1/demo/run', { key, body: { items: 10, cpu_ms: 10_000 } })).body.job_id);
   await waitFor(async () => {
     const st = await Promise.all(ids.map((id) => http(s!.url, 'GET', `/v1/jobs/${id}`, { key })));
     return st.every((r) => r.body.started_at);
@@ -30,11 +31,16 @@ test('the HTTP event loop stays responsive while two CPU-bound jobs run', async 
   }
   h.disable();
   const st = await Promise.all(ids.map((id) => http(s!.url, 'GET', `/v1/jobs/${id}`, { key })));
-  assert.ok(st.every((r) => r.body.status === 'processing'), 'both jobs were still running throughout');
+  assert.ok(
+    st.every((r) => r.body.status === 'processing'),
+    'both jobs were still running throughout',
+  );
   latencies.sort((a, b) => a - b);
   const max = latencies[latencies.length - 1]!;
   assert.ok(latencies.length > 20, `only ${latencies.length} requests answered in 2.5 s`);
-  console.log(`# ${latencies.length} status requests, median ${latencies[latencies.length >> 1]!.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
+  console.log(
+    `# ${latencies.length} status requests, median ${latencies[latencies.length >> 1]!.toFixed(1)} ms, max ${max.toFixed(1)} ms`,
+  );
   assert.ok(max < 400, `slowest status request took ${max.toFixed(0)} ms`);
   assert.ok(h.max / 1e6 < 400, `event loop stalled for ${(h.max / 1e6).toFixed(0)} ms`);
   for (const id of ids) await http(s.url, 'DELETE', `/v1/jobs/${id}`, { key });

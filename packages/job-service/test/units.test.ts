@@ -20,7 +20,20 @@ test('estimated_time uses the unit that fits, in the seed form', () => {
 });
 
 test('private, loopback, link-local and mapped addresses are recognised', async () => {
-  for (const ip of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::']) {
+  for (const ip of [
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '::',
+  ]) {
     assert.ok(isPrivateAddress(ip), ip);
   }
   for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '172.32.0.1']) assert.ok(!isPrivateAddress(ip), ip);

@@ -49,7 +49,13 @@ for (let i = 0; i < 7; i++) {
 }
 const limmaSeconds = medianOf(limmaRuns.slice(2)); // first runs warm the JIT
 const [, e2eSeconds] = time(() =>
-  discoverTargets({ expression_matrix: exprText, metadata: metaText, condition_column: 'mol.biol', case_value: 'BCR/ABL', control_value: 'NEG' }),
+  discoverTargets({
+    expression_matrix: exprText,
+    metadata: metaText,
+    condition_column: 'mol.biol',
+    case_value: 'BCR/ABL',
+    control_value: 'NEG',
+  }),
 );
 
 const out: Record<string, unknown> = {
@@ -57,9 +63,16 @@ const out: Record<string, unknown> = {
     features: ds.values.nrow,
     samples: ds.values.ncol,
     figure: { seconds: round(limmaSeconds), what: 'lmFit + eBayes + BH, median of 5 warm runs' },
-    baseline: { seconds: R_LIMMA_ALL_SECONDS, what: 'R 4.2.2 limma 3.54.1 lmFit + eBayes (reference README; R not installed here)' },
+    baseline: {
+      seconds: R_LIMMA_ALL_SECONDS,
+      what: 'R 4.2.2 limma 3.54.1 lmFit + eBayes (reference README; R not installed here)',
+    },
     ratio: round(limmaSeconds / R_LIMMA_ALL_SECONDS),
-    also: { csv_parse_seconds: round(parseSeconds), whole_discovery_seconds: round(e2eSeconds), note: 'whole discovery = parse + limma + gene table + ranking + plots, first (cold) run' },
+    also: {
+      csv_parse_seconds: round(parseSeconds),
+      whole_discovery_seconds: round(e2eSeconds),
+      note: 'whole discovery = parse + limma + gene table + ranking + plots, first (cold) run',
+    },
   },
 };
 
@@ -92,7 +105,11 @@ if (!process.argv.includes('--skip-large')) {
     figure: { seconds: round(seconds), cpu_seconds: round(cpuSeconds), peak_rss_mb: Math.round(peakRssMb) },
     baseline: { seconds: LARGE_GOAL_SECONDS, peak_rss_mb: LARGE_GOAL_RSS_MB, what: 'goal from the issue' },
     ratio: { seconds: round(seconds / LARGE_GOAL_SECONDS), peak_rss: round(peakRssMb / LARGE_GOAL_RSS_MB) },
-    also: { generate_seconds: round(genSeconds), rss_before_pipeline_mb: Math.round(rssBefore / 2 ** 20), note: 'seconds = wall clock (inflated when the machine is shared), cpu_seconds = CPU time of this process; pipeline from an in-memory matrix (filterByExpr, TMM, voom, weighted lmFit, eBayes, BH); peak RSS includes the 480 MB input' },
+    also: {
+      generate_seconds: round(genSeconds),
+      rss_before_pipeline_mb: Math.round(rssBefore / 2 ** 20),
+      note: 'seconds = wall clock (inflated when the machine is shared), cpu_seconds = CPU time of this process; pipeline from an in-memory matrix (filterByExpr, TMM, voom, weighted lmFit, eBayes, BH); peak RSS includes the 480 MB input',
+    },
   };
 }
 
@@ -100,4 +117,4 @@ function round(v: number): number {
   return Math.round(v * 1000) / 1000;
 }
 
-process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

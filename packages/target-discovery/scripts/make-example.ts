@@ -11,9 +11,12 @@ const docs = fileURLToPath(new URL('../docs/', import.meta.url));
 mkdirSync(dir, { recursive: true });
 mkdirSync(docs, { recursive: true });
 const study = syntheticStudy();
-writeFileSync(dir + 'tumor_vs_normal_counts.csv', study.countsCsv);
-writeFileSync(dir + 'tumor_vs_normal_metadata.csv', study.metadataCsv);
-writeFileSync(dir + 'planted_genes.csv', 'symbol,log2_fold_change\n' + study.planted.map((p) => `${p.symbol},${p.log2_fold_change.toFixed(3)}`).join('\n') + '\n');
+writeFileSync(`${dir}tumor_vs_normal_counts.csv`, study.countsCsv);
+writeFileSync(`${dir}tumor_vs_normal_metadata.csv`, study.metadataCsv);
+writeFileSync(
+  `${dir}planted_genes.csv`,
+  `symbol,log2_fold_change\n${study.planted.map((p) => `${p.symbol},${p.log2_fold_change.toFixed(3)}`).join('\n')}\n`,
+);
 const request = {
   expression_matrix: Buffer.from(study.countsCsv).toString('base64'),
   metadata: Buffer.from(study.metadataCsv).toString('base64'),
@@ -22,10 +25,10 @@ const request = {
   control_value: 'normal',
   options: { include_druggability: true, min_fold_change: 1.5, max_pvalue: 0.05, covariates: ['batch'] },
 };
-writeFileSync(dir + 'request.json', JSON.stringify(request) + '\n');
+writeFileSync(`${dir}request.json`, `${JSON.stringify(request)}\n`);
 const result = discoverTargets({ ...request, expression_matrix: study.countsCsv, metadata: study.metadataCsv });
-writeFileSync(docs + 'example-volcano.svg', result.plots.volcano_svg);
-writeFileSync(docs + 'example-ma.svg', result.plots.ma_svg);
+writeFileSync(`${docs}example-volcano.svg`, result.plots.volcano_svg);
+writeFileSync(`${docs}example-ma.svg`, result.plots.ma_svg);
 console.log(
   `wrote ${study.symbols.length} genes x ${study.sampleIds.length} samples, ${study.planted.length} planted; ` +
     `${result.summary.significant} significant, ${result.summary.druggable_significant} druggable`,

@@ -36,15 +36,32 @@ export interface DiscoveryRequest {
 
 export type { Druggability, Target, DiscoverySummary, DiscoveryResult } from './results/types.js';
 
-export const DEFAULTS = { min_fold_change: 1.5, max_pvalue: 0.05, pvalue_type: 'adjusted' as const, include_druggability: true, max_targets: 1000 };
+export const DEFAULTS = {
+  min_fold_change: 1.5,
+  max_pvalue: 0.05,
+  pvalue_type: 'adjusted' as const,
+  include_druggability: true,
+  max_targets: 1000,
+};
 
 export function normaliseOptions(o: DiscoveryOptions = {}) {
   const minFc = o.min_fold_change ?? DEFAULTS.min_fold_change;
   const maxP = o.max_pvalue ?? DEFAULTS.max_pvalue;
-  if (!(Number.isFinite(minFc) && minFc >= 1)) throw new TargetDiscoveryInputError('bad_option', 'options.min_fold_change', `min_fold_change must be a linear fold change >= 1 (got ${minFc})`);
-  if (!(Number.isFinite(maxP) && maxP > 0 && maxP <= 1)) throw new TargetDiscoveryInputError('bad_option', 'options.max_pvalue', `max_pvalue must be in (0, 1] (got ${maxP})`);
+  if (!(Number.isFinite(minFc) && minFc >= 1))
+    throw new TargetDiscoveryInputError(
+      'bad_option',
+      'options.min_fold_change',
+      `min_fold_change must be a linear fold change >= 1 (got ${minFc})`,
+    );
+  if (!(Number.isFinite(maxP) && maxP > 0 && maxP <= 1))
+    throw new TargetDiscoveryInputError(
+      'bad_option',
+      'options.max_pvalue',
+      `max_pvalue must be in (0, 1] (got ${maxP})`,
+    );
   const pt = o.pvalue_type ?? DEFAULTS.pvalue_type;
-  if (pt !== 'adjusted' && pt !== 'raw') throw new TargetDiscoveryInputError('bad_option', 'options.pvalue_type', `pvalue_type must be "adjusted" or "raw"`);
+  if (pt !== 'adjusted' && pt !== 'raw')
+    throw new TargetDiscoveryInputError('bad_option', 'options.pvalue_type', `pvalue_type must be "adjusted" or "raw"`);
   return {
     include_druggability: o.include_druggability ?? DEFAULTS.include_druggability,
     min_fold_change: minFc,
@@ -68,7 +85,12 @@ export function prepareDiscovery(req: DiscoveryRequest) {
     covariates: opts.covariates,
   });
   const design = buildDesign(ds, req.condition_column, req.case_value, req.control_value);
-  if (ds.featureIds.length < 2) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `the expression matrix has ${ds.featureIds.length} feature(s); need at least 2`);
+  if (ds.featureIds.length < 2)
+    throw new TargetDiscoveryInputError(
+      'too_few_features',
+      'expression_matrix',
+      `the expression matrix has ${ds.featureIds.length} feature(s); need at least 2`,
+    );
   return { opts, raw, ds, design };
 }
 
@@ -93,9 +115,19 @@ export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
     const nCase = ds.isCase.reduce((a, b) => a + b, 0);
     const keep = filterByExpr(ds.values, [nCase, ds.sampleIds.length - nCase]);
     testable = keep.reduce((a, b) => a + b, 0);
-    if (testable < 2) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `only ${testable} feature(s) pass filterByExpr (at least 10 counts per million-equivalent in enough samples); need at least 2`);
+    if (testable < 2)
+      throw new TargetDiscoveryInputError(
+        'too_few_features',
+        'expression_matrix',
+        `only ${testable} feature(s) pass filterByExpr (at least 10 counts per million-equivalent in enough samples); need at least 2`,
+      );
   }
-  return { features: ds.featureIds.length, samples: ds.sampleIds.length, data_type: dataType, testable_features: testable };
+  return {
+    features: ds.featureIds.length,
+    samples: ds.sampleIds.length,
+    data_type: dataType,
+    testable_features: testable,
+  };
 }
 
 export function discoverTargets(req: DiscoveryRequest, hooks: RunHooks = {}): DiscoveryResult {

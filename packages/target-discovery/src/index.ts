@@ -7,7 +7,12 @@ export { parseMetadata, type Metadata } from './parse/metadata.js';
 export { buildDataset, type Dataset, type ExcludedSample } from './pipeline/dataset.js';
 export { buildDesign } from './pipeline/design.js';
 export { detectDataType, type DataType } from './pipeline/detect.js';
-export { differentialExpression, type DeTable, type PipelineReport, type RunHooks } from './pipeline/differential-expression.js';
+export {
+  differentialExpression,
+  type DeTable,
+  type PipelineReport,
+  type RunHooks,
+} from './pipeline/differential-expression.js';
 export { lmFit, type Design, type LinearFit } from './stats/lmfit.js';
 export { eBayes, fitFDist, squeezeVar, tmixture, type ModeratedStats } from './stats/ebayes.js';
 export { voom } from './stats/voom.js';

@@ -28,7 +28,10 @@ test('limma on ALL matches R: logFC/AveExpr 1e-8 abs, t/B/p 1e-6 rel', () => {
   const rows = result.table.rows;
   assert.equal(rows.length, expected.size);
   const pick = (refCol: string, ourCol: (typeof TABLE_COLUMNS)[number]) =>
-    compare(rows.map((r) => r[col(ourCol)] as number), rows.map((r) => refValue(expected, r[0], refCol)));
+    compare(
+      rows.map((r) => r[col(ourCol)] as number),
+      rows.map((r) => refValue(expected, r[0], refCol)),
+    );
   const d = {
     logFC: pick('logFC', 'log2_fold_change'),
     AveExpr: pick('AveExpr', 'average_expression'),

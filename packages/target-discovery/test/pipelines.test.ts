@@ -16,7 +16,14 @@ function toTpm(csv: string): string {
 }
 
 test('TPM-like values run log2(x + 1) + limma-trend and recover planted genes', () => {
-  const r = discoverTargets({ expression_matrix: toTpm(study.countsCsv), metadata: study.metadataCsv, condition_column: 'condition', case_value: 'tumor', control_value: 'normal', options: { include_druggability: false } });
+  const r = discoverTargets({
+    expression_matrix: toTpm(study.countsCsv),
+    metadata: study.metadataCsv,
+    condition_column: 'condition',
+    case_value: 'tumor',
+    control_value: 'normal',
+    options: { include_druggability: false },
+  });
   assert.equal(r.summary.pipeline.name, 'limma-trend');
   assert.equal(r.summary.pipeline.data_type, 'non_log_expression');
   const found = new Set(r.targets.map((t) => t.gene_symbol));
@@ -47,7 +54,7 @@ test('limma-trend prior follows intensity when variance depends on it', () => {
   const n = 6;
   const data = new Float64Array(G * n);
   let seed = 1;
-  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5;
+  const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5;
   const amean = new Float64Array(G);
   for (let g = 0; g < G; g++) {
     const mean = 2 + (10 * g) / G;
@@ -64,13 +71,26 @@ test('limma-trend prior follows intensity when variance depends on it', () => {
 
 test('count features with missing values are left out and reported', () => {
   const csv = study.countsCsv.replace(/^(EGFR,)\d+/m, '$1NA');
-  const r = discoverTargets({ expression_matrix: csv, metadata: study.metadataCsv, condition_column: 'condition', case_value: 'tumor', control_value: 'normal', options: { include_druggability: false } });
+  const r = discoverTargets({
+    expression_matrix: csv,
+    metadata: study.metadataCsv,
+    condition_column: 'condition',
+    case_value: 'tumor',
+    control_value: 'normal',
+    options: { include_druggability: false },
+  });
   assert.equal(r.summary.pipeline.features_removed.missing_values, 1);
   assert.ok(!r.table.rows.some((row) => row[0] === 'EGFR'));
 });
 
 test('raw p-value thresholds and a stricter fold change change what is significant', () => {
-  const base = { expression_matrix: study.countsCsv, metadata: study.metadataCsv, condition_column: 'condition', case_value: 'tumor', control_value: 'normal' };
+  const base = {
+    expression_matrix: study.countsCsv,
+    metadata: study.metadataCsv,
+    condition_column: 'condition',
+    case_value: 'tumor',
+    control_value: 'normal',
+  };
   const adj = discoverTargets({ ...base, options: { include_druggability: false } });
   const raw = discoverTargets({ ...base, options: { include_druggability: false, pvalue_type: 'raw' } });
   const strict = discoverTargets({ ...base, options: { include_druggability: false, min_fold_change: 4 } });

@@ -5,11 +5,23 @@ import { volcanoSvg, maSvg, type PlotPoint } from '@evident/target-discovery';
 const points: PlotPoint[] = Array.from({ length: 500 }, (_, i) => {
   const lfc = Math.sin(i) * 3;
   const p = 10 ** -(Math.abs(lfc) * (1 + (i % 5)));
-  return { label: `G${i}`, log2FoldChange: lfc, pValue: p, averageExpression: 4 + (i % 9), status: p < 1e-4 && Math.abs(lfc) > 1 ? (lfc > 0 ? 'up' : 'down') : 'ns' };
+  return {
+    label: `G${i}`,
+    log2FoldChange: lfc,
+    pValue: p,
+    averageExpression: 4 + (i % 9),
+    status: p < 1e-4 && Math.abs(lfc) > 1 ? (lfc > 0 ? 'up' : 'down') : 'ns',
+  };
 });
 
 test('volcano plot: labelled targets, threshold lines, axes and legend, well-formed SVG', () => {
-  const svg = volcanoSvg(points, { title: 'tumor vs normal <test>', minAbsLog2FoldChange: 1, pValueLine: 1e-4, pValueLineLabel: 'FDR = 0.05', highlight: ['G1', 'G2', 'G99'] });
+  const svg = volcanoSvg(points, {
+    title: 'tumor vs normal <test>',
+    minAbsLog2FoldChange: 1,
+    pValueLine: 1e-4,
+    pValueLineLabel: 'FDR = 0.05',
+    highlight: ['G1', 'G2', 'G99'],
+  });
   assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.match(svg, /tumor vs normal &lt;test&gt;/); // escaped
   for (const l of ['G1', 'G2', 'G99']) assert.match(svg, new RegExp(`class="gene">${l}<`));
@@ -26,7 +38,12 @@ test('volcano plot: labelled targets, threshold lines, axes and legend, well-for
 });
 
 test('MA plot has the zero line and fold-change thresholds', () => {
-  const svg = maSvg(points, { title: 'MA', minAbsLog2FoldChange: 1, highlight: ['G1'], expressionLabel: 'average log2 CPM' });
+  const svg = maSvg(points, {
+    title: 'MA',
+    minAbsLog2FoldChange: 1,
+    highlight: ['G1'],
+    expressionLabel: 'average log2 CPM',
+  });
   assert.match(svg, /average log2 CPM/);
   assert.equal((svg.match(/class="threshold"/g) ?? []).length, 2);
 });

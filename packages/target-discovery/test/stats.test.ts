@@ -7,10 +7,19 @@ import { quantile, rankAverage } from '../src/stats/summary.js';
 import { at } from './helpers.js';
 
 test('lowess reproduces R lowess(cars)', () => {
-  const speed = [4, 4, 7, 7, 8, 9, 10, 10, 10, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 16, 16, 17, 17, 17, 18, 18, 18, 18, 19, 19, 19, 20, 20, 20, 20, 20, 22, 23, 24, 24, 24, 24, 25];
-  const dist = [2, 10, 4, 22, 16, 10, 18, 26, 34, 17, 28, 14, 20, 24, 28, 26, 34, 34, 46, 26, 36, 60, 80, 20, 26, 54, 32, 40, 32, 40, 50, 42, 56, 76, 84, 36, 46, 68, 32, 48, 52, 56, 64, 66, 54, 70, 92, 93, 120, 85];
+  const speed = [
+    4, 4, 7, 7, 8, 9, 10, 10, 10, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 16, 16, 17, 17,
+    17, 18, 18, 18, 18, 19, 19, 19, 20, 20, 20, 20, 20, 22, 23, 24, 24, 24, 24, 25,
+  ];
+  const dist = [
+    2, 10, 4, 22, 16, 10, 18, 26, 34, 17, 28, 14, 20, 24, 28, 26, 34, 34, 46, 26, 36, 60, 80, 20, 26, 54, 32, 40, 32,
+    40, 50, 42, 56, 76, 84, 36, 46, 68, 32, 48, 52, 56, 64, 66, 54, 70, 92, 93, 120, 85,
+  ];
   // R 4.x: unique(round(lowess(cars)$y, 6))
-  const expected = [4.965459, 13.124495, 15.858633, 18.579691, 21.280313, 24.129277, 27.119549, 30.027276, 32.962506, 36.757728, 40.435075, 43.463492, 46.885479, 50.793152, 56.491224, 67.585824, 73.079695, 78.643164, 84.328698];
+  const expected = [
+    4.965459, 13.124495, 15.858633, 18.579691, 21.280313, 24.129277, 27.119549, 30.027276, 32.962506, 36.757728,
+    40.435075, 43.463492, 46.885479, 50.793152, 56.491224, 67.585824, 73.079695, 78.643164, 84.328698,
+  ];
   const fit = lowess(speed, dist);
   const got = [...new Set(Array.from(fit.y, (v) => Math.round(v * 1e6) / 1e6))];
   assert.equal(got.length, expected.length);
@@ -49,7 +58,12 @@ test('selection-based quantile and rank window agree with sorting', async () => 
   const x = Array.from({ length: 301 }, (_, i) => Math.round(Math.cos(i * 2.3) * 30) / 3);
   for (const p of [0, 0.25, 0.5, 0.75, 0.9, 1]) assert.ok(quantileSelect(x, p) === quantile(x, p), `p=${p}`);
   const r = rankAverage(x);
-  const windows: Array<[number, number]> = [[91, 211], [16, 286], [1, 301], [150, 150]];
+  const windows: Array<[number, number]> = [
+    [91, 211],
+    [16, 286],
+    [1, 301],
+    [150, 150],
+  ];
   for (const [lo, hi] of windows) {
     const w = rankWindow(x, lo, hi);
     r.forEach((ri, i) => assert.equal(w[i], ri >= lo && ri <= hi ? 1 : 0, `rank ${ri} window ${lo}-${hi}`));
@@ -59,7 +73,16 @@ test('selection-based quantile and rank window agree with sorting', async () => 
 test('approxFun interpolates linearly, averages tied x, and is constant outside (rule = 2)', async () => {
   const { approxFun } = await import('@evident/target-discovery');
   const f = approxFun(Float64Array.from([0, 1, 1, 2, 4]), Float64Array.from([0, 2, 4, 3, 7]));
-  const cases: Array<[number, number]> = [[-1, 0], [0, 0], [0.5, 1.5], [1, 3], [1.5, 3], [3, 5], [4, 7], [9, 7]];
+  const cases: Array<[number, number]> = [
+    [-1, 0],
+    [0, 0],
+    [0.5, 1.5],
+    [1, 3],
+    [1.5, 3],
+    [3, 5],
+    [4, 7],
+    [9, 7],
+  ];
   for (const [v, e] of cases) assert.ok(Math.abs(f(v) - e) < 1e-12, `f(${v}) = ${f(v)}, expected ${e}`);
   // Dense random check against a plain linear scan.
   const xs = Float64Array.from({ length: 300 }, (_, i) => i * 0.37 + Math.sin(i) * 0.1).sort();

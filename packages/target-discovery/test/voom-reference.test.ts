@@ -33,8 +33,17 @@ test('voom pipeline matches R: same filterByExpr genes, TMM 1e-6, voom t 1e-4 re
   const col = (name: (typeof TABLE_COLUMNS)[number]) => TABLE_COLUMNS.indexOf(name);
   const rows = result.table.rows;
   const pick = (refCol: string, ourCol: (typeof TABLE_COLUMNS)[number]) =>
-    compare(rows.map((r) => r[col(ourCol)] as number), rows.map((r) => refValue(expected, r[0], refCol)));
-  const d = { logFC: pick('logFC', 'log2_fold_change'), AveExpr: pick('AveExpr', 'average_expression'), t: pick('t', 't'), p: pick('P.Value', 'p_value'), B: pick('B', 'b') };
+    compare(
+      rows.map((r) => r[col(ourCol)] as number),
+      rows.map((r) => refValue(expected, r[0], refCol)),
+    );
+  const d = {
+    logFC: pick('logFC', 'log2_fold_change'),
+    AveExpr: pick('AveExpr', 'average_expression'),
+    t: pick('t', 't'),
+    p: pick('P.Value', 'p_value'),
+    B: pick('B', 'b'),
+  };
   const tmmDiff = Math.max(...norm.map((x) => Math.abs(x.norm_factor - refValue(tmm, x.sample_id, 'norm.factors'))));
   console.log('# sim counts vs R voom max differences', JSON.stringify({ ...d, tmm: tmmDiff }));
   assert.ok(d.t.maxRel < 1e-4, `t ${d.t.maxRel}`);

@@ -21,7 +21,18 @@ function hashList(values: number[]): number {
 }
 
 // Standard atomic weights RDKit uses for the isotope mass delta; only consulted for isotope-labelled atoms.
-const ATOMIC_WEIGHT: Record<number, number> = { 1: 1.008, 6: 12.011, 7: 14.007, 8: 15.999, 9: 18.998, 15: 30.974, 16: 32.067, 17: 35.453, 35: 79.904, 53: 126.904 };
+const ATOMIC_WEIGHT: Record<number, number> = {
+  1: 1.008,
+  6: 12.011,
+  7: 14.007,
+  8: 15.999,
+  9: 18.998,
+  15: 30.974,
+  16: 32.067,
+  17: 35.453,
+  35: 79.904,
+  53: 126.904,
+};
 
 function atomInvariants(g: MolGraph): number[] {
   return g.z.map((z, i) => {

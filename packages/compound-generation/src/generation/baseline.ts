@@ -6,7 +6,10 @@ import { Evaluator, selectDiverse, type Evaluated } from '../scoring/evaluate.js
 import { FragmentLibrary } from './library.js';
 import { Random } from './prng.js';
 
-export async function randomEnumerationBaseline(input: GenerationInput, evaluations: number): Promise<{ selected: Evaluated[]; evaluator: Evaluator }> {
+export async function randomEnumerationBaseline(
+  input: GenerationInput,
+  evaluations: number,
+): Promise<{ selected: Evaluated[]; evaluator: Evaluator }> {
   const rd = await loadRDKit();
   const library = FragmentLibrary.load();
   const rng = new Random(input.options.seed ^ 0x5bd1e995);

@@ -108,7 +108,8 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
       }
       // progress: the larger of budget used and (diverse molecules found, then convergence), never going back
       const found = Math.min(1, selected.length / target);
-      const estimate = 100 * Math.max(evaluator.stats.evaluations / budget, 0.5 * found + 0.5 * found * Math.min(1, stale / PATIENCE));
+      const estimate =
+        100 * Math.max(evaluator.stats.evaluations / budget, 0.5 * found + 0.5 * found * Math.min(1, stale / PATIENCE));
       progress = Math.max(progress, Math.min(99, estimate));
       report('evolving', Math.round(progress * 10) / 1000);
     }

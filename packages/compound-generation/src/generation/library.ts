@@ -27,7 +27,11 @@ export class FragmentLibrary {
       if (!t || t.startsWith('#')) continue;
       const sp = t.indexOf(' ');
       const smiles = sp < 0 ? t : t.slice(0, sp);
-      blocks.push({ smiles, name: sp < 0 ? smiles : t.slice(sp + 1), attachments: (smiles.match(/\[\*:\d+\]/g) ?? []).length });
+      blocks.push({
+        smiles,
+        name: sp < 0 ? smiles : t.slice(sp + 1),
+        attachments: (smiles.match(/\[\*:\d+\]/g) ?? []).length,
+      });
     }
     return new FragmentLibrary(blocks);
   }
@@ -56,7 +60,8 @@ export class FragmentLibrary {
       const label = open.splice(rng.int(open.length), 1)[0]!;
       let piece: string | null;
       if (blocks < maxBlocks && rng.chance(0.3)) piece = relabel(rng.pick(this.cores), label);
-      else if (open.length > 0 && rng.chance(0.12)) piece = null; // leave a hydrogen
+      else if (open.length > 0 && rng.chance(0.12))
+        piece = null; // leave a hydrogen
       else piece = relabel(rng.pick(this.substituents), label);
       if (piece === null) {
         smiles = smiles.replace(`[*:${label}]`, '[H]');

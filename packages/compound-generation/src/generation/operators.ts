@@ -19,7 +19,17 @@ function addMutation(name: string, weight: number, ...smarts: string[]) {
   for (const s of smarts) mutations.push({ name, smarts: s, weight: weight / smarts.length });
 }
 // append an atom at a position with hydrogens
-addMutation('append_atom', 3, '[*;!H0:1]>>[*:1]-C', '[*;!H0:1]>>[*:1]-C', '[*;!H0:1]>>[*:1]-N', '[*;!H0:1]>>[*:1]-O', '[*;!H0:1]>>[*:1]-F', '[*;!H0:1]>>[*:1]-Cl', '[C;H2,H3:1]>>[C:1]=O');
+addMutation(
+  'append_atom',
+  3,
+  '[*;!H0:1]>>[*:1]-C',
+  '[*;!H0:1]>>[*:1]-C',
+  '[*;!H0:1]>>[*:1]-N',
+  '[*;!H0:1]>>[*:1]-O',
+  '[*;!H0:1]>>[*:1]-F',
+  '[*;!H0:1]>>[*:1]-Cl',
+  '[C;H2,H3:1]>>[C:1]=O',
+);
 // insert an atom into a non-aromatic single bond
 addMutation('insert_atom', 2, '[*:1]-[*:2]>>[*:1]-C-[*:2]', '[*:1]-[*:2]>>[*:1]-N-[*:2]', '[*:1]-[*:2]>>[*:1]-O-[*:2]');
 // delete a terminal atom, or a chain atom joining its two neighbours
@@ -39,7 +49,14 @@ addMutation(
   '[S;X2:1]>>[O:1]',
 );
 // change bond orders outside aromatic systems
-addMutation('change_bond', 1.5, '[*;!H0:1]-;!@[*;!H0:2]>>[*:1]=[*:2]', '[*:1]=;!@[*:2]>>[*:1]-[*:2]', '[*;!H0:1]-;@[*;!H0:2]>>[*:1]=[*:2]', '[*:1]=;@[*:2]>>[*:1]-[*:2]');
+addMutation(
+  'change_bond',
+  1.5,
+  '[*;!H0:1]-;!@[*;!H0:2]>>[*:1]=[*:2]',
+  '[*:1]=;!@[*:2]>>[*:1]-[*:2]',
+  '[*;!H0:1]-;@[*;!H0:2]>>[*:1]=[*:2]',
+  '[*:1]=;@[*:2]>>[*:1]-[*:2]',
+);
 // ring operations: open an aliphatic ring bond, close a 5- or 6-membered ring on a chain
 addMutation(
   'ring',
@@ -142,7 +159,10 @@ export class Operators {
     if (!mol) return [];
     const pairs: Array<[string, string]> = [];
     try {
-      const frags = mol.get_mmpa_frags(1, 1, 64) as { cores: InstanceType<RDKit['MolList']> | null; sidechains: InstanceType<RDKit['MolList']> | null } | null;
+      const frags = mol.get_mmpa_frags(1, 1, 64) as {
+        cores: InstanceType<RDKit['MolList']> | null;
+        sidechains: InstanceType<RDKit['MolList']> | null;
+      } | null;
       frags?.cores?.delete();
       const sc = frags?.sidechains;
       if (!sc) return pairs;

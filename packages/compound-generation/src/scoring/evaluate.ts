@@ -70,12 +70,12 @@ function sanityProblem(g: MolGraph, smiles: string): string | null {
 function constraintViolations(p: MoleculeProperties, c: Constraints): { violations: string[]; distance: number } {
   const v: string[] = [];
   let d = 0;
-  if (p.mw < c.mw_range[0]) (v.push(`mw ${p.mw} < ${c.mw_range[0]}`), (d += (c.mw_range[0] - p.mw) / 50));
-  if (p.mw > c.mw_range[1]) (v.push(`mw ${p.mw} > ${c.mw_range[1]}`), (d += (p.mw - c.mw_range[1]) / 50));
-  if (p.logp < c.logp_range[0]) (v.push(`logp ${p.logp} < ${c.logp_range[0]}`), (d += c.logp_range[0] - p.logp));
-  if (p.logp > c.logp_range[1]) (v.push(`logp ${p.logp} > ${c.logp_range[1]}`), (d += p.logp - c.logp_range[1]));
-  if (p.hbd > c.hbd_max) (v.push(`hbd ${p.hbd} > ${c.hbd_max}`), (d += p.hbd - c.hbd_max));
-  if (p.hba > c.hba_max) (v.push(`hba ${p.hba} > ${c.hba_max}`), (d += p.hba - c.hba_max));
+  if (p.mw < c.mw_range[0]) v.push(`mw ${p.mw} < ${c.mw_range[0]}`), (d += (c.mw_range[0] - p.mw) / 50);
+  if (p.mw > c.mw_range[1]) v.push(`mw ${p.mw} > ${c.mw_range[1]}`), (d += (p.mw - c.mw_range[1]) / 50);
+  if (p.logp < c.logp_range[0]) v.push(`logp ${p.logp} < ${c.logp_range[0]}`), (d += c.logp_range[0] - p.logp);
+  if (p.logp > c.logp_range[1]) v.push(`logp ${p.logp} > ${c.logp_range[1]}`), (d += p.logp - c.logp_range[1]);
+  if (p.hbd > c.hbd_max) v.push(`hbd ${p.hbd} > ${c.hbd_max}`), (d += p.hbd - c.hbd_max);
+  if (p.hba > c.hba_max) v.push(`hba ${p.hba} > ${c.hba_max}`), (d += p.hba - c.hba_max);
   return { violations: v, distance: d };
 }
 
@@ -191,7 +191,12 @@ export const DIVERSITY_WEIGHT = 0.25;
  * Diverse selection of up to n molecules: greedy maximal marginal relevance (see DIVERSITY_WEIGHT), never
  * admitting a molecule above the similarity cap to one already picked. Returned best total first.
  */
-export function selectDiverse(candidates: Evaluated[], n: number, cap: number, diversityWeight = DIVERSITY_WEIGHT): Evaluated[] {
+export function selectDiverse(
+  candidates: Evaluated[],
+  n: number,
+  cap: number,
+  diversityWeight = DIVERSITY_WEIGHT,
+): Evaluated[] {
   const sorted = [...candidates].sort((a, b) => b.scores.total - a.scores.total || (a.smiles < b.smiles ? -1 : 1));
   // Work on the best max(2000, 5n) first (the cost is picks x pool); widen only if the cap leaves too few.
   for (let limit = Math.max(2000, 5 * n); ; limit *= 4) {

@@ -26,7 +26,13 @@ const CATIONIC = [
   '[NX3][CX3]=[NX2;!$(N-[#8,#7])]',
   '[#7+;!$([#7+]-[O-]);!$([#7+]=O)]',
 ];
-const ANIONIC = ['[CX3](=O)[OX2H1,OX1-]', 'c1nn[nH]n1', '[#6]S(=O)(=O)[NH]C=O', '[SX4](=O)(=O)[OX2H1,OX1-]', '[PX4](=O)[OX2H1,OX1-]'];
+const ANIONIC = [
+  '[CX3](=O)[OX2H1,OX1-]',
+  'c1nn[nH]n1',
+  '[#6]S(=O)(=O)[NH]C=O',
+  '[SX4](=O)(=O)[OX2H1,OX1-]',
+  '[PX4](=O)[OX2H1,OX1-]',
+];
 
 function countMatching(rd: RDKit, mol: Mol, patterns: string[], molFp?: Uint32Array): number {
   let n = 0;
@@ -70,8 +76,10 @@ export function residueFit(code: string, f: PharmacophoreFeatures): number {
   const aromatic = sat(f.aromatic_rings, 2);
   const hydrophobic = sat(f.hydrophobes, 8);
   // like charges repel: a cationic group halves a K/R term, an anionic one a D/E term
-  if (code === 'K' || code === 'R') terms.push(Math.max(sat(f.acceptors, 2), f.anionic > 0 ? 1 : 0) * (f.cationic > 0 ? 0.5 : 1));
-  if (code === 'D' || code === 'E') terms.push(Math.max(sat(f.donors, 1), f.cationic > 0 ? 1 : 0) * (f.anionic > 0 ? 0.5 : 1));
+  if (code === 'K' || code === 'R')
+    terms.push(Math.max(sat(f.acceptors, 2), f.anionic > 0 ? 1 : 0) * (f.cationic > 0 ? 0.5 : 1));
+  if (code === 'D' || code === 'E')
+    terms.push(Math.max(sat(f.donors, 1), f.cationic > 0 ? 1 : 0) * (f.anionic > 0 ? 0.5 : 1));
   if (code === 'H') terms.push(sat(f.acceptors, 2));
   if ('STNQYCW'.includes(code)) terms.push(polar);
   if ('FYWH'.includes(code)) terms.push(aromatic);

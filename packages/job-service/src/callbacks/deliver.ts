@@ -31,7 +31,11 @@ export async function deliverCallback(url: string, secret: string, doc: object, 
     try {
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signBody(secret, body), 'user-agent': 'evident-jobs' },
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: signBody(secret, body),
+          'user-agent': 'evident-jobs',
+        },
         body,
         redirect: 'manual',
         signal: AbortSignal.timeout(o.timeoutMs),

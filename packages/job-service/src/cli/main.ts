@@ -9,11 +9,13 @@ import { PLAN_NAMES, type PlanName } from '../plans.js';
 import { LOG_LEVELS } from '../log.js';
 import { submitCommand } from './submit.js';
 
-const int = (name: string, min = 0) => (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
-  return n;
-};
+const int =
+  (name: string, min = 0) =>
+  (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+    return n;
+  };
 
 const program = new Command('evident-jobs').description('Evident discovery job service');
 
@@ -65,7 +67,14 @@ program
     if (o.publicUrl) c.publicUrl = o.publicUrl;
     if (o.allowPrivateCallbacks) c.allowPrivateCallbacks = true;
     const server = await startServer(c, { inProcessWorker: Boolean(o.withWorker) });
-    console.log(JSON.stringify({ evident_jobs: 'listening', url: server.url, mode: c.databaseUrl ? 'postgres' : 'embedded', pid: process.pid }));
+    console.log(
+      JSON.stringify({
+        evident_jobs: 'listening',
+        url: server.url,
+        mode: c.databaseUrl ? 'postgres' : 'embedded',
+        pid: process.pid,
+      }),
+    );
     onStop(() => server.close());
   });
 
@@ -120,11 +129,17 @@ keys
     const store = await openStore(storeConfig(keys.opts()));
     try {
       const list = await store.listKeys();
-      console.log(JSON.stringify(list.map((k) => ({
-        ...k,
-        created_at: new Date(k.created_at).toISOString(),
-        revoked_at: k.revoked_at == null ? null : new Date(k.revoked_at).toISOString(),
-      })), null, 2));
+      console.log(
+        JSON.stringify(
+          list.map((k) => ({
+            ...k,
+            created_at: new Date(k.created_at).toISOString(),
+            revoked_at: k.revoked_at == null ? null : new Date(k.revoked_at).toISOString(),
+          })),
+          null,
+          2,
+        ),
+      );
     } finally {
       await store.close();
     }

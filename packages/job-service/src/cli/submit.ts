@@ -11,7 +11,9 @@ const ALIASES: Record<string, string> = { targets: 'td', discover: 'td', compoun
 export function submitCommand(program: Command): void {
   program
     .command('submit')
-    .description(`submit a job and wait for it (kinds: ${jobKinds.map((k) => k.id).join(', ')}; or a route like /v1/targets/discover)`)
+    .description(
+      `submit a job and wait for it (kinds: ${jobKinds.map((k) => k.id).join(', ')}; or a route like /v1/targets/discover)`,
+    )
     .argument('<kind>', 'job kind id, alias (targets, compounds) or route')
     .argument('<request>', "JSON request file, or '-' for stdin")
     .option('--url <url>', 'service base URL (default: $EVIDENT_URL or http://127.0.0.1:8000)')
@@ -37,13 +39,22 @@ export function submitCommand(program: Command): void {
           return;
         }
         const bar = new cliProgress.SingleBar(
-          { format: '{bar} {percentage}% | {stage}', hideCursor: true, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 1000 },
+          {
+            format: '{bar} {percentage}% | {stage}',
+            hideCursor: true,
+            stream: process.stderr,
+            noTTYOutput: true,
+            notTTYSchedule: 1000,
+          },
           cliProgress.Presets.shades_classic,
         );
         bar.start(100, 0, { stage: 'queued' });
         const final = await client.waitForJob(accepted.job_id, {
           intervalMs: o.interval,
-          onProgress: (s) => bar.update(s.status === 'completed' ? 100 : s.progress?.percent ?? 0, { stage: s.progress?.stage ?? s.status }),
+          onProgress: (s) =>
+            bar.update(s.status === 'completed' ? 100 : (s.progress?.percent ?? 0), {
+              stage: s.progress?.stage ?? s.status,
+            }),
         });
         bar.stop();
         console.log(JSON.stringify(final));
@@ -52,7 +63,9 @@ export function submitCommand(program: Command): void {
           return;
         }
         if (o.out) {
-          const data = o.csv ? await client.getResultsCsv(final.job_id) : JSON.stringify(await client.getResults(final.job_id));
+          const data = o.csv
+            ? await client.getResultsCsv(final.job_id)
+            : JSON.stringify(await client.getResults(final.job_id));
           writeFileSync(o.out, data);
           console.error(`results written to ${o.out}`);
         }

@@ -91,9 +91,16 @@ export function createClient(opts: ClientOptions): Client {
       /* not JSON */
     }
     const ra = res.headers.get('retry-after');
-    throw new EvidentApiError(res.status, err.code ?? `http_${res.status}`, err.message ?? res.statusText, err.details, ra ? Number(ra) : undefined);
+    throw new EvidentApiError(
+      res.status,
+      err.code ?? `http_${res.status}`,
+      err.message ?? res.statusText,
+      err.details,
+      ra ? Number(ra) : undefined,
+    );
   }
-  const json = async <T>(method: string, path: string, body?: unknown) => (await (await call(method, path, body)).json()) as T;
+  const json = async <T>(method: string, path: string, body?: unknown) =>
+    (await (await call(method, path, body)).json()) as T;
   const qs = (q: Record<string, unknown> = {}) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries(q)) if (v !== undefined) p.set(k, String(v));
@@ -134,7 +141,8 @@ export function createClient(opts: ClientOptions): Client {
       }
     },
     getResults: (jobId) => json('GET', `/v1/results/${id(jobId)}`),
-    getResultsCsv: async (jobId) => (await call('GET', `/v1/results/${id(jobId)}?format=csv`, undefined, 'text/csv')).text(),
+    getResultsCsv: async (jobId) =>
+      (await call('GET', `/v1/results/${id(jobId)}?format=csv`, undefined, 'text/csv')).text(),
     listTargets: (q) => json('GET', `/v1/targets${qs(q)}`),
   };
   return client;

@@ -24,7 +24,8 @@ export class EmbeddedRunner {
 
   async start(): Promise<void> {
     const { requeued, failed } = await this.store.recoverOrphans(Date.now());
-    if (requeued.length || failed.length) this.log.warn({ requeued, failed }, 'recovered jobs interrupted by a previous stop');
+    if (requeued.length || failed.length)
+      this.log.warn({ requeued, failed }, 'recovered jobs interrupted by a previous stop');
     this.timer = setInterval(() => this.nudge(), this.pollMs);
     this.timer.unref();
     this.nudge();
@@ -40,7 +41,7 @@ export class EmbeddedRunner {
     this.pumping = true;
     void this.pump().finally(() => {
       this.pumping = false;
-      if (this.again) ((this.again = false), this.nudge());
+      if (this.again) (this.again = false), this.nudge();
     });
   }
 
@@ -50,7 +51,9 @@ export class EmbeddedRunner {
         const attempt = await this.store.claimNext(Date.now());
         if (!attempt) return;
         // Same bound as a queue delivery in PostgreSQL mode: a hung run does not hold its thread forever.
-        const p = this.executor.execute(attempt, expireSecondsFor(this.config, attempt.job) * 1000).catch((e) => this.log.error({ job_id: attempt.job.id, err: (e as Error).message }, 'executor error'));
+        const p = this.executor
+          .execute(attempt, expireSecondsFor(this.config, attempt.job) * 1000)
+          .catch((e) => this.log.error({ job_id: attempt.job.id, err: (e as Error).message }, 'executor error'));
         this.inflight.add(p);
         void p.finally(() => {
           this.inflight.delete(p);

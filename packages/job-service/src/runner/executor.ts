@@ -38,27 +38,35 @@ export class JobExecutor {
   /** Stops a running job of this process (cancellation from the API in the same process). */
   cancel(jobId: string): void {
     const r = this.running.get(jobId);
-    if (r) ((r.why = 'cancel'), r.abort());
+    if (r) (r.why = 'cancel'), r.abort();
   }
 
   /** `timeLimitMs`: the run is stopped (and counts as a failed attempt) after this long. */
   async execute(a: Attempt, timeLimitMs?: number): Promise<Outcome> {
     const { job } = a;
     if (job.attempts > job.max_attempts) {
-      await this.store.failJob(job.id, 'worker_lost', `the worker running this job stopped during each of its ${job.max_attempts} attempt(s)`, Date.now());
+      await this.store.failJob(
+        job.id,
+        'worker_lost',
+        `the worker running this job stopped during each of its ${job.max_attempts} attempt(s)`,
+        Date.now(),
+      );
       this.notify(job.id);
       return 'failed';
     }
     let lastWrite = 0;
     let lastStage = '';
     let pendingWrite: Promise<void> = Promise.resolve();
-    const task = this.pool.run({ type: 'run', kind: job.kind, input: a.input, attempt: job.attempts }, (stage, percent) => {
-      const now = Date.now();
-      if (stage === lastStage && now - lastWrite < 500) return;
-      lastWrite = now;
-      lastStage = stage;
-      pendingWrite = pendingWrite.then(() => this.store.setProgress(job.id, stage, percent)).catch(() => {});
-    });
+    const task = this.pool.run(
+      { type: 'run', kind: job.kind, input: a.input, attempt: job.attempts },
+      (stage, percent) => {
+        const now = Date.now();
+        if (stage === lastStage && now - lastWrite < 500) return;
+        lastWrite = now;
+        lastStage = stage;
+        pendingWrite = pendingWrite.then(() => this.store.setProgress(job.id, stage, percent)).catch(() => {});
+      },
+    );
     const entry: { abort(): void; why?: 'cancel' | 'shutdown' | 'timeout' } = { abort: task.abort };
     this.running.set(job.id, entry);
     // Heartbeat (PostgreSQL: lets other workers see this one is alive), and cancellation may come from another
@@ -69,13 +77,19 @@ export class JobExecutor {
         () => {},
       );
     }, 1000);
-    const limit = timeLimitMs !== undefined ? setTimeout(() => ((entry.why = 'timeout'), task.abort()), Math.max(1000, timeLimitMs)) : undefined;
+    const limit =
+      timeLimitMs !== undefined
+        ? setTimeout(() => ((entry.why = 'timeout'), task.abort()), Math.max(1000, timeLimitMs))
+        : undefined;
     try {
       const done = await task.result;
       await pendingWrite;
       if (done.type !== 'done') throw new Error('unexpected thread answer');
       const ok = await this.store.completeJob(job.id, Buffer.from(done.result), done.targets, Date.now());
-      this.log.info({ job_id: job.id, attempt: job.attempts }, ok ? 'job completed' : 'job finished after it was cancelled');
+      this.log.info(
+        { job_id: job.id, attempt: job.attempts },
+        ok ? 'job completed' : 'job finished after it was cancelled',
+      );
       if (ok) this.notify(job.id);
       return ok ? 'completed' : 'cancelled';
     } catch (e) {
@@ -92,13 +106,25 @@ export class JobExecutor {
         this.notify(job.id);
         return 'failed';
       }
-      const message = entry.why === 'timeout' ? `exceeded its time limit of ${Math.round(timeLimitMs! / 1000)} s` : (e as Error).message;
+      const message =
+        entry.why === 'timeout'
+          ? `exceeded its time limit of ${Math.round(timeLimitMs! / 1000)} s`
+          : (e as Error).message;
       this.log.warn({ job_id: job.id, attempt: job.attempts, err: message }, 'job attempt failed');
       if (job.attempts < job.max_attempts) {
-        await this.store.retryLater(job.id, now + this.config.retryBaseMs * 2 ** (job.attempts - 1), `attempt ${job.attempts} failed: ${message}`);
+        await this.store.retryLater(
+          job.id,
+          now + this.config.retryBaseMs * 2 ** (job.attempts - 1),
+          `attempt ${job.attempts} failed: ${message}`,
+        );
         return 'retry';
       }
-      await this.store.failJob(job.id, 'job_failed', `the job failed on each of its ${job.attempts} attempt(s); last error: ${message}`, now);
+      await this.store.failJob(
+        job.id,
+        'job_failed',
+        `the job failed on each of its ${job.attempts} attempt(s); last error: ${message}`,
+        now,
+      );
       this.notify(job.id);
       return 'failed';
     } finally {
@@ -110,7 +136,11 @@ export class JobExecutor {
 
   /** Delivers the job's callback now if it has one (claimed with a lease so that no other process does too). */
   private notify(jobId: string): void {
-    this.track(this.store.claimCallbacks(Date.now(), this.callbackLeaseMs(), jobId).then((ids) => Promise.all(ids.map((id) => this.deliver(id)))));
+    this.track(
+      this.store
+        .claimCallbacks(Date.now(), this.callbackLeaseMs(), jobId)
+        .then((ids) => Promise.all(ids.map((id) => this.deliver(id)))),
+    );
   }
 
   /** Callbacks whose delivery was cut short (process killed) are due again once their lease has run out. */
@@ -156,7 +186,7 @@ export class JobExecutor {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.sweeper);
-    for (const r of this.running.values()) ((r.why = 'shutdown'), r.abort());
+    for (const r of this.running.values()) (r.why = 'shutdown'), r.abort();
     await Promise.race([Promise.allSettled([...this.background]), new Promise((r) => setTimeout(r, 2000))]);
   }
 }

@@ -42,13 +42,17 @@ export function expireSecondsFor(config: ServiceConfig, job: JobRecord): number 
 }
 
 export async function enqueue(boss: PgBoss, config: ServiceConfig, job: JobRecord): Promise<void> {
-  await boss.send(queueName(job.kind), { job_id: job.id }, {
-    // One more delivery than attempts, so a crash during the last attempt is seen and the job failed.
-    retryLimit: job.max_attempts,
-    retryDelay: Math.max(1, Math.round(config.retryBaseMs / 1000)),
-    retryBackoff: true,
-    expireInSeconds: expireSecondsFor(config, job),
-  });
+  await boss.send(
+    queueName(job.kind),
+    { job_id: job.id },
+    {
+      // One more delivery than attempts, so a crash during the last attempt is seen and the job failed.
+      retryLimit: job.max_attempts,
+      retryDelay: Math.max(1, Math.round(config.retryBaseMs / 1000)),
+      retryBackoff: true,
+      expireInSeconds: expireSecondsFor(config, job),
+    },
+  );
 }
 
 /**

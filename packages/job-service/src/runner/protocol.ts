@@ -16,7 +16,13 @@ export type ToThread = ThreadTask | { type: 'abort'; taskId: number };
 
 export type FromThread =
   | { type: 'progress'; taskId: number; stage: string; percent: number }
-  | { type: 'prepared'; taskId: number; input: Uint8Array; estimate: [number, number]; callback_url?: string | undefined }
+  | {
+      type: 'prepared';
+      taskId: number;
+      input: Uint8Array;
+      estimate: [number, number];
+      callback_url?: string | undefined;
+    }
   | { type: 'done'; taskId: number; result: Uint8Array; targets: Array<Record<string, unknown>> }
   | { type: 'csv'; taskId: number; csv: Uint8Array }
   | { type: 'error'; taskId: number; error: SerializedError };

@@ -3,7 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { kindById, loadJobKinds } from '../kinds/registry.js';
-import { InvalidParametersError, serializeError } from '@evident/contract';
+import { EvidentError, INVALID_PARAMETERS, InvalidParametersError, serializeError } from '@evident/contract';
+import type { JobKind } from '../kinds/job-kind.js';
 import { invalidJson } from '../errors.js';
 import type { FromThread, ThreadData, ToThread } from './protocol.js';
 import { parseJsonSafely } from '../wire/raw-body.js';
@@ -13,6 +14,21 @@ import { submitBodySchema } from '../wire/schemas.js';
 const port = parentPort!;
 const kindsLoaded = loadJobKinds((workerData as ThreadData | undefined)?.kindModules ?? []);
 const aborts = new Map<number, AbortController>();
+
+/**
+ * The job API's contract for a request the kind refuses (bad CSV, impossible ranges, …): `invalid_parameters`,
+ * the refusal's problems in `details`, whatever the engine's own code; a fault of ours stays what it is.
+ */
+async function prepareOrRefuse(kind: JobKind, request: unknown): Promise<unknown> {
+  try {
+    return await kind.prepare(request);
+  } catch (e) {
+    if (!(e instanceof EvidentError) || e.status === undefined || e.status >= 500 || e.code === INVALID_PARAMETERS) {
+      throw e;
+    }
+    throw new InvalidParametersError(e.problems ?? [{ path: '', message: e.message }]);
+  }
+}
 
 function send(m: FromThread, transfer: ArrayBuffer[] = []): void {
   port.postMessage(m, transfer);
@@ -38,13 +54,13 @@ port.on('message', async (m: ToThread) => {
       const problems = problemsOf(submitBodySchema(kind.requestSchema), body);
       if (problems.length) throw new InvalidParametersError(problems);
       const { callback_url, ...request } = body as Record<string, unknown> & { callback_url?: string };
-      const input = await kind.prepare(request);
+      const input = await prepareOrRefuse(kind, request);
       const estimate = kind.estimateSeconds(input);
       send({ type: 'prepared', taskId: m.taskId, input: gzipSync(JSON.stringify(input)), estimate, callback_url });
       return;
     }
     if (m.type === 'prepare') {
-      const input = await kind.prepare(m.request);
+      const input = await prepareOrRefuse(kind, m.request);
       const estimate = kind.estimateSeconds(input);
       const gz = gzipSync(JSON.stringify(input));
       send({ type: 'prepared', taskId: m.taskId, input: gz, estimate });

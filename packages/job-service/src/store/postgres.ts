@@ -1,7 +1,18 @@
 // Scale-out store: the same contract on PostgreSQL, shared by API instances and worker processes.
 import pg from 'pg';
 import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
-import type { Attempt, CreatedKey, JobRecord, JobStatus, KeyRecord, ListJobsQuery, NewJob, NewKey, Store, TargetRow } from './types.js';
+import type {
+  Attempt,
+  CreatedKey,
+  JobRecord,
+  JobStatus,
+  KeyRecord,
+  ListJobsQuery,
+  NewJob,
+  NewKey,
+  Store,
+  TargetRow,
+} from './types.js';
 
 const JOB_COLUMNS = `id, seq, key_id, kind, status, phase, attempts, max_attempts, run_after, created_at, started_at,
   completed_at, progress_stage, progress_percent, error_code, error_message, estimate_low, estimate_high, callback_url`;
@@ -9,14 +20,19 @@ const JOB_COLUMNS = `id, seq, key_id, kind, status, phase, attempts, max_attempt
 // int8 (counts, epoch milliseconds) as JS numbers: all values stay far below 2^53.
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === 20
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 export class PostgresStore implements Store {
   readonly backend = 'postgres' as const;
   readonly pool: pg.Pool;
 
-  constructor(readonly url: string, poolSize = 10) {
+  constructor(
+    readonly url: string,
+    poolSize = 10,
+  ) {
     this.pool = new pg.Pool({ connectionString: url, max: poolSize, types });
     // An idle client losing its connection must not crash the process.
     this.pool.on('error', () => {});
@@ -75,17 +91,31 @@ export class PostgresStore implements Store {
     await this.q(
       `insert into evident_api_keys (key_id, name, plan, rpm, concurrency, key_hash, signing_secret, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [created.key_id, k.name, k.plan, k.rpm ?? null, k.concurrency ?? null, hashApiKey(key), created.signing_secret, Date.now()],
+      [
+        created.key_id,
+        k.name,
+        k.plan,
+        k.rpm ?? null,
+        k.concurrency ?? null,
+        hashApiKey(key),
+        created.signing_secret,
+        Date.now(),
+      ],
     );
     return created;
   }
 
   async listKeys() {
-    return this.q<KeyRecord>(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from evident_api_keys order by created_at`);
+    return this.q<KeyRecord>(
+      `select key_id, name, plan, rpm, concurrency, created_at, revoked_at from evident_api_keys order by created_at`,
+    );
   }
 
   async revokeKey(keyId: string) {
-    const r = await this.pool.query(`update evident_api_keys set revoked_at = $1 where key_id = $2 and revoked_at is null`, [Date.now(), keyId]);
+    const r = await this.pool.query(
+      `update evident_api_keys set revoked_at = $1 where key_id = $2 and revoked_at is null`,
+      [Date.now(), keyId],
+    );
     return (r.rowCount ?? 0) > 0;
   }
 
@@ -98,7 +128,10 @@ export class PostgresStore implements Store {
   }
 
   async signingSecretOf(keyId: string) {
-    const [r] = await this.q<{ signing_secret: string }>(`select signing_secret from evident_api_keys where key_id = $1`, [keyId]);
+    const [r] = await this.q<{ signing_secret: string }>(
+      `select signing_secret from evident_api_keys where key_id = $1`,
+      [keyId],
+    );
     return r?.signing_secret;
   }
 
@@ -118,7 +151,17 @@ export class PostgresStore implements Store {
         `insert into evident_jobs (id, key_id, kind, status, phase, max_attempts, run_after, created_at, estimate_low,
          estimate_high, callback_url, input) values ($1, $2, $3, 'processing', 'queued', $4, $5, $5, $6, $7, $8, $9)
          returning ${JOB_COLUMNS}`,
-        [job.id, job.key_id, job.kind, job.max_attempts, now, job.estimate_low, job.estimate_high, job.callback_url, job.input],
+        [
+          job.id,
+          job.key_id,
+          job.kind,
+          job.max_attempts,
+          now,
+          job.estimate_low,
+          job.estimate_high,
+          job.callback_url,
+          job.input,
+        ],
         c,
       );
       return { ok: true as const, job: row! }; // insert … returning yields the row
@@ -133,9 +176,9 @@ export class PostgresStore implements Store {
   async listJobs(keyId: string, q: ListJobsQuery) {
     const where = ['key_id = $1'];
     const args: unknown[] = [keyId];
-    if (q.status) (args.push(q.status), where.push(`status = $${args.length}`));
-    if (q.kind) (args.push(q.kind), where.push(`kind = $${args.length}`));
-    if (q.before !== undefined) (args.push(q.before), where.push(`seq < $${args.length}`));
+    if (q.status) args.push(q.status), where.push(`status = $${args.length}`);
+    if (q.kind) args.push(q.kind), where.push(`kind = $${args.length}`);
+    if (q.before !== undefined) args.push(q.before), where.push(`seq < $${args.length}`);
     args.push(q.limit);
     return this.q<JobRecord>(
       `select ${JOB_COLUMNS} from evident_jobs where ${where.join(' and ')} order by seq desc limit $${args.length}`,
@@ -207,7 +250,11 @@ export class PostgresStore implements Store {
       );
       if (!job) return false;
       for (const t of [...targets].reverse()) {
-        await c.query(`insert into evident_job_targets (job_id, key_id, data) values ($1, $2, $3)`, [id, job.key_id, JSON.stringify(t)]);
+        await c.query(`insert into evident_job_targets (job_id, key_id, data) values ($1, $2, $3)`, [
+          id,
+          job.key_id,
+          JSON.stringify(t),
+        ]);
       }
       return true;
     });

@@ -4,7 +4,18 @@ import Database from 'better-sqlite3';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
-import type { Attempt, CreatedKey, JobRecord, JobStatus, KeyRecord, ListJobsQuery, NewJob, NewKey, Store, TargetRow } from './types.js';
+import type {
+  Attempt,
+  CreatedKey,
+  JobRecord,
+  JobStatus,
+  KeyRecord,
+  ListJobsQuery,
+  NewJob,
+  NewKey,
+  Store,
+  TargetRow,
+} from './types.js';
 
 const JOB_COLUMNS = `id, seq, key_id, kind, status, phase, attempts, max_attempts, run_after, created_at, started_at,
   completed_at, progress_stage, progress_percent, error_code, error_message, estimate_low, estimate_high, callback_url`;
@@ -61,39 +72,65 @@ export class SqliteStore implements Store {
     const key = newApiKey();
     const created: CreatedKey = { key_id: newKeyId(), key, plan: k.plan, signing_secret: newSigningSecret() };
     this.stmt(`insert into api_keys (key_id, name, plan, rpm, concurrency, key_hash, signing_secret, created_at)
-                values (?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(created.key_id, k.name, k.plan, k.rpm ?? null, k.concurrency ?? null, hashApiKey(key), created.signing_secret, Date.now());
+                values (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      created.key_id,
+      k.name,
+      k.plan,
+      k.rpm ?? null,
+      k.concurrency ?? null,
+      hashApiKey(key),
+      created.signing_secret,
+      Date.now(),
+    );
     return created;
   }
 
   async listKeys(): Promise<KeyRecord[]> {
-    return this.stmt(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys order by created_at`)
-      .all() as KeyRecord[];
+    return this.stmt(
+      `select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys order by created_at`,
+    ).all() as KeyRecord[];
   }
 
   async revokeKey(keyId: string): Promise<boolean> {
-    return this.stmt(`update api_keys set revoked_at = ? where key_id = ? and revoked_at is null`).run(Date.now(), keyId).changes > 0;
+    return (
+      this.stmt(`update api_keys set revoked_at = ? where key_id = ? and revoked_at is null`).run(Date.now(), keyId)
+        .changes > 0
+    );
   }
 
   async findKeyByHash(hash: string): Promise<KeyRecord | undefined> {
-    return this.stmt(`select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys where key_hash = ?`)
-      .get(hash) as KeyRecord | undefined;
+    return this.stmt(
+      `select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys where key_hash = ?`,
+    ).get(hash) as KeyRecord | undefined;
   }
 
   async signingSecretOf(keyId: string): Promise<string | undefined> {
-    const r = this.stmt(`select signing_secret from api_keys where key_id = ?`).get(keyId) as { signing_secret: string } | undefined;
+    const r = this.stmt(`select signing_secret from api_keys where key_id = ?`).get(keyId) as
+      | { signing_secret: string }
+      | undefined;
     return r?.signing_secret;
   }
 
   async insertJob(job: NewJob, limit: number) {
     const tx = this.db.transaction(() => {
-      const { n } = this.stmt(`select count(*) as n from jobs where key_id = ? and status = 'processing'`)
-        .get(job.key_id) as { n: number };
+      const { n } = this.stmt(`select count(*) as n from jobs where key_id = ? and status = 'processing'`).get(
+        job.key_id,
+      ) as { n: number };
       if (n >= limit) return { ok: false as const, processing: n };
       const now = Date.now();
       this.stmt(`insert into jobs (id, key_id, kind, status, phase, max_attempts, run_after, created_at, estimate_low,
-                  estimate_high, callback_url, input) values (?, ?, ?, 'processing', 'queued', ?, ?, ?, ?, ?, ?, ?)`)
-        .run(job.id, job.key_id, job.kind, job.max_attempts, now, now, job.estimate_low, job.estimate_high, job.callback_url, job.input);
+                  estimate_high, callback_url, input) values (?, ?, ?, 'processing', 'queued', ?, ?, ?, ?, ?, ?, ?)`).run(
+        job.id,
+        job.key_id,
+        job.kind,
+        job.max_attempts,
+        now,
+        now,
+        job.estimate_low,
+        job.estimate_high,
+        job.callback_url,
+        job.input,
+      );
       return { ok: true as const, job: this.getJobSync(job.id)! };
     });
     return tx.immediate();
@@ -110,12 +147,13 @@ export class SqliteStore implements Store {
   async listJobs(keyId: string, q: ListJobsQuery): Promise<JobRecord[]> {
     const where = ['key_id = ?'];
     const args: unknown[] = [keyId];
-    if (q.status) (where.push('status = ?'), args.push(q.status));
-    if (q.kind) (where.push('kind = ?'), args.push(q.kind));
-    if (q.before !== undefined) (where.push('seq < ?'), args.push(q.before));
+    if (q.status) where.push('status = ?'), args.push(q.status);
+    if (q.kind) where.push('kind = ?'), args.push(q.kind);
+    if (q.before !== undefined) where.push('seq < ?'), args.push(q.before);
     args.push(q.limit);
-    return this.stmt(`select ${JOB_COLUMNS} from jobs where ${where.join(' and ')} order by seq desc limit ?`)
-      .all(...args) as JobRecord[];
+    return this.stmt(`select ${JOB_COLUMNS} from jobs where ${where.join(' and ')} order by seq desc limit ?`).all(
+      ...args,
+    ) as JobRecord[];
   }
 
   async getResult(id: string) {
@@ -125,36 +163,43 @@ export class SqliteStore implements Store {
 
   async cancelJob(id: string, keyId: string) {
     const tx = this.db.transaction(() => {
-      const r = this.stmt(`select status from jobs where id = ? and key_id = ?`).get(id, keyId) as { status: JobStatus } | undefined;
+      const r = this.stmt(`select status from jobs where id = ? and key_id = ?`).get(id, keyId) as
+        | { status: JobStatus }
+        | undefined;
       if (!r) return 'not_found' as const;
       if (r.status !== 'processing') return 'finished' as const;
-      this.stmt(`update jobs set status = 'cancelled', phase = 'done', completed_at = ? where id = ?`)
-        .run(Date.now(), id);
+      this.stmt(`update jobs set status = 'cancelled', phase = 'done', completed_at = ? where id = ?`).run(
+        Date.now(),
+        id,
+      );
       return 'cancelled' as const;
     });
     return tx.immediate();
   }
 
   async listTargets(keyId: string, limit: number, before?: number): Promise<TargetRow[]> {
-    const rows = this.stmt(`select seq, job_id, data from job_targets where key_id = ? ${before !== undefined ? 'and seq < ?' : ''}
-                order by seq desc limit ?`)
-      .all(...(before !== undefined ? [keyId, before, limit] : [keyId, limit])) as Array<{ seq: number; job_id: string; data: string }>;
+    const rows =
+      this.stmt(`select seq, job_id, data from job_targets where key_id = ? ${before !== undefined ? 'and seq < ?' : ''}
+                order by seq desc limit ?`).all(
+        ...(before !== undefined ? [keyId, before, limit] : [keyId, limit]),
+      ) as Array<{ seq: number; job_id: string; data: string }>;
     return rows.map((r) => ({ seq: r.seq, job_id: r.job_id, target: JSON.parse(r.data) }));
   }
 
   async claimNext(now: number): Promise<Attempt | undefined> {
     const tx = this.db.transaction(() => {
-      const r = this.stmt(`select id from jobs where status = 'processing' and phase = 'queued' and run_after <= ? order by seq limit 1`)
-        .get(now) as { id: string } | undefined;
+      const r = this.stmt(
+        `select id from jobs where status = 'processing' and phase = 'queued' and run_after <= ? order by seq limit 1`,
+      ).get(now) as { id: string } | undefined;
       return r ? this.startAttemptSync(r.id, now) : undefined;
     });
     return tx.immediate();
   }
 
   private startAttemptSync(id: string, now: number): Attempt | undefined {
-    const changed = this.stmt(`update jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
-                where id = ? and status = 'processing'`)
-      .run(now, id).changes;
+    const changed =
+      this.stmt(`update jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
+                where id = ? and status = 'processing'`).run(now, id).changes;
     if (!changed) return undefined;
     const input = (this.stmt(`select input from jobs where id = ?`).get(id) as { input: Buffer }).input;
     return { job: this.getJobSync(id)!, input };
@@ -165,8 +210,11 @@ export class SqliteStore implements Store {
   }
 
   async setProgress(id: string, stage: string, percent: number) {
-    this.stmt(`update jobs set progress_stage = ?, progress_percent = ? where id = ? and status = 'processing'`)
-      .run(stage, percent, id);
+    this.stmt(`update jobs set progress_stage = ?, progress_percent = ? where id = ? and status = 'processing'`).run(
+      stage,
+      percent,
+      id,
+    );
   }
 
   async completeJob(id: string, result: Buffer, targets: Array<Record<string, unknown>>, now: number) {
@@ -175,8 +223,7 @@ export class SqliteStore implements Store {
         const r = this.stmt(`update jobs set status = 'completed', phase = 'done', completed_at = ?, result = ?,
                     progress_percent = 100, error_code = null, error_message = null,
                     callback_due = case when callback_url is null then null else ? end
-                    where id = ? and status = 'processing'`)
-          .run(now, result, now, id);
+                    where id = ? and status = 'processing'`).run(now, result, now, id);
         if (!r.changes) return false;
         const job = this.getJobSync(id)!;
         const ins = this.stmt(`insert into job_targets (job_id, key_id, data) values (?, ?, ?)`);
@@ -190,42 +237,43 @@ export class SqliteStore implements Store {
     return (
       this.stmt(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = ?, error_message = ?,
                   callback_due = case when callback_url is null then null else ? end
-                  where id = ? and status = 'processing'`)
-        .run(now, code, message, now, id).changes > 0
+                  where id = ? and status = 'processing'`).run(now, code, message, now, id).changes > 0
     );
   }
 
   async retryLater(id: string, runAfter: number, message: string) {
     return (
       this.stmt(`update jobs set phase = 'queued', run_after = ?, error_message = ?, progress_stage = 'waiting to retry',
-                  progress_percent = 0 where id = ? and status = 'processing'`)
-        .run(runAfter, message, id).changes > 0
+                  progress_percent = 0 where id = ? and status = 'processing'`).run(runAfter, message, id).changes > 0
     );
   }
 
   async releaseAttempt(id: string) {
     this.stmt(`update jobs set phase = 'queued', attempts = max(attempts - 1, 0), run_after = ?, progress_stage = 'queued',
-                progress_percent = 0 where id = ? and status = 'processing' and phase = 'running'`)
-      .run(Date.now(), id);
+                progress_percent = 0 where id = ? and status = 'processing' and phase = 'running'`).run(Date.now(), id);
   }
 
   async recoverOrphans(now: number) {
     return this.db
       .transaction(() => {
-        const rows = this.stmt(`select id, attempts, max_attempts from jobs where status = 'processing' and phase = 'running'`)
-          .all() as Array<{ id: string; attempts: number; max_attempts: number }>;
+        const rows = this.stmt(
+          `select id, attempts, max_attempts from jobs where status = 'processing' and phase = 'running'`,
+        ).all() as Array<{ id: string; attempts: number; max_attempts: number }>;
         const requeued: string[] = [];
         const failed: string[] = [];
         for (const r of rows) {
           if (r.attempts >= r.max_attempts) {
             this.stmt(`update jobs set status = 'failed', phase = 'done', completed_at = ?, error_code = 'worker_lost',
-                        error_message = ?, callback_due = case when callback_url is null then null else ? end where id = ?`)
-              .run(now, `the process running this job stopped during each of its ${r.attempts} attempt(s)`, now, r.id);
+                        error_message = ?, callback_due = case when callback_url is null then null else ? end where id = ?`).run(
+              now,
+              `the process running this job stopped during each of its ${r.attempts} attempt(s)`,
+              now,
+              r.id,
+            );
             failed.push(r.id);
           } else {
             this.stmt(`update jobs set phase = 'queued', run_after = ?, progress_stage = 'waiting to retry',
-                        progress_percent = 0 where id = ?`)
-              .run(now, r.id);
+                        progress_percent = 0 where id = ?`).run(now, r.id);
             requeued.push(r.id);
           }
         }
@@ -237,7 +285,11 @@ export class SqliteStore implements Store {
   async claimCallbacks(now: number, leaseMs: number, id?: string, limit = 20): Promise<string[]> {
     const rows = (
       id !== undefined
-        ? this.stmt(`update jobs set callback_due = ? where id = ? and callback_due <= ? returning id`).all(now + leaseMs, id, now)
+        ? this.stmt(`update jobs set callback_due = ? where id = ? and callback_due <= ? returning id`).all(
+            now + leaseMs,
+            id,
+            now,
+          )
         : this.stmt(`update jobs set callback_due = ? where id in (select id from jobs where callback_due <= ? order by callback_due limit ?)
                      returning id`).all(now + leaseMs, now, limit)
     ) as Array<{ id: string }>;

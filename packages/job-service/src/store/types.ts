@@ -102,7 +102,10 @@ export interface Store {
   signingSecretOf(keyId: string): Promise<string | undefined>;
 
   /** Inserts the job unless the key already has `limit` jobs processing; atomically. */
-  insertJob(job: NewJob, concurrencyLimit: number): Promise<{ ok: true; job: JobRecord } | { ok: false; processing: number }>;
+  insertJob(
+    job: NewJob,
+    concurrencyLimit: number,
+  ): Promise<{ ok: true; job: JobRecord } | { ok: false; processing: number }>;
   getJob(id: string): Promise<JobRecord | undefined>;
   listJobs(keyId: string, q: ListJobsQuery): Promise<JobRecord[]>;
   getResult(id: string): Promise<Buffer | undefined>;

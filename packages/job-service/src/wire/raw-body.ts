@@ -8,7 +8,8 @@ export class RawJsonBody {
 export function parseJsonSafely(text: string): unknown {
   return JSON.parse(text, (k, v) => {
     if (k === '__proto__') throw new SyntaxError('forbidden key __proto__');
-    if (k === 'constructor' && v !== null && typeof v === 'object' && 'prototype' in v) throw new SyntaxError('forbidden key constructor.prototype');
+    if (k === 'constructor' && v !== null && typeof v === 'object' && 'prototype' in v)
+      throw new SyntaxError('forbidden key constructor.prototype');
     return v;
   });
 }

@@ -14,22 +14,20 @@ export const ErrorBody = Type.Object(
   { description: 'Every error has this shape' },
 );
 
-export const StatusDoc = Type.Object(
-  {
-    job_id: Type.String(),
-    kind: Type.String(),
-    status: Type.Union(JOB_STATUSES.map((s) => Type.Literal(s))),
-    created_at: Type.String({ description: 'ISO 8601 UTC' }),
-    started_at: Type.Optional(Type.String()),
-    completed_at: Type.Optional(Type.String()),
-    results_url: Type.Optional(Type.String()),
-    progress: Type.Optional(Type.Object({ stage: Type.String(), percent: Type.Number() })),
-    error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
-    estimated_time: Type.String(),
-    estimated_seconds: Type.Tuple([Type.Number(), Type.Number()]),
-    attempts: Type.Integer(),
-  },
-);
+export const StatusDoc = Type.Object({
+  job_id: Type.String(),
+  kind: Type.String(),
+  status: Type.Union(JOB_STATUSES.map((s) => Type.Literal(s))),
+  created_at: Type.String({ description: 'ISO 8601 UTC' }),
+  started_at: Type.Optional(Type.String()),
+  completed_at: Type.Optional(Type.String()),
+  results_url: Type.Optional(Type.String()),
+  progress: Type.Optional(Type.Object({ stage: Type.String(), percent: Type.Number() })),
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+  estimated_time: Type.String(),
+  estimated_seconds: Type.Tuple([Type.Number(), Type.Number()]),
+  attempts: Type.Integer(),
+});
 
 export const Accepted = Type.Object({
   job_id: Type.String(),

@@ -35,10 +35,11 @@ export function statusDocument(job: JobRecord, baseUrl: string): StatusDocument 
   if (job.status === 'completed') doc.results_url = `${baseUrl}/v1/results/${job.id}`;
   if (job.status === 'processing') {
     doc.progress = {
-      stage: job.phase === 'queued' ? job.progress_stage ?? 'queued' : job.progress_stage ?? 'starting',
+      stage: job.phase === 'queued' ? (job.progress_stage ?? 'queued') : (job.progress_stage ?? 'starting'),
       percent: Math.round((job.progress_percent ?? 0) * 10) / 10,
     };
   }
-  if (job.status === 'failed') doc.error = { code: job.error_code ?? 'job_failed', message: job.error_message ?? 'the job failed' };
+  if (job.status === 'failed')
+    doc.error = { code: job.error_code ?? 'job_failed', message: job.error_message ?? 'the job failed' };
   return doc;
 }

@@ -21,7 +21,11 @@ export function problemsOf(schema: TSchema, value: unknown, prefix = ''): Proble
   const seen = new Set<string>();
   const out: Problem[] = [];
   for (const e of C.Errors(value)) {
-    const message = unionMessage(e.schema) ?? e.message.replace(/^Expected required property$/, 'is required').replace(/^Unexpected property$/, 'is not a known field');
+    const message =
+      unionMessage(e.schema) ??
+      e.message
+        .replace(/^Expected required property$/, 'is required')
+        .replace(/^Unexpected property$/, 'is not a known field');
     const key = `${e.path}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -49,7 +53,7 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
 /** "must be one of: a, b" for unions of literals, where TypeBox only says "Expected union value". */
 function unionMessage(schema: TSchema): string | undefined {
   const any = (schema as { anyOf?: Array<{ const?: unknown }> }).anyOf;
-  if (!any || !any.every((s) => s.const !== undefined)) return undefined;
+  if (!any?.every((s) => s.const !== undefined)) return undefined;
   return `must be one of: ${any.map((s) => JSON.stringify(s.const)).join(', ')}`;
 }
 

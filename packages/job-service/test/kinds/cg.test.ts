@@ -18,7 +18,14 @@ test('request schema: the seed body validates; unknown fields and wrong shapes a
   assert.equal(cgKind.id, 'cg');
   assert.equal(cgKind.route, '/v1/compounds/generate');
   assert.ok(check.Check(seed));
-  assert.ok(check.Check({ ...seed, callback_url: 'https://example.org/hook', reference_ligands: ['c1ccccc1'], options: { seed: 3, similarity_cap: 0.5, max_evaluations: 1000 } }));
+  assert.ok(
+    check.Check({
+      ...seed,
+      callback_url: 'https://example.org/hook',
+      reference_ligands: ['c1ccccc1'],
+      options: { seed: 3, similarity_cap: 0.5, max_evaluations: 1000 },
+    }),
+  );
   assert.equal(check.Check({ ...seed, extra: 1 }), false);
   assert.equal(check.Check({ ...seed, options: { temperature: 1 } }), false);
   assert.equal(check.Check({ ...seed, constraints: { mw_range: [300] } }), false);
@@ -49,7 +56,10 @@ test('prepare: semantic problems name the field by JSON pointer', async () => {
   ];
   for (const [body, path] of cases) {
     const p = await problems(body);
-    assert.ok(p.some((x) => x.path === path), `${path}: ${JSON.stringify(p)}`);
+    assert.ok(
+      p.some((x) => x.path === path),
+      `${path}: ${JSON.stringify(p)}`,
+    );
   }
   const bad = await problems({ ...seed, reference_ligands: ['not-a-smiles'] });
   assert.match(bad[0]!.message, /not-a-smiles/);
@@ -89,7 +99,20 @@ test('run: a small job returns the results document; toCsv gives the molecules t
     assert.ok(m.properties.hbd <= 3 && m.properties.hba <= 7);
     assert.match(m.svg, /^<\?xml|^<svg/);
   }
-  for (const k of ['requested', 'returned', 'evaluations', 'runtime_s', 'stop_reason', 'validity', 'uniqueness', 'novelty', 'internal_diversity', 'constraint_pass_rate', 'mean_qed', 'mean_sa']) {
+  for (const k of [
+    'requested',
+    'returned',
+    'evaluations',
+    'runtime_s',
+    'stop_reason',
+    'validity',
+    'uniqueness',
+    'novelty',
+    'internal_diversity',
+    'constraint_pass_rate',
+    'mean_qed',
+    'mean_sa',
+  ]) {
     assert.ok(k in result.summary, k);
   }
   assert.ok(seen.length > 0 && seen.every(([, p]) => p >= 0 && p <= 100));

@@ -46,11 +46,17 @@ test('prepare maps bad input to JSON-pointer problems', () => {
   assert.equal(problems(() => tdKind.prepare({ ...body, expression_matrix: '%%%' }))[0]!.path, '/expression_matrix');
   assert.equal(problems(() => tdKind.prepare({ ...body, metadata: b64('\u0000\u0001') }))[0]!.path, '/metadata');
   const p1 = problems(() => tdKind.prepare({ ...body, condition_column: 'disease' }));
-  assert.deepEqual(p1.map((p) => p.path), ['/condition_column']);
+  assert.deepEqual(
+    p1.map((p) => p.path),
+    ['/condition_column'],
+  );
   assert.match(p1[0]!.message, /no column "disease"/);
   assert.equal(problems(() => tdKind.prepare({ ...body, case_value: 'cancer' }))[0]!.path, '/case_value');
   assert.equal(problems(() => tdKind.prepare({ ...body, control_value: 'tumor' }))[0]!.path, '/control_value');
-  assert.equal(problems(() => tdKind.prepare({ ...body, options: { covariates: ['site'] } }))[0]!.path, '/options/covariates');
+  assert.equal(
+    problems(() => tdKind.prepare({ ...body, options: { covariates: ['site'] } }))[0]!.path,
+    '/options/covariates',
+  );
   const neg = study.countsCsv.replace(/^(EGFR,)\d+/m, '$1-5');
   const pn = problems(() => tdKind.prepare({ ...body, expression_matrix: b64(neg) }));
   assert.equal(pn[0]!.path, '/expression_matrix');
@@ -81,7 +87,10 @@ test('run: planted genes recovered, progress reported, CSV has every tested feat
   assert.ok(result.plots.volcano_svg.startsWith('<svg'));
 
   const csv = tdKind.toCsv(result).trim().split('\n');
-  assert.equal(csv[0], 'feature_id,gene_symbol,log2_fold_change,fold_change,average_expression,t,p_value,adjusted_p_value,b,direction,significant');
+  assert.equal(
+    csv[0],
+    'feature_id,gene_symbol,log2_fold_change,fold_change,average_expression,t,p_value,adjusted_p_value,b,direction,significant',
+  );
   assert.equal(csv.length - 1, s.features_tested);
   const egfr = csv.find((l) => l.startsWith('EGFR,'))!.split(',');
   assert.equal(egfr[10], 'true');

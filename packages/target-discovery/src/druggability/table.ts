@@ -70,9 +70,18 @@ export function buildIndex(tsv: string): GeneIndex {
     return c;
   };
   const c = {
-    entrez: col('entrez_id'), symbol: col('symbol'), name: col('name'), type: col('gene_type'), ens: col('ensembl_ids'),
-    uni: col('uniprot'), alias: col('aliases'), fam: col('family'), tier: col('tier'), go: col('evidence_go_mf'),
-    pfam: col('pfam_domains'), evpf: col('evidence_pfam'),
+    entrez: col('entrez_id'),
+    symbol: col('symbol'),
+    name: col('name'),
+    type: col('gene_type'),
+    ens: col('ensembl_ids'),
+    uni: col('uniprot'),
+    alias: col('aliases'),
+    fam: col('family'),
+    tier: col('tier'),
+    go: col('evidence_go_mf'),
+    pfam: col('pfam_domains'),
+    evpf: col('evidence_pfam'),
   };
   const list = (s: string | undefined) => (s ? s.split('|') : []);
   const records: GeneRecord[] = [];
@@ -89,10 +98,18 @@ export function buildIndex(tsv: string): GeneIndex {
       return v;
     };
     const r: GeneRecord = {
-      entrez_id: cell(c.entrez), symbol: cell(c.symbol), name: cell(c.name), gene_type: cell(c.type),
-      ensembl_ids: list(cell(c.ens)), uniprot: cell(c.uni) || null, aliases: list(cell(c.alias)),
-      family: cell(c.fam) as TargetFamily, tier: Number(cell(c.tier)) as GeneRecord['tier'],
-      evidence_go_mf: list(cell(c.go)), pfam_domains: list(cell(c.pfam)), evidence_pfam: list(cell(c.evpf)),
+      entrez_id: cell(c.entrez),
+      symbol: cell(c.symbol),
+      name: cell(c.name),
+      gene_type: cell(c.type),
+      ensembl_ids: list(cell(c.ens)),
+      uniprot: cell(c.uni) || null,
+      aliases: list(cell(c.alias)),
+      family: cell(c.fam) as TargetFamily,
+      tier: Number(cell(c.tier)) as GeneRecord['tier'],
+      evidence_go_mf: list(cell(c.go)),
+      pfam_domains: list(cell(c.pfam)),
+      evidence_pfam: list(cell(c.evpf)),
     };
     records.push(r);
     symbols.set(r.symbol.toUpperCase(), r);

@@ -94,7 +94,28 @@ export function syntheticStudy(o: SyntheticStudyOptions = {}): SyntheticStudy {
     .all()
     .filter((g) => g.gene_type === 'protein-coding' && g.uniprot);
   // A deterministic spread across the table, plus named targets so the example reads like a study.
-  const named = ['EGFR', 'ERBB2', 'MET', 'KDR', 'PDGFRB', 'DRD2', 'ADORA2A', 'ESR1', 'AR', 'SCN9A', 'KCNH2', 'MMP9', 'CTSK', 'PTPN11', 'SLC2A1', 'HDAC1', 'PARP1', 'CDK4', 'BRAF', 'JAK2'];
+  const named = [
+    'EGFR',
+    'ERBB2',
+    'MET',
+    'KDR',
+    'PDGFRB',
+    'DRD2',
+    'ADORA2A',
+    'ESR1',
+    'AR',
+    'SCN9A',
+    'KCNH2',
+    'MMP9',
+    'CTSK',
+    'PTPN11',
+    'SLC2A1',
+    'HDAC1',
+    'PARP1',
+    'CDK4',
+    'BRAF',
+    'JAK2',
+  ];
   const chosen = new Set<string>(named.filter((s) => pool.some((g) => g.symbol === s)));
   const stride = Math.max(1, Math.floor(pool.length / nGenes));
   for (let i = 0; chosen.size < nGenes && i < pool.length; i += stride) chosen.add(pool[i]!.symbol);
@@ -107,7 +128,10 @@ export function syntheticStudy(o: SyntheticStudyOptions = {}): SyntheticStudy {
   for (let i = 0; i < Math.min(nPlanted, named.length) && i < symbols.length; i++) plantedIdx.add(i);
   while (plantedIdx.size < Math.min(nPlanted, symbols.length)) plantedIdx.add(Math.floor(r() * symbols.length));
   const n = 2 * nPer;
-  const sampleIds = Array.from({ length: n }, (_, j) => `${j < nPer ? 'CTL' : 'TUM'}_${String((j % nPer) + 1).padStart(2, '0')}`);
+  const sampleIds = Array.from(
+    { length: n },
+    (_, j) => `${j < nPer ? 'CTL' : 'TUM'}_${String((j % nPer) + 1).padStart(2, '0')}`,
+  );
   const isCase = (j: number) => j >= nPer;
   const batch = (j: number) => (j % 2 === 0 ? 'b1' : 'b2');
   const libFactor = Array.from({ length: n }, () => 0.7 + 0.6 * r());
@@ -127,12 +151,20 @@ export function syntheticStudy(o: SyntheticStudyOptions = {}): SyntheticStudy {
     });
     lines.push(`${s},${row.join(',')}`);
   });
-  const meta = ['sample_id,condition,batch', ...sampleIds.map((id, j) => `${id},${isCase(j) ? 'tumor' : 'normal'},${batch(j)}`)];
-  return { countsCsv: lines.join('\n') + '\n', metadataCsv: meta.join('\n') + '\n', planted, symbols, sampleIds };
+  const meta = [
+    'sample_id,condition,batch',
+    ...sampleIds.map((id, j) => `${id},${isCase(j) ? 'tumor' : 'normal'},${batch(j)}`),
+  ];
+  return { countsCsv: `${lines.join('\n')}\n`, metadataCsv: `${meta.join('\n')}\n`, planted, symbols, sampleIds };
 }
 
 /** Counts only, as a row-major Float64Array (benchmarks: no CSV round trip). */
-export function syntheticCounts(nGenes: number, nSamples: number, seed = 7, plantedFraction = 0.05): { data: Float64Array; isCase: Uint8Array } {
+export function syntheticCounts(
+  nGenes: number,
+  nSamples: number,
+  seed = 7,
+  plantedFraction = 0.05,
+): { data: Float64Array; isCase: Uint8Array } {
   const r = rng(seed);
   const data = new Float64Array(nGenes * nSamples);
   const isCase = new Uint8Array(nSamples);

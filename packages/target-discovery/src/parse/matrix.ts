@@ -18,7 +18,9 @@ export function parseNumericTable(text: string, field = FIELD): RawTable {
   const clean = stripBom(text);
   const delimiter = detectDelimiter(clean);
   // Files without quotes take a fast path that never builds per-cell strings arrays for the whole file.
-  return clean.includes('"') ? fromRows(parseRows(clean, field, delimiter), field, delimiter) : fastParse(clean, field, delimiter);
+  return clean.includes('"')
+    ? fromRows(parseRows(clean, field, delimiter), field, delimiter)
+    : fastParse(clean, field, delimiter);
 }
 
 function fastParse(text: string, field: string, delimiter: string): RawTable {
@@ -36,11 +38,17 @@ function fastParse(text: string, field: string, delimiter: string): RawTable {
     return undefined;
   };
   const headerLine = nextLine();
-  if (headerLine === undefined) throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} has no header row`);
+  if (headerLine === undefined)
+    throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} has no header row`);
   const header = headerLine.split(delimiter).map((s) => s.trim());
   const colIds = header.slice(1);
   const nc = colIds.length;
-  if (nc === 0) throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} has a single column; expected ids then one column per sample (comma- or tab-separated)`);
+  if (nc === 0)
+    throw new TargetDiscoveryInputError(
+      'unparsable_csv',
+      field,
+      `${field} has a single column; expected ids then one column per sample (comma- or tab-separated)`,
+    );
   // Estimate rows from newlines to size the buffer once.
   let cap = 16;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) cap++;
@@ -78,7 +86,11 @@ function fastParse(text: string, field: string, delimiter: string): RawTable {
       start = end + 1;
     }
     if (c !== nc) {
-      throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} line ${lineNo} has ${c + 1} fields but the header has ${nc + 1}`);
+      throw new TargetDiscoveryInputError(
+        'unparsable_csv',
+        field,
+        `${field} line ${lineNo} has ${c + 1} fields but the header has ${nc + 1}`,
+      );
     }
   }
   return { rowIds, colIds, values: values.slice(0, rowIds.length * nc), missing, delimiter };
@@ -89,7 +101,12 @@ function fromRows(rows: string[][], field: string, delimiter: string): RawTable 
   const [header = [], ...body] = rows; // rows.length >= 1: the default is never used
   const colIds = header.slice(1);
   const nc = colIds.length;
-  if (nc === 0) throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} has a single column; expected ids then one column per sample`);
+  if (nc === 0)
+    throw new TargetDiscoveryInputError(
+      'unparsable_csv',
+      field,
+      `${field} has a single column; expected ids then one column per sample`,
+    );
   const values = new Float64Array(body.length * nc);
   const rowIds: string[] = [];
   let missing = 0;
@@ -110,7 +127,7 @@ function toNumber(cell: string, field: string, line: number, rowId: string, colI
   if (isNaToken(cell)) return NaN;
   const v = Number(cell);
   if (!Number.isFinite(v) || cell.startsWith('0x') || cell.startsWith('0X')) {
-    const shown = cell.length > 40 ? cell.slice(0, 40) + '...' : cell;
+    const shown = cell.length > 40 ? `${cell.slice(0, 40)}...` : cell;
     throw new TargetDiscoveryInputError(
       'non_numeric',
       field,

@@ -15,12 +15,23 @@ export interface Metadata {
 
 export function parseMetadata(text: string): Metadata {
   const rows = parseRows(text, FIELD);
-  if (rows.length < 2) throw new TargetDiscoveryInputError('unparsable_csv', FIELD, `${FIELD} needs a header row and at least one sample row`);
+  if (rows.length < 2)
+    throw new TargetDiscoveryInputError(
+      'unparsable_csv',
+      FIELD,
+      `${FIELD} needs a header row and at least one sample row`,
+    );
   const [header = [], ...body] = rows; // rows.length >= 2: the default is never used
-  if (header.length < 2) throw new TargetDiscoveryInputError('unparsable_csv', FIELD, `${FIELD} needs a sample id column and a condition column (comma- or tab-separated)`);
+  if (header.length < 2)
+    throw new TargetDiscoveryInputError(
+      'unparsable_csv',
+      FIELD,
+      `${FIELD} needs a sample id column and a condition column (comma- or tab-separated)`,
+    );
   const seen = new Set<string>();
   for (const h of header) {
-    if (h !== '' && seen.has(h)) throw new TargetDiscoveryInputError('duplicate_ids', FIELD, `${FIELD} has the column "${h}" twice`);
+    if (h !== '' && seen.has(h))
+      throw new TargetDiscoveryInputError('duplicate_ids', FIELD, `${FIELD} has the column "${h}" twice`);
     seen.add(h);
   }
   let idIdx = header.findIndex((h) => ID_NAMES.includes(h.toLowerCase()));
@@ -28,8 +39,10 @@ export function parseMetadata(text: string): Metadata {
   const column = (c: number) => body.map((r, i) => cellAt(r, c, FIELD, i + 2));
   const sampleIds = column(idIdx);
   const dup = firstDuplicate(sampleIds);
-  if (dup !== undefined) throw new TargetDiscoveryInputError('duplicate_ids', FIELD, `${FIELD} lists sample "${dup}" more than once`);
-  if (sampleIds.some((s) => s === '')) throw new TargetDiscoveryInputError('unparsable_csv', FIELD, `${FIELD} has a row with an empty sample id`);
+  if (dup !== undefined)
+    throw new TargetDiscoveryInputError('duplicate_ids', FIELD, `${FIELD} lists sample "${dup}" more than once`);
+  if (sampleIds.some((s) => s === ''))
+    throw new TargetDiscoveryInputError('unparsable_csv', FIELD, `${FIELD} has a row with an empty sample id`);
   const values = new Map<string, string[]>();
   header.forEach((h, c) => values.set(h, column(c)));
   return { idColumn: cellAt(header, idIdx, FIELD, 1), columns: header, sampleIds, values };

@@ -15,7 +15,11 @@ export function decodeBase64Text(b64: string, field: string): string {
   const buf = Buffer.from(padded, 'base64');
   const text = new TextDecoder('utf-8', { fatal: false }).decode(buf);
   if (text.includes('\u0000') || text.includes('\ufffd')) {
-    throw new TargetDiscoveryInputError('bad_encoding', field, `${field} does not decode to UTF-8 text (is it compressed or binary?)`);
+    throw new TargetDiscoveryInputError(
+      'bad_encoding',
+      field,
+      `${field} does not decode to UTF-8 text (is it compressed or binary?)`,
+    );
   }
   return text;
 }
@@ -54,7 +58,11 @@ export function parseRows(text: string, field: string, delimiter = detectDelimit
     return rows;
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    throw new TargetDiscoveryInputError('unparsable_csv', field, `${field} could not be parsed as ${delimiter === '\t' ? 'TSV' : 'CSV'}: ${msg}`);
+    throw new TargetDiscoveryInputError(
+      'unparsable_csv',
+      field,
+      `${field} could not be parsed as ${delimiter === '\t' ? 'TSV' : 'CSV'}: ${msg}`,
+    );
   }
 }
 

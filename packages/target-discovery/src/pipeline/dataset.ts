@@ -40,15 +40,33 @@ export interface Dataset {
 export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Dataset {
   const { conditionColumn, caseValue, controlValue } = spec;
   if (!meta.values.has(conditionColumn)) {
-    throw new TargetDiscoveryInputError('missing_column', 'condition_column', `metadata has no column "${conditionColumn}" (columns: ${meta.columns.join(', ')})`);
+    throw new TargetDiscoveryInputError(
+      'missing_column',
+      'condition_column',
+      `metadata has no column "${conditionColumn}" (columns: ${meta.columns.join(', ')})`,
+    );
   }
   if (caseValue === controlValue) {
-    throw new TargetDiscoveryInputError('bad_group_values', 'control_value', `case_value and control_value are both "${caseValue}"; they must differ`);
+    throw new TargetDiscoveryInputError(
+      'bad_group_values',
+      'control_value',
+      `case_value and control_value are both "${caseValue}"; they must differ`,
+    );
   }
   const cond = meta.values.get(conditionColumn)!;
   const present = new Set(cond);
-  if (!present.has(caseValue)) throw new TargetDiscoveryInputError('bad_group_values', 'case_value', `no sample has ${conditionColumn} = "${caseValue}" (values: ${[...present].slice(0, 10).join(', ')})`);
-  if (!present.has(controlValue)) throw new TargetDiscoveryInputError('bad_group_values', 'control_value', `no sample has ${conditionColumn} = "${controlValue}" (values: ${[...present].slice(0, 10).join(', ')})`);
+  if (!present.has(caseValue))
+    throw new TargetDiscoveryInputError(
+      'bad_group_values',
+      'case_value',
+      `no sample has ${conditionColumn} = "${caseValue}" (values: ${[...present].slice(0, 10).join(', ')})`,
+    );
+  if (!present.has(controlValue))
+    throw new TargetDiscoveryInputError(
+      'bad_group_values',
+      'control_value',
+      `no sample has ${conditionColumn} = "${controlValue}" (values: ${[...present].slice(0, 10).join(', ')})`,
+    );
 
   // Orientation: the ids that name metadata samples tell which way round the matrix is.
   const metaIds = new Set(meta.sampleIds);
@@ -58,18 +76,42 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
   const featureIds = transposed ? raw.colIds : raw.rowIds;
   const matrixSamples = transposed ? raw.rowIds : raw.colIds;
   if (Math.max(colHits, rowHits) === 0) {
-    throw new TargetDiscoveryInputError('no_sample_overlap', 'metadata', `no sample id of the expression matrix appears in the metadata's "${meta.idColumn}" column (matrix: ${matrixSamples.slice(0, 5).join(', ')}...; metadata: ${meta.sampleIds.slice(0, 5).join(', ')}...)`);
+    throw new TargetDiscoveryInputError(
+      'no_sample_overlap',
+      'metadata',
+      `no sample id of the expression matrix appears in the metadata's "${meta.idColumn}" column (matrix: ${matrixSamples.slice(0, 5).join(', ')}...; metadata: ${meta.sampleIds.slice(0, 5).join(', ')}...)`,
+    );
   }
   const dupF = firstDuplicate(featureIds);
-  if (dupF !== undefined) throw new TargetDiscoveryInputError('duplicate_ids', 'expression_matrix', `feature id "${dupF}" appears more than once in the expression matrix`);
+  if (dupF !== undefined)
+    throw new TargetDiscoveryInputError(
+      'duplicate_ids',
+      'expression_matrix',
+      `feature id "${dupF}" appears more than once in the expression matrix`,
+    );
   const dupS = firstDuplicate(matrixSamples);
-  if (dupS !== undefined) throw new TargetDiscoveryInputError('duplicate_ids', 'expression_matrix', `sample id "${dupS}" appears more than once in the expression matrix`);
+  if (dupS !== undefined)
+    throw new TargetDiscoveryInputError(
+      'duplicate_ids',
+      'expression_matrix',
+      `sample id "${dupS}" appears more than once in the expression matrix`,
+    );
 
   const metaIndex = new Map(meta.sampleIds.map((id, i) => [id, i]));
   const covNames = spec.covariates ?? [];
   for (const c of covNames) {
-    if (!meta.values.has(c)) throw new TargetDiscoveryInputError('missing_column', 'options.covariates', `metadata has no covariate column "${c}"`);
-    if (c === conditionColumn) throw new TargetDiscoveryInputError('bad_design', 'options.covariates', `covariate "${c}" is the condition column`);
+    if (!meta.values.has(c))
+      throw new TargetDiscoveryInputError(
+        'missing_column',
+        'options.covariates',
+        `metadata has no covariate column "${c}"`,
+      );
+    if (c === conditionColumn)
+      throw new TargetDiscoveryInputError(
+        'bad_design',
+        'options.covariates',
+        `covariate "${c}" is the condition column`,
+      );
   }
   const excluded: ExcludedSample[] = [];
   const keptIdx: number[] = [];
@@ -80,21 +122,35 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
     if (mi === undefined) return void excluded.push({ sample_id: id, reason: 'not in metadata' });
     const v = cond[mi];
     if (v !== caseValue && v !== controlValue) {
-      return void excluded.push({ sample_id: id, reason: v === '' || v === 'NA' ? `${conditionColumn} is missing` : `${conditionColumn} is "${v}" (neither case nor control)` });
+      return void excluded.push({
+        sample_id: id,
+        reason:
+          v === '' || v === 'NA'
+            ? `${conditionColumn} is missing`
+            : `${conditionColumn} is "${v}" (neither case nor control)`,
+      });
     }
-    const badCov = covNames.find((c) => { const cv = meta.values.get(c)![mi]; return cv === '' || cv === 'NA'; });
+    const badCov = covNames.find((c) => {
+      const cv = meta.values.get(c)![mi];
+      return cv === '' || cv === 'NA';
+    });
     if (badCov) return void excluded.push({ sample_id: id, reason: `covariate ${badCov} is missing` });
     keptIdx.push(k);
     kept.push({ id, metaRow: mi });
     isCaseList.push(v === caseValue ? 1 : 0);
   });
   const inMatrix = new Set(matrixSamples);
-  for (const id of meta.sampleIds) if (!inMatrix.has(id)) excluded.push({ sample_id: id, reason: 'not in expression matrix' });
+  for (const id of meta.sampleIds)
+    if (!inMatrix.has(id)) excluded.push({ sample_id: id, reason: 'not in expression matrix' });
   const nCase = isCaseList.filter((x) => x === 1).length;
   const nControl = isCaseList.length - nCase;
   if (nCase < 2 || nControl < 2) {
     const which = nCase < 2 ? 'case_value' : 'control_value';
-    throw new TargetDiscoveryInputError('too_few_samples', which, `need at least two samples per group in the expression matrix; found ${nCase} case ("${caseValue}") and ${nControl} control ("${controlValue}")`);
+    throw new TargetDiscoveryInputError(
+      'too_few_samples',
+      which,
+      `need at least two samples per group in the expression matrix; found ${nCase} case ("${caseValue}") and ${nControl} control ("${controlValue}")`,
+    );
   }
 
   // Values: features x kept samples.

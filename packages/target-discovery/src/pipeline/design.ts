@@ -36,11 +36,19 @@ export function buildDesign(ds: Dataset, conditionColumn: string, caseValue: str
   const x = new Float64Array(n * p);
   cols.forEach((c, k) => x.set(c, k * n));
   if (n <= p) {
-    throw new TargetDiscoveryInputError('too_few_samples', 'options.covariates', `${n} samples cannot fit ${p} coefficients (${names.join(', ')}) with residual degrees of freedom left; use fewer covariates`);
+    throw new TargetDiscoveryInputError(
+      'too_few_samples',
+      'options.covariates',
+      `${n} samples cannot fit ${p} coefficients (${names.join(', ')}) with residual degrees of freedom left; use fewer covariates`,
+    );
   }
   if (!householder(Float64Array.from(x), n, p, new Float64Array(p), new Float64Array(p))) {
-    throw new TargetDiscoveryInputError('bad_design', 'options.covariates', `the covariates (${ds.covariates.map((c) => c.name).join(', ')}) are confounded with the condition or each other; the design is not of full rank`);
+    throw new TargetDiscoveryInputError(
+      'bad_design',
+      'options.covariates',
+      `the covariates (${ds.covariates.map((c) => c.name).join(', ')}) are confounded with the condition or each other; the design is not of full rank`,
+    );
   }
-  const formula = ['~ ' + conditionColumn, ...ds.covariates.map((c) => c.name)].join(' + ');
+  const formula = [`~ ${conditionColumn}`, ...ds.covariates.map((c) => c.name)].join(' + ');
   return { design: { n, p, x, columns: names }, formula, coefficient: 1 };
 }

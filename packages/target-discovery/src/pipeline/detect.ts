@@ -37,7 +37,12 @@ export function detectDataType(m: Matrix): DataTypeEvidence {
     if (v < 0 && firstNegative < 0) firstNegative = i;
     if (i % stride === 0) sample.push(v);
   }
-  if (sample.length === 0) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', 'the expression matrix has no numeric values for the selected samples');
+  if (sample.length === 0)
+    throw new TargetDiscoveryInputError(
+      'too_few_features',
+      'expression_matrix',
+      'the expression matrix has no numeric values for the selected samples',
+    );
   const s = Float64Array.from(sample).sort();
   const q25 = quantileSorted(s, 0.25);
   const q99 = quantileSorted(s, 0.99);
@@ -45,7 +50,11 @@ export function detectDataType(m: Matrix): DataTypeEvidence {
   if (allInteger && max > 50) {
     if (min < 0) {
       const g = Math.floor(firstNegative / m.ncol);
-      throw new TargetDiscoveryInputError('negative_counts', 'expression_matrix', `the expression matrix looks like integer counts but has a negative value (${d[firstNegative]}) in feature row ${g + 1}; counts must be >= 0`);
+      throw new TargetDiscoveryInputError(
+        'negative_counts',
+        'expression_matrix',
+        `the expression matrix looks like integer counts but has a negative value (${d[firstNegative]}) in feature row ${g + 1}; counts must be >= 0`,
+      );
     }
     return { data_type: 'counts', ...base };
   }

@@ -88,7 +88,12 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     let kept = 0;
     for (const k of keep) kept += k;
     removed.low_expression = counts.nrow - kept;
-    if (kept < 2) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `only ${kept} feature(s) pass filterByExpr (at least 10 counts per million-equivalent in enough samples); need at least 2`);
+    if (kept < 2)
+      throw new TargetDiscoveryInputError(
+        'too_few_features',
+        'expression_matrix',
+        `only ${kept} feature(s) pass filterByExpr (at least 10 counts per million-equivalent in enough samples); need at least 2`,
+      );
     counts = subsetRows(counts, keep);
     ids = ids.filter((_, i) => keep[i]);
     step('TMM normalisation', 0.2);
@@ -106,11 +111,12 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     step('empirical Bayes moderation', 0.85);
     stats = eBayes(fit, input.coefficient);
     description =
-      "edgeR filterByExpr (min.count 10, min.total.count 15), TMM normalisation, voom log2-CPM with lowess mean-variance precision weights, weighted limma linear models, empirical Bayes moderated t (Smyth 2004), Benjamini-Hochberg";
+      'edgeR filterByExpr (min.count 10, min.total.count 15), TMM normalisation, voom log2-CPM with lowess mean-variance precision weights, weighted limma linear models, empirical Bayes moderated t (Smyth 2004), Benjamini-Hochberg';
   } else {
     const trend = dataType === 'non_log_expression';
     name = trend ? 'limma-trend' : 'limma';
-    policy = 'missing values are left out of each feature\'s fit (as limma does); features without an estimable effect are left out';
+    policy =
+      "missing values are left out of each feature's fit (as limma does); features without an estimable effect are left out";
     let y = input.values;
     if (trend) {
       const d = new Float64Array(y.data.length);
@@ -128,7 +134,12 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
       nOk += estimable;
     }
     removed.not_estimable = fit.nGenes - nOk;
-    if (nOk < 2) throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `only ${nOk} feature(s) have enough non-missing values in both groups to be tested; need at least 2`);
+    if (nOk < 2)
+      throw new TargetDiscoveryInputError(
+        'too_few_features',
+        'expression_matrix',
+        `only ${nOk} feature(s) have enough non-missing values in both groups to be tested; need at least 2`,
+      );
     if (nOk < fit.nGenes) {
       fit = subsetFit(fit, ok);
       ids = ids.filter((_, i) => ok[i]);
@@ -176,7 +187,11 @@ function rowsWithoutNaN(m: Matrix): { mask: Uint8Array; count: number } {
   let count = 0;
   for (let i = 0; i < m.nrow; i++) {
     let ok = 1;
-    for (let j = 0; j < m.ncol; j++) if (Number.isNaN(m.data[i * m.ncol + j])) { ok = 0; break; }
+    for (let j = 0; j < m.ncol; j++)
+      if (Number.isNaN(m.data[i * m.ncol + j])) {
+        ok = 0;
+        break;
+      }
     mask[i] = ok;
     count += ok;
   }

@@ -35,16 +35,23 @@ function legend(points: PlotPoint[], f: Frame, note?: string): string {
     [COLORS.ns, `Not significant (${n.ns.toLocaleString('en-US')})`],
   ];
   const x = W - f.right + 14;
-  const items = rows.map(([c, t], i) => `<circle cx="${x + 6}" cy="${f.top + 12 + i * 22}" r="6" fill="${c}"/><text x="${x + 18}" y="${f.top + 12 + i * 22}" dominant-baseline="middle" class="legend">${esc(t)}</text>`);
+  const items = rows.map(
+    ([c, t], i) =>
+      `<circle cx="${x + 6}" cy="${f.top + 12 + i * 22}" r="6" fill="${c}"/><text x="${x + 18}" y="${f.top + 12 + i * 22}" dominant-baseline="middle" class="legend">${esc(t)}</text>`,
+  );
   // The note wraps onto short lines: the legend column is narrow.
   const words = (note ?? '').split(' ').filter(Boolean);
   const noteLines: string[] = [];
   for (const w of words) {
     const last = noteLines[noteLines.length - 1];
-    if (last !== undefined && (last + ' ' + w).length <= 24) noteLines[noteLines.length - 1] = `${last} ${w}`;
+    if (last !== undefined && `${last} ${w}`.length <= 24) noteLines[noteLines.length - 1] = `${last} ${w}`;
     else noteLines.push(w);
   }
-  noteLines.forEach((l, i) => items.push(`<text x="${x}" y="${f.top + 12 + (rows.length + 0.6 + i * 0.8) * 22}" dominant-baseline="middle" class="subtitle">${esc(l)}</text>`));
+  noteLines.forEach((l, i) =>
+    items.push(
+      `<text x="${x}" y="${f.top + 12 + (rows.length + 0.6 + i * 0.8) * 22}" dominant-baseline="middle" class="subtitle">${esc(l)}</text>`,
+    ),
+  );
   return items.join('\n');
 }
 
@@ -53,7 +60,7 @@ function frame(x0: number, x1: number, y0: number, y1: number): Frame {
 }
 
 function header(o: PlotOptions): string {
-  return `<text x="70" y="28" class="title">${esc(o.title)}</text>` + (o.subtitle ? `<text x="70" y="48" class="subtitle">${esc(o.subtitle)}</text>` : '');
+  return `<text x="70" y="28" class="title">${esc(o.title)}</text>${o.subtitle ? `<text x="70" y="48" class="subtitle">${esc(o.subtitle)}</text>` : ''}`;
 }
 
 function dots(pts: Array<[number, number, string]>): string {
@@ -61,7 +68,10 @@ function dots(pts: Array<[number, number, string]>): string {
   const order = (c: string) => (c === COLORS.ns ? 0 : 1);
   return dedupePixels(pts)
     .sort((a, b) => order(a[2]) - order(b[2]))
-    .map(([x, y, c]) => `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${c === COLORS.ns ? 2 : 2.8}" fill="${c}" fill-opacity="${c === COLORS.ns ? 0.6 : 0.85}"/>`)
+    .map(
+      ([x, y, c]) =>
+        `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${c === COLORS.ns ? 2 : 2.8}" fill="${c}" fill-opacity="${c === COLORS.ns ? 0.6 : 0.85}"/>`,
+    )
     .join('');
 }
 
@@ -85,8 +95,13 @@ export function volcanoSvg(points: PlotPoint[], o: PlotOptions): string {
   const lines: string[] = [];
   const fcx = o.minAbsLog2FoldChange;
   if (fcx > 0) {
-    for (const v of [-fcx, fcx]) lines.push(`<line x1="${px(f, v).toFixed(1)}" y1="${f.top}" x2="${px(f, v).toFixed(1)}" y2="${H - f.bottom}" class="threshold"/>`);
-    lines.push(`<text x="${(px(f, fcx) + 4).toFixed(1)}" y="${f.top + 14}" class="subtitle">|log2 FC| = ${fmt(fcx)}</text>`);
+    for (const v of [-fcx, fcx])
+      lines.push(
+        `<line x1="${px(f, v).toFixed(1)}" y1="${f.top}" x2="${px(f, v).toFixed(1)}" y2="${H - f.bottom}" class="threshold"/>`,
+      );
+    lines.push(
+      `<text x="${(px(f, fcx) + 4).toFixed(1)}" y="${f.top + 14}" class="subtitle">|log2 FC| = ${fmt(fcx)}</text>`,
+    );
   }
   if (o.pValueLine !== undefined && o.pValueLine > 0) {
     const y = py(f, -Math.log10(o.pValueLine)).toFixed(1);
@@ -98,7 +113,16 @@ export function volcanoSvg(points: PlotPoint[], o: PlotOptions): string {
     .map((l) => byLabel.get(l))
     .filter((p): p is PlotPoint => !!p && Number.isFinite(p.pValue))
     .map((p) => ({ x: px(f, p.log2FoldChange), y: py(f, yOf(p)), text: p.label }));
-  return svgDoc([header(o), axes(f, 'log2 fold change (case / control)', '-log10 p-value'), dots(pts), lines.join('\n'), placeLabels(labels, f), legend(points, f, labels.length ? o.highlightNote : undefined)].join('\n'));
+  return svgDoc(
+    [
+      header(o),
+      axes(f, 'log2 fold change (case / control)', '-log10 p-value'),
+      dots(pts),
+      lines.join('\n'),
+      placeLabels(labels, f),
+      legend(points, f, labels.length ? o.highlightNote : undefined),
+    ].join('\n'),
+  );
 }
 
 export function maSvg(points: PlotPoint[], o: PlotOptions): string {
@@ -111,16 +135,23 @@ export function maSvg(points: PlotPoint[], o: PlotOptions): string {
     xmax = Math.max(xmax, p.averageExpression);
     ymax = Math.max(ymax, Math.abs(p.log2FoldChange));
   }
-  if (!Number.isFinite(xmin)) { xmin = 0; xmax = 1; }
+  if (!Number.isFinite(xmin)) {
+    xmin = 0;
+    xmax = 1;
+  }
   const pad = (xmax - xmin) * 0.03 || 1;
   const f = frame(xmin - pad, xmax + pad, -ymax * 1.08, ymax * 1.08);
   const pts: Array<[number, number, string]> = points
     .filter((p) => Number.isFinite(p.averageExpression) && Number.isFinite(p.log2FoldChange))
     .map((p) => [px(f, p.averageExpression), py(f, p.log2FoldChange), COLORS[p.status]]);
-  const lines = [`<line x1="${f.left}" y1="${py(f, 0).toFixed(1)}" x2="${W - f.right}" y2="${py(f, 0).toFixed(1)}" stroke="#444" stroke-width="1"/>`];
+  const lines = [
+    `<line x1="${f.left}" y1="${py(f, 0).toFixed(1)}" x2="${W - f.right}" y2="${py(f, 0).toFixed(1)}" stroke="#444" stroke-width="1"/>`,
+  ];
   if (o.minAbsLog2FoldChange > 0) {
     for (const v of [-o.minAbsLog2FoldChange, o.minAbsLog2FoldChange]) {
-      lines.push(`<line x1="${f.left}" y1="${py(f, v).toFixed(1)}" x2="${W - f.right}" y2="${py(f, v).toFixed(1)}" class="threshold"/>`);
+      lines.push(
+        `<line x1="${f.left}" y1="${py(f, v).toFixed(1)}" x2="${W - f.right}" y2="${py(f, v).toFixed(1)}" class="threshold"/>`,
+      );
     }
   }
   const byLabel = new Map(points.map((p) => [p.label, p]));
@@ -128,5 +159,14 @@ export function maSvg(points: PlotPoint[], o: PlotOptions): string {
     .map((l) => byLabel.get(l))
     .filter((p): p is PlotPoint => !!p && Number.isFinite(p.averageExpression))
     .map((p) => ({ x: px(f, p.averageExpression), y: py(f, p.log2FoldChange), text: p.label }));
-  return svgDoc([header(o), axes(f, o.expressionLabel ?? 'average expression', 'log2 fold change (case / control)'), dots(pts), lines.join('\n'), placeLabels(labels, f), legend(points, f, labels.length ? o.highlightNote : undefined)].join('\n'));
+  return svgDoc(
+    [
+      header(o),
+      axes(f, o.expressionLabel ?? 'average expression', 'log2 fold change (case / control)'),
+      dots(pts),
+      lines.join('\n'),
+      placeLabels(labels, f),
+      legend(points, f, labels.length ? o.highlightNote : undefined),
+    ].join('\n'),
+  );
 }

@@ -33,13 +33,16 @@ export interface Frame {
 }
 
 export const px = (f: Frame, x: number) => f.left + ((x - f.x0) / (f.x1 - f.x0)) * (f.width - f.left - f.right);
-export const py = (f: Frame, y: number) => f.height - f.bottom - ((y - f.y0) / (f.y1 - f.y0)) * (f.height - f.top - f.bottom);
+export const py = (f: Frame, y: number) =>
+  f.height - f.bottom - ((y - f.y0) / (f.y1 - f.y0)) * (f.height - f.top - f.bottom);
 
 export function axes(f: Frame, xLabel: string, yLabel: string): string {
   const parts: string[] = [];
   const xb = f.height - f.bottom;
   const yl = f.left;
-  parts.push(`<rect x="${yl}" y="${f.top}" width="${f.width - f.left - f.right}" height="${f.height - f.top - f.bottom}" fill="#ffffff" stroke="#444" stroke-width="1"/>`);
+  parts.push(
+    `<rect x="${yl}" y="${f.top}" width="${f.width - f.left - f.right}" height="${f.height - f.top - f.bottom}" fill="#ffffff" stroke="#444" stroke-width="1"/>`,
+  );
   for (const t of niceTicks(f.x0, f.x1)) {
     const x = px(f, t).toFixed(1);
     parts.push(`<line x1="${x}" y1="${xb}" x2="${x}" y2="${xb + 5}" stroke="#444"/>`);
@@ -48,12 +51,16 @@ export function axes(f: Frame, xLabel: string, yLabel: string): string {
   for (const t of niceTicks(f.y0, f.y1)) {
     const y = py(f, t).toFixed(1);
     parts.push(`<line x1="${yl - 5}" y1="${y}" x2="${yl}" y2="${y}" stroke="#444"/>`);
-    parts.push(`<text x="${yl - 8}" y="${y}" text-anchor="end" dominant-baseline="middle" class="tick">${fmt(t)}</text>`);
+    parts.push(
+      `<text x="${yl - 8}" y="${y}" text-anchor="end" dominant-baseline="middle" class="tick">${fmt(t)}</text>`,
+    );
   }
   const cx = (f.left + f.width - f.right) / 2;
   const cy = (f.top + f.height - f.bottom) / 2;
   parts.push(`<text x="${cx}" y="${f.height - 14}" text-anchor="middle" class="label">${esc(xLabel)}</text>`);
-  parts.push(`<text x="18" y="${cy}" text-anchor="middle" class="label" transform="rotate(-90 18 ${cy})">${esc(yLabel)}</text>`);
+  parts.push(
+    `<text x="18" y="${cy}" text-anchor="middle" class="label" transform="rotate(-90 18 ${cy})">${esc(yLabel)}</text>`,
+  );
   return parts.join('\n');
 }
 
@@ -93,12 +100,15 @@ export function placeLabels(items: Array<{ x: number; y: number; text: string }>
     const right = it.x < f.width - f.right - w - 12;
     let lx = right ? it.x + 8 : it.x - 8 - w;
     let ly = it.y - 4;
-    const overlaps = (y: number) => boxes.some(([bx, by, bw, bh]) => lx < bx + bw && lx + w > bx && y - h < by && y > by - bh);
+    const overlaps = (y: number) =>
+      boxes.some(([bx, by, bw, bh]) => lx < bx + bw && lx + w > bx && y - h < by && y > by - bh);
     for (let k = 1; k < 12 && overlaps(ly); k++) ly = it.y - 4 + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * (h + 1);
     ly = Math.min(Math.max(ly, f.top + h), f.height - f.bottom - 2);
     boxes.push([lx, ly, w, h]);
     const anchorX = right ? lx : lx + w;
-    out.push(`<line x1="${it.x.toFixed(1)}" y1="${it.y.toFixed(1)}" x2="${anchorX.toFixed(1)}" y2="${(ly - 4).toFixed(1)}" stroke="#333" stroke-width="0.8"/>`);
+    out.push(
+      `<line x1="${it.x.toFixed(1)}" y1="${it.y.toFixed(1)}" x2="${anchorX.toFixed(1)}" y2="${(ly - 4).toFixed(1)}" stroke="#333" stroke-width="0.8"/>`,
+    );
     out.push(`<text x="${(lx + 2).toFixed(1)}" y="${ly.toFixed(1)}" class="gene">${esc(it.text)}</text>`);
     lx = 0;
   }

@@ -91,7 +91,16 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
   scored.forEach(({ f, rec, score }, i) => {
     const drug: Druggability | null =
       withDrug && rec
-        ? { family: rec.family, tier: rec.tier, druggable: rec.tier <= 3, uniprot: rec.uniprot, evidence: { go_mf: rec.evidence_go_mf, pfam: rec.evidence_pfam.length ? rec.evidence_pfam : rec.pfam_domains } }
+        ? {
+            family: rec.family,
+            tier: rec.tier,
+            druggable: rec.tier <= 3,
+            uniprot: rec.uniprot,
+            evidence: {
+              go_mf: rec.evidence_go_mf,
+              pfam: rec.evidence_pfam.length ? rec.evidence_pfam : rec.pfam_domains,
+            },
+          }
         : null;
     if (drug?.druggable) druggableSig++;
     if (i >= opts.max_targets) return;
@@ -137,7 +146,12 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
     pValueLineLabel: opts.pvalue_type === 'raw' ? `p = ${opts.max_pvalue}` : `FDR = ${opts.max_pvalue}`,
     highlight,
     highlightNote: `Labels: the top ${Math.min(12, highlight.length)} targets by priority score`,
-    expressionLabel: de.report.name === 'limma-voom' ? 'average log2 CPM' : de.report.name === 'limma-trend' ? 'average log2(x + 1)' : 'average log2 expression',
+    expressionLabel:
+      de.report.name === 'limma-voom'
+        ? 'average log2 CPM'
+        : de.report.name === 'limma-trend'
+          ? 'average log2(x + 1)'
+          : 'average log2 expression',
   };
   const tested = design.design.columns[design.coefficient];
   if (tested === undefined) throw new RangeError(`design: no column ${design.coefficient} to test`);
@@ -149,10 +163,24 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
       down,
       pipeline: de.report,
       design: { formula: design.formula, columns: [...design.design.columns], tested_coefficient: tested },
-      thresholds: { min_fold_change: opts.min_fold_change, min_abs_log2_fold_change: minLfc, max_pvalue: opts.max_pvalue, pvalue_type: opts.pvalue_type },
-      samples: { case: { value: req.case_value, ids: caseIds }, control: { value: req.control_value, ids: controlIds }, excluded: ds.excluded },
+      thresholds: {
+        min_fold_change: opts.min_fold_change,
+        min_abs_log2_fold_change: minLfc,
+        max_pvalue: opts.max_pvalue,
+        pvalue_type: opts.pvalue_type,
+      },
+      samples: {
+        case: { value: req.case_value, ids: caseIds },
+        control: { value: req.control_value, ids: controlIds },
+        excluded: ds.excluded,
+      },
       druggable_significant: withDrug ? druggableSig : null,
-      input: { orientation: ds.orientation, features: ds.featureIds.length, samples_in_matrix: ds.orientation === 'features_in_rows' ? raw.colIds.length : raw.rowIds.length, missing_values: ds.missingValues },
+      input: {
+        orientation: ds.orientation,
+        features: ds.featureIds.length,
+        samples_in_matrix: ds.orientation === 'features_in_rows' ? raw.colIds.length : raw.rowIds.length,
+        missing_values: ds.missingValues,
+      },
       targets_listed: targets.length,
     },
     targets,

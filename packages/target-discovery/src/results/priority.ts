@@ -9,11 +9,16 @@ export const TIER_WEIGHT: Record<number, number> = { 1: 1, 2: 0.7, 3: 0.4, 4: 0 
  *   E = min(1, |log2 FC| / 3)    (an 8-fold change saturates),
  *   D = tier weight (1, 0.7, 0.4, 0 for tiers 1-4; 0 when the gene is not in the table).
  */
-export function priorityScore(p: number, log2FoldChange: number, tier: number | null | undefined, withDruggability: boolean): number {
+export function priorityScore(
+  p: number,
+  log2FoldChange: number,
+  tier: number | null | undefined,
+  withDruggability: boolean,
+): number {
   const s = Math.min(1, -Math.log10(Math.max(p, 1e-300)) / 10);
   const e = Math.min(1, Math.abs(log2FoldChange) / 3);
   if (!withDruggability) return round(100 * (0.5 * s + 0.5 * e));
-  const d = tier ? TIER_WEIGHT[tier] ?? 0 : 0;
+  const d = tier ? (TIER_WEIGHT[tier] ?? 0) : 0;
   return round(100 * (0.4 * s + 0.4 * e + 0.2 * d));
 }
 

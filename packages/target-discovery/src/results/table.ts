@@ -14,7 +14,19 @@ export const TABLE_COLUMNS = [
   'significant',
 ] as const;
 
-export type TableRow = [string, string | null, number, number, number, number, number, number, number, 'up' | 'down', boolean];
+export type TableRow = [
+  string,
+  string | null,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  'up' | 'down',
+  boolean,
+];
 
 /** Columnar-compact table: the column names once, then one array per feature. */
 export interface FeatureTable {
@@ -32,5 +44,5 @@ function csvCell(v: unknown): string {
 export function tableToCsv(table: FeatureTable): string {
   const out = [table.columns.join(',')];
   for (const r of table.rows) out.push(r.map(csvCell).join(','));
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

@@ -38,11 +38,25 @@ export interface DiscoverySummary {
   down: number;
   pipeline: PipelineReport;
   design: { formula: string; columns: string[]; tested_coefficient: string };
-  thresholds: { min_fold_change: number; min_abs_log2_fold_change: number; max_pvalue: number; pvalue_type: 'adjusted' | 'raw' };
-  samples: { case: { value: string; ids: string[] }; control: { value: string; ids: string[] }; excluded: ExcludedSample[] };
+  thresholds: {
+    min_fold_change: number;
+    min_abs_log2_fold_change: number;
+    max_pvalue: number;
+    pvalue_type: 'adjusted' | 'raw';
+  };
+  samples: {
+    case: { value: string; ids: string[] };
+    control: { value: string; ids: string[] };
+    excluded: ExcludedSample[];
+  };
   /** Significant genes in a druggable family (tiers 1-3); null when druggability was not requested. */
   druggable_significant: number | null;
-  input: { orientation: 'features_in_rows' | 'samples_in_rows'; features: number; samples_in_matrix: number; missing_values: number };
+  input: {
+    orientation: 'features_in_rows' | 'samples_in_rows';
+    features: number;
+    samples_in_matrix: number;
+    missing_values: number;
+  };
   targets_listed: number;
 }
 
@@ -53,4 +67,3 @@ export interface DiscoveryResult {
   /** Every tested feature (the CSV download). */
   table: FeatureTable;
 }
-

@@ -189,11 +189,28 @@ export function eBayes(fit: LinearFit, coefficient: number, opts: EBayesOptions 
     const kernel = infDf ? (t2 * (1 - 1 / r)) / 2 : ((1 + d) / 2) * Math.log((t2 + d) / (t2 / r + d));
     b[g] = logOdds - Math.log(r) / 2 + kernel;
   }
-  return { coefficient, logFC, t, pValue, b, dfTotal, s2Post: sq.varPost, dfPrior: sq.dfPrior, s2Prior: sq.varPrior, coefVarPrior: v0 };
+  return {
+    coefficient,
+    logFC,
+    t,
+    pValue,
+    b,
+    dfTotal,
+    s2Post: sq.varPost,
+    dfPrior: sq.dfPrior,
+    s2Prior: sq.varPrior,
+    coefVarPrior: v0,
+  };
 }
 
 /** limma's tmixture.vector: prior variance of non-zero coefficients from the top t-statistics. */
-export function tmixture(tstat: ArrayLike<number>, stdevUnscaled: ArrayLike<number>, df: ArrayLike<number>, proportion: number, v0lim?: [number, number]): number {
+export function tmixture(
+  tstat: ArrayLike<number>,
+  stdevUnscaled: ArrayLike<number>,
+  df: ArrayLike<number>,
+  proportion: number,
+  v0lim?: [number, number],
+): number {
   const idx: number[] = [];
   for (let i = 0; i < tstat.length; i++) if (!Number.isNaN(tstat[i])) idx.push(i);
   const ngenes = idx.length;
@@ -214,7 +231,9 @@ export function tmixture(tstat: ArrayLike<number>, stdevUnscaled: ArrayLike<numb
     }
     ts[k] = a;
   }
-  const order = Array.from({ length: ngenes }, (_, k) => k).sort((a, b) => ts[b]! - ts[a]! || a - b).slice(0, ntarget);
+  const order = Array.from({ length: ngenes }, (_, k) => k)
+    .sort((a, b) => ts[b]! - ts[a]! || a - b)
+    .slice(0, ntarget);
   let sum = 0;
   for (let r = 1; r <= ntarget; r++) {
     const k = order[r - 1]!;

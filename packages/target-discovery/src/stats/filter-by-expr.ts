@@ -14,7 +14,12 @@ export interface FilterByExprOptions {
  * `groupSizes`: the sizes of the experimental groups (edgeR uses the smallest as the minimum sample size).
  * Returns a keep mask over rows.
  */
-export function filterByExpr(counts: Matrix, groupSizes: number[], opts: FilterByExprOptions = {}, libSize?: Float64Array): Uint8Array {
+export function filterByExpr(
+  counts: Matrix,
+  groupSizes: number[],
+  opts: FilterByExprOptions = {},
+  libSize?: Float64Array,
+): Uint8Array {
   const minCount = opts.minCount ?? 10;
   const minTotal = opts.minTotalCount ?? 15;
   const largeN = opts.largeN ?? 10;

@@ -39,7 +39,8 @@ export function lmFit(y: Matrix, design: Design, weights?: Matrix): LinearFit {
   const qx = Float64Array.from(design.x);
   const vhead = new Float64Array(p);
   const rdiag = new Float64Array(p);
-  if (!householder(qx, n, p, vhead, rdiag)) throw new RankDeficientDesignError('design matrix is not of full column rank');
+  if (!householder(qx, n, p, vhead, rdiag))
+    throw new RankDeficientDesignError('design matrix is not of full column rank');
   const fullUnscaled = new Float64Array(p);
   unscaledVariances(qx, n, p, rdiag, fullUnscaled);
 

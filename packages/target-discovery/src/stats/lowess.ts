@@ -8,7 +8,13 @@ export interface LowessResult {
 }
 
 /** R lowess(x, y, f, iter, delta = 0.01 * diff(range(x))). */
-export function lowess(xIn: ArrayLike<number>, yIn: ArrayLike<number>, f = 2 / 3, iter = 3, delta?: number): LowessResult {
+export function lowess(
+  xIn: ArrayLike<number>,
+  yIn: ArrayLike<number>,
+  f = 2 / 3,
+  iter = 3,
+  delta?: number,
+): LowessResult {
   const n = xIn.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => xIn[a]! - xIn[b]! || a - b);
   const x = new Float64Array(n);
@@ -99,7 +105,16 @@ function clowess(x: Float64Array, y: Float64Array, f: number, nsteps: number, de
 }
 
 /** Weighted local linear fit at xs over [nleft, nright]; NaN when all weights vanish. */
-function lowest(x: Float64Array, y: Float64Array, xs: number, nleft: number, nright: number, w: Float64Array, userw: boolean, rw: Float64Array): number {
+function lowest(
+  x: Float64Array,
+  y: Float64Array,
+  xs: number,
+  nleft: number,
+  nright: number,
+  w: Float64Array,
+  userw: boolean,
+  rw: Float64Array,
+): number {
   const n = x.length;
   const range = x[n - 1]! - x[0]!;
   const h = Math.max(xs - x[nleft]!, x[nright]! - xs);

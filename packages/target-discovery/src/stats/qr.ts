@@ -55,7 +55,15 @@ export function applyQt(x: Float64Array, n: number, p: number, vhead: Float64Arr
 }
 
 /** Solve R b = (Q'y)[0..p) into coef. */
-export function backSolve(x: Float64Array, n: number, p: number, rdiag: Float64Array, qty: Float64Array, coef: Float64Array, coefOffset = 0): void {
+export function backSolve(
+  x: Float64Array,
+  n: number,
+  p: number,
+  rdiag: Float64Array,
+  qty: Float64Array,
+  coef: Float64Array,
+  coefOffset = 0,
+): void {
   for (let k = p - 1; k >= 0; k--) {
     let s = qty[k]!;
     for (let j = k + 1; j < p; j++) s -= x[j * n + k]! * coef[coefOffset + j]!;
@@ -64,7 +72,14 @@ export function backSolve(x: Float64Array, n: number, p: number, rdiag: Float64A
 }
 
 /** diag((R'R)^-1) = squared row norms of R^-1, into out. */
-export function unscaledVariances(x: Float64Array, n: number, p: number, rdiag: Float64Array, out: Float64Array, outOffset = 0): void {
+export function unscaledVariances(
+  x: Float64Array,
+  n: number,
+  p: number,
+  rdiag: Float64Array,
+  out: Float64Array,
+  outOffset = 0,
+): void {
   // Rinv upper triangular, p x p row-major.
   const rinv = new Float64Array(p * p);
   for (let j = 0; j < p; j++) {

@@ -19,8 +19,7 @@ export function tetragamma(x: number): number {
   const series =
     -1 / (x * x) -
     1 / (x * x * x) -
-    (x2 * x2) *
-      (1 / 2 - x2 * (1 / 6 - x2 * (1 / 6 - x2 * (3 / 10 - x2 * (5 / 6 - x2 * (691 / 210 - x2 * (35 / 2)))))));
+    x2 * x2 * (1 / 2 - x2 * (1 / 6 - x2 * (1 / 6 - x2 * (3 / 10 - x2 * (5 / 6 - x2 * (691 / 210 - x2 * (35 / 2)))))));
   return acc + series;
 }
 

@@ -6,7 +6,11 @@
 import { quantileSorted, sortedCopy } from './summary.js';
 
 /** Basis with knots placed from `knotSource`, evaluated at `at`: at.length x df, column-major. */
-export function naturalSplineBasis(knotSource: ArrayLike<number>, df: number, at: ArrayLike<number> = knotSource): Float64Array {
+export function naturalSplineBasis(
+  knotSource: ArrayLike<number>,
+  df: number,
+  at: ArrayLike<number> = knotSource,
+): Float64Array {
   const s = sortedCopy(knotSource);
   const lo = s[0]!;
   const hi = s[s.length - 1]!;

@@ -91,7 +91,9 @@ function selectInPlace(a: Float64Array, k: number, from = 0, to = a.length - 1):
   while (hi > lo) {
     const mid = (lo + hi) >>> 1;
     // median of three as pivot
-    const x = a[lo]!, y = a[mid]!, z = a[hi]!;
+    const x = a[lo]!,
+      y = a[mid]!,
+      z = a[hi]!;
     const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
     let i = lo;
     let j = hi;

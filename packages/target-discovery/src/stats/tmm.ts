@@ -21,7 +21,11 @@ export function calcNormFactorsTMM(counts: Matrix, libSize: Float64Array, opts: 
   const keep: number[] = [];
   for (let i = 0; i < counts.nrow; i++) {
     const o = i * ncol;
-    for (let j = 0; j < ncol; j++) if (counts.data[o + j]! > 0) { keep.push(i); break; }
+    for (let j = 0; j < ncol; j++)
+      if (counts.data[o + j]! > 0) {
+        keep.push(i);
+        break;
+      }
   }
   if (keep.length === 0 || ncol === 1) return { normFactors: new Float64Array(ncol).fill(1), refColumn: 0 };
   // Columns are pulled out a block at a time: a full column-major copy would double the memory, and
@@ -55,14 +59,20 @@ export function calcNormFactorsTMM(counts: Matrix, libSize: Float64Array, opts: 
     forEachColumn((c, j) => {
       let s = 0;
       for (const v of c) s += Math.sqrt(v);
-      if (s > best) { best = s; ref = j; }
+      if (s > best) {
+        best = s;
+        ref = j;
+      }
     });
   } else {
     const m = f75.reduce((a, b) => a + b, 0) / ncol;
     let best = Infinity;
     f75.forEach((v, j) => {
       const d = Math.abs(v - m);
-      if (d < best) { best = d; ref = j; }
+      if (d < best) {
+        best = d;
+        ref = j;
+      }
     });
   }
   const f = new Float64Array(ncol);

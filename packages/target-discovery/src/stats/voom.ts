@@ -23,7 +23,7 @@ export function voom(counts: Matrix, design: Design, libSize: Float64Array, span
   const c = counts.data;
   for (let i = 0; i < G * n; i++) {
     const j = i % n;
-    E[i] = Math.log2((c[i]! + 0.5) / (libSize[j]! + 1) * 1e6);
+    E[i] = Math.log2(((c[i]! + 0.5) / (libSize[j]! + 1)) * 1e6);
   }
   const Em: Matrix = { nrow: G, ncol: n, data: E };
   const fit = lmFit(Em, design);

@@ -11,7 +11,10 @@ const FIXED = 1.5; // RDKit WASM start-up, data tables, initial population
 
 export function estimateCgSeconds(input: GenerationInput): [number, number] {
   const minimum = input.options.population_size * 8;
-  const expected = Math.min(input.options.max_evaluations, Math.max(minimum, EVALUATIONS_PER_MOLECULE * input.num_molecules));
+  const expected = Math.min(
+    input.options.max_evaluations,
+    Math.max(minimum, EVALUATIONS_PER_MOLECULE * input.num_molecules),
+  );
   const s = FIXED + expected * SECONDS_PER_EVALUATION + input.num_molecules * 0.01;
   const worst = FIXED + input.options.max_evaluations * SECONDS_PER_EVALUATION * 1.5;
   return [Math.max(1, s * 0.6), Math.max(s * 2, Math.min(worst, s * 4))];

@@ -8,27 +8,65 @@ export const CgConstraints = Type.Object(
   {
     mw_range: Type.Optional(Range('[low, high] average molecular weight, Da (default [200, 500]; within [0, 2000])')),
     logp_range: Type.Optional(Range('[low, high] Wildman-Crippen logP (default [-1, 5]; within [-10, 15])')),
-    hbd_max: Type.Optional(Type.Integer({ minimum: 0, maximum: 50, description: 'Max H-bond donors, RDKit NumHBD (default 5)' })),
-    hba_max: Type.Optional(Type.Integer({ minimum: 0, maximum: 50, description: 'Max H-bond acceptors, RDKit NumHBA (default 10)' })),
+    hbd_max: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 50, description: 'Max H-bond donors, RDKit NumHBD (default 5)' }),
+    ),
+    hba_max: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 50, description: 'Max H-bond acceptors, RDKit NumHBA (default 10)' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const CgOptions = Type.Object(
   {
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295, default: 42, description: 'PRNG seed: equal seeds give equal results' })),
-    max_evaluations: Type.Optional(Type.Integer({ minimum: 100, maximum: 1_000_000, description: 'Evaluation budget: distinct molecules scored (default max(5000, 150 x num_molecules), at most 200000)' })),
-    similarity_cap: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.65, description: 'No two returned molecules above this Morgan (radius 2, 2048 bits) Tanimoto similarity' })),
-    population_size: Type.Optional(Type.Integer({ minimum: 10, maximum: 1000, default: 100, description: 'GA population size' })),
-    allow_alerts: Type.Optional(Type.Boolean({ default: false, description: 'Keep molecules matching PAINS or unwanted-group alerts (still reported)' })),
-    include_svg: Type.Optional(Type.Boolean({ default: true, description: 'Include an RDKit SVG depiction per molecule' })),
+    seed: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 4294967295,
+        default: 42,
+        description: 'PRNG seed: equal seeds give equal results',
+      }),
+    ),
+    max_evaluations: Type.Optional(
+      Type.Integer({
+        minimum: 100,
+        maximum: 1_000_000,
+        description:
+          'Evaluation budget: distinct molecules scored (default max(5000, 150 x num_molecules), at most 200000)',
+      }),
+    ),
+    similarity_cap: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1,
+        default: 0.65,
+        description: 'No two returned molecules above this Morgan (radius 2, 2048 bits) Tanimoto similarity',
+      }),
+    ),
+    population_size: Type.Optional(
+      Type.Integer({ minimum: 10, maximum: 1000, default: 100, description: 'GA population size' }),
+    ),
+    allow_alerts: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Keep molecules matching PAINS or unwanted-group alerts (still reported)',
+      }),
+    ),
+    include_svg: Type.Optional(
+      Type.Boolean({ default: true, description: 'Include an RDKit SVG depiction per molecule' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const CgRequest = Type.Object(
   {
-    target_uniprot: Type.String({ minLength: 1, maxLength: 20, description: 'UniProtKB accession of the target, e.g. P00533' }),
+    target_uniprot: Type.String({
+      minLength: 1,
+      maxLength: 20,
+      description: 'UniProtKB accession of the target, e.g. P00533',
+    }),
     binding_site: Type.Object(
       {
         residues: Type.Array(Type.String({ minLength: 1, maxLength: 10 }), {
@@ -40,12 +78,19 @@ export const CgRequest = Type.Object(
       { additionalProperties: false },
     ),
     constraints: Type.Optional(CgConstraints),
-    num_molecules: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'Molecules to return' })),
+    num_molecules: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'Molecules to return' }),
+    ),
     reference_ligands: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 100, description: 'SMILES of known actives: similarity and novelty terms' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), {
+        maxItems: 100,
+        description: 'SMILES of known actives: similarity and novelty terms',
+      }),
     ),
     options: Type.Optional(CgOptions),
-    callback_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Notified (POST) when the job finishes' })),
+    callback_url: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'Notified (POST) when the job finishes' }),
+    ),
   },
   { additionalProperties: false },
 );

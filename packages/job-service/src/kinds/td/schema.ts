@@ -9,24 +9,61 @@ const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200
 
 export const TdOptions = Type.Object(
   {
-    include_druggability: Type.Optional(Type.Boolean({ default: true, description: 'Classify targets by family and tractability tier, with UniProt accession and GO/Pfam evidence' })),
-    min_fold_change: Type.Optional(Type.Number({ minimum: 1, maximum: 1e6, default: 1.5, description: 'Linear fold change; significant genes need |log2 FC| >= log2(min_fold_change)' })),
-    max_pvalue: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.05, description: 'Significance cut-off, applied to the p-value named by pvalue_type' })),
-    pvalue_type: Type.Optional(Type.Union([Type.Literal('adjusted'), Type.Literal('raw')], { default: 'adjusted', description: "'adjusted' (Benjamini-Hochberg) or 'raw'" })),
-    covariates: Type.Optional(Type.Array(Name('Metadata column entering the design additively'), { maxItems: 10, uniqueItems: true })),
+    include_druggability: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'Classify targets by family and tractability tier, with UniProt accession and GO/Pfam evidence',
+      }),
+    ),
+    min_fold_change: Type.Optional(
+      Type.Number({
+        minimum: 1,
+        maximum: 1e6,
+        default: 1.5,
+        description: 'Linear fold change; significant genes need |log2 FC| >= log2(min_fold_change)',
+      }),
+    ),
+    max_pvalue: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1,
+        default: 0.05,
+        description: 'Significance cut-off, applied to the p-value named by pvalue_type',
+      }),
+    ),
+    pvalue_type: Type.Optional(
+      Type.Union([Type.Literal('adjusted'), Type.Literal('raw')], {
+        default: 'adjusted',
+        description: "'adjusted' (Benjamini-Hochberg) or 'raw'",
+      }),
+    ),
+    covariates: Type.Optional(
+      Type.Array(Name('Metadata column entering the design additively'), { maxItems: 10, uniqueItems: true }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const TdRequest = Type.Object(
   {
-    expression_matrix: Type.String({ minLength: 1, maxLength: MAX_MATRIX_BASE64, description: 'Base64 of a CSV/TSV: feature ids in the first column, one column per sample (or transposed)' }),
-    metadata: Type.String({ minLength: 1, maxLength: MAX_METADATA_BASE64, description: 'Base64 of a CSV/TSV: a sample id column (first, or named sample/sample_id) and the condition column' }),
+    expression_matrix: Type.String({
+      minLength: 1,
+      maxLength: MAX_MATRIX_BASE64,
+      description: 'Base64 of a CSV/TSV: feature ids in the first column, one column per sample (or transposed)',
+    }),
+    metadata: Type.String({
+      minLength: 1,
+      maxLength: MAX_METADATA_BASE64,
+      description:
+        'Base64 of a CSV/TSV: a sample id column (first, or named sample/sample_id) and the condition column',
+    }),
     condition_column: Name('Metadata column holding the condition'),
     case_value: Name('Condition value of the case group'),
     control_value: Name('Condition value of the control group'),
     options: Type.Optional(TdOptions),
-    callback_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Notified (POST) when the job finishes' })),
+    callback_url: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'Notified (POST) when the job finishes' }),
+    ),
   },
   { additionalProperties: false },
 );
