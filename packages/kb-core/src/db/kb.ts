@@ -12,8 +12,10 @@ import { validateClaimInput, lastProvenanceKeys, LIMITS } from '../model/validat
 import { normalizeToken } from '../model/normalize.js';
 import { openStore, isPostgresUrl } from '../store/open-store.js';
 import { SqliteClaimStore } from '../store/sqlite.js';
-import { entrySpan, generatedClaimId, lastSeqOf, newRun, pickFromRun, sliceRun } from '../store/claim-run.js';
-import type { ClaimRun, ClaimStore, LogEntry, LogRecord } from '../store/types.js';
+import { generatedClaimId, newRun, pickFromRun, sliceRun } from '../model/claim-run.js';
+import { entrySpan, lastSeqOf } from '../store/log-span.js';
+import type { ClaimStore, LogEntry, LogRecord } from '../store/types.js';
+import type { ClaimRun } from '../model/claim-run.js';
 import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } from '../types.js';
 import { builtinVocabularies } from '../vocab/bio.js';
 import * as extract from '../extract/api.js';

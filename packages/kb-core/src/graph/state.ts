@@ -3,8 +3,9 @@
 // indices. Everything here is rebuilt by replaying the log in seq order, so `apply*` must be deterministic:
 // the same log always gives the same index, whichever process replays it.
 import { hash } from 'node:crypto';
-import type { ClaimEntry, ClaimRun, InquiryEntry, RetractEntry } from '../store/types.js';
-import { provenanceOfRun } from '../store/claim-run.js';
+import type { ClaimEntry, InquiryEntry, RetractEntry } from '../store/types.js';
+import type { ClaimRun } from '../model/claim-run.js';
+import { provenanceOfRun } from '../model/claim-run.js';
 import type { ClaimStatus } from '../types.js';
 import { entityId, normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
