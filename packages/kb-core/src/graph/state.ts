@@ -3,7 +3,7 @@
 // indices. Everything here is rebuilt by replaying the log in seq order, so `apply*` must be deterministic:
 // the same log always gives the same index, whichever process replays it.
 import { hash } from 'node:crypto';
-import type { ClaimEntry, InquiryEntry, RetractEntry } from '../store/types.js';
+import type { ClaimEntry, RetractEntry } from '../store/types.js';
 import type { ClaimRun } from '../model/claim-run.js';
 import { provenanceOfRun } from '../model/claim-run.js';
 import type { ClaimStatus } from '../types.js';
@@ -13,6 +13,8 @@ import { FactTable } from './fact-table.js';
 import { StringTable } from './string-table.js';
 import { ClaimIds } from './claim-ids.js';
 import { InquiryBook, type InquiryState } from './inquiries.js';
+import type { DerivedIndex, DerivedIndexFactory } from './derived.js';
+import type { PendingEvent } from './events.js';
 import { F64Column, I32Column, U8Column } from './columns.js';
 
 export const ACTIVE = 0;
@@ -20,11 +22,7 @@ export const DEGRADED = 1;
 export const RETRACTED = 2;
 export const STATUS_NAMES: readonly ClaimStatus[] = ['active', 'degraded', 'retracted'];
 
-export type PendingEvent =
-  | { name: 'claim_ingested'; claim: number }
-  | { name: 'claim_corroborated'; fact: number; count: number; claim: number }
-  | { name: 'source_retracted'; source_id: string; reason: string; retracted: number[]; degraded: number[] }
-  | { name: 'inquiry_matched'; inquiry_id: string; claim: number };
+export type { PendingEvent } from './events.js';
 
 /** The canonical text of a fact: subject id, predicate, object id. Same fact, same text, whatever the source. */
 export function factText(subjectId: string, predicate: string, objectId: string): string {
@@ -51,7 +49,29 @@ const FACT_LIMIT = 2 ** 30 - 1;
 
 export class GraphState {
   constructor(readonly registry: Registry) {
-    this.inquiryBook = new InquiryBook(registry);
+    this.inquiryBook = new InquiryBook(registry, this);
+    this.derived.push(this.inquiryBook);
+  }
+
+  /** The derived indexes this graph's apply feeds (the inquiry book first); see derived.ts. */
+  readonly derived: DerivedIndex[] = [];
+
+  /** Adds a derived index, made for this graph; it must be registered before the log is replayed. */
+  register(factory: DerivedIndexFactory<GraphState>): DerivedIndex {
+    const index = factory(this);
+    if (this.derived.some((d) => d.name === index.name)) throw new Error(`a derived index '${index.name}' is registered already`);
+    this.derived.push(index);
+    return index;
+  }
+
+  /** The derived index of that name, or undefined. */
+  derivedIndex(name: string): DerivedIndex | undefined {
+    return this.derived.find((d) => d.name === name);
+  }
+
+  /** An applied entry moves the clock, so the next write's timestamp never goes back. */
+  touch(ts: number): void {
+    if (ts > this.lastTs) this.lastTs = ts;
   }
 
   // ---- entities ---------------------------------------------------------------------------------
@@ -650,7 +670,11 @@ export class GraphState {
       if (this.emitIngested) events.push({ name: 'claim_ingested', claim: c });
       if (newSource && this.emitCorroborated && this.factSources[f]! >= 2) events.push({ name: 'claim_corroborated', fact: f, count: this.factSources[f]!, claim: c });
     }
-    if (this.inquiryBook.anyOpen) this.inquiryBook.match(c, this.entityNorm[s]!, this.entityNorm[o]!, predicate, ts, events);
+    const indexes = this.derived;
+    for (let i = 0; i < indexes.length; i++) {
+      const d = indexes[i]!;
+      if (d.wantsClaims) d.onClaim(c, ts, events);
+    }
     return c;
   }
 
@@ -710,8 +734,4 @@ export class GraphState {
     return { retracted, degraded };
   }
 
-  applyInquiry(e: InquiryEntry, ts: number): number {
-    if (ts > this.lastTs) this.lastTs = ts;
-    return this.inquiryBook.add(e, ts);
-  }
 }
