@@ -2,7 +2,8 @@
 // the default confidence filled in; references and registry constraints are checked against the index later,
 // inside the write (see write-path.ts), where the index is caught up.
 import { KbValidationError } from '../errors.js';
-import { RETRACTED, type GraphState } from '../graph/state.js';
+import { RETRACTED } from '../graph/state.js';
+import type { ReadSnapshot } from '../graph/snapshot.js';
 import { newRun, type ClaimRun } from '../model/claim-run.js';
 import { defaultConfidence, type ConfidencePolicy } from '../model/confidence.js';
 import { normalizeToken } from '../model/normalize.js';
@@ -76,7 +77,7 @@ export class ClaimCapture {
 }
 
 /** Checks claim i of a run against the registry (constraints, payload schema) and the index (derived_from). */
-function checkClaim(s: GraphState, r: ClaimRun, i: number): void {
+function checkClaim(s: ReadSnapshot, r: ClaimRun, i: number): void {
   const registry = s.registry;
   if (registry.constrainsClaims) {
     registry.checkClaim(
@@ -98,7 +99,7 @@ function checkClaim(s: GraphState, r: ClaimRun, i: number): void {
 }
 
 /** Checks every claim of the run (see checkClaim); a batch's errors name the index. */
-export function checkClaims(s: GraphState, r: ClaimRun, batch: boolean): void {
+export function checkClaims(s: ReadSnapshot, r: ClaimRun, batch: boolean): void {
   if (!s.registry.constrainsClaims && !r.provenance_extra) return;
   for (let i = 0; i < r.n; i++) {
     try {
@@ -111,7 +112,7 @@ export function checkClaims(s: GraphState, r: ClaimRun, batch: boolean): void {
 }
 
 /** Per claim, the stored id: its own, or for a duplicate the id of the claim it duplicates. */
-export function claimIdsOf(s: GraphState, applied: Int32Array): string[] {
+export function claimIdsOf(s: ReadSnapshot, applied: Int32Array): string[] {
   const ids = new Array<string>(applied.length);
   for (let i = 0; i < applied.length; i++) {
     const a = applied[i]!;

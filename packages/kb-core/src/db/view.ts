@@ -4,6 +4,7 @@ import { ReadContext } from '../graph/read.js';
 import { buildFrame, type QueryOptions } from '../graph/query.js';
 import { findPaths, pathExists } from '../graph/paths.js';
 import type { GraphState } from '../graph/state.js';
+import type { ReadSnapshot } from '../graph/snapshot.js';
 import { knowledgeHealth, type KnowledgeHealth } from '../analytics/health.js';
 import { findConfidenceAlerts, findGaps, qualityReport, schemaOf, type ConfidenceAlertOptions, type ExpectedPattern } from '../analytics/quality.js';
 import { findBridges, type Bridge } from '../analytics/bridges.js';
@@ -46,7 +47,7 @@ export class KbView {
   }
 
   /** @internal */
-  protected get state(): GraphState {
+  protected get state(): ReadSnapshot {
     return this.ref.current;
   }
 

@@ -15,6 +15,7 @@ import { ClaimIds } from './claim-ids.js';
 import { InquiryBook, type InquiryState } from './inquiries.js';
 import type { DerivedIndex, DerivedIndexFactory } from './derived.js';
 import type { PendingEvent } from './events.js';
+import type { ReadSnapshot } from './snapshot.js';
 import { F64Column, I32Column, U8Column } from './columns.js';
 
 export const ACTIVE = 0;
@@ -47,7 +48,7 @@ const ENTITY_KEY_LIMIT = 2 ** 30;
 // Fact indices are doubled in entity list slots (see linkFact), which must stay int32.
 const FACT_LIMIT = 2 ** 30 - 1;
 
-export class GraphState {
+export class GraphState implements ReadSnapshot {
   constructor(readonly registry: Registry) {
     this.inquiryBook = new InquiryBook(registry, this);
     this.derived.push(this.inquiryBook);
