@@ -16,6 +16,7 @@ import { InquiryBook, type InquiryState } from './inquiries.js';
 import type { DerivedIndex, DerivedIndexFactory } from './derived.js';
 import type { PendingEvent } from './events.js';
 import type { ReadSnapshot } from './snapshot.js';
+import { emptyClaimFields, type ClaimFields } from './claim-fields.js';
 import { F64Column, I32Column, U8Column } from './columns.js';
 
 export const ACTIVE = 0;
@@ -53,6 +54,9 @@ export class GraphState implements ReadSnapshot {
     this.inquiryBook = new InquiryBook(registry, this);
     this.derived.push(this.inquiryBook);
   }
+
+  /** The claim being applied (refilled per claim; see claim-fields.ts). */
+  private readonly fields: ClaimFields = emptyClaimFields();
 
   /** The derived indexes this graph's apply feeds (the inquiry book first); see derived.ts. */
   readonly derived: DerivedIndex[] = [];
@@ -501,10 +505,24 @@ export class GraphState implements ReadSnapshot {
     const prov = e.provenance;
     let keys = 0;
     for (const _ in prov) keys++;
-    return this.addClaim(
-      e.subject[0], e.subject[1], e.predicate[0], e.predicate[1], e.object[0], e.object[1], prov.source_type, prov.source_id,
-      e.confidence, keys > 2 ? prov : null, e.payload, idPrefix, idCounter, e.claim_id, ts, events,
-    );
+    const a = this.fields;
+    a.subjectName = e.subject[0];
+    a.subjectType = e.subject[1];
+    a.relationship = e.predicate[0];
+    a.predicateClass = e.predicate[1];
+    a.objectName = e.object[0];
+    a.objectType = e.object[1];
+    a.sourceType = prov.source_type;
+    a.sourceId = prov.source_id;
+    a.confidence = e.confidence;
+    a.provenance = keys > 2 ? prov : null;
+    a.payload = e.payload;
+    a.idPrefix = idPrefix;
+    a.idCounter = idCounter;
+    a.claimId = e.claim_id;
+    a.ts = ts;
+    a.events = events;
+    return this.addClaim(a);
   }
 
   /**
@@ -515,16 +533,29 @@ export class GraphState implements ReadSnapshot {
   applyRun(r: ClaimRun, ts: number, events: PendingEvent[] | null, out: Int32Array | null, compact: boolean): number {
     const extras = r.provenance_extra;
     const payloads = r.payload;
+    const a = this.fields;
+    a.idPrefix = r.id_prefix;
+    a.claimId = '';
+    a.ts = ts;
+    a.events = events;
     let added = 0;
     for (let i = 0; i < r.n; i++) {
       const extra = extras?.[i];
-      const a = this.addClaim(
-        r.subject[i]!, r.subject_type[i]!, r.relationship[i]!, r.predicate_class[i]!, r.object[i]!, r.object_type[i]!,
-        r.source_type[i]!, r.source_id[i]!, r.confidence[i]!, extra ? provenanceOfRun(r, i) : null,
-        payloads?.[i], r.id_prefix, r.id_start + (compact ? added : i), '', ts, events,
-      );
-      if (out) out[i] = a;
-      if (a >= 0) added++;
+      a.subjectName = r.subject[i]!;
+      a.subjectType = r.subject_type[i]!;
+      a.relationship = r.relationship[i]!;
+      a.predicateClass = r.predicate_class[i]!;
+      a.objectName = r.object[i]!;
+      a.objectType = r.object_type[i]!;
+      a.sourceType = r.source_type[i]!;
+      a.sourceId = r.source_id[i]!;
+      a.confidence = r.confidence[i]!;
+      a.provenance = extra ? provenanceOfRun(r, i) : null;
+      a.payload = payloads?.[i];
+      a.idCounter = r.id_start + (compact ? added : i);
+      const c = this.addClaim(a);
+      if (out) out[i] = c;
+      if (c >= 0) added++;
     }
     return added;
   }
@@ -534,14 +565,25 @@ export class GraphState implements ReadSnapshot {
    * Returns the new claim's index, or `-2 - d` where d is the duplicated claim's index (then nothing changes).
    * Ingest and replay both come here, so a base reopened from its log holds exactly what was ingested; a
    * duplicate can reach the log only when two processes raced, and the first in log order wins.
-   * `provenance`: the full provenance when it has more than source_type and source_id (kept as it is), else null.
-   * The id is `claimId`, or when idCounter >= 0 the generated id of idPrefix and idCounter.
    */
-  private addClaim(
-    subjectName: string, subjectTypeRaw: string, relationship: string, predicateClass: string, objectName: string, objectTypeRaw: string,
-    sourceType: string, sourceId: string, confidence: number, provenance: ClaimEntry['provenance'] | null, payload: unknown,
-    idPrefix: string, idCounter: number, claimId: string, ts: number, events: PendingEvent[] | null,
-  ): number {
+  private addClaim(a: ClaimFields): number {
+    // Read once into locals: the body below is the tuned apply, written against them.
+    const subjectName = a.subjectName;
+    const subjectTypeRaw = a.subjectType;
+    const relationship = a.relationship;
+    const predicateClass = a.predicateClass;
+    const objectName = a.objectName;
+    const objectTypeRaw = a.objectType;
+    const sourceType = a.sourceType;
+    const sourceId = a.sourceId;
+    const confidence = a.confidence;
+    const provenance = a.provenance;
+    const payload = a.payload;
+    const idPrefix = a.idPrefix;
+    const idCounter = a.idCounter;
+    const claimId = a.claimId;
+    const ts = a.ts;
+    const events = a.events;
     // Every applied entry moves the clock, a duplicate too, so the next write's timestamp never goes back.
     if (ts > this.lastTs) this.lastTs = ts;
     const subjectType = normalizeToken(subjectTypeRaw);
