@@ -3,7 +3,6 @@
 // the log (log-copy.ts), generated ids (ids.ts); reads are KbView's (view.ts), shared with the at() views.
 import { KbClosedError, KbError, KbNotFoundError, KbValidationError } from '../errors.js';
 import type { PendingEvent } from '../graph/events.js';
-import { GraphState } from '../graph/state.js';
 import { Registry, type PredicateSpec, type Vocabulary } from '../model/registry.js';
 import { CONFIDENCE_POLICIES, type ConfidencePolicy } from '../model/confidence.js';
 import { LIMITS } from '../model/validate.js';
@@ -72,11 +71,13 @@ export class KbDB extends KbView {
   }
 
   private constructor(store: WritePath['store'], policy: ConfidencePolicy, backend: Backend) {
-    const ref: StateRef = { current: new GraphState(new Registry()) };
+    // The graph is set by the write path (newGraph) before anything reads it.
+    const ref = { current: undefined } as unknown as StateRef;
     let self!: KbDB;
     super(ref, { beforeRead: () => self.w.beforeRead(), describeStore: () => self.describeStore() }, Infinity);
     self = this;
     this.w = new WritePath(store, ref, this.events);
+    ref.current = this.w.newGraph();
     this.capture = new ClaimCapture(policy);
     this.backendName = backend;
   }

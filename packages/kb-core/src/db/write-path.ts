@@ -5,6 +5,7 @@
 // sees what the log lacks. Reading the log on open goes through the very same apply, so the index is always
 // a function of the log.
 import { KbClosedError, KbConflictError } from '../errors.js';
+import type { DerivedIndexFactory } from '../graph/derived.js';
 import type { PendingEvent } from '../graph/events.js';
 import { GraphState } from '../graph/state.js';
 import { pickFromRun, type ClaimRun } from '../model/claim-run.js';
@@ -41,7 +42,16 @@ export class WritePath {
     readonly store: ClaimStore,
     readonly ref: StateRef,
     private readonly events: EventHub,
+    /** Derived indexes beyond the graph's own (the inquiry book): every graph this path makes gets them. */
+    private readonly derivedIndexes: readonly DerivedIndexFactory<GraphState>[] = [],
   ) {}
+
+  /** An empty graph with every derived index registered, ready for the log's replay. */
+  newGraph(): GraphState {
+    const g = new GraphState(new Registry());
+    for (const factory of this.derivedIndexes) g.register(factory);
+    return g;
+  }
 
   private get state(): GraphState {
     return this.ref.current;
@@ -117,8 +127,8 @@ export class WritePath {
 
   /** Throws the index away and replays the whole log: after an append failed, the index held what the log lacks. */
   private async rebuild(): Promise<void> {
-    // A fresh graph, with fresh instances of its derived indexes: the replay feeds them all again.
-    this.ref.current = new GraphState(new Registry());
+    // A fresh graph, with fresh instances of every derived index: the replay feeds them all again.
+    this.ref.current = this.newGraph();
     this.lastSeq = 0;
     await this.catchUp(null);
   }
