@@ -76,11 +76,14 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
     if (o === s) g.selfLoops++;
   } else {
     const next = C.nextInFact.a;
+    const source = C.source.a;
+    const status = C.status.a;
     for (let other = F.first.a[f]!; other >= 0; other = next[other]!) {
-      if (C.source.a[other] === src && C.status.a[other] === ACTIVE) newSource = false;
+      if (source[other] === src && status[other] === ACTIVE) newSource = false;
     }
-    next[F.last.a[f]!] = c;
-    F.last.a[f] = c;
+    const last = F.last.a;
+    next[last[f]!] = c;
+    last[f] = c;
     F.claimCount.a[f]!++;
   }
   if (src < 0) src = C.addSource(sourceId, c);
@@ -88,7 +91,8 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
     C.nextInSource.a[C.sourceLast.a[src]!] = c;
     C.sourceLast.a[src] = c;
   }
-  const st = C.sourceTypeOf(sourceType);
+  // Almost always a known spelling: the map lookup inline, interning only for a new one.
+  const st = C.sourceTypeIndex.get(sourceType) ?? C.sourceTypeOf(sourceType);
 
   if (idCounter >= 0) C.ids.pushGenerated(a.idPrefix, idCounter);
   else C.ids.push(a.claimId);
