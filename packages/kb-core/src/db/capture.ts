@@ -90,7 +90,9 @@ function checkClaim(s: ReadSnapshot, r: ClaimRun, i: number): void {
     for (let j = 0; j < derived.length; j++) {
       const parent = s.claimIndexOf(derived[j]!);
       const field = `provenance.derived_from[${j}]`;
-      if (parent === undefined) throw new KbValidationError('unknown_reference', field, `no claim with id '${derived[j]}'`);
+      if (parent === undefined) {
+        throw new KbValidationError('unknown_reference', field, `no claim with id '${derived[j]}'`);
+      }
       if (s.claimStatus[parent] === RETRACTED) {
         throw new KbValidationError('retracted_reference', field, `claim '${derived[j]}' is retracted`);
       }

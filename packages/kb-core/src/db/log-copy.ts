@@ -39,7 +39,9 @@ export function checkSnapshotDest(dest: string): void {
   if (typeof dest !== 'string' || dest.trim() === '' || isPostgresUrl(dest)) {
     throw new KbValidationError('invalid_type', 'dest', 'must be a file path');
   }
-  if (existsSync(dest)) throw new KbValidationError('exists', 'dest', `${dest} already exists; snapshots never overwrite`);
+  if (existsSync(dest)) {
+    throw new KbValidationError('exists', 'dest', `${dest} already exists; snapshots never overwrite`);
+  }
 }
 
 /** Writes the store's log up to `seq` (the last the caller applied) to a new SQLite file at `dest`. */
@@ -49,7 +51,8 @@ export async function snapshotLog(store: ClaimStore, dest: string, seq: number):
       await store.snapshotTo(dest);
     } catch (e) {
       if (e instanceof KbError) throw e;
-      throw new KbOpenError('snapshot_failed', 'dest', `cannot write a snapshot to ${dest}: ${(e as Error).message}`, { cause: e });
+      const why = `cannot write a snapshot to ${dest}: ${(e as Error).message}`;
+      throw new KbOpenError('snapshot_failed', 'dest', why, { cause: e });
     }
     return;
   }
@@ -75,7 +78,8 @@ export async function restoreLog(src: string, dest: string): Promise<void> {
     try {
       const head = await to.head();
       if (head !== 0) {
-        throw new KbValidationError('not_empty', 'dest', `${dest} already holds ${head} log entries; restore needs an empty base`);
+        const why = `${dest} already holds ${head} log entries; restore needs an empty base`;
+        throw new KbValidationError('not_empty', 'dest', why);
       }
       await copyLog(from, to, Infinity);
     } finally {

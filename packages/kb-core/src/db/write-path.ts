@@ -109,7 +109,9 @@ export class WritePath {
         break;
       case 'predicate':
         s.registry.applyPredicate(e.predicate_type, {
-          subject_types: e.subject_types, object_types: e.object_types, ...(e.predicate_class ? { class: e.predicate_class } : {}),
+          subject_types: e.subject_types,
+          object_types: e.object_types,
+          ...(e.predicate_class ? { class: e.predicate_class } : {}),
         });
         break;
       case 'payload_schema':
@@ -228,14 +230,17 @@ export class WritePath {
           if (!hub.has('claim_ingested')) break;
           const e = s.claimEntryOf(p.claim);
           const input: ClaimInput = {
-            subject: e.subject, predicate: e.predicate, object: e.object, provenance: e.provenance, confidence: e.confidence,
+            subject: e.subject, predicate: e.predicate, object: e.object,
+            provenance: e.provenance, confidence: e.confidence,
           };
           if (e.payload !== undefined) input.payload = e.payload;
           hub.emit('claim_ingested', { claim_id: e.claim_id, claim_input: input });
           break;
         }
         case 'claim_corroborated':
-          hub.emit('claim_corroborated', { content_id: s.contentIdOfFact(p.fact), count: p.count, claim_id: s.claimIdOf(p.claim) });
+          hub.emit('claim_corroborated', {
+            content_id: s.contentIdOfFact(p.fact), count: p.count, claim_id: s.claimIdOf(p.claim),
+          });
           break;
         case 'source_retracted':
           hub.emit('source_retracted', {

@@ -113,7 +113,9 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
     relationship !== predicate || predicateClass !== g.predClass[p] || sourceType !== C.sourceTypeName[st]
   ) {
     C.raw.set(c, {
-      subject: [subjectName, subjectTypeRaw], predicate: [relationship, predicateClass], object: [objectName, objectTypeRaw],
+      subject: [subjectName, subjectTypeRaw],
+      predicate: [relationship, predicateClass],
+      object: [objectName, objectTypeRaw],
       source_type: sourceType,
     });
   }
@@ -156,7 +158,9 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
 export function distinctActiveSources(g: GraphState, f: number): number {
   const C = g.claims;
   const seen = new Set<number>();
-  for (let c = g.facts.first.a[f]!; c >= 0; c = C.nextInFact.a[c]!) if (C.status.a[c] === ACTIVE) seen.add(C.source.a[c]!);
+  for (let c = g.facts.first.a[f]!; c >= 0; c = C.nextInFact.a[c]!) {
+    if (C.status.a[c] === ACTIVE) seen.add(C.source.a[c]!);
+  }
   return seen.size;
 }
 

@@ -100,7 +100,9 @@ export class Entities {
       }
       return e;
     }
-    if (this.ids.length >= ENTITY_KEY_LIMIT) throw new Error(`more than ${ENTITY_KEY_LIMIT} entities: beyond the in-memory index's design`);
+    if (this.ids.length >= ENTITY_KEY_LIMIT) {
+      throw new Error(`more than ${ENTITY_KEY_LIMIT} entities: beyond the in-memory index's design`);
+    }
     e = this.ids.length;
     const id = entityId(type, norm);
     this.index.set(id, e);

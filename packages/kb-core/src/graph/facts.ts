@@ -61,9 +61,8 @@ export class Facts {
 
   /** Room for `size` facts in every fact column (their count is S.n). */
   private reserve(size: number): void {
-    for (const col of [this.S, this.O, this.P, this.first, this.last, this.claimCount, this.sources, this.nextS, this.nextO]) {
-      col.reserve(size);
-    }
+    const cols = [this.S, this.O, this.P, this.first, this.last, this.claimCount, this.sources, this.nextS, this.nextO];
+    for (const col of cols) col.reserve(size);
   }
 
   private link(e: number, f: number, asObject: 0 | 1): void {

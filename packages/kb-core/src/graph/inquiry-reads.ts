@@ -44,10 +44,14 @@ export function getInquiry(rc: ReadContext, inquiryId: string): Inquiry | null {
 }
 
 /** Open inquiries that a claim linking these two entities (ids or names) would answer. */
-export function checkInquiryMatches(rc: ReadContext, options: { subject_id: string; object_id: string; predicate?: string }): Inquiry[] {
+export function checkInquiryMatches(
+  rc: ReadContext, options: { subject_id: string; object_id: string; predicate?: string },
+): Inquiry[] {
   const s = rc.s;
   const norm = (ref: string, field: string) => {
-    if (typeof ref !== 'string' || ref.trim() === '') throw new KbValidationError('invalid_type', field, 'must be a non-empty entity id or name');
+    if (typeof ref !== 'string' || ref.trim() === '') {
+      throw new KbValidationError('invalid_type', field, 'must be a non-empty entity id or name');
+    }
     const e = rc.lookupEntity(ref);
     return e >= 0 ? [s.entityNorm[e]!] : s.registry.canonicalCandidates(normalizeName(ref));
   };

@@ -64,7 +64,9 @@ export class GraphState implements ReadSnapshot {
   /** Adds a derived index, made for this graph; it must be registered before the log is replayed. */
   register(factory: DerivedIndexFactory<GraphState>): DerivedIndex {
     const index = factory(this);
-    if (this.derived.some((d) => d.name === index.name)) throw new Error(`a derived index '${index.name}' is registered already`);
+    if (this.derived.some((d) => d.name === index.name)) {
+      throw new Error(`a derived index '${index.name}' is registered already`);
+    }
     this.derived.push(index);
     return index;
   }
@@ -331,7 +333,7 @@ export class GraphState implements ReadSnapshot {
   }
 
   /** Retracts every non-retracted claim of the source; with cascade, degrades their dependants transitively. */
-  applyRetract(e: RetractEntry, ts: number, events: PendingEvent[] | null): { retracted: number[]; degraded: number[] } {
+  applyRetract(e: RetractEntry, ts: number, events: PendingEvent[] | null): ReturnType<typeof applyRetract> {
     return applyRetract(this, e, ts, events);
   }
 }
