@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir } from '@evident/testkit';
 import { SqliteClaimStore } from '../src/store/sqlite.js';
-import { claimOfRun, entrySpan, newRun } from '../src/store/claim-run.js';
+import { claimOfRun, newRun } from '../src/model/claim-run.js';
+import { entrySpan } from '../src/store/log-span.js';
 import { KbCorruptError } from '../src/errors.js';
 import { open } from '../src/index.js';
-import type { ClaimEntry, ClaimRun, LogEntry, LogRecord } from '../src/store/types.js';
+import type { ClaimEntry, LogEntry, LogRecord } from '../src/store/types.js';
+import type { ClaimRun } from '../src/model/claim-run.js';
 
 function run(n: number, idStart: number): ClaimRun {
   const r = newRun(n, '00000000deadbeef', idStart);

@@ -6,7 +6,8 @@ import pg from 'pg';
 import { createTempDatabase, probePostgres, type TempDatabase } from '@evident/testkit';
 import { openPostgresStore } from '../src/store/postgres/index.js';
 import { KbClosedError, KbConflictError, KbError, KbOpenError } from '../src/errors.js';
-import { claimOfRun, entrySpan, newRun } from '../src/store/claim-run.js';
+import { claimOfRun, newRun } from '../src/model/claim-run.js';
+import { entrySpan } from '../src/store/log-span.js';
 import type { ClaimStore, LogEntry } from '../src/store/types.js';
 
 const probe = await probePostgres();

@@ -4,10 +4,13 @@ import { ReadContext } from '../graph/read.js';
 import { buildFrame, type QueryOptions } from '../graph/query.js';
 import { findPaths, pathExists } from '../graph/paths.js';
 import type { GraphState } from '../graph/state.js';
+import type { ReadSnapshot } from '../graph/snapshot.js';
 import { knowledgeHealth, type KnowledgeHealth } from '../analytics/health.js';
 import { findConfidenceAlerts, findGaps, qualityReport, schemaOf, type ConfidenceAlertOptions, type ExpectedPattern } from '../analytics/quality.js';
 import { findBridges, type Bridge } from '../analytics/bridges.js';
-import { normalizeName, normalizeToken } from '../model/normalize.js';
+import { indexStats } from '../analytics/stats.js';
+import { checkInquiryMatches, getInquiry, openInquiries } from '../graph/inquiry-reads.js';
+import { normalizeToken } from '../model/normalize.js';
 import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFrame } from '../types.js';
 
 /** What a view needs from its owner: a liveness check, and catching up with other writers. */
@@ -46,7 +49,7 @@ export class KbView {
   }
 
   /** @internal */
-  protected get state(): GraphState {
+  protected get state(): ReadSnapshot {
     return this.ref.current;
   }
 
@@ -214,69 +217,18 @@ export class KbView {
 
   async openInquiries(): Promise<Inquiry[]> {
     await this.host.beforeRead();
-    const out: Inquiry[] = [];
-    for (let i = 0; i < this.state.inquiries.length; i++) {
-      const q = this.inquiryAt(i);
-      if (q && q.status === 'open') out.push(q);
-    }
-    return out;
+    return openInquiries(this.ctx());
   }
 
   async getInquiry(inquiryId: string): Promise<Inquiry | null> {
     await this.host.beforeRead();
-    const i = this.state.inquiryIndex.get(inquiryId);
-    return i === undefined ? null : this.inquiryAt(i);
+    return getInquiry(this.ctx(), inquiryId);
   }
 
   /** Open inquiries that a claim linking these two entities (ids or names) would answer. */
   async checkInquiryMatches(options: { subject_id: string; object_id: string; predicate?: string }): Promise<Inquiry[]> {
     await this.host.beforeRead();
-    const rc = this.ctx();
-    const s = this.state;
-    const norm = (ref: string, field: string) => {
-      if (typeof ref !== 'string' || ref.trim() === '') throw new KbValidationError('invalid_type', field, 'must be a non-empty entity id or name');
-      const e = rc.lookupEntity(ref);
-      return e >= 0 ? [s.entityNorm[e]!] : s.registry.canonicalCandidates(normalizeName(ref));
-    };
-    const a = norm(options.subject_id, 'subject_id');
-    const b = norm(options.object_id, 'object_id');
-    const pred = options.predicate === undefined ? '' : normalizeToken(options.predicate);
-    const out: Inquiry[] = [];
-    for (let i = 0; i < s.inquiries.length; i++) {
-      const q = this.inquiryAt(i);
-      if (!q || q.status !== 'open') continue;
-      const state = s.inquiries[i]!;
-      const has = (names: string[], wanted: string[]) => wanted.some((n) => names.includes(n));
-      const forward = has(state.subjectNorms, a) && has(state.objectNorms, b);
-      const backward = has(state.subjectNorms, b) && has(state.objectNorms, a);
-      if (!forward && !backward) continue;
-      if (pred !== '' && state.hint !== '' && !(pred.includes(state.hint) || state.hint.includes(pred))) continue;
-      out.push(q);
-    }
-    return out;
-  }
-
-  private inquiryAt(i: number): Inquiry | null {
-    const s = this.state;
-    const q = s.inquiries[i]!;
-    if (q.createdTs > this.asOf) return null;
-    const matched = q.matchedTs !== Infinity && q.matchedTs <= this.asOf;
-    const subj = new ReadContext(s, this.asOf).lookupEntity(q.entry.subject);
-    const obj = new ReadContext(s, this.asOf).lookupEntity(q.entry.object);
-    const out: Inquiry = {
-      inquiry_id: q.entry.inquiry_id,
-      question: q.entry.question,
-      subject: q.entry.subject,
-      object: q.entry.object,
-      predicate_hint: q.entry.predicate_hint,
-      status: matched ? 'matched' : 'open',
-      created_at: new Date(q.createdTs).toISOString(),
-      subject_id: subj >= 0 ? s.entityIds[subj]! : q.subjectNorms[0]!,
-      object_id: obj >= 0 ? s.entityIds[obj]! : q.objectNorms[0]!,
-      answer_claim_ids: matched ? q.answers.map((c) => s.claimIdOf(c)) : [],
-    };
-    if (matched) out.matched_at = new Date(q.matchedTs).toISOString();
-    return out;
+    return checkInquiryMatches(this.ctx(), options);
   }
 
   async knowledgeHealth(): Promise<KnowledgeHealth> {
@@ -319,50 +271,7 @@ export class KbView {
 
   async stats() {
     await this.host.beforeRead();
-    const rc = this.ctx();
-    const s = this.state;
-    let entities = 0;
-    for (const _ of rc.visibleEntities()) entities++;
-    let active = 0;
-    let retracted = 0;
-    let degraded = 0;
-    let total = 0;
-    for (let c = 0; c < s.claimCount; c++) {
-      if (!rc.exists(c)) continue;
-      total++;
-      const st = rc.statusOf(c);
-      if (st === 'active') active++;
-      else if (st === 'retracted') retracted++;
-      else degraded++;
-    }
-    let facts = 0;
-    for (let f = 0; f < s.factCount; f++) if (rc.factHasLive(f)) facts++;
-    // Each fact is on its subject's and its object's list, a self-loop on one.
-    const adjacency = 2 * s.factCount - s.selfLoops;
     const store = this.host.describeStore();
-    return {
-      entity_count: entities,
-      claim_count: active,
-      total_claims: total,
-      retracted_claims: retracted,
-      degraded_claims: degraded,
-      content_groups: facts,
-      sources: s.sourceIds.length,
-      predicates: s.predName.length,
-      as_of: this.asOf === Infinity ? null : new Date(this.asOf).toISOString(),
-      ...store,
-      index_size: {
-        entities: s.entityIds.length,
-        facts: s.factCount,
-        claims: s.claimCount,
-        adjacency_entries: adjacency,
-        /**
-         * Rough model of the index, in bytes: per claim 65 (typed-array columns), per fact 36 (columns and hash
-         * slot), per entity 200 (id, names, maps), 8 per adjacency entry. Raw spellings, extra provenance and
-         * payloads kept for claims that have them are not counted.
-         */
-        estimated_bytes: s.entityIds.length * 200 + s.factCount * 36 + s.claimCount * 65 + adjacency * 8,
-      },
-    };
+    return indexStats(this.ctx(), store);
   }
 }

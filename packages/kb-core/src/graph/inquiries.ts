@@ -1,9 +1,21 @@
 // Open questions and the claims that answer them. An inquiry names a subject and an object (and maybe a
 // predicate hint); the first claim linking the two, in either direction and fitting the hint, matches it.
-import type { InquiryEntry } from '../store/types.js';
+// It is a derived index (see derived.ts): the graph's apply offers it each claim while any inquiry is open.
+import type { InquiryEntry, LogEntry } from '../store/types.js';
 import { normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
-import type { PendingEvent } from './state.js';
+import type { DerivedIndex } from './derived.js';
+import type { PendingEvent } from './events.js';
+
+/** What the book reads of the graph to match a claim: its fact's names, by index. */
+export interface InquiryGraph {
+  readonly claimFact: Int32Array;
+  readonly factS: Int32Array;
+  readonly factO: Int32Array;
+  readonly factP: Int32Array;
+  readonly entityNorm: readonly string[];
+  readonly predName: readonly string[];
+}
 
 export interface InquiryState {
   entry: InquiryEntry;
@@ -16,16 +28,34 @@ export interface InquiryState {
   answers: number[];
 }
 
-export class InquiryBook {
+export class InquiryBook implements DerivedIndex {
+  readonly name = 'inquiries';
   readonly list: InquiryState[] = [];
   readonly index = new Map<string, number>();
   /** Normalised name -> open inquiries mentioning it as subject or object. */
   private readonly openByName = new Map<string, Set<number>>();
 
-  constructor(private readonly registry: Registry) {}
+  constructor(
+    private readonly registry: Registry,
+    private readonly graph: InquiryGraph,
+  ) {}
 
   get anyOpen(): boolean {
     return this.openByName.size > 0;
+  }
+
+  get wantsClaims(): boolean {
+    return this.openByName.size > 0;
+  }
+
+  onClaim(c: number, ts: number, events: PendingEvent[] | null): void {
+    const g = this.graph;
+    const f = g.claimFact[c]!;
+    this.match(c, g.entityNorm[g.factS[f]!]!, g.entityNorm[g.factO[f]!]!, g.predName[g.factP[f]!]!, ts, events);
+  }
+
+  onEntry(e: LogEntry, ts: number): void {
+    if (e.kind === 'inquiry') this.add(e, ts);
   }
 
   add(e: InquiryEntry, ts: number): number {

@@ -3,11 +3,12 @@
 // from creation / retraction / degradation times, so the same code answers "as of then".
 import type { Claim, ClaimStatus, EntitySummary, Relationship } from '../types.js';
 import { normalizeName, normalizeToken } from '../model/normalize.js';
-import { ACTIVE, STATUS_NAMES, type GraphState } from './state.js';
+import { ACTIVE, STATUS_NAMES } from './state.js';
+import type { ReadSnapshot } from './snapshot.js';
 
 export class ReadContext {
   readonly live: boolean;
-  constructor(readonly s: GraphState, readonly cutoff: number) {
+  constructor(readonly s: ReadSnapshot, readonly cutoff: number) {
     this.live = cutoff === Infinity;
   }
 

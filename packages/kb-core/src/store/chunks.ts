@@ -6,8 +6,10 @@
 //   without an object per claim. Confidences go as base64 of little-endian float64s: exact, and several times
 //   cheaper than printing 17-digit decimals.
 import { KbCorruptError } from '../errors.js';
-import { entrySpan, runProblem, sliceRun } from './claim-run.js';
-import type { ClaimEntry, ClaimRun, LogEntry, LogRecord } from './types.js';
+import { runProblem, sliceRun } from '../model/claim-run.js';
+import { entrySpan } from './log-span.js';
+import type { ClaimEntry, LogEntry, LogRecord } from './types.js';
+import type { ClaimRun } from '../model/claim-run.js';
 
 /** Most ordinary entries per chunk. */
 export const CHUNK = 4096;

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { KbConflictError, KbError, KbOpenError } from '../errors.js';
-import { entrySpan } from './claim-run.js';
+import { entrySpan } from './log-span.js';
 import { decodeChunk, encodeChunks, spanOf } from './chunks.js';
 import { WriterThread, type FromWriter } from './sqlite-writer.js';
 import type { ClaimStore, LogEntry, LogRecord, PendingAppend, StoreOpenOptions } from './types.js';

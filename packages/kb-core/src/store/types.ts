@@ -1,6 +1,7 @@
 // The storage abstraction. A store persists one thing: the append-only log of entries, in order.
 // Everything else (entities, edges, corroboration groups, registries, inquiries) is derived from the log
 // by the engine, in memory, and rebuilt on open. See ./README.md for the full contract.
+import type { ClaimRun } from '../model/claim-run.js';
 
 /** A claim as written to the log: the caller's ClaimInput plus the id the engine assigned. */
 export interface ClaimEntry {
@@ -52,32 +53,6 @@ export interface PayloadSchemaEntry {
   schema: unknown;
 }
 
-/**
- * Consecutive claims in columns: how the engine writes an ingest batch, one entry standing for `n` log entries
- * with consecutive seqs (a record of it carries the first). Column arrays all have length n; claim i is the
- * ClaimEntry `claimOfRun(run, i)` (see ./claim-run.ts). Columns cost no object per claim to build, apply or
- * serialise, which is most of what a row-per-object form costs at a million claims.
- */
-export interface ClaimRun {
-  kind: 'claims';
-  n: number;
-  /** Claim i's id is 'clm_' + id_prefix + (id_start + i) as 16 lower-case hex digits. */
-  id_prefix: string;
-  id_start: number;
-  subject: string[];
-  subject_type: string[];
-  relationship: string[];
-  predicate_class: string[];
-  object: string[];
-  object_type: string[];
-  source_type: string[];
-  source_id: string[];
-  confidence: Float64Array;
-  /** Sparse, by position: the provenance fields besides source_type and source_id (derived_from among them). */
-  provenance_extra?: Record<number, Record<string, unknown>>;
-  /** Sparse, by position: payloads (a claim without one has no key). */
-  payload?: Record<number, unknown>;
-}
 
 export type LogEntry =
   | ClaimEntry
@@ -90,7 +65,7 @@ export type LogEntry =
 
 /**
  * An entry as read back: its sequence number and the time (ms since epoch, UTC) it was appended. A ClaimRun's
- * record holds the seq of its first claim and covers `n` seqs (see entrySpan in ./claim-run.ts).
+ * record holds the seq of its first claim and covers `n` seqs (see entrySpan in ./log-span.ts).
  */
 export interface LogRecord {
   seq: number;

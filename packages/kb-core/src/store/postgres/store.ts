@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { KbClosedError, KbConflictError, KbCorruptError, KbError } from '../../errors.js';
 import type { ClaimStore, LogEntry, LogRecord } from '../types.js';
-import { entrySpan, lastSeqOf } from '../claim-run.js';
+import { entrySpan, lastSeqOf } from '../log-span.js';
 import { decodeChunk, encodeChunks } from '../chunks.js';
 import { APPEND_LOCK, LOG } from './schema.js';
 

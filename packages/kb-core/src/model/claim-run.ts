@@ -1,17 +1,36 @@
-// Helpers for ClaimRun, the columnar form of consecutive claims (see types.ts).
-import type { ClaimEntry, ClaimRun, LogEntry, LogRecord } from './types.js';
+// ClaimRun, the columnar form of consecutive claims, and its helpers. A model concept: the engine captures
+// batches as runs, the index applies them, and the stores write and read them back.
+import type { ClaimEntry } from '../store/types.js';
+
+/**
+ * Consecutive claims in columns: how the engine writes an ingest batch, one entry standing for `n` log entries
+ * with consecutive seqs (a record of it carries the first). Column arrays all have length n; claim i is the
+ * ClaimEntry `claimOfRun(run, i)` (below). Columns cost no object per claim to build, apply or
+ * serialise, which is most of what a row-per-object form costs at a million claims.
+ */
+export interface ClaimRun {
+  kind: 'claims';
+  n: number;
+  /** Claim i's id is 'clm_' + id_prefix + (id_start + i) as 16 lower-case hex digits. */
+  id_prefix: string;
+  id_start: number;
+  subject: string[];
+  subject_type: string[];
+  relationship: string[];
+  predicate_class: string[];
+  object: string[];
+  object_type: string[];
+  source_type: string[];
+  source_id: string[];
+  confidence: Float64Array;
+  /** Sparse, by position: the provenance fields besides source_type and source_id (derived_from among them). */
+  provenance_extra?: Record<number, Record<string, unknown>>;
+  /** Sparse, by position: payloads (a claim without one has no key). */
+  payload?: Record<number, unknown>;
+}
+
 
 const COLUMNS = ['subject', 'subject_type', 'relationship', 'predicate_class', 'object', 'object_type', 'source_type', 'source_id'] as const;
-
-/** How many seqs an entry takes in the log: n for a ClaimRun, 1 for any other entry. */
-export function entrySpan(e: LogEntry): number {
-  return e.kind === 'claims' ? e.n : 1;
-}
-
-/** The last seq a record covers (a run's record covers n). */
-export function lastSeqOf(r: LogRecord): number {
-  return r.seq + entrySpan(r.entry) - 1;
-}
 
 const ZEROS = '000000000000';
 /** The four low hex digits of every counter, made once: an id is then one concatenation (see generatedClaimId). */

@@ -1,0 +1,259 @@
+// The one write path. Writes go through it one at a time (serial): validate against the caught-up index,
+// apply the entries to the index (which also finds duplicates, in the same pass), append what was kept to
+// the log (atomically, with the head we have seen), then emit events. Reads wait while a write is between its
+// apply and its append, and an append that fails makes the base rebuild its index from the log, so no read
+// sees what the log lacks. Reading the log on open goes through the very same apply, so the index is always
+// a function of the log.
+import { KbClosedError, KbConflictError } from '../errors.js';
+import type { DerivedIndexFactory } from '../graph/derived.js';
+import type { PendingEvent } from '../graph/events.js';
+import { GraphState } from '../graph/state.js';
+import { pickFromRun, type ClaimRun } from '../model/claim-run.js';
+import { Registry, type Vocabulary } from '../model/registry.js';
+import { lastSeqOf } from '../store/log-span.js';
+import type { ClaimStore, LogEntry } from '../store/types.js';
+import type { ClaimInput } from '../types.js';
+import type { EventHub } from './events.js';
+import type { StateRef } from './view.js';
+
+/** What a write applies, and how its result is made from what the apply returned (see WritePath.write). */
+export interface WritePlan<T> {
+  entries: LogEntry[];
+  finish: (applied: (number | Int32Array)[], events: PendingEvent[]) => T;
+}
+
+/** The claims of a run that applyRun kept (out[i] >= 0); they took consecutive ids from id_start. */
+function keptOfRun(r: ClaimRun, out: Int32Array): ClaimRun {
+  const keep: number[] = [];
+  for (let i = 0; i < r.n; i++) if (out[i]! >= 0) keep.push(i);
+  return pickFromRun(r, keep);
+}
+
+export class WritePath {
+  /** The last log seq the index holds. */
+  lastSeq = 0;
+  closed = false;
+  /** The tail of the serial queue: close() waits for it. */
+  queue: Promise<unknown> = Promise.resolve();
+  /** Set while the index holds entries a pending append has not committed yet (see write()). */
+  private speculative: Promise<void> | null = null;
+
+  constructor(
+    readonly store: ClaimStore,
+    readonly ref: StateRef,
+    private readonly events: EventHub,
+    /** Derived indexes beyond the graph's own (the inquiry book): every graph this path makes gets them. */
+    private readonly derivedIndexes: readonly DerivedIndexFactory<GraphState>[] = [],
+  ) {}
+
+  /** An empty graph with every derived index registered, ready for the log's replay. */
+  newGraph(): GraphState {
+    const g = new GraphState(new Registry());
+    for (const factory of this.derivedIndexes) g.register(factory);
+    return g;
+  }
+
+  private get state(): GraphState {
+    return this.ref.current;
+  }
+
+  /** Resolves once the index holds only committed entries (no append pending); rejects when closed. */
+  async committedIndex(): Promise<void> {
+    if (this.closed) throw new KbClosedError();
+    while (this.speculative) await this.speculative;
+  }
+
+  /** Before a read of the live base: the committed index, caught up with other writers on a shared store. */
+  async beforeRead(): Promise<void> {
+    await this.committedIndex();
+    if (this.store.shared) await this.serial(() => this.catchUp(null));
+  }
+
+  serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Applies every committed entry after the last one seen (other processes' writes, or the whole log on open). */
+  async catchUp(events: PendingEvent[] | null): Promise<void> {
+    for (;;) {
+      const page = await this.store.readAfter(this.lastSeq, 65_536);
+      if (page.length === 0) return;
+      for (const r of page) this.applyEntry(r.entry, r.ts, events);
+      this.lastSeq = lastSeqOf(page[page.length - 1]!);
+    }
+  }
+
+  /**
+   * Applies one entry, as read from the log, to the index. For a claim, returns what applyClaim does (its
+   * index, or -2 - the index of the stored claim it duplicates); 0 for other entries.
+   */
+  private applyEntry(e: LogEntry, ts: number, events: PendingEvent[] | null): number {
+    const s = this.state;
+    switch (e.kind) {
+      case 'claim':
+        return s.applyClaim(e, ts, events);
+      case 'claims':
+        s.applyRun(e, ts, events, null, false);
+        return 0;
+      case 'retract':
+        s.applyRetract(e, ts, events);
+        break;
+      case 'inquiry':
+        s.touch(ts);
+        break;
+      case 'vocabulary':
+        s.registry.applyVocabulary(e.namespace, e.vocab as Vocabulary);
+        s.forgetRawNames();
+        break;
+      case 'predicate':
+        s.registry.applyPredicate(e.predicate_type, {
+          subject_types: e.subject_types,
+          object_types: e.object_types,
+          ...(e.predicate_class ? { class: e.predicate_class } : {}),
+        });
+        break;
+      case 'payload_schema':
+        s.registry.applyPayloadSchema(e.predicate_type, e.schema);
+        break;
+      default:
+        // Entries from a newer version are skipped rather than breaking the open.
+        return 0;
+    }
+    // Derived indexes see every entry but claims (those reach them per claim, from the graph's apply).
+    const derived = s.derived;
+    for (let i = 0; i < derived.length; i++) derived[i]!.onEntry(e, ts, events);
+    return 0;
+  }
+
+  /** Throws the index away and replays the whole log: after an append failed, the index held what the log lacks. */
+  private async rebuild(): Promise<void> {
+    // A fresh graph, with fresh instances of every derived index: the replay feeds them all again.
+    this.ref.current = this.newGraph();
+    this.lastSeq = 0;
+    await this.catchUp(null);
+  }
+
+  /**
+   * The write. `build` validates against the caught-up index and returns the entries (it may run again after
+   * a conflict with another writer). The entries are applied to the index first: applying a claim is also how
+   * a duplicate is found, in one pass. Claims found to be duplicates are left out of the log; the rest is
+   * appended. From the apply until the append settles, reads wait (beforeRead); if the append fails, the
+   * index is rebuilt from the log before anyone reads it again. `finish` gets, per entry, what applyEntry
+   * returned, or for a ClaimRun what applyRun wrote per claim.
+   */
+  async write<T>(build: () => WritePlan<T>): Promise<T> {
+    if (this.closed) throw new KbClosedError();
+    let events: PendingEvent[] = [];
+    const result = await this.serial(async () => {
+      if (this.closed) throw new KbClosedError();
+      for (let attempt = 0; ; attempt++) {
+        await this.catchUp(null);
+        // Start the apply in a task of its own: every read that passed beforeRead before has finished by
+        // then (their continuations are microtasks, which run first), and every later one waits.
+        await new Promise<void>((r) => setImmediate(r));
+        const plan = build();
+        const n = plan.entries.length;
+        const applied = new Array<number | Int32Array>(n);
+        events = [];
+        if (n === 0) return plan.finish(applied, events);
+        const s = this.state;
+        s.emitIngested = this.events.has('claim_ingested');
+        s.emitCorroborated = this.events.has('claim_corroborated');
+        const ts = Math.max(Date.now(), s.lastTs);
+        let release!: () => void;
+        this.speculative = new Promise<void>((r) => (release = r));
+        // The store may start writing the whole plan now, while the index is updated; that write is committed
+        // only if every entry is kept (no duplicate), else dropped for an append of what was kept.
+        const pending = this.store.beginAppend?.(plan.entries, ts, this.lastSeq);
+        try {
+          const kept: LogEntry[] = [];
+          try {
+            let span = 0;
+            let allKept = true;
+            for (let i = 0; i < n; i++) {
+              const e = plan.entries[i]!;
+              if (e.kind === 'claims') {
+                const out = new Int32Array(e.n);
+                const added = s.applyRun(e, ts, events, out, true);
+                applied[i] = out;
+                if (added > 0) kept.push(added === e.n ? e : keptOfRun(e, out));
+                if (added !== e.n) allKept = false;
+                span += added;
+              } else {
+                const a = this.applyEntry(e, ts, events);
+                applied[i] = a;
+                if (a >= 0) {
+                  kept.push(e);
+                  span++;
+                } else allKept = false;
+              }
+            }
+            let first: number;
+            if (pending && allKept) first = await pending.commit();
+            else {
+              await pending?.abort();
+              first = await this.store.append(kept, ts, this.lastSeq);
+            }
+            if (span) this.lastSeq = first + span - 1;
+          } catch (e) {
+            await pending?.abort();
+            try {
+              await this.rebuild();
+            } catch {
+              // Without an index that matches the log the base cannot serve: close it rather than answer wrongly.
+              this.closed = true;
+              await this.store.close().catch(() => undefined);
+              throw e;
+            }
+            if (e instanceof KbConflictError && attempt < 20) continue;
+            throw e;
+          }
+        } finally {
+          this.speculative = null;
+          release();
+        }
+        return plan.finish(applied, events);
+      }
+    });
+    this.emit(events);
+    return result;
+  }
+
+  private emit(pending: PendingEvent[]): void {
+    const s = this.state;
+    const hub = this.events;
+    for (const p of pending) {
+      switch (p.name) {
+        case 'claim_ingested': {
+          if (!hub.has('claim_ingested')) break;
+          const e = s.claimEntryOf(p.claim);
+          const input: ClaimInput = {
+            subject: e.subject, predicate: e.predicate, object: e.object,
+            provenance: e.provenance, confidence: e.confidence,
+          };
+          if (e.payload !== undefined) input.payload = e.payload;
+          hub.emit('claim_ingested', { claim_id: e.claim_id, claim_input: input });
+          break;
+        }
+        case 'claim_corroborated':
+          hub.emit('claim_corroborated', {
+            content_id: s.contentIdOfFact(p.fact), count: p.count, claim_id: s.claimIdOf(p.claim),
+          });
+          break;
+        case 'source_retracted':
+          hub.emit('source_retracted', {
+            source_id: p.source_id,
+            reason: p.reason,
+            claim_ids: p.retracted.map((c) => s.claimIdOf(c)),
+            degraded_claim_ids: p.degraded.map((c) => s.claimIdOf(c)),
+          });
+          break;
+        case 'inquiry_matched':
+          hub.emit('inquiry_matched', { inquiry_id: p.inquiry_id, claim_id: s.claimIdOf(p.claim) });
+          break;
+      }
+    }
+  }
+}

@@ -1,0 +1,147 @@
+// Claims in columns (one typed array per attribute, indexed by claim number), their ids, the sparse extras
+// (raw spellings, full provenance, payloads, dependants), and the sources and source types they name.
+import { normalizeToken } from '../model/normalize.js';
+import type { ClaimEntry } from '../store/types.js';
+import type { ClaimStatus } from '../types.js';
+import { ClaimIds } from './claim-ids.js';
+import { F64Column, I32Column, U8Column } from './columns.js';
+import { StringTable } from './string-table.js';
+
+export const ACTIVE = 0;
+export const DEGRADED = 1;
+export const RETRACTED = 2;
+export const STATUS_NAMES: readonly ClaimStatus[] = ['active', 'degraded', 'retracted'];
+
+/** Raw spellings of a claim when they differ from the canonical ones the index keeps (kept sparsely). */
+export interface RawOverride {
+  subject: [string, string];
+  predicate: [string, string];
+  object: [string, string];
+  source_type: string;
+}
+
+export class ClaimColumns {
+  readonly ids = new ClaimIds();
+  readonly fact = new I32Column();
+  readonly source = new I32Column();
+  readonly sourceType = new I32Column();
+  readonly conf = new F64Column();
+  readonly ts = new F64Column();
+  /** Reserved at ACTIVE (0); the times at Infinity; the list links at -1 (see columns.ts). */
+  readonly status = new U8Column();
+  readonly retractTs = new F64Column(Infinity);
+  readonly degradeTs = new F64Column(Infinity);
+  readonly nextInFact = new I32Column(-1);
+  readonly nextInSource = new I32Column(-1);
+  readonly raw = new Map<number, RawOverride>();
+  readonly provenance = new Map<number, ClaimEntry['provenance']>();
+  readonly payload = new Map<number, unknown>();
+  /** claim -> claims whose provenance.derived_from names it. */
+  readonly dependents = new Map<number, number[]>();
+  /** claim_id -> claim index, built on first lookup (a string map costs more than the rest of an ingest). */
+  indexMap: Map<string, number> | undefined;
+
+  // ---- sources ----
+  readonly sourceIndex = new Map<string, number>();
+  /** The same as sourceIndex, for the ingest path's lookups (see string-table.ts). */
+  private readonly sourceTable = new StringTable();
+  readonly sourceIds: string[] = [];
+  private lastSourceId = '';
+  private lastSource = -1;
+  // A source's claims chain through nextInSource (-1 ends), from sourceFirst to sourceLast. Only retraction
+  // walks them, so they are built on the first retraction (one scan of `source`) and kept up to date from then
+  // on: until then an ingest does not touch them.
+  sourceListsBuilt = false;
+  readonly sourceFirst = new I32Column(-1);
+  readonly sourceLast = new I32Column();
+  readonly sourceTypeIndex = new Map<string, number>();
+  readonly sourceTypeName: string[] = [];
+
+  get count(): number {
+    return this.ids.count;
+  }
+
+  /** Room for `size` claims in every claim column (their count is ids.count). */
+  reserve(size: number): void {
+    for (const col of [this.fact, this.source, this.sourceType, this.nextInFact, this.nextInSource]) col.reserve(size);
+    for (const col of [this.conf, this.ts, this.retractTs, this.degradeTs]) col.reserve(size);
+    this.status.reserve(size);
+  }
+
+  idOf(c: number): string {
+    return this.ids.get(c);
+  }
+
+  /** The index of a claim by its id, or undefined. */
+  indexOf(claimId: string): number | undefined {
+    if (!this.indexMap) {
+      const m = new Map<string, number>();
+      for (let c = 0; c < this.count; c++) m.set(this.idOf(c), c);
+      this.indexMap = m;
+    }
+    return this.indexMap.get(claimId);
+  }
+
+  sourceOf(sourceId: string): number | undefined {
+    if (sourceId === this.lastSourceId && this.lastSource >= 0) return this.lastSource;
+    const src = this.sourceTable.get(sourceId);
+    if (src < 0) return undefined;
+    this.lastSourceId = sourceId;
+    this.lastSource = src;
+    return src;
+  }
+
+  /** Interns a new source whose first claim is c. */
+  addSource(sourceId: string, c: number): number {
+    const src = this.sourceIds.length;
+    this.sourceIndex.set(sourceId, src);
+    this.sourceTable.set(sourceId, src);
+    this.sourceIds.push(sourceId);
+    if (this.sourceListsBuilt) {
+      this.sourceFirst.push(c);
+      this.sourceLast.push(c);
+    }
+    return src;
+  }
+
+  /** The index of a source type, interned under both the raw and the normalised spelling (which names it). */
+  sourceTypeOf(sourceType: string): number {
+    let st = this.sourceTypeIndex.get(sourceType);
+    if (st !== undefined) return st;
+    const norm = normalizeToken(sourceType);
+    st = this.sourceTypeIndex.get(norm);
+    if (st === undefined) {
+      st = this.sourceTypeName.length;
+      this.sourceTypeName.push(norm);
+      this.sourceTypeIndex.set(norm, st);
+    }
+    this.sourceTypeIndex.set(sourceType, st);
+    return st;
+  }
+
+  claimsOfSource(src: number): number[] {
+    if (!this.sourceListsBuilt) this.buildSourceLists();
+    const out: number[] = [];
+    const next = this.nextInSource.a;
+    for (let c = this.sourceFirst.a[src]!; c >= 0; c = next[c]!) out.push(c);
+    return out;
+  }
+
+  private buildSourceLists(): void {
+    const n = this.count;
+    this.sourceFirst.reserve(this.sourceIds.length);
+    this.sourceLast.reserve(this.sourceIds.length);
+    this.sourceFirst.n = this.sourceLast.n = this.sourceIds.length;
+    const first = this.sourceFirst.a;
+    const last = this.sourceLast.a;
+    const next = this.nextInSource.a;
+    const source = this.source.a;
+    for (let c = 0; c < n; c++) {
+      const src = source[c]!;
+      if (first[src] === -1) first[src] = c;
+      else next[last[src]!] = c;
+      last[src] = c;
+    }
+    this.sourceListsBuilt = true;
+  }
+}

@@ -1,0 +1,146 @@
+// Entities: interned to dense integers by (normalised type, canonical name), with their ids, names, aliases,
+// the raw spellings already resolved (so a known spelling skips normalising), per-entity counters, and the
+// head and tail of each entity's fact list (the list itself threads through the fact columns, see facts.ts).
+import { entityId } from '../model/normalize.js';
+import type { Registry } from '../model/registry.js';
+import { I32Column } from './columns.js';
+import { StringTable } from './string-table.js';
+
+// Entity indices are Int32-friendly; keep well inside that.
+const ENTITY_KEY_LIMIT = 2 ** 30;
+
+export class Entities {
+  readonly index = new Map<string, number>();
+  /** type -> canonical name -> entity. Looked up with the normaliser's cached strings, whose hashes V8 keeps. */
+  private readonly byType = new Map<string, Map<string, number>>();
+  private lastType = '';
+  private lastTypeMap: Map<string, number> | undefined;
+  /** normalised type -> raw name as written in claims -> entity * 2 (+1 when it is not the display name). */
+  private readonly rawNames = new Map<string, StringTable>();
+  private lastRawType = '';
+  private lastRawMap: StringTable | undefined;
+  readonly ids: string[] = [];
+  readonly type: string[] = [];
+  readonly norm: string[] = [];
+  readonly name: string[] = [];
+  /** The entity's first fact, or -1. */
+  readonly firstFact = new I32Column();
+  /** The entity's last fact * 2, plus 1 when the entity is that fact's object (which next column to extend). */
+  readonly lastSlot = new I32Column();
+  /** Active claims mentioning the entity (a self-loop counts once). */
+  readonly active = new I32Column();
+  readonly aliases = new Map<number, Set<string>>();
+  /** Normalised canonical name -> entities with that name (any type). */
+  readonly nameIndex = new Map<string, number[]>();
+  // Scratch marks for graph expansions (queries run synchronously, one at a time): entity -> epoch last visited.
+  private marks = new Uint32Array(0);
+  private markEpoch = 0;
+
+  constructor(private readonly registry: Registry) {}
+
+  get count(): number {
+    return this.ids.length;
+  }
+
+  /** Entity index for a normalised (type, canonical name), or undefined. */
+  entityOf(type: string, norm: string): number | undefined {
+    let m: Map<string, number> | undefined;
+    if (type === this.lastType && this.lastTypeMap) m = this.lastTypeMap;
+    else {
+      m = this.byType.get(type);
+      if (m) {
+        this.lastType = type;
+        this.lastTypeMap = m;
+      }
+    }
+    return m?.get(norm);
+  }
+
+  /**
+   * For a raw name already seen with this (normalised) type: entity * 2, plus 1 when the raw name differs
+   * from the entity's display name; -1 when not seen.
+   */
+  rawEntity(type: string, raw: string): number {
+    let m: StringTable | undefined;
+    if (type === this.lastRawType && this.lastRawMap) m = this.lastRawMap;
+    else {
+      m = this.rawNames.get(type);
+      if (!m) return -1;
+      this.lastRawType = type;
+      this.lastRawMap = m;
+    }
+    return m.get(raw);
+  }
+
+  private rememberRaw(type: string, raw: string, e: number): void {
+    let m = this.rawNames.get(type);
+    if (!m) this.rawNames.set(type, (m = new StringTable()));
+    if (m.size < 4_000_000) m.set(raw, e * 2 + (raw === this.name[e] ? 0 : 1));
+  }
+
+  /** Synonyms changed (a vocabulary was registered): raw spellings may now mean other entities. */
+  forgetRawNames(): void {
+    this.rawNames.clear();
+    this.lastRawMap = undefined;
+    this.lastRawType = '';
+  }
+
+  /** `known`: the entity (type, norm) names, or -1 when it is certainly not indexed yet. */
+  intern(type: string, norm: string, raw: string, known: number): number {
+    let e = known;
+    if (e >= 0) {
+      this.rememberRaw(type, raw, e);
+      if (raw !== this.name[e]) {
+        const shown = raw.trim();
+        if (shown !== this.name[e]) {
+          let set = this.aliases.get(e);
+          if (!set) this.aliases.set(e, (set = new Set()));
+          if (set.size < 32) set.add(shown);
+        }
+      }
+      return e;
+    }
+    if (this.ids.length >= ENTITY_KEY_LIMIT) {
+      throw new Error(`more than ${ENTITY_KEY_LIMIT} entities: beyond the in-memory index's design`);
+    }
+    e = this.ids.length;
+    const id = entityId(type, norm);
+    this.index.set(id, e);
+    let byType = this.byType.get(type);
+    if (!byType) this.byType.set(type, (byType = new Map()));
+    byType.set(norm, e);
+    this.ids.push(id);
+    this.type.push(type);
+    this.norm.push(norm);
+    const shown = raw.trim();
+    const display = this.registry.displayName(type, norm);
+    this.name.push(display ?? shown);
+    this.rememberRaw(type, raw, e);
+    if (display !== undefined && display !== shown) this.aliases.set(e, new Set([shown]));
+    this.firstFact.push(-1);
+    this.lastSlot.push(-1);
+    this.active.push(0);
+    const byName = this.nameIndex.get(norm);
+    if (byName) byName.push(e);
+    else this.nameIndex.set(norm, [e]);
+    return e;
+  }
+
+  /** The scratch marks, at least one per entity; pair with nextVisitEpoch(). */
+  visitMarks(): Uint32Array {
+    if (this.marks.length < this.ids.length) {
+      this.marks = new Uint32Array(Math.max(1024, this.ids.length * 2));
+      this.markEpoch = 0;
+    }
+    return this.marks;
+  }
+
+  /** A value no entity is marked with yet. */
+  nextVisitEpoch(): number {
+    if (++this.markEpoch === 0xffffffff) {
+      this.marks.fill(0);
+      this.markEpoch = 1;
+    }
+    return this.markEpoch;
+  }
+}

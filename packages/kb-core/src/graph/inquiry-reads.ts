@@ -1,0 +1,74 @@
+// Inquiries as a read context sees them: an inquiry created after the cutoff does not exist yet, one
+// matched after it is still open.
+import { KbValidationError } from '../errors.js';
+import { normalizeName, normalizeToken } from '../model/normalize.js';
+import type { Inquiry } from '../types.js';
+import type { ReadContext } from './read.js';
+
+/** Inquiry i as of the context's cutoff, or null when it did not exist yet. */
+export function inquiryAt(rc: ReadContext, i: number): Inquiry | null {
+  const s = rc.s;
+  const q = s.inquiries[i]!;
+  if (q.createdTs > rc.cutoff) return null;
+  const matched = q.matchedTs !== Infinity && q.matchedTs <= rc.cutoff;
+  const subj = rc.lookupEntity(q.entry.subject);
+  const obj = rc.lookupEntity(q.entry.object);
+  const out: Inquiry = {
+    inquiry_id: q.entry.inquiry_id,
+    question: q.entry.question,
+    subject: q.entry.subject,
+    object: q.entry.object,
+    predicate_hint: q.entry.predicate_hint,
+    status: matched ? 'matched' : 'open',
+    created_at: new Date(q.createdTs).toISOString(),
+    subject_id: subj >= 0 ? s.entityIds[subj]! : q.subjectNorms[0]!,
+    object_id: obj >= 0 ? s.entityIds[obj]! : q.objectNorms[0]!,
+    answer_claim_ids: matched ? q.answers.map((c) => s.claimIdOf(c)) : [],
+  };
+  if (matched) out.matched_at = new Date(q.matchedTs).toISOString();
+  return out;
+}
+
+export function openInquiries(rc: ReadContext): Inquiry[] {
+  const out: Inquiry[] = [];
+  for (let i = 0; i < rc.s.inquiries.length; i++) {
+    const q = inquiryAt(rc, i);
+    if (q && q.status === 'open') out.push(q);
+  }
+  return out;
+}
+
+export function getInquiry(rc: ReadContext, inquiryId: string): Inquiry | null {
+  const i = rc.s.inquiryIndex.get(inquiryId);
+  return i === undefined ? null : inquiryAt(rc, i);
+}
+
+/** Open inquiries that a claim linking these two entities (ids or names) would answer. */
+export function checkInquiryMatches(
+  rc: ReadContext, options: { subject_id: string; object_id: string; predicate?: string },
+): Inquiry[] {
+  const s = rc.s;
+  const norm = (ref: string, field: string) => {
+    if (typeof ref !== 'string' || ref.trim() === '') {
+      throw new KbValidationError('invalid_type', field, 'must be a non-empty entity id or name');
+    }
+    const e = rc.lookupEntity(ref);
+    return e >= 0 ? [s.entityNorm[e]!] : s.registry.canonicalCandidates(normalizeName(ref));
+  };
+  const a = norm(options.subject_id, 'subject_id');
+  const b = norm(options.object_id, 'object_id');
+  const pred = options.predicate === undefined ? '' : normalizeToken(options.predicate);
+  const out: Inquiry[] = [];
+  for (let i = 0; i < s.inquiries.length; i++) {
+    const q = inquiryAt(rc, i);
+    if (!q || q.status !== 'open') continue;
+    const state = s.inquiries[i]!;
+    const has = (names: string[], wanted: string[]) => wanted.some((n) => names.includes(n));
+    const forward = has(state.subjectNorms, a) && has(state.objectNorms, b);
+    const backward = has(state.subjectNorms, b) && has(state.objectNorms, a);
+    if (!forward && !backward) continue;
+    if (pred !== '' && state.hint !== '' && !(pred.includes(state.hint) || state.hint.includes(pred))) continue;
+    out.push(q);
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+// ReadSnapshot: everything a reader may see of the graph index, read-only. Readers (db/view.ts, the query and
+// path expansions, and every stage: analytics, search, ...) reach the graph through a ReadContext over one
+// of these, never through GraphState itself. Columns are exposed as typed arrays because the query paths
+// walk them in tight loops; they are indexed by claim, fact or entity number and must not be written.
+import type { ClaimEntry } from '../store/types.js';
+import type { Registry } from '../model/registry.js';
+import type { DerivedIndex } from './derived.js';
+import type { InquiryState } from './inquiries.js';
+
+export interface ReadSnapshot {
+  readonly registry: Registry;
+
+  // entities
+  readonly entityIndex: ReadonlyMap<string, number>;
+  readonly entityIds: readonly string[];
+  readonly entityType: readonly string[];
+  readonly entityNorm: readonly string[];
+  readonly entityName: readonly string[];
+  readonly entityAliases: ReadonlyMap<number, ReadonlySet<string>>;
+  /** Normalised canonical name -> entities with that name (any type). */
+  readonly nameIndex: ReadonlyMap<string, readonly number[]>;
+  /** Active claims mentioning the entity (a self-loop counts once). */
+  readonly entityActive: Int32Array;
+  /** The entity's first fact, or -1; walk on with nextFact. */
+  firstFact(e: number): number;
+  nextFact(f: number, e: number): number;
+  /** Scratch marks for one expansion at a time, at least one per entity; pair with nextVisitEpoch(). */
+  visitMarks(): Uint32Array;
+  nextVisitEpoch(): number;
+
+  // predicates, sources
+  readonly predIndex: ReadonlyMap<string, number>;
+  readonly predName: readonly string[];
+  readonly predClass: readonly string[];
+  readonly sourceIndex: ReadonlyMap<string, number>;
+  readonly sourceIds: readonly string[];
+  readonly sourceTypeName: readonly string[];
+
+  // facts (corroboration groups)
+  readonly factCount: number;
+  readonly factS: Int32Array;
+  readonly factO: Int32Array;
+  readonly factP: Int32Array;
+  /** First claim of the fact; claims chain through claimNextInFact (-1 ends). */
+  readonly factFirst: Int32Array;
+  readonly factClaimCount: Int32Array;
+  /** Distinct sources among the fact's active claims. */
+  readonly factSources: Int32Array;
+  /** Facts whose subject is their object (counted once in adjacency). */
+  readonly selfLoops: number;
+  contentIdOfFact(f: number): string;
+  factByContentId(contentId: string): number | undefined;
+  claimsOfFact(f: number): number[];
+
+  // claims
+  readonly claimCount: number;
+  readonly activeClaims: number;
+  readonly claimFact: Int32Array;
+  readonly claimSource: Int32Array;
+  readonly claimSourceType: Int32Array;
+  readonly claimConf: Float64Array;
+  readonly claimTs: Float64Array;
+  readonly claimStatus: Uint8Array;
+  readonly claimRetractTs: Float64Array;
+  readonly claimDegradeTs: Float64Array;
+  readonly claimNextInFact: Int32Array;
+  /** claim -> claims whose provenance.derived_from names it. */
+  readonly dependents: ReadonlyMap<number, readonly number[]>;
+  claimIdOf(c: number): string;
+  claimIndexOf(claimId: string): number | undefined;
+  /** The claim as it was written (raw spellings, provenance, payload). */
+  claimEntryOf(c: number): ClaimEntry;
+
+  // derived indexes
+  readonly inquiries: readonly InquiryState[];
+  readonly inquiryIndex: ReadonlyMap<string, number>;
+  derivedIndex(name: string): DerivedIndex | undefined;
+}
