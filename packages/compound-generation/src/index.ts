@@ -32,7 +32,7 @@ export {
   type GeneratedMolecule,
   type GenerationSummary,
 } from './results.js';
-export { type StopReason, type RunHooks } from './generation/ga.js';
+export type { StopReason, RunHooks } from './generation/ga.js';
 export { randomEnumerationBaseline } from './generation/baseline.js';
 export { depictSvg, svgGrid, type GridCell } from './depict.js';
 export { siteComplementarity, residueFit, type PharmacophoreFeatures } from './scoring/site.js';

@@ -16,7 +16,9 @@ function load(): Row[] {
   return lines.slice(1).map((l) => {
     const f = l.split(',');
     const ref: Record<string, number> = {};
-    header.forEach((h, i) => (ref[h] = Number(f[i])));
+    header.forEach((h, i) => {
+      ref[h] = Number(f[i]);
+    });
     return { smiles: f[1]!, ref };
   });
 }

@@ -52,6 +52,7 @@ export const demoKind: JobKind<DemoRequest, DemoInput, DemoResult> = {
   route: '/v1/demo/run',
   requestSchema: DemoRequest,
   prepare(req) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point of this check
     if (req.label !== undefined && /[\u0000-\u001f]/.test(req.label)) {
       throw new InvalidParametersError([{ path: '/label', message: 'must not contain control characters' }]);
     }

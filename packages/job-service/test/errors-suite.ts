@@ -97,7 +97,7 @@ export function errorsSuite(
     skip,
   }, async () => {
     const student = (await s.store.createKey({ name: 'st', plan: 'student' })).key;
-    let last;
+    let last: Awaited<ReturnType<typeof http>> | undefined;
     for (let i = 0; i < 60; i++) {
       last = await http(s.url, 'GET', '/v1/jobs', { key: student });
       assert.equal(last.status, 200);

@@ -136,8 +136,7 @@ export function onJsonLines(child: ChildProcess, each: (o: any) => void): void {
   let buf = '';
   child.stdout!.on('data', (d) => {
     buf += d;
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
       const line = buf.slice(0, i);
       buf = buf.slice(i + 1);
       let o: unknown;

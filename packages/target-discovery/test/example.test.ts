@@ -37,7 +37,9 @@ test('planted differentially expressed genes are recovered and ranked with drugg
   assert.equal(egfr.uniprot, 'P00533');
   assert.ok(r.summary.druggable_significant! > 5);
   // Ranked by the documented priority score.
-  r.targets.slice(1).forEach((t, i) => assert.ok(at(r.targets, i).priority_score >= t.priority_score));
+  r.targets.slice(1).forEach((t, i) => {
+    assert.ok(at(r.targets, i).priority_score >= t.priority_score);
+  });
   mkdirSync(testOutputPath(), { recursive: true });
   writeFileSync(testOutputPath('example-volcano.svg'), r.plots.volcano_svg);
   writeFileSync(testOutputPath('example-ma.svg'), r.plots.ma_svg);

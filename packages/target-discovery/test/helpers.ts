@@ -22,7 +22,9 @@ export function refTable(file: string): Map<string, RefRow> {
   for (const l of lines) {
     const c = l.split(',');
     const rec: Record<string, number> = {};
-    header.slice(1).forEach((h, k) => (rec[h] = Number(c[k + 1])));
+    header.slice(1).forEach((h, k) => {
+      rec[h] = Number(c[k + 1]);
+    });
     out.set(at(c, 0), rec);
   }
   return out;

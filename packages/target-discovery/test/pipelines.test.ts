@@ -54,7 +54,10 @@ test('limma-trend prior follows intensity when variance depends on it', () => {
   const n = 6;
   const data = new Float64Array(G * n);
   let seed = 1;
-  const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5;
+  const rand = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647 - 0.5;
+  };
   const amean = new Float64Array(G);
   for (let g = 0; g < G; g++) {
     const mean = 2 + (10 * g) / G;

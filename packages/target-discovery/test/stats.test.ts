@@ -23,14 +23,18 @@ test('lowess reproduces R lowess(cars)', () => {
   const fit = lowess(speed, dist);
   const got = [...new Set(Array.from(fit.y, (v) => Math.round(v * 1e6) / 1e6))];
   assert.equal(got.length, expected.length);
-  got.forEach((v, i) => assert.ok(Math.abs(v - at(expected, i)) < 2e-6, `point ${i}: ${v} vs ${expected[i]}`));
+  got.forEach((v, i) => {
+    assert.ok(Math.abs(v - at(expected, i)) < 2e-6, `point ${i}: ${v} vs ${expected[i]}`);
+  });
 });
 
 test('BH adjustment equals p.adjust(method = "BH")', () => {
   // p.adjust(c(0.01, 0.04, 0.03, 0.005, 0.5, NA), "BH")
   const adj = adjustBH([0.01, 0.04, 0.03, 0.005, 0.5, NaN]);
   const expected = [0.025, 0.05, 0.05, 0.025, 0.5];
-  expected.forEach((e, i) => assert.ok(Math.abs(at(adj, i) - e) < 1e-15, `${i}: ${adj[i]}`));
+  expected.forEach((e, i) => {
+    assert.ok(Math.abs(at(adj, i) - e) < 1e-15, `${i}: ${adj[i]}`);
+  });
   assert.ok(Number.isNaN(adj[5]));
 });
 
@@ -66,7 +70,9 @@ test('selection-based quantile and rank window agree with sorting', async () => 
   ];
   for (const [lo, hi] of windows) {
     const w = rankWindow(x, lo, hi);
-    r.forEach((ri, i) => assert.equal(w[i], ri >= lo && ri <= hi ? 1 : 0, `rank ${ri} window ${lo}-${hi}`));
+    r.forEach((ri, i) => {
+      assert.equal(w[i], ri >= lo && ri <= hi ? 1 : 0, `rank ${ri} window ${lo}-${hi}`);
+    });
   }
 });
 

@@ -68,7 +68,9 @@ test('covariates enter the design additively', () => {
   const tRef = result.table.rows.map((r) => refValue(expected, r[0], 't'));
   const d = compare(t, tRef);
   let meanAbs = 0;
-  t.forEach((v, i) => (meanAbs += Math.abs(v - at(tRef, i)) / t.length));
+  t.forEach((v, i) => {
+    meanAbs += Math.abs(v - at(tRef, i)) / t.length;
+  });
   assert.ok(d.maxAbs > 1e-3, `t should move with a batch term (${d.maxAbs})`);
   assert.ok(meanAbs < 0.5, `but only a little: the simulated batch has no effect (${meanAbs})`);
 });

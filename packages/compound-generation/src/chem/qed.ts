@@ -86,7 +86,12 @@ export function qedAromaticRings(rd: RDKit, mol: Mol, g: MolGraph, molFp?: Uint3
   for (const m of substructMatches(rd, mol, qedParams().aliphatic_rings_smarts, molFp)) removed.add(m[0]!);
   const n = g.z.length;
   const parent = Array.from({ length: n }, (_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const find = (i: number): number => {
+    if (parent[i] === i) return i;
+    const root = find(parent[i]!);
+    parent[i] = root;
+    return root;
+  };
   let edges = 0;
   for (const [a, b] of g.bonds) {
     if (removed.has(a) || removed.has(b)) continue;

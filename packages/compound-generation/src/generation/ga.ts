@@ -99,8 +99,12 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
       const selected = selectDiverse(archive, target, options.similarity_cap);
       const mean = selected.length ? selected.reduce((s, e) => s + e.scores.total, 0) / selected.length : 0;
       if (selected.length >= target) {
-        if (mean > best + 1e-3) (best = mean), (stale = 0);
-        else stale++;
+        if (mean > best + 1e-3) {
+          best = mean;
+          stale = 0;
+        } else {
+          stale++;
+        }
         if (stale >= PATIENCE) {
           stopReason = 'num_molecules_reached';
           break;

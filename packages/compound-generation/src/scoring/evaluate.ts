@@ -70,12 +70,30 @@ function sanityProblem(g: MolGraph, smiles: string): string | null {
 function constraintViolations(p: MoleculeProperties, c: Constraints): { violations: string[]; distance: number } {
   const v: string[] = [];
   let d = 0;
-  if (p.mw < c.mw_range[0]) v.push(`mw ${p.mw} < ${c.mw_range[0]}`), (d += (c.mw_range[0] - p.mw) / 50);
-  if (p.mw > c.mw_range[1]) v.push(`mw ${p.mw} > ${c.mw_range[1]}`), (d += (p.mw - c.mw_range[1]) / 50);
-  if (p.logp < c.logp_range[0]) v.push(`logp ${p.logp} < ${c.logp_range[0]}`), (d += c.logp_range[0] - p.logp);
-  if (p.logp > c.logp_range[1]) v.push(`logp ${p.logp} > ${c.logp_range[1]}`), (d += p.logp - c.logp_range[1]);
-  if (p.hbd > c.hbd_max) v.push(`hbd ${p.hbd} > ${c.hbd_max}`), (d += p.hbd - c.hbd_max);
-  if (p.hba > c.hba_max) v.push(`hba ${p.hba} > ${c.hba_max}`), (d += p.hba - c.hba_max);
+  if (p.mw < c.mw_range[0]) {
+    v.push(`mw ${p.mw} < ${c.mw_range[0]}`);
+    d += (c.mw_range[0] - p.mw) / 50;
+  }
+  if (p.mw > c.mw_range[1]) {
+    v.push(`mw ${p.mw} > ${c.mw_range[1]}`);
+    d += (p.mw - c.mw_range[1]) / 50;
+  }
+  if (p.logp < c.logp_range[0]) {
+    v.push(`logp ${p.logp} < ${c.logp_range[0]}`);
+    d += c.logp_range[0] - p.logp;
+  }
+  if (p.logp > c.logp_range[1]) {
+    v.push(`logp ${p.logp} > ${c.logp_range[1]}`);
+    d += p.logp - c.logp_range[1];
+  }
+  if (p.hbd > c.hbd_max) {
+    v.push(`hbd ${p.hbd} > ${c.hbd_max}`);
+    d += p.hbd - c.hbd_max;
+  }
+  if (p.hba > c.hba_max) {
+    v.push(`hba ${p.hba} > ${c.hba_max}`);
+    d += p.hba - c.hba_max;
+  }
   return { violations: v, distance: d };
 }
 
@@ -215,7 +233,10 @@ function selectFrom(pool: Evaluated[], n: number, cap: number, diversityWeight: 
     for (let i = 0; i < pool.length; i++) {
       if (!alive[i]) continue;
       const v = pool[i]!.scores.total - diversityWeight * maxSim[i]!;
-      if (v > bestValue) (bestValue = v), (best = i);
+      if (v > bestValue) {
+        bestValue = v;
+        best = i;
+      }
       // candidates are sorted by total: none further down can beat the best value once total alone cannot
       if (pool[i]!.scores.total < bestValue) break;
     }

@@ -6,8 +6,8 @@ import type { JobKind } from './job-kind.js';
 import { tdKind } from './td/index.js';
 import { cgKind } from './cg/index.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyKind = JobKind<any, any, any>;
+/** A kind of any request, input and result (JobKind's methods are bivariant in their parameters). */
+export type AnyKind = JobKind<unknown, unknown, unknown>;
 
 /** The production kinds. */
 export const jobKinds: readonly AnyKind[] = [tdKind, cgKind];

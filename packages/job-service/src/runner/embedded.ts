@@ -41,7 +41,10 @@ export class EmbeddedRunner {
     this.pumping = true;
     void this.pump().finally(() => {
       this.pumping = false;
-      if (this.again) (this.again = false), this.nudge();
+      if (this.again) {
+        this.again = false;
+        this.nudge();
+      }
     });
   }
 

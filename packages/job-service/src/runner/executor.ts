@@ -38,7 +38,10 @@ export class JobExecutor {
   /** Stops a running job of this process (cancellation from the API in the same process). */
   cancel(jobId: string): void {
     const r = this.running.get(jobId);
-    if (r) (r.why = 'cancel'), r.abort();
+    if (r) {
+      r.why = 'cancel';
+      r.abort();
+    }
   }
 
   /** `timeLimitMs`: the run is stopped (and counts as a failed attempt) after this long. */
@@ -73,13 +76,24 @@ export class JobExecutor {
     // process: the same call returns the stored status.
     const watch = setInterval(() => {
       this.store.heartbeat(job.id, Date.now()).then(
-        (s) => s !== 'processing' && ((entry.why = 'cancel'), task.abort()),
+        (s) => {
+          if (s !== 'processing') {
+            entry.why = 'cancel';
+            task.abort();
+          }
+        },
         () => {},
       );
     }, 1000);
     const limit =
       timeLimitMs !== undefined
-        ? setTimeout(() => ((entry.why = 'timeout'), task.abort()), Math.max(1000, timeLimitMs))
+        ? setTimeout(
+            () => {
+              entry.why = 'timeout';
+              task.abort();
+            },
+            Math.max(1000, timeLimitMs),
+          )
         : undefined;
     try {
       const done = await task.result;
@@ -186,7 +200,10 @@ export class JobExecutor {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.sweeper);
-    for (const r of this.running.values()) (r.why = 'shutdown'), r.abort();
+    for (const r of this.running.values()) {
+      r.why = 'shutdown';
+      r.abort();
+    }
     await Promise.race([Promise.allSettled([...this.background]), new Promise((r) => setTimeout(r, 2000))]);
   }
 }

@@ -16,7 +16,7 @@ function newThread(workerData: ThreadData): Worker {
 }
 
 type Done = Extract<FromThread, { type: 'done' | 'prepared' | 'csv' }>;
-type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 interface Pending {
   task: ThreadTask;

@@ -176,9 +176,18 @@ export class PostgresStore implements Store {
   async listJobs(keyId: string, q: ListJobsQuery) {
     const where = ['key_id = $1'];
     const args: unknown[] = [keyId];
-    if (q.status) args.push(q.status), where.push(`status = $${args.length}`);
-    if (q.kind) args.push(q.kind), where.push(`kind = $${args.length}`);
-    if (q.before !== undefined) args.push(q.before), where.push(`seq < $${args.length}`);
+    if (q.status) {
+      args.push(q.status);
+      where.push(`status = $${args.length}`);
+    }
+    if (q.kind) {
+      args.push(q.kind);
+      where.push(`kind = $${args.length}`);
+    }
+    if (q.before !== undefined) {
+      args.push(q.before);
+      where.push(`seq < $${args.length}`);
+    }
     args.push(q.limit);
     return this.q<JobRecord>(
       `select ${JOB_COLUMNS} from evident_jobs where ${where.join(' and ')} order by seq desc limit $${args.length}`,

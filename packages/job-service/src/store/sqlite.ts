@@ -40,7 +40,10 @@ export class SqliteStore implements Store {
   /** Prepared statements are cached: preparing costs more than running most of these queries. */
   private stmt(sql: string): Database.Statement {
     let st = this.statements.get(sql);
-    if (!st) this.statements.set(sql, (st = this.db.prepare(sql)));
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
     return st;
   }
 
@@ -147,9 +150,18 @@ export class SqliteStore implements Store {
   async listJobs(keyId: string, q: ListJobsQuery): Promise<JobRecord[]> {
     const where = ['key_id = ?'];
     const args: unknown[] = [keyId];
-    if (q.status) where.push('status = ?'), args.push(q.status);
-    if (q.kind) where.push('kind = ?'), args.push(q.kind);
-    if (q.before !== undefined) where.push('seq < ?'), args.push(q.before);
+    if (q.status) {
+      where.push('status = ?');
+      args.push(q.status);
+    }
+    if (q.kind) {
+      where.push('kind = ?');
+      args.push(q.kind);
+    }
+    if (q.before !== undefined) {
+      where.push('seq < ?');
+      args.push(q.before);
+    }
     args.push(q.limit);
     return this.stmt(`select ${JOB_COLUMNS} from jobs where ${where.join(' and ')} order by seq desc limit ?`).all(
       ...args,

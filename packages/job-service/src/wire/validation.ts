@@ -11,7 +11,10 @@ const MAX_PROBLEMS = 100;
 const compiled = new WeakMap<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
 function compile(schema: TSchema) {
   let c = compiled.get(schema);
-  if (!c) compiled.set(schema, (c = TypeCompiler.Compile(schema)));
+  if (!c) {
+    c = TypeCompiler.Compile(schema);
+    compiled.set(schema, c);
+  }
   return c;
 }
 

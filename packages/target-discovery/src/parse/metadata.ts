@@ -44,7 +44,9 @@ export function parseMetadata(text: string): Metadata {
   if (sampleIds.some((s) => s === ''))
     throw new TargetDiscoveryInputError('unparsable_csv', FIELD, `${FIELD} has a row with an empty sample id`);
   const values = new Map<string, string[]>();
-  header.forEach((h, c) => values.set(h, column(c)));
+  header.forEach((h, c) => {
+    values.set(h, column(c));
+  });
   return { idColumn: cellAt(header, idIdx, FIELD, 1), columns: header, sampleIds, values };
 }
 

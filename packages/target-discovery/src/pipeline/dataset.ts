@@ -119,22 +119,29 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
   const isCaseList: number[] = [];
   matrixSamples.forEach((id, k) => {
     const mi = metaIndex.get(id);
-    if (mi === undefined) return void excluded.push({ sample_id: id, reason: 'not in metadata' });
+    if (mi === undefined) {
+      excluded.push({ sample_id: id, reason: 'not in metadata' });
+      return;
+    }
     const v = cond[mi];
     if (v !== caseValue && v !== controlValue) {
-      return void excluded.push({
+      excluded.push({
         sample_id: id,
         reason:
           v === '' || v === 'NA'
             ? `${conditionColumn} is missing`
             : `${conditionColumn} is "${v}" (neither case nor control)`,
       });
+      return;
     }
     const badCov = covNames.find((c) => {
       const cv = meta.values.get(c)![mi];
       return cv === '' || cv === 'NA';
     });
-    if (badCov) return void excluded.push({ sample_id: id, reason: `covariate ${badCov} is missing` });
+    if (badCov) {
+      excluded.push({ sample_id: id, reason: `covariate ${badCov} is missing` });
+      return;
+    }
     keptIdx.push(k);
     kept.push({ id, metaRow: mi });
     isCaseList.push(v === caseValue ? 1 : 0);

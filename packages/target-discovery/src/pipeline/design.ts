@@ -34,7 +34,9 @@ export function buildDesign(ds: Dataset, conditionColumn: string, caseValue: str
   }
   const p = cols.length;
   const x = new Float64Array(n * p);
-  cols.forEach((c, k) => x.set(c, k * n));
+  cols.forEach((c, k) => {
+    x.set(c, k * n);
+  });
   if (n <= p) {
     throw new TargetDiscoveryInputError(
       'too_few_samples',

@@ -200,11 +200,15 @@ function rowsWithoutNaN(m: Matrix): { mask: Uint8Array; count: number } {
 
 function subsetFit(fit: LinearFit, ok: Uint8Array): LinearFit {
   const idx: number[] = [];
-  ok.forEach((v, i) => v && idx.push(i));
+  ok.forEach((v, i) => {
+    if (v) idx.push(i);
+  });
   const p = fit.p;
   const pick = (a: Float64Array, w: number) => {
     const out = new Float64Array(idx.length * w);
-    idx.forEach((g, r) => out.set(a.subarray(g * w, g * w + w), r * w));
+    idx.forEach((g, r) => {
+      out.set(a.subarray(g * w, g * w + w), r * w);
+    });
     return out;
   };
   return {

@@ -47,11 +47,11 @@ function legend(points: PlotPoint[], f: Frame, note?: string): string {
     if (last !== undefined && `${last} ${w}`.length <= 24) noteLines[noteLines.length - 1] = `${last} ${w}`;
     else noteLines.push(w);
   }
-  noteLines.forEach((l, i) =>
+  noteLines.forEach((l, i) => {
     items.push(
       `<text x="${x}" y="${f.top + 12 + (rows.length + 0.6 + i * 0.8) * 22}" dominant-baseline="middle" class="subtitle">${esc(l)}</text>`,
-    ),
-  );
+    );
+  });
   return items.join('\n');
 }
 

@@ -94,7 +94,15 @@ function selectInPlace(a: Float64Array, k: number, from = 0, to = a.length - 1):
     const x = a[lo]!,
       y = a[mid]!,
       z = a[hi]!;
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    // (comparisons, not Math.min/max: the same pivot as before for NaN and signed zeros)
+    let pivot: number;
+    if (x < y) {
+      if (y < z) pivot = y;
+      else if (x < z) pivot = z;
+      else pivot = x;
+    } else if (x < z) pivot = x;
+    else if (y < z) pivot = z;
+    else pivot = y;
     let i = lo;
     let j = hi;
     while (i <= j) {

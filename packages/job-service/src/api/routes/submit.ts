@@ -38,7 +38,7 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
       async (req, reply) => {
         const key = keyOf(req);
         let callback_url: string | undefined;
-        let task;
+        let task: ReturnType<typeof deps.preparePool.run>;
         if (req.body instanceof RawJsonBody) {
           const raw = req.body.bytes;
           // Move the bytes to the thread when they own their memory; copy otherwise.
