@@ -26,11 +26,24 @@ function baseline(dir: string): number {
   db.pragma('synchronous = FULL');
   db.exec(`CREATE TABLE claims (id INTEGER PRIMARY KEY, subject TEXT, subject_type TEXT, predicate TEXT, predicate_class TEXT,
            object TEXT, object_type TEXT, source_type TEXT, source_id TEXT, confidence REAL, created_at INTEGER)`);
-  const ins = db.prepare('INSERT INTO claims (subject, subject_type, predicate, predicate_class, object, object_type, source_type, source_id, confidence, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)');
+  const ins = db.prepare(
+    'INSERT INTO claims (subject, subject_type, predicate, predicate_class, object, object_type, source_type, source_id, confidence, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)',
+  );
   const tx = db.transaction((rows: ClaimInput[]) => {
     const now = Date.now();
     for (const c of rows) {
-      ins.run(c.subject[0], c.subject[1], c.predicate[0], c.predicate[1], c.object[0], c.object[1], c.provenance.source_type, c.provenance.source_id, c.confidence ?? 1, now);
+      ins.run(
+        c.subject[0],
+        c.subject[1],
+        c.predicate[0],
+        c.predicate[1],
+        c.object[0],
+        c.object[1],
+        c.provenance.source_type,
+        c.provenance.source_id,
+        c.confidence ?? 1,
+        now,
+      );
     }
   });
   let ms = 0;
@@ -65,29 +78,35 @@ async function main() {
     }
     const rate = ingested / (ingestMs / 1000);
     const after = await queryAndReopen(db, path, N, QUERIES);
-    console.log(JSON.stringify({
-      benchmark: 'kb ingest + query',
-      claims: N,
-      entities: ENTITIES,
-      predicates: PREDICATES,
-      corroborated_fact_fraction: 0.2,
-      batch_size: BATCH,
-      backend: after.backend,
-      ingested,
-      duplicates,
-      ingest_claims_per_sec: Math.round(rate),
-      baseline_sqlite_rows_per_sec: Math.round(baselineRate),
-      ratio: Math.round((rate / baselineRate) * 1000) / 1000,
-      query_depth1_p50_us: after.query_depth1_p50_us,
-      query_depth2_p50_us: after.query_depth2_p50_us,
-      query_depth2_p99_us: after.query_depth2_p99_us,
-      open_ms: after.open_ms,
-      rss_mb: after.rss_mb,
-      reopened_claims: after.reopened_claims,
-      content_groups: after.content_groups,
-      targets: { ingest_claims_per_sec: 300_000, query_depth2_p50_us: 1000 },
-      meets_targets: rate >= 300_000 && after.query_depth2_p50_us < 1000,
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          benchmark: 'kb ingest + query',
+          claims: N,
+          entities: ENTITIES,
+          predicates: PREDICATES,
+          corroborated_fact_fraction: 0.2,
+          batch_size: BATCH,
+          backend: after.backend,
+          ingested,
+          duplicates,
+          ingest_claims_per_sec: Math.round(rate),
+          baseline_sqlite_rows_per_sec: Math.round(baselineRate),
+          ratio: Math.round((rate / baselineRate) * 1000) / 1000,
+          query_depth1_p50_us: after.query_depth1_p50_us,
+          query_depth2_p50_us: after.query_depth2_p50_us,
+          query_depth2_p99_us: after.query_depth2_p99_us,
+          open_ms: after.open_ms,
+          rss_mb: after.rss_mb,
+          reopened_claims: after.reopened_claims,
+          content_groups: after.content_groups,
+          targets: { ingest_claims_per_sec: 300_000, query_depth2_p50_us: 1000 },
+          meets_targets: rate >= 300_000 && after.query_depth2_p50_us < 1000,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -32,8 +32,18 @@ async function baseline(claims: ClaimInput[], url: string): Promise<number> {
       await c.query(
         `INSERT INTO baseline_claims (subject, subject_type, predicate, predicate_class, object, object_type, source_type, source_id, confidence, created_at)
          SELECT *, $10::bigint FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::float8[])`,
-        [col((x) => x.subject[0]), col((x) => x.subject[1]), col((x) => x.predicate[0]), col((x) => x.predicate[1]), col((x) => x.object[0]),
-          col((x) => x.object[1]), col((x) => x.provenance.source_type), col((x) => x.provenance.source_id), col((x) => x.confidence ?? 1), Date.now()],
+        [
+          col((x) => x.subject[0]),
+          col((x) => x.subject[1]),
+          col((x) => x.predicate[0]),
+          col((x) => x.predicate[1]),
+          col((x) => x.object[0]),
+          col((x) => x.object[1]),
+          col((x) => x.provenance.source_type),
+          col((x) => x.provenance.source_id),
+          col((x) => x.confidence ?? 1),
+          Date.now(),
+        ],
       );
       await c.query('COMMIT');
     }
@@ -60,20 +70,26 @@ async function main() {
     }
     const rate = ingested / ((performance.now() - t0) / 1000);
     const after = await queryAndReopen(db, temp.url, N, QUERIES);
-    console.log(JSON.stringify({
-      benchmark: 'kb ingest + query (PostgreSQL store)',
-      claims: N,
-      entities: ENTITIES,
-      predicates: PREDICATES,
-      corroborated_fact_fraction: 0.2,
-      batch_size: BATCH,
-      ingested,
-      duplicates,
-      ingest_claims_per_sec: Math.round(rate),
-      baseline_pg_rows_per_sec: Math.round(baselineRate),
-      ratio: Math.round((rate / baselineRate) * 1000) / 1000,
-      ...after,
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          benchmark: 'kb ingest + query (PostgreSQL store)',
+          claims: N,
+          entities: ENTITIES,
+          predicates: PREDICATES,
+          corroborated_fact_fraction: 0.2,
+          batch_size: BATCH,
+          ingested,
+          duplicates,
+          ingest_claims_per_sec: Math.round(rate),
+          baseline_pg_rows_per_sec: Math.round(baselineRate),
+          ratio: Math.round((rate / baselineRate) * 1000) / 1000,
+          ...after,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await temp.drop();
   }

@@ -28,12 +28,23 @@ try {
     n += r.ingested;
   }
   // Per CPU-second as well: steadier than wall time on a shared machine.
-  console.log(JSON.stringify({ ingested: n, claims_per_sec: Math.round(n / (ms / 1000)), claims_per_cpu_sec: Math.round(n / (cpuUs / 1e6)) }));
+  console.log(
+    JSON.stringify({
+      ingested: n,
+      claims_per_sec: Math.round(n / (ms / 1000)),
+      claims_per_cpu_sec: Math.round(n / (cpuUs / 1e6)),
+    }),
+  );
   await db.close();
   if (!process.env.REOPEN) process.exit(0);
   const t1 = performance.now();
   const db2 = await open(join(dir, 'feed.kb'));
-  console.log(JSON.stringify({ open_ms: Math.round(performance.now() - t1), rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20) }));
+  console.log(
+    JSON.stringify({
+      open_ms: Math.round(performance.now() - t1),
+      rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20),
+    }),
+  );
   await db2.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

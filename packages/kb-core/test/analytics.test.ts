@@ -79,8 +79,17 @@ test('qualityReport, findConfidenceAlerts, schema and stats describe the active 
     assert.ok(stale.find((a) => a.entity.id === 'gene:brca1')!.alerts.includes('stale'));
 
     const s = await db.schema();
-    assert.deepEqual(s.entity_types, [{ type: 'gene', count: 2 }, { type: 'disease', count: 1 }, { type: 'drug', count: 1 }]);
-    assert.deepEqual(s.patterns[0], { subject_type: 'gene', predicate: 'associated_with', object_type: 'disease', count: 3 });
+    assert.deepEqual(s.entity_types, [
+      { type: 'gene', count: 2 },
+      { type: 'disease', count: 1 },
+      { type: 'drug', count: 1 },
+    ]);
+    assert.deepEqual(s.patterns[0], {
+      subject_type: 'gene',
+      predicate: 'associated_with',
+      object_type: 'disease',
+      count: 3,
+    });
     const st = await db.stats();
     assert.equal(st.entity_count, 4);
     assert.equal(st.claim_count, 4);

@@ -35,7 +35,8 @@ function run(n: number, idStart: number): ClaimRun {
 function expand(records: LogRecord[]): { seq: number; ts: number; entry: Exclude<LogEntry, ClaimRun> }[] {
   const out: { seq: number; ts: number; entry: Exclude<LogEntry, ClaimRun> }[] = [];
   for (const r of records) {
-    if (r.entry.kind === 'claims') for (let i = 0; i < r.entry.n; i++) out.push({ seq: r.seq + i, ts: r.ts, entry: claimOfRun(r.entry, i) });
+    if (r.entry.kind === 'claims')
+      for (let i = 0; i < r.entry.n; i++) out.push({ seq: r.seq + i, ts: r.ts, entry: claimOfRun(r.entry, i) });
     else out.push({ seq: r.seq, ts: r.ts, entry: r.entry });
   }
   return out;
@@ -45,7 +46,15 @@ test('a claim run round-trips through the SQLite store, and is read from any off
   const dir = tempDir();
   try {
     const store = await SqliteClaimStore.open(join(dir.path, 'a.kb'));
-    const single: ClaimEntry = { kind: 'claim', claim_id: 'c0', subject: ['A', 'gene'], predicate: ['p', 'c'], object: ['B', 'gene'], provenance: { source_type: 't', source_id: 's' }, confidence: 0.5 };
+    const single: ClaimEntry = {
+      kind: 'claim',
+      claim_id: 'c0',
+      subject: ['A', 'gene'],
+      predicate: ['p', 'c'],
+      object: ['B', 'gene'],
+      provenance: { source_type: 't', source_id: 's' },
+      confidence: 0.5,
+    };
     // 40,000 claims: more than one run chunk (16,384), between two ordinary entries.
     const big = run(40_000, 2 ** 40);
     const entries: LogEntry[] = [single, big, { kind: 'retract', source_id: 's', reason: 'r', cascade: false }];
@@ -66,8 +75,12 @@ test('a claim run round-trips through the SQLite store, and is read from any off
       }
       const flat = expand(got);
       assert.equal(flat.length, 40_002 - after, `after ${after}`);
-      flat.forEach((r, k) => assert.equal(r.seq, after + k + 1));
-      assert.deepEqual(flat.map((r) => r.entry), expected.slice(after), `after ${after}`);
+      for (const [k, r] of flat.entries()) assert.equal(r.seq, after + k + 1);
+      assert.deepEqual(
+        flat.map((r) => r.entry),
+        expected.slice(after),
+        `after ${after}`,
+      );
       assert.ok(flat.every((r) => r.ts === 7));
     }
     await store.close();
@@ -88,7 +101,10 @@ test('a damaged run chunk is refused with KbCorruptError', async () => {
     raw.prepare('UPDATE log SET body = ?').run(JSON.stringify({ ...body, confidence: body.confidence.slice(0, 8) }));
     raw.close();
     const again = await SqliteClaimStore.open(path);
-    await assert.rejects(again.readAfter(0), (e: unknown) => e instanceof KbCorruptError && /confidence/.test(e.message));
+    await assert.rejects(
+      again.readAfter(0),
+      (e: unknown) => e instanceof KbCorruptError && /confidence/.test(e.message),
+    );
     await again.close();
     const raw2 = new Database(path);
     raw2.prepare('UPDATE log SET body = ?').run(JSON.stringify({ ...body, subject: body.subject.slice(1) }));
@@ -109,16 +125,33 @@ test('a base in the earlier log format (/1, entry chunks only) opens, and is mar
     raw.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
               CREATE TABLE log (seq INTEGER PRIMARY KEY, n INTEGER NOT NULL, ts INTEGER NOT NULL, body TEXT NOT NULL);
               INSERT INTO meta VALUES ('format', 'evident-kb-log/1');`);
-    const claimRow = ['clm_00000000000000010000000000000001', 'BRCA1', 'gene', 'associated_with', 'association', 'breast cancer', 'disease', 'literature', 'pmid:1', 0.9];
+    const claimRow = [
+      'clm_00000000000000010000000000000001',
+      'BRCA1',
+      'gene',
+      'associated_with',
+      'association',
+      'breast cancer',
+      'disease',
+      'literature',
+      'pmid:1',
+      0.9,
+    ];
     raw.prepare('INSERT INTO log VALUES (1, 1, ?, ?)').run(Date.UTC(2026, 0, 1), JSON.stringify([claimRow]));
     raw.close();
     {
       await using db = await open(path);
       assert.equal((await db.claimsFor('BRCA1')).length, 1);
-      await db.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['ovarian cancer', 'disease'], { source_type: 'literature', source_id: 'pmid:2' });
+      await db.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['ovarian cancer', 'disease'], {
+        source_type: 'literature',
+        source_id: 'pmid:2',
+      });
     }
     const check = new Database(path, { readonly: true });
-    assert.equal((check.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string }).value, 'evident-kb-log/2');
+    assert.equal(
+      (check.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string }).value,
+      'evident-kb-log/2',
+    );
     check.close();
     await using again = await open(path);
     const ids = (await again.claimsFor('BRCA1')).map((c) => c.claim_id);
@@ -133,12 +166,18 @@ test('duplicates inside a batch take no id: the ids returned are the ones a reop
   const dir = tempDir();
   try {
     const path = join(dir.path, 'a.kb');
-    const c = (s: string, src: string) => ({ subject: [s, 'gene'] as [string, string], predicate: ['interacts_with', 'interaction'] as [string, string], object: ['TP53', 'gene'] as [string, string], provenance: { source_type: 'database', source_id: src } });
+    const c = (s: string, src: string) => ({
+      subject: [s, 'gene'] as [string, string],
+      predicate: ['interacts_with', 'interaction'] as [string, string],
+      object: ['TP53', 'gene'] as [string, string],
+      provenance: { source_type: 'database', source_id: src },
+    });
     let first: string[];
     let second: string[];
     {
       await using db = await open(path);
-      first = (await db.ingestBatch([c('A', 'db1'), c('A', 'db1'), c('B', 'db1'), c(' a ', 'db1'), c('A', 'db2')])).claim_ids;
+      first = (await db.ingestBatch([c('A', 'db1'), c('A', 'db1'), c('B', 'db1'), c(' a ', 'db1'), c('A', 'db2')]))
+        .claim_ids;
       const r = await db.ingestBatch([c('B', 'db1'), c('C', 'db1')]);
       assert.equal(r.duplicates, 1);
       second = r.claim_ids;
@@ -162,18 +201,35 @@ test('consecutive batches of one size keep their own payloads and provenance (th
   try {
     const path = join(dir.path, 'a.kb');
     const mk = (g: string, src: string, extra: Record<string, unknown> = {}) => ({
-      subject: [g, 'gene'] as [string, string], predicate: ['associated_with', 'association'] as [string, string], object: ['asthma', 'disease'] as [string, string],
-      provenance: { source_type: 'literature', source_id: src }, ...extra,
+      subject: [g, 'gene'] as [string, string],
+      predicate: ['associated_with', 'association'] as [string, string],
+      object: ['asthma', 'disease'] as [string, string],
+      provenance: { source_type: 'literature', source_id: src },
+      ...extra,
     });
     const shape = (cs: { subject: [string, string]; payload?: unknown; provenance: Record<string, unknown> }[]) =>
-      cs.map((c) => [c.subject[0], c.payload === undefined ? 'none' : c.payload, Object.keys(c.provenance).sort().join(',')]).sort();
+      cs
+        .map((c) => [
+          c.subject[0],
+          c.payload === undefined ? 'none' : c.payload,
+          Object.keys(c.provenance).sort().join(','),
+        ])
+        .sort();
     const expected = [
-      ['A1', 'none', 'source_id,source_type'], ['A2', { ic50: 3 }, 'source_id,source_type'], ['A3', 'none', 'page,source_id,source_type'],
-      ['B1', 'none', 'source_id,source_type'], ['B2', 'none', 'source_id,source_type'], ['B3', 'none', 'source_id,source_type'],
+      ['A1', 'none', 'source_id,source_type'],
+      ['A2', { ic50: 3 }, 'source_id,source_type'],
+      ['A3', 'none', 'page,source_id,source_type'],
+      ['B1', 'none', 'source_id,source_type'],
+      ['B2', 'none', 'source_id,source_type'],
+      ['B3', 'none', 'source_id,source_type'],
     ];
     {
       await using db = await open(path);
-      await db.ingestBatch([mk('A1', 'p1'), mk('A2', 'p1', { payload: { ic50: 3 } }), mk('A3', 'p1', { provenance: { source_type: 'literature', source_id: 'p1', page: 4 } })]);
+      await db.ingestBatch([
+        mk('A1', 'p1'),
+        mk('A2', 'p1', { payload: { ic50: 3 } }),
+        mk('A3', 'p1', { provenance: { source_type: 'literature', source_id: 'p1', page: 4 } }),
+      ]);
       await db.ingestBatch([mk('B1', 'p2'), mk('B2', 'p2'), mk('B3', 'p2')]);
       assert.deepEqual(shape(await db.claimsFor('asthma')), expected);
     }

@@ -13,9 +13,13 @@ const LARGE_BATCH = 3000;
 /** Runs the writer, kills it with SIGKILL once `afterBatches` batches returned plus a random delay. */
 function runAndKill(path: string, afterBatches: number, extraDelayMs: number, perBatch = PER_BATCH): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', writer, path, String(perBatch)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=evident-source', '--import', 'tsx', writer, path, String(perBatch)],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const done: number[] = [];
     let buf = '';
     let err = '';
@@ -23,8 +27,7 @@ function runAndKill(path: string, afterBatches: number, extraDelayMs: number, pe
     child.stderr.on('data', (d) => (err += d));
     child.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
         const m = /^done (\d+)$/.exec(line);
@@ -42,9 +45,15 @@ function runAndKill(path: string, afterBatches: number, extraDelayMs: number, pe
   });
 }
 
-test('kill -9 during a stream of ingestBatch calls: every returned batch is present, none is half-present', { timeout: 120_000 }, async () => {
+test('kill -9 during a stream of ingestBatch calls: every returned batch is present, none is half-present', {
+  timeout: 120_000,
+}, async () => {
   // Three rounds, each on a fresh base, with the kill landing at different points of a batch.
-  for (const [round, delay] of [[0, 0], [1, 7], [2, 23]] as const) {
+  for (const [round, delay] of [
+    [0, 0],
+    [1, 7],
+    [2, 23],
+  ] as const) {
     const t = tempKb();
     try {
       const done = await runAndKill(t.path, 4 + round * 3, delay);
@@ -58,8 +67,14 @@ test('kill -9 during a stream of ingestBatch calls: every returned batch is pres
   }
 });
 
-test('kill -9 during a stream of large batches (written by the writer thread): returned batches present, none half-present', { timeout: 120_000 }, async () => {
-  for (const [round, delay] of [[0, 0], [1, 11], [2, 29]] as const) {
+test('kill -9 during a stream of large batches (written by the writer thread): returned batches present, none half-present', {
+  timeout: 120_000,
+}, async () => {
+  for (const [round, delay] of [
+    [0, 0],
+    [1, 11],
+    [2, 29],
+  ] as const) {
     const t = tempKb();
     try {
       const done = await runAndKill(t.path, 3 + round * 2, delay, LARGE_BATCH);

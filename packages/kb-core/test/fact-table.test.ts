@@ -10,7 +10,10 @@ test('FactTable finds every added fact across growth and answers undefined for a
   const t = new FactTable(s, p, o);
   const seen = new Map<string, number>();
   let seed = 99;
-  const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
   // 100,000 facts: the table starts at 65,536 slots and grows twice.
   while (seen.size < 100_000) {
     const a = rnd(5000);

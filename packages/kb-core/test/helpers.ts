@@ -10,9 +10,22 @@ export function tempKb(name = 'test.kb'): { path: string; dir: string; cleanup()
 }
 
 export function claim(
-  s: string, st: string, p: string, o: string, ot: string, source: string, extra: Partial<ClaimInput> = {}, sourceType = 'literature',
+  s: string,
+  st: string,
+  p: string,
+  o: string,
+  ot: string,
+  source: string,
+  extra: Partial<ClaimInput> = {},
+  sourceType = 'literature',
 ): ClaimInput {
-  return { subject: [s, st], predicate: [p, 'association'], object: [o, ot], provenance: { source_type: sourceType, source_id: source }, ...extra };
+  return {
+    subject: [s, st],
+    predicate: [p, 'association'],
+    object: [o, ot],
+    provenance: { source_type: sourceType, source_id: source },
+    ...extra,
+  };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -31,7 +44,13 @@ export async function assertSurvivedCrash(db: KbDB, done: number[], perBatch: nu
   for (const b of done) assert.equal(counts.get(b), perBatch, `round ${round}: returned batch ${b} is complete`);
   for (const [b, n] of counts) assert.equal(n, perBatch, `round ${round}: batch ${b} is all or nothing`);
   const last = Math.max(...done);
-  assert.ok([...counts.keys()].every((b) => b <= last + 1), `round ${round}: no batch beyond the one in flight`);
-  await db.ingest(['after', 'gene'], ['associated_with', 'association'], ['crash', 'disease'], { source_type: 't', source_id: 'post' });
+  assert.ok(
+    [...counts.keys()].every((b) => b <= last + 1),
+    `round ${round}: no batch beyond the one in flight`,
+  );
+  await db.ingest(['after', 'gene'], ['associated_with', 'association'], ['crash', 'disease'], {
+    source_type: 't',
+    source_id: 'post',
+  });
   assert.equal((await db.stats()).claim_count, [...counts.values()].reduce((a, b) => a + b, 0) + 1);
 }

@@ -32,16 +32,26 @@ test('one batch: a new fact from two sources, the same source twice, and a store
         { content_id: kras.content_id, count: 2, claim_id: r.claim_ids[1] },
         { content_id: egfr.content_id, count: 2, claim_id: r.claim_ids[3] },
       ]);
-      assert.deepEqual((await db.claimsByContentId(kras.content_id)).map((c) => c.claim_id), [r.claim_ids[0], r.claim_ids[1]]);
-      assert.deepEqual((await db.claimsByContentId(egfr.content_id)).map((c) => c.claim_id), [first.claim_ids[0], r.claim_ids[3]]);
+      assert.deepEqual(
+        (await db.claimsByContentId(kras.content_id)).map((c) => c.claim_id),
+        [r.claim_ids[0], r.claim_ids[1]],
+      );
+      assert.deepEqual(
+        (await db.claimsByContentId(egfr.content_id)).map((c) => c.claim_id),
+        [first.claim_ids[0], r.claim_ids[3]],
+      );
       const drug = (await db.getClaim(r.claim_ids[5]!))!;
       assert.notEqual(drug.content_id, kras.content_id);
       snapshot = [await db.stats(), await db.query('KRAS', { depth: 2 }), await db.listEntities()];
       assert.equal((await db.stats()).total_claims, 5);
     }
     await using again = await open(t.path);
-    const strip = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (k === 'freshness' || k === 'as_of' ? undefined : v)));
-    assert.deepEqual(strip([await again.stats(), await again.query('KRAS', { depth: 2 }), await again.listEntities()]), strip(snapshot));
+    const strip = (x: unknown) =>
+      JSON.parse(JSON.stringify(x, (k, v) => (k === 'freshness' || k === 'as_of' ? undefined : v)));
+    assert.deepEqual(
+      strip([await again.stats(), await again.query('KRAS', { depth: 2 }), await again.listEntities()]),
+      strip(snapshot),
+    );
   } finally {
     t.cleanup();
   }
@@ -51,11 +61,17 @@ test('claim_corroborated fires for a listener added after ingests made without o
   const t = tempKb();
   try {
     await using db = await open(t.path);
-    await db.ingestBatch([claim('TP53', 'gene', 'associated_with', 'Glioma', 'disease', 'pmid:1'), claim('TP53', 'gene', 'associated_with', 'Glioma', 'disease', 'db:1')]);
+    await db.ingestBatch([
+      claim('TP53', 'gene', 'associated_with', 'Glioma', 'disease', 'pmid:1'),
+      claim('TP53', 'gene', 'associated_with', 'Glioma', 'disease', 'db:1'),
+    ]);
     const seen: { count: number }[] = [];
     db.on('claim_corroborated', (e) => seen.push(e));
     await db.ingestBatch([claim('TP53', 'gene', 'associated_with', 'Glioma', 'disease', 'lab:1', {}, 'experiment')]);
-    assert.deepEqual(seen.map((e) => e.count), [3]);
+    assert.deepEqual(
+      seen.map((e) => e.count),
+      [3],
+    );
   } finally {
     t.cleanup();
   }

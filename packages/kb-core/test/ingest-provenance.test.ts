@@ -13,10 +13,17 @@ test('ingestBatch keeps extra provenance fields on the claims that carry them, a
       const provenance: ClaimInput['provenance'] = { source_type: 'literature', source_id: `pmid:${i}` };
       if (i % 3 === 1) provenance.note = `n${i}`;
       if (i % 3 === 2) provenance.extra_undefined = undefined;
-      inputs.push({ subject: [`G${i}`, 'gene'], predicate: ['associated_with', 'association'], object: ['NSCLC', 'disease'], provenance });
+      inputs.push({
+        subject: [`G${i}`, 'gene'],
+        predicate: ['associated_with', 'association'],
+        object: ['NSCLC', 'disease'],
+        provenance,
+      });
     }
     const expected = (i: number) =>
-      i % 3 === 1 ? { source_type: 'literature', source_id: `pmid:${i}`, note: `n${i}` } : { source_type: 'literature', source_id: `pmid:${i}` };
+      i % 3 === 1
+        ? { source_type: 'literature', source_id: `pmid:${i}`, note: `n${i}` }
+        : { source_type: 'literature', source_id: `pmid:${i}` };
     let ids: string[];
     {
       await using db = await open(t.path);
@@ -30,7 +37,8 @@ test('ingestBatch keeps extra provenance fields on the claims that carry them, a
       }
     }
     await using db = await open(t.path);
-    for (let i = 0; i < 12; i++) assert.deepEqual((await db.getClaim(ids[i]!))!.provenance, expected(i), `claim ${i} after reopen`);
+    for (let i = 0; i < 12; i++)
+      assert.deepEqual((await db.getClaim(ids[i]!))!.provenance, expected(i), `claim ${i} after reopen`);
   } finally {
     t.cleanup();
   }

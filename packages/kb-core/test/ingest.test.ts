@@ -8,8 +8,13 @@ test('ingest returns a claim id; the claim reads back with ids, content_id, stat
   try {
     await using db = await open(t.path);
     const before = Date.now();
-    const id = await db.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['Breast Cancer', 'disease'],
-      { source_type: 'literature', source_id: 'pmid:1', note: 'kept' }, { confidence: 0.8, payload: { p_value: 1e-5 } });
+    const id = await db.ingest(
+      ['BRCA1', 'gene'],
+      ['associated_with', 'association'],
+      ['Breast Cancer', 'disease'],
+      { source_type: 'literature', source_id: 'pmid:1', note: 'kept' },
+      { confidence: 0.8, payload: { p_value: 1e-5 } },
+    );
     assert.match(id, /^clm_[0-9a-f]{32}$/);
     const c = await db.getClaim(id);
     assert.ok(c);
@@ -30,11 +35,24 @@ test('resolve normalises case, spacing and vocabulary synonyms; gene and protein
   const t = tempKb();
   try {
     await using db = await quickstart(t.path);
-    await db.ingest(['TP53', 'gene'], ['associated_with', 'association'], ['Li-Fraumeni syndrome', 'disease'], { source_type: 'database', source_id: 'omim' });
-    await db.ingest(['p53', 'protein'], ['interacts_with', 'molecular'], ['MDM2', 'protein'], { source_type: 'database', source_id: 'string' });
-    await db.ingest(['Herceptin', 'drug'], ['treats', 'pharmacology'], ['breast carcinoma', 'disease'], { source_type: 'database', source_id: 'dailymed' });
+    await db.ingest(['TP53', 'gene'], ['associated_with', 'association'], ['Li-Fraumeni syndrome', 'disease'], {
+      source_type: 'database',
+      source_id: 'omim',
+    });
+    await db.ingest(['p53', 'protein'], ['interacts_with', 'molecular'], ['MDM2', 'protein'], {
+      source_type: 'database',
+      source_id: 'string',
+    });
+    await db.ingest(['Herceptin', 'drug'], ['treats', 'pharmacology'], ['breast carcinoma', 'disease'], {
+      source_type: 'database',
+      source_id: 'dailymed',
+    });
     assert.equal(await db.resolve('TP53'), 'gene:tp53');
-    assert.equal(await db.resolve(' tp53 ', 'protein'), 'protein:tp53', 'synonym p53 became the canonical protein TP53');
+    assert.equal(
+      await db.resolve(' tp53 ', 'protein'),
+      'protein:tp53',
+      'synonym p53 became the canonical protein TP53',
+    );
     assert.equal(await db.resolve('Trastuzumab'), 'drug:trastuzumab');
     assert.equal(await db.resolve('herceptin'), 'drug:trastuzumab');
     assert.equal(await db.resolve('Breast   Cancer'), 'disease:breast cancer');
@@ -54,16 +72,34 @@ test('a second source corroborates; the same source again is a duplicate and is 
     await using db = await open(t.path);
     const seen: { content_id: string; count: number }[] = [];
     db.on('claim_corroborated', (e) => seen.push(e));
-    const a = await db.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], { source_type: 'literature', source_id: 'pmid:1' });
-    const dup = await db.ingest(['egfr', 'gene'], ['Associated With', 'association'], ['nsclc', 'disease'], { source_type: 'literature', source_id: 'pmid:1' });
+    const a = await db.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], {
+      source_type: 'literature',
+      source_id: 'pmid:1',
+    });
+    const dup = await db.ingest(['egfr', 'gene'], ['Associated With', 'association'], ['nsclc', 'disease'], {
+      source_type: 'literature',
+      source_id: 'pmid:1',
+    });
     assert.equal(dup, a, 'duplicate returns the stored claim id');
     assert.equal(seen.length, 0);
-    const b = await db.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], { source_type: 'database', source_id: 'omim' });
-    const c = await db.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], { source_type: 'experiment', source_id: 'lab-7' });
+    const b = await db.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], {
+      source_type: 'database',
+      source_id: 'omim',
+    });
+    const c = await db.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], {
+      source_type: 'experiment',
+      source_id: 'lab-7',
+    });
     const claimA = (await db.getClaim(a))!;
-    assert.deepEqual(seen, [{ content_id: claimA.content_id, count: 2, claim_id: b }, { content_id: claimA.content_id, count: 3, claim_id: c }]);
+    assert.deepEqual(seen, [
+      { content_id: claimA.content_id, count: 2, claim_id: b },
+      { content_id: claimA.content_id, count: 3, claim_id: c },
+    ]);
     const group = await db.claimsByContentId(claimA.content_id);
-    assert.deepEqual(group.map((x) => x.claim_id), [a, b, c]);
+    assert.deepEqual(
+      group.map((x) => x.claim_id),
+      [a, b, c],
+    );
     const r = await db.ingestBatch([
       claim('EGFR', 'gene', 'associated_with', 'NSCLC', 'disease', 'pmid:1'),
       claim('KRAS', 'gene', 'associated_with', 'NSCLC', 'disease', 'pmid:2'),
@@ -95,7 +131,11 @@ test('bad input is refused with a typed error naming the field, and nothing is w
       [{ ...good, confidence: 1.5 }, 'out_of_range', 'confidence'],
       [{ ...good, confidence: -0.1 }, 'out_of_range', 'confidence'],
       [{ ...good, confidence: Number.NaN }, 'invalid_type', 'confidence'],
-      [{ ...good, provenance: { source_type: 'x', source_id: 'y', derived_from: ['clm_nope'] } }, 'unknown_reference', 'provenance.derived_from[0]'],
+      [
+        { ...good, provenance: { source_type: 'x', source_id: 'y', derived_from: ['clm_nope'] } },
+        'unknown_reference',
+        'provenance.derived_from[0]',
+      ],
       [null, 'invalid_type', 'claim'],
     ];
     for (const [input, code, field] of cases) {
@@ -112,13 +152,16 @@ test('bad input is refused with a typed error naming the field, and nothing is w
       (e: unknown) => e instanceof KbValidationError && e.field === 'provenance.source_id' && e.index === undefined,
     );
     // One bad claim in the middle: none of the batch is written, and the error says which one.
-    await assert.rejects(db.ingestBatch([good, claim('C', 'gene', 'associated_with', 'D', 'disease', 's1'), { ...good, confidence: 2 }]), (e: unknown) => {
-      assert.ok(e instanceof KbValidationError);
-      assert.equal(e.index, 2);
-      assert.equal(e.field, 'confidence');
-      assert.match(e.message, /claims\[2\]\.confidence/);
-      return true;
-    });
+    await assert.rejects(
+      db.ingestBatch([good, claim('C', 'gene', 'associated_with', 'D', 'disease', 's1'), { ...good, confidence: 2 }]),
+      (e: unknown) => {
+        assert.ok(e instanceof KbValidationError);
+        assert.equal(e.index, 2);
+        assert.equal(e.field, 'confidence');
+        assert.match(e.message, /claims\[2\]\.confidence/);
+        return true;
+      },
+    );
     assert.equal((await db.stats()).total_claims, 0);
     assert.deepEqual(await db.listEntities(), []);
   } finally {
@@ -131,15 +174,33 @@ test('claim ids of any form round-trip (generated ids are stored compactly, fore
   try {
     const { SqliteClaimStore } = await import('../src/store/sqlite.js');
     const store = await SqliteClaimStore.open(t.path);
-    const ids = ['clm_00000000000000000000000000000000', 'clm_ffffffffffffffff0000ffffffffffff', 'clm_ABCDEF0123456789000000000000000a', 'clm_0123456789abcdef1000000000000000', 'legacy-42'];
-    await store.append(ids.map((id, i) => ({
-      kind: 'claim' as const, claim_id: id, subject: [`s${i}`, 'gene'] as [string, string], predicate: ['x', 'y'] as [string, string],
-      object: ['o', 'gene'] as [string, string], provenance: { source_type: 't', source_id: `src${i}` }, confidence: 1,
-    })), Date.now(), 0);
+    const ids = [
+      'clm_00000000000000000000000000000000',
+      'clm_ffffffffffffffff0000ffffffffffff',
+      'clm_ABCDEF0123456789000000000000000a',
+      'clm_0123456789abcdef1000000000000000',
+      'legacy-42',
+    ];
+    await store.append(
+      ids.map((id, i) => ({
+        kind: 'claim' as const,
+        claim_id: id,
+        subject: [`s${i}`, 'gene'] as [string, string],
+        predicate: ['x', 'y'] as [string, string],
+        object: ['o', 'gene'] as [string, string],
+        provenance: { source_type: 't', source_id: `src${i}` },
+        confidence: 1,
+      })),
+      Date.now(),
+      0,
+    );
     await store.close();
     await using db = await open(t.path);
     for (const id of ids) assert.equal((await db.getClaim(id))?.claim_id, id);
-    assert.deepEqual((await db.claimsFor('o')).map((c) => c.claim_id), ids);
+    assert.deepEqual(
+      (await db.claimsFor('o')).map((c) => c.claim_id),
+      ids,
+    );
   } finally {
     t.cleanup();
   }
@@ -182,7 +243,10 @@ test('claimsFor filters by predicate; listEntities by type and claim count', asy
     const genes = await db.listEntities({ entity_type: 'gene' });
     assert.deepEqual(genes.map((e) => e.id).sort(), ['gene:bard1', 'gene:brca1']);
     const busy = await db.listEntities({ min_claims: 2 });
-    assert.deepEqual(busy.map((e) => [e.id, e.claim_count]).sort(), [['disease:ovarian cancer', 2], ['gene:brca1', 3]]);
+    assert.deepEqual(busy.map((e) => [e.id, e.claim_count]).sort(), [
+      ['disease:ovarian cancer', 2],
+      ['gene:brca1', 3],
+    ]);
   } finally {
     t.cleanup();
   }
@@ -193,7 +257,17 @@ test('the index rebuilt on open equals the one built while ingesting', async () 
   try {
     const claims: ClaimInput[] = [];
     for (let i = 0; i < 300; i++) {
-      claims.push(claim(`G${i % 40}`, 'gene', i % 3 ? 'associated_with' : 'interacts_with', `D${(i * 7) % 25}`, i % 3 ? 'disease' : 'gene', `src${i % 11}`, { confidence: (i % 10) / 10 }));
+      claims.push(
+        claim(
+          `G${i % 40}`,
+          'gene',
+          i % 3 ? 'associated_with' : 'interacts_with',
+          `D${(i * 7) % 25}`,
+          i % 3 ? 'disease' : 'gene',
+          `src${i % 11}`,
+          { confidence: (i % 10) / 10 },
+        ),
+      );
     }
     let before: unknown;
     {
@@ -201,12 +275,23 @@ test('the index rebuilt on open equals the one built while ingesting', async () 
       await db.ingestBatch(claims.slice(0, 150));
       await db.ingestBatch(claims.slice(150));
       await db.retract('src3', 'bad lab');
-      before = [await db.stats(), await db.query('G5', { depth: 2 }), await db.knowledgeHealth(), await db.listEntities()];
+      before = [
+        await db.stats(),
+        await db.query('G5', { depth: 2 }),
+        await db.knowledgeHealth(),
+        await db.listEntities(),
+      ];
     }
     await using again = await open(t.path);
-    const after = [await again.stats(), await again.query('G5', { depth: 2 }), await again.knowledgeHealth(), await again.listEntities()];
+    const after = [
+      await again.stats(),
+      await again.query('G5', { depth: 2 }),
+      await again.knowledgeHealth(),
+      await again.listEntities(),
+    ];
     // freshness and as_of depend on "now"; compare everything else.
-    const strip = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (k === 'freshness' || k === 'as_of' || k === 'score' ? undefined : v)));
+    const strip = (x: unknown) =>
+      JSON.parse(JSON.stringify(x, (k, v) => (k === 'freshness' || k === 'as_of' || k === 'score' ? undefined : v)));
     assert.deepEqual(strip(after), strip(before));
   } finally {
     t.cleanup();
@@ -218,12 +303,21 @@ test('the heuristic curator fills a missing confidence by source type; none uses
   const u = tempKb();
   try {
     await using h = await open(t.path);
-    const a = await h.ingest(['X', 'gene'], ['associated_with', 'a'], ['Y', 'disease'], { source_type: 'Experiment', source_id: 'e' });
-    const b = await h.ingest(['X', 'gene'], ['associated_with', 'a'], ['Z', 'disease'], { source_type: 'prediction', source_id: 'p' });
+    const a = await h.ingest(['X', 'gene'], ['associated_with', 'a'], ['Y', 'disease'], {
+      source_type: 'Experiment',
+      source_id: 'e',
+    });
+    const b = await h.ingest(['X', 'gene'], ['associated_with', 'a'], ['Z', 'disease'], {
+      source_type: 'prediction',
+      source_id: 'p',
+    });
     assert.equal((await h.getClaim(a))!.confidence, 0.9);
     assert.equal((await h.getClaim(b))!.confidence, 0.5);
     await using n = await open(u.path, { curator: 'none' });
-    const c = await n.ingest(['X', 'gene'], ['associated_with', 'a'], ['Y', 'disease'], { source_type: 'prediction', source_id: 'p' });
+    const c = await n.ingest(['X', 'gene'], ['associated_with', 'a'], ['Y', 'disease'], {
+      source_type: 'prediction',
+      source_id: 'p',
+    });
     assert.equal((await n.getClaim(c))!.confidence, 1);
   } finally {
     t.cleanup();

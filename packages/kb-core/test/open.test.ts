@@ -2,7 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { open, quickstart, KbClosedError, KbOpenError, KbValidationError, KbConflictError, SqliteClaimStore, type Backend } from '../src/index.js';
+import {
+  open,
+  quickstart,
+  KbClosedError,
+  KbOpenError,
+  KbValidationError,
+  KbConflictError,
+  SqliteClaimStore,
+  type Backend,
+} from '../src/index.js';
 import { tempKb } from './helpers.js';
 
 test("backends: 'graph', 'auto' and 'rust' (an alias of the fastest engine) open; others are refused", async () => {
@@ -12,7 +21,10 @@ test("backends: 'graph', 'auto' and 'rust' (an alias of the fastest engine) open
       await using db = await open(t.path, { backend });
       assert.match((await db.stats()).engine, new RegExp(`graph \\(requested: ${backend}\\)`));
     }
-    await assert.rejects(open(t.path, { backend: 'neo4j' as Backend }), (e: unknown) => e instanceof KbValidationError && e.code === 'unknown_backend' && e.field === 'backend');
+    await assert.rejects(
+      open(t.path, { backend: 'neo4j' as Backend }),
+      (e: unknown) => e instanceof KbValidationError && e.code === 'unknown_backend' && e.field === 'backend',
+    );
   } finally {
     t.cleanup();
   }
@@ -22,9 +34,15 @@ test('a path that cannot be opened gives a typed error naming the path', async (
   const t = tempKb();
   try {
     writeFileSync(join(t.dir, 'file'), 'x');
-    await assert.rejects(open(join(t.dir, 'file', 'sub.kb')), (e: unknown) => e instanceof KbOpenError && e.field === 'path');
+    await assert.rejects(
+      open(join(t.dir, 'file', 'sub.kb')),
+      (e: unknown) => e instanceof KbOpenError && e.field === 'path',
+    );
     await assert.rejects(open(''), (e: unknown) => e instanceof KbOpenError && e.field === 'path');
-    await assert.rejects(quickstart(t.path, { vocabs: ['chem'] }), (e: unknown) => e instanceof KbValidationError && e.field === 'vocabs[0]');
+    await assert.rejects(
+      quickstart(t.path, { vocabs: ['chem'] }),
+      (e: unknown) => e instanceof KbValidationError && e.field === 'vocabs[0]',
+    );
   } finally {
     t.cleanup();
   }
@@ -33,14 +51,20 @@ test('a path that cannot be opened gives a typed error naming the path', async (
 test('await using closes the base; a closed base refuses calls with KbClosedError', async () => {
   const t = tempKb();
   try {
-    let kept;
+    let kept: Awaited<ReturnType<typeof quickstart>>;
     {
       await using db = await quickstart(t.path);
       kept = db;
-      await db.ingest(['A', 'gene'], ['interacts_with', 'molecular'], ['B', 'gene'], { source_type: 'x', source_id: 'y' });
+      await db.ingest(['A', 'gene'], ['interacts_with', 'molecular'], ['B', 'gene'], {
+        source_type: 'x',
+        source_id: 'y',
+      });
     }
     await assert.rejects(kept.query('A'), KbClosedError);
-    await assert.rejects(kept.ingest(['A', 'gene'], ['interacts_with', 'molecular'], ['C', 'gene'], { source_type: 'x', source_id: 'y' }), KbClosedError);
+    await assert.rejects(
+      kept.ingest(['A', 'gene'], ['interacts_with', 'molecular'], ['C', 'gene'], { source_type: 'x', source_id: 'y' }),
+      KbClosedError,
+    );
     // quickstart on an existing base does not register bio twice.
     await using again = await quickstart(t.path);
     assert.deepEqual((await again.schema()).registered.vocabularies, ['bio']);
@@ -63,7 +87,18 @@ test('two handles on one file: a write after the other handle wrote catches up f
     assert.equal((await a.stats()).claim_count, 2);
     // The store itself refuses a stale head.
     const store = await SqliteClaimStore.open(t.path);
-    await assert.rejects(store.append([], 0, 0).then(() => store.append([{ kind: 'inquiry', inquiry_id: 'i', question: 'q', subject: 's', object: 'o', predicate_hint: '' }], 0, 0)), KbConflictError);
+    await assert.rejects(
+      store
+        .append([], 0, 0)
+        .then(() =>
+          store.append(
+            [{ kind: 'inquiry', inquiry_id: 'i', question: 'q', subject: 's', object: 'o', predicate_hint: '' }],
+            0,
+            0,
+          ),
+        ),
+      KbConflictError,
+    );
     await store.close();
   } finally {
     t.cleanup();

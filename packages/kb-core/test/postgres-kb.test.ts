@@ -34,7 +34,13 @@ describe('KbDB over PostgreSQL', { skip: probe.skip }, () => {
 
   test('ingest, query and retract round trip', async () => {
     await using kb = await open(await freshUrl());
-    const id = await kb.ingest(['BRCA1', 'gene'], ['associated_with', 'association'], ['breast cancer', 'disease'], { source_type: 'literature', source_id: 'pmid:1' }, { confidence: 0.8 });
+    const id = await kb.ingest(
+      ['BRCA1', 'gene'],
+      ['associated_with', 'association'],
+      ['breast cancer', 'disease'],
+      { source_type: 'literature', source_id: 'pmid:1' },
+      { confidence: 0.8 },
+    );
     const r = await kb.ingestBatch([
       claim('BRCA1', 'gene', 'associated_with', 'breast cancer', 'disease', 'db:clinvar', {}, 'database'),
       claim('BRCA1', 'gene', 'associated_with', 'ovarian cancer', 'disease', 'pmid:2'),
@@ -59,29 +65,43 @@ describe('KbDB over PostgreSQL', { skip: probe.skip }, () => {
     assert.doesNotMatch(String(s.location), /:[^@/]*@/, 'no password in location');
   });
 
-  test('two handles on one base see each other\'s writes; duplicates and corroboration work across them', async () => {
+  test("two handles on one base see each other's writes; duplicates and corroboration work across them", async () => {
     const url = await freshUrl();
     await using a = await open(url);
     await using b = await open(url);
     const corroborations: { count: number }[] = [];
     b.on('claim_corroborated', (e) => corroborations.push(e));
-    const idA = await a.ingest(['TP53', 'gene'], ['associated_with', 'association'], ['lung cancer', 'disease'], { source_type: 'literature', source_id: 'pmid:10' });
+    const idA = await a.ingest(['TP53', 'gene'], ['associated_with', 'association'], ['lung cancer', 'disease'], {
+      source_type: 'literature',
+      source_id: 'pmid:10',
+    });
     // b never wrote; a read catches up with the log.
     assert.equal((await b.query('TP53', { depth: 1 })).claim_count, 1);
     assert.equal((await b.getClaim(idA))!.claim_id, idA);
     // The same fact from a new source, written through b, corroborates a's claim.
-    const idB = await b.ingest(['tp53', 'gene'], ['associated_with', 'association'], ['Lung Cancer', 'disease'], { source_type: 'database', source_id: 'db:cosmic' });
+    const idB = await b.ingest(['tp53', 'gene'], ['associated_with', 'association'], ['Lung Cancer', 'disease'], {
+      source_type: 'database',
+      source_id: 'db:cosmic',
+    });
     assert.notEqual(idB, idA);
-    assert.deepEqual(corroborations.map((e) => e.count), [2]);
+    assert.deepEqual(
+      corroborations.map((e) => e.count),
+      [2],
+    );
     assert.equal((await a.getClaim(idA))!.content_id, (await a.getClaim(idB))!.content_id);
     // The same fact from the same source again, through a: a duplicate, not stored twice.
-    const again = await a.ingestBatch([claim('TP53', 'gene', 'associated_with', 'lung cancer', 'disease', 'db:cosmic', {}, 'database')]);
+    const again = await a.ingestBatch([
+      claim('TP53', 'gene', 'associated_with', 'lung cancer', 'disease', 'db:cosmic', {}, 'database'),
+    ]);
     assert.deepEqual([again.ingested, again.duplicates, again.claim_ids[0]], [0, 1, idB]);
     assert.equal((await b.stats()).total_claims, 2);
     // A retraction through b leaves a's queries too.
     await b.retract('pmid:10', 'retracted paper');
     const rel = (await a.query('TP53', { depth: 1 })).direct_relationships;
-    assert.deepEqual(rel.map((x) => [x.source_count, x.claim_ids]), [[1, [idB]]]);
+    assert.deepEqual(
+      rel.map((x) => [x.source_count, x.claim_ids]),
+      [[1, [idB]]],
+    );
   });
 
   test('concurrent ingestBatch from two handles: no claim lost, none stored twice', { timeout: 120_000 }, async () => {
@@ -93,8 +113,10 @@ describe('KbDB over PostgreSQL', { skip: probe.skip }, () => {
     // Each batch: 60 claims only this handle states, 40 that both handles state from the same source.
     const batch = (who: string, i: number): ClaimInput[] => {
       const out: ClaimInput[] = [];
-      for (let k = 0; k < 60; k++) out.push(claim(`${who}${i}_${k}`, 'gene', 'associated_with', `D${k % 9}`, 'disease', `src-${who}`));
-      for (let k = 0; k < PER - 60; k++) out.push(claim(`S${i}_${k}`, 'gene', 'associated_with', `D${k % 9}`, 'disease', 'src-shared'));
+      for (let k = 0; k < 60; k++)
+        out.push(claim(`${who}${i}_${k}`, 'gene', 'associated_with', `D${k % 9}`, 'disease', `src-${who}`));
+      for (let k = 0; k < PER - 60; k++)
+        out.push(claim(`S${i}_${k}`, 'gene', 'associated_with', `D${k % 9}`, 'disease', 'src-shared'));
       return out;
     };
     const run = async (kb: typeof a, who: string) => {
@@ -130,25 +152,38 @@ describe('KbDB over PostgreSQL', { skip: probe.skip }, () => {
     await a.registerVocabulary('bio');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await a.ingestBatch(Array.from({ length: 50 }, (_, k) => claim(`G${i}_${k}`, 'gene', 'associated_with', `D${k % 4}`, 'disease', `p${i}`)));
+      const r = await a.ingestBatch(
+        Array.from({ length: 50 }, (_, k) =>
+          claim(`G${i}_${k}`, 'gene', 'associated_with', `D${k % 4}`, 'disease', `p${i}`),
+        ),
+      );
       ids.push(...r.claim_ids);
     }
-    const root = await a.ingest(['G0_0', 'gene'], ['upregulates', 'regulation'], ['G1_1', 'gene'], { source_type: 'experiment', source_id: 'lab' });
-    await a.ingest(['G1_1', 'gene'], ['associated_with', 'association'], ['D9', 'disease'], { source_type: 'inference', source_id: 'agent', derived_from: [root] });
+    const root = await a.ingest(['G0_0', 'gene'], ['upregulates', 'regulation'], ['G1_1', 'gene'], {
+      source_type: 'experiment',
+      source_id: 'lab',
+    });
+    await a.ingest(['G1_1', 'gene'], ['associated_with', 'association'], ['D9', 'disease'], {
+      source_type: 'inference',
+      source_id: 'agent',
+      derived_from: [root],
+    });
     await a.retractCascade('lab', 'bad reagent');
     await a.retract('p3', 'duplicate publication');
     await a.ingestInquiry('does G4_0 touch D5?', 'G4_0', 'D5');
     // Everything that is a function of the log (not of the clock: freshness decays, as_of is "now").
-    const timeless = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (k, x) => (k === 'as_of' || k === 'freshness' || k === 'score' ? undefined : x)));
-    const snap = async (kb: typeof a) => timeless({
-      stats: { ...(await kb.stats()), location: null },
-      d0: await kb.query('D0', { depth: 2 }),
-      ents: await kb.listEntities({}),
-      health: await kb.knowledgeHealth(),
-      claims: await Promise.all(ids.filter((_, i) => i % 10 === 0).map((id) => kb.getClaim(id))),
-      inquiries: await kb.openInquiries(),
-      schema: await kb.schema(),
-    });
+    const timeless = (v: unknown): unknown =>
+      JSON.parse(JSON.stringify(v, (k, x) => (k === 'as_of' || k === 'freshness' || k === 'score' ? undefined : x)));
+    const snap = async (kb: typeof a) =>
+      timeless({
+        stats: { ...(await kb.stats()), location: null },
+        d0: await kb.query('D0', { depth: 2 }),
+        ents: await kb.listEntities({}),
+        health: await kb.knowledgeHealth(),
+        claims: await Promise.all(ids.filter((_, i) => i % 10 === 0).map((id) => kb.getClaim(id))),
+        inquiries: await kb.openInquiries(),
+        schema: await kb.schema(),
+      });
     const before = await snap(a);
     await a.close();
     await using b = await open(url);
@@ -158,25 +193,40 @@ describe('KbDB over PostgreSQL', { skip: probe.skip }, () => {
   test('at() answers as of a past moment, also in a handle that rebuilt from the log', async () => {
     const url = await freshUrl();
     await using a = await open(url);
-    await a.ingestBatch([claim('EGFR', 'gene', 'associated_with', 'glioma', 'disease', 's1'), claim('EGFR', 'gene', 'associated_with', 'lung cancer', 'disease', 's2')]);
+    await a.ingestBatch([
+      claim('EGFR', 'gene', 'associated_with', 'glioma', 'disease', 's1'),
+      claim('EGFR', 'gene', 'associated_with', 'lung cancer', 'disease', 's2'),
+    ]);
     await sleep(15);
     const t1 = new Date();
     await sleep(15);
-    await a.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['colon cancer', 'disease'], { source_type: 'literature', source_id: 's3' });
+    await a.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['colon cancer', 'disease'], {
+      source_type: 'literature',
+      source_id: 's3',
+    });
     await a.retract('s1', 'wrong');
     await using b = await open(url);
     for (const kb of [a, b]) {
       const past = await (await kb.at(t1)).query('EGFR', { depth: 1 });
-      assert.deepEqual(past.direct_relationships.map((x) => x.target.name.toLowerCase()).sort(), ['glioma', 'lung cancer']);
+      assert.deepEqual(past.direct_relationships.map((x) => x.target.name.toLowerCase()).sort(), [
+        'glioma',
+        'lung cancer',
+      ]);
       const now = await kb.query('EGFR', { depth: 1 });
-      assert.deepEqual(now.direct_relationships.map((x) => x.target.name.toLowerCase()).sort(), ['colon cancer', 'lung cancer']);
+      assert.deepEqual(now.direct_relationships.map((x) => x.target.name.toLowerCase()).sort(), [
+        'colon cancer',
+        'lung cancer',
+      ]);
     }
   });
   test('snapshot of a PostgreSQL base to a file, and restore of it into an empty PostgreSQL base', async () => {
     const dir = tempDir('evident-kb-pg-');
     try {
       const src = await open(await freshUrl());
-      await src.ingestBatch([claim('KRAS', 'gene', 'associated_with', 'pancreatic cancer', 'disease', 'a'), claim('KRAS', 'gene', 'associated_with', 'pancreatic cancer', 'disease', 'b')]);
+      await src.ingestBatch([
+        claim('KRAS', 'gene', 'associated_with', 'pancreatic cancer', 'disease', 'a'),
+        claim('KRAS', 'gene', 'associated_with', 'pancreatic cancer', 'disease', 'b'),
+      ]);
       await sleep(10);
       const t1 = Date.now();
       await sleep(10);
@@ -190,9 +240,15 @@ describe('KbDB over PostgreSQL', { skip: probe.skip }, () => {
       const s = await restored.stats();
       assert.deepEqual([s.backend, s.total_claims, s.retracted_claims, s.log_seq], ['postgres', 2, 1, 3]);
       // Timestamps are kept, so time travel answers the same after the restore.
-      assert.equal((await (await restored.at(t1)).query('KRAS', { depth: 1 })).direct_relationships[0]!.source_count, 2);
+      assert.equal(
+        (await (await restored.at(t1)).query('KRAS', { depth: 1 })).direct_relationships[0]!.source_count,
+        2,
+      );
       // Restore refuses a base that is not empty.
-      await assert.rejects(KbDB.restore(file, destUrl), (e: unknown) => e instanceof KbValidationError && e.field === 'dest');
+      await assert.rejects(
+        KbDB.restore(file, destUrl),
+        (e: unknown) => e instanceof KbValidationError && e.field === 'dest',
+      );
     } finally {
       dir.cleanup();
     }

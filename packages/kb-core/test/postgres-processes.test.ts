@@ -32,8 +32,7 @@ class Peer {
     this.ready = new Promise((r) => (ready = r));
     this.child.stdout!.on('data', (d: Buffer) => {
       buf += d.toString();
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
         const msg = JSON.parse(buf.slice(0, nl));
         buf = buf.slice(nl + 1);
         if (msg.ready) ready();
@@ -56,7 +55,7 @@ class Peer {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.child.stdin!.write(JSON.stringify({ id, op, args }) + '\n');
+      this.child.stdin!.write(`${JSON.stringify({ id, op, args })}\n`);
     });
   }
 
@@ -88,13 +87,19 @@ describe('several processes on one PostgreSQL base', { skip: probe.skip }, () =>
     await db?.drop();
   });
 
-  test('two processes see each other\'s writes; duplicates, corroboration and concurrent batches hold across them', { timeout: 180_000 }, async () => {
+  test("two processes see each other's writes; duplicates, corroboration and concurrent batches hold across them", {
+    timeout: 180_000,
+  }, async () => {
     const url = await freshUrl();
     const p1 = new Peer(url);
     const p2 = new Peer(url);
     try {
       await Promise.all([p1.ready, p2.ready]);
-      const F = [['MYC', 'gene'], ['associated_with', 'association'], ['burkitt lymphoma', 'disease']] as const;
+      const F = [
+        ['MYC', 'gene'],
+        ['associated_with', 'association'],
+        ['burkitt lymphoma', 'disease'],
+      ] as const;
       const id1 = await p1.call<string>('ingest', ...F, { source_type: 'literature', source_id: 'pmid:7' });
       // p2 reads what p1 committed, without any explicit refresh.
       const frame = await p2.call('query', 'myc');
@@ -103,9 +108,19 @@ describe('several processes on one PostgreSQL base', { skip: probe.skip }, () =>
       // The same fact from another source, in the other process: a corroboration of p1's claim.
       const id2 = await p2.call<string>('ingest', ...F, { source_type: 'database', source_id: 'db:cosmic' });
       assert.notEqual(id2, id1);
-      assert.deepEqual(p2.events.map((e) => [e.event, e.data.count]), [['claim_corroborated', 2]]);
+      assert.deepEqual(
+        p2.events.map((e) => [e.event, e.data.count]),
+        [['claim_corroborated', 2]],
+      );
       // The same fact from p2's source, sent through p1: a duplicate that returns p2's claim id.
-      const dup = await p1.call('ingestBatch', [{ subject: F[0], predicate: F[1], object: F[2], provenance: { source_type: 'database', source_id: 'db:cosmic' } }]);
+      const dup = await p1.call('ingestBatch', [
+        {
+          subject: F[0],
+          predicate: F[1],
+          object: F[2],
+          provenance: { source_type: 'database', source_id: 'db:cosmic' },
+        },
+      ]);
       assert.deepEqual([dup.ingested, dup.duplicates, dup.claim_ids[0]], [0, 1, id2]);
       const rel = (await p1.call('query', 'MYC')).direct_relationships[0];
       assert.equal(rel.source_count, 2);
@@ -113,10 +128,15 @@ describe('several processes on one PostgreSQL base', { skip: probe.skip }, () =>
       // Both processes stream batches at the same time; 40 of each batch's 100 claims are stated by both
       // (same fact, same source), so exactly one of the two may store each of them.
       const BATCHES = 15;
-      const mk = (who: string) => Array.from({ length: BATCHES }, (_, i): ClaimInput[] => [
-        ...Array.from({ length: 60 }, (_, k) => claim(`${who}${i}_${k}`, 'gene', 'associated_with', `D${k % 11}`, 'disease', `src-${who}`)),
-        ...Array.from({ length: 40 }, (_, k) => claim(`S${i}_${k}`, 'gene', 'associated_with', `D${k % 11}`, 'disease', 'src-shared')),
-      ]);
+      const mk = (who: string) =>
+        Array.from({ length: BATCHES }, (_, i): ClaimInput[] => [
+          ...Array.from({ length: 60 }, (_, k) =>
+            claim(`${who}${i}_${k}`, 'gene', 'associated_with', `D${k % 11}`, 'disease', `src-${who}`),
+          ),
+          ...Array.from({ length: 40 }, (_, k) =>
+            claim(`S${i}_${k}`, 'gene', 'associated_with', `D${k % 11}`, 'disease', 'src-shared'),
+          ),
+        ]);
       const [r1, r2] = await Promise.all([p1.call('stream', mk('A')), p2.call('stream', mk('B'))]);
       const expected = 2 + BATCHES * 120 + BATCHES * 40;
       assert.equal(r1.ingested + r2.ingested, BATCHES * 160);
@@ -134,9 +154,15 @@ describe('several processes on one PostgreSQL base', { skip: probe.skip }, () =>
     }
   });
 
-  test('kill -9 during a stream of ingestBatch calls: every returned batch is present, none is half-present', { timeout: 180_000 }, async () => {
+  test('kill -9 during a stream of ingestBatch calls: every returned batch is present, none is half-present', {
+    timeout: 180_000,
+  }, async () => {
     const PER_BATCH = 500;
-    for (const [round, afterBatches, delay] of [[0, 3, 0], [1, 5, 9], [2, 7, 31]] as const) {
+    for (const [round, afterBatches, delay] of [
+      [0, 3, 0],
+      [1, 5, 9],
+      [2, 7, 31],
+    ] as const) {
       const url = await freshUrl();
       const done = await runAndKill(url, PER_BATCH, afterBatches, delay);
       assert.ok(done.length >= afterBatches, `writer printed ${done.length} batches`);
@@ -150,7 +176,9 @@ describe('several processes on one PostgreSQL base', { skip: probe.skip }, () =>
 /** Runs the durability writer against `url`; SIGKILLs it `delayMs` after `afterBatches` batches returned. */
 function runAndKill(url: string, perBatch: number, afterBatches: number, delayMs: number): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, writerScript, url, String(perBatch)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, writerScript, url, String(perBatch)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const done: number[] = [];
     let buf = '';
     let err = '';
@@ -158,8 +186,7 @@ function runAndKill(url: string, perBatch: number, afterBatches: number, delayMs
     child.stderr.on('data', (d) => (err += d));
     child.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
         const m = /^done (\d+)$/.exec(buf.slice(0, nl));
         buf = buf.slice(nl + 1);
         if (m) done.push(Number(m[1]));

@@ -52,7 +52,10 @@ test('query returns the focal entity, grouped direct relationships and the entit
     assert.ok(ex.timing.total_ms >= 0 && ex.timing.expand_ms >= 0);
     assert.ok(ex.candidates.facts_examined >= 2 && ex.candidates.entities_examined === f2.entities.length + 1);
     await assert.rejects(db.query('nothing here'), KbNotFoundError);
-    await assert.rejects(db.query('imatinib', { depth: -1 }), (e: unknown) => e instanceof KbValidationError && e.field === 'depth');
+    await assert.rejects(
+      db.query('imatinib', { depth: -1 }),
+      (e: unknown) => e instanceof KbValidationError && e.field === 'depth',
+    );
   } finally {
     t.cleanup();
   }
@@ -70,11 +73,24 @@ test('pathExists and findPaths follow active facts in either direction, scored b
     assert.equal(paths.length, 1);
     const p = paths[0]!;
     assert.deepEqual(p.entities, ['drug:dasatinib', 'protein:abl1', 'drug:imatinib', 'protein:kit']);
-    assert.deepEqual(p.edges.map((e) => [e.predicate, e.direction]), [['targets', 'outgoing'], ['targets', 'incoming'], ['targets', 'outgoing']]);
+    assert.deepEqual(
+      p.edges.map((e) => [e.predicate, e.direction]),
+      [
+        ['targets', 'outgoing'],
+        ['targets', 'incoming'],
+        ['targets', 'outgoing'],
+      ],
+    );
     assert.ok(Math.abs(p.score - 0.95 * 0.98 * 0.7) < 1e-9);
     assert.equal(p.edges[0]!.claim_ids.length, 1);
     // Two routes: the stronger one ranks first; top_k limits.
-    await db.ingest(['dasatinib', 'drug'], ['targets', 'association'], ['KIT', 'protein'], { source_type: 'literature', source_id: 'paper' }, { confidence: 0.4 });
+    await db.ingest(
+      ['dasatinib', 'drug'],
+      ['targets', 'association'],
+      ['KIT', 'protein'],
+      { source_type: 'literature', source_id: 'paper' },
+      { confidence: 0.4 },
+    );
     const two = await db.findPaths('dasatinib', 'KIT', { max_depth: 3 });
     assert.equal(two.length, 2);
     assert.ok(two[0]!.score >= two[1]!.score);

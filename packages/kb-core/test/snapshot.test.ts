@@ -14,7 +14,8 @@ test('snapshot is consistent while writes continue; restore rebuilds the same ba
     await sleep(5);
     await db.retract('s1', 'oops');
     const batches: ClaimInput[][] = [];
-    for (let b = 0; b < 20; b++) batches.push(Array.from({ length: 200 }, (_, k) => claim(`g${b}-${k}`, 'gene', 'x', 'B', 'gene', `src${b}`)));
+    for (let b = 0; b < 20; b++)
+      batches.push(Array.from({ length: 200 }, (_, k) => claim(`g${b}-${k}`, 'gene', 'x', 'B', 'gene', `src${b}`)));
     // Writes keep going while the snapshot is taken.
     const writing = (async () => {
       for (const b of batches) await db.ingestBatch(b);
@@ -34,9 +35,15 @@ test('snapshot is consistent while writes continue; restore rebuilds the same ba
     assert.deepEqual(await restored.listEntities(), await copy.listEntities());
     const then = await (await restored.at(middle)).query('A', { depth: 1 });
     assert.equal(then.direct_relationships[0]!.source_count, 2, 'at() before the retraction still sees both sources');
-    await assert.rejects(KbDB.restore(snap.path, restoredPath), (e: unknown) => e instanceof KbValidationError && e.field === 'dest');
+    await assert.rejects(
+      KbDB.restore(snap.path, restoredPath),
+      (e: unknown) => e instanceof KbValidationError && e.field === 'dest',
+    );
     await assert.rejects(db.snapshot(snap.path), (e: unknown) => e instanceof KbValidationError && e.code === 'exists');
-    await assert.rejects(db.snapshot(join(t.dir, 'no-such-dir', 'x.kb')), (e: unknown) => e instanceof KbOpenError && e.field === 'dest');
+    await assert.rejects(
+      db.snapshot(join(t.dir, 'no-such-dir', 'x.kb')),
+      (e: unknown) => e instanceof KbOpenError && e.field === 'dest',
+    );
   } finally {
     t.cleanup();
   }

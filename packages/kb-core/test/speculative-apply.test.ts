@@ -13,7 +13,11 @@ function storeOf(db: KbDB): ClaimStore {
 }
 
 /** Makes the next append wait for `hold`, then run `then` (which may throw) instead of appending, or append. */
-function interceptNextAppend(db: KbDB, hold: Promise<unknown>, then: (append: () => Promise<number>) => Promise<number>): void {
+function interceptNextAppend(
+  db: KbDB,
+  hold: Promise<unknown>,
+  then: (append: () => Promise<number>) => Promise<number>,
+): void {
   const store = storeOf(db);
   const original = store.append.bind(store);
   store.append = async (entries, ts, expectedHead) => {
@@ -27,13 +31,19 @@ test('a read made while an append is pending waits for it and then sees the clai
   const t = tempKb();
   try {
     await using db = await open(t.path);
-    await db.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], { source_type: 'literature', source_id: 'pmid:1' });
+    await db.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], {
+      source_type: 'literature',
+      source_id: 'pmid:1',
+    });
     let release!: () => void;
     interceptNextAppend(db, new Promise<void>((r) => (release = r)), (append) => append());
     const write = db.ingestBatch([claim('KRAS', 'gene', 'associated_with', 'NSCLC', 'disease', 'pmid:2')]);
     await sleep(30); // the write has applied and is waiting in its append
     let readDone = false;
-    const read = db.stats().then((s) => ((readDone = true), s));
+    const read = db.stats().then((s) => {
+      readDone = true;
+      return s;
+    });
     await sleep(30);
     assert.equal(readDone, false, 'the read waits for the pending append');
     release();
@@ -82,8 +92,12 @@ test('a failed append leaves no trace: reads during and after it see only what t
       before = [await db.stats(), await db.query('EGFR'), await db.listEntities()];
     }
     await using reopened = await open(t.path);
-    const strip = (x: unknown) => JSON.parse(JSON.stringify(x, (k, v) => (k === 'freshness' || k === 'as_of' ? undefined : v)));
-    assert.deepEqual(strip([await reopened.stats(), await reopened.query('EGFR'), await reopened.listEntities()]), strip(before));
+    const strip = (x: unknown) =>
+      JSON.parse(JSON.stringify(x, (k, v) => (k === 'freshness' || k === 'as_of' ? undefined : v)));
+    assert.deepEqual(
+      strip([await reopened.stats(), await reopened.query('EGFR'), await reopened.listEntities()]),
+      strip(before),
+    );
   } finally {
     t.cleanup();
   }
@@ -94,7 +108,10 @@ test('another writer appending first: the write conflicts, the index is rebuilt 
   try {
     await using a = await open(t.path);
     await using b = await open(t.path);
-    await a.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], { source_type: 'literature', source_id: 'pmid:1' });
+    await a.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], {
+      source_type: 'literature',
+      source_id: 'pmid:1',
+    });
     await b.refresh();
     let conflicts = 0;
     interceptNextAppend(a, Promise.resolve(), async (append) => {
@@ -130,7 +147,9 @@ test('another writer appending first: the write conflicts, the index is rebuilt 
 
 /** `count` claims G{from}..: gene associated with a disease, all from `source`. */
 function geneClaims(from: number, count: number, source: string) {
-  return Array.from({ length: count }, (_, i) => claim(`G${from + i}`, 'gene', 'associated_with', `D${(from + i) % 17}`, 'disease', source));
+  return Array.from({ length: count }, (_, i) =>
+    claim(`G${from + i}`, 'gene', 'associated_with', `D${(from + i) % 17}`, 'disease', source),
+  );
 }
 
 test('a large batch is written by the writer thread while it is applied; reads wait for it; a reopen matches', async () => {
@@ -157,7 +176,10 @@ test('a large batch is written by the writer thread while it is applied; reads w
       // beginAppend runs just before the (synchronous) apply, so this resumes once the batch is applied.
       await applying;
       let readDone = false;
-      const read = db.stats().then((s) => ((readDone = true), s));
+      const read = db.stats().then((s) => {
+        readDone = true;
+        return s;
+      });
       await sleep(30);
       assert.equal(readDone, false, 'the read waits for the pending commit');
       release();
@@ -183,7 +205,10 @@ test('a large batch that conflicts in the writer thread is retried; duplicates f
   try {
     await using a = await open(t.path);
     await using b = await open(t.path);
-    await a.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], { source_type: 'literature', source_id: 'pmid:0' });
+    await a.ingest(['EGFR', 'gene'], ['associated_with', 'association'], ['NSCLC', 'disease'], {
+      source_type: 'literature',
+      source_id: 'pmid:0',
+    });
     await b.refresh();
     const store = storeOf(a);
     const begin = store.beginAppend!.bind(store);
@@ -229,7 +254,11 @@ test('the checkpointer thread copies the WAL into the database file as large app
     const pad = 'x'.repeat(400);
     // 50,000 claims of about 500 bytes: over the 16 MB between checkpoints.
     for (let b = 0; b < 10; b++) {
-      await db.ingestBatch(Array.from({ length: 5000 }, (_, i) => claim(`G${b}-${i}-${pad}`, 'gene', 'associated_with', `D${i % 17}`, 'disease', `pmid:${b}`)));
+      await db.ingestBatch(
+        Array.from({ length: 5000 }, (_, i) =>
+          claim(`G${b}-${i}-${pad}`, 'gene', 'associated_with', `D${i % 17}`, 'disease', `pmid:${b}`),
+        ),
+      );
     }
     const { statSync } = await import('node:fs');
     let dbBytes = 0;
@@ -237,7 +266,10 @@ test('the checkpointer thread copies the WAL into the database file as large app
       dbBytes = statSync(t.path).size;
       if (dbBytes < 16 * 2 ** 20) await sleep(50);
     }
-    assert.ok(dbBytes >= 16 * 2 ** 20, `the database file holds ${dbBytes} bytes before close: nothing was checkpointed`);
+    assert.ok(
+      dbBytes >= 16 * 2 ** 20,
+      `the database file holds ${dbBytes} bytes before close: nothing was checkpointed`,
+    );
   } finally {
     t.cleanup();
   }

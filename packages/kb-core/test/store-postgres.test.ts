@@ -72,12 +72,15 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
       for (const after of [0, 1, 4095, 4096, 4097, 8191, 8192, 8999, 9000, 9001, 9002]) {
         const out = await readAll(store, after);
         assert.equal(out.length, 9002 - after, `after ${after}`);
-        out.forEach((r, k) => assert.equal(r.seq, after + k + 1));
+        for (const [k, r] of out.entries()) assert.equal(r.seq, after + k + 1);
         if (out.length) assert.equal((out[0]!.entry as { claim_id: string }).claim_id, `c${after}`);
       }
       const all = await readAll(store);
       assert.deepEqual(all[17]!.entry, big[17]);
-      assert.deepEqual(all.slice(-2).map((r) => r.ts), [2000, 2000]);
+      assert.deepEqual(
+        all.slice(-2).map((r) => r.ts),
+        [2000, 2000],
+      );
       assert.equal(all[0]!.ts, 1000);
       // limit is honoured up to the end of a chunk
       const page = await store.readAfter(10, 100);
@@ -99,7 +102,11 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
         subject: ['ß-catenin \u{1F9EC} "quoted" \\ back', 'gene'],
         payload: { p: 1e-300, big: 2 ** 53 - 1, neg: -0.125, list: [null, true, 'x\ny'], nested: { deep: [{ a: 1 }] } },
       };
-      await store.append([e, { kind: 'retract', source_id: 'pmid:1', reason: 'r', cascade: true }], Date.UTC(2026, 0, 1), 0);
+      await store.append(
+        [e, { kind: 'retract', source_id: 'pmid:1', reason: 'r', cascade: true }],
+        Date.UTC(2026, 0, 1),
+        0,
+      );
       const [a, b] = await store.readAfter(0);
       assert.deepEqual(a!.entry, e);
       assert.deepEqual(b!.entry, { kind: 'retract', source_id: 'pmid:1', reason: 'r', cascade: true });
@@ -151,7 +158,10 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
     const url = await freshUrl();
     const store = await openPostgresStore(url);
     await store.append([claim(1)], 1, 0);
-    await assert.rejects(store.append([claim(2)], 2, 0), (e: unknown) => e instanceof KbConflictError && e.expectedHead === 0 && e.actualHead === 1);
+    await assert.rejects(
+      store.append([claim(2)], 2, 0),
+      (e: unknown) => e instanceof KbConflictError && e.expectedHead === 0 && e.actualHead === 1,
+    );
     await assert.rejects(store.append([claim(2)], 2, 5), KbConflictError);
     assert.equal(await store.head(), 1);
     await store.close();
@@ -169,9 +179,14 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
       // A trigger that refuses the second physical chunk of the next append (its first chunk is already inserted).
       await admin.query(`CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS
         $$BEGIN IF NEW.seq > 4000 THEN RAISE EXCEPTION 'refused by test'; END IF; RETURN NEW; END$$`);
-      await admin.query(`CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.evident_kb_log FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse()`);
+      await admin.query(
+        `CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.evident_kb_log FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse()`,
+      );
       const batch = Array.from({ length: 6000 }, (_, i) => claim(i + 1));
-      await assert.rejects(store.append(batch, 2, 1), (e: unknown) => e instanceof KbError && e.code === 'storage_failed' && /refused by test/.test(e.message));
+      await assert.rejects(
+        store.append(batch, 2, 1),
+        (e: unknown) => e instanceof KbError && e.code === 'storage_failed' && /refused by test/.test(e.message),
+      );
       assert.equal(await store.head(), 1);
       assert.equal((await store.readAfter(0)).length, 1);
       await admin.query(`DROP TRIGGER refuse ON ${schema}.evident_kb_log`);
@@ -183,13 +198,15 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
     }
   });
 
-  test('concurrent appenders on several connections: gap-free seqs, seq order = commit order, nothing lost', { timeout: 60_000 }, async () => {
+  test('concurrent appenders on several connections: gap-free seqs, seq order = commit order, nothing lost', {
+    timeout: 60_000,
+  }, async () => {
     const url = await freshUrl();
     const writers = await Promise.all([openPostgresStore(url), openPostgresStore(url), openPostgresStore(url)]);
     const reader = await openPostgresStore(url);
     const BATCHES = 25;
     const PER = 40;
-    let conflicts = 0;
+    let _conflicts = 0;
     let writing = true;
     // A tailer loops on readAfter while the writers race; it must never see a gap or a partial batch.
     const seen: { seq: number; id: string }[] = [];
@@ -207,27 +224,32 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
         } else await new Promise((r) => setImmediate(r));
       }
     })();
-    await Promise.all(writers.map(async (w, wi) => {
-      for (let b = 0; b < BATCHES; b++) {
-        const entries = Array.from({ length: PER }, (_, k) => ({ ...claim(k), claim_id: `w${wi}-b${b}-${k}` }) as LogEntry);
-        for (;;) {
-          const head = await w.head();
-          try {
-            const first = await w.append(entries, Date.now(), head);
-            assert.equal(first, head + 1);
-            break;
-          } catch (e) {
-            if (!(e instanceof KbConflictError)) throw e;
-            conflicts++;
+    await Promise.all(
+      writers.map(async (w, wi) => {
+        for (let b = 0; b < BATCHES; b++) {
+          const entries = Array.from(
+            { length: PER },
+            (_, k) => ({ ...claim(k), claim_id: `w${wi}-b${b}-${k}` }) as LogEntry,
+          );
+          for (;;) {
+            const head = await w.head();
+            try {
+              const first = await w.append(entries, Date.now(), head);
+              assert.equal(first, head + 1);
+              break;
+            } catch (e) {
+              if (!(e instanceof KbConflictError)) throw e;
+              _conflicts++;
+            }
           }
         }
-      }
-    }));
+      }),
+    );
     writing = false;
     await tail;
     const all = await readAll(reader);
     assert.equal(all.length, writers.length * BATCHES * PER);
-    all.forEach((r, i) => assert.equal(r.seq, i + 1));
+    for (const [i, r] of all.entries()) assert.equal(r.seq, i + 1);
     const ids = all.map((r) => (r.entry as { claim_id: string }).claim_id);
     assert.equal(new Set(ids).size, ids.length, 'no entry stored twice');
     // Each batch occupies one contiguous run of seqs, in its own order.
@@ -236,7 +258,11 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
       assert.ok(m, `batch starts at seq ${i + 1}`);
       for (let k = 0; k < PER; k++) assert.equal(ids[i + k], `${m[1]}-${k}`);
     }
-    assert.deepEqual(seen.map((s) => s.id), ids, 'the tailer saw exactly the final log, in order');
+    assert.deepEqual(
+      seen.map((s) => s.id),
+      ids,
+      'the tailer saw exactly the final log, in order',
+    );
     for (const s of [...writers, reader]) await s.close();
   });
 
@@ -246,7 +272,8 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
       await store.append([claim(1)], 1, 0);
       await store.readAfter(0);
       const { rows } = await admin.query(
-        "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'evident-kb'");
+        "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'evident-kb'",
+      );
       assert.ok(rows[0].n >= 1, 'the store had a pooled connection to drop');
       await new Promise((r) => setTimeout(r, 200));
       // The first call may still meet a dead connection; if so it fails with a KbError, never a raw driver error.
@@ -277,14 +304,27 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
     await assert.rejects(store.readAfter(0), KbClosedError);
     await assert.rejects(store.append([claim(4)], 30, 3), KbClosedError);
     const again = await openPostgresStore(url, { create: false });
-    assert.deepEqual((await again.readAfter(0)).map((r) => [r.seq, r.ts]), [[1, 10], [2, 10], [3, 20]]);
+    assert.deepEqual(
+      (await again.readAfter(0)).map((r) => [r.seq, r.ts]),
+      [
+        [1, 10],
+        [2, 10],
+        [3, 20],
+      ],
+    );
     await again.close();
   });
 
   test('read-only and create:false opens', async () => {
     const url = await freshUrl();
-    await assert.rejects(openPostgresStore(url, { create: false }), (e: unknown) => e instanceof KbOpenError && e.code === 'not_found' && e.field === 'path');
-    await assert.rejects(openPostgresStore(url, { readonly: true }), (e: unknown) => e instanceof KbOpenError && e.code === 'not_found');
+    await assert.rejects(
+      openPostgresStore(url, { create: false }),
+      (e: unknown) => e instanceof KbOpenError && e.code === 'not_found' && e.field === 'path',
+    );
+    await assert.rejects(
+      openPostgresStore(url, { readonly: true }),
+      (e: unknown) => e instanceof KbOpenError && e.code === 'not_found',
+    );
     const w = await openPostgresStore(url);
     await w.append([claim(1)], 1, 0);
     await w.close();
@@ -297,23 +337,35 @@ describe('PostgreSQL store: contract', { skip: probe.skip }, () => {
   test('tables that are not an Evident KB are refused with bad_format', async () => {
     const url1 = await freshUrl();
     await admin.query(`CREATE TABLE s${n}.evident_kb_log (id serial, stuff text)`);
-    await assert.rejects(openPostgresStore(url1), (e: unknown) => e instanceof KbOpenError && e.code === 'bad_format' && e.field === 'path');
+    await assert.rejects(
+      openPostgresStore(url1),
+      (e: unknown) => e instanceof KbOpenError && e.code === 'bad_format' && e.field === 'path',
+    );
     const url2 = await freshUrl();
     await admin.query(`CREATE TABLE s${n}.evident_kb_meta (key text primary key, value text)`);
     await admin.query(`INSERT INTO s${n}.evident_kb_meta VALUES ('format', 'someone-else/9')`);
     await admin.query(`CREATE TABLE s${n}.evident_kb_log (seq bigint, n integer, ts bigint, body text)`);
-    await assert.rejects(openPostgresStore(url2), (e: unknown) => e instanceof KbOpenError && e.code === 'bad_format' && /someone-else\/9/.test(e.message));
+    await assert.rejects(
+      openPostgresStore(url2),
+      (e: unknown) => e instanceof KbOpenError && e.code === 'bad_format' && /someone-else\/9/.test(e.message),
+    );
     const url3 = await freshUrl();
     const ok = await openPostgresStore(url3);
     await ok.close();
     await admin.query(`ALTER TABLE s${n}.evident_kb_log ALTER COLUMN ts TYPE text`);
-    await assert.rejects(openPostgresStore(url3), (e: unknown) => e instanceof KbOpenError && e.code === 'bad_format' && /ts/.test(e.message));
+    await assert.rejects(
+      openPostgresStore(url3),
+      (e: unknown) => e instanceof KbOpenError && e.code === 'bad_format' && /ts/.test(e.message),
+    );
   });
 });
 
 describe('PostgreSQL store: open errors', { skip: probe.skip }, () => {
   const isOpenError = (code: string) => (e: unknown) => {
-    assert.ok(e instanceof KbOpenError, `expected KbOpenError, got ${(e as Error)?.constructor?.name}: ${(e as Error)?.message}`);
+    assert.ok(
+      e instanceof KbOpenError,
+      `expected KbOpenError, got ${(e as Error)?.constructor?.name}: ${(e as Error)?.message}`,
+    );
     assert.equal(e.code, code, e.message);
     assert.equal(e.field, 'path');
     assert.doesNotMatch(e.message, /hunter2/, 'the password never appears in an error');
@@ -327,7 +379,10 @@ describe('PostgreSQL store: open errors', { skip: probe.skip }, () => {
   });
 
   test('a server that does not answer', async () => {
-    await assert.rejects(openPostgresStore('postgres://postgres:hunter2@127.0.0.1:1/kb'), isOpenError('backend_unavailable'));
+    await assert.rejects(
+      openPostgresStore('postgres://postgres:hunter2@127.0.0.1:1/kb'),
+      isOpenError('backend_unavailable'),
+    );
   });
 
   test('a database that does not exist', async () => {

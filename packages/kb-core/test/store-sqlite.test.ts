@@ -38,11 +38,14 @@ test('append assigns consecutive seqs and readAfter returns every entry once, fr
         last = page[page.length - 1]!.seq;
       }
       assert.equal(out.length, 9002 - after, `after ${after}`);
-      out.forEach((r, k) => assert.equal(r.seq, after + k + 1));
+      for (const [k, r] of out.entries()) assert.equal(r.seq, after + k + 1);
       if (out.length) assert.equal((out[0]!.entry as { claim_id: string }).claim_id, `c${after}`);
     }
     const tail = await store.readAfter(9000);
-    assert.deepEqual(tail.map((r) => r.ts), [2000, 2000]);
+    assert.deepEqual(
+      tail.map((r) => r.ts),
+      [2000, 2000],
+    );
     await store.close();
   } finally {
     dir.cleanup();
@@ -55,14 +58,20 @@ test('entries round-trip deep-equal, claims with extra provenance and payloads i
     const store = await SqliteClaimStore.open(join(dir.path, 'a.kb'));
     const entries: LogEntry[] = [
       claim(1),
-      { ...(claim(2) as Extract<LogEntry, { kind: 'claim' }>), provenance: { source_type: 't', source_id: 's', derived_from: ['c1'], page: 7 } },
+      {
+        ...(claim(2) as Extract<LogEntry, { kind: 'claim' }>),
+        provenance: { source_type: 't', source_id: 's', derived_from: ['c1'], page: 7 },
+      },
       { ...(claim(3) as Extract<LogEntry, { kind: 'claim' }>), payload: { ic50: [1, 2], note: null } },
       { ...(claim(4) as Extract<LogEntry, { kind: 'claim' }>), payload: null },
       { kind: 'retract', source_id: 's', reason: 'r', cascade: true },
       { kind: 'payload_schema', predicate_type: 'x', schema: { type: 'object' } },
     ];
     await store.append(entries, 5, 0);
-    assert.deepEqual((await store.readAfter(0)).map((r) => r.entry), entries);
+    assert.deepEqual(
+      (await store.readAfter(0)).map((r) => r.entry),
+      entries,
+    );
     await store.close();
   } finally {
     dir.cleanup();

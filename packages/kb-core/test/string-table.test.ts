@@ -6,7 +6,10 @@ test('StringTable agrees with a Map over many keys, growth, overwrites and non-A
   const t = new StringTable();
   const m = new Map<string, number>();
   let seed = 12345;
-  const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
   const alphabet = ['a', 'B', '0', ' ', '-', 'α', 'β', '\u0000', '😀', 'é', '\ud800'];
   const key = () => {
     let s = '';
@@ -25,22 +28,25 @@ test('StringTable agrees with a Map over many keys, growth, overwrites and non-A
   for (const [k, v] of m) assert.equal(t.get(k), v, `key ${JSON.stringify(k)}`);
   // Absent keys, including prefixes and extensions of present ones and the empty string when absent.
   for (let i = 0; i < 20_000; i++) {
-    const k = key() + 'zz';
+    const k = `${key()}zz`;
     assert.equal(t.get(k), m.has(k) ? m.get(k) : -1);
   }
   assert.equal(t.get('E1x'), -1);
   // Keys that differ only past the slot's inline part, or only in its last inline unit.
   const long = 'ENSG00000139618.1-transcript-';
-  t.set(long + 'a', 1);
-  t.set(long + 'b', 2);
+  t.set(`${long}a`, 1);
+  t.set(`${long}b`, 2);
   t.set('abcdefghijklmnop', 3);
   t.set('abcdefghijklmnoq', 4);
-  assert.deepEqual([t.get(long + 'a'), t.get(long + 'b'), t.get(long + 'c')], [1, 2, -1]);
+  assert.deepEqual([t.get(`${long}a`), t.get(`${long}b`), t.get(`${long}c`)], [1, 2, -1]);
   assert.deepEqual([t.get('abcdefghijklmnop'), t.get('abcdefghijklmnoq'), t.get('abcdefghijklmnor')], [3, 4, -1]);
   // Short keys, kept whole in the slot, differing only in their last unit (odd and even lengths).
   t.set('abcde', 5);
   t.set('abcdefgh', 6);
-  assert.deepEqual([t.get('abcde'), t.get('abcdf'), t.get('abcdefgh'), t.get('abcdefgi'), t.get('abcdefghi')], [5, -1, 6, -1, -1]);
+  assert.deepEqual(
+    [t.get('abcde'), t.get('abcdf'), t.get('abcdefgh'), t.get('abcdefgi'), t.get('abcdefghi')],
+    [5, -1, 6, -1, -1],
+  );
 });
 
 test('StringTable: fresh string objects with the same characters find the entry; values are replaced', () => {

@@ -64,7 +64,8 @@ export function findBridges(rc: ReadContext, topK: number): Bridge[] {
       for (let f = 0; f < s.factCount; f++) {
         const st = s.entityType[s.factS[f]!];
         const ot = s.entityType[s.factO[f]!];
-        if (((st === ta && ot === tb) || (st === tb && ot === ta)) && rc.factHasLive(f)) m.set(s.factP[f]!, (m.get(s.factP[f]!) ?? 0) + 1);
+        if (((st === ta && ot === tb) || (st === tb && ot === ta)) && rc.factHasLive(f))
+          m.set(s.factP[f]!, (m.get(s.factP[f]!) ?? 0) + 1);
       }
       typePred.set(key, m);
     }

@@ -4,13 +4,32 @@ import type { ReadContext } from '../graph/read.js';
 export const HALF_LIFE_DAYS = 30;
 /** Distinct source types at which diversity counts as full (e.g. literature, database, experiment, curation, prediction). */
 export const DIVERSITY_TARGET = 5;
-export const WEIGHTS = { multi_source_ratio: 0.3, corroboration_ratio: 0.25, freshness: 0.2, source_diversity: 0.15, confidence_trend: 0.1 } as const;
+export const WEIGHTS = {
+  multi_source_ratio: 0.3,
+  corroboration_ratio: 0.25,
+  freshness: 0.2,
+  source_diversity: 0.15,
+  confidence_trend: 0.1,
+} as const;
 
 export interface KnowledgeHealth {
   score: number;
-  metrics: { multi_source_ratio: number; corroboration_ratio: number; freshness: number; source_diversity: number; confidence_trend: number };
+  metrics: {
+    multi_source_ratio: number;
+    corroboration_ratio: number;
+    freshness: number;
+    source_diversity: number;
+    confidence_trend: number;
+  };
   weights: typeof WEIGHTS;
-  basis: { entities: number; claims: number; source_types: number; as_of: string; half_life_days: number; diversity_target: number };
+  basis: {
+    entities: number;
+    claims: number;
+    source_types: number;
+    as_of: string;
+    half_life_days: number;
+    diversity_target: number;
+  };
 }
 
 export function knowledgeHealth(rc: ReadContext, now: number): KnowledgeHealth {
@@ -84,6 +103,13 @@ export function knowledgeHealth(rc: ReadContext, now: number): KnowledgeHealth {
     score: Math.round(score * 1000) / 10,
     metrics,
     weights: WEIGHTS,
-    basis: { entities, claims, source_types: types.size, as_of: new Date(now).toISOString(), half_life_days: HALF_LIFE_DAYS, diversity_target: DIVERSITY_TARGET },
+    basis: {
+      entities,
+      claims,
+      source_types: types.size,
+      as_of: new Date(now).toISOString(),
+      half_life_days: HALF_LIFE_DAYS,
+      diversity_target: DIVERSITY_TARGET,
+    },
   };
 }

@@ -3,7 +3,13 @@ import type { ReadContext } from '../graph/read.js';
 import type { EntitySummary } from '../types.js';
 
 /** Per visible entity: distinct active sources, mean confidence, newest claim time. */
-function entityProfiles(rc: ReadContext): { sources: Int32Array; confSum: Float64Array; count: Int32Array; newest: Float64Array; sourceSet: (Set<number> | number)[] } {
+function entityProfiles(rc: ReadContext): {
+  sources: Int32Array;
+  confSum: Float64Array;
+  count: Int32Array;
+  newest: Float64Array;
+  sourceSet: (Set<number> | number)[];
+} {
   const s = rc.s;
   const nE = s.entityIds.length;
   const count = new Int32Array(nE);
@@ -64,7 +70,10 @@ export function qualityReport(rc: ReadContext) {
       facts++;
     }
   }
-  const top = [...perSource].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([src, n]) => ({ source_id: s.sourceIds[src]!, claims: n }));
+  const top = [...perSource]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([src, n]) => ({ source_id: s.sourceIds[src]!, claims: n }));
   return {
     entity_count: entities,
     claim_count: claims,
@@ -95,7 +104,13 @@ export function findConfidenceAlerts(rc: ReadContext, now: number, o: Confidence
   const low = o.low_confidence ?? 0.5;
   const limit = o.limit ?? 100;
   const p = entityProfiles(rc);
-  const out: { entity: EntitySummary; alerts: ('single_source' | 'stale' | 'low_confidence')[]; source_count: number; mean_confidence: number; newest_claim_at: string }[] = [];
+  const out: {
+    entity: EntitySummary;
+    alerts: ('single_source' | 'stale' | 'low_confidence')[];
+    source_count: number;
+    mean_confidence: number;
+    newest_claim_at: string;
+  }[] = [];
   for (let e = 0; e < p.count.length; e++) {
     const n = p.count[e]!;
     if (n === 0) continue;
@@ -105,10 +120,21 @@ export function findConfidenceAlerts(rc: ReadContext, now: number, o: Confidence
     if (now - p.newest[e]! > staleDays * 86_400_000) alerts.push('stale');
     if (mean < low) alerts.push('low_confidence');
     if (alerts.length) {
-      out.push({ entity: rc.summary(e, n), alerts, source_count: p.sources[e]!, mean_confidence: mean, newest_claim_at: new Date(p.newest[e]!).toISOString() });
+      out.push({
+        entity: rc.summary(e, n),
+        alerts,
+        source_count: p.sources[e]!,
+        mean_confidence: mean,
+        newest_claim_at: new Date(p.newest[e]!).toISOString(),
+      });
     }
   }
-  out.sort((a, b) => b.alerts.length - a.alerts.length || b.entity.claim_count - a.entity.claim_count || (a.entity.id < b.entity.id ? -1 : 1));
+  out.sort(
+    (a, b) =>
+      b.alerts.length - a.alerts.length ||
+      b.entity.claim_count - a.entity.claim_count ||
+      (a.entity.id < b.entity.id ? -1 : 1),
+  );
   return out.slice(0, limit);
 }
 
@@ -127,11 +153,15 @@ export function schemaOf(rc: ReadContext) {
   }
   return {
     entity_types: [...types].sort((a, b) => b[1] - a[1]).map(([type, count]) => ({ type, count })),
-    predicates: [...preds].sort((a, b) => b[1] - a[1]).map(([p, count]) => ({ predicate: s.predName[p]!, predicate_class: s.predClass[p]!, count })),
-    patterns: [...patterns].sort((a, b) => b[1] - a[1]).map(([k, count]) => {
-      const [st, p, ot] = k.split('\u0000');
-      return { subject_type: st!, predicate: s.predName[Number(p)]!, object_type: ot!, count };
-    }),
+    predicates: [...preds]
+      .sort((a, b) => b[1] - a[1])
+      .map(([p, count]) => ({ predicate: s.predName[p]!, predicate_class: s.predClass[p]!, count })),
+    patterns: [...patterns]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, count]) => {
+        const [st, p, ot] = k.split('\u0000');
+        return { subject_type: st!, predicate: s.predName[Number(p)]!, object_type: ot!, count };
+      }),
     registered: {
       vocabularies: [...s.registry.vocabularies.keys()],
       predicates: s.registry.predicateSpecs(),
@@ -162,8 +192,18 @@ export function findGaps(rc: ReadContext, patterns: ExpectedPattern[] | undefine
     return false;
   };
   let expected: { entity_type: string; predicate: string; direction: 'outgoing' | 'incoming' | 'any' }[];
-  if (patterns && patterns.length) {
-    expected = patterns.map((p) => ({ entity_type: p.entity_type.trim().toLowerCase().replace(/[\s-]+/g, '_'), predicate: p.predicate.trim().toLowerCase().replace(/[\s-]+/g, '_'), direction: p.direction ?? 'any' }));
+  if (patterns?.length) {
+    expected = patterns.map((p) => ({
+      entity_type: p.entity_type
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_'),
+      predicate: p.predicate
+        .trim()
+        .toLowerCase()
+        .replace(/[\s-]+/g, '_'),
+      direction: p.direction ?? 'any',
+    }));
   } else {
     const byType = new Map<string, number[]>();
     for (const e of rc.visibleEntities()) {

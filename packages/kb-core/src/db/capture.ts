@@ -63,9 +63,15 @@ export class ClaimCapture {
           extra[k] = k === 'derived_from' ? [...(v as string[])] : v;
           any = true;
         }
-        if (any) (r.provenance_extra ??= {})[i] = extra;
+        if (any) {
+          r.provenance_extra ??= {};
+          r.provenance_extra[i] = extra;
+        }
       }
-      if (c.payload !== undefined) (r.payload ??= {})[i] = structuredClone(c.payload);
+      if (c.payload !== undefined) {
+        r.payload ??= {};
+        r.payload[i] = structuredClone(c.payload);
+      }
     }
     return r;
   }
@@ -81,8 +87,11 @@ function checkClaim(s: ReadSnapshot, r: ClaimRun, i: number): void {
   const registry = s.registry;
   if (registry.constrainsClaims) {
     registry.checkClaim(
-      normalizeToken(r.subject_type[i]!), normalizeToken(r.relationship[i]!), normalizeToken(r.predicate_class[i]!),
-      normalizeToken(r.object_type[i]!), r.payload?.[i],
+      normalizeToken(r.subject_type[i]!),
+      normalizeToken(r.relationship[i]!),
+      normalizeToken(r.predicate_class[i]!),
+      normalizeToken(r.object_type[i]!),
+      r.payload?.[i],
     );
   }
   const derived = r.provenance_extra?.[i]?.derived_from as string[] | undefined;

@@ -9,7 +9,10 @@ export class EventHub {
 
   on<E extends KbEventName>(event: E, cb: Listener<E>): void {
     let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
     set.add(cb as (p: never) => void);
   }
 

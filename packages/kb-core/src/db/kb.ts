@@ -3,7 +3,7 @@
 // the log (log-copy.ts), generated ids (ids.ts); reads are KbView's (view.ts), shared with the at() views.
 import { KbClosedError, KbError, KbNotFoundError, KbValidationError } from '../errors.js';
 import type { PendingEvent } from '../graph/events.js';
-import { Registry, type PredicateSpec, type Vocabulary } from '../model/registry.js';
+import type { Registry, PredicateSpec, Vocabulary } from '../model/registry.js';
 import { CONFIDENCE_POLICIES, type ConfidencePolicy } from '../model/confidence.js';
 import { LIMITS } from '../model/validate.js';
 import { openStore } from '../store/open-store.js';
@@ -84,6 +84,7 @@ export class KbDB extends KbView {
   ) {
     // The graph is set by the write path (newGraph) before anything reads it.
     const ref = { current: undefined } as unknown as StateRef;
+    // biome-ignore lint/complexity/noUselessThisAlias: `this` cannot be read before super() returns; the hooks run later
     let self!: KbDB;
     super(ref, { beforeRead: () => self.w.beforeRead(), describeStore: () => self.describeStore() }, Infinity);
     self = this;
@@ -97,10 +98,15 @@ export class KbDB extends KbView {
   static async open(path: string, options: OpenOptions = {}): Promise<KbDB> {
     const backend = options.backend ?? 'graph';
     if (!BACKENDS.includes(backend)) {
-      throw new KbValidationError('unknown_backend', 'backend', `unknown backend '${String(backend)}'; use one of ${BACKENDS.join(', ')}`);
+      throw new KbValidationError(
+        'unknown_backend',
+        'backend',
+        `unknown backend '${String(backend)}'; use one of ${BACKENDS.join(', ')}`,
+      );
     }
     const policy = options.curator ?? 'heuristic';
-    if (!CONFIDENCE_POLICIES.includes(policy)) throw new KbValidationError('invalid_value', 'curator', "must be 'heuristic' or 'none'");
+    if (!CONFIDENCE_POLICIES.includes(policy))
+      throw new KbValidationError('invalid_value', 'curator', "must be 'heuristic' or 'none'");
     const store = await openStore(path);
     const db = new KbDB(store, policy, backend, options.extraction);
     try {
@@ -131,7 +137,12 @@ export class KbDB extends KbView {
   /** @internal */
   describeStore() {
     const store = this.store;
-    return { backend: store.backend, location: store.location, engine: `graph (requested: ${this.backendName})`, log_seq: this.w.lastSeq };
+    return {
+      backend: store.backend,
+      location: store.location,
+      engine: `graph (requested: ${this.backendName})`,
+      log_seq: this.w.lastSeq,
+    };
   }
 
   // ---- claims ----------------------------------------------------------------------------------------
@@ -143,7 +154,8 @@ export class KbDB extends KbView {
    */
   async ingestBatch(claims: ClaimInput[]): Promise<IngestBatchResult> {
     if (!Array.isArray(claims)) throw new KbValidationError('invalid_type', 'claims', 'must be an array of claims');
-    if (claims.length > LIMITS.batch_claims) throw new KbValidationError('too_large', 'claims', `more than ${LIMITS.batch_claims} claims in one batch`);
+    if (claims.length > LIMITS.batch_claims)
+      throw new KbValidationError('too_large', 'claims', `more than ${LIMITS.batch_claims} claims in one batch`);
     if (this.w.closed) throw new KbClosedError();
     const run = this.capture.capture(claims, true);
     const result = await this.w.write(() => {
@@ -165,7 +177,10 @@ export class KbDB extends KbView {
 
   /** Ingests one claim; returns its claim_id (for a duplicate, the id of the claim already stored). */
   async ingest(
-    subject: [string, string], predicate: [string, string], object: [string, string], provenance: Provenance,
+    subject: [string, string],
+    predicate: [string, string],
+    object: [string, string],
+    provenance: Provenance,
     options: { confidence?: number; payload?: unknown } = {},
   ): Promise<string> {
     const input: ClaimInput = { subject, predicate, object, provenance };
@@ -182,14 +197,19 @@ export class KbDB extends KbView {
   // ---- retraction ------------------------------------------------------------------------------------
 
   private retractImpl(sourceId: string, reason: string, cascade: boolean): Promise<RetractResult> {
-    if (typeof sourceId !== 'string' || sourceId.trim() === '') throw new KbValidationError('invalid_type', 'source_id', 'must be a non-empty string');
-    if (typeof reason !== 'string' || reason.trim() === '') throw new KbValidationError('missing_field', 'reason', 'a retraction needs a reason (kept for audit)');
+    if (typeof sourceId !== 'string' || sourceId.trim() === '')
+      throw new KbValidationError('invalid_type', 'source_id', 'must be a non-empty string');
+    if (typeof reason !== 'string' || reason.trim() === '')
+      throw new KbValidationError('missing_field', 'reason', 'a retraction needs a reason (kept for audit)');
     return this.w.write(() => {
       if (!this.state.sourceIndex.has(sourceId)) throw new KbNotFoundError('source', sourceId);
       return {
         entries: [{ kind: 'retract', source_id: sourceId, reason, cascade }],
         finish: (_applied, events) => {
-          const ev = events.find((e) => e.name === 'source_retracted') as Extract<PendingEvent, { name: 'source_retracted' }>;
+          const ev = events.find((e) => e.name === 'source_retracted') as Extract<
+            PendingEvent,
+            { name: 'source_retracted' }
+          >;
           const ids = (l: number[]) => l.map((c) => this.state.claimIdOf(c));
           return { source_id: sourceId, reason, claim_ids: ids(ev.retracted), degraded_claim_ids: ids(ev.degraded) };
         },
@@ -210,9 +230,20 @@ export class KbDB extends KbView {
   /** A read-only view answering as of `timestamp` (Date, ISO 8601 string or ms since epoch). */
   at(timestamp: Date | string | number): Promise<KbView> {
     if (this.w.closed) return Promise.reject(new KbClosedError());
-    const ms = timestamp instanceof Date ? timestamp.getTime() : typeof timestamp === 'string' ? Date.parse(timestamp) : timestamp;
+    const ms =
+      timestamp instanceof Date
+        ? timestamp.getTime()
+        : typeof timestamp === 'string'
+          ? Date.parse(timestamp)
+          : timestamp;
     if (typeof ms !== 'number' || !Number.isFinite(ms)) {
-      return Promise.reject(new KbValidationError('invalid_timestamp', 'timestamp', 'must be a Date, an ISO 8601 string or milliseconds since the epoch'));
+      return Promise.reject(
+        new KbValidationError(
+          'invalid_timestamp',
+          'timestamp',
+          'must be a Date, an ISO 8601 string or milliseconds since the epoch',
+        ),
+      );
     }
     const host: ViewHost = { beforeRead: () => this.w.committedIndex(), describeStore: () => this.describeStore() };
     return Promise.resolve(new KbView(this.ref, host, ms));
@@ -261,7 +292,12 @@ export class KbDB extends KbView {
   /** Records an open question; the first claim later linking subject and object (fitting the hint) answers it. */
   async ingestInquiry(question: string, subject: string, object: string, predicate_hint = ''): Promise<Inquiry> {
     const text = (v: unknown, field: string, allowEmpty = false) => {
-      if (typeof v !== 'string' || (!allowEmpty && v.trim() === '')) throw new KbValidationError(v === undefined ? 'missing_field' : 'invalid_type', field, 'must be a non-empty string');
+      if (typeof v !== 'string' || (!allowEmpty && v.trim() === ''))
+        throw new KbValidationError(
+          v === undefined ? 'missing_field' : 'invalid_type',
+          field,
+          'must be a non-empty string',
+        );
       if (v.length > 4000) throw new KbValidationError('too_long', field, 'is longer than 4000 characters');
     };
     text(question, 'question');
@@ -269,7 +305,10 @@ export class KbDB extends KbView {
     text(object, 'object');
     text(predicate_hint, 'predicate_hint', true);
     const id = newId('inq_');
-    await this.w.write(() => ({ entries: [{ kind: 'inquiry', inquiry_id: id, question, subject, object, predicate_hint }], finish: () => undefined }));
+    await this.w.write(() => ({
+      entries: [{ kind: 'inquiry', inquiry_id: id, question, subject, object, predicate_hint }],
+      finish: () => undefined,
+    }));
     return (await this.getInquiry(id))!;
   }
 
@@ -278,7 +317,12 @@ export class KbDB extends KbView {
   /** Registers a vocabulary; `vocab` may be omitted for one that ships with the library ('bio'). */
   async registerVocabulary(namespace: string, vocab?: Vocabulary): Promise<void> {
     const doc = vocab ?? builtinVocabularies[namespace];
-    if (doc === undefined) throw new KbValidationError('unknown_vocabulary', 'namespace', `no vocabulary '${namespace}' ships with the library; pass its definition`);
+    if (doc === undefined)
+      throw new KbValidationError(
+        'unknown_vocabulary',
+        'namespace',
+        `no vocabulary '${namespace}' ships with the library; pass its definition`,
+      );
     this.registry.checkVocabulary(namespace, doc);
     await this.w.write(() => ({ entries: [{ kind: 'vocabulary', namespace, vocab: doc }], finish: () => undefined }));
   }
@@ -286,10 +330,15 @@ export class KbDB extends KbView {
   async registerPredicate(predicate_type: string, options: PredicateSpec): Promise<void> {
     this.registry.checkPredicateSpec(predicate_type, options);
     await this.w.write(() => ({
-      entries: [{
-        kind: 'predicate', predicate_type, subject_types: options.subject_types ?? [], object_types: options.object_types ?? [],
-        ...(options.class ? { predicate_class: options.class } : {}),
-      }],
+      entries: [
+        {
+          kind: 'predicate',
+          predicate_type,
+          subject_types: options.subject_types ?? [],
+          object_types: options.object_types ?? [],
+          ...(options.class ? { predicate_class: options.class } : {}),
+        },
+      ],
       finish: () => undefined,
     }));
   }
@@ -297,7 +346,10 @@ export class KbDB extends KbView {
   /** Claims of this predicate must then carry a payload valid against the JSON Schema (Ajv). */
   async registerPayloadSchema(predicate_type: string, jsonSchema: object): Promise<void> {
     this.registry.checkPayloadSchema(predicate_type, jsonSchema);
-    await this.w.write(() => ({ entries: [{ kind: 'payload_schema', predicate_type, schema: jsonSchema }], finish: () => undefined }));
+    await this.w.write(() => ({
+      entries: [{ kind: 'payload_schema', predicate_type, schema: jsonSchema }],
+      finish: () => undefined,
+    }));
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------------
@@ -347,9 +399,15 @@ export function open(path: string, options: OpenOptions = {}): Promise<KbDB> {
 /** Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. */
 export async function quickstart(path: string, options: QuickstartOptions = {}): Promise<KbDB> {
   const vocabs = options.vocabs ?? ['bio'];
-  if (!Array.isArray(vocabs)) throw new KbValidationError('invalid_type', 'vocabs', 'must be an array of vocabulary names');
+  if (!Array.isArray(vocabs))
+    throw new KbValidationError('invalid_type', 'vocabs', 'must be an array of vocabulary names');
   for (const [i, v] of vocabs.entries()) {
-    if (!(v in builtinVocabularies)) throw new KbValidationError('unknown_vocabulary', `vocabs[${i}]`, `no shipped vocabulary '${v}' (available: ${Object.keys(builtinVocabularies).join(', ')})`);
+    if (!(v in builtinVocabularies))
+      throw new KbValidationError(
+        'unknown_vocabulary',
+        `vocabs[${i}]`,
+        `no shipped vocabulary '${v}' (available: ${Object.keys(builtinVocabularies).join(', ')})`,
+      );
   }
   const db = await KbDB.open(path, { curator: options.curator ?? 'heuristic', extraction: options.extraction });
   try {

@@ -27,7 +27,11 @@ export async function copyLog(from: ClaimStore, to: ClaimStore, upTo: number): P
     while (i < page.length) {
       let j = i;
       while (j < page.length && page[j]!.ts === page[i]!.ts) j++;
-      await to.append(page.slice(i, j).map((r) => r.entry), page[i]!.ts, page[i]!.seq - 1);
+      await to.append(
+        page.slice(i, j).map((r) => r.entry),
+        page[i]!.ts,
+        page[i]!.seq - 1,
+      );
       i = j;
     }
     after = lastSeqOf(page[page.length - 1]!);

@@ -6,7 +6,14 @@ import { findPaths, pathExists } from '../graph/paths.js';
 import type { GraphState } from '../graph/state.js';
 import type { ReadSnapshot } from '../graph/snapshot.js';
 import { knowledgeHealth, type KnowledgeHealth } from '../analytics/health.js';
-import { findConfidenceAlerts, findGaps, qualityReport, schemaOf, type ConfidenceAlertOptions, type ExpectedPattern } from '../analytics/quality.js';
+import {
+  findConfidenceAlerts,
+  findGaps,
+  qualityReport,
+  schemaOf,
+  type ConfidenceAlertOptions,
+  type ExpectedPattern,
+} from '../analytics/quality.js';
 import { findBridges, type Bridge } from '../analytics/bridges.js';
 import { indexStats } from '../analytics/stats.js';
 import { checkInquiryMatches, getInquiry, openInquiries } from '../graph/inquiry-reads.js';
@@ -62,7 +69,8 @@ export class KbView {
   }
 
   protected entityOrThrow(rc: ReadContext, ref: unknown, field = 'entity'): number {
-    if (typeof ref !== 'string' || ref.trim() === '') throw new KbValidationError('invalid_type', field, 'must be a non-empty entity id or name');
+    if (typeof ref !== 'string' || ref.trim() === '')
+      throw new KbValidationError('invalid_type', field, 'must be a non-empty entity id or name');
     const e = rc.lookupEntity(ref);
     if (e < 0) throw new KbNotFoundError('entity', ref);
     return e;
@@ -70,7 +78,8 @@ export class KbView {
 
   private static depth(v: unknown, field: string, dflt: number, max: number): number {
     if (v === undefined) return dflt;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) throw new KbValidationError('out_of_range', field, `must be an integer from 0 to ${max}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+      throw new KbValidationError('out_of_range', field, `must be an integer from 0 to ${max}`);
     return v;
   }
 
@@ -114,7 +123,12 @@ export class KbView {
         predicates[p] = (predicates[p] ?? 0) + 1;
       }
     }
-    return { ...rc.summary(e, n), aliases: [...(s.entityAliases.get(e) ?? [])], source_count: sources.size, predicates };
+    return {
+      ...rc.summary(e, n),
+      aliases: [...(s.entityAliases.get(e) ?? [])],
+      source_count: sources.size,
+      predicates,
+    };
   }
 
   async getClaim(claimId: string): Promise<Claim | null> {
@@ -131,7 +145,10 @@ export class KbView {
     const s = this.state;
     const e = rc.lookupEntity(entity, undefined, options.status === 'all');
     if (e < 0) return [];
-    const p = options.predicate_type === undefined ? undefined : s.predIndex.get(normalizeToken(options.predicate_type)) ?? -1;
+    const p =
+      options.predicate_type === undefined
+        ? undefined
+        : (s.predIndex.get(normalizeToken(options.predicate_type)) ?? -1);
     const out: number[] = [];
     for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
       if (p !== undefined && s.factP[f] !== p) continue;
@@ -146,10 +163,15 @@ export class KbView {
     const rc = this.ctx();
     const f = typeof contentId === 'string' ? this.state.factByContentId(contentId) : undefined;
     if (f === undefined) return [];
-    return this.state.claimsOfFact(f).filter((c) => (options.status === 'all' ? rc.exists(c) : rc.isLive(c))).map((c) => rc.toClaim(c));
+    return this.state
+      .claimsOfFact(f)
+      .filter((c) => (options.status === 'all' ? rc.exists(c) : rc.isLive(c)))
+      .map((c) => rc.toClaim(c));
   }
 
-  async listEntities(options: { entity_type?: string; min_claims?: number; limit?: number; offset?: number } = {}): Promise<EntitySummary[]> {
+  async listEntities(
+    options: { entity_type?: string; min_claims?: number; limit?: number; offset?: number } = {},
+  ): Promise<EntitySummary[]> {
     await this.host.beforeRead();
     const rc = this.ctx();
     const s = this.state;
@@ -226,7 +248,11 @@ export class KbView {
   }
 
   /** Open inquiries that a claim linking these two entities (ids or names) would answer. */
-  async checkInquiryMatches(options: { subject_id: string; object_id: string; predicate?: string }): Promise<Inquiry[]> {
+  async checkInquiryMatches(options: {
+    subject_id: string;
+    object_id: string;
+    predicate?: string;
+  }): Promise<Inquiry[]> {
     await this.host.beforeRead();
     return checkInquiryMatches(this.ctx(), options);
   }
@@ -241,14 +267,25 @@ export class KbView {
     return qualityReport(this.ctx());
   }
 
-  async findGaps(expected_patterns?: ExpectedPattern[], options: { limit?: number } = {}): Promise<ReturnType<typeof findGaps>> {
+  async findGaps(
+    expected_patterns?: ExpectedPattern[],
+    options: { limit?: number } = {},
+  ): Promise<ReturnType<typeof findGaps>> {
     await this.host.beforeRead();
     if (expected_patterns !== undefined && !Array.isArray(expected_patterns)) {
-      throw new KbValidationError('invalid_type', 'expected_patterns', 'must be an array of { entity_type, predicate, direction? }');
+      throw new KbValidationError(
+        'invalid_type',
+        'expected_patterns',
+        'must be an array of { entity_type, predicate, direction? }',
+      );
     }
     expected_patterns?.forEach((p, i) => {
       if (!p || typeof p.entity_type !== 'string' || typeof p.predicate !== 'string') {
-        throw new KbValidationError('invalid_type', `expected_patterns[${i}]`, 'needs string entity_type and predicate');
+        throw new KbValidationError(
+          'invalid_type',
+          `expected_patterns[${i}]`,
+          'needs string entity_type and predicate',
+        );
       }
     });
     return findGaps(this.ctx(), expected_patterns, options.limit);

@@ -230,8 +230,11 @@ export class WritePath {
           if (!hub.has('claim_ingested')) break;
           const e = s.claimEntryOf(p.claim);
           const input: ClaimInput = {
-            subject: e.subject, predicate: e.predicate, object: e.object,
-            provenance: e.provenance, confidence: e.confidence,
+            subject: e.subject,
+            predicate: e.predicate,
+            object: e.object,
+            provenance: e.provenance,
+            confidence: e.confidence,
           };
           if (e.payload !== undefined) input.payload = e.payload;
           hub.emit('claim_ingested', { claim_id: e.claim_id, claim_input: input });
@@ -239,7 +242,9 @@ export class WritePath {
         }
         case 'claim_corroborated':
           hub.emit('claim_corroborated', {
-            content_id: s.contentIdOfFact(p.fact), count: p.count, claim_id: s.claimIdOf(p.claim),
+            content_id: s.contentIdOfFact(p.fact),
+            count: p.count,
+            claim_id: s.claimIdOf(p.claim),
           });
           break;
         case 'source_retracted':

@@ -51,11 +51,11 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
   const oCode = E.rawEntity(objectType, objectName);
   const sNorm = sCode >= 0 ? '' : g.registry.canonicalName(subjectType, normalizeName(subjectName));
   const oNorm = oCode >= 0 ? '' : g.registry.canonicalName(objectType, normalizeName(objectName));
-  let s = sCode >= 0 ? sCode >> 1 : E.entityOf(subjectType, sNorm) ?? -1;
-  let o = oCode >= 0 ? oCode >> 1 : E.entityOf(objectType, oNorm) ?? -1;
+  let s = sCode >= 0 ? sCode >> 1 : (E.entityOf(subjectType, sNorm) ?? -1);
+  let o = oCode >= 0 ? oCode >> 1 : (E.entityOf(objectType, oNorm) ?? -1);
   let p = g.predIndex.get(predicate) ?? -1;
   let src = C.sourceOf(sourceId) ?? -1;
-  let f = s >= 0 && o >= 0 && p >= 0 ? F.table.get(s, p, o) ?? -1 : -1;
+  let f = s >= 0 && o >= 0 && p >= 0 ? (F.table.get(s, p, o) ?? -1) : -1;
   if (f >= 0 && src >= 0) {
     const dup = duplicateInFact(g, f, src);
     if (dup >= 0) return -2 - dup;
@@ -64,7 +64,7 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
   // A new spelling of a known entity is remembered (and kept as an alias) as well.
   if (sCode < 0) s = E.intern(subjectType, sNorm, subjectName, s);
   // (A new object may be the subject just added: a self-loop.)
-  if (oCode < 0) o = E.intern(objectType, oNorm, objectName, o >= 0 ? o : E.entityOf(objectType, oNorm) ?? -1);
+  if (oCode < 0) o = E.intern(objectType, oNorm, objectName, o >= 0 ? o : (E.entityOf(objectType, oNorm) ?? -1));
   if (p < 0) p = g.addPredicate(predicate, predicateClass);
   // Bit 1: the subject's raw name is its entity's display name; bit 2: the same for the object.
   const sameName = (sCode >= 0 && (sCode & 1) === 0 ? 1 : 0) | (oCode >= 0 && (oCode & 1) === 0 ? 2 : 0);
@@ -108,9 +108,13 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
   // without loading the entity's or predicate's entry.
   const names = E.name;
   if (
-    ((sameName & 1) === 0 && subjectName !== names[s]) || subjectTypeRaw !== subjectType ||
-    ((sameName & 2) === 0 && objectName !== names[o]) || objectTypeRaw !== objectType ||
-    relationship !== predicate || predicateClass !== g.predClass[p] || sourceType !== C.sourceTypeName[st]
+    ((sameName & 1) === 0 && subjectName !== names[s]) ||
+    subjectTypeRaw !== subjectType ||
+    ((sameName & 2) === 0 && objectName !== names[o]) ||
+    objectTypeRaw !== objectType ||
+    relationship !== predicate ||
+    predicateClass !== g.predClass[p] ||
+    sourceType !== C.sourceTypeName[st]
   ) {
     C.raw.set(c, {
       subject: [subjectName, subjectTypeRaw],
@@ -184,7 +188,10 @@ function setInactive(g: GraphState, c: number, status: number, ts: number): void
 
 /** Retracts every non-retracted claim of the source; with cascade, degrades their dependants transitively. */
 export function applyRetract(
-  g: GraphState, e: RetractEntry, ts: number, events: PendingEvent[] | null,
+  g: GraphState,
+  e: RetractEntry,
+  ts: number,
+  events: PendingEvent[] | null,
 ): { retracted: number[]; degraded: number[] } {
   if (ts > g.lastTs) g.lastTs = ts;
   const C = g.claims;

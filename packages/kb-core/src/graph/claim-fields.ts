@@ -27,8 +27,21 @@ export interface ClaimFields {
 /** A ClaimFields with every field set, so that the object keeps one shape while it is refilled. */
 export function emptyClaimFields(): ClaimFields {
   return {
-    subjectName: '', subjectType: '', relationship: '', predicateClass: '', objectName: '', objectType: '',
-    sourceType: '', sourceId: '', confidence: 0, provenance: null, payload: undefined,
-    idPrefix: '', idCounter: -1, claimId: '', ts: 0, events: null,
+    subjectName: '',
+    subjectType: '',
+    relationship: '',
+    predicateClass: '',
+    objectName: '',
+    objectType: '',
+    sourceType: '',
+    sourceId: '',
+    confidence: 0,
+    provenance: null,
+    payload: undefined,
+    idPrefix: '',
+    idCounter: -1,
+    claimId: '',
+    ts: 0,
+    events: null,
   };
 }

@@ -11,7 +11,10 @@ abstract class Column<T extends TypedArray> {
    * `fill`: the value of every slot not written yet. A column whose new rows start at a constant (a status, a
    * list end) is then reserved rather than pushed: growing fills the new slots once, and a row costs nothing.
    */
-  constructor(a: T, readonly fill: number) {
+  constructor(
+    a: T,
+    readonly fill: number,
+  ) {
     this.a = a;
     if (fill !== 0) a.fill(fill);
   }

@@ -74,7 +74,10 @@ export class Entities {
 
   private rememberRaw(type: string, raw: string, e: number): void {
     let m = this.rawNames.get(type);
-    if (!m) this.rawNames.set(type, (m = new StringTable()));
+    if (!m) {
+      m = new StringTable();
+      this.rawNames.set(type, m);
+    }
     if (m.size < 4_000_000) m.set(raw, e * 2 + (raw === this.name[e] ? 0 : 1));
   }
 
@@ -94,7 +97,10 @@ export class Entities {
         const shown = raw.trim();
         if (shown !== this.name[e]) {
           let set = this.aliases.get(e);
-          if (!set) this.aliases.set(e, (set = new Set()));
+          if (!set) {
+            set = new Set();
+            this.aliases.set(e, set);
+          }
           if (set.size < 32) set.add(shown);
         }
       }
@@ -107,7 +113,10 @@ export class Entities {
     const id = entityId(type, norm);
     this.index.set(id, e);
     let byType = this.byType.get(type);
-    if (!byType) this.byType.set(type, (byType = new Map()));
+    if (!byType) {
+      byType = new Map();
+      this.byType.set(type, byType);
+    }
     byType.set(norm, e);
     this.ids.push(id);
     this.type.push(type);

@@ -73,7 +73,10 @@ export class InquiryBook implements DerivedIndex {
     this.index.set(e.inquiry_id, i);
     for (const n of [...q.subjectNorms, ...q.objectNorms]) {
       let set = this.openByName.get(n);
-      if (!set) this.openByName.set(n, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        this.openByName.set(n, set);
+      }
       set.add(i);
     }
     return i;
@@ -89,7 +92,14 @@ export class InquiryBook implements DerivedIndex {
   }
 
   /** Marks every open inquiry that claim c answers as matched. */
-  match(c: number, subjectNorm: string, objectNorm: string, predicate: string, ts: number, events: PendingEvent[] | null): void {
+  match(
+    c: number,
+    subjectNorm: string,
+    objectNorm: string,
+    predicate: string,
+    ts: number,
+    events: PendingEvent[] | null,
+  ): void {
     const candidates = this.openByName.get(subjectNorm);
     if (!candidates) return;
     for (const i of [...candidates]) {

@@ -45,7 +45,8 @@ export function getInquiry(rc: ReadContext, inquiryId: string): Inquiry | null {
 
 /** Open inquiries that a claim linking these two entities (ids or names) would answer. */
 export function checkInquiryMatches(
-  rc: ReadContext, options: { subject_id: string; object_id: string; predicate?: string },
+  rc: ReadContext,
+  options: { subject_id: string; object_id: string; predicate?: string },
 ): Inquiry[] {
   const s = rc.s;
   const norm = (ref: string, field: string) => {
@@ -61,7 +62,7 @@ export function checkInquiryMatches(
   const out: Inquiry[] = [];
   for (let i = 0; i < s.inquiries.length; i++) {
     const q = inquiryAt(rc, i);
-    if (!q || q.status !== 'open') continue;
+    if (q?.status !== 'open') continue;
     const state = s.inquiries[i]!;
     const has = (names: string[], wanted: string[]) => wanted.some((n) => names.includes(n));
     const forward = has(state.subjectNorms, a) && has(state.objectNorms, b);

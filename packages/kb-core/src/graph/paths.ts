@@ -68,7 +68,13 @@ export function pathExists(rc: ReadContext, a: number, b: number, maxDepth: numb
   return false;
 }
 
-export function findPaths(rc: ReadContext, a: number, b: number, maxDepth: number, topK: number): { paths: Path[]; truncated: boolean } {
+export function findPaths(
+  rc: ReadContext,
+  a: number,
+  b: number,
+  maxDepth: number,
+  topK: number,
+): { paths: Path[]; truncated: boolean } {
   const s = rc.s;
   const toB = distances(rc, b, maxDepth);
   const found: Path[] = [];
@@ -86,7 +92,14 @@ export function findPaths(rc: ReadContext, a: number, b: number, maxDepth: numbe
       const r = rc.relationship(f, u);
       if (!r) continue;
       examined++;
-      edges.push({ from: s.entityIds[u]!, to: s.entityIds[v]!, predicate: r.predicate, direction: r.direction, claim_ids: r.claim_ids, confidence: r.confidence });
+      edges.push({
+        from: s.entityIds[u]!,
+        to: s.entityIds[v]!,
+        predicate: r.predicate,
+        direction: r.direction,
+        claim_ids: r.claim_ids,
+        confidence: r.confidence,
+      });
       stack.push(v);
       const sc = score * r.confidence;
       if (v === b) {

@@ -12,7 +12,12 @@ export interface QueryOptions {
 
 const fmt = (x: number) => (Math.round(x * 100) / 100).toString();
 
-export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, explain: boolean): ExplainFrame | QueryFrame {
+export function buildFrame(
+  rc: ReadContext,
+  e: number,
+  options: QueryOptions,
+  explain: boolean,
+): ExplainFrame | QueryFrame {
   const t0 = performance.now();
   const depth = options.depth ?? 2;
   const maxEntities = options.max_entities ?? 10_000;
@@ -28,7 +33,9 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
     const r = rc.relationship(f, e);
     if (r) direct.push(r);
   }
-  direct.sort((a, b) => b.confidence - a.confidence || b.source_count - a.source_count || (a.target.id < b.target.id ? -1 : 1));
+  direct.sort(
+    (a, b) => b.confidence - a.confidence || b.source_count - a.source_count || (a.target.id < b.target.id ? -1 : 1),
+  );
 
   const t2 = performance.now();
   const reached: ReachedEntity[] = [];
@@ -49,7 +56,14 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
         seen[v] = epoch;
         seenCount++;
         next.push(v);
-        reached.push({ id: s.entityIds[v]!, name: s.entityName[v]!, type: s.entityType[v]!, claim_count: rc.entityClaimCount(v), distance: d, via: s.entityIds[u]! });
+        reached.push({
+          id: s.entityIds[v]!,
+          name: s.entityName[v]!,
+          type: s.entityType[v]!,
+          claim_count: rc.entityClaimCount(v),
+          distance: d,
+          via: s.entityIds[u]!,
+        });
         if (reached.length >= maxEntities) {
           truncated = true;
           break;
@@ -82,7 +96,14 @@ export function buildFrame(rc: ReadContext, e: number, options: QueryOptions, ex
 }
 
 function writeNarrative(
-  rc: ReadContext, focal: number, name: string, type: string, claimCount: number, direct: Relationship[], reached: ReachedEntity[], depth: number,
+  rc: ReadContext,
+  focal: number,
+  name: string,
+  type: string,
+  claimCount: number,
+  direct: Relationship[],
+  reached: ReachedEntity[],
+  depth: number,
 ): string {
   if (direct.length === 0) return `${name} (${type}) has no active claims.`;
   const s = rc.s;
@@ -91,20 +112,31 @@ function writeNarrative(
     for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (rc.isLive(c)) sources.add(s.claimSource[c]!);
   }
   const parts: string[] = [];
-  parts.push(`${name} (${type}) appears in ${claimCount} active claim${claimCount === 1 ? '' : 's'} from ${sources.size} source${sources.size === 1 ? '' : 's'}.`);
+  parts.push(
+    `${name} (${type}) appears in ${claimCount} active claim${claimCount === 1 ? '' : 's'} from ${sources.size} source${sources.size === 1 ? '' : 's'}.`,
+  );
   const shown = direct.slice(0, 5).map((r) => {
     const verb = phrase(r.predicate);
     const support = `${r.source_count} source${r.source_count === 1 ? '' : 's'}, confidence ${fmt(r.confidence)}`;
-    return r.direction === 'outgoing' ? `${name} ${verb} ${r.target.name} (${support})` : `${r.target.name} ${verb} ${name} (${support})`;
+    return r.direction === 'outgoing'
+      ? `${name} ${verb} ${r.target.name} (${support})`
+      : `${r.target.name} ${verb} ${name} (${support})`;
   });
-  parts.push(`${shown.join('; ')}${direct.length > 5 ? `; and ${direct.length - 5} more relationship${direct.length - 5 === 1 ? '' : 's'}` : ''}.`);
+  parts.push(
+    `${shown.join('; ')}${direct.length > 5 ? `; and ${direct.length - 5} more relationship${direct.length - 5 === 1 ? '' : 's'}` : ''}.`,
+  );
   const corroborated = direct.filter((r) => r.source_count > 1).length;
-  if (corroborated) parts.push(`${corroborated} of ${direct.length} relationships are corroborated by more than one source.`);
+  if (corroborated)
+    parts.push(`${corroborated} of ${direct.length} relationships are corroborated by more than one source.`);
   else parts.push('No relationship is corroborated by a second source yet.');
   if (depth > 1 && reached.length) {
     const byType = new Map<string, number>();
     for (const r of reached) byType.set(r.type, (byType.get(r.type) ?? 0) + 1);
-    const mix = [...byType].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([t, n]) => `${n} ${t}`).join(', ');
+    const mix = [...byType]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([t, n]) => `${n} ${t}`)
+      .join(', ');
     parts.push(`Within ${depth} hops it reaches ${reached.length} entities (${mix}).`);
   }
   return parts.join(' ');

@@ -8,7 +8,10 @@ import type { ReadSnapshot } from './snapshot.js';
 
 export class ReadContext {
   readonly live: boolean;
-  constructor(readonly s: ReadSnapshot, readonly cutoff: number) {
+  constructor(
+    readonly s: ReadSnapshot,
+    readonly cutoff: number,
+  ) {
     this.live = cutoff === Infinity;
   }
 
@@ -50,7 +53,8 @@ export class ReadContext {
     const s = this.s;
     if (this.live) return s.entityActive[e]!;
     let n = 0;
-    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.isLive(c)) n++;
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e))
+      for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.isLive(c)) n++;
     return n;
   }
 
@@ -58,7 +62,8 @@ export class ReadContext {
   entityExists(e: number): boolean {
     if (this.live) return true;
     const s = this.s;
-    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.exists(c)) return true;
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e))
+      for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (this.exists(c)) return true;
     return false;
   }
 
@@ -83,7 +88,8 @@ export class ReadContext {
       if (exact !== undefined && this.entityExists(exact)) return exact;
       const t = type === undefined ? undefined : normalizeToken(type);
       for (const n of s.registry.canonicalCandidates(normalizeName(ref))) {
-        for (const e of s.nameIndex.get(n) ?? []) if ((t === undefined || s.entityType[e] === t) && this.entityExists(e)) return e;
+        for (const e of s.nameIndex.get(n) ?? [])
+          if ((t === undefined || s.entityType[e] === t) && this.entityExists(e)) return e;
       }
       return -1;
     }

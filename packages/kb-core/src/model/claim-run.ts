@@ -29,8 +29,16 @@ export interface ClaimRun {
   payload?: Record<number, unknown>;
 }
 
-
-const COLUMNS = ['subject', 'subject_type', 'relationship', 'predicate_class', 'object', 'object_type', 'source_type', 'source_id'] as const;
+const COLUMNS = [
+  'subject',
+  'subject_type',
+  'relationship',
+  'predicate_class',
+  'object',
+  'object_type',
+  'source_type',
+  'source_id',
+] as const;
 
 const ZEROS = '000000000000';
 /** The four low hex digits of every counter, made once: an id is then one concatenation (see generatedClaimId). */
@@ -49,7 +57,7 @@ export function generatedClaimId(prefix: string, counter: number): string {
   const high = Math.floor(counter / 65536);
   if (high !== lastHigh || prefix !== lastPrefix) {
     const hex = high.toString(16);
-    lastHead = 'clm_' + prefix + ZEROS.slice(hex.length) + hex;
+    lastHead = `clm_${prefix}${ZEROS.slice(hex.length)}${hex}`;
     lastPrefix = prefix;
     lastHigh = high;
   }
@@ -59,9 +67,18 @@ export function generatedClaimId(prefix: string, counter: number): string {
 /** An empty run with room for n claims; the caller fills every column position. */
 export function newRun(n: number, idPrefix: string, idStart: number): ClaimRun {
   return {
-    kind: 'claims', n, id_prefix: idPrefix, id_start: idStart,
-    subject: new Array<string>(n), subject_type: new Array<string>(n), relationship: new Array<string>(n), predicate_class: new Array<string>(n),
-    object: new Array<string>(n), object_type: new Array<string>(n), source_type: new Array<string>(n), source_id: new Array<string>(n),
+    kind: 'claims',
+    n,
+    id_prefix: idPrefix,
+    id_start: idStart,
+    subject: new Array<string>(n),
+    subject_type: new Array<string>(n),
+    relationship: new Array<string>(n),
+    predicate_class: new Array<string>(n),
+    object: new Array<string>(n),
+    object_type: new Array<string>(n),
+    source_type: new Array<string>(n),
+    source_id: new Array<string>(n),
     confidence: new Float64Array(n),
   };
 }
@@ -69,7 +86,9 @@ export function newRun(n: number, idPrefix: string, idStart: number): ClaimRun {
 /** The full provenance of claim i (a new object). */
 export function provenanceOfRun(r: ClaimRun, i: number): ClaimEntry['provenance'] {
   const extra = r.provenance_extra?.[i];
-  return extra ? { source_type: r.source_type[i]!, source_id: r.source_id[i]!, ...extra } : { source_type: r.source_type[i]!, source_id: r.source_id[i]! };
+  return extra
+    ? { source_type: r.source_type[i]!, source_id: r.source_id[i]!, ...extra }
+    : { source_type: r.source_type[i]!, source_id: r.source_id[i]! };
 }
 
 /** Claim i of the run as a ClaimEntry (new objects). */
@@ -131,7 +150,8 @@ export function runProblem(r: ClaimRun, n: number): string {
     for (let i = 0; i < n; i++) if (typeof a[i] !== 'string') return `has a non-string in '${col}'`;
   }
   if (!(r.confidence instanceof Float64Array) || r.confidence.length !== n) return "has a bad 'confidence' column";
-  if (r.provenance_extra !== undefined && (typeof r.provenance_extra !== 'object' || r.provenance_extra === null)) return "has a bad 'provenance_extra'";
+  if (r.provenance_extra !== undefined && (typeof r.provenance_extra !== 'object' || r.provenance_extra === null))
+    return "has a bad 'provenance_extra'";
   if (r.payload !== undefined && (typeof r.payload !== 'object' || r.payload === null)) return "has a bad 'payload'";
   return '';
 }

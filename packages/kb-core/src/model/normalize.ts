@@ -2,7 +2,16 @@
 // resolve('BRCA1') === resolve(' brca1 ') and a gene and its protein product stay distinct entities.
 
 const GREEK: Record<string, string> = {
-  α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'epsilon', κ: 'kappa', λ: 'lambda', μ: 'mu', σ: 'sigma', ω: 'omega',
+  α: 'alpha',
+  β: 'beta',
+  γ: 'gamma',
+  δ: 'delta',
+  ε: 'epsilon',
+  κ: 'kappa',
+  λ: 'lambda',
+  μ: 'mu',
+  σ: 'sigma',
+  ω: 'omega',
 };
 const DASHES = /[\u2010-\u2015\u2212]/g;
 const SPACES = /\s+/g;
@@ -40,8 +49,8 @@ export function normalizeToken(raw: string): string {
   if (raw === lastToken) return lastTokenNorm;
   lastToken = raw;
   const hit = tokenCache.get(raw);
-  if (hit !== undefined) return (lastTokenNorm = hit);
-  return (lastTokenNorm = normalizeTokenSlow(raw));
+  lastTokenNorm = hit !== undefined ? hit : normalizeTokenSlow(raw);
+  return lastTokenNorm;
 }
 
 function normalizeTokenSlow(raw: string): string {

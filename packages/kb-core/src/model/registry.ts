@@ -48,7 +48,10 @@ function stringList(v: unknown, field: string): string[] {
 /** The inner map for `name`, made if missing. */
 function byName(m: Map<string, Map<string, string>>, name: string): Map<string, string> {
   let inner = m.get(name);
-  if (!inner) m.set(name, (inner = new Map()));
+  if (!inner) {
+    inner = new Map();
+    m.set(name, inner);
+  }
   return inner;
 }
 
@@ -77,20 +80,24 @@ export class Registry {
     if (typeof namespace !== 'string' || !/^[a-z][a-z0-9_.-]{0,63}$/i.test(namespace)) {
       fail('invalid_type', 'namespace', 'must be 1-64 letters, digits, _ . - starting with a letter');
     }
-    if (vocab === null || typeof vocab !== 'object' || Array.isArray(vocab)) fail('invalid_type', 'vocab', 'must be an object');
+    if (vocab === null || typeof vocab !== 'object' || Array.isArray(vocab))
+      fail('invalid_type', 'vocab', 'must be an object');
     const v = vocab as Record<string, unknown>;
     stringList(v.entity_types, 'vocab.entity_types');
     stringList(v.predicate_classes, 'vocab.predicate_classes');
     if (v.predicates !== undefined) {
-      if (v.predicates === null || typeof v.predicates !== 'object' || Array.isArray(v.predicates)) fail('invalid_type', 'vocab.predicates', 'must be an object');
+      if (v.predicates === null || typeof v.predicates !== 'object' || Array.isArray(v.predicates))
+        fail('invalid_type', 'vocab.predicates', 'must be an object');
       for (const [name, spec] of Object.entries(v.predicates as Record<string, unknown>)) {
         this.checkPredicateSpec(name, spec, `vocab.predicates.${name}`);
       }
     }
     if (v.synonyms !== undefined) {
-      if (v.synonyms === null || typeof v.synonyms !== 'object') fail('invalid_type', 'vocab.synonyms', 'must be an object');
+      if (v.synonyms === null || typeof v.synonyms !== 'object')
+        fail('invalid_type', 'vocab.synonyms', 'must be an object');
       for (const [type, table] of Object.entries(v.synonyms as Record<string, unknown>)) {
-        if (table === null || typeof table !== 'object') fail('invalid_type', `vocab.synonyms.${type}`, 'must be an object');
+        if (table === null || typeof table !== 'object')
+          fail('invalid_type', `vocab.synonyms.${type}`, 'must be an object');
         for (const [canon, syns] of Object.entries(table as Record<string, unknown>)) {
           stringList(syns, `vocab.synonyms.${type}.${canon}`);
         }
@@ -100,17 +107,22 @@ export class Registry {
   }
 
   checkPredicateSpec(name: unknown, spec: unknown, field = 'options'): void {
-    if (typeof name !== 'string' || name.trim() === '') fail('invalid_type', 'predicate_type', 'must be a non-empty string');
-    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) fail('invalid_type', field, 'must be an object');
+    if (typeof name !== 'string' || name.trim() === '')
+      fail('invalid_type', 'predicate_type', 'must be a non-empty string');
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec))
+      fail('invalid_type', field, 'must be an object');
     const s = spec as Record<string, unknown>;
     stringList(s.subject_types, `${field}.subject_types`);
     stringList(s.object_types, `${field}.object_types`);
-    if (s.class !== undefined && (typeof s.class !== 'string' || s.class.trim() === '')) fail('invalid_type', `${field}.class`, 'must be a non-empty string');
+    if (s.class !== undefined && (typeof s.class !== 'string' || s.class.trim() === ''))
+      fail('invalid_type', `${field}.class`, 'must be a non-empty string');
   }
 
   checkPayloadSchema(predicateType: unknown, schema: unknown): void {
-    if (typeof predicateType !== 'string' || predicateType.trim() === '') fail('invalid_type', 'predicate_type', 'must be a non-empty string');
-    if (schema === null || (typeof schema !== 'object' && typeof schema !== 'boolean')) fail('invalid_type', 'schema', 'must be a JSON Schema object');
+    if (typeof predicateType !== 'string' || predicateType.trim() === '')
+      fail('invalid_type', 'predicate_type', 'must be a non-empty string');
+    if (schema === null || (typeof schema !== 'object' && typeof schema !== 'boolean'))
+      fail('invalid_type', 'schema', 'must be a JSON Schema object');
     try {
       this.ajv.compile(schema as object);
     } catch (e) {
@@ -156,7 +168,7 @@ export class Registry {
   canonicalName(type: string, norm: string): string {
     if (this.synonyms.size === 0) return norm;
     const m = this.synonyms.get(norm);
-    return m === undefined ? norm : m.get(type) ?? m.get('*') ?? norm;
+    return m === undefined ? norm : (m.get(type) ?? m.get('*') ?? norm);
   }
 
   /** Canonical names a type-less name may stand for (any type's synonym table). */
@@ -169,7 +181,7 @@ export class Registry {
   displayName(type: string, canonical: string): string | undefined {
     if (this.displayNames.size === 0) return undefined;
     const m = this.displayNames.get(canonical);
-    return m === undefined ? undefined : m.get(type) ?? m.get('*');
+    return m === undefined ? undefined : (m.get(type) ?? m.get('*'));
   }
 
   /** Throws when the claim breaks a registered predicate constraint or payload schema. */
@@ -178,29 +190,57 @@ export class Registry {
     return this.predicates.size > 0 || this.schemas.size > 0;
   }
 
-  checkClaim(subjectType: string, predicate: string, predicateClass: string, objectType: string, payload: unknown): void {
+  checkClaim(
+    subjectType: string,
+    predicate: string,
+    predicateClass: string,
+    objectType: string,
+    payload: unknown,
+  ): void {
     const rule = this.predicates.get(predicate);
     if (rule) {
       if (rule.predicate_class !== undefined && rule.predicate_class !== predicateClass) {
-        fail('predicate_class', 'predicate[1]', `'${predicate}' belongs to class '${rule.predicate_class}', not '${predicateClass}'`);
+        fail(
+          'predicate_class',
+          'predicate[1]',
+          `'${predicate}' belongs to class '${rule.predicate_class}', not '${predicateClass}'`,
+        );
       }
       if (rule.subject_types && !rule.subject_types.has(subjectType)) {
-        fail('type_constraint', 'subject[1]', `'${predicate}' needs a subject of type ${[...rule.subject_types].join(' | ')}, got '${subjectType}'`);
+        fail(
+          'type_constraint',
+          'subject[1]',
+          `'${predicate}' needs a subject of type ${[...rule.subject_types].join(' | ')}, got '${subjectType}'`,
+        );
       }
       if (rule.object_types && !rule.object_types.has(objectType)) {
-        fail('type_constraint', 'object[1]', `'${predicate}' needs an object of type ${[...rule.object_types].join(' | ')}, got '${objectType}'`);
+        fail(
+          'type_constraint',
+          'object[1]',
+          `'${predicate}' needs an object of type ${[...rule.object_types].join(' | ')}, got '${objectType}'`,
+        );
       }
     }
     const s = this.schemas.get(predicate);
     if (s && !s.validate(payload)) {
       const err = s.validate.errors?.[0];
       const where = err?.instancePath ? `payload${err.instancePath.replace(/\//g, '.')}` : 'payload';
-      fail('payload_schema', where, `does not match the schema registered for '${predicate}': ${err?.message ?? 'invalid'}`);
+      fail(
+        'payload_schema',
+        where,
+        `does not match the schema registered for '${predicate}': ${err?.message ?? 'invalid'}`,
+      );
     }
   }
 
-  predicateSpecs(): Record<string, { predicate_class?: string; subject_types: string[]; object_types: string[]; namespace: string }> {
-    const out: Record<string, { predicate_class?: string; subject_types: string[]; object_types: string[]; namespace: string }> = {};
+  predicateSpecs(): Record<
+    string,
+    { predicate_class?: string; subject_types: string[]; object_types: string[]; namespace: string }
+  > {
+    const out: Record<
+      string,
+      { predicate_class?: string; subject_types: string[]; object_types: string[]; namespace: string }
+    > = {};
     for (const [k, r] of this.predicates) {
       out[k] = {
         ...(r.predicate_class === undefined ? {} : { predicate_class: r.predicate_class }),

@@ -17,19 +17,40 @@ export const CHUNK = 4096;
 export const RUN_CHUNK = 16384;
 
 type EncodedClaim = [
-  claim_id: string, subject: string, subject_type: string, relationship: string, predicate_class: string,
-  object: string, object_type: string, source_type: string, source_id: string, confidence: number,
-  provenance_extra?: Record<string, unknown> | 0, payload?: unknown,
+  claim_id: string,
+  subject: string,
+  subject_type: string,
+  relationship: string,
+  predicate_class: string,
+  object: string,
+  object_type: string,
+  source_type: string,
+  source_id: string,
+  confidence: number,
+  provenance_extra?: Record<string, unknown> | 0,
+  payload?: unknown,
 ];
 
 export function encodeEntry(e: LogEntry): unknown {
   if (e.kind !== 'claim') return e;
   const p = e.provenance;
-  const out: EncodedClaim = [e.claim_id, e.subject[0], e.subject[1], e.predicate[0], e.predicate[1], e.object[0], e.object[1], p.source_type, p.source_id, e.confidence];
+  const out: EncodedClaim = [
+    e.claim_id,
+    e.subject[0],
+    e.subject[1],
+    e.predicate[0],
+    e.predicate[1],
+    e.object[0],
+    e.object[1],
+    p.source_type,
+    p.source_id,
+    e.confidence,
+  ];
   let extra: Record<string, unknown> | undefined;
   for (const k in p) {
     if (k === 'source_type' || k === 'source_id' || p[k] === undefined) continue;
-    (extra ??= {})[k] = p[k];
+    extra ??= {};
+    extra[k] = p[k];
   }
   if (extra !== undefined || e.payload !== undefined) out.push(extra ?? 0);
   if (e.payload !== undefined) out.push(e.payload);
@@ -39,8 +60,18 @@ export function encodeEntry(e: LogEntry): unknown {
 export function decodeEntry(x: unknown): LogEntry {
   if (!Array.isArray(x)) return x as LogEntry;
   const a = x as EncodedClaim;
-  const provenance = (a[10] ? { source_type: a[7], source_id: a[8], ...a[10] } : { source_type: a[7], source_id: a[8] }) as ClaimEntry['provenance'];
-  const e: ClaimEntry = { kind: 'claim', claim_id: a[0], subject: [a[1], a[2]], predicate: [a[3], a[4]], object: [a[5], a[6]], provenance, confidence: a[9] };
+  const provenance = (
+    a[10] ? { source_type: a[7], source_id: a[8], ...a[10] } : { source_type: a[7], source_id: a[8] }
+  ) as ClaimEntry['provenance'];
+  const e: ClaimEntry = {
+    kind: 'claim',
+    claim_id: a[0],
+    subject: [a[1], a[2]],
+    predicate: [a[3], a[4]],
+    object: [a[5], a[6]],
+    provenance,
+    confidence: a[9],
+  };
   if (a.length > 11) e.payload = a[11];
   return e;
 }

@@ -19,7 +19,12 @@ export async function openStore(path: string, options: StoreOpenOptions = {}): P
       const spec = './postgres/index.js';
       mod = (await import(spec)) as { openPostgresStore?: OpenStore };
     } catch (e) {
-      throw new KbOpenError('backend_unavailable', 'path', `the PostgreSQL store could not be loaded: ${(e as Error).message}`, { cause: e });
+      throw new KbOpenError(
+        'backend_unavailable',
+        'path',
+        `the PostgreSQL store could not be loaded: ${(e as Error).message}`,
+        { cause: e },
+      );
     }
     if (typeof mod.openPostgresStore !== 'function') {
       throw new KbOpenError('backend_unavailable', 'path', 'the PostgreSQL store does not export openPostgresStore');

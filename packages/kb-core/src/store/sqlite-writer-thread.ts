@@ -16,7 +16,9 @@ db.pragma('wal_autocheckpoint = 0');
 // index update rather than all happening at COMMIT, where the engine waits for them.
 db.pragma('cache_size = -512');
 const headStmt = db.prepare<[], { h: number }>('SELECT seq + n - 1 AS h FROM log ORDER BY seq DESC LIMIT 1');
-const insertStmt = db.prepare<[number, number, number, string]>('INSERT INTO log (seq, n, ts, body) VALUES (?, ?, ?, ?)');
+const insertStmt = db.prepare<[number, number, number, string]>(
+  'INSERT INTO log (seq, n, ts, body) VALUES (?, ?, ?, ?)',
+);
 const beginStmt = db.prepare('BEGIN IMMEDIATE');
 const commitStmt = db.prepare('COMMIT');
 const rollbackStmt = db.prepare('ROLLBACK');
@@ -32,25 +34,30 @@ function handle(m: ToWriter): void {
       const head = headStmt.get()?.h ?? 0;
       if (head !== m.expectedHead) {
         rollbackStmt.run();
-        return reply({ ok: false, conflict: head });
+        reply({ ok: false, conflict: head });
+        return;
       }
       let seq = head + 1;
       for (const c of m.chunks) {
         insertStmt.run(seq, c.n, m.ts, c.body);
         seq += c.n;
       }
-      return reply({ ok: true });
+      reply({ ok: true });
+      return;
     }
     case 'commit':
       commitStmt.run();
-      return reply({ ok: true });
+      reply({ ok: true });
+      return;
     case 'checkpoint':
       // PASSIVE: never waits for readers or the writer; what it cannot copy now, a later checkpoint will.
       db.pragma('wal_checkpoint(PASSIVE)');
-      return reply({ ok: true });
+      reply({ ok: true });
+      return;
     case 'rollback':
       if (db.inTransaction) rollbackStmt.run();
-      return reply({ ok: true });
+      reply({ ok: true });
+      return;
     case 'close':
       db.close();
       reply({ ok: true });

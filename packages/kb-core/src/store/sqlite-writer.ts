@@ -30,7 +30,10 @@ export class WriterThread {
   constructor(file: string) {
     const workerData = { file };
     this.worker = sourceMode
-      ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(threadUrl.href)}); })`, { eval: true, workerData })
+      ? new Worker(
+          `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(threadUrl.href)}); })`,
+          { eval: true, workerData },
+        )
       : new Worker(threadUrl, { workerData });
     this.worker.unref();
     this.worker.on('message', (m: FromWriter) => this.waiting.shift()?.resolve(m));
@@ -38,8 +41,12 @@ export class WriterThread {
       this.dead ??= e;
       for (const w of this.waiting.splice(0)) w.reject(e);
     };
-    this.worker.on('error', (e) => fail(new KbError('storage_failed', `the SQLite writer thread failed: ${e.message}`)));
-    this.worker.on('exit', (code) => fail(new KbError('storage_failed', `the SQLite writer thread exited (code ${code})`)));
+    this.worker.on('error', (e) =>
+      fail(new KbError('storage_failed', `the SQLite writer thread failed: ${e.message}`)),
+    );
+    this.worker.on('exit', (code) =>
+      fail(new KbError('storage_failed', `the SQLite writer thread exited (code ${code})`)),
+    );
   }
 
   request(m: ToWriter): Promise<FromWriter> {

@@ -68,7 +68,9 @@ export class SqliteClaimStore implements ClaimStore {
         try {
           mkdirSync(dir, { recursive: true });
         } catch (e) {
-          throw new KbOpenError('open_failed', 'path', `cannot create directory ${dir}: ${(e as Error).message}`, { cause: e });
+          throw new KbOpenError('open_failed', 'path', `cannot create directory ${dir}: ${(e as Error).message}`, {
+            cause: e,
+          });
         }
       }
     }
@@ -79,7 +81,10 @@ export class SqliteClaimStore implements ClaimStore {
       if (!readonly) {
         // Chunks are large JSON texts: 64 KiB pages cut the overflow-page chains SQLite writes per chunk
         // (takes effect only on a new, empty file, before WAL is switched on).
-        if (!existsSync(`${file}-wal`) && (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count === 0) {
+        if (
+          !existsSync(`${file}-wal`) &&
+          (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count === 0
+        ) {
           db.pragma('page_size = 65536');
         }
         db.pragma('journal_mode = WAL');
@@ -116,7 +121,8 @@ export class SqliteClaimStore implements ClaimStore {
   beginAppend(entries: readonly LogEntry[], ts: number, expectedHead: number): PendingAppend | undefined {
     if (this.closed || this.db.readonly || spanOf(entries) < THREAD_MIN_ENTRIES) return undefined;
     if (this.writer?.dead) return undefined;
-    const writer = (this.writer ??= new WriterThread(this.location));
+    this.writer ??= new WriterThread(this.location);
+    const writer = this.writer;
     const chunks = encodeChunks(entries);
     let bytes = 0;
     for (const c of chunks) bytes += c.body.length;
@@ -124,7 +130,9 @@ export class SqliteClaimStore implements ClaimStore {
     begun.catch(() => undefined); // settled by commit or abort
     let ended: Promise<void> | undefined;
     const fail = (m: FromWriterFailure) =>
-      'conflict' in m ? new KbConflictError(expectedHead, m.conflict) : new KbError('storage_failed', `append to ${this.location} failed: ${m.error}`);
+      'conflict' in m
+        ? new KbConflictError(expectedHead, m.conflict)
+        : new KbError('storage_failed', `append to ${this.location} failed: ${m.error}`);
     return {
       commit: async () => {
         // Sent before begin's answer is read: the thread runs it right after begin, saving a round trip through
@@ -142,7 +150,13 @@ export class SqliteClaimStore implements ClaimStore {
         this.maybeCheckpoint();
         return expectedHead + 1;
       },
-      abort: () => (ended ??= begun.then(() => writer.request({ op: 'rollback' })).then(() => undefined, () => undefined)),
+      abort: () =>
+        (ended ??= begun
+          .then(() => writer.request({ op: 'rollback' }))
+          .then(
+            () => undefined,
+            () => undefined,
+          )),
     };
   }
 
@@ -155,7 +169,8 @@ export class SqliteClaimStore implements ClaimStore {
       this.uncheckpointed = 0;
       return;
     }
-    const thread = (this.checkpointer ??= new WriterThread(this.location));
+    this.checkpointer ??= new WriterThread(this.location);
+    const thread = this.checkpointer;
     this.uncheckpointed = 0;
     this.checkpointing = true;
     void thread.request({ op: 'checkpoint' }).then(

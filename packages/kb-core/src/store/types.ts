@@ -53,7 +53,6 @@ export interface PayloadSchemaEntry {
   schema: unknown;
 }
 
-
 export type LogEntry =
   | ClaimEntry
   | ClaimRun

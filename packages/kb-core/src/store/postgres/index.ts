@@ -11,14 +11,30 @@ import { parsePostgresUrl, redact } from './url.js';
 /** Connections per opened store: appends are serialised anyway; reads overlap with at most one write. */
 export const POOL_MAX = 4;
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE',
-  '57P03', /* cannot_connect_now */ '53300' /* too_many_connections */]);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'EPIPE',
+  '57P03',
+  /* cannot_connect_now */ '53300' /* too_many_connections */,
+]);
 
 export async function openPostgresStore(url: string, options: StoreOpenOptions = {}): Promise<ClaimStore> {
   const { connectionString, location } = parsePostgresUrl(url);
   const create = options.create ?? true;
   const readonly = options.readonly ?? false;
-  const pool = new pg.Pool({ connectionString, max: POOL_MAX, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000, application_name: 'evident-kb' });
+  const pool = new pg.Pool({
+    connectionString,
+    max: POOL_MAX,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'evident-kb',
+  });
   // An idle connection dropped by the server emits 'error' on the pool; without a handler that would crash
   // the process. The pool discards the connection and the next query opens a new one.
   pool.on('error', () => undefined);
@@ -42,8 +58,14 @@ function openError(e: unknown, url: string, location: string): KbOpenError {
   const msg = redact(err?.message ?? String(e), url);
   const code = err?.code ?? '';
   let kind = 'open_failed';
-  if (UNREACHABLE.has(code) || /timeout|terminated unexpectedly|connection terminated/i.test(msg)) kind = 'backend_unavailable';
+  if (UNREACHABLE.has(code) || /timeout|terminated unexpectedly|connection terminated/i.test(msg))
+    kind = 'backend_unavailable';
   else if (code === '3D000') kind = 'not_found';
-  const what = kind === 'backend_unavailable' ? 'PostgreSQL server not reachable' : kind === 'not_found' ? 'database does not exist' : 'cannot open';
+  const what =
+    kind === 'backend_unavailable'
+      ? 'PostgreSQL server not reachable'
+      : kind === 'not_found'
+        ? 'database does not exist'
+        : 'cannot open';
   return new KbOpenError(kind, 'path', `${what}: ${location}: ${msg}`, { cause: e });
 }

@@ -27,18 +27,34 @@ const EXPECTED_COLUMNS: Record<string, string> = { seq: 'bigint', n: 'integer', 
  * transaction begun after the lock is held: only then are the other process's new tables visible in the
  * catalog caches. The lock dies with the connection if the process does. Returns the schema's lock key.
  */
-export async function ensureSchema(client: pg.PoolClient, opts: { create: boolean; readonly: boolean; location: string }): Promise<number> {
-  const { rows: [info] } = await client.query<{ schema: string | null; key: number }>(
-    `SELECT current_schema() AS schema, hashtext(coalesce(current_schema(), '')) AS key`);
-  if (!info!.schema) throw new KbOpenError('open_failed', 'path', `${opts.location}: no schema on the search_path to hold the KB tables`);
+export async function ensureSchema(
+  client: pg.PoolClient,
+  opts: { create: boolean; readonly: boolean; location: string },
+): Promise<number> {
+  const {
+    rows: [info],
+  } = await client.query<{ schema: string | null; key: number }>(
+    `SELECT current_schema() AS schema, hashtext(coalesce(current_schema(), '')) AS key`,
+  );
+  if (!info!.schema)
+    throw new KbOpenError(
+      'open_failed',
+      'path',
+      `${opts.location}: no schema on the search_path to hold the KB tables`,
+    );
   await client.query('SELECT pg_advisory_lock($1, $2)', [DDL_LOCK, info!.key]);
   try {
     await client.query('BEGIN');
     try {
-      const { rows: [t] } = await client.query<{ meta: string | null; log: string | null }>(
-        'SELECT to_regclass($1)::text AS meta, to_regclass($2)::text AS log', [META, LOG]);
+      const {
+        rows: [t],
+      } = await client.query<{ meta: string | null; log: string | null }>(
+        'SELECT to_regclass($1)::text AS meta, to_regclass($2)::text AS log',
+        [META, LOG],
+      );
       if (!t!.meta && !t!.log) {
-        if (!opts.create || opts.readonly) throw new KbOpenError('not_found', 'path', `no knowledge base in ${opts.location}`);
+        if (!opts.create || opts.readonly)
+          throw new KbOpenError('not_found', 'path', `no knowledge base in ${opts.location}`);
         await createTables(client);
       } else {
         await checkTables(client, t!.meta !== null, t!.log !== null, opts.location, opts.readonly);
@@ -70,7 +86,13 @@ async function createTables(client: pg.PoolClient): Promise<void> {
   await client.query(`INSERT INTO ${META} (key, value) VALUES ('format', $1)`, [FORMAT]);
 }
 
-async function checkTables(client: pg.PoolClient, hasMeta: boolean, hasLog: boolean, location: string, readonly: boolean): Promise<void> {
+async function checkTables(
+  client: pg.PoolClient,
+  hasMeta: boolean,
+  hasLog: boolean,
+  location: string,
+  readonly: boolean,
+): Promise<void> {
   const bad = (why: string) => new KbOpenError('bad_format', 'path', `${location} is not an Evident KB: ${why}`);
   if (!hasMeta) throw bad(`table ${LOG} exists without ${META}`);
   let format: string | undefined;
@@ -82,9 +104,12 @@ async function checkTables(client: pg.PoolClient, hasMeta: boolean, hasLog: bool
   }
   if (format !== FORMAT && format !== OLD_FORMAT) throw bad(`format ${format ?? 'missing'} (expected ${FORMAT})`);
   if (!hasLog) throw bad(`table ${LOG} is missing`);
-  if (format === OLD_FORMAT && !readonly) await client.query(`UPDATE ${META} SET value = $1 WHERE key = 'format'`, [FORMAT]);
+  if (format === OLD_FORMAT && !readonly)
+    await client.query(`UPDATE ${META} SET value = $1 WHERE key = 'format'`, [FORMAT]);
   const { rows } = await client.query<{ column_name: string; data_type: string }>(
-    `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`, [LOG]);
+    `SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1`,
+    [LOG],
+  );
   const have = new Map(rows.map((r) => [r.column_name, r.data_type]));
   for (const [col, type] of Object.entries(EXPECTED_COLUMNS)) {
     if (have.get(col) !== type) throw bad(`column ${LOG}.${col} is ${have.get(col) ?? 'missing'} (expected ${type})`);

@@ -39,7 +39,8 @@ export class PostgresClaimStore implements ClaimStore {
     if (this.closed) throw new KbClosedError();
     if (entries.length === 0) return expectedHead + 1;
     if (this.readonly) throw new KbError('read_only', `${this.location} was opened read-only`);
-    if (!Number.isSafeInteger(expectedHead) || expectedHead < 0) throw new KbError('invalid_head', `expectedHead must be a non-negative integer, got ${expectedHead}`);
+    if (!Number.isSafeInteger(expectedHead) || expectedHead < 0)
+      throw new KbError('invalid_head', `expectedHead must be a non-negative integer, got ${expectedHead}`);
     // Serialise before taking a connection and the lock: the lock is held only for the database's own work.
     const values: unknown[] = [];
     const tuples: string[] = [];
@@ -153,7 +154,10 @@ export class PostgresClaimStore implements ClaimStore {
   /** Driver errors become a KbError with a stable code; the original stays available as `cause`. */
   private wrap(op: string, e: unknown): Error {
     if (e instanceof KbError) return e;
-    const err = new KbError('storage_failed', `PostgreSQL ${op} on ${this.location} failed: ${(e as Error)?.message ?? String(e)}`);
+    const err = new KbError(
+      'storage_failed',
+      `PostgreSQL ${op} on ${this.location} failed: ${(e as Error)?.message ?? String(e)}`,
+    );
     (err as { cause?: unknown }).cause = e;
     return err;
   }

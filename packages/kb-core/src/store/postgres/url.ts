@@ -13,14 +13,26 @@ export function parsePostgresUrl(url: string): ParsedUrl {
   try {
     u = new URL(url);
   } catch {
-    throw new KbOpenError('invalid_path', 'path', 'not a valid postgres:// URL (expected postgres://user@host:port/database)');
+    throw new KbOpenError(
+      'invalid_path',
+      'path',
+      'not a valid postgres:// URL (expected postgres://user@host:port/database)',
+    );
   }
   if (!/^postgres(ql)?:$/i.test(u.protocol)) {
-    throw new KbOpenError('invalid_path', 'path', `unsupported URL scheme '${u.protocol}' (expected postgres:// or postgresql://)`);
+    throw new KbOpenError(
+      'invalid_path',
+      'path',
+      `unsupported URL scheme '${u.protocol}' (expected postgres:// or postgresql://)`,
+    );
   }
   const db = decodeURIComponent(u.pathname.replace(/^\//, ''));
   if (db === '' || db.includes('/')) {
-    throw new KbOpenError('invalid_path', 'path', 'the postgres:// URL must name a database (postgres://user@host:port/database)');
+    throw new KbOpenError(
+      'invalid_path',
+      'path',
+      'the postgres:// URL must name a database (postgres://user@host:port/database)',
+    );
   }
   if (u.hostname === '' && !u.searchParams.has('host')) {
     throw new KbOpenError('invalid_path', 'path', 'the postgres:// URL must name a host');
