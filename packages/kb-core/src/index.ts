@@ -11,7 +11,7 @@ export {
   type QuickstartOptions,
   type RetractResult,
 } from './db/kb.js';
-export { KbView, type ClaimsForOptions } from './db/view.js';
+export { KbView, type KbReader, type ClaimsForOptions } from './db/view.js';
 export * from './errors.js';
 export type * from './types.js';
 export type { Vocabulary, PredicateSpec } from './model/registry.js';

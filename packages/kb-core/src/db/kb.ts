@@ -1,6 +1,6 @@
 // KbDB: the live base, a facade. Each concern is a module of its own: capture and validation of claim inputs
 // (capture.ts), the write path (write-path.ts: serial queue, catch-up, speculative apply, rebuild), copies of
-// the log (log-copy.ts), generated ids (ids.ts); reads are KbView's (view.ts), shared with the at() views.
+// the log (log-copy.ts), generated ids (ids.ts); reads are a KbView's (view.ts), the live one, as at() views.
 import { KbClosedError, KbError, KbNotFoundError, KbValidationError } from '../errors.js';
 import type { PendingEvent } from '../graph/events.js';
 import type { Registry, PredicateSpec, Vocabulary } from '../model/registry.js';
@@ -15,7 +15,7 @@ import { ClaimCapture, checkClaims, claimIdsOf } from './capture.js';
 import { EventHub, type Listener } from './events.js';
 import { newId } from './ids.js';
 import { checkSnapshotDest, restoreLog, snapshotLog } from './log-copy.js';
-import { KbView, type StateRef, type ViewHost } from './view.js';
+import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
 import { WritePath } from './write-path.js';
 
 /**
@@ -57,10 +57,14 @@ export interface RetractResult {
 }
 
 /**
- * The base reads as KbView does (asOf Infinity): it is a KbView, so a base goes wherever a view does (the
- * servers take either). Everything else is delegated to the modules named above.
+ * The base reads through a live KbView (asOf Infinity) it holds and delegates to; as a KbReader it goes
+ * wherever a view does (the servers take either). Everything else is delegated to the modules named above.
  */
-export class KbDB extends KbView {
+export class KbDB implements KbReader {
+  /** Timestamp (ms) the base answers as of: always now. */
+  readonly asOf = Infinity;
+  private readonly ref: StateRef;
+  private readonly reads: KbView;
   private readonly events = new EventHub();
   /** The extraction this base was opened with (OpenOptions.extraction), if any. */
   private readonly extraction: extract.ExtractionPort | undefined;
@@ -70,6 +74,10 @@ export class KbDB extends KbView {
   /** The log's store (tests reach it to inject failures). */
   private get store(): WritePath['store'] {
     return this.w.store;
+  }
+
+  private get state() {
+    return this.ref.current;
   }
 
   private get registry(): Registry {
@@ -83,13 +91,14 @@ export class KbDB extends KbView {
     extraction: extract.ExtractionPort | undefined,
   ) {
     // The graph is set by the write path (newGraph) before anything reads it.
-    const ref = { current: undefined } as unknown as StateRef;
-    // biome-ignore lint/complexity/noUselessThisAlias: `this` cannot be read before super() returns; the hooks run later
-    let self!: KbDB;
-    super(ref, { beforeRead: () => self.w.beforeRead(), describeStore: () => self.describeStore() }, Infinity);
-    self = this;
-    this.w = new WritePath(store, ref, this.events);
-    ref.current = this.w.newGraph();
+    this.ref = { current: undefined } as unknown as StateRef;
+    this.w = new WritePath(store, this.ref, this.events);
+    this.ref.current = this.w.newGraph();
+    this.reads = new KbView(
+      this.ref,
+      { beforeRead: () => this.w.beforeRead(), describeStore: () => this.describeStore() },
+      Infinity,
+    );
     this.capture = new ClaimCapture(policy);
     this.backendName = backend;
     this.extraction = extraction;
@@ -248,6 +257,30 @@ export class KbDB extends KbView {
     const host: ViewHost = { beforeRead: () => this.w.committedIndex(), describeStore: () => this.describeStore() };
     return Promise.resolve(new KbView(this.ref, host, ms));
   }
+
+  // ---- reads: the live view's (KbView documents each) ----------------------------------------------------
+
+  resolve: KbView['resolve'] = (...a) => this.reads.resolve(...a);
+  query: KbView['query'] = (...a) => this.reads.query(...a);
+  explain: KbView['explain'] = (...a) => this.reads.explain(...a);
+  getEntity: KbView['getEntity'] = (...a) => this.reads.getEntity(...a);
+  getClaim: KbView['getClaim'] = (...a) => this.reads.getClaim(...a);
+  claimsFor: KbView['claimsFor'] = (...a) => this.reads.claimsFor(...a);
+  claimsByContentId: KbView['claimsByContentId'] = (...a) => this.reads.claimsByContentId(...a);
+  listEntities: KbView['listEntities'] = (...a) => this.reads.listEntities(...a);
+  pathExists: KbView['pathExists'] = (...a) => this.reads.pathExists(...a);
+  findPaths: KbView['findPaths'] = (...a) => this.reads.findPaths(...a);
+  traceDownstream: KbView['traceDownstream'] = (...a) => this.reads.traceDownstream(...a);
+  openInquiries: KbView['openInquiries'] = (...a) => this.reads.openInquiries(...a);
+  getInquiry: KbView['getInquiry'] = (...a) => this.reads.getInquiry(...a);
+  checkInquiryMatches: KbView['checkInquiryMatches'] = (...a) => this.reads.checkInquiryMatches(...a);
+  knowledgeHealth: KbView['knowledgeHealth'] = (...a) => this.reads.knowledgeHealth(...a);
+  qualityReport: KbView['qualityReport'] = (...a) => this.reads.qualityReport(...a);
+  findGaps: KbView['findGaps'] = (...a) => this.reads.findGaps(...a);
+  findBridges: KbView['findBridges'] = (...a) => this.reads.findBridges(...a);
+  findConfidenceAlerts: KbView['findConfidenceAlerts'] = (...a) => this.reads.findConfidenceAlerts(...a);
+  schema: KbView['schema'] = (...a) => this.reads.schema(...a);
+  stats: KbView['stats'] = (...a) => this.reads.stats(...a);
 
   // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---
 

@@ -40,6 +40,9 @@ export interface StateRef {
   current: GraphState;
 }
 
+/** What a base and a view both answer: KbView's public reads (KbDB delegates them to a live KbView). */
+export type KbReader = { [K in keyof KbView]: KbView[K] };
+
 export class KbView {
   /** @internal */
   protected readonly ref: StateRef;

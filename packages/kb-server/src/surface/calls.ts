@@ -9,7 +9,7 @@ import type {
   IngestResult,
   IngestTextOptions,
   KbDB,
-  KbView,
+  KbReader,
   Provenance,
 } from '@evident/kb';
 import type { ClaimBody } from './schemas.js';
@@ -78,7 +78,7 @@ export async function ingestText(
 }
 
 /** The live base, or a read-only view as of `as_of` (ISO 8601). */
-export async function viewAt(db: KbDB, as_of: string | undefined): Promise<KbView> {
+export async function viewAt(db: KbDB, as_of: string | undefined): Promise<KbReader> {
   if (as_of === undefined) return db;
   if (Number.isNaN(Date.parse(as_of)))
     throw new KbValidationError(
@@ -89,7 +89,7 @@ export async function viewAt(db: KbDB, as_of: string | undefined): Promise<KbVie
   return db.at(as_of);
 }
 
-export async function getEntityOrThrow(view: KbView, id: string) {
+export async function getEntityOrThrow(view: KbReader, id: string) {
   const e = await view.getEntity(id);
   if (!e) throw new KbNotFoundError('entity', id);
   return e;
@@ -118,7 +118,7 @@ const RANK: Record<MatchKind, number> = { exact: 5, alias: 4, prefix: 3, substri
  * of a type with that name; ties by claim count. No query: all entities (of `type`) by claim count.
  */
 export async function searchEntities(
-  view: KbView,
+  view: KbReader,
   o: { q?: string; type?: string; min_claims?: number },
 ): Promise<SearchHit[]> {
   const all = await view.listEntities({
