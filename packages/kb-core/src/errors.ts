@@ -79,3 +79,13 @@ export class KbExtractionUnavailableError extends KbError {
     );
   }
 }
+
+/**
+ * The write would take the in-memory index past what it is designed to hold (entities or facts). Nothing of the
+ * write is kept; 507: the base cannot store more, whatever the request.
+ */
+export class KbCapacityError extends KbError {
+  constructor(what: string, limit: number) {
+    super('capacity_exceeded', `more than ${limit} ${what}: beyond the in-memory index's design`, { status: 507 });
+  }
+}

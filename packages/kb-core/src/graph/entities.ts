@@ -1,6 +1,7 @@
 // Entities: interned to dense integers by (normalised type, canonical name), with their ids, names, aliases,
 // the raw spellings already resolved (so a known spelling skips normalising), per-entity counters, and the
 // head and tail of each entity's fact list (the list itself threads through the fact columns, see facts.ts).
+import { KbCapacityError } from '../errors.js';
 import { entityId } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
 import { I32Column } from './columns.js';
@@ -107,7 +108,7 @@ export class Entities {
       return e;
     }
     if (this.ids.length >= ENTITY_KEY_LIMIT) {
-      throw new Error(`more than ${ENTITY_KEY_LIMIT} entities: beyond the in-memory index's design`);
+      throw new KbCapacityError('entities', ENTITY_KEY_LIMIT);
     }
     e = this.ids.length;
     const id = entityId(type, norm);

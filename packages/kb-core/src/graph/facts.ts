@@ -2,6 +2,7 @@
 // FactTable. Each fact heads the list of its claims (threaded through the claim columns) and sits on its
 // subject's and its object's fact lists, threaded through nextS / nextO here.
 import { hash } from 'node:crypto';
+import { KbCapacityError } from '../errors.js';
 import { I32Column } from './columns.js';
 import type { Entities } from './entities.js';
 import { FactTable } from './fact-table.js';
@@ -77,7 +78,7 @@ export class Facts {
   /** A new fact (s, p, o) whose first claim is c; returns its index. Whether s is o: the caller counts it. */
   add(s: number, p: number, o: number, c: number): number {
     const f = this.S.n;
-    if (f >= FACT_LIMIT) throw new Error(`more than ${FACT_LIMIT} facts: beyond the in-memory index's design`);
+    if (f >= FACT_LIMIT) throw new KbCapacityError('facts', FACT_LIMIT);
     if (f >= this.S.a.length) this.reserve(f + 1);
     // Reserved columns: sources starts at 0, the list links at -1 (see columns.ts).
     this.S.a[f] = s;
