@@ -1,16 +1,8 @@
 // @evident/kb-core: the claim-native knowledge base without extraction or surfaces. Users import '@evident/kb'
 // (packages/kb/README.md), which opens bases with extraction wired in.
-export {
-  open,
-  quickstart,
-  KbDB,
-  BACKENDS,
-  type Backend,
-  type Curator,
-  type OpenOptions,
-  type QuickstartOptions,
-  type RetractResult,
-} from './db/kb.js';
+export { KbDB, type RetractResult } from './db/kb.js';
+export { open, quickstart } from './db/open.js';
+export { BACKENDS, type Backend, type Curator, type OpenOptions, type QuickstartOptions } from './db/options.js';
 export { KbView, type KbReader, type ClaimsForOptions } from './db/view.js';
 export * from './errors.js';
 export type * from './types.js';

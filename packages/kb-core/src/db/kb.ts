@@ -16,38 +16,8 @@ import { EventHub, type Listener } from './events.js';
 import { newId } from './ids.js';
 import { checkSnapshotDest, restoreLog, snapshotLog } from './log-copy.js';
 import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
+import { BACKENDS, type Backend, type OpenOptions } from './options.js';
 import { WritePath } from './write-path.js';
-
-/**
- * 'graph' is the embedded engine (in-memory graph index over the log); 'auto' picks the best available,
- * which is 'graph'; 'rust' names the upstream's native engine and is accepted as an alias of the fastest
- * engine this package ships, which is also 'graph'. The storage (SQLite file or PostgreSQL) follows the path.
- */
-export type Backend = 'graph' | 'auto' | 'rust';
-export const BACKENDS: readonly Backend[] = ['graph', 'auto', 'rust'];
-
-/**
- * The default-confidence policy (model/confidence.ts), under the name the upstream API gives the option:
- * 'heuristic': a claim without confidence gets a default by provenance.source_type (experiment 0.9,
- * curated database 0.85, literature 0.75, text mining 0.6, prediction 0.5, anything else 0.7).
- * 'none': a claim without confidence gets 1.
- */
-export type Curator = ConfidencePolicy;
-
-export interface OpenOptions {
-  backend?: Backend;
-  /** The default-confidence policy (see Curator). */
-  curator?: Curator;
-  /** Text, chat and review for this base (ingestText, ingestChat, …); '@evident/kb' opens with one. */
-  extraction?: extract.ExtractionPort;
-}
-
-export interface QuickstartOptions {
-  vocabs?: string[];
-  /** The default-confidence policy (see Curator). */
-  curator?: Curator;
-  extraction?: extract.ExtractionPort;
-}
 
 export interface RetractResult {
   source_id: string;
@@ -423,34 +393,6 @@ export class KbDB implements KbReader {
   off<E extends KbEventName>(event: E, cb: Listener<E>): void {
     this.events.off(event, cb);
   }
-}
-
-export function open(path: string, options: OpenOptions = {}): Promise<KbDB> {
-  return KbDB.open(path, options);
-}
-
-/** Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. */
-export async function quickstart(path: string, options: QuickstartOptions = {}): Promise<KbDB> {
-  const vocabs = options.vocabs ?? ['bio'];
-  if (!Array.isArray(vocabs))
-    throw new KbValidationError('invalid_type', 'vocabs', 'must be an array of vocabulary names');
-  for (const [i, v] of vocabs.entries()) {
-    if (!(v in builtinVocabularies))
-      throw new KbValidationError(
-        'unknown_vocabulary',
-        `vocabs[${i}]`,
-        `no shipped vocabulary '${v}' (available: ${Object.keys(builtinVocabularies).join(', ')})`,
-      );
-  }
-  const db = await KbDB.open(path, { curator: options.curator ?? 'heuristic', extraction: options.extraction });
-  try {
-    const have = (await db.schema()).registered.vocabularies;
-    for (const v of vocabs) if (!have.includes(v)) await db.registerVocabulary(v);
-  } catch (e) {
-    await db.close();
-    throw e;
-  }
-  return db;
 }
 
 export { KbError };

@@ -1,0 +1,34 @@
+// How a base is opened: the options of open() and quickstart(), under the upstream API's names.
+import type { ConfidencePolicy } from '../model/confidence.js';
+import type * as extract from './extraction-port.js';
+
+/**
+ * 'graph' is the embedded engine (in-memory graph index over the log); 'auto' picks the best available,
+ * which is 'graph'; 'rust' names the upstream's native engine and is accepted as an alias of the fastest
+ * engine this package ships, which is also 'graph'. The storage (SQLite file or PostgreSQL) follows the path.
+ */
+export type Backend = 'graph' | 'auto' | 'rust';
+export const BACKENDS: readonly Backend[] = ['graph', 'auto', 'rust'];
+
+/**
+ * The default-confidence policy (model/confidence.ts), under the name the upstream API gives the option:
+ * 'heuristic': a claim without confidence gets a default by provenance.source_type (experiment 0.9,
+ * curated database 0.85, literature 0.75, text mining 0.6, prediction 0.5, anything else 0.7).
+ * 'none': a claim without confidence gets 1.
+ */
+export type Curator = ConfidencePolicy;
+
+export interface OpenOptions {
+  backend?: Backend;
+  /** The default-confidence policy (see Curator). */
+  curator?: Curator;
+  /** Text, chat and review for this base (ingestText, ingestChat, …); '@evident/kb' opens with one. */
+  extraction?: extract.ExtractionPort;
+}
+
+export interface QuickstartOptions {
+  vocabs?: string[];
+  /** The default-confidence policy (see Curator). */
+  curator?: Curator;
+  extraction?: extract.ExtractionPort;
+}
