@@ -33,7 +33,8 @@ export class StringTable {
   private same(at: number, s: string): boolean {
     const slots = this.slots;
     const len = s.length;
-    const inline = Math.min(len, INLINE);
+    // biome-ignore lint/complexity/useMathMinMax: per-lookup hot path; a compare stays an int32 select in every tier
+    const inline = len < INLINE ? len : INLINE;
     let j = 0;
     for (; j + 1 < inline; j += 2) {
       if (slots[at + 4 + (j >> 1)] !== (s.charCodeAt(j) | (s.charCodeAt(j + 1) << 16))) return false;
@@ -83,7 +84,8 @@ export class StringTable {
     slots[slot] = h;
     slots[slot + 1] = len + 1;
     slots[slot + 2] = value;
-    const inline = Math.min(len, INLINE);
+    // biome-ignore lint/complexity/useMathMinMax: per-lookup hot path; a compare stays an int32 select in every tier
+    const inline = len < INLINE ? len : INLINE;
     for (let j = 0; j < inline; j += 2) {
       slots[slot + 4 + (j >> 1)] = j + 1 < inline ? s.charCodeAt(j) | (s.charCodeAt(j + 1) << 16) : s.charCodeAt(j);
     }
