@@ -33,7 +33,7 @@ export class StringTable {
   private same(at: number, s: string): boolean {
     const slots = this.slots;
     const len = s.length;
-    // biome-ignore lint/complexity/useMathMinMax: per-lookup hot path; a compare stays an int32 select in every tier
+    // A compare, not Math.min: per-lookup hot path, an int32 select in every tier
     const inline = len < INLINE ? len : INLINE;
     let j = 0;
     for (; j + 1 < inline; j += 2) {
@@ -84,7 +84,7 @@ export class StringTable {
     slots[slot] = h;
     slots[slot + 1] = len + 1;
     slots[slot + 2] = value;
-    // biome-ignore lint/complexity/useMathMinMax: per-lookup hot path; a compare stays an int32 select in every tier
+    // A compare, not Math.min: per-lookup hot path, an int32 select in every tier
     const inline = len < INLINE ? len : INLINE;
     for (let j = 0; j < inline; j += 2) {
       slots[slot + 4 + (j >> 1)] = j + 1 < inline ? s.charCodeAt(j) | (s.charCodeAt(j + 1) << 16) : s.charCodeAt(j);
