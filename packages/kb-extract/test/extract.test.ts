@@ -38,6 +38,21 @@ test('the abbreviation look back reads a bounded word; long tokens are skipped f
   const long = 'x'.repeat(200_000);
   assert.equal(wordBefore(long, 0, long.length), '', 'a word longer than any abbreviation is none');
   assert.equal(wordBefore(`${long}1`, 0, long.length + 1), '');
+  // Work units: the characters the look back reads do not grow with the token (so doubling it cannot quadruple them).
+  const reads = (n: number) => {
+    let count = 0;
+    const text = new Proxy(new String(`${'x'.repeat(n)}1`), {
+      get(target, key) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) count++;
+        const v = Reflect.get(target, key);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    }) as unknown as string;
+    assert.equal(wordBefore(text, 0, n + 1), '');
+    return count;
+  };
+  assert.equal(reads(100_000), reads(200_000));
+  assert.ok(reads(200_000) <= 20, `read ${reads(200_000)} characters`);
   const toks = tokenize(`EGFR ${'y'.repeat(MAX_TOKEN_CHARS)} ${long} KRAS`).map((t) => t.text.length);
   assert.deepEqual(toks, [4, MAX_TOKEN_CHARS, 4]);
 });
