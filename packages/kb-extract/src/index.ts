@@ -13,6 +13,7 @@ export {
   KbArchiveError,
   ZIP_DEFAULTS,
   KbChatFileError,
+  CHAT_FILE_DEFAULTS,
   CHAT_PLATFORMS,
   type ClaimReviewer,
   type ExtractionMode,

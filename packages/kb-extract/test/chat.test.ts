@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import yazl from 'yazl';
 import { tempDir } from '@evident/testkit';
 import { quickstart, KbValidationError, type KbDB, type Claim } from './helpers.js';
-import { KbChatFileError, readChatFile } from '../src/chat/files.js';
+import { CHAT_FILE_DEFAULTS, KbChatFileError, readChatFile } from '../src/chat/files.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { KbArchiveError } from '../src/archive/zip.js';
 import { tempKb, ingestChat, ingestChatFile } from './helpers.js';
 
@@ -317,6 +319,43 @@ test('ingestChatFile: bad input is a typed error naming the file; nothing half-i
     (e: unknown) => e instanceof KbArchiveError && e.code === 'too_large',
   );
   assert.equal((await db.stats()).claim_count, 0);
+});
+
+test('ingestChatFile: a string over max_string_chars is too_large naming the file and member, never read whole', async (t) => {
+  const { db, dir } = await setup(t);
+  const limit = 4096;
+  const good = chatgptExport();
+  // A valid conversation, then one whose title is 10x the limit (the 540 MB string of issue #13, scaled down).
+  const huge = { ...good[0], title: 'x'.repeat(10 * limit) };
+  const zip = join(dir, 'huge-string.zip');
+  writeFileSync(zip, await zipBuffer({ 'conversations.json': JSON.stringify([good[1], huge]) }));
+  const err = await ingestChatFile(db, zip, { max_string_chars: limit }).then(
+    () => assert.fail('should be refused'),
+    (e: unknown) => e,
+  );
+  assert.ok(err instanceof KbChatFileError, String(err));
+  assert.equal(err.code, 'too_large');
+  assert.equal(err.file, zip);
+  assert.equal(err.field, 'conversations.json[1]');
+  assert.match(err.message, /longer than 4096 characters/);
+  // A long message text read whole (a single JSON conversation) is refused the same way.
+  const doc = join(dir, 'long-message.json');
+  writeFileSync(doc, JSON.stringify({ messages: [{ role: 'user', content: `EGFR ${'y '.repeat(limit)}` }] }));
+  await assert.rejects(
+    ingestChatFile(db, doc, { max_string_chars: limit }),
+    (e: unknown) => e instanceof KbChatFileError && e.code === 'too_large' && e.file === doc,
+  );
+  // A key counts too; and within the limit the same export ingests.
+  const key = join(dir, 'long-key.json');
+  writeFileSync(key, `[{"${'k'.repeat(2 * limit)}": 1}]`);
+  await assert.rejects(ingestChatFile(db, key, { max_string_chars: limit }), { code: 'too_large' });
+  assert.equal((await db.stats()).claim_count, 0, 'nothing half-ingested');
+  await ingestChatFile(db, zip, { max_string_chars: 20 * limit });
+  await assert.rejects(ingestChatFile(db, zip, { max_string_chars: 0 }), { code: 'invalid_value' });
+  // The default is the one the README documents.
+  assert.equal(CHAT_FILE_DEFAULTS.max_string_chars, 16 * 1024 * 1024);
+  const readme = readFileSync(fileURLToPath(new URL('../../kb/README.md', import.meta.url)), 'utf8');
+  assert.match(readme, /`max_string_chars` \(default 16,777,216\s+characters/);
 });
 
 test('large exports stream: conversations come out before the whole file is parsed, memory stays flat', async (t) => {

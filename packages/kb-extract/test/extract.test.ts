@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { quickstart, KbValidationError, type KbDB } from './helpers.js';
-import { splitSentences } from '../src/extract/sentences.js';
-import { findMentions } from '../src/extract/ner.js';
+import { splitSentences, wordBefore } from '../src/extract/sentences.js';
+import { findMentions, MAX_TOKEN_CHARS, tokenize } from '../src/extract/ner.js';
 import { baseLexicon } from '../src/extract/lexicon.js';
 import { bio } from '@evident/kb-core';
 import { KbProviderError } from '../src/providers/index.js';
@@ -27,6 +27,49 @@ const PARAGRAPH = [
   'It remains unclear whether tamoxifen binds ESR2?',
   'Samples were stored at -80 C.',
 ].join(' ');
+
+// Pathological text (issue #13): a long token or punctuation run once made sentence splitting quadratic. No
+// timing here: the bound (what the look back reads, which tokens are matched) and the outcome are asserted.
+test('the abbreviation look back reads a bounded word; long tokens are skipped for entity matching', () => {
+  assert.equal(wordBefore('as in Fig', 0, 9), 'fig');
+  assert.equal(wordBefore('see e.g', 0, 7), 'e.g');
+  assert.equal(wordBefore('J', 0, 1), 'j');
+  assert.equal(wordBefore('A 2001', 0, 6), '');
+  const long = 'x'.repeat(200_000);
+  assert.equal(wordBefore(long, 0, long.length), '', 'a word longer than any abbreviation is none');
+  assert.equal(wordBefore(`${long}1`, 0, long.length + 1), '');
+  // Work units: the characters the look back reads do not grow with the token (so doubling it cannot quadruple them).
+  const reads = (n: number) => {
+    let count = 0;
+    const text = new Proxy(new String(`${'x'.repeat(n)}1`), {
+      get(target, key) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) count++;
+        const v = Reflect.get(target, key);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    }) as unknown as string;
+    assert.equal(wordBefore(text, 0, n + 1), '');
+    return count;
+  };
+  assert.equal(reads(100_000), reads(200_000));
+  assert.ok(reads(200_000) <= 20, `read ${reads(200_000)} characters`);
+  const toks = tokenize(`EGFR ${'y'.repeat(MAX_TOKEN_CHARS)} ${long} KRAS`).map((t) => t.text.length);
+  assert.deepEqual(toks, [4, MAX_TOKEN_CHARS, 4]);
+});
+
+test('a 200k-character token or dot run ingests, and the sentences around it are still read', async (t) => {
+  const db = await freshDb(t);
+  const long = 'x'.repeat(200_000);
+  for (const text of [
+    `${long}1. Imatinib inhibits ABL1 in leukemia cells.`,
+    `Gefitinib inhibits EGFR${'.'.repeat(200_000)} Then ${long} was seen.`,
+    `Vemurafenib inhibits BRAF in ${long} cells.`,
+  ]) {
+    const r = await ingestText(db, text);
+    assert.equal(r.ingested, 1, text.slice(0, 40));
+  }
+  assert.equal(splitSentences(`A KRAS claim.${'.'.repeat(100_000)} B EGFR claim${'!'.repeat(100_000)}x`).length, 2);
+});
 
 test('sentence splitting keeps abbreviations, initials and decimals inside sentences', () => {
   const s = splitSentences(

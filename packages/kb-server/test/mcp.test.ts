@@ -431,6 +431,129 @@ test('stdout carries only JSON-RPC messages', async () => {
   assert.equal(msgs[2].result.structuredContent.id, 'gene:brca1');
 });
 
+/** Spawns the bin, writes raw lines, and collects stdout lines until `count` replies have arrived. */
+async function rawSession(lines: (string | string[])[], count: number, args: string[] = []) {
+  const child = spawn(process.execPath, [...BIN, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, KB_DB_PATH: kb.path },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr.on('data', (d) => {
+    err += String(d);
+  });
+  const exit = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const init = {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
+  child.stdin.write(
+    `${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`,
+  );
+  // A line given as parts is written in several chunks (the transport must join or discard across chunks).
+  for (const l of lines) for (const part of Array.isArray(l) ? l : [l]) child.stdin.write(part);
+  for (let i = 0; i < 400 && out.split('\n').filter(Boolean).length < count + 1; i++)
+    await new Promise((r) => setTimeout(r, 50));
+  child.stdin.end();
+  const code = await exit;
+  const msgs = out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  // Refusals are written as lines are read, so they may overtake the (asynchronous) initialize result.
+  const i = msgs.findIndex((m) => m.id === 0 && 'result' in m);
+  assert.ok(i >= 0, 'initialize is answered');
+  msgs.splice(i, 1);
+  return { replies: msgs, stderr: err, code };
+}
+
+test('malformed JSON-RPC gets -32700 / -32600 replies (id null unless the id is readable); the server keeps serving', async () => {
+  const bad = [
+    'not json',
+    '{"jsonrpc":"2.0","id":1,"method":"tools/list"',
+    '{}',
+    'null',
+    '42',
+    '[{"jsonrpc":"2.0","id":2,"method":"tools/list"}]',
+    '[]',
+    '{"jsonrpc":"2.0","id":3}',
+    '{"jsonrpc":"1.0","id":4,"method":"tools/list"}',
+    '{"id":5,"method":"tools/list"}',
+    '{"jsonrpc":"2.0","id":6,"method":7}',
+  ];
+  const expected: [number, number | null][] = [
+    [-32700, null],
+    [-32700, null],
+    [-32600, null],
+    [-32600, null],
+    [-32600, null],
+    [-32600, null],
+    [-32600, null],
+    [-32600, 3],
+    [-32600, 4],
+    [-32600, 5],
+    [-32600, 6],
+  ];
+  const { replies, code, stderr } = await rawSession(
+    [...bad.map((l) => `${l}\n`), '\n', `${JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' })}\r\n`],
+    bad.length + 1,
+  );
+  assert.equal(replies.length, bad.length + 1, JSON.stringify(replies));
+  bad.forEach((line, i) => {
+    const r = replies[i];
+    assert.equal(r.jsonrpc, '2.0', line);
+    assert.equal(r.error?.code, expected[i]![0], `${line}: ${JSON.stringify(r)}`);
+    assert.equal(r.id, expected[i]![1], line);
+  });
+  const last = replies[bad.length];
+  assert.equal(last.id, 99);
+  assert.equal(last.result.tools.length, 15);
+  assert.equal(code, 0);
+  assert.match(stderr, /refused a message: Parse error/);
+  assert.match(stderr, /stopping \(stdin closed\)/, 'the exit is said on stderr');
+});
+
+test('a message over the size limit is refused with an error reply, and the next request is served', async () => {
+  const limit = 64 * 1024;
+  const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(3 * limit) } });
+  const parts = [big.slice(0, limit / 2), big.slice(limit / 2, 2 * limit), `${big.slice(2 * limit)}\n`];
+  const ok = `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`;
+  const fits = `${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { pad: 'y'.repeat(limit - 200) } } })}\n`;
+  const { replies, code } = await rawSession([parts, ok, fits], 3, ['--max-message-bytes', String(limit)]);
+  assert.equal(replies.length, 3, JSON.stringify(replies).slice(0, 500));
+  assert.deepEqual(replies[0], {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: -32600,
+      message: `Invalid Request: message larger than ${limit} bytes (the limit of this server)`,
+      data: { limit_bytes: limit },
+    },
+  });
+  assert.equal(replies[1].id, 2);
+  assert.equal(replies[1].result.tools.length, 15);
+  assert.equal(replies[2].id, 3, 'a message just under the limit is served');
+  assert.equal(code, 0);
+});
+
+test('kb-mcp refuses a bad --max-message-bytes at startup, on stderr', () => {
+  const r = spawnSync(process.execPath, [...BIN, '--max-message-bytes', '12abc'], {
+    cwd: repoRoot,
+    env: { ...process.env, KB_DB_PATH: kb.path },
+    encoding: 'utf8',
+    timeout: 30_000,
+    input: '',
+  });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /--max-message-bytes/);
+  assert.equal(r.stdout, '');
+});
+
 test('the MCP inspector CLI lists the tools and calls one', () => {
   const inspector = join(repoRoot, 'node_modules', '.bin', 'mcp-inspector');
   const run = (...extra: string[]) =>

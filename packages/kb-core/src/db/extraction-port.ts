@@ -90,6 +90,11 @@ export interface ZipLimits {
 export interface ChatFileLimits extends ZipLimits {
   /** Bytes of a plain-text transcript or a single JSON conversation object read whole. Default 256 MiB. */
   max_document_bytes?: number;
+  /**
+   * Characters of one string in a chat file: a JSON string value (read as a stream, refused before it is held
+   * whole) or a message's text. Default 16 Mi (16,777,216); beyond, `too_large` naming the file and member.
+   */
+  max_string_chars?: number;
 }
 
 export type ChatPlatform = 'auto' | 'chatgpt' | 'claude' | 'json' | 'text';

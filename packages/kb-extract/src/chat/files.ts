@@ -4,7 +4,8 @@
 import { createReadStream, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
+import Parser from 'stream-json/Parser.js';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { KbError, KbValidationError, type ChatFileLimits, type ChatPlatform } from '@evident/kb-core';
 import { KbArchiveError, looksLikeZip, ZipArchive } from '../archive/zip.js';
@@ -25,11 +26,72 @@ export class KbChatFileError extends KbError {
   }
 }
 
-/** Streams the elements of a top-level JSON array. */
-export async function* streamJsonArray(source: Readable, file: string, field: string): AsyncGenerator<unknown> {
-  const pipeline = StreamArray.withParser();
+export const CHAT_FILE_DEFAULTS = {
+  /** Characters of one JSON string value or message text in a chat file. */
+  max_string_chars: 16 * 1024 * 1024,
+} as const;
+
+function maxStringChars(limits: ChatFileLimits): number {
+  const max = limits.max_string_chars ?? CHAT_FILE_DEFAULTS.max_string_chars;
+  if (!Number.isSafeInteger(max) || max < 1)
+    throw new KbValidationError('invalid_value', 'max_string_chars', 'must be a positive integer');
+  return max;
+}
+
+const VALUE_STARTS = new Set([
+  'startObject',
+  'startArray',
+  'startString',
+  'startNumber',
+  'nullValue',
+  'trueValue',
+  'falseValue',
+]);
+
+/**
+ * Passes the parser's tokens on and refuses a string (value or key) longer than `max` characters as its chunks
+ * arrive, so no such string is ever held whole: stream-json packs a string into one value, and one of 540 MB
+ * (past V8's longest string) left ingestChatFile never settling. Names the element of the top-level array.
+ */
+function stringBound(max: number, file: string, field: string): Transform {
+  let depth = 0;
+  let index = -1;
+  let chars = 0;
+  return new Transform({
+    objectMode: true,
+    transform(token: { name: string; value?: string }, _enc, done) {
+      const { name } = token;
+      if (depth === 1 && VALUE_STARTS.has(name)) index++;
+      if (name === 'startObject' || name === 'startArray') depth++;
+      else if (name === 'endObject' || name === 'endArray') depth--;
+      else if (name === 'startString' || name === 'startKey') chars = 0;
+      else if (name === 'stringChunk' || name === 'keyChunk') {
+        chars += token.value?.length ?? 0;
+        if (chars > max) {
+          const where = index >= 0 ? `${field}[${index}]` : field;
+          done(new KbChatFileError('too_large', file, `holds a JSON string longer than ${max} characters`, where));
+          return;
+        }
+      }
+      done(null, token);
+    },
+  });
+}
+
+/** Streams the elements of a top-level JSON array; a string longer than `maxString` characters is `too_large`. */
+export async function* streamJsonArray(
+  source: Readable,
+  file: string,
+  field: string,
+  maxString: number = CHAT_FILE_DEFAULTS.max_string_chars,
+): AsyncGenerator<unknown> {
+  const parser = new Parser();
+  const bound = stringBound(maxString, file, field);
+  const pipeline = StreamArray.make();
   source.on('error', (e) => pipeline.destroy(e));
-  source.pipe(pipeline);
+  parser.on('error', (e) => pipeline.destroy(e));
+  bound.on('error', (e) => pipeline.destroy(e));
+  source.pipe(parser).pipe(bound).pipe(pipeline);
   try {
     for await (const item of pipeline as AsyncIterable<{ key: number; value: unknown }>) yield item.value;
   } catch (e) {
@@ -37,10 +99,25 @@ export async function* streamJsonArray(source: Readable, file: string, field: st
     const msg = e instanceof Error ? e.message : String(e);
     throw new KbChatFileError('malformed_json', file, `malformed JSON: ${msg}`, field);
   } finally {
-    source.unpipe(pipeline);
+    source.unpipe(parser);
     source.destroy();
+    parser.destroy();
+    bound.destroy();
     pipeline.destroy();
   }
+}
+
+/** A message text longer than the bound (one read whole: a JSON document or a transcript) is `too_large`. */
+function checkTexts(conv: Conversation, max: number, file: string, field: string): Conversation {
+  for (const t of conv.turns)
+    if (t.text.length > max)
+      throw new KbChatFileError(
+        'too_large',
+        file,
+        `message ${t.message_id} has a text longer than ${max} characters`,
+        field,
+      );
+  return conv;
 }
 
 function firstChar(path: string): string {
@@ -287,6 +364,7 @@ export async function* readChatFile(
   }
   if (size === 0) throw new KbChatFileError('empty_text', path, 'the file is empty');
   const maxDoc = limits.max_document_bytes ?? 256 * 1024 * 1024;
+  const maxString = maxStringChars(limits);
   const zip = looksLikeZip(path);
   if (!zip && /\.zip$/i.test(path)) {
     throw new KbArchiveError('not_zip', path, 'is not a ZIP archive (no ZIP signature)');
@@ -308,8 +386,8 @@ export async function* readChatFile(
         );
       }
       let i = 0;
-      for await (const c of streamJsonArray(await archive.stream(entry), path, entry)) {
-        yield conversationOf(c, platform, path, `${entry}[${i}]`);
+      for await (const c of streamJsonArray(await archive.stream(entry), path, entry, maxString)) {
+        yield checkTexts(conversationOf(c, platform, path, `${entry}[${i}]`), maxString, path, `${entry}[${i}]`);
         i++;
       }
     } finally {
@@ -328,7 +406,7 @@ export async function* readChatFile(
       // A bare conversations.json, or an array of messages (one conversation).
       const items: unknown[] = [];
       let i = 0;
-      for await (const item of streamJsonArray(createReadStream(path), path, '$')) {
+      for await (const item of streamJsonArray(createReadStream(path), path, '$', maxString)) {
         const o = item as Record<string, unknown>;
         const isMessage = o && typeof o === 'object' && 'role' in o;
         if (isMessage && platform !== 'chatgpt' && platform !== 'claude') {
@@ -338,11 +416,11 @@ export async function* readChatFile(
         } else {
           if (items.length)
             throw new KbChatFileError('invalid_format', path, 'mixes messages and conversations', `$[${i}]`);
-          yield conversationOf(item, platform, path, `$[${i}]`);
+          yield checkTexts(conversationOf(item, platform, path, `$[${i}]`), maxString, path, `$[${i}]`);
         }
         i++;
       }
-      if (items.length) yield conversationOf({ messages: items }, 'json', path, '$');
+      if (items.length) yield checkTexts(conversationOf({ messages: items }, 'json', path, '$'), maxString, path, '$');
       return;
     }
     if (size > maxDoc)
@@ -353,11 +431,11 @@ export async function* readChatFile(
     } catch (e) {
       throw new KbChatFileError('malformed_json', path, `malformed JSON: ${(e as Error).message}`);
     }
-    yield conversationOf(doc, platform === 'auto' ? 'json' : platform, path, '$');
+    yield checkTexts(conversationOf(doc, platform === 'auto' ? 'json' : platform, path, '$'), maxString, path, '$');
     return;
   }
   if (size > maxDoc) throw new KbChatFileError('too_large', path, `a transcript larger than ${maxDoc} bytes`);
   const text = await readFile(path, 'utf8');
   if (text.trim() === '') throw new KbChatFileError('empty_text', path, 'the transcript holds no text');
-  yield parseTranscript(text, basename(path));
+  yield checkTexts(parseTranscript(text, basename(path)), maxString, path, '$');
 }

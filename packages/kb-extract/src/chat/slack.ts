@@ -2,9 +2,9 @@
 // folder per channel holding one JSON array of messages per day. User and channel mentions are resolved
 // to names, thread replies keep their thread root, and joins, bots and other system messages are skipped.
 import { basename } from 'node:path';
-import { KbValidationError } from '@evident/kb-core';
-import { KbArchiveError, looksLikeZip, ZipArchive, type ZipLimits } from '../archive/zip.js';
-import { KbChatFileError, streamJsonArray } from './files.js';
+import { type ChatFileLimits, KbValidationError } from '@evident/kb-core';
+import { KbArchiveError, looksLikeZip, ZipArchive } from '../archive/zip.js';
+import { CHAT_FILE_DEFAULTS, KbChatFileError, streamJsonArray } from './files.js';
 
 export interface SlackMessage {
   workspace: string;
@@ -35,7 +35,7 @@ function parseList(text: string, file: string, entry: string): unknown[] {
   return v;
 }
 
-export interface SlackReadOptions extends ZipLimits {
+export interface SlackReadOptions extends ChatFileLimits {
   channels?: string[];
 }
 
@@ -128,7 +128,12 @@ export async function* readSlackExport(path: string, options: SlackReadOptions =
         .sort();
       for (const entry of days) {
         let i = 0;
-        for await (const raw of streamJsonArray(await archive.stream(entry), path, entry)) {
+        for await (const raw of streamJsonArray(
+          await archive.stream(entry),
+          path,
+          entry,
+          options.max_string_chars ?? CHAT_FILE_DEFAULTS.max_string_chars,
+        )) {
           const field = `${entry}[${i++}]`;
           if (raw === null || typeof raw !== 'object')
             throw new KbChatFileError('invalid_format', path, 'a message must be an object', field);

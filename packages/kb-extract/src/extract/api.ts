@@ -564,4 +564,4 @@ export {
   type ProviderOptions,
 } from '../providers/index.js';
 export { KbArchiveError, ZIP_DEFAULTS, type ZipLimits } from '../archive/zip.js';
-export { KbChatFileError, CHAT_PLATFORMS, type ChatPlatform } from '../chat/files.js';
+export { KbChatFileError, CHAT_FILE_DEFAULTS, CHAT_PLATFORMS, type ChatPlatform } from '../chat/files.js';

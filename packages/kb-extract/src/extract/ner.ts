@@ -23,10 +23,17 @@ interface Token {
 const WORD = 'A-Za-z0-9\u03b1-\u03c9\u0391-\u03a9';
 const TOKEN_RE = new RegExp(`[${WORD}](?:[${WORD}+'\u2019\\-/]*[${WORD}+])?`, 'g');
 
+/**
+ * Tokens longer than this are skipped for entity matching (they stay in the sentence): no entity name is that
+ * long, and the spelling patterns and lexicon lookups then cost a bounded amount per token.
+ */
+export const MAX_TOKEN_CHARS = 256;
+
 export function tokenize(s: string): Token[] {
   const out: Token[] = [];
   for (const m of s.matchAll(TOKEN_RE))
-    out.push({ text: m[0], lower: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length });
+    if (m[0].length <= MAX_TOKEN_CHARS)
+      out.push({ text: m[0], lower: m[0].toLowerCase(), start: m.index!, end: m.index! + m[0].length });
   return out;
 }
 
