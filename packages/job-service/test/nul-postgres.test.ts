@@ -26,3 +26,11 @@ test('postgres: NUL in a job id or a query parameter is 400, not 500', { skip: p
   const del = await http(server.url, 'DELETE', '/v1/jobs/%00', { key });
   assert.equal(del.status, 400);
 });
+
+test('postgres store: a job id with a NUL byte is no such job, not a database error', { skip: probe.skip }, async () => {
+  const store = s?.store;
+  assert.ok(store, 'runs after the server test');
+  assert.equal(await store.getJob('a\u0000b'), undefined);
+  assert.equal(await store.getResult('a\u0000b'), undefined);
+  assert.equal(await store.cancelJob('a\u0000b', 'key_x'), 'not_found');
+});
