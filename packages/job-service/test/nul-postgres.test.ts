@@ -27,7 +27,9 @@ test('postgres: NUL in a job id or a query parameter is 400, not 500', { skip: p
   assert.equal(del.status, 400);
 });
 
-test('postgres store: a job id with a NUL byte is no such job, not a database error', { skip: probe.skip }, async () => {
+test('postgres store: a job id with a NUL byte is no such job, not a database error', {
+  skip: probe.skip,
+}, async () => {
   const store = s?.store;
   assert.ok(store, 'runs after the server test');
   assert.equal(await store.getJob('a\u0000b'), undefined);
