@@ -14,7 +14,7 @@ import { createLogger, logLevelFrom, openBase, startConsole, type RunningConsole
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const config = configFromEnv();
 config.dataDir = resolve(process.env.EVIDENT_DATA_DIR ?? 'data');
-mkdirSync(config.dataDir, { recursive: true });
+mkdirSync(config.dataDir, { recursive: true, mode: 0o700 }); // keys and bases: readable by you only
 // Both products log at EVIDENT_LOG_LEVEL (LOG_LEVEL for the KB, as before), warn unless set.
 const kbLogLevel = logLevelFrom({
   EVIDENT_LOG_LEVEL: process.env.EVIDENT_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'warn',
@@ -29,7 +29,14 @@ const kbStarted: Promise<{ kb: Awaited<ReturnType<typeof openBase>>; console: Ru
   const kb = await openBase(kbPath, 'kb-console');
   try {
     const loggerInstance = createLogger('kb-console', kbLogLevel);
-    return { kb, console: await startConsole(kb, { port: kbPort, loggerInstance }) };
+    // The same request timeouts and connection cap as the job service (EVIDENT_* variables).
+    const limits = {
+      requestTimeoutMs: config.requestTimeoutMs,
+      headersTimeoutMs: config.headersTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      maxConnectionsPerClient: config.maxConnectionsPerClient,
+    };
+    return { kb, console: await startConsole(kb, { port: kbPort, loggerInstance, limits }) };
   } catch (e) {
     await kb.close();
     throw e;

@@ -1,6 +1,7 @@
 // Service configuration: defaults, overridden by environment variables, overridden by CLI flags/code.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { DEFAULT_HTTP_LIMITS } from './api/http-guards.js';
 
 export interface ServiceConfig {
   host: string;
@@ -35,6 +36,14 @@ export interface ServiceConfig {
   heartbeatStaleSeconds: number;
   /** PostgreSQL mode: how often pg-boss looks for expired jobs. */
   queueMaintenanceSeconds: number;
+  /** The whole request (headers and body) must arrive within this, else 408 and the connection closes. */
+  requestTimeoutMs: number;
+  /** The request headers must arrive within this, else 408 and the connection closes. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections one remote address may hold; one more is answered 429 and closed (0: no cap). */
+  maxConnectionsPerClient: number;
   logLevel: string;
   /** Modules (paths) whose default export is a further job kind to serve beside the production ones (tests). */
   kindModules: string[];
@@ -66,6 +75,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     jobExpireFactor: num(env.EVIDENT_JOB_EXPIRE_FACTOR, 4),
     heartbeatStaleSeconds: num(env.EVIDENT_HEARTBEAT_STALE_SECONDS, 30),
     queueMaintenanceSeconds: num(env.EVIDENT_QUEUE_MAINTENANCE_SECONDS, 30),
+    requestTimeoutMs: num(env.EVIDENT_REQUEST_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.requestTimeoutMs),
+    headersTimeoutMs: num(env.EVIDENT_HEADERS_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.headersTimeoutMs),
+    keepAliveTimeoutMs: num(env.EVIDENT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
+    maxConnectionsPerClient: num(env.EVIDENT_MAX_CONNECTIONS_PER_CLIENT, DEFAULT_HTTP_LIMITS.maxConnectionsPerClient),
     logLevel: env.EVIDENT_LOG_LEVEL ?? 'info',
     kindModules: (env.EVIDENT_JOB_KIND_MODULES ?? '')
       .split(',')

@@ -7,6 +7,7 @@ export {
   type StartConsoleOptions,
   type RunningConsole,
 } from './console/server.js';
+export { DEFAULT_HTTP_LIMITS, httpLimitsFromEnv, type HttpLimits } from './console/http-guards.js';
 export { createMcpServer, type McpServerOptions } from './mcp/server.js';
 export { openBase, redact, StartupError } from './surface/open-base.js';
 export { toWireError, invalidParameters, schemaProblem } from './surface/errors.js';

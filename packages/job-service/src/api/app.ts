@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ServiceConfig } from '../config.js';
-import { EvidentError, toWireError } from '@evident/contract';
+import { EvidentError, InvalidParametersError, pointer, type Problem, toWireError } from '@evident/contract';
 import { ApiError, invalidJson, invalidRequest, notFound } from '../errors.js';
 import type { PlanLimits } from '../plans.js';
 import type { AnyKind } from '../kinds/registry.js';
@@ -13,8 +13,15 @@ import type { KeyRecord, Store } from '../store/types.js';
 import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
 import { typeboxValidatorCompiler } from '../wire/validation.js';
-import { RawJsonBody } from '../wire/raw-body.js';
+import { parseJsonSafely, RawJsonBody } from '../wire/raw-body.js';
 import { identifyHook, requireKey } from './auth.js';
+import {
+  capConnectionsPerClient,
+  clientErrorHandler,
+  DEFAULT_HTTP_LIMITS,
+  fastifyTimeoutOptions,
+  RouteMethods,
+} from './http-guards.js';
 import { registerPublicRoutes } from './routes/public.js';
 import { submitRoutes } from './routes/submit.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -47,8 +54,12 @@ export interface AppDeps {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...definedLimits(config) };
   const app = Fastify({
     bodyLimit: config.bodyLimitBytes,
+    // Slow or stalled requests are cut (408), and the parser's refusals answer in the error shape.
+    ...fastifyTimeoutOptions(limits),
+    clientErrorHandler: clientErrorHandler('invalid_request'),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: false,
@@ -61,18 +72,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
+  capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
+  const routeMethods = new RouteMethods();
+  app.addHook('onRoute', (route) => routeMethods.add(route));
   app.setValidatorCompiler(typeboxValidatorCompiler);
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const buf = body as Buffer;
     if (req.method === 'POST' && buf.length > config.inlineJsonLimitBytes) return done(null, new RawJsonBody(buf));
-    defaultJson(req, buf.toString('utf8'), done);
+    if (buf.length === 0) return done(invalidJson('the body is empty but Content-Type says JSON'));
+    // Valid JSON with a forbidden key is invalid_parameters naming the key, not invalid_json.
+    try {
+      done(null, parseJsonSafely(buf.toString('utf8')));
+    } catch (e) {
+      done(e instanceof SyntaxError ? invalidJson() : (e as Error));
+    }
   });
   app.decorateRequest('apiKey', null);
   app.decorateRequest('authProblem', null);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+  // A NUL byte cannot be stored or looked up in PostgreSQL text; refused here for both stores alike.
+  app.addHook('preValidation', async (req) => {
+    const problems = [...nulProblems(req.params, 'params'), ...nulProblems(req.query, 'querystring')];
+    if (problems.length) throw new InvalidParametersError(problems);
   });
 
   // Counts per key (or per IP without one); applied as a hook of the authenticated context, not globally, so
@@ -118,11 +142,40 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Unknown routes are authenticated and count against the caller's rate limit too (and carry its headers).
-  app.setNotFoundHandler({ preHandler: [identify, limit, requireKey] }, async (req) => {
+  // A known path asked with another method is 405 with Allow.
+  app.setNotFoundHandler({ preHandler: [identify, limit, requireKey] }, async (req, reply) => {
+    const allowed = routeMethods.allowed(req.url);
+    if (allowed.length) {
+      reply.header('allow', allowed.join(', '));
+      throw new ApiError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}`);
+    }
     throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
   });
 
   return app;
+}
+
+/** The limits set in the config (a config built by hand may lack them: the defaults apply). */
+function definedLimits(config: ServiceConfig) {
+  const out: Partial<typeof DEFAULT_HTTP_LIMITS> = {};
+  for (const k of Object.keys(DEFAULT_HTTP_LIMITS) as Array<keyof typeof DEFAULT_HTTP_LIMITS>) {
+    const v = (config as Partial<ServiceConfig>)[k];
+    if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+  }
+  return out;
+}
+
+/** Each string value of `params`/`querystring` with a NUL byte, as a problem naming it. */
+function nulProblems(values: unknown, where: string): Problem[] {
+  if (!values || typeof values !== 'object') return [];
+  const out: Problem[] = [];
+  for (const [k, v] of Object.entries(values)) {
+    const strings = Array.isArray(v) ? v : [v];
+    if (strings.some((s) => typeof s === 'string' && s.includes('\u0000'))) {
+      out.push({ path: `${where}:${pointer(k)}`, message: 'must not contain a NUL byte' });
+    }
+  }
+  return out;
 }
 
 // Fastify's own errors, in the job API's codes.

@@ -55,6 +55,26 @@ program
   .option('--max-attempts <n>', 'runs of a job before it fails', int('--max-attempts', 1))
   .option('--body-limit-mb <n>', 'largest request body (default 100)', Number)
   .option('--public-url <url>', 'public origin for absolute URLs')
+  .option(
+    '--request-timeout-ms <n>',
+    'whole request (headers + body) deadline, else 408 (default 120000)',
+    int('--request-timeout-ms', 1),
+  )
+  .option(
+    '--headers-timeout-ms <n>',
+    'request headers deadline, else 408 (default 20000)',
+    int('--headers-timeout-ms', 1),
+  )
+  .option(
+    '--keep-alive-timeout-ms <n>',
+    'idle keep-alive connections close after this (default 5000)',
+    int('--keep-alive-timeout-ms', 1),
+  )
+  .option(
+    '--max-connections-per-client <n>',
+    'open connections per remote address (default 64; 0: no cap)',
+    int('--max-connections-per-client', 0),
+  )
   .option('--allow-private-callbacks', 'allow callback_url on private/loopback addresses')
   .action(async (o) => {
     const c = storeConfig(o);
@@ -65,6 +85,10 @@ program
     if (o.maxAttempts !== undefined) c.maxAttempts = o.maxAttempts;
     if (o.bodyLimitMb !== undefined) c.bodyLimitBytes = Math.round(o.bodyLimitMb * 1024 * 1024);
     if (o.publicUrl) c.publicUrl = o.publicUrl;
+    if (o.requestTimeoutMs !== undefined) c.requestTimeoutMs = o.requestTimeoutMs;
+    if (o.headersTimeoutMs !== undefined) c.headersTimeoutMs = o.headersTimeoutMs;
+    if (o.keepAliveTimeoutMs !== undefined) c.keepAliveTimeoutMs = o.keepAliveTimeoutMs;
+    if (o.maxConnectionsPerClient !== undefined) c.maxConnectionsPerClient = o.maxConnectionsPerClient;
     if (o.allowPrivateCallbacks) c.allowPrivateCallbacks = true;
     const server = await startServer(c, { inProcessWorker: Boolean(o.withWorker) });
     console.log(

@@ -48,8 +48,9 @@ port.on('message', async (m: ToThread) => {
       let body: unknown;
       try {
         body = parseJsonSafely(Buffer.from(m.raw.buffer, m.raw.byteOffset, m.raw.byteLength).toString('utf8'));
-      } catch {
-        throw invalidJson();
+      } catch (e) {
+        // A forbidden key (valid JSON) is invalid_parameters naming it; anything else is unparseable.
+        throw e instanceof InvalidParametersError ? e : invalidJson();
       }
       const problems = problemsOf(submitBodySchema(kind.requestSchema), body);
       if (problems.length) throw new InvalidParametersError(problems);

@@ -169,6 +169,7 @@ export class PostgresStore implements Store {
   }
 
   async getJob(id: string) {
+    if (hasNul(id)) return undefined;
     const [r] = await this.q<JobRecord>(`select ${JOB_COLUMNS} from evident_jobs where id = $1`, [id]);
     return r;
   }
@@ -196,11 +197,13 @@ export class PostgresStore implements Store {
   }
 
   async getResult(id: string) {
+    if (hasNul(id)) return undefined;
     const [r] = await this.q<{ result: Buffer | null }>(`select result from evident_jobs where id = $1`, [id]);
     return r?.result ?? undefined;
   }
 
   async cancelJob(id: string, keyId: string) {
+    if (hasNul(id)) return 'not_found' as const;
     const r = await this.pool.query(
       `update evident_jobs set status = 'cancelled', phase = 'done', completed_at = $3
        where id = $1 and key_id = $2 and status = 'processing'`,
@@ -351,4 +354,9 @@ export class PostgresStore implements Store {
     const [r] = await this.q<{ status: JobStatus }>(`select status from evident_jobs where id = $1`, [id]);
     return r?.status;
   }
+}
+
+/** PostgreSQL text cannot hold NUL (the API refuses it first; a store caller that did not is told "no such job"). */
+function hasNul(s: string): boolean {
+  return s.includes('\u0000');
 }

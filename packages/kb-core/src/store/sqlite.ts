@@ -3,7 +3,7 @@
 // chunks are written in one IMMEDIATE transaction, so an append is all-or-nothing and readers never see
 // half of it. Chunking keeps the row count (and the per-row B-tree cost) low while each entry keeps its own seq.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { KbConflictError, KbError, KbOpenError } from '../errors.js';
 import { entrySpan } from './log-span.js';
@@ -71,6 +71,15 @@ export class SqliteClaimStore implements ClaimStore {
           throw new KbOpenError('open_failed', 'path', `cannot create directory ${dir}: ${(e as Error).message}`, {
             cause: e,
           });
+        }
+      }
+      // Created empty and readable by the owner alone (like the job store's files); SQLite gives the -wal and
+      // -shm files the database file's mode. An existing file keeps the mode its owner gave it.
+      try {
+        closeSync(openSync(file, 'wx', 0o600));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+          throw new KbOpenError('open_failed', 'path', `cannot create ${file}: ${(e as Error).message}`, { cause: e });
         }
       }
     }

@@ -2,18 +2,28 @@
 // kb-console: REST API (/api/v1, OpenAPI at /api/v1/openapi.json, docs at /api/v1/docs) and web console (/).
 import { parseArgs } from 'node:util';
 import { startConsole } from '../console/server.js';
+import { httpLimitsFromEnv } from '../console/http-guards.js';
 import { createLogger, logLevelFrom } from '../surface/logger.js';
 import { openBase, redact, StartupError } from '../surface/open-base.js';
 
-const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [--body-limit BYTES] [--log-level LEVEL]
+const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [--allowed-hosts NAMES] [--body-limit BYTES]
+                  [--request-timeout-ms N] [--headers-timeout-ms N] [--keep-alive-timeout-ms N]
+                  [--max-connections-per-client N] [--log-level LEVEL]
 
   --db PATH        knowledge base: a file path or a postgres:// URL (default: $KB_DB_PATH)
   --port N         port to listen on (default 8080; 0 picks a free one)
-  --host HOST      interface to bind (default 127.0.0.1; use 0.0.0.0 only behind a token)
+  --host HOST      interface to bind (default 127.0.0.1); any other than loopback needs KB_CONSOLE_TOKEN
+  --allowed-hosts  comma-separated further names the Host header may carry (default: $KB_CONSOLE_ALLOWED_HOSTS);
+                   loopback names and the bound host (all this machine's addresses for 0.0.0.0) always are
   --body-limit N   largest request body in bytes (default 4194304)
+  --request-timeout-ms N     whole request deadline, else 408 (default $EVIDENT_REQUEST_TIMEOUT_MS, else 120000)
+  --headers-timeout-ms N     request headers deadline, else 408 (default $EVIDENT_HEADERS_TIMEOUT_MS, else 20000)
+  --keep-alive-timeout-ms N  idle keep-alive connections close (default $EVIDENT_KEEP_ALIVE_TIMEOUT_MS, else 5000)
+  --max-connections-per-client N  open connections per address, 0: no cap
+                   (default $EVIDENT_MAX_CONNECTIONS_PER_CLIENT, else 64)
   --log-level L    fatal, error, warn, info, debug, trace or silent (default: $EVIDENT_LOG_LEVEL, else
                    $LOG_LEVEL, else info); logs are JSON lines (pino) on stderr
-  KB_CONSOLE_TOKEN when set, /api/v1 requires "Authorization: Bearer <token>"`;
+  KB_CONSOLE_TOKEN when set, /api/v1 requires "Authorization: Bearer <token>"; required off loopback`;
 
 function fail(message: string): never {
   process.stderr.write(`kb-console: ${message}\n${USAGE}\n`);
@@ -27,6 +37,11 @@ function parseCli() {
       port: { type: 'string', default: '8080' },
       host: { type: 'string', default: '127.0.0.1' },
       'body-limit': { type: 'string' },
+      'allowed-hosts': { type: 'string' },
+      'request-timeout-ms': { type: 'string' },
+      'headers-timeout-ms': { type: 'string' },
+      'keep-alive-timeout-ms': { type: 'string' },
+      'max-connections-per-client': { type: 'string' },
       'log-level': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -51,6 +66,23 @@ async function main(): Promise<void> {
   const bodyLimit = args['body-limit'] === undefined ? undefined : Number(args['body-limit']);
   if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024))
     fail('--body-limit must be an integer of at least 1024 bytes');
+  const limits = httpLimitsFromEnv(process.env);
+  for (const [flag, field, min] of [
+    ['request-timeout-ms', 'requestTimeoutMs', 1],
+    ['headers-timeout-ms', 'headersTimeoutMs', 1],
+    ['keep-alive-timeout-ms', 'keepAliveTimeoutMs', 1],
+    ['max-connections-per-client', 'maxConnectionsPerClient', 0],
+  ] as const) {
+    const v = args[flag];
+    if (v === undefined) continue;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) fail(`--${flag} must be an integer >= ${min}`);
+    limits[field] = n;
+  }
+  const allowedHosts = (args['allowed-hosts'] ?? process.env.KB_CONSOLE_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   let level: string;
   try {
     level = logLevelFrom(process.env, args['log-level']);
@@ -61,10 +93,15 @@ async function main(): Promise<void> {
   const db = await openBase(path, 'kb-console');
   const token = process.env.KB_CONSOLE_TOKEN || undefined;
   const log = createLogger('kb-console', level);
-  if (!token && !['127.0.0.1', 'localhost', '::1'].includes(args.host!)) {
-    log.warn(`listening on ${args.host} without KB_CONSOLE_TOKEN; anyone who can reach it can write and retract`);
-  }
-  const options = { token, ...(bodyLimit ? { bodyLimit } : {}), loggerInstance: log, port, host: args.host! };
+  const options = {
+    token,
+    ...(bodyLimit ? { bodyLimit } : {}),
+    loggerInstance: log,
+    port,
+    host: args.host!,
+    limits,
+    allowedHosts,
+  };
   const running = await startConsole(db, options).catch(async (e: unknown) => {
     await db.close();
     throw e;

@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -20,6 +21,17 @@ import { invalidParameters, toWireError } from '../surface/errors.js';
 import type { Logger } from '../surface/logger.js';
 import { bearerGuard } from './auth.js';
 import { registerRoutes } from './routes.js';
+import {
+  allowedHostNames,
+  capConnectionsPerClient,
+  clientErrorHandler,
+  DEFAULT_HTTP_LIMITS,
+  fastifyTimeoutOptions,
+  hostName,
+  type HttpLimits,
+  isLoopbackHost,
+  RouteMethods,
+} from './http-guards.js';
 
 export interface ConsoleOptions {
   /** When set, every /api/v1 route needs `Authorization: Bearer <token>`. */
@@ -30,6 +42,15 @@ export interface ConsoleOptions {
   logger?: FastifyServerOptions['logger'];
   /** ... or a pino logger to log through (the bins pass theirs: see surface/logger.ts). */
   loggerInstance?: Logger;
+  /** Request, header and keep-alive timeouts and the per-address connection cap (defaults: DEFAULT_HTTP_LIMITS). */
+  limits?: Partial<HttpLimits>;
+  /** The interface it is bound to: its name is an accepted Host (see allowedHosts). */
+  host?: string;
+  /**
+   * Further names the Host header may carry. Loopback names and the bound host are always accepted; any other
+   * Host is refused (421), so that a page renamed to point at this machine (DNS rebinding) cannot use it.
+   */
+  allowedHosts?: readonly string[];
 }
 
 export const API_PREFIX = '/api/v1';
@@ -44,7 +65,16 @@ function webRoot(): string {
 }
 
 export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Promise<FastifyInstance> {
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
   const app = Fastify({
+    // Slow or stalled requests are cut (408); the parser's refusals and router failures answer in the error shape.
+    ...fastifyTimeoutOptions(limits),
+    clientErrorHandler: clientErrorHandler('bad_request'),
+    frameworkErrors: (err, _req, reply) => {
+      void (reply as unknown as FastifyReply)
+        .code(400)
+        .send({ error: { code: 'bad_request', message: `the request URL is malformed (${err.code})` } });
+    },
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance as FastifyBaseLogger }
       : { logger: options.logger ?? false }),
@@ -52,6 +82,21 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
     genReqId: () => randomUUID(),
     // Unknown fields are refused (400 naming them), not silently dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
+  const routeMethods = new RouteMethods();
+  app.addHook('onRoute', (route) => routeMethods.add(route));
+  const hosts = allowedHostNames(options.host, options.allowedHosts);
+  app.addHook('onRequest', async (req, reply) => {
+    const name = hostName(req.headers.host ?? '');
+    if (hosts.has(name)) return;
+    return reply.code(421).send({
+      error: {
+        code: 'host_not_allowed',
+        message: `Host '${name}' is not a name of this console; add it with --allowed-hosts (KB_CONSOLE_ALLOWED_HOSTS)`,
+      },
+    });
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -90,6 +135,18 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
   });
 
   app.setNotFoundHandler((req, reply) => {
+    const allowed = routeMethods.allowed(req.url);
+    if (allowed.length) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({
+          error: {
+            code: 'method_not_allowed',
+            message: `${req.method} is not allowed here; use ${allowed.join(', ')}`,
+          },
+        });
+    }
     reply.code(404).send({ error: { code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` } });
   });
 
@@ -172,7 +229,13 @@ export interface RunningConsole {
 export async function startConsole(db: KbDB, options: StartConsoleOptions = {}): Promise<RunningConsole> {
   const port = options.port ?? 8080;
   const host = options.host ?? '127.0.0.1';
-  const app = await buildConsole(db, options);
+  // Anyone who can reach a non-loopback interface could write and retract: not without a token.
+  if (!options.token && !isLoopbackHost(host)) {
+    throw new StartupError(
+      `kb-console: refusing to listen on ${host} without KB_CONSOLE_TOKEN; set it (clients send "Authorization: Bearer <token>") or bind 127.0.0.1`,
+    );
+  }
+  const app = await buildConsole(db, { ...options, host });
   try {
     await app.listen({ port, host });
   } catch (e) {

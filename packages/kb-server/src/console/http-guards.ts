@@ -1,0 +1,181 @@
+// What Node's HTTP server decides before Fastify sees a request: how long a request (headers, body) and an idle
+// keep-alive connection may take, how many connections one address may hold, and the answer to a request the
+// parser refuses (bad framing, oversized headers, a timeout), in the one error shape with `Connection: close`.
+// The job API has the same guards (packages/job-service/src/api/http-guards.ts): the products share no code.
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
+
+export interface HttpLimits {
+  /** The whole request (headers and body) must arrive within this; else 408 and the socket is closed. */
+  requestTimeoutMs: number;
+  /** The request's headers must arrive within this; else 408 and the socket is closed. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections one remote address may hold; one more is answered 429 and closed. */
+  maxConnectionsPerClient: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  requestTimeoutMs: 120_000,
+  headersTimeoutMs: 20_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnectionsPerClient: 64,
+};
+
+/** The limits as Fastify server options (node checks the timeouts every `connectionsCheckingInterval`). */
+export function fastifyTimeoutOptions(limits: HttpLimits) {
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  return {
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+    },
+  };
+}
+
+/** A complete HTTP/1.1 answer with the error body, ending the connection. */
+export function rawErrorResponse(status: number, code: string, message: string): string {
+  const body = JSON.stringify({ error: { code, message } });
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    body
+  );
+}
+
+/** Codes of the parser's refusals; anything else the parser refuses is a 400 in `badRequestCode`. */
+export function clientErrorAnswer(err: NodeJS.ErrnoException, badRequestCode: string): [number, string, string] {
+  switch (err.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'request_timeout', 'the request (headers and body) did not arrive in time'];
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'headers_too_large', 'the request headers are larger than the server accepts'];
+    case 'HPE_INVALID_METHOD':
+      return [400, badRequestCode, 'the request method is not an HTTP method'];
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return [400, badRequestCode, 'the Content-Length header is malformed'];
+    case 'HPE_INVALID_CHUNK_SIZE':
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return [400, badRequestCode, 'the chunked body is malformed'];
+    case 'HPE_INVALID_URL':
+      return [400, badRequestCode, 'the request target is malformed'];
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return [400, badRequestCode, 'a request header is malformed'];
+    default:
+      return [400, badRequestCode, 'the request is not valid HTTP/1.1'];
+  }
+}
+
+/** Fastify's `clientErrorHandler`: the parser's refusal in the error shape, then the connection closes. */
+export function clientErrorHandler(badRequestCode: string) {
+  return (err: NodeJS.ErrnoException, socket: Socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, code, message] = clientErrorAnswer(err, badRequestCode);
+    socket.end(rawErrorResponse(status, code, message));
+  };
+}
+
+/** Caps the connections one remote address holds open; the one past the cap is answered 429 and closed. */
+export function capConnectionsPerClient(server: Server, cap: number): void {
+  if (!(cap > 0)) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const n = open.get(address) ?? 0;
+    if (n >= cap) {
+      socket.end(rawErrorResponse(429, 'too_many_connections', `more than ${cap} open connections from one address`));
+      socket.destroySoon();
+      return;
+    }
+    open.set(address, n + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}
+
+/** The routes' URL patterns, to tell an unknown path (404) from a known one asked with another method (405). */
+export class RouteMethods {
+  private readonly routes: Array<{ pattern: RegExp; method: string }> = [];
+
+  /** Fastify's `onRoute` hook. Catch-all patterns (a static root) are left out: they would make every path known. */
+  add(route: { url: string; method: string | string[] }): void {
+    if (route.url.includes('*')) return;
+    // Fastify patterns are plain segments and `:name` parameters here; a regexp beats a second router (why hand-written).
+    const source = route.url
+      .split('/')
+      .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    const pattern = new RegExp(`^${source}/?$`);
+    for (const method of [route.method].flat()) this.routes.push({ pattern, method: method.toUpperCase() });
+  }
+
+  /** The methods the path answers (empty: the path is unknown). */
+  allowed(url: string): string[] {
+    const path = url.split('?')[0] ?? '';
+    const methods = new Set<string>();
+    for (const r of this.routes) if (r.pattern.test(path)) methods.add(r.method);
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
+  }
+}
+
+/** The limits from the environment, named as the job service names them (EVIDENT_*). */
+export function httpLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): HttpLimits {
+  const num = (v: string | undefined, d: number) =>
+    v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d;
+  return {
+    requestTimeoutMs: num(env.EVIDENT_REQUEST_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.requestTimeoutMs),
+    headersTimeoutMs: num(env.EVIDENT_HEADERS_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.headersTimeoutMs),
+    keepAliveTimeoutMs: num(env.EVIDENT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
+    maxConnectionsPerClient: num(env.EVIDENT_MAX_CONNECTIONS_PER_CLIENT, DEFAULT_HTTP_LIMITS.maxConnectionsPerClient),
+  };
+}
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '::1'];
+
+/** A loopback interface: only this machine can reach it. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return LOOPBACK_NAMES.includes(h) || h.startsWith('127.');
+}
+
+/** The host name of a Host header, without its port (`[::1]:8080` → `::1`). */
+export function hostName(header: string): string {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
+  const colon = h.indexOf(':');
+  return colon < 0 ? h : h.slice(0, colon);
+}
+
+/**
+ * The names a Host header may carry: loopback, the bound host, the allow-list, and, when bound to every interface,
+ * this machine's addresses and host name. Anything else is a page that renamed itself (DNS rebinding).
+ */
+export function allowedHostNames(boundHost: string | undefined, allowList: readonly string[] = []): Set<string> {
+  const names = new Set<string>(LOOPBACK_NAMES);
+  for (const n of allowList) if (n.trim()) names.add(hostName(n));
+  if (boundHost) {
+    const b = hostName(boundHost.startsWith('[') || !boundHost.includes('::') ? boundHost : `[${boundHost}]`);
+    if (b === '0.0.0.0' || b === '::') {
+      names.add(hostname().toLowerCase());
+      for (const list of Object.values(networkInterfaces()))
+        for (const a of list ?? []) names.add(a.address.toLowerCase());
+    } else names.add(b);
+  }
+  return names;
+}
