@@ -416,7 +416,8 @@ test('stdout carries only JSON-RPC messages', async () => {
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_entity', arguments: { entity: 42 } } });
   send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_entity', arguments: { entity: 'BRCA1' } } });
-  for (let i = 0; i < 200 && out.split('\n').filter(Boolean).length < 3; i++)
+  // Wait for the three answers with a generous bound (a busy machine starts the server slowly).
+  for (const end = Date.now() + 60_000; out.split('\n').filter(Boolean).length < 3 && Date.now() < end; )
     await new Promise((r) => setTimeout(r, 50));
   child.stdin.end();
   await new Promise((r) => child.on('exit', r));
