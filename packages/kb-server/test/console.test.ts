@@ -426,7 +426,7 @@ test('kb-console bin: binds 127.0.0.1 by default and serves; a missing base is a
   const bad = spawnSync(
     process.execPath,
     ['--conditions=evident-source', '--import', 'tsx', 'packages/kb-server/src/bin/kb-console.ts', '--port', '0'],
-    { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000 },
+    { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000 },
   );
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /KB_DB_PATH/);

@@ -377,7 +377,7 @@ test('resources kb://entities and kb://schema', async () => {
 test('missing or unopenable KB_DB_PATH: message on stderr, non-zero exit, nothing on stdout', () => {
   const env = { ...process.env };
   delete env.KB_DB_PATH;
-  const r = spawnSync(process.execPath, BIN, { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000, input: '' });
+  const r = spawnSync(process.execPath, BIN, { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000, input: '' });
   assert.notEqual(r.status, 0);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /KB_DB_PATH/);
@@ -385,7 +385,7 @@ test('missing or unopenable KB_DB_PATH: message on stderr, non-zero exit, nothin
     cwd: repoRoot,
     env: { ...env, KB_DB_PATH: join(kb.dir, 'no', 'such', 'dir', 'x.kb') },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 120_000,
     input: '',
   });
   assert.notEqual(r2.status, 0);
@@ -395,7 +395,7 @@ test('missing or unopenable KB_DB_PATH: message on stderr, non-zero exit, nothin
     cwd: repoRoot,
     env: { ...env, KB_DB_PATH: kb.dir },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 120_000,
     input: '',
   });
   assert.notEqual(r3.status, 0);
