@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@evident/testkit';
-import { createClient, EvidentApiError } from '../src/client/client.js';
+import { createClient, EvidentApiError, parseRetryAfter } from '../src/client/client.js';
 import { demoValue, type DemoResult } from './demo-kind.js';
 import { runCli, startTestServer, type TestServer } from './helpers.js';
 
@@ -123,4 +123,42 @@ test('waitForJob rides out 429 answers by waiting Retry-After', async () => {
   assert.equal(final.status, 'completed');
   assert.equal(at.length, 3);
   assert.ok(at[1]! - at[0]! >= 950, 'waited for Retry-After');
+});
+
+test('waitForJob backs off between polls, and its timeout holds while every answer is a 429', async () => {
+  const at: number[] = [];
+  const processing = (async () => {
+    at.push(Date.now());
+    return new Response(JSON.stringify({ job_id: 'demo_x', status: 'processing' }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
+  }) as typeof fetch;
+  const slow = createClient({ baseUrl: 'http://unused.invalid', apiKey: 'k', fetch: processing });
+  await assert.rejects(slow.waitForJob('demo_x', { intervalMs: 20, maxIntervalMs: 200, timeoutMs: 1000 }), /1000 ms/);
+  // A constant 20 ms pause would poll about 50 times in that second; growing to 200 ms, about 10. (Only an upper
+  // bound: a slow machine polls less, never more.)
+  assert.ok(at.length <= 25, `${at.length} polls in 1 s`);
+
+  const limited = (async () =>
+    new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down' } }), {
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': '0' },
+    })) as typeof fetch;
+  const refused = createClient({ baseUrl: 'http://unused.invalid', apiKey: 'k', fetch: limited });
+  await assert.rejects(
+    refused.waitForJob('demo_x', { intervalMs: 10, timeoutMs: 200 }),
+    /still processing after 200 ms/,
+  );
+  const aborted = AbortSignal.timeout(100);
+  await assert.rejects(refused.waitForJob('demo_x', { intervalMs: 10_000, signal: aborted }), /abort|timeout/i);
+});
+
+test('Retry-After is read as seconds or as an HTTP date', () => {
+  assert.equal(parseRetryAfter('7'), 7);
+  assert.equal(parseRetryAfter(null), undefined);
+  assert.equal(parseRetryAfter('soon'), undefined);
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  assert.equal(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now), 30);
+  assert.equal(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now), 0);
 });

@@ -77,7 +77,7 @@ test('kill -9 of the server mid-job: after a restart the job is retried from a c
   const id = await runningJob(s.url, key, { items: 30, cpu_ms: 4000 });
   await killHard(s.child);
   s = await serve();
-  const done = await waitForStatus(s.url, key, id, 30_000);
+  const done = await waitForStatus(s.url, key, id);
   assert.equal(done.status, 'completed');
   assert.equal(done.attempts, 2);
   const res = await http(s.url, 'GET', `/v1/results/${id}`, { key });
@@ -96,7 +96,7 @@ test('kill -9 during the last allowed attempt: the job is failed with a reason, 
   const id = await runningJob(s.url, key, { items: 3, cpu_ms: 4000 });
   await killHard(s.child);
   s = await serve(['--max-attempts', '1']);
-  const st = await waitForStatus(s.url, key, id, 10_000);
+  const st = await waitForStatus(s.url, key, id);
   assert.equal(st.status, 'failed');
   assert.equal(st.error.code, 'worker_lost');
   assert.match(st.error.message, /stopped/);
@@ -137,7 +137,7 @@ test('kill -9 while a callback is being delivered: the restarted server delivers
     await killHard(s.child);
     hang = false;
     s = await serve([], env);
-    await waitFor(async () => seen.length >= 2, 20_000);
+    await waitFor(async () => seen.length >= 2);
     const doc = JSON.parse(seen[seen.length - 1]!);
     assert.equal(doc.job_id, sub.body.job_id);
     assert.equal(doc.status, 'completed');
@@ -169,7 +169,9 @@ test('server logs never contain API keys or signing secrets', async () => {
   await waitForStatus(url, key, sub.body.job_id);
   await http(url, 'GET', '/v1/jobs', { key: `${key.slice(0, -2)}xx` });
   await http(url, 'GET', `/v1/jobs?cursor=${encodeURIComponent(key)}`, { key });
-  await new Promise((r) => setTimeout(r, 500));
+  // Wait for what the assertions read, not for a fixed time: the last request's line (its URL carried the key)
+  // and the first callback attempt (which signs with the secret).
+  await waitFor(async () => logs.includes('cursor=evk_[redacted]') && logs.includes('callback failed'));
   await killHard(child);
   assert.ok(logs.includes('request completed'), 'requests were logged');
   for (const [i, secret] of [key, key.slice(4, 30), created.signing_secret].entries()) {

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '@evident/testkit';
+import { createClient } from '../src/client/client.js';
 import { configFromEnv, type ServiceConfig } from '../src/config.js';
 import { startServer, type RunningServer, type ServeOptions } from '../src/service.js';
 
@@ -72,25 +73,36 @@ export async function http<T = any>(
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
+/**
+ * Polls `fn` until it returns something truthy. The pause starts at `everyMs` and grows by half up to half a second, so
+ * a condition that comes quickly is seen quickly and one that takes a slow machine a minute costs few requests
+ * (a poll that calls the API spends the key's per-minute budget). The bound is generous on purpose: it is only
+ * reached when the condition never comes, and a busy machine must not turn a late condition into a failure.
+ */
 export async function waitFor<T>(
   fn: () => Promise<T | undefined | false>,
-  timeoutMs = 20_000,
-  everyMs = 100,
+  timeoutMs = 60_000,
+  everyMs = 50,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
+  let pause = everyMs;
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() > end) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, everyMs));
+    if (Date.now() > end) throw new Error(`waitFor: the condition did not hold within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(Math.max(everyMs, 500), Math.ceil(pause * 1.5));
   }
 }
 
-export async function waitForStatus(base: string, key: string, jobId: string, timeoutMs = 30_000) {
-  return waitFor(async () => {
-    const r = await http(base, 'GET', `/v1/jobs/${jobId}`, { key });
-    return r.body?.status !== 'processing' ? r.body : undefined;
-  }, timeoutMs);
+/**
+ * Waits until the job leaves `processing` and returns its status document. Polls through the typed client, which
+ * backs off and honours `Retry-After` on 429: a job that runs longer than on the author's machine must not turn the
+ * key's rate limit into a test failure. Any other error answer throws.
+ */
+export async function waitForStatus(base: string, key: string, jobId: string, timeoutMs = 120_000): Promise<any> {
+  const client = createClient({ baseUrl: base, apiKey: key });
+  return client.waitForJob(jobId, { intervalMs: 50, maxIntervalMs: 1000, timeoutMs });
 }
 
 /** Asserts the one error shape of the API. */

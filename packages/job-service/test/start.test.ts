@@ -38,7 +38,9 @@ async function start(): Promise<{ child: ChildProcess; url: string; key: string;
   children.push(child);
   let out = '';
   return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`npm start printed: ${out}`)), 30_000);
+    // A generous bound: both products start from TypeScript sources, which is slow on a busy machine.
+    const t = setTimeout(() => reject(new Error(`npm start printed: ${out}`)), 120_000);
+    child.once('exit', (code) => reject(new Error(`npm start exited (${code}) before listening: ${out}`)));
     child.stdout!.on('data', (d) => {
       out += d;
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];

@@ -12,19 +12,27 @@ function storeOf(db: KbDB): ClaimStore {
   return (db as unknown as { store: ClaimStore }).store;
 }
 
-/** Makes the next append wait for `hold`, then run `then` (which may throw) instead of appending, or append. */
+/**
+ * Makes the next append wait for `hold`, then run `then` (which may throw) instead of appending, or append.
+ * Resolves once the write has reached its append (its entries are applied): a test waits for that, not for a
+ * fixed time that a slow machine may not be done in.
+ */
 function interceptNextAppend(
   db: KbDB,
   hold: Promise<unknown>,
   then: (append: () => Promise<number>) => Promise<number>,
-): void {
+): Promise<void> {
   const store = storeOf(db);
   const original = store.append.bind(store);
+  let reached!: () => void;
+  const appending = new Promise<void>((r) => (reached = r));
   store.append = async (entries, ts, expectedHead) => {
     store.append = original;
+    reached();
     await hold;
     return then(() => original(entries, ts, expectedHead));
   };
+  return appending;
 }
 
 test('a read made while an append is pending waits for it and then sees the claims', async () => {
@@ -36,9 +44,9 @@ test('a read made while an append is pending waits for it and then sees the clai
       source_id: 'pmid:1',
     });
     let release!: () => void;
-    interceptNextAppend(db, new Promise<void>((r) => (release = r)), (append) => append());
+    const appending = interceptNextAppend(db, new Promise<void>((r) => (release = r)), (append) => append());
     const write = db.ingestBatch([claim('KRAS', 'gene', 'associated_with', 'NSCLC', 'disease', 'pmid:2')]);
-    await sleep(30); // the write has applied and is waiting in its append
+    await appending; // the write has applied and is waiting in its append
     let readDone = false;
     const read = db.stats().then((s) => {
       readDone = true;
@@ -69,7 +77,7 @@ test('a failed append leaves no trace: reads during and after it see only what t
       const ingested: string[] = [];
       db.on('claim_ingested', (e) => ingested.push(e.claim_id));
       let release!: () => void;
-      interceptNextAppend(db, new Promise<void>((r) => (release = r)), async () => {
+      const appending = interceptNextAppend(db, new Promise<void>((r) => (release = r)), async () => {
         throw new Error('disk full');
       });
       const write = db.ingestBatch([
@@ -77,7 +85,7 @@ test('a failed append leaves no trace: reads during and after it see only what t
         claim('BRAF', 'gene', 'associated_with', 'Melanoma', 'disease', 'pmid:3'), // new entities
         claim('egfr ', 'gene', 'associated_with', 'Glioma', 'disease', 'pmid:3'), // a new spelling of a known entity
       ]);
-      await sleep(30);
+      await appending;
       const reads = Promise.all([db.stats(), db.query('EGFR'), db.listEntities(), db.resolve('BRAF')]);
       release();
       await assert.rejects(write, /disk full/);
@@ -114,7 +122,7 @@ test('another writer appending first: the write conflicts, the index is rebuilt 
     });
     await b.refresh();
     let conflicts = 0;
-    interceptNextAppend(a, Promise.resolve(), async (append) => {
+    void interceptNextAppend(a, Promise.resolve(), async (append) => {
       // b writes the very claim a is about to write (same fact, same source), and a second fact.
       await b.ingestBatch([
         claim('KRAS', 'gene', 'associated_with', 'NSCLC', 'disease', 'pmid:2'),
@@ -262,7 +270,9 @@ test('the checkpointer thread copies the WAL into the database file as large app
     }
     const { statSync } = await import('node:fs');
     let dbBytes = 0;
-    for (let tries = 0; tries < 100 && dbBytes < 16 * 2 ** 20; tries++) {
+    // The checkpointer runs on its own thread: wait for it with a generous bound (a busy machine is slow to get
+    // there, and only a checkpointer that never runs should fail this).
+    for (const end = Date.now() + 60_000; dbBytes < 16 * 2 ** 20 && Date.now() < end; ) {
       dbBytes = statSync(t.path).size;
       if (dbBytes < 16 * 2 ** 20) await sleep(50);
     }

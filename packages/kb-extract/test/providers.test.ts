@@ -22,7 +22,8 @@ function provider(fake: FakeProvider, name: ProviderName, extra: Record<string, 
     api_key: `test-key-${name}`,
     base_url: baseUrlFor(fake, name),
     backoff_ms: 5,
-    timeout_ms: 2000,
+    // Generous: an answer from the local fake must never time out on a busy machine; the timeout test sets its own.
+    timeout_ms: 30_000,
     ...extra,
   });
 }
@@ -105,17 +106,19 @@ test('gives up after max_retries with a typed error; client errors are not retri
 test('a slow answer times out per attempt and is retried', async (t) => {
   const fake = await startFakeProvider(() => ({ answer: 'late', n: 2 }));
   t.after(() => fake.close());
-  fake.script.push({ delay_ms: 400 });
-  const out = await callStructured(provider(fake, 'mistral', { timeout_ms: 100, max_retries: 1 }), {
+  // The delayed answer comes long after the timeout, and the timeout leaves a prompt answer (the retry) ample time
+  // on a busy machine: the outcome does not depend on its speed.
+  fake.script.push({ delay_ms: 3000 });
+  const out = await callStructured(provider(fake, 'mistral', { timeout_ms: 1000, max_retries: 1 }), {
     system: 's',
     prompt: 'p',
     schema,
   });
   assert.deepEqual(out, { answer: 'late', n: 2 });
   assert.equal(fake.requests.length, 2);
-  fake.script.push({ delay_ms: 400 }, { delay_ms: 400 });
+  fake.script.push({ delay_ms: 3000 }, { delay_ms: 3000 });
   await assert.rejects(
-    callStructured(provider(fake, 'mistral', { timeout_ms: 100, max_retries: 1 }), {
+    callStructured(provider(fake, 'mistral', { timeout_ms: 1000, max_retries: 1 }), {
       system: 's',
       prompt: 'p',
       schema,

@@ -426,7 +426,7 @@ test('kb-console bin: binds 127.0.0.1 by default and serves; a missing base is a
   const bad = spawnSync(
     process.execPath,
     ['--conditions=evident-source', '--import', 'tsx', 'packages/kb-server/src/bin/kb-console.ts', '--port', '0'],
-    { cwd: repoRoot, env, encoding: 'utf8', timeout: 30_000 },
+    { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000 },
   );
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /KB_DB_PATH/);
@@ -447,7 +447,9 @@ test('kb-console bin: binds 127.0.0.1 by default and serves; a missing base is a
   let err = '';
   child.stderr.on('data', (d) => (err += String(d)));
   try {
-    for (let i = 0; i < 300 && !/ at http/.test(err); i++) await new Promise((r) => setTimeout(r, 50));
+    // A generous bound: starting a process that compiles TypeScript is slow on a busy machine.
+    for (const end = Date.now() + 60_000; !/ at http/.test(err) && child.exitCode === null && Date.now() < end; )
+      await new Promise((r) => setTimeout(r, 50));
     const m = /at (http:\/\/([\d.]+):(\d+))\//.exec(err);
     assert.ok(m, `started: ${err}`);
     assert.equal(m[2], '127.0.0.1');

@@ -47,9 +47,37 @@ export class EvidentApiError extends Error {
 export interface WaitOptions {
   /** Called whenever a poll returns (status and progress). */
   onProgress?: (status: JobStatus) => void;
+  /** The pause between polls (default 1000 ms). */
   intervalMs?: number;
+  /** With this, the pause grows by half after each poll up to this bound: quick jobs are seen soon, long ones
+   *  cost few requests. Default: `intervalMs` (a constant pause). */
+  maxIntervalMs?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+}
+
+/** `Retry-After` in seconds: delta-seconds, or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason ?? new Error('aborted'));
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 export interface Client {
@@ -90,13 +118,12 @@ export function createClient(opts: ClientOptions): Client {
     } catch {
       /* not JSON */
     }
-    const ra = res.headers.get('retry-after');
     throw new EvidentApiError(
       res.status,
       err.code ?? `http_${res.status}`,
       err.message ?? res.statusText,
       err.details,
-      ra ? Number(ra) : undefined,
+      parseRetryAfter(res.headers.get('retry-after')),
     );
   }
   const json = async <T>(method: string, path: string, body?: unknown) =>
@@ -118,26 +145,24 @@ export function createClient(opts: ClientOptions): Client {
     cancelJob: (jobId) => json('DELETE', `/v1/jobs/${id(jobId)}`),
     async waitForJob(jobId, w = {}) {
       const start = Date.now();
-      const interval = w.intervalMs ?? 1000;
+      let interval = w.intervalMs ?? 1000;
+      const maxInterval = Math.max(interval, w.maxIntervalMs ?? interval);
       for (;;) {
-        let s: JobStatus;
+        let wait = interval;
         try {
-          s = await client.getJob(jobId);
+          const s = await client.getJob(jobId);
+          w.onProgress?.(s);
+          if (s.status !== 'processing') return s;
         } catch (e) {
-          // Polling must not fail a long wait because the key's request budget ran out for a moment.
-          if (e instanceof EvidentApiError && e.status === 429) {
-            await new Promise((r) => setTimeout(r, Math.max(interval, (e.retryAfter ?? 1) * 1000)));
-            continue;
-          }
-          throw e;
+          // Polling must not fail a long wait because the key's request budget ran out for a moment: wait as told.
+          if (!(e instanceof EvidentApiError && e.status === 429)) throw e;
+          wait = Math.max(interval, (e.retryAfter ?? 1) * 1000);
         }
-        w.onProgress?.(s);
-        if (s.status !== 'processing') return s;
         if (w.timeoutMs !== undefined && Date.now() - start > w.timeoutMs) {
           throw new Error(`job ${jobId} still processing after ${w.timeoutMs} ms`);
         }
-        if (w.signal?.aborted) throw w.signal.reason ?? new Error('aborted');
-        await new Promise((r) => setTimeout(r, interval));
+        await pause(wait, w.signal);
+        interval = Math.min(maxInterval, Math.ceil(interval * 1.5));
       }
     },
     getResults: (jobId) => json('GET', `/v1/results/${id(jobId)}`),
