@@ -199,8 +199,13 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
           bad(path, `invalid SMILES ${shown}`);
           continue;
         }
-        references.push(mol.get_smiles());
+        const canonical = mol.get_smiles();
         mol.delete();
+        // The run parses the canonical form again: it must be within bounds too (RDKit may nest its branches
+        // deeper than the caller did).
+        const again = smilesBoundsProblem(canonical);
+        if (again) bad(path, `SMILES in RDKit's canonical form ${again}`);
+        else references.push(canonical);
       }
     }
   }
