@@ -48,7 +48,7 @@ test('atoms, length, branch depth and ring closures past the limits are named', 
 
 test('validateRequest refuses an out-of-bounds reference ligand by its path, before RDKit sees it', async () => {
   // 700 and 1,000 carbons: the first made RDKit spin forever, the second trapped its module.
-  for (const hostile of ['C'.repeat(700), 'C'.repeat(1000), 'C('.repeat(40) + 'C' + ')'.repeat(40)]) {
+  for (const hostile of ['C'.repeat(700), 'C'.repeat(1000), `${'C('.repeat(40)}C${')'.repeat(40)}`]) {
     await assert.rejects(validateRequest({ ...seed, reference_ligands: ['CCO', hostile] }), (e: unknown) => {
       assert.ok(e instanceof InvalidRequestError);
       assert.equal(e.code, 'invalid_parameters');

@@ -25,8 +25,9 @@ after(async () => {
 });
 
 async function server(mode: 'embedded' | 'postgres', over: Partial<ServiceConfig> = {}) {
-  const databaseUrl = mode === 'postgres' ? (await (db ??= createTempDatabase('evident_jobs_faults'))).url : undefined;
-  // One prepare thread and one job thread: a thread that were not replaced would hold up everything after it.
+  if (mode === 'postgres') db ??= createTempDatabase('evident_jobs_faults');
+  const databaseUrl = mode === 'postgres' ? (await db!).url : undefined;
+  // One prepare thread and one job thread: a thread that was not replaced would hold up everything after it.
   const s = await startTestServer(
     {
       prepareThreads: 1,
