@@ -30,8 +30,9 @@ export class InvalidSmilesError extends CompoundGenerationError {
 export class InvalidRequestError extends CompoundGenerationError {
   declare readonly problems: readonly FieldProblem[];
 
-  constructor(problems: FieldProblem[]) {
-    super(INVALID_PARAMETERS, summarizeProblems(problems, problems.length), { status: 400, problems });
+  /** `cause`: e.g. the WebAssembly trap a SMILES provoked (the RDKit instance is then unusable). */
+  constructor(problems: FieldProblem[], options: { cause?: unknown } = {}) {
+    super(INVALID_PARAMETERS, summarizeProblems(problems, problems.length), { status: 400, problems, ...options });
   }
 }
 
@@ -40,4 +41,16 @@ export class GenerationAbortedError extends CompoundGenerationError {
   constructor() {
     super('aborted', 'compound generation was aborted');
   }
+}
+
+// The lib settings have no WebAssembly types; the constructor is Node's own.
+const WasmRuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: abstract new () => Error } })
+  .WebAssembly.RuntimeError;
+
+/**
+ * A trap of a WebAssembly module (RDKit's): out-of-bounds access, unreachable, stack exhaustion. After one, the
+ * module's memory is suspect, so the instance must not be used again.
+ */
+export function isWasmTrap(e: unknown): boolean {
+  return e instanceof WasmRuntimeError;
 }

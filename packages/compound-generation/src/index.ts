@@ -5,9 +5,11 @@ export {
   InvalidSmilesError,
   InvalidRequestError,
   GenerationAbortedError,
+  isWasmTrap,
   type FieldProblem,
 } from './errors.js';
 export { loadRDKit } from './rdkit.js';
+export { SMILES_LIMITS, smilesBoundsProblem } from './smiles-bounds.js';
 export {
   validateRequest,
   defaultMaxEvaluations,

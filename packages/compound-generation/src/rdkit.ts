@@ -2,6 +2,7 @@
 // deleted explicitly: every helper here frees what it creates.
 import initRDKitModule from '@rdkit/rdkit';
 import type { MainModule, Mol } from '@rdkit/rdkit';
+import { smilesBoundsProblem } from './smiles-bounds.js';
 
 export type RDKit = MainModule;
 export type { Mol };
@@ -17,9 +18,12 @@ export function loadRDKit(): Promise<RDKit> {
   return loading;
 }
 
-/** Parses SMILES (or returns null for an unparsable/unsanitizable one) without RDKit's error log noise. */
+/**
+ * Parses SMILES (or returns null for an unparsable/unsanitizable one) without RDKit's error log noise. A SMILES
+ * beyond SMILES_LIMITS never reaches RDKit (see smiles-bounds.ts): it is null too.
+ */
 export function parseSmiles(rd: RDKit, smiles: string): Mol | null {
-  if (!smiles || smiles.length > 2000) return null;
+  if (!smiles || smiles.length > 2000 || smilesBoundsProblem(smiles) !== undefined) return null;
   const mol = rd.get_mol(smiles);
   if (!mol) return null;
   if (!mol.is_valid()) {

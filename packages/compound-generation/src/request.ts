@@ -1,6 +1,7 @@
 // The generation request: validation (every problem named by JSON pointer), defaults and bounds.
-import { InvalidRequestError, type FieldProblem } from './errors.js';
-import { loadRDKit, parseSmiles } from './rdkit.js';
+import { InvalidRequestError, isWasmTrap, type FieldProblem } from './errors.js';
+import { loadRDKit, parseSmiles, type Mol } from './rdkit.js';
+import { SMILES_LIMITS, smilesBoundsProblem } from './smiles-bounds.js';
 
 /** The request as it arrives (snake_case, as in the API). */
 export interface GenerationRequest {
@@ -58,6 +59,8 @@ export const BOUNDS = {
   count_max: 50,
   residues: [1, 50],
   reference_ligands_max: 100,
+  /** Per reference ligand, checked before RDKit parses it (see smiles-bounds.ts). */
+  smiles: SMILES_LIMITS,
   max_evaluations: [100, 1_000_000],
   population_size: [10, 1000],
 } as const;
@@ -172,18 +175,38 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
       bad('/reference_ligands', `at most ${BOUNDS.reference_ligands_max} reference ligands`);
     else {
       const rd = await loadRDKit();
-      refs.forEach((s, i) => {
-        const mol = typeof s === 'string' ? parseSmiles(rd, s) : null;
-        if (!mol) {
-          bad(
-            `/reference_ligands/${i}`,
-            `invalid SMILES ${JSON.stringify(typeof s === 'string' ? s.slice(0, 100) : s)}`,
-          );
-          return;
+      for (let i = 0; i < refs.length; i++) {
+        const s: unknown = refs[i];
+        const path = `/reference_ligands/${i}`;
+        const shown = JSON.stringify(typeof s === 'string' ? s.slice(0, 100) : s);
+        // Bounded before RDKit sees it: an over-long chain traps or hangs RDKit's WebAssembly module.
+        const bound = typeof s === 'string' ? smilesBoundsProblem(s) : undefined;
+        if (bound) {
+          bad(path, `SMILES ${bound} (${shown.slice(0, 40)}…)`);
+          continue;
         }
-        references.push(mol.get_smiles());
+        let mol: Mol | null = null;
+        try {
+          mol = typeof s === 'string' ? parseSmiles(rd, s) : null;
+        } catch (e) {
+          if (!isWasmTrap(e)) throw e;
+          // The module trapped on this input and is unusable from now on: refuse the field and stop here. The
+          // trap stays the cause, so that a host (the job service's thread) can see it and discard the instance.
+          bad(path, `RDKit could not process this SMILES (its WebAssembly module trapped): ${shown.slice(0, 60)}`);
+          throw new InvalidRequestError(problems, { cause: e });
+        }
+        if (!mol) {
+          bad(path, `invalid SMILES ${shown}`);
+          continue;
+        }
+        const canonical = mol.get_smiles();
         mol.delete();
-      });
+        // The run parses the canonical form again: it must be within bounds too (RDKit may nest its branches
+        // deeper than the caller did).
+        const again = smilesBoundsProblem(canonical);
+        if (again) bad(path, `SMILES in RDKit's canonical form ${again}`);
+        else references.push(canonical);
+      }
     }
   }
 

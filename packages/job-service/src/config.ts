@@ -18,8 +18,13 @@ export interface ServiceConfig {
   inlineJsonLimitBytes: number;
   /** Worker threads that run jobs inside `serve` (embedded mode) or `worker`. */
   workerThreads: number;
-  /** Threads that validate/prepare submitted inputs off the event loop. */
+  /** Threads that validate/prepare submitted inputs (and make CSVs) off the event loop. */
   prepareThreads: number;
+  /**
+   * Deadline of a prepare or CSV task once a thread takes it: past it the thread is terminated and replaced,
+   * and the request answers 503 `prepare_timeout` / `csv_timeout`.
+   */
+  requestTaskTimeoutMs: number;
   /** Runs of a job before it is failed (crashes included). */
   maxAttempts: number;
   /** Retry backoff: base * 2^(attempt-1). */
@@ -63,7 +68,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     bodyLimitBytes: Math.round(num(env.EVIDENT_BODY_LIMIT_MB, 100) * 1024 * 1024),
     inlineJsonLimitBytes: num(env.EVIDENT_INLINE_JSON_LIMIT_BYTES, 1024 * 1024),
     workerThreads: num(env.EVIDENT_WORKER_THREADS, Math.max(1, availableParallelism() - 1)),
-    prepareThreads: num(env.EVIDENT_PREPARE_THREADS, 1),
+    // Two where cores allow, so one request stuck until its deadline does not hold every submission; one core
+    // is left to the HTTP event loop.
+    prepareThreads: num(env.EVIDENT_PREPARE_THREADS, Math.max(1, Math.min(2, availableParallelism() - 1))),
+    requestTaskTimeoutMs: num(env.EVIDENT_REQUEST_TASK_TIMEOUT_MS, 30_000),
     maxAttempts: num(env.EVIDENT_MAX_ATTEMPTS, 3),
     retryBaseMs: num(env.EVIDENT_RETRY_BASE_MS, 5000),
     allowPrivateCallbacks:

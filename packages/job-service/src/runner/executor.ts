@@ -5,6 +5,7 @@ import type { Attempt, Store } from '../store/types.js';
 import { statusDocument } from '../wire/status.js';
 import { deliverCallback } from '../callbacks/deliver.js';
 import type { ThreadPool } from './thread-pool.js';
+import { ENGINE_FAULT } from './thread-errors.js';
 
 export type Outcome = 'completed' | 'failed' | 'retry' | 'cancelled' | 'interrupted';
 
@@ -117,6 +118,14 @@ export class JobExecutor {
       // The engine refuses the request itself (a caller's mistake): running it again cannot help.
       if (e instanceof EvidentError && e.status !== undefined && e.status < 500) {
         await this.store.failJob(job.id, 'invalid_input', e.message, now);
+        this.notify(job.id);
+        return 'failed';
+      }
+      // The engine's WebAssembly module trapped on this input (its thread was replaced): a seeded run would trap
+      // again, so the job fails at once rather than spending its retries; later jobs run on a fresh thread.
+      if (e instanceof EvidentError && e.code === ENGINE_FAULT) {
+        this.log.warn({ job_id: job.id, attempt: job.attempts, err: e.message }, 'engine fault; thread replaced');
+        await this.store.failJob(job.id, ENGINE_FAULT, e.message, now);
         this.notify(job.id);
         return 'failed';
       }

@@ -15,6 +15,8 @@ export interface ThreadData {
 export type ToThread = ThreadTask | { type: 'abort'; taskId: number };
 
 export type FromThread =
+  /** Sent once, when the thread has loaded its kinds: deadlines never count a thread's start-up. */
+  | { type: 'ready'; taskId: 0 }
   | { type: 'progress'; taskId: number; stage: string; percent: number }
   | {
       type: 'prepared';
@@ -25,4 +27,5 @@ export type FromThread =
     }
   | { type: 'done'; taskId: number; result: Uint8Array; targets: Array<Record<string, unknown>> }
   | { type: 'csv'; taskId: number; csv: Uint8Array }
-  | { type: 'error'; taskId: number; error: SerializedError };
+  /** `fatal`: the thread must not be used again (a WebAssembly trap left an engine's module unusable). */
+  | { type: 'error'; taskId: number; error: SerializedError; fatal?: boolean };

@@ -7,6 +7,7 @@ import { EvidentError, INVALID_PARAMETERS, InvalidParametersError, serializeErro
 import type { JobKind } from '../kinds/job-kind.js';
 import { invalidJson } from '../errors.js';
 import type { FromThread, ThreadData, ToThread } from './protocol.js';
+import { ENGINE_FAULT, hasWasmTrap } from './thread-errors.js';
 import { parseJsonSafely } from '../wire/raw-body.js';
 import { problemsOf } from '../wire/validation.js';
 import { submitBodySchema } from '../wire/schemas.js';
@@ -14,6 +15,11 @@ import { submitBodySchema } from '../wire/schemas.js';
 const port = parentPort!;
 const kindsLoaded = loadJobKinds((workerData as ThreadData | undefined)?.kindModules ?? []);
 const aborts = new Map<number, AbortController>();
+void kindsLoaded.then(
+  () => send({ type: 'ready', taskId: 0 }),
+  // A kind module that fails to load: tasks still arrive and answer its error.
+  () => send({ type: 'ready', taskId: 0 }),
+);
 
 /**
  * The job API's contract for a request the kind refuses (bad CSV, impossible ranges, …): `invalid_parameters`,
@@ -90,7 +96,20 @@ port.on('message', async (m: ToThread) => {
     const targets = kind.targetsOf ? kind.targetsOf(result) : [];
     send({ type: 'done', taskId: m.taskId, result: gzipSync(JSON.stringify(result)), targets });
   } catch (e) {
-    send({ type: 'error', taskId: m.taskId, error: serializeError(e) });
+    // A WebAssembly trap (RDKit: out-of-bounds access, stack exhaustion) leaves the module unusable for every
+    // later task: the pool replaces this thread. A trap the kind attributed to a field keeps its 4xx answer;
+    // any other is an engine fault of this request (or job) alone.
+    const fatal = hasWasmTrap(e);
+    const error =
+      fatal && !(e instanceof EvidentError && e.status !== undefined && e.status < 500)
+        ? new EvidentError(
+            ENGINE_FAULT,
+            `the engine failed on this input (its WebAssembly module trapped: ${(e as Error).message}); ` +
+              'the thread was replaced',
+            { status: 500, cause: e },
+          )
+        : e;
+    send({ type: 'error', taskId: m.taskId, error: serializeError(error), ...(fatal ? { fatal } : {}) });
   } finally {
     aborts.delete(m.taskId);
   }

@@ -1,6 +1,7 @@
 // What the resource plugins share: the deps they are registered with, the public origin, the caller's own job,
 // and page cursors.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TaskLimits } from '../../runner/thread-pool.js';
 import { InvalidParametersError, jobNotFound } from '../../errors.js';
 import type { JobRecord } from '../../store/types.js';
 import type { AppDeps } from '../app.js';
@@ -29,4 +30,18 @@ export function decodeCursor(c: string | undefined, where: string): number | und
   const m = /^s(\d{1,15})$/.exec(Buffer.from(c, 'base64url').toString('utf8'));
   if (!m) throw new InvalidParametersError([{ path: `${where}/cursor`, message: 'is not a cursor this API returned' }]);
   return Number(m[1]);
+}
+
+/**
+ * Limits for a thread task done for this request: the configured deadline, and a signal aborted when the
+ * client closes the connection before the answer is sent (the task is then dropped or stopped).
+ */
+export function taskLimitsOf(deps: RouteDeps, reply: FastifyReply): TaskLimits {
+  const gone = new AbortController();
+  const res = reply.raw;
+  const onClose = () => {
+    if (!res.writableFinished) gone.abort();
+  };
+  res.once('close', onClose);
+  return { timeoutMs: deps.config.requestTaskTimeoutMs, signal: gone.signal };
 }

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ApiError } from '../../errors.js';
 import { JobIdParams, ResultsQuery, errorResponses } from '../../wire/schemas.js';
-import { ownJob, type RouteDeps } from './common.js';
+import { ownJob, taskLimitsOf, type RouteDeps } from './common.js';
 
 export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   app.get(
@@ -17,7 +17,7 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         querystring: ResultsQuery,
         response: {
           200: { description: 'The results document of the job kind', type: 'object', additionalProperties: true },
-          ...errorResponses(401, 404, 409, 429),
+          ...errorResponses(401, 404, 409, 429, 503),
         },
       },
     },
@@ -29,7 +29,12 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
       const gz = await deps.store.getResult(job.id);
       if (!gz) throw new Error(`completed job ${job.id} has no stored result`);
       if ((req.query as { format?: string }).format === 'csv') {
-        const csv = await deps.preparePool.run({ type: 'csv', kind: job.kind, result: gz }).result;
+        const csv = await deps.preparePool.run(
+          { type: 'csv', kind: job.kind, result: gz },
+          undefined,
+          [],
+          taskLimitsOf(deps, reply),
+        ).result;
         if (csv.type !== 'csv') throw new Error('unexpected thread answer');
         return sendStored(req, reply, Buffer.from(csv.csv), 'text/csv; charset=utf-8', `${job.id}.csv`);
       }

@@ -6,7 +6,7 @@ import { formatEstimate } from '../../estimate.js';
 import { newJobId } from '../../ids.js';
 import { RawJsonBody } from '../../wire/raw-body.js';
 import { Accepted, errorResponses, submitBodySchema } from '../../wire/schemas.js';
-import { keyOf, originOf, type RouteDeps } from './common.js';
+import { keyOf, originOf, taskLimitsOf, type RouteDeps } from './common.js';
 
 export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   const { store, config } = deps;
@@ -32,24 +32,25 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
           summary: `Submit a ${kind.id} job`,
           tags: ['jobs'],
           body: submitBodySchema(kind.requestSchema),
-          response: { 202: Accepted, ...errorResponses(400, 401, 413, 429, 500) },
+          response: { 202: Accepted, ...errorResponses(400, 401, 413, 429, 500, 503) },
         },
       },
       async (req, reply) => {
         const key = keyOf(req);
         let callback_url: string | undefined;
         let task: ReturnType<typeof deps.preparePool.run>;
+        const limits = taskLimitsOf(deps, reply);
         if (req.body instanceof RawJsonBody) {
           const raw = req.body.bytes;
           // Move the bytes to the thread when they own their memory; copy otherwise.
           const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw);
           const transfer = [own.buffer as ArrayBuffer];
-          task = deps.preparePool.run({ type: 'prepare-raw', kind: kind.id, raw: own }, undefined, transfer);
+          task = deps.preparePool.run({ type: 'prepare-raw', kind: kind.id, raw: own }, undefined, transfer, limits);
         } else {
           const { callback_url: cb, ...request } = req.body as Record<string, unknown> & { callback_url?: string };
           callback_url = cb;
           await checkCallback(callback_url);
-          task = deps.preparePool.run({ type: 'prepare', kind: kind.id, request });
+          task = deps.preparePool.run({ type: 'prepare', kind: kind.id, request }, undefined, [], limits);
         }
         // A refused request comes back from the thread as the kind's own typed error: it is the answer.
         const prepared = await task.result;

@@ -1,0 +1,40 @@
+// The typed errors of the thread pool: a task past its deadline, a task whose caller left, a thread whose
+// WebAssembly module trapped. Each is an EvidentError, so the job API answers it through toWireError.
+import { EvidentError } from '@evident/contract';
+
+/** A prepare (or CSV) task ran past its deadline: its thread was terminated and replaced. 503, typed. */
+export class TaskTimeoutError extends EvidentError {
+  constructor(code: 'prepare_timeout' | 'csv_timeout' | 'run_timeout', what: string, ms: number) {
+    super(
+      code,
+      `${what} took longer than ${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s and was stopped; ` +
+        'simplify the request or retry later',
+      { status: 503 },
+    );
+  }
+}
+
+/** The caller of a task went away (HTTP client closed the request, job cancelled, shutdown). */
+export class TaskAbortedError extends EvidentError {
+  constructor() {
+    // 499 (client closed request): nobody reads it over HTTP; it keeps the log free of false 500s.
+    super('aborted', 'aborted', { status: 499 });
+  }
+}
+
+/** The code a thread gives an error it cannot attribute to the input: a WebAssembly trap in an engine. */
+export const ENGINE_FAULT = 'engine_fault';
+
+// The lib settings have no WebAssembly types; the constructor is Node's own.
+const WasmRuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: abstract new () => Error } })
+  .WebAssembly.RuntimeError;
+
+/** A WebAssembly trap anywhere in the error's cause chain: the thread's wasm instances are suspect from now on. */
+export function hasWasmTrap(e: unknown): boolean {
+  let c: unknown = e;
+  for (let i = 0; i < 8 && c instanceof Error; i++) {
+    if (c instanceof WasmRuntimeError) return true;
+    c = (c as Error).cause;
+  }
+  return false;
+}
