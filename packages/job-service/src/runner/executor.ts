@@ -5,7 +5,7 @@ import type { Attempt, Store } from '../store/types.js';
 import { statusDocument } from '../wire/status.js';
 import { deliverCallback } from '../callbacks/deliver.js';
 import type { ThreadPool } from './thread-pool.js';
-import { ENGINE_FAULT } from './thread-errors.js';
+import { ENGINE_FAULT, TaskAbortedError } from './thread-errors.js';
 
 export type Outcome = 'completed' | 'failed' | 'retry' | 'cancelled' | 'interrupted';
 
@@ -115,8 +115,10 @@ export class JobExecutor {
         return 'interrupted';
       }
       const now = Date.now();
-      // The engine refuses the request itself (a caller's mistake): running it again cannot help.
-      if (e instanceof EvidentError && e.status !== undefined && e.status < 500) {
+      // The engine refuses the request itself (a caller's mistake): running it again cannot help. A task we
+      // aborted ourselves (the time limit) is typed 4xx too, but it is no refusal: it takes the retry path.
+      const aborted = e instanceof TaskAbortedError || entry.why === 'timeout';
+      if (!aborted && e instanceof EvidentError && e.status !== undefined && e.status < 500) {
         await this.store.failJob(job.id, 'invalid_input', e.message, now);
         this.notify(job.id);
         return 'failed';
