@@ -1,7 +1,7 @@
 // Service configuration: defaults, overridden by environment variables, overridden by CLI flags/code.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_HTTP_LIMITS } from './api/http-guards.js';
+import { DEFAULT_HTTP_LIMITS } from '@evident/http-guards';
 
 export interface ServiceConfig {
   host: string;

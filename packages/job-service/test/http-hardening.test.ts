@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { http, startTestServer, type TestServer } from './helpers.js';
-import { hasErrorShape, MALFORMED, openSocket, portOf, rawRequest, readAnswer } from './raw-http.js';
+import { hasErrorShape, MALFORMED, openSocket, portOf, rawRequest, readAnswer } from '@evident/testkit';
 import type { Socket } from 'node:net';
 
 let s: TestServer;

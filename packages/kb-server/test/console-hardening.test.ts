@@ -9,7 +9,7 @@ import { quickstart, type KbDB } from '@evident/kb';
 import { startConsole, type RunningConsole } from '../src/console/server.js';
 import { StartupError } from '../src/surface/open-base.js';
 import { tempKb } from './helpers.js';
-import { hasErrorShape, MALFORMED, openSocket, portOf, rawRequest, readAnswer } from './raw-http.js';
+import { hasErrorShape, MALFORMED, openSocket, portOf, rawRequest, readAnswer } from '@evident/testkit';
 
 const kb = tempKb('hardening.kb');
 let db: KbDB;

@@ -1,2 +1,3 @@
 export * from './services.js';
 export * from './paths.js';
+export * from './raw-http.js';

@@ -21,7 +21,7 @@ import {
   DEFAULT_HTTP_LIMITS,
   fastifyTimeoutOptions,
   RouteMethods,
-} from './http-guards.js';
+} from '@evident/http-guards';
 import { registerPublicRoutes } from './routes/public.js';
 import { submitRoutes } from './routes/submit.js';
 import { jobRoutes } from './routes/jobs.js';

@@ -1,7 +1,7 @@
 // What Node's HTTP server decides before Fastify sees a request: how long a request (headers, body) and an idle
 // keep-alive connection may take, how many connections one address may hold, and the answer to a request the
 // parser refuses (bad framing, oversized headers, a timeout), in the one error shape with `Connection: close`.
-// The KB console has the same guards (packages/kb-server/src/console/http-guards.ts): the products share no code.
+// Both HTTP servers (the job API and the KB console) take them from here; it knows nothing of either.
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 
