@@ -13,9 +13,7 @@ import type {
   Store,
   TargetRow,
 } from './types.js';
-
-const JOB_COLUMNS = `id, seq, key_id, kind, status, phase, attempts, max_attempts, run_after, created_at, started_at,
-  completed_at, progress_stage, progress_percent, error_code, error_message, estimate_low, estimate_high, callback_url`;
+import { JOB_COLUMNS } from './job-columns.js';
 
 // int8 (counts, epoch milliseconds) as JS numbers: all values stay far below 2^53.
 const types = {

@@ -16,9 +16,7 @@ import type {
   Store,
   TargetRow,
 } from './types.js';
-
-const JOB_COLUMNS = `id, seq, key_id, kind, status, phase, attempts, max_attempts, run_after, created_at, started_at,
-  completed_at, progress_stage, progress_percent, error_code, error_message, estimate_low, estimate_high, callback_url`;
+import { JOB_COLUMNS } from './job-columns.js';
 
 export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
