@@ -1,5 +1,5 @@
-// Human text for an estimated duration range: '<low>-<high> <unit>' in the largest unit that fits
-// ('up to <high> <unit>' when the low end rounds to zero).
+// Human text for an estimated duration range, in the seed's form '<low>-<high> <unit>' ('2-3 hours',
+// '4-32 seconds'), in the largest unit that the high end reaches twice.
 export function formatEstimate([low, high]: [number, number]): string {
   const lo = Math.max(0, Math.min(low, high));
   const hi = Math.max(lo, low, high);
@@ -9,10 +9,14 @@ export function formatEstimate([low, high]: [number, number]): string {
 }
 
 function range(lo: number, hi: number, unit: string): string {
-  const a = Math.floor(lo);
-  const b = Math.max(a, Math.ceil(hi), 1);
-  const unitFor = (n: number) => (n === 1 ? unit.replace(/s$/, '') : unit);
-  // '0-3 seconds' reads like a typo; a range that starts below one unit is an upper bound.
-  if (a === 0) return `up to ${b} ${unitFor(b)}`;
-  return a === b ? `${b} ${unitFor(b)}` : `${a}-${b} ${unit}`;
+  // Always two different whole numbers, the low end at least 1: the seed's clients parse '<low>-<high>'.
+  const a = Math.max(1, Math.floor(lo));
+  const b = Math.max(a + 1, Math.ceil(hi));
+  return `${a}-${b} ${unit}`;
 }
+
+/** The job's own [low, high] seconds plus the wait for a worker. */
+export const withWait = ([low, high]: [number, number], [waitLow, waitHigh]: [number, number]): [number, number] => [
+  low + waitLow,
+  high + waitHigh,
+];

@@ -76,6 +76,8 @@ test('cg: the seed request designs molecules that satisfy every constraint', asy
   const sub = await http(server.url, 'POST', '/v1/compounds/generate', { key, body });
   assert.equal(sub.status, 202, sub.text);
   assert.match(sub.body.job_id, /^cg_/);
+  assert.equal(sub.body.webhook_url, undefined, 'the seed compound response has no webhook_url');
+  assert.match(sub.body.estimated_time, /^\d+-\d+ (seconds|minutes|hours)$/);
   const done = await waitForStatus(server.url, key, sub.body.job_id, 120_000);
   assert.equal(done.status, 'completed', JSON.stringify(done.error));
   const res = await http(server.url, 'GET', `/v1/results/${sub.body.job_id}`, { key });

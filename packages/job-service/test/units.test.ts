@@ -12,10 +12,11 @@ test('estimated_time uses the unit that fits, in the seed form', () => {
   assert.equal(formatEstimate([1.5 * 3600, 3.2 * 3600]), '1-4 hours');
   assert.equal(formatEstimate([300, 900]), '5-15 minutes');
   assert.equal(formatEstimate([10, 30]), '10-30 seconds');
-  assert.equal(formatEstimate([0.2, 0.9]), 'up to 1 second');
-  assert.equal(formatEstimate([0, 3]), 'up to 3 seconds');
-  assert.equal(formatEstimate([20, 300]), 'up to 5 minutes');
-  assert.equal(formatEstimate([60, 60]), '60 seconds');
+  // Always the seed's '<low>-<high> <unit>': two different whole numbers, the low end at least 1.
+  assert.equal(formatEstimate([0.2, 0.9]), '1-2 seconds');
+  assert.equal(formatEstimate([0, 3]), '1-3 seconds');
+  assert.equal(formatEstimate([20, 300]), '1-5 minutes');
+  assert.equal(formatEstimate([60, 60]), '60-61 seconds');
   assert.equal(formatEstimate([30, 10]), '10-30 seconds', 'a reversed range is put in order');
 });
 

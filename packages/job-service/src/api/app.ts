@@ -76,10 +76,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', (route) => routeMethods.add(route));
   app.setValidatorCompiler(typeboxValidatorCompiler);
-  app.removeContentTypeParser('application/json');
+  // JSON only: Fastify's text/plain parser would hand a string to the schema (400) where the API promises 415.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const buf = body as Buffer;
     if (req.method === 'POST' && buf.length > config.inlineJsonLimitBytes) return done(null, new RawJsonBody(buf));
+    // The seed sends Content-Type: application/json on every request, body or not (DELETE, GET).
+    if (buf.length === 0 && req.method !== 'POST') return done(null, undefined);
     if (buf.length === 0) return done(invalidJson('the body is empty but Content-Type says JSON'));
     // Valid JSON with a forbidden key is invalid_parameters naming the key, not invalid_json.
     try {
@@ -87,6 +90,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     } catch (e) {
       done(e instanceof SyntaxError ? invalidJson() : (e as Error));
     }
+  });
+  // Any other media type: a body-less request goes through (no route but POST reads a body); a body is 415.
+  // Decided from the headers, before any of the body is read or buffered.
+  app.addContentTypeParser('*', (req, _payload, done) => {
+    const h = req.headers;
+    if (h['transfer-encoding'] === undefined && (h['content-length'] ?? '0') === '0') return done(null, undefined);
+    done(new ApiError(415, 'unsupported_media_type', 'send the body as application/json'));
   });
   app.decorateRequest('apiKey', null);
   app.decorateRequest('authProblem', null);

@@ -12,7 +12,10 @@ export interface Accepted {
   status: 'processing';
   estimated_time: string;
   estimated_seconds: [number, number];
-  webhook_url: string;
+  /** When the job waits for a worker: 1 for the next one taken. */
+  queue_position?: number;
+  /** Discovery jobs: the status URL (the seed's field). Every kind's answer has it in `Location`. */
+  webhook_url?: string;
 }
 
 export type JobStatusName = StatusDocument['status'];

@@ -19,6 +19,8 @@ export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {
   readonly id: string;
   /** The POST route that creates jobs of this kind, e.g. '/v1/targets/discover'. */
   readonly route: string;
+  /** The 202 answer carries `webhook_url` (the status URL), as the seed's discovery response does. */
+  readonly acceptedWithWebhookUrl?: boolean;
   /** JSON Schema of the POST body; strict (no additional properties). Drives validation and the OpenAPI doc. */
   readonly requestSchema: TSchema;
   /**

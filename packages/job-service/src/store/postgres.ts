@@ -2,6 +2,7 @@
 import pg from 'pg';
 import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
 import type {
+  ActiveJob,
   Attempt,
   CreatedKey,
   JobRecord,
@@ -71,6 +72,7 @@ export class PostgresStore implements Store {
           heartbeat_at bigint, delivery_id text,
           input bytea not null, result bytea);
         create index if not exists evident_jobs_by_key on evident_jobs (key_id, seq);
+        create index if not exists evident_jobs_active on evident_jobs (seq) where status = 'processing';
         create index if not exists evident_jobs_callbacks on evident_jobs (callback_due) where callback_due is not null;
         create table if not exists evident_job_targets (
           seq bigserial primary key, job_id text not null references evident_jobs(id), key_id text not null, data jsonb not null);
@@ -191,6 +193,14 @@ export class PostgresStore implements Store {
     return this.q<JobRecord>(
       `select ${JOB_COLUMNS} from evident_jobs where ${where.join(' and ')} order by seq desc limit $${args.length}`,
       args,
+    );
+  }
+
+  async activeJobs(limit: number): Promise<ActiveJob[]> {
+    return this.q<ActiveJob>(
+      `select id, phase, started_at, estimate_low, estimate_high from evident_jobs where status = 'processing'
+       order by seq limit $1`,
+      [limit],
     );
   }
 

@@ -5,6 +5,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
 import type {
+  ActiveJob,
   Attempt,
   CreatedKey,
   JobRecord,
@@ -58,6 +59,7 @@ export class SqliteStore implements Store {
         estimate_low real not null, estimate_high real not null, callback_url text, callback_due integer, input blob not null, result blob);
       create index if not exists jobs_by_key on jobs (key_id, seq);
       create index if not exists jobs_queue on jobs (phase, run_after) where status = 'processing';
+      create index if not exists jobs_active on jobs (seq) where status = 'processing';
       create index if not exists jobs_callbacks on jobs (callback_due) where callback_due is not null;
       create table if not exists job_targets (
         seq integer primary key autoincrement, job_id text not null references jobs(id), key_id text not null, data text not null);
@@ -164,6 +166,13 @@ export class SqliteStore implements Store {
     return this.stmt(`select ${JOB_COLUMNS} from jobs where ${where.join(' and ')} order by seq desc limit ?`).all(
       ...args,
     ) as JobRecord[];
+  }
+
+  async activeJobs(limit: number): Promise<ActiveJob[]> {
+    return this.stmt(
+      `select id, phase, started_at, estimate_low, estimate_high from jobs where status = 'processing'
+       order by seq limit ?`,
+    ).all(limit) as ActiveJob[];
   }
 
   async getResult(id: string) {

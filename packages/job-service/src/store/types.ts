@@ -53,6 +53,9 @@ export interface JobRecord {
   callback_url: string | null;
 }
 
+/** A processing job as the queue-wait estimate sees it (`Store.activeJobs`). */
+export type ActiveJob = Pick<JobRecord, 'id' | 'phase' | 'started_at' | 'estimate_low' | 'estimate_high'>;
+
 export interface NewJob {
   id: string;
   key_id: string;
@@ -109,6 +112,8 @@ export interface Store {
   getJob(id: string): Promise<JobRecord | undefined>;
   listJobs(keyId: string, q: ListJobsQuery): Promise<JobRecord[]>;
   getResult(id: string): Promise<Buffer | undefined>;
+  /** Every key's processing jobs in queue order (the first `limit`), for queue positions and waits. */
+  activeJobs(limit: number): Promise<ActiveJob[]>;
   /** Cancels a processing job of this key. */
   cancelJob(id: string, keyId: string): Promise<'cancelled' | 'finished' | 'not_found'>;
   /** Newest job first, each job's targets in the order the kind gave them (stored reversed for that). */

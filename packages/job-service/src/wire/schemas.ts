@@ -24,17 +24,25 @@ export const StatusDoc = Type.Object({
   results_url: Type.Optional(Type.String()),
   progress: Type.Optional(Type.Object({ stage: Type.String(), percent: Type.Number() })),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
-  estimated_time: Type.String(),
+  estimated_time: Type.String({ description: "'<low>-<high> <unit>'; for a queued job it includes the wait" }),
   estimated_seconds: Type.Tuple([Type.Number(), Type.Number()]),
+  queue_position: Type.Optional(
+    Type.Integer({ minimum: 1, description: 'While queued: 1 for the next job a worker takes (every key counts)' }),
+  ),
   attempts: Type.Integer(),
 });
 
 export const Accepted = Type.Object({
   job_id: Type.String(),
   status: Type.Literal('processing'),
-  estimated_time: Type.String({ description: "e.g. '2-4 hours', '5-15 minutes'" }),
+  estimated_time: Type.String({
+    description: "'<low>-<high> <unit>', e.g. '2-4 hours', '4-32 seconds'; includes the queue",
+  }),
   estimated_seconds: Type.Tuple([Type.Number(), Type.Number()]),
-  webhook_url: Type.String({ description: 'Absolute URL of GET /v1/jobs/{job_id}' }),
+  queue_position: Type.Optional(Type.Integer({ minimum: 1, description: 'When the job waits for a worker' })),
+  webhook_url: Type.Optional(
+    Type.String({ description: 'Discovery jobs, as the seed shows: absolute URL of GET /v1/jobs/{job_id}' }),
+  ),
 });
 
 export const CallbackUrl = Type.String({

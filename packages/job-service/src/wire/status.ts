@@ -1,5 +1,6 @@
 // The job status document (GET /v1/jobs/{id}, list items, callbacks).
-import { formatEstimate } from '../estimate.js';
+import { formatEstimate, withWait } from '../estimate.js';
+import type { QueuePlace } from '../queue/wait.js';
 import type { JobRecord } from '../store/types.js';
 
 export interface StatusDocument {
@@ -14,22 +15,28 @@ export interface StatusDocument {
   error?: { code: string; message: string };
   estimated_time: string;
   estimated_seconds: [number, number];
+  queue_position?: number;
   attempts: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** `baseUrl` is the public origin (e.g. http://127.0.0.1:8000); '' gives relative URLs. */
-export function statusDocument(job: JobRecord, baseUrl: string): StatusDocument {
+/**
+ * `baseUrl` is the public origin (e.g. http://127.0.0.1:8000); '' gives relative URLs. `place`: where a queued
+ * job stands (its estimate then includes the wait for a worker).
+ */
+export function statusDocument(job: JobRecord, baseUrl: string, place?: QueuePlace): StatusDocument {
+  const [low, high] = withWait([job.estimate_low, job.estimate_high], place?.wait ?? [0, 0]);
   const doc: StatusDocument = {
     job_id: job.id,
     kind: job.kind,
     status: job.status,
     created_at: iso(job.created_at),
-    estimated_time: formatEstimate([job.estimate_low, job.estimate_high]),
-    estimated_seconds: [Math.floor(job.estimate_low), Math.ceil(job.estimate_high)],
+    estimated_time: formatEstimate([low, high]),
+    estimated_seconds: [Math.floor(low), Math.ceil(high)],
     attempts: job.attempts,
   };
+  if (place?.position !== undefined) doc.queue_position = place.position;
   if (job.started_at != null) doc.started_at = iso(job.started_at);
   if (job.completed_at != null) doc.completed_at = iso(job.completed_at);
   if (job.status === 'completed') doc.results_url = `${baseUrl}/v1/results/${job.id}`;

@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TaskLimits } from '../../runner/thread-pool.js';
 import { InvalidParametersError, jobNotFound } from '../../errors.js';
+import { queuePlace, type QueuePlace } from '../../queue/wait.js';
 import type { JobRecord } from '../../store/types.js';
 import type { AppDeps } from '../app.js';
 
@@ -44,4 +45,19 @@ export function taskLimitsOf(deps: RouteDeps, reply: FastifyReply): TaskLimits {
   };
   res.once('close', onClose);
   return { timeoutMs: deps.config.requestTaskTimeoutMs, signal: gone.signal };
+}
+
+/** Jobs looked at for queue positions: beyond this many ahead, the wait is a lower bound. */
+const QUEUE_SCAN_LIMIT = 1000;
+
+/** Where these jobs stand in the queue: position and wait for each queued one (one store read for all). */
+export async function queuePlaces(deps: RouteDeps, jobs: readonly JobRecord[]): Promise<Map<string, QueuePlace>> {
+  const out = new Map<string, QueuePlace>();
+  if (!jobs.some((j) => j.status === 'processing' && j.phase !== 'running')) return out;
+  const active = await deps.store.activeJobs(QUEUE_SCAN_LIMIT);
+  // Embedded mode runs jobs on this process's worker threads; scale-out workers are other processes.
+  const slots = deps.config.databaseUrl ? undefined : deps.config.workerThreads;
+  const now = Date.now();
+  for (const j of jobs) if (j.status === 'processing') out.set(j.id, queuePlace(active, j.id, now, slots));
+  return out;
 }

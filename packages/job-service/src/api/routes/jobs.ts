@@ -5,7 +5,7 @@ import { ApiError, jobNotFound } from '../../errors.js';
 import type { JobStatus } from '../../store/types.js';
 import { statusDocument } from '../../wire/status.js';
 import { JobIdParams, ListJobsQuery, StatusDoc, errorResponses } from '../../wire/schemas.js';
-import { decodeCursor, encodeCursor, keyOf, originOf, ownJob, type RouteDeps } from './common.js';
+import { decodeCursor, encodeCursor, keyOf, originOf, ownJob, queuePlaces, type RouteDeps } from './common.js';
 
 export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   const { store } = deps;
@@ -22,7 +22,7 @@ export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     },
     async (req) => {
       const job = await ownJob(deps, req, (req.params as { job_id: string }).job_id);
-      return statusDocument(job, originOf(deps, req));
+      return statusDocument(job, originOf(deps, req), (await queuePlaces(deps, [job])).get(job.id));
     },
   );
 
@@ -72,8 +72,9 @@ export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         before: decodeCursor(q.cursor, 'querystring:'),
       });
       const page = rows.slice(0, limit);
+      const places = await queuePlaces(deps, page);
       return {
-        jobs: page.map((j) => statusDocument(j, originOf(deps, req))),
+        jobs: page.map((j) => statusDocument(j, originOf(deps, req), places.get(j.id))),
         next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.seq) : null,
       };
     },

@@ -2,11 +2,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { checkCallbackUrl } from '../../callbacks/address.js';
 import { ApiError, InvalidParametersError } from '../../errors.js';
-import { formatEstimate } from '../../estimate.js';
+import { formatEstimate, withWait } from '../../estimate.js';
 import { newJobId } from '../../ids.js';
 import { RawJsonBody } from '../../wire/raw-body.js';
 import { Accepted, errorResponses, submitBodySchema } from '../../wire/schemas.js';
-import { keyOf, originOf, taskLimitsOf, type RouteDeps } from './common.js';
+import { keyOf, originOf, queuePlaces, taskLimitsOf, type RouteDeps } from './common.js';
 
 export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   const { store, config } = deps;
@@ -89,14 +89,19 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
           await store.failJob(job.id, 'queue_unavailable', 'the job could not be queued', Date.now());
           throw e;
         }
-        const webhook_url = `${originOf(deps, req)}/v1/jobs/${job.id}`;
-        reply.header('location', webhook_url);
+        const statusUrl = `${originOf(deps, req)}/v1/jobs/${job.id}`;
+        reply.header('location', statusUrl);
+        // The estimate counts the jobs ahead of this one (every key's) on the workers there are.
+        const place = (await queuePlaces(deps, [job])).get(job.id);
+        const [lowAll, highAll] = withWait([low, high], place?.wait ?? [0, 0]);
         return reply.status(202).send({
           job_id: job.id,
           status: 'processing' as const,
-          estimated_time: formatEstimate([low, high]),
-          estimated_seconds: [Math.floor(low), Math.ceil(high)],
-          webhook_url,
+          estimated_time: formatEstimate([lowAll, highAll]),
+          estimated_seconds: [Math.floor(lowAll), Math.ceil(highAll)],
+          ...(place?.position !== undefined ? { queue_position: place.position } : {}),
+          // The seed's discovery response carries webhook_url; its compound response does not.
+          ...(kind.acceptedWithWebhookUrl ? { webhook_url: statusUrl } : {}),
         });
       },
     );

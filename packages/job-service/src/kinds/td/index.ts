@@ -25,6 +25,7 @@ export interface TdInput {
 export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
   id: 'td',
   route: '/v1/targets/discover',
+  acceptedWithWebhookUrl: true,
   requestSchema: TdRequest,
   prepare(req) {
     const o = req.options ?? {};
