@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { tempDir } from '@evident/testkit';
 import { createClient, EvidentApiError, parseRetryAfter } from '../src/client/client.js';
 import { demoValue, type DemoResult } from './demo-kind.js';
-import { runCli, startTestServer, type TestServer } from './helpers.js';
+import { runCli, spawnCli, startTestServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let key: string;
@@ -97,6 +97,56 @@ test('evident-jobs submit shows progress, prints the final status and writes the
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /400 invalid_parameters/);
   assert.match(bad.stderr, /\/items: /);
+});
+
+/** Starts `evident-jobs submit` on a long demo job, presses Ctrl-C once it is accepted, returns what it said. */
+async function interruptSubmit(extra: string[]): Promise<{ code: number; stderr: string; jobId: string }> {
+  const child = spawnCli(['submit', 'demo', '-', '--url', s.url, '--interval', '100', ...extra], {
+    EVIDENT_API_KEY: key,
+  });
+  child.stdin!.end(JSON.stringify({ items: 1, cpu_ms: 60_000 }));
+  let stderr = '';
+  const accepted = new Promise<string>((resolve) => {
+    child.stderr!.on('data', (d) => {
+      stderr += d;
+      const m = /job (demo_\w+) accepted/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+  });
+  const exited = new Promise<number>((r) => child.on('exit', (c) => r(c ?? -1)));
+  const jobId = await accepted;
+  await new Promise((r) => setTimeout(r, 300)); // inside the wait loop
+  child.kill('SIGINT');
+  return { code: await exited, stderr, jobId };
+}
+
+test('Ctrl-C in evident-jobs submit cancels the job and says so; --keep-running leaves it and says so', async () => {
+  const client = createClient({ baseUrl: s.url, apiKey: key });
+  const cancelled = await interruptSubmit([]);
+  assert.equal(cancelled.code, 130, cancelled.stderr);
+  assert.match(cancelled.stderr, new RegExp(`interrupted: job ${cancelled.jobId} cancelled`));
+  assert.equal((await client.getJob(cancelled.jobId)).status, 'cancelled');
+
+  const kept = await interruptSubmit(['--keep-running']);
+  assert.equal(kept.code, 130, kept.stderr);
+  assert.match(kept.stderr, new RegExp(`interrupted: job ${kept.jobId} keeps running`));
+  assert.equal((await client.getJob(kept.jobId)).status, 'processing');
+  await client.cancelJob(kept.jobId);
+});
+
+test('evident-jobs results: the full JSON or CSV on request; an unknown job is a clear error', async () => {
+  const client = createClient({ baseUrl: s.url, apiKey: key });
+  const acc = await client.submit('/v1/demo/run', { items: 3 });
+  await client.waitForJob(acc.job_id, { intervalMs: 50 });
+  const env = { EVIDENT_API_KEY: key };
+  const json = await runCli(['results', acc.job_id, '--url', s.url, '--json'], env);
+  assert.equal(json.code, 0, json.stderr);
+  assert.equal(JSON.parse(json.stdout).rows.length, 3);
+  const csv = await runCli(['results', acc.job_id, '--url', s.url, '--csv'], env);
+  assert.match(csv.stdout, /^index,value\n0,/);
+  const missing = await runCli(['results', 'demo_aaaaaaaaaaaaaaaaaaaaaaaaaa', '--url', s.url], env);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /404 not_found: no such job/);
 });
 
 test('waitForJob rides out 429 answers by waiting Retry-After', async () => {

@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, http, waitForStatus, type TestServer } from './helpers.js';
+import { startTestServer, http, runCli, waitForStatus, type TestServer } from './helpers.js';
 
 const example = (f: string) => fileURLToPath(new URL(`../../target-discovery/examples/${f}`, import.meta.url));
 
@@ -55,6 +55,21 @@ test('td: the example dataset runs through the API and the planted genes come ba
   const targets = await http(server.url, 'GET', '/v1/targets', { key });
   assert.equal(targets.status, 200);
   assert.ok(JSON.stringify(targets.body).includes(recovered[0]!.symbol));
+
+  // The terminal summary: a headline and the top targets as a table, not the whole document.
+  const summary = await runCli(['results', sub.body.job_id, '--url', server.url, '--top', '5'], {
+    EVIDENT_API_KEY: key,
+  });
+  assert.equal(summary.code, 0, summary.stderr);
+  const out = summary.stdout.trim().split('\n');
+  assert.match(
+    out[0]!,
+    new RegExp(`^${res.body.summary.features_tested} features tested; ${res.body.summary.significant} significant`),
+  );
+  assert.match(out[2]!, /^rank\s+gene\s+log2FC\s+adj\.P\s+tier\s+family\s+priority$/);
+  assert.equal(out.length, 3 + 5);
+  assert.ok(out[3]!.includes(res.body.targets[0].gene_symbol));
+  assert.ok(summary.stdout.length < 2000, 'a summary, not the results document');
 });
 
 test('td: a request with a missing condition column is refused with its path', async () => {

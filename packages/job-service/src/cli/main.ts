@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// evident-jobs: serve | worker | keys create/list/revoke | submit
+// evident-jobs: serve | worker | keys create/list/revoke | submit | results
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { resolve } from 'node:path';
 import { configFromEnv, type ServiceConfig } from '../config.js';
@@ -8,6 +8,7 @@ import { openStore } from '../store/open.js';
 import { PLAN_NAMES, type PlanName } from '../plans.js';
 import { LOG_LEVELS } from '../log.js';
 import { submitCommand } from './submit.js';
+import { resultsCommand } from './results.js';
 
 const int =
   (name: string, min = 0) =>
@@ -186,6 +187,7 @@ keys
   });
 
 submitCommand(program);
+resultsCommand(program);
 
 function onStop(close: () => Promise<void>): void {
   let stopping = false;

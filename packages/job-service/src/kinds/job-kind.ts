@@ -35,6 +35,8 @@ export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {
   run(input: Input, ctx: JobRunContext): Promise<Result>;
   /** The main table of a result as CSV (for GET /v1/results/{id}?format=csv). */
   toCsv(result: Result): string;
+  /** A few lines a person reads in a terminal: the headline figures and the top `top` rows (`evident-jobs results`). */
+  summarize?(result: Result, top: number): string[];
   /** The targets a completed job found, for GET /v1/targets across a caller's jobs (discovery kinds only). */
   targetsOf?(result: Result): Array<Record<string, unknown>>;
 }

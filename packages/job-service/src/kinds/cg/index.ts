@@ -8,6 +8,7 @@ import {
   type GenerationResult,
 } from '@evident/compound-generation';
 import type { JobKind } from '../job-kind.js';
+import { summarizeGeneration } from './summary.js';
 import { estimateCgSeconds } from './cost.js';
 import { CgRequest } from './schema.js';
 
@@ -40,6 +41,7 @@ export const cgKind: JobKind<CgRequest, GenerationInput, GenerationResult> = {
       throw e;
     }
   },
+  summarize: summarizeGeneration,
   toCsv(result) {
     return resultToCsv(result);
   },

@@ -10,6 +10,7 @@ import {
   type DiscoveryResult,
 } from '@evident/target-discovery';
 import type { JobKind } from '../job-kind.js';
+import { summarizeDiscovery } from './summary.js';
 import { TdRequest } from './schema.js';
 import { estimateTdSeconds } from './cost.js';
 
@@ -63,6 +64,7 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
       progress: (stage, fraction) => ctx.progress(stage, Math.round(fraction * 100)),
     });
   },
+  summarize: summarizeDiscovery,
   toCsv(result) {
     return tableToCsv(result.table);
   },

@@ -1,0 +1,50 @@
+// `evident-jobs results <job_id>`: a readable summary of a job's results (its status while it runs), or the
+// full results as JSON or CSV, to a file or stdout.
+import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { createClient, EvidentApiError } from '../client/client.js';
+import { configFromEnv } from '../config.js';
+import { loadJobKinds } from '../kinds/registry.js';
+
+export function resultsCommand(program: Command): void {
+  program
+    .command('results')
+    .description("show a job's results: a summary of the top rows (default), or all of them with --json / --csv")
+    .argument('<job_id>', 'the job id a submission returned')
+    .option('--url <url>', 'service base URL (default: $EVIDENT_URL or http://127.0.0.1:8000)')
+    .option('--api-key <key>', 'API key (default: $EVIDENT_API_KEY)')
+    .option('--top <n>', 'rows in the summary', (v) => Number.parseInt(v, 10), 10)
+    .option('--json', 'the full results document as JSON')
+    .option('--csv', 'the full table as CSV')
+    .option('--out <file>', 'write the full results (JSON, or CSV with --csv) here; the summary still prints')
+    .action(async (jobId: string, o) => {
+      const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
+      if (!apiKey) throw new Error('no API key: pass --api-key or set EVIDENT_API_KEY');
+      if (!Number.isInteger(o.top) || o.top < 1) throw new Error('--top must be a whole number of at least 1');
+      const client = createClient({ baseUrl: o.url ?? process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000', apiKey });
+      try {
+        const status = await client.getJob(jobId);
+        if (status.status !== 'completed') {
+          console.log(JSON.stringify(status));
+          process.exitCode = status.status === 'processing' ? 0 : 2;
+          return;
+        }
+        if (o.csv && !o.out) return void process.stdout.write(await client.getResultsCsv(jobId));
+        const results = await client.getResults(jobId);
+        if (o.json && !o.out) return void console.log(JSON.stringify(results));
+        if (o.out) {
+          writeFileSync(o.out, o.csv ? await client.getResultsCsv(jobId) : JSON.stringify(results));
+          console.error(`results written to ${o.out}`);
+        }
+        const kinds = await loadJobKinds(configFromEnv().kindModules);
+        const kind = kinds.find((k) => k.id === status.kind);
+        const lines = kind?.summarize?.(results, o.top);
+        if (!lines) return void console.log(JSON.stringify(results));
+        for (const line of lines) console.log(line);
+      } catch (e) {
+        if (!(e instanceof EvidentApiError)) throw e;
+        console.error(`error ${e.status} ${e.code}: ${e.message}`);
+        process.exitCode = 1;
+      }
+    });
+}
