@@ -16,6 +16,7 @@ export function resultsCommand(program: Command): void {
     .option('--top <n>', 'rows in the summary', (v) => Number.parseInt(v, 10), 10)
     .option('--json', 'the full results document as JSON')
     .option('--csv', 'the full table as CSV')
+    .option('--wait', 'wait for the job to finish first')
     .option('--out <file>', 'write the full results (JSON, or CSV with --csv) here; the summary still prints')
     .action(async (jobId: string, o) => {
       const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
@@ -23,7 +24,9 @@ export function resultsCommand(program: Command): void {
       if (!Number.isInteger(o.top) || o.top < 1) throw new Error('--top must be a whole number of at least 1');
       const client = createClient({ baseUrl: o.url ?? process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000', apiKey });
       try {
-        const status = await client.getJob(jobId);
+        const status = o.wait
+          ? await client.waitForJob(jobId, { intervalMs: 250, maxIntervalMs: 5000 })
+          : await client.getJob(jobId);
         if (status.status !== 'completed') {
           console.log(JSON.stringify(status));
           process.exitCode = status.status === 'processing' ? 0 : 2;
