@@ -1,22 +1,27 @@
 // Every shell example the READMEs mark `<!-- readme-test: runs against npm start -->` runs as written against
 // `npm start` (scripts/start.ts), from a working directory laid out like the repository root (packages/,
-// node_modules/ and a fresh ./data). The one change made to the text: the ports npm start prints (8000, 8080)
+// node_modules/, package.json and a fresh ./data). The one change made to the text: the ports npm start prints (8000, 8080)
 // become the free ports this run got, so the test never collides with a server already running.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '@evident/testkit';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const READMES = ['README.md', 'packages/target-discovery/README.md', 'packages/job-service/README.md'];
-const MARK = '<!-- readme-test: runs against npm start -->';
+// A shell block runs with bash; a TypeScript block is saved at the root and run with `npx tsx`, as its README says.
+const MARKS = {
+  sh: '<!-- readme-test: runs against npm start -->',
+  ts: '<!-- readme-test: typescript against npm start -->',
+} as const;
 
 interface Example {
   file: string;
   line: number;
+  lang: keyof typeof MARKS;
   script: string;
 }
 
@@ -24,10 +29,13 @@ function examples(): Example[] {
   const out: Example[] = [];
   for (const file of READMES) {
     const text = readFileSync(join(root, file), 'utf8');
-    for (let at = text.indexOf(MARK); at >= 0; at = text.indexOf(MARK, at + 1)) {
-      const m = /^\s*```sh\n([\s\S]*?)\n```/.exec(text.slice(at + MARK.length));
-      assert.ok(m, `${file}: a ${MARK} marker must be followed by a sh block`);
-      out.push({ file, line: text.slice(0, at).split('\n').length, script: m[1]! });
+    for (const lang of ['sh', 'ts'] as const) {
+      const mark = MARKS[lang];
+      for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + 1)) {
+        const m = new RegExp(`^\\s*\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``).exec(text.slice(at + mark.length));
+        assert.ok(m, `${file}: a ${mark} marker must be followed by a ${lang} block`);
+        out.push({ file, line: text.slice(0, at).split('\n').length, lang, script: m[1]! });
+      }
     }
   }
   return out;
@@ -39,7 +47,7 @@ let jobsUrl = '';
 let kbUrl = '';
 
 before(async () => {
-  for (const name of ['packages', 'node_modules']) symlinkSync(join(root, name), join(work.path, name));
+  for (const name of ['packages', 'node_modules', 'package.json']) symlinkSync(join(root, name), join(work.path, name));
   mkdirSync(join(work.path, 'data'), { mode: 0o700 });
   server = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', join(root, 'scripts/start.ts')], {
     cwd: work.path,
@@ -74,8 +82,14 @@ test('the READMEs mark their npm start examples', () => {
 for (const ex of found) {
   test(`${ex.file}:${ex.line} runs as written`, async () => {
     const script = ex.script.replaceAll('http://127.0.0.1:8000', jobsUrl).replaceAll('http://127.0.0.1:8080', kbUrl);
-    const env = { ...process.env, EVIDENT_URL: undefined, EVIDENT_API_KEY: undefined };
-    const r = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', script], {
+    const env: NodeJS.ProcessEnv = { ...process.env, EVIDENT_URL: undefined, EVIDENT_API_KEY: undefined };
+    let command = ['bash', '-e', '-o', 'pipefail', '-c', script];
+    if (ex.lang === 'ts') {
+      writeFileSync(join(work.path, 'example.ts'), script);
+      env.EVIDENT_API_KEY = JSON.parse(readFileSync(join(work.path, 'data/dev-api-key.json'), 'utf8')).key;
+      command = ['npx', 'tsx', 'example.ts'];
+    }
+    const r = spawnSync(command[0]!, command.slice(1), {
       cwd: work.path,
       env,
       encoding: 'utf8',
@@ -86,9 +100,10 @@ for (const ex of found) {
     // What the examples promise a reader: an accepted job, then its summary (never an error body).
     assert.doesNotMatch(r.stdout, /"error":\{/, where);
     if (ex.script.includes('targets/discover') || ex.script.includes('submit discover')) {
-      assert.match(r.stdout, /"job_id":"td_/, where);
+      if (ex.lang === 'ts') assert.match(r.stdout, /^job td_\w+ accepted/m, where);
+      else assert.match(r.stdout, /"job_id":"td_/, where);
     }
-    if (ex.script.includes('evident-jobs results') || ex.script.includes('evident-jobs submit')) {
+    if (/evident-jobs (results|submit)|getResults/.test(ex.script)) {
       assert.match(r.stdout + r.stderr, /^top \d+/m, where);
     }
   });
