@@ -126,7 +126,7 @@ test('feature annotation options: schema, base64 decoding, problems at /options/
   assert.ok(check.Check({ ...body, options: { annotation_columns: ['symbol'], collapse: 'none' } }));
   assert.equal(check.Check({ ...body, options: { collapse: 'mean' } }), false);
   assert.equal(check.Check({ ...body, options: { annotation_columns: [] } }), false);
-  const input = tdKind.prepare(withAnn);
+  const input = tdKind.prepare(withAnn) as TdInput;
   assert.equal(input.request.options?.feature_annotation, ann); // decoded, stored for a retry
   assert.equal(input.request.options?.collapse, 'max_mean');
   assert.equal(
