@@ -14,7 +14,8 @@ export const TdOptions = Type.Object(
     include_druggability: Type.Optional(
       Type.Boolean({
         default: true,
-        description: 'Classify targets by family and tractability tier, with UniProt accession and GO/Pfam evidence',
+        description:
+          'Tier targets (Finan et al. 2017: approved-drug target, close homologue, druggable family) with drugs, safety liability, UniProt accession and GO/Pfam evidence',
       }),
     ),
     min_fold_change: Type.Optional(
