@@ -185,6 +185,15 @@ test('bad annotation input names the option at fault', () => {
       }),
     /not both/,
   );
+  // Ids of one kind naming two genes leave the feature unresolved; a UniProt isoform resolves to its gene.
+  const amb = discoverTargets({
+    ...numeric,
+    options: { feature_annotation: 'probe_id,entrez_id,uniprot\np1,1956 /// 2099,\np3,,P03372-2\n' },
+  });
+  assert.equal(amb.summary.annotation.ambiguous, 1);
+  assert.equal(amb.summary.annotation.resolved_by.uniprot, 1);
+  assert.equal(amb.table.rows.find((row) => row[0] === 'p3')?.[1], 'ESR1');
+  assert.equal(amb.table.rows.find((row) => row[0] === 'p1')?.[1], null);
   // A well-formed annotation passes, with features it does not list resolved by their own ids.
   const ok = discoverTargets({
     ...numeric,
