@@ -1,6 +1,15 @@
 // The engine's entry point: CSV text in, results document out (summary, ranked targets, plots, full table).
 import { TargetDiscoveryInputError } from './errors.js';
+import { geneIndex } from './druggability/table.js';
+import {
+  ANNOTATION_COLUMNS,
+  annotationFromColumns,
+  FEATURE_ANNOTATION,
+  type FeatureAnnotation,
+  parseFeatureAnnotation,
+} from './parse/annotation.js';
 import { parseNumericTable } from './parse/matrix.js';
+import { annotateDataset, type CollapseRule } from './pipeline/annotate.js';
 import { parseMetadata } from './parse/metadata.js';
 import { buildDataset } from './pipeline/dataset.js';
 import { buildDesign } from './pipeline/design.js';
@@ -22,6 +31,15 @@ export interface DiscoveryOptions {
   max_targets?: number;
   /** Force the pipeline instead of detecting the data type. */
   data_type?: DataType;
+  /**
+   * CSV/TSV text (the job service decodes the base64): a feature id column, then any of symbol, entrez_id,
+   * ensembl_gene_id, uniprot. Resolves probe or transcript ids to genes.
+   */
+  feature_annotation?: string;
+  /** Columns of the expression matrix that hold gene identifiers rather than samples. */
+  annotation_columns?: string[];
+  /** Several features of one gene: keep the one with the largest mean expression (default) or test all. */
+  collapse?: CollapseRule;
 }
 
 export interface DiscoveryRequest {
@@ -62,6 +80,16 @@ export function normaliseOptions(o: DiscoveryOptions = {}) {
   const pt = o.pvalue_type ?? DEFAULTS.pvalue_type;
   if (pt !== 'adjusted' && pt !== 'raw')
     throw new TargetDiscoveryInputError('bad_option', 'options.pvalue_type', `pvalue_type must be "adjusted" or "raw"`);
+  const collapse = o.collapse ?? 'max_mean';
+  if (collapse !== 'max_mean' && collapse !== 'none')
+    throw new TargetDiscoveryInputError('bad_option', 'options.collapse', `collapse must be "max_mean" or "none"`);
+  const annotationColumns = o.annotation_columns ?? [];
+  if (!Array.isArray(annotationColumns) || annotationColumns.some((c) => typeof c !== 'string' || c === ''))
+    throw new TargetDiscoveryInputError(
+      'bad_option',
+      ANNOTATION_COLUMNS,
+      'annotation_columns must be a list of column names of the expression matrix',
+    );
   return {
     include_druggability: o.include_druggability ?? DEFAULTS.include_druggability,
     min_fold_change: minFc,
@@ -70,6 +98,9 @@ export function normaliseOptions(o: DiscoveryOptions = {}) {
     covariates: o.covariates ?? [],
     max_targets: o.max_targets ?? DEFAULTS.max_targets,
     data_type: o.data_type,
+    feature_annotation: o.feature_annotation,
+    annotation_columns: annotationColumns,
+    collapse,
   };
 }
 
@@ -77,13 +108,14 @@ export function normaliseOptions(o: DiscoveryOptions = {}) {
 export function prepareDiscovery(req: DiscoveryRequest) {
   const opts = normaliseOptions(req.options);
   const meta = parseMetadata(req.metadata);
-  const raw = parseNumericTable(req.expression_matrix);
+  const raw = parseNumericTable(req.expression_matrix, 'expression_matrix', opts.annotation_columns);
   const ds = buildDataset(raw, meta, {
     conditionColumn: req.condition_column,
     caseValue: req.case_value,
     controlValue: req.control_value,
     covariates: opts.covariates,
   });
+  const annotation = readAnnotation(opts, raw.rowIds, raw.text, ds);
   const design = buildDesign(ds, req.condition_column, req.case_value, req.control_value);
   if (ds.featureIds.length < 2)
     throw new TargetDiscoveryInputError(
@@ -91,7 +123,42 @@ export function prepareDiscovery(req: DiscoveryRequest) {
       'expression_matrix',
       `the expression matrix has ${ds.featureIds.length} feature(s); need at least 2`,
     );
-  return { opts, raw, ds, design };
+  return { opts, raw, ds, design, annotation };
+}
+
+/** The feature annotation the request gives, checked against the dataset's feature ids; undefined when none. */
+function readAnnotation(
+  opts: ReturnType<typeof normaliseOptions>,
+  rowIds: readonly string[],
+  text: ReadonlyMap<string, string[]>,
+  ds: ReturnType<typeof buildDataset>,
+): FeatureAnnotation | undefined {
+  if (opts.feature_annotation !== undefined && opts.annotation_columns.length > 0)
+    throw new TargetDiscoveryInputError(
+      'bad_option',
+      ANNOTATION_COLUMNS,
+      'give options.feature_annotation or options.annotation_columns, not both',
+    );
+  if (opts.annotation_columns.length > 0) {
+    if (ds.orientation !== 'features_in_rows')
+      throw new TargetDiscoveryInputError(
+        'bad_option',
+        ANNOTATION_COLUMNS,
+        'annotation_columns needs features in rows (the matrix has samples in rows)',
+      );
+    return annotationFromColumns(rowIds, text);
+  }
+  if (opts.feature_annotation === undefined) return undefined;
+  const ann = parseFeatureAnnotation(opts.feature_annotation);
+  if (!ds.featureIds.some((id) => ann.byFeature.has(id))) {
+    const sample = [...ann.byFeature.keys()].slice(0, 3).join(', ');
+    throw new TargetDiscoveryInputError(
+      'no_feature_overlap',
+      FEATURE_ANNOTATION,
+      `no feature id of ${FEATURE_ANNOTATION} (${sample}, ...) is a feature of the expression matrix (${ds.featureIds.slice(0, 3).join(', ')}, ...); its first column (or one named id/probe_id/feature_id) must hold the matrix's feature ids`,
+    );
+  }
+  return ann;
 }
 
 export interface DiscoveryCheck {
@@ -132,7 +199,10 @@ export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
 
 export function discoverTargets(req: DiscoveryRequest, hooks: RunHooks = {}): DiscoveryResult {
   hooks.progress?.('parsing input', 0);
-  const { opts, raw, ds, design } = prepareDiscovery(req);
+  const prepared = prepareDiscovery(req);
+  const { opts, raw, design } = prepared;
+  hooks.progress?.('annotating features', 0.03);
+  const { ds, features } = annotateDataset(prepared.ds, geneIndex(), prepared.annotation, opts.collapse);
   const nCase = ds.isCase.reduce((a, b) => a + b, 0);
   const de = differentialExpression(
     {
@@ -150,7 +220,7 @@ export function discoverTargets(req: DiscoveryRequest, hooks: RunHooks = {}): Di
     },
   );
   hooks.progress?.('ranking targets', 0.88);
-  const result = assembleResult({ req, opts, raw, ds, design, de });
+  const result = assembleResult({ req, opts, raw, ds, design, de, features });
   hooks.progress?.('done', 1);
   return result;
 }

@@ -15,7 +15,8 @@ export type TdErrorCode =
   | 'negative_counts'
   | 'too_few_features'
   | 'bad_design'
-  | 'bad_option';
+  | 'bad_option'
+  | 'no_feature_overlap';
 
 /**
  * Bad input (status 400): names the input (`field`: expression_matrix, metadata, condition_column, ...) and the

@@ -4,6 +4,14 @@ export * from './discover.js';
 export { decodeBase64Text, detectDelimiter, parseRows } from './parse/text.js';
 export { parseNumericTable, type RawTable } from './parse/matrix.js';
 export { parseMetadata, type Metadata } from './parse/metadata.js';
+export { parseFeatureAnnotation, type FeatureAnnotation } from './parse/annotation.js';
+export {
+  annotateDataset,
+  resolveFeatures,
+  type AnnotationReport,
+  type CollapseRule,
+  type FeatureGenes,
+} from './pipeline/annotate.js';
 export { buildDataset, type Dataset, type ExcludedSample } from './pipeline/dataset.js';
 export { buildDesign } from './pipeline/design.js';
 export { detectDataType, type DataType } from './pipeline/detect.js';
@@ -22,8 +30,16 @@ export { lowess, approxFun } from './stats/lowess.js';
 export { adjustBH } from './stats/bh.js';
 export { trigammaInverse } from './stats/special.js';
 export { matrix, subsetRows, columnSums, type Matrix } from './stats/matrix.js';
-export { geneIndex, buildIndex, type GeneRecord, type GeneIndex, type TargetFamily } from './druggability/table.js';
-export { priorityScore, TIER_WEIGHT } from './results/priority.js';
+export {
+  geneIndex,
+  buildIndex,
+  type GeneRecord,
+  type GeneIndex,
+  type GeneIdKind,
+  type TargetFamily,
+  type TierSource,
+} from './druggability/table.js';
+export { priorityScore, TIER_WEIGHT, SAFETY_PENALTY } from './results/priority.js';
 export { tableToCsv, TABLE_COLUMNS, type FeatureTable, type TableRow } from './results/table.js';
 export { volcanoSvg, maSvg, type PlotPoint } from './plots/scatter.js';
 export { syntheticStudy, syntheticCounts, negBinomial, rng, type SyntheticStudy } from './examples/synthetic.js';

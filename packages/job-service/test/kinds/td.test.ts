@@ -107,3 +107,37 @@ test('run honours an aborted signal', async () => {
   ac.abort(new Error('cancelled'));
   await assert.rejects(tdKind.run(input, { progress: () => {}, signal: ac.signal }), /cancelled/);
 });
+
+test('feature annotation options: schema, base64 decoding, problems at /options/feature_annotation and /options/annotation_columns', () => {
+  const check = TypeCompiler.Compile(tdKind.requestSchema);
+  const ann =
+    'gene_id,symbol\n' +
+    study.countsCsv
+      .trim()
+      .split('\n')
+      .slice(1, 50)
+      .map((l) => `${l.split(',')[0]},${l.split(',')[0]}`)
+      .join('\n');
+  const withAnn = {
+    ...body,
+    options: { ...body.options, feature_annotation: b64(ann), collapse: 'max_mean' as const },
+  };
+  assert.ok(check.Check(withAnn));
+  assert.ok(check.Check({ ...body, options: { annotation_columns: ['symbol'], collapse: 'none' } }));
+  assert.equal(check.Check({ ...body, options: { collapse: 'mean' } }), false);
+  assert.equal(check.Check({ ...body, options: { annotation_columns: [] } }), false);
+  const input = tdKind.prepare(withAnn) as TdInput;
+  assert.equal(input.request.options?.feature_annotation, ann); // decoded, stored for a retry
+  assert.equal(input.request.options?.collapse, 'max_mean');
+  assert.equal(
+    problems(() => tdKind.prepare({ ...body, options: { feature_annotation: '%%%' } }))[0]!.path,
+    '/options/feature_annotation',
+  );
+  const noOverlap = problems(() =>
+    tdKind.prepare({ ...body, options: { feature_annotation: b64('probe,symbol\nx1,EGFR\n') } }),
+  );
+  assert.equal(noOverlap[0]!.path, '/options/feature_annotation');
+  const badColumn = problems(() => tdKind.prepare({ ...body, options: { annotation_columns: ['hgnc_symbol'] } }));
+  assert.equal(badColumn[0]!.path, '/options/annotation_columns');
+  assert.match(badColumn[0]!.message, /no column "hgnc_symbol"/);
+});

@@ -23,18 +23,36 @@ export interface GeneRecord {
   uniprot: string | null;
   aliases: string[];
   family: TargetFamily;
-  /** 1 (most tractable family) .. 4 (no druggable-family evidence). */
+  /**
+   * Finan et al. 2017 style: 1 efficacy target of an approved medicine, 2 close homologue of one, 3 member of a
+   * druggable family, 4 none of these (README "Druggability").
+   */
   tier: 1 | 2 | 3 | 4;
+  /** Why the gene has its tier. */
+  tier_source: TierSource;
+  /** Human-readable evidence: the drugs, the tier-1 homologue and shared Pfam domains, or the family. */
+  tier_evidence: string;
+  /** Approved medicines acting on the gene (tier 1), as listed in data/approved-drug-targets.tsv. */
+  drugs: string[];
+  /** Bowes et al. 2012 safety-panel target and its concern (data/safety-targets.tsv); null when none. */
+  safety_liability: string | null;
   evidence_go_mf: string[];
   evidence_pfam: string[];
   pfam_domains: string[];
 }
+
+export type TierSource = 'approved_drug' | 'homologue' | 'druggable_family' | 'none';
+
+/** The identifier kinds an annotation can give for a feature. */
+export type GeneIdKind = 'symbol' | 'entrez' | 'ensembl' | 'uniprot';
 
 export interface GeneIndex {
   readonly size: number;
   readonly source: string;
   /** Resolve a feature id: symbol, alias (when unambiguous), Entrez id or Ensembl gene id (version ignored). */
   resolve(id: string): GeneRecord | undefined;
+  /** Resolve an identifier of a known kind (a symbol also matches a unique alias). */
+  resolveAs(kind: GeneIdKind, id: string): GeneRecord | undefined;
   bySymbol(symbol: string): GeneRecord | undefined;
   all(): readonly GeneRecord[];
 }
@@ -82,12 +100,17 @@ export function buildIndex(tsv: string): GeneIndex {
     go: col('evidence_go_mf'),
     pfam: col('pfam_domains'),
     evpf: col('evidence_pfam'),
+    tsrc: col('tier_source'),
+    tev: col('tier_evidence'),
+    drugs: col('drugs'),
+    liab: col('safety_liability'),
   };
   const list = (s: string | undefined) => (s ? s.split('|') : []);
   const records: GeneRecord[] = [];
   const symbols = new Map<string, GeneRecord>();
   const entrez = new Map<string, GeneRecord>();
   const ensembl = new Map<string, GeneRecord>();
+  const uniprot = new Map<string, GeneRecord>();
   const aliasHits = new Map<string, GeneRecord | null>(); // null = ambiguous
   for (const [k, line] of lines.slice(i).entries()) {
     if (!line) continue;
@@ -107,6 +130,10 @@ export function buildIndex(tsv: string): GeneIndex {
       aliases: list(cell(c.alias)),
       family: cell(c.fam) as TargetFamily,
       tier: Number(cell(c.tier)) as GeneRecord['tier'],
+      tier_source: cell(c.tsrc) as TierSource,
+      tier_evidence: cell(c.tev),
+      drugs: cell(c.drugs) ? cell(c.drugs).split('; ') : [],
+      safety_liability: cell(c.liab) || null,
       evidence_go_mf: list(cell(c.go)),
       pfam_domains: list(cell(c.pfam)),
       evidence_pfam: list(cell(c.evpf)),
@@ -115,6 +142,7 @@ export function buildIndex(tsv: string): GeneIndex {
     symbols.set(r.symbol.toUpperCase(), r);
     entrez.set(r.entrez_id, r);
     for (const e of r.ensembl_ids) if (!ensembl.has(e)) ensembl.set(e, r);
+    if (r.uniprot && !uniprot.has(r.uniprot)) uniprot.set(r.uniprot, r);
     for (const a of r.aliases) {
       const k = a.toUpperCase();
       const prev = aliasHits.get(k);
@@ -139,10 +167,26 @@ export function buildIndex(tsv: string): GeneIndex {
     }
     return aliasHits.get(up) ?? undefined;
   };
+  const resolveAs = (kind: GeneIdKind, raw: string): GeneRecord | undefined => {
+    const id = raw.trim();
+    if (!id) return undefined;
+    const up = id.toUpperCase();
+    switch (kind) {
+      case 'entrez':
+        return entrez.get(id);
+      case 'ensembl':
+        return ensembl.get(up.replace(/\.\d+$/, ''));
+      case 'uniprot':
+        return uniprot.get(up.replace(/-\d+$/, '')); // isoform suffix (P00533-2) ignored
+      case 'symbol':
+        return symbols.get(up) ?? aliasHits.get(up) ?? undefined;
+    }
+  };
   return {
     size: records.length,
     source,
     resolve,
+    resolveAs,
     bySymbol: (s) => symbols.get(s.toUpperCase()),
     all: () => records,
   };

@@ -1,7 +1,8 @@
 // Assembles the results document from a differential-expression table: significance, gene resolution,
 // druggability, priority ranking, plots and the full per-feature table.
-import { geneIndex, type GeneRecord } from '../druggability/table.js';
+import type { GeneRecord } from '../druggability/table.js';
 import type { RawTable } from '../parse/matrix.js';
+import { type FeatureGenes, resolutionWarning } from '../pipeline/annotate.js';
 import type { Dataset } from '../pipeline/dataset.js';
 import type { DesignInfo } from '../pipeline/design.js';
 import type { DeTable } from '../pipeline/differential-expression.js';
@@ -25,6 +26,8 @@ export interface AssembleInput {
   ds: Dataset;
   design: DesignInfo;
   de: DeTable;
+  /** Features resolved to genes (and collapsed) by pipeline/annotate.ts. */
+  features: FeatureGenes;
 }
 
 /** One feature's statistics, read from the columnar table. */
@@ -55,10 +58,9 @@ function deRow(de: DeTable, g: number): DeRow {
   };
 }
 
-export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput): DiscoveryResult {
+export function assembleResult({ req, opts, raw, ds, design, de, features }: AssembleInput): DiscoveryResult {
   const minLfc = Math.log2(opts.min_fold_change);
   // Symbols are resolved even without druggability, so the table and plots can show gene names.
-  const genes = geneIndex();
   const G = de.featureIds.length;
   const rows: TableRow[] = new Array(G);
   const significant: Array<{ f: DeRow; rec: GeneRecord | undefined }> = [];
@@ -67,7 +69,7 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
   let maxSigRawP = -1;
   for (let g = 0; g < G; g++) {
     const f = deRow(de, g);
-    const rec = genes?.resolve(f.featureId);
+    const rec = features.geneOf.get(f.featureId);
     const lfc = f.logFC;
     const pUsed = opts.pvalue_type === 'adjusted' ? f.adjPValue : f.pValue;
     const sig = pUsed <= opts.max_pvalue && Math.abs(lfc) >= minLfc;
@@ -83,7 +85,7 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
   const withDrug = opts.include_druggability;
   const scored = significant.map(({ f, rec }) => {
     const pUsed = opts.pvalue_type === 'adjusted' ? f.adjPValue : f.pValue;
-    return { f, rec, score: priorityScore(pUsed, f.logFC, rec?.tier, withDrug) };
+    return { f, rec, score: priorityScore(pUsed, f.logFC, rec?.tier, withDrug, rec?.safety_liability != null) };
   });
   scored.sort((a, b) => b.score - a.score || a.f.pValue - b.f.pValue);
   let druggableSig = 0;
@@ -94,7 +96,12 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
         ? {
             family: rec.family,
             tier: rec.tier,
+            tier_source: rec.tier_source,
+            tier_evidence: rec.tier_evidence,
+            drugs: rec.drugs,
             druggable: rec.tier <= 3,
+            safety_liability: rec.safety_liability !== null,
+            safety_concern: rec.safety_liability,
             uniprot: rec.uniprot,
             evidence: {
               go_mf: rec.evidence_go_mf,
@@ -107,6 +114,8 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
     targets.push({
       rank: i + 1,
       feature_id: f.featureId,
+      representative_feature: f.featureId,
+      features: features.members.get(f.featureId) ?? [f.featureId],
       gene_symbol: rec?.symbol ?? null,
       gene_name: rec?.name ?? null,
       entrez_id: rec?.entrez_id ?? null,
@@ -182,6 +191,10 @@ export function assembleResult({ req, opts, raw, ds, design, de }: AssembleInput
         missing_values: ds.missingValues,
       },
       targets_listed: targets.length,
+      features_total: features.features_total,
+      features_resolved: features.features_resolved,
+      annotation: features.report,
+      warnings: [resolutionWarning(features)].filter((w): w is string => w !== undefined),
     },
     targets,
     plots: { volcano_svg: volcanoSvg(points, plotOpts), ma_svg: maSvg(points, plotOpts) },

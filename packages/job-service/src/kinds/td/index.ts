@@ -42,6 +42,12 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
         max_pvalue: o.max_pvalue,
         pvalue_type: o.pvalue_type,
         covariates: o.covariates,
+        feature_annotation:
+          o.feature_annotation === undefined
+            ? undefined
+            : decodeBase64Text(o.feature_annotation, 'options.feature_annotation'),
+        annotation_columns: o.annotation_columns,
+        collapse: o.collapse,
       },
     };
     const resolved = normaliseOptions(request.options);
@@ -51,6 +57,9 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
       max_pvalue: resolved.max_pvalue,
       pvalue_type: resolved.pvalue_type,
       covariates: resolved.covariates,
+      feature_annotation: resolved.feature_annotation,
+      annotation_columns: resolved.annotation_columns,
+      collapse: resolved.collapse,
     };
     const shape = checkDiscovery(request);
     return { request, shape };

@@ -4,6 +4,8 @@ import { Type, type Static } from '@sinclair/typebox';
 /** Base64 text limits: ~300 MB of decoded matrix, 8 MB of metadata. */
 export const MAX_MATRIX_BASE64 = 400_000_000;
 export const MAX_METADATA_BASE64 = 8_000_000;
+/** A probe annotation for a whole array (GEO platform tables run to tens of MB). */
+export const MAX_ANNOTATION_BASE64 = 100_000_000;
 
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
@@ -12,7 +14,8 @@ export const TdOptions = Type.Object(
     include_druggability: Type.Optional(
       Type.Boolean({
         default: true,
-        description: 'Classify targets by family and tractability tier, with UniProt accession and GO/Pfam evidence',
+        description:
+          'Tier targets (Finan et al. 2017: approved-drug target, close homologue, druggable family) with drugs, safety liability, UniProt accession and GO/Pfam evidence',
       }),
     ),
     min_fold_change: Type.Optional(
@@ -39,6 +42,28 @@ export const TdOptions = Type.Object(
     ),
     covariates: Type.Optional(
       Type.Array(Name('Metadata column entering the design additively'), { maxItems: 10, uniqueItems: true }),
+    ),
+    feature_annotation: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_ANNOTATION_BASE64,
+        description:
+          'Base64 of a CSV/TSV mapping feature ids (first column, or one named id/probe_id/feature_id) to any of symbol, entrez_id, ensembl_gene_id, uniprot',
+      }),
+    ),
+    annotation_columns: Type.Optional(
+      Type.Array(Name('Expression-matrix column holding gene identifiers (not a sample)'), {
+        minItems: 1,
+        maxItems: 20,
+        uniqueItems: true,
+      }),
+    ),
+    collapse: Type.Optional(
+      Type.Union([Type.Literal('max_mean'), Type.Literal('none')], {
+        default: 'max_mean',
+        description:
+          "Several features of one gene: 'max_mean' tests the one with the largest mean expression, 'none' tests all",
+      }),
     ),
   },
   { additionalProperties: false },
