@@ -32,7 +32,10 @@ function dockingOf(m: Doc): { docking_score?: number; pose_url?: string } {
   const grouped = (m.docking !== null && typeof m.docking === 'object' ? m.docking : {}) as Doc;
   const score = optionalNumber(m.docking_score) ?? optionalNumber(grouped.score);
   const pose = optionalString(m.pose_url) ?? optionalString(grouped.pose_url);
-  return { ...(score === undefined ? {} : { docking_score: score }), ...(pose === undefined ? {} : { pose_url: pose }) };
+  return {
+    ...(score === undefined ? {} : { docking_score: score }),
+    ...(pose === undefined ? {} : { pose_url: pose }),
+  };
 }
 
 export function designClaims(status: JobStatus, results: unknown, o: ResolvedOptions): ClaimInput[] {

@@ -30,7 +30,10 @@ export function resolveOptions(o: ExportOptions = {}): ResolvedOptions {
     problems.push({ path: '/min_priority', message: 'must be a number from 0 to 100 (priority_score is 0..100)' });
   if (top !== undefined && !(Number.isInteger(top) && top >= 1))
     problems.push({ path: '/top', message: 'must be an integer >= 1' });
-  if (condition !== undefined && !(typeof condition === 'string' && condition.trim() !== '' && condition.length <= 1000))
+  if (
+    condition !== undefined &&
+    !(typeof condition === 'string' && condition.trim() !== '' && condition.length <= 1000)
+  )
     problems.push({ path: '/condition', message: 'must be a non-empty string of at most 1000 characters' });
   if (condition_type !== undefined && condition_type !== 'disease' && condition_type !== 'phenotype')
     problems.push({ path: '/condition_type', message: "must be 'disease' or 'phenotype'" });

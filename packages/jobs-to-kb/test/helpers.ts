@@ -40,8 +40,13 @@ export async function startJobService(): Promise<JobService> {
     client,
     async run(route, request) {
       const accepted = await client.submit(route, request);
-      const done = await client.waitForJob(accepted.job_id, { intervalMs: 100, maxIntervalMs: 1000, timeoutMs: 300_000 });
-      if (done.status !== 'completed') throw new Error(`job ${done.job_id} ${done.status}: ${JSON.stringify(done.error)}`);
+      const done = await client.waitForJob(accepted.job_id, {
+        intervalMs: 100,
+        maxIntervalMs: 1000,
+        timeoutMs: 300_000,
+      });
+      if (done.status !== 'completed')
+        throw new Error(`job ${done.job_id} ${done.status}: ${JSON.stringify(done.error)}`);
       return done;
     },
     async close() {
@@ -54,7 +59,10 @@ export async function startJobService(): Promise<JobService> {
 const cliPath = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
 /** `evident-export ...args` from the sources, as a child process. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', cliPath, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

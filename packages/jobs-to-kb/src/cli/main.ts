@@ -18,7 +18,11 @@ const program = new Command('evident-export')
   .description("export a completed job's findings (target discovery or compound design) as claims into an Evident KB")
   .argument('<job_id>', 'the job, e.g. td_…')
   .requiredOption('--kb <path>', 'the KB: an SQLite file (created if absent) or a postgres:// URL')
-  .option('--min-priority <x>', 'discovery jobs: only targets with priority_score >= x (0..100)', number('--min-priority'))
+  .option(
+    '--min-priority <x>',
+    'discovery jobs: only targets with priority_score >= x (0..100)',
+    number('--min-priority'),
+  )
   .option('--top <n>', 'only the first n findings by rank', number('--top'))
   .option('--condition <name>', "discovery jobs: the condition's name in the KB (default: the job's case value)")
   .addOption(
