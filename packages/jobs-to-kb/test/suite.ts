@@ -2,6 +2,9 @@
 // with their provenance; a repeated export stores nothing; a second job corroborates; retraction takes back.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '@evident/testkit';
 import type { JobStatus } from '@evident/job-service';
 import type { Claim, KbDB } from '@evident/kb';
 import { claimsFromJob, confidenceFromAdjustedP, exportToKb, type ExportResult } from '../src/index.js';
@@ -155,6 +158,20 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
       assert.equal(bad.code, 1);
       assert.match(bad.stderr, /invalid_parameters/);
       assert.match(bad.stderr, /\/min_priority: must be a number from 0 to 100/);
+      // An unknown job or a wrong key is refused before the base is opened: no empty base is left behind.
+      const dir = tempDir('jobs-to-kb-cli-');
+      try {
+        const nowhere = join(dir.path, 'never.kb');
+        const unknown = await runCli(['td_0000000000000000', '--kb', nowhere], env);
+        assert.equal(unknown.code, 1);
+        assert.match(unknown.stderr, /job API error 404/);
+        const wrongKey = await runCli([td1.job_id, '--kb', nowhere], { ...env, EVIDENT_API_KEY: 'evk_wrong' });
+        assert.equal(wrongKey.code, 1);
+        assert.match(wrongKey.stderr, /job API error 401 unauthorized/);
+        assert.equal(existsSync(nowhere), false);
+      } finally {
+        dir.cleanup();
+      }
     });
 
     test("retracting a job's source removes its findings; the other job's stay", async () => {
