@@ -117,6 +117,12 @@ export const bio: Vocabulary = {
       subject_types: CHEMICAL,
       object_types: ['clinical_trial', 'assay', 'cell_line'],
     },
+    // Differential expression: the gene's expression is higher (lower) in the condition than in its control.
+    upregulated_in: { class: 'expression', subject_types: GENE_LIKE, object_types: ['disease', 'phenotype'] },
+    downregulated_in: { class: 'expression', subject_types: GENE_LIKE, object_types: ['disease', 'phenotype'] },
+    // Generative design: the molecule was designed against the target; docking then predicts it binds.
+    designed_for: { class: 'pharmacology', subject_types: CHEMICAL, object_types: GENE_LIKE },
+    predicted_to_bind: { class: 'molecular', subject_types: CHEMICAL, object_types: GENE_LIKE },
   },
   synonyms: {
     // Gene symbols name the gene and its product alike, hence '*'.

@@ -1,5 +1,7 @@
 // Evident KB web console. Talks only to the REST API under /api/v1. DOM is built with textContent
 // (never innerHTML with data), so names from claims cannot inject markup.
+import { sourceCell } from './provenance-link.js';
+
 const API = '/api/v1';
 const $ = (sel) => document.querySelector(sel);
 
@@ -532,12 +534,7 @@ async function showEntity(id, opts = {}) {
             ),
           ),
           h('td', {}, h('span', { class: `status ${c.status}`, text: c.status })),
-          h(
-            'td',
-            { class: 'src' },
-            h('div', { text: c.provenance.source_id }),
-            h('div', { class: 'stype', text: c.provenance.source_type }),
-          ),
+          h('td', { class: 'src' }, sourceCell(h, c.provenance)),
           h('td', { class: 'small muted', text: fmtDate(c.created_at) }),
         ),
       ),

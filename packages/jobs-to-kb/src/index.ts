@@ -1,0 +1,9 @@
+// @evident/jobs-to-kb: from a finished discovery job to provenanced claims in an Evident KB. See README.md.
+export { exportToKb, claimsFromJob, type ExportResult } from './export.js';
+export type { ExportOptions, ConditionType } from './options.js';
+export { confidenceFromAdjustedP, confidenceFromDocking, DESIGN_CONFIDENCE } from './confidence.js';
+export { ensurePredicates, EXPORT_PREDICATES } from './predicates.js';
+export { sourceIdOf, SOURCE_PREFIX } from './provenance.js';
+export { ExportError } from './errors.js';
+export type { DiscoveryPayload } from './discovery.js';
+export type { DesignPayload } from './design.js';
