@@ -332,7 +332,7 @@ async function writeCurated(
         : claim;
     pending.push({ index: i, claim: stored, reasons: v.decision === 'flag' ? v.reasons : [] });
   });
-  let batch: Awaited<ReturnType<KbDB['ingestBatch']>> = { ingested: 0, duplicates: 0, claim_ids: [] };
+  let batch: Awaited<ReturnType<KbDB['ingestBatch']>> = { ingested: 0, duplicates: 0, claim_ids: [], warnings: [] };
   for (let attempt = 0; ; attempt++) {
     try {
       batch = await db.ingestBatch(pending.map((p) => p.claim));
