@@ -20,6 +20,7 @@ import { builtinVocabularies } from '../vocab/index.js';
 import { callForm, optionsOf } from './call-forms.js';
 import { snapshotCounts } from '../analytics/stats.js';
 import type * as extract from './extraction-port.js';
+import { OPTION_KEYS } from './extraction-port.js';
 import { KbExtractionUnavailableError } from '../errors.js';
 import { ClaimCapture, checkClaims, claimIdsOf, type RunWarnings } from './capture.js';
 import { EventHub, type Listener } from './events.js';
@@ -359,24 +360,57 @@ export class KbDB implements KbReader {
     return this.extraction;
   }
 
-  /** Extracts claims from free text; one call is one atomic batch. */
-  async ingestText(text: string, options?: extract.IngestTextOptions): Promise<extract.IngestResult> {
-    return this.extractionFor('ingestText').ingestText(this, text, options);
+  /** Extracts claims from free text; one call is one atomic batch. Seed form: `ingestText(text, source_id)`. */
+  ingestText(text: string, source_id?: string): Promise<extract.IngestResult>;
+  ingestText(text: string, options?: extract.IngestTextOptions): Promise<extract.IngestResult>;
+  async ingestText(text: string, ...rest: unknown[]): Promise<extract.IngestResult> {
+    const o = callForm<extract.IngestTextOptions>(rest, ['source_id'], ['string'], OPTION_KEYS.ingestText);
+    return this.extractionFor('ingestText').ingestText(this, text, o);
   }
 
-  /** Claims from hosted-chat messages (OpenAI- or Anthropic-style); provenance points at each message. */
-  async ingestChat(messages: unknown[], options?: extract.IngestChatOptions): Promise<extract.IngestResult> {
-    return this.extractionFor('ingestChat').ingestChat(this, messages, options);
+  /**
+   * Claims from hosted-chat messages (OpenAI- or Anthropic-style); provenance points at each message. Seed
+   * form: `ingestChat(messages, conversation_id, extraction)`.
+   */
+  ingestChat(
+    messages: unknown[],
+    conversation_id?: string,
+    extraction?: extract.ExtractionMode,
+  ): Promise<extract.IngestResult>;
+  ingestChat(messages: unknown[], options?: extract.IngestChatOptions): Promise<extract.IngestResult>;
+  async ingestChat(messages: unknown[], ...rest: unknown[]): Promise<extract.IngestResult> {
+    const o = callForm<extract.IngestChatOptions>(
+      rest,
+      ['conversation_id', 'extraction'],
+      ['string', 'string'],
+      OPTION_KEYS.ingestChat,
+    );
+    return this.extractionFor('ingestChat').ingestChat(this, messages, o);
   }
 
   /** Claims from a ChatGPT or Claude export ZIP, a JSON conversation or a text transcript; one file, one batch. */
-  async ingestChatFile(path: string, options?: extract.IngestChatFileOptions): Promise<extract.IngestResult> {
-    return this.extractionFor('ingestChatFile').ingestChatFile(this, path, options);
+  ingestChatFile(path: string, platform?: extract.ChatPlatform): Promise<extract.IngestResult>;
+  ingestChatFile(path: string, options?: extract.IngestChatFileOptions): Promise<extract.IngestResult>;
+  async ingestChatFile(path: string, ...rest: unknown[]): Promise<extract.IngestResult> {
+    const o = callForm<extract.IngestChatFileOptions>(rest, ['platform'], ['string'], OPTION_KEYS.ingestChatFile);
+    return this.extractionFor('ingestChatFile').ingestChatFile(this, path, o);
   }
 
-  /** Claims from a Slack workspace export ZIP; one archive, one batch. */
-  async ingestTeamChat(path: string, options?: extract.IngestTeamChatOptions): Promise<extract.IngestResult> {
-    return this.extractionFor('ingestTeamChat').ingestTeamChat(this, path, options);
+  /** Claims from a Slack workspace export ZIP; one archive, one batch. Seed form: `(path, channels, extraction)`. */
+  ingestTeamChat(
+    path: string,
+    channels?: string[] | null,
+    extraction?: extract.ExtractionMode,
+  ): Promise<extract.IngestResult>;
+  ingestTeamChat(path: string, options?: extract.IngestTeamChatOptions): Promise<extract.IngestResult>;
+  async ingestTeamChat(path: string, ...rest: unknown[]): Promise<extract.IngestResult> {
+    const o = callForm<extract.IngestTeamChatOptions>(
+      rest,
+      ['channels', 'extraction'],
+      ['array', 'string'],
+      OPTION_KEYS.ingestTeamChat,
+    );
+    return this.extractionFor('ingestTeamChat').ingestTeamChat(this, path, o);
   }
 
   /** Reviews candidate claims with the configured reviewer: `{ stored, skipped, flagged }` with reasons. */

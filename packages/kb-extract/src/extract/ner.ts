@@ -290,11 +290,15 @@ function eligibleModifier(t: Token): boolean {
   if (/ly$|ing$/.test(t.lower) && t.lower.length > 4) return false;
   if (/ed$/.test(t.lower) && !t.lower.includes('-') && !QUALIFIERS.has(t.lower)) return false;
   if (/^\d+$/.test(t.text)) return false;
-  // Lower-case words, hyphenated words, eponyms (Crohn's, Parkinson's) and short numbers in names (type 2).
+  // Lower-case words, hyphenated words, eponyms (Crohn's, Parkinson's), double eponyms (Li-Fraumeni,
+  // Ehlers-Danlos, Creutzfeldt-Jakob), inner capitals (DiGeorge, McArdle), 'BRCA1-associated' and
+  // 'Smoking-related' modifiers, and short numbers in names (type 2). A disease name the dictionary lacks is
+  // still found through its head ('syndrome', 'disease', ...).
   return (
     /^[a-z][a-z0-9'\u2019-]*$/.test(t.text) ||
-    /^[A-Z][a-z]+(?:['\u2019]s)?$/.test(t.text) ||
-    /^[A-Z]+[0-9]*-[a-z]+$/.test(t.text)
+    /^[A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:['\u2019]s)?$/.test(t.text) ||
+    /^(?:Mc|Mac|Di|De|La|Le|Van|Von)[A-Z][a-z]+(?:['\u2019]s)?$/.test(t.text) ||
+    /^[A-Z][A-Za-z]*[0-9]*-[a-z]+$/.test(t.text)
   );
 }
 
