@@ -55,6 +55,7 @@ test('REST: the upstream examples are stored with warnings; nested provenance; t
   assert.deepEqual(codes(devops.body.warnings), ['unknown_type@object[1]', 'unknown_type@subject[1]']);
   const conflict = await post('/claims', { ...DEVOPS, source_id: 'other' });
   assert.equal(conflict.status, 400);
+  assert.equal(conflict.body.error.code, 'conflicting_values');
   assert.equal(conflict.body.error.details[0].path, '/source_id');
   const missing = await post('/claims', { subject: ['a', 'gene'], predicate: ['x', 'y'], object: ['b', 'gene'] });
   assert.equal(missing.status, 400);

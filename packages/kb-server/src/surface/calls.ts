@@ -25,7 +25,7 @@ export function toClaimInput(b: ClaimBody): ClaimInput {
   for (const k of ['source_type', 'source_id'] as const) {
     if (b[k] !== undefined && nested[k] !== undefined && nested[k] !== b[k])
       throw new KbValidationError(
-        'conflict',
+        'conflicting_values',
         k,
         `given as ${JSON.stringify(b[k])} and as provenance.${k} ${JSON.stringify(nested[k])}`,
       );
