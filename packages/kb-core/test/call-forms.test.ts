@@ -94,6 +94,15 @@ test('open() and quickstart() refuse unknown option keys (embedding_dim) and a n
   await assert.rejects(quickstart(kb.path, { vocab: ['bio'] } as never), refused('options.vocab'));
   await assert.rejects(KbDB.open(kb.path, { strict: 'yes' } as never), refused('strict'));
   await assert.rejects(open(kb.path, 'graph' as never), refused('options', 'invalid_type'));
+  await using db = await open(kb.path);
+  await assert.rejects(
+    db.registerPredicate('measured_in', { subject_type: ['compound'] } as never),
+    refused('options.subject_type', 'unknown_option'),
+  );
+  await assert.rejects(
+    db.registerVocabulary('lab', { entity_type: ['assay'] } as never),
+    refused('vocab.entity_type', 'unknown_option'),
+  );
 });
 
 test('checkInquiryMatches() without arguments checks every open inquiry; with one, those naming it', async (t) => {

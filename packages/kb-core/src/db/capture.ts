@@ -138,6 +138,18 @@ function checkClaim(
   return warnings;
 }
 
+/** Source ids ever retracted, per graph's retraction list; extended as the list grows (it only grows). */
+const retractedCache = new WeakMap<readonly { source_id: string }[], { n: number; ids: Set<string> }>();
+function retractedSources(list: readonly { source_id: string }[]): ReadonlySet<string> {
+  let c = retractedCache.get(list);
+  if (!c) {
+    c = { n: 0, ids: new Set() };
+    retractedCache.set(list, c);
+  }
+  for (; c.n < list.length; c.n++) c.ids.add(list[c.n]!.source_id);
+  return c.ids;
+}
+
 /** A claim's warnings, by its position in the input (only claims that have any). */
 export type RunWarnings = Map<number, ClaimWarning[]>;
 
@@ -152,7 +164,7 @@ export function checkClaims(
   strict: boolean,
 ): RunWarnings {
   const out: RunWarnings = new Map();
-  const retracted = s.retractions.length ? new Set(s.retractions.map((x) => x.source_id)) : undefined;
+  const retracted = s.retractions.length ? retractedSources(s.retractions) : undefined;
   if (!s.registry.constrainsClaims && !r.provenance_extra && !retracted) return out;
   for (let i = 0; i < r.n; i++) {
     try {

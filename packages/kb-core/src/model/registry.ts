@@ -41,6 +41,9 @@ interface PredicateRule {
   namespace: string;
 }
 
+/** violations() of a claim that fits: shared, never written to. */
+const NO_WARNINGS: ClaimWarning[] = Object.freeze([]) as unknown as ClaimWarning[];
+
 function fail(code: string, field: string, message: string): never {
   throw new KbValidationError(code, field, message);
 }
@@ -52,6 +55,16 @@ function stringList(v: unknown, field: string): string[] {
     if (typeof x !== 'string' || x.trim() === '') fail('invalid_type', `${field}[${i}]`, 'must be a non-empty string');
     return normalizeToken(x);
   });
+}
+
+const PREDICATE_SPEC_KEYS = ['class', 'subject_types', 'object_types', 'description'];
+const VOCABULARY_KEYS = ['description', 'entity_types', 'predicate_classes', 'predicates', 'synonyms'];
+
+/** A key the registration does not have is refused (a typo would otherwise constrain nothing, silently). */
+function unknownKeys(o: Record<string, unknown>, field: string, allowed: readonly string[]): void {
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k))
+      fail('unknown_option', `${field}.${k}`, `is not a field here; the fields are ${allowed.join(', ')}`);
 }
 
 /** The inner map for `name`, made if missing. */
@@ -92,6 +105,7 @@ export class Registry {
     if (vocab === null || typeof vocab !== 'object' || Array.isArray(vocab))
       fail('invalid_type', 'vocab', 'must be an object');
     const v = vocab as Record<string, unknown>;
+    unknownKeys(v, 'vocab', VOCABULARY_KEYS);
     stringList(v.entity_types, 'vocab.entity_types');
     stringList(v.predicate_classes, 'vocab.predicate_classes');
     if (v.predicates !== undefined) {
@@ -121,6 +135,7 @@ export class Registry {
     if (spec === null || typeof spec !== 'object' || Array.isArray(spec))
       fail('invalid_type', field, 'must be an object');
     const s = spec as Record<string, unknown>;
+    unknownKeys(s, field, PREDICATE_SPEC_KEYS);
     stringList(s.subject_types, `${field}.subject_types`);
     stringList(s.object_types, `${field}.object_types`);
     if (s.class !== undefined && (typeof s.class !== 'string' || s.class.trim() === ''))
@@ -210,8 +225,18 @@ export class Registry {
    * one stores the claim with these as its warnings.
    */
   violations(subjectType: string, predicate: string, predicateClass: string, objectType: string): ClaimWarning[] {
-    const out: ClaimWarning[] = [];
     const rule = this.predicates.get(predicate);
+    const types = this.entityTypes;
+    // The common case, a claim that fits, allocates nothing.
+    if (
+      (rule === undefined ||
+        ((rule.predicate_class === undefined || rule.predicate_class === predicateClass) &&
+          (rule.subject_types === undefined || rule.subject_types.has(subjectType)) &&
+          (rule.object_types === undefined || rule.object_types.has(objectType)))) &&
+      (types.size === 0 || (types.has(subjectType) && types.has(objectType)))
+    )
+      return NO_WARNINGS;
+    const out: ClaimWarning[] = [];
     if (rule) {
       if (rule.predicate_class !== undefined && rule.predicate_class !== predicateClass) {
         out.push({
@@ -235,12 +260,12 @@ export class Registry {
         });
       }
     }
-    if (this.entityTypes.size > 0) {
+    if (types.size > 0) {
       for (const [field, t] of [
         ['subject[1]', subjectType],
         ['object[1]', objectType],
       ] as const) {
-        if (!this.entityTypes.has(t) && !out.some((w) => w.field === field))
+        if (!types.has(t) && !out.some((w) => w.field === field))
           out.push({ code: 'unknown_type', field, message: `no registered vocabulary has the entity type '${t}'` });
       }
     }
