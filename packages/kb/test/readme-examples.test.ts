@@ -9,7 +9,8 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTempDatabase, probePostgres, repoRoot, tempDir } from '@evident/testkit';
 
-const READMES = ['packages/kb', 'packages/kb-core', 'packages/kb-extract', 'packages/kb-server'].map((p) =>
+// The KB packages' READMEs, and the repository's (its "Use the knowledge base" example).
+const READMES = ['packages/kb', 'packages/kb-core', 'packages/kb-extract', 'packages/kb-server', '.'].map((p) =>
   join(p, 'README.md'),
 );
 const FENCE = /^```(js|javascript|mjs|ts|typescript)\n([\s\S]*?)^```/gm;
@@ -39,7 +40,7 @@ const found = examples();
 const pg = await probePostgres();
 
 test('the KB READMEs have examples to run', () => {
-  assert.ok(found.length >= 3, `found ${found.length}`);
+  assert.ok(found.length >= 4, `found ${found.length}`);
 });
 
 for (const ex of found) {
