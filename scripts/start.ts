@@ -9,7 +9,14 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv, ensureDevKey, startServer } from '@evident/job-service';
-import { createLogger, logLevelFrom, openBase, startConsole, type RunningConsole } from '@evident/kb-server';
+import {
+  createLogger,
+  logLevelFrom,
+  openBase,
+  startConsole,
+  strictFrom,
+  type RunningConsole,
+} from '@evident/kb-server';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const config = configFromEnv();
@@ -26,7 +33,7 @@ const kbStarted: Promise<{ kb: Awaited<ReturnType<typeof openBase>>; console: Ru
   if (!Number.isInteger(kbPort) || kbPort < 0 || kbPort > 65535) {
     throw new Error(`KB_CONSOLE_PORT must be a port number, got '${process.env.KB_CONSOLE_PORT}'`);
   }
-  const kb = await openBase(kbPath, 'kb-console');
+  const kb = await openBase(kbPath, 'kb-console', undefined, { strict: strictFrom(process.env, false, 'kb-console') });
   try {
     const loggerInstance = createLogger('kb-console', kbLogLevel);
     // The same request timeouts and connection cap as the job service (EVIDENT_* variables).

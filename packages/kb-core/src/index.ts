@@ -7,7 +7,7 @@ export { KbView, type KbReader, type ClaimsForOptions } from './db/view.js';
 export * from './errors.js';
 export type * from './types.js';
 export type { Vocabulary, PredicateSpec } from './model/registry.js';
-export { bio, builtinVocabularies } from './vocab/bio.js';
+export { bio, devops, ml, builtinVocabularies } from './vocab/index.js';
 export type { KnowledgeHealth } from './analytics/health.js';
 export type { Bridge } from './analytics/bridges.js';
 export type { ExpectedPattern, ConfidenceAlertOptions } from './analytics/quality.js';

@@ -1,4 +1,8 @@
 // Public data shapes. Fields that cross a wire or a file stay snake_case (the same over MCP and REST).
+import type { ClaimWarning } from './model/registry.js';
+
+/** Something a stored claim breaks of the registered vocabularies, or a note on its source. */
+export type { ClaimWarning };
 
 export interface Provenance {
   source_type: string;
@@ -32,6 +36,8 @@ export interface Claim {
   confidence: number;
   payload?: unknown;
   status: ClaimStatus;
+  /** What the claim breaks of the vocabularies registered now (absent when nothing). */
+  warnings?: ClaimWarning[];
   /** ISO 8601 UTC. */
   created_at: string;
 }
@@ -118,11 +124,28 @@ export interface Inquiry {
   matched_at?: string;
 }
 
+/** A warning of one claim of a batch, at its position in the input. */
+export interface BatchClaimWarning extends ClaimWarning {
+  index: number;
+}
+
 export interface IngestBatchResult {
   ingested: number;
   duplicates: number;
   /** One entry per input claim: the new claim id, or the id of the stored claim it duplicates. */
   claim_ids: string[];
+  /**
+   * Per claim that has any, by input position: what it breaks of the registered vocabularies (stored anyway
+   * on a non-strict base) and `source_was_retracted`. Empty when none.
+   */
+  warnings: BatchClaimWarning[];
+}
+
+/** What ingestDetailed returns: ingest's claim id, whether it was a duplicate, and the claim's warnings. */
+export interface IngestOneResult {
+  claim_id: string;
+  duplicate: boolean;
+  warnings: ClaimWarning[];
 }
 
 export interface KbEvents {
@@ -130,5 +153,7 @@ export interface KbEvents {
   claim_corroborated: { content_id: string; count: number; claim_id: string };
   source_retracted: { source_id: string; reason: string; claim_ids: string[]; degraded_claim_ids: string[] };
   inquiry_matched: { inquiry_id: string; claim_id: string };
+  /** A claim was stored with warnings (non-strict vocabulary violations, a source retracted before). */
+  claim_warnings: { claim_id: string; warnings: ClaimWarning[] };
 }
 export type KbEventName = keyof KbEvents;

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { open, quickstart, KbValidationError } from '../src/index.js';
 import { tempKb } from './helpers.js';
 
-test('the bio vocabulary enforces predicate subject/object types, and the refusal names the field', async () => {
+test('a strict base: the bio vocabulary enforces predicate subject/object types, and the refusal names the field', async () => {
   const t = tempKb();
   try {
-    await using db = await quickstart(t.path, { vocabs: ['bio'] });
+    await using db = await quickstart(t.path, { vocabs: ['bio'], strict: true });
     await db.ingest(['aspirin', 'drug'], ['inhibits', 'pharmacology'], ['PTGS2', 'protein'], {
       source_type: 'database',
       source_id: 'chembl',
@@ -43,7 +43,7 @@ test('the bio vocabulary enforces predicate subject/object types, and the refusa
   }
 });
 
-test('registered predicates, vocabularies and payload schemas persist across reopen and are enforced', async () => {
+test('registered predicates, vocabularies and payload schemas persist across reopen and are enforced (strict)', async () => {
   const t = tempKb();
   try {
     {
@@ -71,7 +71,7 @@ test('registered predicates, vocabularies and payload schemas persist across reo
         (e: unknown) => e instanceof KbValidationError && e.code === 'unknown_vocabulary',
       );
     }
-    await using db = await open(t.path);
+    await using db = await open(t.path, { strict: true });
     const ok = await db.ingest(
       ['EV1', 'compound'],
       ['measured_in', 'experimental'],

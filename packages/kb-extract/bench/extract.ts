@@ -106,6 +106,32 @@ const explicit = score(heuristic, ['positive']);
 const base = score(cooccurrence);
 const baseExplicit = score(cooccurrence, ['positive']);
 const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 100) / 100 : null);
+
+// Mention finding on one 200,000-character "sentence" with thousands of mentions (the labelled sentences joined
+// by '; '), against the same pieces found one by one in the same run: linear finding gives a ratio near 1.
+const pieces = rows.map((r) => r.text.replace(/[.?!]+\s*$/, ''));
+let long = '';
+for (let i = 0; long.length < 200_000; i++) long += (long ? '; ' : '') + pieces[i % pieces.length];
+const timeBest = (fn: () => number) => {
+  let best = Infinity;
+  let n = 0;
+  for (let k = 0; k < 3; k++) {
+    const t0 = performance.now();
+    n = fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return { ms: Math.round(best * 10) / 10, mentions: n };
+};
+const whole = timeBest(() => findMentions(long, ctx.lexicon).length);
+const onePieceAtATime = timeBest(() => {
+  let n = 0;
+  for (let i = 0, at = 0; at < long.length; i++) {
+    const p = pieces[i % pieces.length]!;
+    n += findMentions(p, ctx.lexicon).length;
+    at += p.length + 2;
+  }
+  return n;
+});
 console.log(
   JSON.stringify(
     {
@@ -113,6 +139,13 @@ console.log(
       categories: counts,
       heuristic: { all: ours, explicit_relational: explicit, sentences_per_sec: Math.round(rows.length / (ms / 1000)) },
       baseline_cooccurrence: { all: base, explicit_relational: baseExplicit },
+      mentions_200k_chars: {
+        chars: long.length,
+        one_text_ms: whole.ms,
+        mentions: whole.mentions,
+        baseline_pieces_one_by_one_ms: onePieceAtATime.ms,
+        ratio: ratio(whole.ms, onePieceAtATime.ms),
+      },
       ratio: {
         precision_all: ratio(ours.precision, base.precision),
         precision_explicit: ratio(explicit.precision, baseExplicit.precision),

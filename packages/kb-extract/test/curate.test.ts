@@ -169,7 +169,7 @@ test('provider curator: the model reviews what the offline checks pass; its verd
   );
 });
 
-test('ingestText uses the configured provider curator, and a curator failure stores nothing', async (t) => {
+test("'smart' ingests use the configured provider curator (a failure stores nothing); 'heuristic' never calls it", async (t) => {
   const db = await freshDb(t);
   const fake = await startFakeProvider(() => ({
     verdicts: [{ index: 0, decision: 'skip', reason: 'the model disagrees' }],
@@ -182,10 +182,19 @@ test('ingestText uses the configured provider curator, and a curator failure sto
     backoff_ms: 1,
     max_retries: 0,
   });
-  const r = await ingestText(db, 'Imatinib inhibits ABL1. Gefitinib inhibits EGFR.');
+  const offline = await ingestText(db, 'Olaparib inhibits PARP1. Niraparib inhibits PARP2.', {
+    extraction: 'heuristic',
+  });
+  assert.equal(offline.ingested, 2);
+  assert.equal(fake.requests.length, 0, 'heuristic extraction made no provider call');
+  assert.equal((await ingestText(db, 'Talazoparib inhibits PARP1.')).ingested, 1, 'heuristic is the default');
+  assert.equal(fake.requests.length, 0);
+  // Both sentences yield claims, so 'smart' sends nothing to extract: the one model call is the review.
+  const r = await ingestText(db, 'Imatinib inhibits ABL1. Gefitinib inhibits EGFR.', { extraction: 'smart' });
+  assert.equal(fake.requests.length, 1);
   assert.equal(r.ingested, 1);
   assert.ok(r.skipped.some((s) => s.reason === 'model: the model disagrees'));
   fake.script.push({ status: 503 });
-  await assert.rejects(ingestText(db, 'Aspirin inhibits PTGS1.'), { code: 'provider_error' });
-  assert.equal((await db.stats()).claim_count, 1);
+  await assert.rejects(ingestText(db, 'Aspirin inhibits PTGS1.', { extraction: 'smart' }), { code: 'provider_error' });
+  assert.equal((await db.stats()).claim_count, 4);
 });

@@ -9,6 +9,6 @@ export {
 } from './console/server.js';
 export { DEFAULT_HTTP_LIMITS, httpLimitsFromEnv, type HttpLimits } from './console/http-guards.js';
 export { createMcpServer, type McpServerOptions } from './mcp/server.js';
-export { openBase, redact, StartupError } from './surface/open-base.js';
+export { openBase, redact, StartupError, strictFrom } from './surface/open-base.js';
 export { toWireError, invalidParameters, schemaProblem } from './surface/errors.js';
 export { createLogger, logLevelFrom, type Logger } from './surface/logger.js';

@@ -9,8 +9,11 @@ import { createExtraction } from '@evident/kb-extract';
 export * from '@evident/kb-core';
 export * from '@evident/kb-extract';
 
+// Anything but an options object is handed on as it is, for kb-core to refuse naming the argument.
 const withExtraction = <O extends { extraction?: core.ExtractionPort }>(options: O | undefined): O =>
-  ({ ...options, extraction: options?.extraction ?? createExtraction() }) as O;
+  options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))
+    ? options
+    : ({ ...options, extraction: options?.extraction ?? createExtraction() } as O);
 
 /** Opens (creating if needed) the base at `path`: a file path or a postgres:// URL. */
 export function open(path: string, options?: core.OpenOptions): Promise<core.KbDB> {

@@ -1,6 +1,7 @@
 // qualityReport, findConfidenceAlerts, findGaps, schema: summaries of the active graph.
 import type { ReadContext } from '../graph/read.js';
 import type { EntitySummary } from '../types.js';
+import { vocabularyWarnings } from './warnings.js';
 
 /** Per visible entity: distinct active sources, mean confidence, newest claim time. */
 function entityProfiles(rc: ReadContext): {
@@ -90,6 +91,7 @@ export function qualityReport(rc: ReadContext) {
       graph_density: entities > 1 ? facts / (entities * (entities - 1)) : 0,
       claims_per_fact: facts ? claims / facts : 0,
     },
+    vocabulary_warnings: vocabularyWarnings(rc),
   };
 }
 

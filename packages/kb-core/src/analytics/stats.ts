@@ -1,5 +1,5 @@
 // Counts of the graph as a read context sees it, and the index's size (stats()).
-import type { ReadContext } from '../graph/read.js';
+import { ReadContext } from '../graph/read.js';
 
 export function indexStats<Store extends object>(rc: ReadContext, store: Store) {
   const s = rc.s;
@@ -45,4 +45,12 @@ export function indexStats<Store extends object>(rc: ReadContext, store: Store) 
       estimated_bytes: s.entityIds.length * 200 + s.factCount * 36 + s.claimCount * 65 + adjacency * 8,
     },
   };
+}
+
+/** What a snapshot's manifest records of the base it copies: live entities, active and all claims. */
+export function snapshotCounts(s: ReadContext['s']): { entities: number; active_claims: number; claims: number } {
+  const rc = new ReadContext(s, Infinity);
+  let entities = 0;
+  for (const _ of rc.visibleEntities()) entities++;
+  return { entities, active_claims: s.activeClaims, claims: s.claimCount };
 }

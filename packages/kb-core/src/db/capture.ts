@@ -9,6 +9,7 @@ import { defaultConfidence, type ConfidencePolicy } from '../model/confidence.js
 import { normalizeToken } from '../model/normalize.js';
 import { validateClaimInput, lastProvenanceKeys } from '../model/validate.js';
 import type { ClaimInput } from '../types.js';
+import type { ClaimWarning } from '../model/registry.js';
 import { reserveIds } from './ids.js';
 
 export class ClaimCapture {
@@ -82,17 +83,35 @@ export class ClaimCapture {
   }
 }
 
-/** Checks claim i of a run against the registry (constraints, payload schema) and the index (derived_from). */
-function checkClaim(s: ReadSnapshot, r: ClaimRun, i: number): void {
+/**
+ * Checks claim i of a run against the registry (vocabulary constraints, payload schema) and the index
+ * (derived_from, retracted sources). Returns the claim's warnings, or undefined for none. A strict base throws
+ * on the first predicate-class or type-constraint violation, as bases always did; a non-strict one returns it
+ * as a warning and the claim is stored. Shapes, payload schemas and references are never relaxed.
+ */
+function checkClaim(
+  s: ReadSnapshot,
+  r: ClaimRun,
+  i: number,
+  strict: boolean,
+  retractedSources: ReadonlySet<string> | undefined,
+): ClaimWarning[] | undefined {
   const registry = s.registry;
+  let warnings: ClaimWarning[] | undefined;
   if (registry.constrainsClaims) {
-    registry.checkClaim(
+    const predicate = normalizeToken(r.relationship[i]!);
+    const found = registry.violations(
       normalizeToken(r.subject_type[i]!),
-      normalizeToken(r.relationship[i]!),
+      predicate,
       normalizeToken(r.predicate_class[i]!),
       normalizeToken(r.object_type[i]!),
-      r.payload?.[i],
     );
+    if (strict) {
+      const refused = found.find((w) => w.code !== 'unknown_type');
+      if (refused) throw new KbValidationError(refused.code, refused.field, refused.message);
+    }
+    registry.checkPayload(predicate, r.payload?.[i]);
+    if (found.length) warnings = found;
   }
   const derived = r.provenance_extra?.[i]?.derived_from as string[] | undefined;
   if (derived) {
@@ -107,19 +126,56 @@ function checkClaim(s: ReadSnapshot, r: ClaimRun, i: number): void {
       }
     }
   }
+  if (retractedSources?.has(r.source_id[i]!)) {
+    // Kept possible (a corrected source may come back), but never silent.
+    warnings ??= [];
+    warnings.push({
+      code: 'source_was_retracted',
+      field: 'provenance.source_id',
+      message: `source '${r.source_id[i]}' was retracted before; this claim is stored as active`,
+    });
+  }
+  return warnings;
 }
 
-/** Checks every claim of the run (see checkClaim); a batch's errors name the index. */
-export function checkClaims(s: ReadSnapshot, r: ClaimRun, batch: boolean): void {
-  if (!s.registry.constrainsClaims && !r.provenance_extra) return;
+/** Source ids ever retracted, per graph's retraction list; extended as the list grows (it only grows). */
+const retractedCache = new WeakMap<readonly { source_id: string }[], { n: number; ids: Set<string> }>();
+function retractedSources(list: readonly { source_id: string }[]): ReadonlySet<string> {
+  let c = retractedCache.get(list);
+  if (!c) {
+    c = { n: 0, ids: new Set() };
+    retractedCache.set(list, c);
+  }
+  for (; c.n < list.length; c.n++) c.ids.add(list[c.n]!.source_id);
+  return c.ids;
+}
+
+/** A claim's warnings, by its position in the input (only claims that have any). */
+export type RunWarnings = Map<number, ClaimWarning[]>;
+
+/**
+ * Checks every claim of the run (see checkClaim); a batch's errors name the index. Returns the warnings of the
+ * claims that have any.
+ */
+export function checkClaims(
+  s: ReadSnapshot & { readonly retractions: readonly { source_id: string }[] },
+  r: ClaimRun,
+  batch: boolean,
+  strict: boolean,
+): RunWarnings {
+  const out: RunWarnings = new Map();
+  const retracted = s.retractions.length ? retractedSources(s.retractions) : undefined;
+  if (!s.registry.constrainsClaims && !r.provenance_extra && !retracted) return out;
   for (let i = 0; i < r.n; i++) {
     try {
-      checkClaim(s, r, i);
+      const w = checkClaim(s, r, i, strict, retracted);
+      if (w) out.set(i, w);
     } catch (e) {
       if (batch && e instanceof KbValidationError) throw e.at(i);
       throw e;
     }
   }
+  return out;
 }
 
 /** Per claim, the stored id: its own, or for a duplicate the id of the claim it duplicates. */

@@ -59,6 +59,14 @@ export interface FlagReport {
   reasons: string[];
 }
 
+/** A stored claim's warning (see ClaimWarning), with the claim it belongs to. */
+export interface StoredClaimWarning {
+  claim_id: string;
+  code: string;
+  field: string;
+  message: string;
+}
+
 export interface IngestResult {
   /** Stored claim ids (for a duplicate, the id of the claim already stored). */
   claim_ids: string[];
@@ -68,6 +76,8 @@ export interface IngestResult {
   flagged: FlagReport[];
   /** Source ids written (retract() takes these). */
   source_ids: string[];
+  /** Warnings of stored claims (vocabulary violations a non-strict base stores, a source retracted before). */
+  warnings: StoredClaimWarning[];
 }
 
 export interface IngestTextOptions extends ExtractOptions {
@@ -114,6 +124,8 @@ export interface CurateResult {
   flagged: { index: number; claim_id: string; claim: ClaimInput; reasons: string[] }[];
   ingested: number;
   duplicates: number;
+  /** Warnings of stored claims, as in IngestResult. */
+  warnings: StoredClaimWarning[];
 }
 
 /** Thresholds of the offline review (also applied before a model reviews). */
@@ -150,3 +162,13 @@ export interface ExtractionPort {
   curate(db: KbDB, claims: ClaimInput[]): Promise<CurateResult>;
   configureCurator(db: KbDB, spec: CuratorSpec): CuratorConfigured | Promise<CuratorConfigured>;
 }
+
+// The option keys each call takes; any other key is refused (KbValidationError naming it).
+const EXTRACT_KEYS = ['extraction', 'provider', 'vocabularies'] as const;
+const FILE_LIMIT_KEYS = ['max_total_bytes', 'max_entries', 'max_document_bytes', 'max_string_chars'] as const;
+export const OPTION_KEYS = {
+  ingestText: [...EXTRACT_KEYS, 'source_id', 'source_type'],
+  ingestChat: [...EXTRACT_KEYS, 'conversation_id'],
+  ingestChatFile: [...EXTRACT_KEYS, ...FILE_LIMIT_KEYS, 'platform'],
+  ingestTeamChat: [...EXTRACT_KEYS, ...FILE_LIMIT_KEYS, 'channels'],
+} as const;

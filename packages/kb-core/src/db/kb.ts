@@ -7,16 +7,27 @@ import type { Registry, PredicateSpec, Vocabulary } from '../model/registry.js';
 import { CONFIDENCE_POLICIES, type ConfidencePolicy } from '../model/confidence.js';
 import { LIMITS } from '../model/validate.js';
 import { openStore } from '../store/open-store.js';
-import type { ClaimInput, IngestBatchResult, Inquiry, KbEventName, Provenance } from '../types.js';
-import { builtinVocabularies } from '../vocab/bio.js';
+import type {
+  BatchClaimWarning,
+  ClaimInput,
+  IngestBatchResult,
+  IngestOneResult,
+  Inquiry,
+  KbEventName,
+  Provenance,
+} from '../types.js';
+import { builtinVocabularies } from '../vocab/index.js';
+import { callForm, optionsOf } from './call-forms.js';
+import { snapshotCounts } from '../analytics/stats.js';
 import type * as extract from './extraction-port.js';
+import { OPTION_KEYS } from './extraction-port.js';
 import { KbExtractionUnavailableError } from '../errors.js';
-import { ClaimCapture, checkClaims, claimIdsOf } from './capture.js';
+import { ClaimCapture, checkClaims, claimIdsOf, type RunWarnings } from './capture.js';
 import { EventHub, type Listener } from './events.js';
 import { newId } from './ids.js';
-import { checkSnapshotDest, restoreLog, snapshotLog } from './log-copy.js';
+import { restoreLog, snapshotTo, type SnapshotResult } from './log-copy.js';
 import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
-import { BACKENDS, type Backend, type OpenOptions } from './options.js';
+import { BACKENDS, OPEN_OPTION_KEYS, type Backend, type OpenOptions } from './options.js';
 import { WritePath } from './write-path.js';
 
 export interface RetractResult {
@@ -41,6 +52,8 @@ export class KbDB implements KbReader {
   private readonly backendName: Backend;
   private readonly w: WritePath;
   private readonly capture: ClaimCapture;
+  /** OpenOptions.strict: refuse vocabulary violations instead of storing them with warnings. */
+  readonly strict: boolean;
   /** The log's store (tests reach it to inject failures). */
   private get store(): WritePath['store'] {
     return this.w.store;
@@ -59,7 +72,9 @@ export class KbDB implements KbReader {
     policy: ConfidencePolicy,
     backend: Backend,
     extraction: extract.ExtractionPort | undefined,
+    strict: boolean,
   ) {
+    this.strict = strict;
     // The graph is set by the write path (newGraph) before anything reads it.
     this.ref = { current: undefined } as unknown as StateRef;
     this.w = new WritePath(store, this.ref, this.events);
@@ -74,7 +89,10 @@ export class KbDB implements KbReader {
     this.extraction = extraction;
   }
 
-  static async open(path: string, options: OpenOptions = {}): Promise<KbDB> {
+  static async open(path: string, o?: OpenOptions): Promise<KbDB> {
+    const options = optionsOf<OpenOptions>(o, 'options', OPEN_OPTION_KEYS);
+    if (options.strict !== undefined && typeof options.strict !== 'boolean')
+      throw new KbValidationError('invalid_type', 'strict', 'must be true or false');
     const backend = options.backend ?? 'graph';
     if (!BACKENDS.includes(backend)) {
       throw new KbValidationError(
@@ -87,7 +105,7 @@ export class KbDB implements KbReader {
     if (!CONFIDENCE_POLICIES.includes(policy))
       throw new KbValidationError('invalid_value', 'curator', "must be 'heuristic' or 'none'");
     const store = await openStore(path);
-    const db = new KbDB(store, policy, backend, options.extraction);
+    const db = new KbDB(store, policy, backend, options.extraction, options.strict ?? false);
     try {
       await db.w.catchUp(null);
     } catch (e) {
@@ -98,8 +116,9 @@ export class KbDB implements KbReader {
   }
 
   /**
-   * Copies a snapshot file (`src`, made by snapshot()) into a new, empty base at `dest` (a path or a
-   * postgres:// URL), keeping every entry's order and timestamp, and returns it opened.
+   * Copies a snapshot (`src`: the file snapshot() wrote, or the directory it wrote one into, whose manifest's
+   * checksum is verified) into a new, empty base at `dest` (a path or a postgres:// URL), keeping every
+   * entry's order and timestamp, and returns it opened.
    */
   static async restore(src: string, dest: string, options: OpenOptions = {}): Promise<KbDB> {
     await restoreLog(src, dest);
@@ -137,40 +156,116 @@ export class KbDB implements KbReader {
       throw new KbValidationError('too_large', 'claims', `more than ${LIMITS.batch_claims} claims in one batch`);
     if (this.w.closed) throw new KbClosedError();
     const run = this.capture.capture(claims, true);
+    let warned: RunWarnings = new Map();
     const result = await this.w.write(() => {
-      checkClaims(this.state, run, true);
+      warned = checkClaims(this.state, run, true, this.strict);
       return {
         entries: run.n ? [run] : [],
         finish: (applied) => {
           const out = (applied[0] as Int32Array | undefined) ?? new Int32Array(0);
           let duplicates = 0;
           for (let i = 0; i < out.length; i++) if (out[i]! < 0) duplicates++;
-          return { ingested: run.n - duplicates, duplicates, claim_ids: claimIdsOf(this.state, out) };
+          const claim_ids = claimIdsOf(this.state, out);
+          const warnings: BatchClaimWarning[] = [];
+          for (const [index, list] of warned) for (const w of list) warnings.push({ index, ...w });
+          return { ingested: run.n - duplicates, duplicates, claim_ids, warnings };
         },
       };
     });
     // The write is over and the stores serialise before their first await: nothing refers to the run now.
     this.capture.recycle(run);
+    this.emitWarnings(warned, result.claim_ids);
     return result;
   }
 
-  /** Ingests one claim; returns its claim_id (for a duplicate, the id of the claim already stored). */
+  private emitWarnings(warned: RunWarnings, ids: string[]): void {
+    if (warned.size === 0 || !this.events.has('claim_warnings')) return;
+    for (const [i, warnings] of warned) this.events.emit('claim_warnings', { claim_id: ids[i]!, warnings });
+  }
+
+  /**
+   * Ingests one claim; returns its claim_id (for a duplicate, the id of the claim already stored). Seed form:
+   * `ingest(s, p, o, provenance, confidence, payload)`. A claim stored with warnings fires `claim_warnings`;
+   * ingestDetailed returns them.
+   */
+  ingest(
+    subject: [string, string],
+    predicate: [string, string],
+    object: [string, string],
+    provenance: Provenance,
+    confidence?: number | null,
+    payload?: unknown,
+  ): Promise<string>;
+  ingest(
+    subject: [string, string],
+    predicate: [string, string],
+    object: [string, string],
+    provenance: Provenance,
+    options?: IngestOptions,
+  ): Promise<string>;
   async ingest(
     subject: [string, string],
     predicate: [string, string],
     object: [string, string],
     provenance: Provenance,
-    options: { confidence?: number; payload?: unknown } = {},
+    ...rest: unknown[]
   ): Promise<string> {
+    const options = callForm<IngestOptions>(rest, ['confidence', 'payload'], ['number', 'any'], INGEST_KEYS);
+    return (await this.ingestOne(subject, predicate, object, provenance, options)).claim_id;
+  }
+
+  /** ingest, answering `{ claim_id, duplicate, warnings }`. */
+  ingestDetailed(
+    subject: [string, string],
+    predicate: [string, string],
+    object: [string, string],
+    provenance: Provenance,
+    confidence?: number | null,
+    payload?: unknown,
+  ): Promise<IngestOneResult>;
+  ingestDetailed(
+    subject: [string, string],
+    predicate: [string, string],
+    object: [string, string],
+    provenance: Provenance,
+    options?: IngestOptions,
+  ): Promise<IngestOneResult>;
+  async ingestDetailed(
+    subject: [string, string],
+    predicate: [string, string],
+    object: [string, string],
+    provenance: Provenance,
+    ...rest: unknown[]
+  ): Promise<IngestOneResult> {
+    const options = callForm<IngestOptions>(rest, ['confidence', 'payload'], ['number', 'any'], INGEST_KEYS);
+    return this.ingestOne(subject, predicate, object, provenance, options);
+  }
+
+  private async ingestOne(
+    subject: [string, string],
+    predicate: [string, string],
+    object: [string, string],
+    provenance: Provenance,
+    options: IngestOptions,
+  ): Promise<IngestOneResult> {
     const input: ClaimInput = { subject, predicate, object, provenance };
-    if (options.confidence !== undefined) input.confidence = options.confidence;
+    if (options.confidence !== undefined && options.confidence !== null) input.confidence = options.confidence;
     if (options.payload !== undefined) input.payload = options.payload;
     if (this.w.closed) throw new KbClosedError();
     const run = this.capture.capture([input], false);
-    return this.w.write(() => {
-      checkClaims(this.state, run, false);
-      return { entries: [run], finish: (applied) => claimIdsOf(this.state, applied[0] as Int32Array)[0]! };
+    let warned: RunWarnings = new Map();
+    const result = await this.w.write(() => {
+      warned = checkClaims(this.state, run, false, this.strict);
+      return {
+        entries: [run],
+        finish: (applied) => {
+          const out = applied[0] as Int32Array;
+          return { claim_id: claimIdsOf(this.state, out)[0]!, duplicate: out[0]! < 0, warnings: warned.get(0) ?? [] };
+        },
+      };
     });
+    this.emitWarnings(warned, [result.claim_id]);
+    return result;
   }
 
   // ---- retraction ------------------------------------------------------------------------------------
@@ -230,27 +325,32 @@ export class KbDB implements KbReader {
 
   // ---- reads: the live view's (KbView documents each) ----------------------------------------------------
 
-  resolve: KbView['resolve'] = (...a) => this.reads.resolve(...a);
-  query: KbView['query'] = (...a) => this.reads.query(...a);
-  explain: KbView['explain'] = (...a) => this.reads.explain(...a);
-  getEntity: KbView['getEntity'] = (...a) => this.reads.getEntity(...a);
-  getClaim: KbView['getClaim'] = (...a) => this.reads.getClaim(...a);
-  claimsFor: KbView['claimsFor'] = (...a) => this.reads.claimsFor(...a);
-  claimsByContentId: KbView['claimsByContentId'] = (...a) => this.reads.claimsByContentId(...a);
-  listEntities: KbView['listEntities'] = (...a) => this.reads.listEntities(...a);
-  pathExists: KbView['pathExists'] = (...a) => this.reads.pathExists(...a);
-  findPaths: KbView['findPaths'] = (...a) => this.reads.findPaths(...a);
-  traceDownstream: KbView['traceDownstream'] = (...a) => this.reads.traceDownstream(...a);
-  openInquiries: KbView['openInquiries'] = (...a) => this.reads.openInquiries(...a);
-  getInquiry: KbView['getInquiry'] = (...a) => this.reads.getInquiry(...a);
-  checkInquiryMatches: KbView['checkInquiryMatches'] = (...a) => this.reads.checkInquiryMatches(...a);
-  knowledgeHealth: KbView['knowledgeHealth'] = (...a) => this.reads.knowledgeHealth(...a);
-  qualityReport: KbView['qualityReport'] = (...a) => this.reads.qualityReport(...a);
-  findGaps: KbView['findGaps'] = (...a) => this.reads.findGaps(...a);
-  findBridges: KbView['findBridges'] = (...a) => this.reads.findBridges(...a);
-  findConfidenceAlerts: KbView['findConfidenceAlerts'] = (...a) => this.reads.findConfidenceAlerts(...a);
-  schema: KbView['schema'] = (...a) => this.reads.schema(...a);
-  stats: KbView['stats'] = (...a) => this.reads.stats(...a);
+  /** The live view's method `k`, overloads and all; `reads` is looked up at call time (set in the constructor). */
+  private read<K extends keyof KbView>(k: K): KbView[K] {
+    return ((...a: unknown[]) => (this.reads[k] as (...x: unknown[]) => unknown).apply(this.reads, a)) as KbView[K];
+  }
+
+  resolve = this.read('resolve');
+  query = this.read('query');
+  explain = this.read('explain');
+  getEntity = this.read('getEntity');
+  getClaim = this.read('getClaim');
+  claimsFor = this.read('claimsFor');
+  claimsByContentId = this.read('claimsByContentId');
+  listEntities = this.read('listEntities');
+  pathExists = this.read('pathExists');
+  findPaths = this.read('findPaths');
+  traceDownstream = this.read('traceDownstream');
+  openInquiries = this.read('openInquiries');
+  getInquiry = this.read('getInquiry');
+  checkInquiryMatches = this.read('checkInquiryMatches');
+  knowledgeHealth = this.read('knowledgeHealth');
+  qualityReport = this.read('qualityReport');
+  findGaps = this.read('findGaps');
+  findBridges = this.read('findBridges');
+  findConfidenceAlerts = this.read('findConfidenceAlerts');
+  schema = this.read('schema');
+  stats = this.read('stats');
 
   // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---
 
@@ -260,24 +360,57 @@ export class KbDB implements KbReader {
     return this.extraction;
   }
 
-  /** Extracts claims from free text; one call is one atomic batch. */
-  async ingestText(text: string, options?: extract.IngestTextOptions): Promise<extract.IngestResult> {
-    return this.extractionFor('ingestText').ingestText(this, text, options);
+  /** Extracts claims from free text; one call is one atomic batch. Seed form: `ingestText(text, source_id)`. */
+  ingestText(text: string, source_id?: string): Promise<extract.IngestResult>;
+  ingestText(text: string, options?: extract.IngestTextOptions): Promise<extract.IngestResult>;
+  async ingestText(text: string, ...rest: unknown[]): Promise<extract.IngestResult> {
+    const o = callForm<extract.IngestTextOptions>(rest, ['source_id'], ['string'], OPTION_KEYS.ingestText);
+    return this.extractionFor('ingestText').ingestText(this, text, o);
   }
 
-  /** Claims from hosted-chat messages (OpenAI- or Anthropic-style); provenance points at each message. */
-  async ingestChat(messages: unknown[], options?: extract.IngestChatOptions): Promise<extract.IngestResult> {
-    return this.extractionFor('ingestChat').ingestChat(this, messages, options);
+  /**
+   * Claims from hosted-chat messages (OpenAI- or Anthropic-style); provenance points at each message. Seed
+   * form: `ingestChat(messages, conversation_id, extraction)`.
+   */
+  ingestChat(
+    messages: unknown[],
+    conversation_id?: string,
+    extraction?: extract.ExtractionMode,
+  ): Promise<extract.IngestResult>;
+  ingestChat(messages: unknown[], options?: extract.IngestChatOptions): Promise<extract.IngestResult>;
+  async ingestChat(messages: unknown[], ...rest: unknown[]): Promise<extract.IngestResult> {
+    const o = callForm<extract.IngestChatOptions>(
+      rest,
+      ['conversation_id', 'extraction'],
+      ['string', 'string'],
+      OPTION_KEYS.ingestChat,
+    );
+    return this.extractionFor('ingestChat').ingestChat(this, messages, o);
   }
 
   /** Claims from a ChatGPT or Claude export ZIP, a JSON conversation or a text transcript; one file, one batch. */
-  async ingestChatFile(path: string, options?: extract.IngestChatFileOptions): Promise<extract.IngestResult> {
-    return this.extractionFor('ingestChatFile').ingestChatFile(this, path, options);
+  ingestChatFile(path: string, platform?: extract.ChatPlatform): Promise<extract.IngestResult>;
+  ingestChatFile(path: string, options?: extract.IngestChatFileOptions): Promise<extract.IngestResult>;
+  async ingestChatFile(path: string, ...rest: unknown[]): Promise<extract.IngestResult> {
+    const o = callForm<extract.IngestChatFileOptions>(rest, ['platform'], ['string'], OPTION_KEYS.ingestChatFile);
+    return this.extractionFor('ingestChatFile').ingestChatFile(this, path, o);
   }
 
-  /** Claims from a Slack workspace export ZIP; one archive, one batch. */
-  async ingestTeamChat(path: string, options?: extract.IngestTeamChatOptions): Promise<extract.IngestResult> {
-    return this.extractionFor('ingestTeamChat').ingestTeamChat(this, path, options);
+  /** Claims from a Slack workspace export ZIP; one archive, one batch. Seed form: `(path, channels, extraction)`. */
+  ingestTeamChat(
+    path: string,
+    channels?: string[] | null,
+    extraction?: extract.ExtractionMode,
+  ): Promise<extract.IngestResult>;
+  ingestTeamChat(path: string, options?: extract.IngestTeamChatOptions): Promise<extract.IngestResult>;
+  async ingestTeamChat(path: string, ...rest: unknown[]): Promise<extract.IngestResult> {
+    const o = callForm<extract.IngestTeamChatOptions>(
+      rest,
+      ['channels', 'extraction'],
+      ['array', 'string'],
+      OPTION_KEYS.ingestTeamChat,
+    );
+    return this.extractionFor('ingestTeamChat').ingestTeamChat(this, path, o);
   }
 
   /** Reviews candidate claims with the configured reviewer: `{ stored, skipped, flagged }` with reasons. */
@@ -363,15 +496,14 @@ export class KbDB implements KbReader {
     await this.w.serial(() => this.w.catchUp(null));
   }
 
-  /** Writes a consistent copy of the log (an SQLite KB file) to `dest` while the base stays in use. */
-  async snapshot(dest: string): Promise<{ path: string; log_seq: number }> {
+  /**
+   * Writes a consistent copy of the log (an SQLite KB file) while the base stays in use: to `dest` when it
+   * names a new file; into `dest` when it is an existing directory (the seed's backup directory), beside a
+   * manifest with the log position, counts and the file's SHA-256 (see log-copy.ts).
+   */
+  async snapshot(dest: string): Promise<SnapshotResult> {
     if (this.w.closed) throw new KbClosedError();
-    checkSnapshotDest(dest);
-    return this.w.serial(async () => {
-      const seq = this.w.lastSeq;
-      await snapshotLog(this.w.store, dest, seq);
-      return { path: dest, log_seq: seq };
-    });
+    return snapshotTo(this.w, dest, () => snapshotCounts(this.state));
   }
 
   async close(): Promise<void> {
@@ -396,3 +528,9 @@ export class KbDB implements KbReader {
 }
 
 export { KbError };
+
+export interface IngestOptions {
+  confidence?: number | null;
+  payload?: unknown;
+}
+const INGEST_KEYS = ['confidence', 'payload'] as const;

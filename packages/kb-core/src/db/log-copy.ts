@@ -1,6 +1,9 @@
 // Copies of the log: snapshot (a consistent SQLite copy while the base stays in use) and restore (a snapshot
 // into a new, empty base). Both keep every entry's order and timestamp, so at() answers the same afterwards.
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { KbError, KbOpenError, KbValidationError } from '../errors.js';
 import { sliceRun, type ClaimRun } from '../model/claim-run.js';
 import { openStore, isPostgresUrl } from '../store/open-store.js';
@@ -68,11 +71,12 @@ export async function snapshotLog(store: ClaimStore, dest: string, seq: number):
   }
 }
 
-/** Copies a snapshot file (`src`) into a new, empty log at `dest` (a path or a postgres:// URL). */
-export async function restoreLog(src: string, dest: string): Promise<void> {
-  if (typeof src !== 'string' || isPostgresUrl(src)) {
-    throw new KbValidationError('invalid_type', 'src', 'must be the path of a snapshot file');
+/** Copies a snapshot (a file, or a directory snapshotTo wrote into) into a new, empty log at `dest`. */
+export async function restoreLog(source: string, dest: string): Promise<void> {
+  if (typeof source !== 'string' || source.trim() === '' || isPostgresUrl(source)) {
+    throw new KbValidationError('invalid_type', 'src', 'must be the path of a snapshot file or directory');
   }
+  const src = isDirectory(source) ? await verifiedSnapshotIn(source) : source;
   if (typeof dest !== 'string' || dest.trim() === '') {
     throw new KbValidationError('invalid_type', 'dest', 'must be a path or a postgres:// URL');
   }
@@ -92,4 +96,114 @@ export async function restoreLog(src: string, dest: string): Promise<void> {
   } finally {
     await from.close();
   }
+}
+
+// ---- snapshots into a directory, with a manifest -------------------------------------------------------
+
+/** What snapshot() answers; `manifest` when it wrote into a directory. */
+export interface SnapshotResult {
+  path: string;
+  log_seq: number;
+  manifest?: string;
+}
+
+/** The manifest beside a snapshot written into a directory. */
+export interface SnapshotManifest {
+  format: 'evident-kb-snapshot/1';
+  /** The snapshot file's name, in the manifest's directory. */
+  file: string;
+  created_at: string;
+  log_seq: number;
+  counts: Record<string, number>;
+  sha256: string;
+  bytes: number;
+}
+
+const MANIFEST_SUFFIX = '.manifest.json';
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+/** What snapshotTo needs of the base: its serial queue, its store and the last seq it applied. */
+interface SnapshotSource {
+  serial<T>(fn: () => Promise<T>): Promise<T>;
+  readonly store: ClaimStore;
+  readonly lastSeq: number;
+}
+
+/**
+ * snapshot(dest): into `dest` when it is an existing directory (a file named after the moment and log
+ * position, and its manifest), else to the new file `dest`. Counts are taken in the same serial turn as the
+ * copy, so the manifest describes exactly the copied log.
+ */
+export async function snapshotTo(
+  w: SnapshotSource,
+  dest: string,
+  counts: () => Record<string, number>,
+): Promise<SnapshotResult> {
+  if (typeof dest !== 'string' || dest.trim() === '' || isPostgresUrl(dest)) {
+    throw new KbValidationError('invalid_type', 'dest', 'must be a file or directory path');
+  }
+  const intoDir = isDirectory(dest);
+  if (!intoDir) checkSnapshotDest(dest);
+  return w.serial(async () => {
+    const seq = w.lastSeq;
+    const at = new Date();
+    const path = intoDir ? join(dest, `kb-snapshot-${at.toISOString().replace(/[:.]/g, '')}-${seq}.kb`) : dest;
+    checkSnapshotDest(path);
+    const c = counts();
+    await snapshotLog(w.store, path, seq);
+    if (!intoDir) return { path, log_seq: seq };
+    const manifest: SnapshotManifest = {
+      format: 'evident-kb-snapshot/1',
+      file: basename(path),
+      created_at: at.toISOString(),
+      log_seq: seq,
+      counts: c,
+      sha256: await sha256Of(path),
+      bytes: statSync(path).size,
+    };
+    const manifestPath = path.replace(/\.kb$/, MANIFEST_SUFFIX);
+    await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+    return { path, log_seq: seq, manifest: manifestPath };
+  });
+}
+
+/** The newest snapshot in a directory snapshotTo wrote into, its checksum verified against its manifest. */
+async function verifiedSnapshotIn(dir: string): Promise<string> {
+  const manifests: SnapshotManifest[] = [];
+  for (const name of await readdir(dir)) {
+    if (!name.endsWith(MANIFEST_SUFFIX)) continue;
+    try {
+      const m = JSON.parse(await readFile(join(dir, name), 'utf8')) as SnapshotManifest;
+      if (m.format === 'evident-kb-snapshot/1' && typeof m.file === 'string') manifests.push(m);
+    } catch {
+      // Not ours (or half-written): the other manifests still count.
+    }
+  }
+  if (manifests.length === 0)
+    throw new KbValidationError('not_found', 'src', `${dir} holds no snapshot manifest (*${MANIFEST_SUFFIX})`);
+  manifests.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.log_seq - a.log_seq);
+  const m = manifests[0]!;
+  const file = join(dir, basename(m.file));
+  if (!existsSync(file)) throw new KbValidationError('not_found', 'src', `${file}, named by its manifest, is missing`);
+  const sum = await sha256Of(file);
+  if (sum !== m.sha256)
+    throw new KbValidationError(
+      'checksum_mismatch',
+      'src',
+      `${file} does not match its manifest's SHA-256 (the snapshot changed or is damaged)`,
+    );
+  return file;
 }

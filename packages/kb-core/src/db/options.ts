@@ -20,6 +20,13 @@ export type Curator = ConfidencePolicy;
 
 export interface OpenOptions {
   backend?: Backend;
+  /**
+   * false (default): a claim that breaks a registered vocabulary's predicate class or type constraints, or
+   * uses an entity type no vocabulary has, is stored with `warnings`. true: such a claim is refused with a
+   * KbValidationError (an unknown type is still only a warning). Shapes, provenance, confidence and payload
+   * schemas are checked the same either way.
+   */
+  strict?: boolean;
   /** The default-confidence policy (see Curator). */
   curator?: Curator;
   /** Text, chat and review for this base (ingestText, ingestChat, …); '@evident/kb' opens with one. */
@@ -28,7 +35,13 @@ export interface OpenOptions {
 
 export interface QuickstartOptions {
   vocabs?: string[];
+  backend?: Backend;
+  /** See OpenOptions.strict. */
+  strict?: boolean;
   /** The default-confidence policy (see Curator). */
   curator?: Curator;
   extraction?: extract.ExtractionPort;
 }
+
+export const OPEN_OPTION_KEYS = ['backend', 'curator', 'extraction', 'strict'] as const;
+export const QUICKSTART_OPTION_KEYS = ['vocabs', ...OPEN_OPTION_KEYS] as const;

@@ -16,7 +16,8 @@ import {
 } from '../analytics/quality.js';
 import { findBridges, type Bridge } from '../analytics/bridges.js';
 import { indexStats } from '../analytics/stats.js';
-import { checkInquiryMatches, getInquiry, openInquiries } from '../graph/inquiry-reads.js';
+import { answerableInquiries, checkInquiryMatches, getInquiry, openInquiries } from '../graph/inquiry-reads.js';
+import { callForm, optionsOf } from './call-forms.js';
 import { normalizeToken } from '../model/normalize.js';
 import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFrame } from '../types.js';
 
@@ -24,6 +25,21 @@ import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFr
 export interface ViewHost {
   beforeRead(): Promise<void>;
   describeStore(): { backend: string; location: string; engine: string; log_seq: number };
+}
+
+const QUERY_KEYS = ['depth', 'max_entities'] as const;
+
+export interface ListEntitiesOptions {
+  entity_type?: string;
+  min_claims?: number;
+  limit?: number;
+  offset?: number;
+}
+
+export interface InquiryMatchOptions {
+  subject_id?: string;
+  object_id?: string;
+  predicate?: string;
 }
 
 export interface ClaimsForOptions {
@@ -94,14 +110,21 @@ export class KbView {
     return e < 0 ? null : this.state.entityIds[e]!;
   }
 
-  async query(entity: string, options: QueryOptions = {}): Promise<QueryFrame> {
+  /** The entity, its relationships and what lies within `depth` hops (seed form: `query(entity, depth)`). */
+  query(entity: string, depth?: number): Promise<QueryFrame>;
+  query(entity: string, options?: QueryOptions): Promise<QueryFrame>;
+  async query(entity: string, ...rest: unknown[]): Promise<QueryFrame> {
+    const options = callForm<QueryOptions>(rest, ['depth'], ['number'], QUERY_KEYS);
     await this.host.beforeRead();
     const rc = this.ctx();
     const depth = KbView.depth(options.depth, 'depth', 2, 6);
     return buildFrame(rc, this.entityOrThrow(rc, entity), { ...options, depth }, false);
   }
 
-  async explain(entity: string, options: QueryOptions = {}): Promise<ExplainFrame> {
+  explain(entity: string, depth?: number): Promise<ExplainFrame>;
+  explain(entity: string, options?: QueryOptions): Promise<ExplainFrame>;
+  async explain(entity: string, ...rest: unknown[]): Promise<ExplainFrame> {
+    const options = callForm<QueryOptions>(rest, ['depth'], ['number'], QUERY_KEYS);
     await this.host.beforeRead();
     const rc = this.ctx();
     const depth = KbView.depth(options.depth, 'depth', 2, 6);
@@ -142,7 +165,11 @@ export class KbView {
     return rc.toClaim(c);
   }
 
-  async claimsFor(entity: string, options: ClaimsForOptions = {}): Promise<Claim[]> {
+  /** Seed form: `claimsFor(entity, predicate_type)`. */
+  claimsFor(entity: string, predicate_type?: string): Promise<Claim[]>;
+  claimsFor(entity: string, options?: ClaimsForOptions): Promise<Claim[]>;
+  async claimsFor(entity: string, ...rest: unknown[]): Promise<Claim[]> {
+    const options = callForm<ClaimsForOptions>(rest, ['predicate_type'], ['string'], ['predicate_type', 'status']);
     await this.host.beforeRead();
     const rc = this.ctx();
     const s = this.state;
@@ -161,7 +188,8 @@ export class KbView {
     return out.map((c) => rc.toClaim(c));
   }
 
-  async claimsByContentId(contentId: string, options: { status?: 'active' | 'all' } = {}): Promise<Claim[]> {
+  async claimsByContentId(contentId: string, o?: { status?: 'active' | 'all' }): Promise<Claim[]> {
+    const options = optionsOf<{ status?: 'active' | 'all' }>(o, 'options', ['status']);
     await this.host.beforeRead();
     const rc = this.ctx();
     const f = typeof contentId === 'string' ? this.state.factByContentId(contentId) : undefined;
@@ -172,9 +200,16 @@ export class KbView {
       .map((c) => rc.toClaim(c));
   }
 
-  async listEntities(
-    options: { entity_type?: string; min_claims?: number; limit?: number; offset?: number } = {},
-  ): Promise<EntitySummary[]> {
+  /** Seed form: `listEntities(entity_type, min_claims)`. */
+  listEntities(entity_type?: string, min_claims?: number): Promise<EntitySummary[]>;
+  listEntities(options?: ListEntitiesOptions): Promise<EntitySummary[]>;
+  async listEntities(...rest: unknown[]): Promise<EntitySummary[]> {
+    const options = callForm<ListEntitiesOptions>(
+      rest,
+      ['entity_type', 'min_claims'],
+      ['string', 'number'],
+      ['entity_type', 'min_claims', 'limit', 'offset'],
+    );
     await this.host.beforeRead();
     const rc = this.ctx();
     const s = this.state;
@@ -194,7 +229,11 @@ export class KbView {
     return out;
   }
 
-  async pathExists(a: string, b: string, options: { max_depth?: number } = {}): Promise<boolean> {
+  /** Seed form: `pathExists(a, b, max_depth)`. */
+  pathExists(a: string, b: string, max_depth?: number): Promise<boolean>;
+  pathExists(a: string, b: string, options?: { max_depth?: number }): Promise<boolean>;
+  async pathExists(a: string, b: string, ...rest: unknown[]): Promise<boolean> {
+    const options = callForm<{ max_depth?: number }>(rest, ['max_depth'], ['number'], ['max_depth']);
     await this.host.beforeRead();
     const rc = this.ctx();
     const depth = KbView.depth(options.max_depth, 'max_depth', 3, 8);
@@ -204,7 +243,16 @@ export class KbView {
     return pathExists(rc, ea, eb, depth);
   }
 
-  async findPaths(a: string, b: string, options: { max_depth?: number; top_k?: number } = {}): Promise<Path[]> {
+  /** Seed form: `findPaths(a, b, max_depth, top_k)`. */
+  findPaths(a: string, b: string, max_depth?: number, top_k?: number): Promise<Path[]>;
+  findPaths(a: string, b: string, options?: { max_depth?: number; top_k?: number }): Promise<Path[]>;
+  async findPaths(a: string, b: string, ...rest: unknown[]): Promise<Path[]> {
+    const options = callForm<{ max_depth?: number; top_k?: number }>(
+      rest,
+      ['max_depth', 'top_k'],
+      ['number', 'number'],
+      ['max_depth', 'top_k'],
+    );
     await this.host.beforeRead();
     const rc = this.ctx();
     const depth = KbView.depth(options.max_depth, 'max_depth', 3, 6);
@@ -250,14 +298,24 @@ export class KbView {
     return getInquiry(this.ctx(), inquiryId);
   }
 
-  /** Open inquiries that a claim linking these two entities (ids or names) would answer. */
-  async checkInquiryMatches(options: {
-    subject_id: string;
-    object_id: string;
-    predicate?: string;
-  }): Promise<Inquiry[]> {
+  /**
+   * With both entities (ids or names): the open inquiries a claim linking them would answer. With one or
+   * neither (the seed's `check_inquiry_matches()`): the open inquiries, naming that entity if one is given, that
+   * an active claim in the base already answers.
+   */
+  checkInquiryMatches(subject_id?: string, object_id?: string): Promise<Inquiry[]>;
+  checkInquiryMatches(options?: InquiryMatchOptions): Promise<Inquiry[]>;
+  async checkInquiryMatches(...rest: unknown[]): Promise<Inquiry[]> {
+    const o = callForm<InquiryMatchOptions>(
+      rest,
+      ['subject_id', 'object_id'],
+      ['string', 'string'],
+      ['subject_id', 'object_id', 'predicate'],
+    );
     await this.host.beforeRead();
-    return checkInquiryMatches(this.ctx(), options);
+    if (o.subject_id !== undefined && o.object_id !== undefined)
+      return checkInquiryMatches(this.ctx(), o as Required<Pick<InquiryMatchOptions, 'subject_id' | 'object_id'>>);
+    return answerableInquiries(this.ctx(), o.subject_id ?? o.object_id);
   }
 
   async knowledgeHealth(): Promise<KnowledgeHealth> {
@@ -270,10 +328,8 @@ export class KbView {
     return qualityReport(this.ctx());
   }
 
-  async findGaps(
-    expected_patterns?: ExpectedPattern[],
-    options: { limit?: number } = {},
-  ): Promise<ReturnType<typeof findGaps>> {
+  async findGaps(expected_patterns?: ExpectedPattern[], o?: { limit?: number }): Promise<ReturnType<typeof findGaps>> {
+    const options = optionsOf<{ limit?: number }>(o, 'options', ['limit']);
     await this.host.beforeRead();
     if (expected_patterns !== undefined && !Array.isArray(expected_patterns)) {
       throw new KbValidationError(
@@ -294,12 +350,17 @@ export class KbView {
     return findGaps(this.ctx(), expected_patterns, options.limit);
   }
 
-  async findBridges(options: { top_k?: number } = {}): Promise<Bridge[]> {
+  /** Seed form: `findBridges(top_k)`. */
+  findBridges(top_k?: number): Promise<Bridge[]>;
+  findBridges(options?: { top_k?: number }): Promise<Bridge[]>;
+  async findBridges(...rest: unknown[]): Promise<Bridge[]> {
+    const options = callForm<{ top_k?: number }>(rest, ['top_k'], ['number'], ['top_k']);
     await this.host.beforeRead();
     return findBridges(this.ctx(), KbView.depth(options.top_k, 'top_k', 20, 10_000));
   }
 
-  async findConfidenceAlerts(options: ConfidenceAlertOptions = {}): Promise<ReturnType<typeof findConfidenceAlerts>> {
+  async findConfidenceAlerts(o?: ConfidenceAlertOptions): Promise<ReturnType<typeof findConfidenceAlerts>> {
+    const options = optionsOf<ConfidenceAlertOptions>(o, 'options', ['stale_days', 'low_confidence', 'limit']);
     await this.host.beforeRead();
     return findConfidenceAlerts(this.ctx(), this.now(), options);
   }

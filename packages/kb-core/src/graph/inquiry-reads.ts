@@ -73,3 +73,45 @@ export function checkInquiryMatches(
   }
   return out;
 }
+
+/** Whether an active fact already links inquiry i's subject and object (either direction) fitting its hint. */
+function answeredNow(rc: ReadContext, i: number): boolean {
+  const s = rc.s;
+  const q = s.inquiries[i]!;
+  const fitsHint = (p: string) => q.hint === '' || p === q.hint || p.includes(q.hint) || q.hint.includes(p);
+  for (const n of q.subjectNorms) {
+    for (const e of s.nameIndex.get(n) ?? []) {
+      for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
+        const other = s.factS[f] === e ? s.factO[f]! : s.factS[f]!;
+        if (!q.objectNorms.includes(s.entityNorm[other]!)) continue;
+        if (fitsHint(s.predName[s.factP[f]!]!) && rc.factHasLive(f)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The open inquiries (naming `entity` as subject or object, when given) that an active claim already in the
+ * base answers: the seed's check_inquiry_matches() without arguments. An inquiry is matched by the first claim
+ * after it; this finds the ones a claim from before it answers.
+ */
+export function answerableInquiries(rc: ReadContext, entity?: string): Inquiry[] {
+  const s = rc.s;
+  let names: string[] | undefined;
+  if (entity !== undefined) {
+    if (typeof entity !== 'string' || entity.trim() === '')
+      throw new KbValidationError('invalid_type', 'subject_id', 'must be a non-empty entity id or name');
+    const e = rc.lookupEntity(entity);
+    names = e >= 0 ? [s.entityNorm[e]!] : s.registry.canonicalCandidates(normalizeName(entity));
+  }
+  const out: Inquiry[] = [];
+  for (let i = 0; i < s.inquiries.length; i++) {
+    const q = inquiryAt(rc, i);
+    if (q?.status !== 'open') continue;
+    const state = s.inquiries[i]!;
+    if (names && !names.some((n) => state.subjectNorms.includes(n) || state.objectNorms.includes(n))) continue;
+    if (answeredNow(rc, i)) out.push(q);
+  }
+  return out;
+}

@@ -135,6 +135,16 @@ export class ReadContext {
       created_at: new Date(s.claimTs[c]!).toISOString(),
     };
     if (e.payload !== undefined) claim.payload = e.payload;
+    const r = s.registry;
+    if (r.constrainsClaims) {
+      const w = r.violations(
+        s.entityType[s.factS[f]!]!,
+        s.predName[s.factP[f]!]!,
+        normalizeToken(e.predicate[1]),
+        s.entityType[s.factO[f]!]!,
+      );
+      if (w.length) claim.warnings = w;
+    }
     return claim;
   }
 

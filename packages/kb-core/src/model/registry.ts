@@ -7,6 +7,15 @@ import { normalizeName, normalizeToken } from './normalize.js';
 
 const addFormats = addFormatsMod as unknown as typeof addFormatsMod.default;
 
+/** Something a stored claim breaks of the registered vocabularies (non-strict bases store it anyway). */
+export interface ClaimWarning {
+  /** 'predicate_class', 'type_constraint', 'unknown_type' (and, from ingest, 'source_was_retracted'). */
+  code: string;
+  /** The claim's field, as a validation error would name it ('predicate[1]', 'subject[1]', ...). */
+  field: string;
+  message: string;
+}
+
 export interface PredicateSpec {
   /** Predicate class the relationship belongs to (e.g. 'pharmacology'); claims must use it when set. */
   class?: string;
@@ -32,6 +41,9 @@ interface PredicateRule {
   namespace: string;
 }
 
+/** violations() of a claim that fits: shared, never written to. */
+const NO_WARNINGS: ClaimWarning[] = Object.freeze([]) as unknown as ClaimWarning[];
+
 function fail(code: string, field: string, message: string): never {
   throw new KbValidationError(code, field, message);
 }
@@ -43,6 +55,16 @@ function stringList(v: unknown, field: string): string[] {
     if (typeof x !== 'string' || x.trim() === '') fail('invalid_type', `${field}[${i}]`, 'must be a non-empty string');
     return normalizeToken(x);
   });
+}
+
+const PREDICATE_SPEC_KEYS = ['class', 'subject_types', 'object_types', 'description'];
+const VOCABULARY_KEYS = ['description', 'entity_types', 'predicate_classes', 'predicates', 'synonyms'];
+
+/** A key the registration does not have is refused (a typo would otherwise constrain nothing, silently). */
+function unknownKeys(o: Record<string, unknown>, field: string, allowed: readonly string[]): void {
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k))
+      fail('unknown_option', `${field}.${k}`, `is not a field here; the fields are ${allowed.join(', ')}`);
 }
 
 /** The inner map for `name`, made if missing. */
@@ -83,6 +105,7 @@ export class Registry {
     if (vocab === null || typeof vocab !== 'object' || Array.isArray(vocab))
       fail('invalid_type', 'vocab', 'must be an object');
     const v = vocab as Record<string, unknown>;
+    unknownKeys(v, 'vocab', VOCABULARY_KEYS);
     stringList(v.entity_types, 'vocab.entity_types');
     stringList(v.predicate_classes, 'vocab.predicate_classes');
     if (v.predicates !== undefined) {
@@ -112,6 +135,7 @@ export class Registry {
     if (spec === null || typeof spec !== 'object' || Array.isArray(spec))
       fail('invalid_type', field, 'must be an object');
     const s = spec as Record<string, unknown>;
+    unknownKeys(s, field, PREDICATE_SPEC_KEYS);
     stringList(s.subject_types, `${field}.subject_types`);
     stringList(s.object_types, `${field}.object_types`);
     if (s.class !== undefined && (typeof s.class !== 'string' || s.class.trim() === ''))
@@ -184,43 +208,72 @@ export class Registry {
     return m === undefined ? undefined : (m.get(type) ?? m.get('*'));
   }
 
-  /** Throws when the claim breaks a registered predicate constraint or payload schema. */
-  /** Whether checkClaim can refuse anything (any predicate rule or payload schema registered). */
+  /** Whether violations() or checkPayload() can find anything (a predicate rule, a payload schema or a vocabulary). */
   get constrainsClaims(): boolean {
-    return this.predicates.size > 0 || this.schemas.size > 0;
+    return this.predicates.size > 0 || this.schemas.size > 0 || this.entityTypes.size > 0;
   }
 
-  checkClaim(
-    subjectType: string,
-    predicate: string,
-    predicateClass: string,
-    objectType: string,
-    payload: unknown,
-  ): void {
+  /** The class a registered predicate rule requires, if any (readers skip reading a claim's class otherwise). */
+  requiredClass(predicate: string): string | undefined {
+    return this.predicates.get(predicate)?.predicate_class;
+  }
+
+  /**
+   * What the claim breaks of the registered vocabularies and predicates (all arguments normalised): the
+   * predicate's class, its subject and object types, and entity types no registered vocabulary has. Empty when
+   * nothing. A strict base refuses the first of the first three kinds (see db/claim-warnings.ts); a non-strict
+   * one stores the claim with these as its warnings.
+   */
+  violations(subjectType: string, predicate: string, predicateClass: string, objectType: string): ClaimWarning[] {
     const rule = this.predicates.get(predicate);
+    const types = this.entityTypes;
+    // The common case, a claim that fits, allocates nothing.
+    if (
+      (rule === undefined ||
+        ((rule.predicate_class === undefined || rule.predicate_class === predicateClass) &&
+          (rule.subject_types === undefined || rule.subject_types.has(subjectType)) &&
+          (rule.object_types === undefined || rule.object_types.has(objectType)))) &&
+      (types.size === 0 || (types.has(subjectType) && types.has(objectType)))
+    )
+      return NO_WARNINGS;
+    const out: ClaimWarning[] = [];
     if (rule) {
       if (rule.predicate_class !== undefined && rule.predicate_class !== predicateClass) {
-        fail(
-          'predicate_class',
-          'predicate[1]',
-          `'${predicate}' belongs to class '${rule.predicate_class}', not '${predicateClass}'`,
-        );
+        out.push({
+          code: 'predicate_class',
+          field: 'predicate[1]',
+          message: `'${predicate}' belongs to class '${rule.predicate_class}', not '${predicateClass}'`,
+        });
       }
       if (rule.subject_types && !rule.subject_types.has(subjectType)) {
-        fail(
-          'type_constraint',
-          'subject[1]',
-          `'${predicate}' needs a subject of type ${[...rule.subject_types].join(' | ')}, got '${subjectType}'`,
-        );
+        out.push({
+          code: 'type_constraint',
+          field: 'subject[1]',
+          message: `'${predicate}' needs a subject of type ${[...rule.subject_types].join(' | ')}, got '${subjectType}'`,
+        });
       }
       if (rule.object_types && !rule.object_types.has(objectType)) {
-        fail(
-          'type_constraint',
-          'object[1]',
-          `'${predicate}' needs an object of type ${[...rule.object_types].join(' | ')}, got '${objectType}'`,
-        );
+        out.push({
+          code: 'type_constraint',
+          field: 'object[1]',
+          message: `'${predicate}' needs an object of type ${[...rule.object_types].join(' | ')}, got '${objectType}'`,
+        });
       }
     }
+    if (types.size > 0) {
+      for (const [field, t] of [
+        ['subject[1]', subjectType],
+        ['object[1]', objectType],
+      ] as const) {
+        if (!types.has(t) && !out.some((w) => w.field === field))
+          out.push({ code: 'unknown_type', field, message: `no registered vocabulary has the entity type '${t}'` });
+      }
+    }
+    return out;
+  }
+
+  /** Throws when the payload breaks the JSON Schema registered for the predicate (never relaxed: the user's own contract). */
+  checkPayload(predicate: string, payload: unknown): void {
     const s = this.schemas.get(predicate);
     if (s && !s.validate(payload)) {
       const err = s.validate.errors?.[0];

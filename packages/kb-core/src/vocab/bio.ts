@@ -186,6 +186,3 @@ export const bio: Vocabulary = {
     },
   },
 };
-
-/** Vocabularies that ship with the library, by namespace. */
-export const builtinVocabularies: Record<string, Vocabulary> = { bio };

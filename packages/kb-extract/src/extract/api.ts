@@ -25,6 +25,7 @@ import {
   type KbDB,
   type Provenance,
   type SkipReport,
+  type StoredClaimWarning,
   type Vocabulary,
 } from '@evident/kb-core';
 import { readChatFile } from '../chat/files.js';
@@ -245,8 +246,10 @@ async function runIngest(
   units: AsyncIterable<Unit> | Iterable<Unit>,
   o: ExtractOptions,
 ): Promise<IngestResult> {
-  const curator = owner.reviewer;
-  const { mode, provider } = resolveExtraction(curator, o);
+  const { mode, provider } = resolveExtraction(owner.reviewer, o);
+  // 'heuristic' extraction never calls a provider: a model curator set by configureCurator reviews 'llm' and
+  // 'smart' ingests; a heuristic one reviews offline, with the thresholds configured.
+  const curator: ClaimReviewer = mode === 'heuristic' ? { ...owner.reviewer, provider: undefined } : owner.reviewer;
   const budget = new TokenBudget((provider ?? curator.provider)?.max_total_tokens ?? Infinity);
   const ctx = await extractContext(db, o.vocabularies);
   const claims: ClaimInput[] = [];
@@ -274,11 +277,17 @@ async function runIngest(
   }
   const result = await writeCurated(db, claims, curator, budget);
   for (const c of claims) sources.add(c.provenance.source_id);
-  return { ...result.summary, skipped: [...skipped, ...result.skipped], source_ids: [...sources] };
+  return {
+    ...result.summary,
+    skipped: [...skipped, ...result.skipped],
+    source_ids: [...sources],
+    warnings: result.warnings,
+  };
 }
 
 interface WriteOutcome {
-  summary: Omit<IngestResult, 'skipped' | 'source_ids'>;
+  summary: Omit<IngestResult, 'skipped' | 'source_ids' | 'warnings'>;
+  warnings: StoredClaimWarning[];
   skipped: (SkipReport & { index: number })[];
   /** Duplicates the curator found (counted in `duplicates` by the ingest calls, listed by curate). */
   duplicate_skips: (SkipReport & { index: number })[];
@@ -332,7 +341,7 @@ async function writeCurated(
         : claim;
     pending.push({ index: i, claim: stored, reasons: v.decision === 'flag' ? v.reasons : [] });
   });
-  let batch: Awaited<ReturnType<KbDB['ingestBatch']>> = { ingested: 0, duplicates: 0, claim_ids: [] };
+  let batch: Awaited<ReturnType<KbDB['ingestBatch']>> = { ingested: 0, duplicates: 0, claim_ids: [], warnings: [] };
   for (let attempt = 0; ; attempt++) {
     try {
       batch = await db.ingestBatch(pending.map((p) => p.claim));
@@ -356,7 +365,9 @@ async function writeCurated(
     stored.push({ index: p.index, claim_id: id, claim: p.claim });
     if (p.reasons.length) flagged.push({ claim_id: id, claim: p.claim, reasons: p.reasons });
   });
+  const warnings = batch.warnings.map(({ index, ...w }) => ({ claim_id: batch.claim_ids[index]!, ...w }));
   return {
+    warnings,
     summary: {
       claim_ids: [...batch.claim_ids, ...dupIds],
       ingested: batch.ingested,
@@ -510,6 +521,7 @@ async function curate(db: KbDB, owner: Extraction, claims: ClaimInput[]): Promis
       .map((s) => ({ ...s, reasons: flaggedIds.get(s.claim_id)! })),
     ingested: out.summary.ingested,
     duplicates: out.summary.duplicates,
+    warnings: out.warnings,
   };
 }
 

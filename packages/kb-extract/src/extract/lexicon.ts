@@ -14,6 +14,9 @@ export interface LexEntry {
 
 export class Lexicon {
   private readonly phrases = new Map<string, LexEntry>();
+  /** Every proper word-prefix of a phrase key ('non-small cell' for 'non-small cell lung cancer'): a token-trie's
+   * inner nodes as strings, so findMentions extends a phrase only while some entry still starts with it. */
+  private readonly prefixes = new Set<string>();
   /** Longest phrase, in words. */
   maxWords = 1;
 
@@ -28,8 +31,12 @@ export class Lexicon {
     const letters = surface.replace(/[^A-Za-z]/g, '');
     const needsCase = surface.length <= 5 && letters !== '' && letters === letters.toUpperCase();
     this.phrases.set(key, { name, type, needsCase });
-    const words = key.split(' ').length;
-    if (words > this.maxWords) this.maxWords = words;
+    const words = key.split(' ');
+    for (let k = 1, at = 0; k < words.length; k++) {
+      at += words[k - 1]!.length + (k > 1 ? 1 : 0);
+      this.prefixes.add(key.slice(0, at));
+    }
+    if (words.length > this.maxWords) this.maxWords = words.length;
   }
 
   /** Synonyms of type '*' name genes (and their products): recognised mentions become genes. */
@@ -44,10 +51,20 @@ export class Lexicon {
   }
 
   lookup(surface: string): LexEntry | undefined {
-    const e = this.phrases.get(normalizeName(surface));
+    return this.lookupKey(normalizeName(surface), surface);
+  }
+
+  /** lookup() with the surface's normalised key already made (findMentions builds keys token by token). */
+  lookupKey(key: string, surface: string): LexEntry | undefined {
+    const e = this.phrases.get(key);
     if (!e) return undefined;
     if (e.needsCase && !/[A-Z0-9]/.test(surface)) return undefined;
     return e;
+  }
+
+  /** Whether some phrase key starts with `key` followed by a space (a longer phrase may still match). */
+  extends(key: string): boolean {
+    return this.prefixes.has(key);
   }
 }
 

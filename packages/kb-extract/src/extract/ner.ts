@@ -1,7 +1,8 @@
 // Entity recognition in one sentence: dictionary phrases (vocabularies, base entities, closed lists) and
 // spelling patterns (gene symbols, drug-name stems, disease and pathway noun phrases). Candidates from all
 // sources compete; the longest span wins, then the dictionary over the patterns.
-import type { Lexicon } from './lexicon.js';
+import { normalizeName } from '@evident/kb-core';
+import type { LexEntry, Lexicon } from './lexicon.js';
 import { TRIGGERS } from './relations.js';
 
 export interface Mention {
@@ -277,6 +278,9 @@ const PATHWAY_WORDS = new Set([
 interface Candidate extends Mention {
   priority: number;
   words: number;
+  /** First and last token of the span. */
+  first: number;
+  last: number;
 }
 
 function eligibleModifier(t: Token): boolean {
@@ -286,11 +290,15 @@ function eligibleModifier(t: Token): boolean {
   if (/ly$|ing$/.test(t.lower) && t.lower.length > 4) return false;
   if (/ed$/.test(t.lower) && !t.lower.includes('-') && !QUALIFIERS.has(t.lower)) return false;
   if (/^\d+$/.test(t.text)) return false;
-  // Lower-case words, hyphenated words, eponyms (Crohn's, Parkinson's) and short numbers in names (type 2).
+  // Lower-case words, hyphenated words, eponyms (Crohn's, Parkinson's), double eponyms (Li-Fraumeni,
+  // Ehlers-Danlos, Creutzfeldt-Jakob), inner capitals (DiGeorge, McArdle), 'BRCA1-associated' and
+  // 'Smoking-related' modifiers, and short numbers in names (type 2). A disease name the dictionary lacks is
+  // still found through its head ('syndrome', 'disease', ...).
   return (
     /^[a-z][a-z0-9'\u2019-]*$/.test(t.text) ||
-    /^[A-Z][a-z]+(?:['\u2019]s)?$/.test(t.text) ||
-    /^[A-Z]+[0-9]*-[a-z]+$/.test(t.text)
+    /^[A-Z][a-z]+(?:-[A-Z][a-z]+)*(?:['\u2019]s)?$/.test(t.text) ||
+    /^(?:Mc|Mac|Di|De|La|Le|Van|Von)[A-Z][a-z]+(?:['\u2019]s)?$/.test(t.text) ||
+    /^[A-Z][A-Za-z]*[0-9]*-[a-z]+$/.test(t.text)
   );
 }
 
@@ -309,26 +317,35 @@ export function findMentions(sentence: string, lex: Lexicon): Mention[] {
       via,
       priority,
       words: j - i + 1,
+      first: i,
+      last: j,
     });
   };
 
+  // Each token's normalised form, once: a phrase's key is its tokens' keys joined by spaces (the gaps are
+  // whitespace, which normalizeName folds to one space), so phrases are looked up without re-normalising.
+  const norm = toks.map((t) => normalizeName(t.text));
+  const POSSESSIVE = /['\u2019]s$/;
   for (let i = 0; i < toks.length; i++) {
-    // Dictionary phrases, longest first.
-    for (let n = Math.min(lex.maxWords, toks.length - i); n >= 1; n--) {
-      let contiguous = true;
-      for (let k = i; k < i + n - 1; k++) if (!gapOk(toks[k]!, toks[k + 1]!)) contiguous = false;
-      if (!contiguous) continue;
-      let surface = span(i, i + n - 1);
-      let hit = lex.lookup(surface);
-      if (!hit && /['\u2019]s$/.test(surface)) {
-        surface = surface.slice(0, -2);
-        hit = lex.lookup(surface);
-      }
+    // Dictionary phrases: extend word by word while some lexicon phrase still starts with the words so far (a
+    // token trie over the lexicon), keeping the longest hit. Linear in the tokens: the walk from token i is
+    // bounded by the longest phrase.
+    let key = '';
+    let best = -1;
+    let bestHit: LexEntry | undefined;
+    for (let j = i; j < toks.length; j++) {
+      if (j > i && !gapOk(toks[j - 1]!, toks[j]!)) break;
+      key = j === i ? norm[j]! : `${key} ${norm[j]}`;
+      const surface = span(i, j);
+      let hit = lex.lookupKey(key, surface);
+      if (!hit && POSSESSIVE.test(surface)) hit = lex.lookupKey(key.slice(0, -2), surface.slice(0, -2));
       if (hit) {
-        add(i, i + n - 1, hit.name, hit.type, 'lexicon', 3);
-        break;
+        best = j;
+        bestHit = hit;
       }
+      if (!lex.extends(key)) break;
     }
+    if (bestHit) add(i, best, bestHit.name, bestHit.type, 'lexicon', 3);
     const t = toks[i]!;
     const bare = t.text.replace(/['\u2019]s$/, '');
     if (geneLike(bare)) {
@@ -378,11 +395,17 @@ export function findMentions(sentence: string, lex: Lexicon): Mention[] {
 
   // Longest span first; ties go to the dictionary, then the earlier start. Overlaps are dropped.
   cands.sort((a, b) => b.words - a.words || b.priority - a.priority || a.start - b.start);
+  // Candidates start and end on token boundaries, so overlap is checked on a per-token mark: linear, where
+  // comparing each candidate with every kept one was quadratic in sentences with thousands of mentions.
   const taken: Candidate[] = [];
+  const used = new Uint8Array(toks.length);
   for (const c of cands) {
-    if (taken.some((t) => c.start < t.end && t.start < c.end)) continue;
+    let free = true;
+    for (let k = c.first; k <= c.last && free; k++) if (used[k]) free = false;
+    if (!free) continue;
+    used.fill(1, c.first, c.last + 1);
     taken.push(c);
   }
   taken.sort((a, b) => a.start - b.start);
-  return taken.map(({ priority: _p, words: _w, ...m }) => m);
+  return taken.map(({ priority: _p, words: _w, first: _f, last: _l, ...m }) => m);
 }

@@ -4,11 +4,11 @@ import { parseArgs } from 'node:util';
 import { startConsole } from '../console/server.js';
 import { httpLimitsFromEnv } from '../console/http-guards.js';
 import { createLogger, logLevelFrom } from '../surface/logger.js';
-import { openBase, redact, StartupError } from '../surface/open-base.js';
+import { openBase, redact, StartupError, strictFrom } from '../surface/open-base.js';
 
 const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [--allowed-hosts NAMES] [--body-limit BYTES]
                   [--request-timeout-ms N] [--headers-timeout-ms N] [--keep-alive-timeout-ms N]
-                  [--max-connections-per-client N] [--log-level LEVEL]
+                  [--max-connections-per-client N] [--log-level LEVEL] [--strict]
 
   --db PATH        knowledge base: a file path or a postgres:// URL (default: $KB_DB_PATH)
   --port N         port to listen on (default 8080; 0 picks a free one)
@@ -23,6 +23,8 @@ const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [-
                    (default $EVIDENT_MAX_CONNECTIONS_PER_CLIENT, else 64)
   --log-level L    fatal, error, warn, info, debug, trace or silent (default: $EVIDENT_LOG_LEVEL, else
                    $LOG_LEVEL, else info); logs are JSON lines (pino) on stderr
+  --strict         refuse claims that break the registered vocabularies (predicate class, subject/object
+                   types) instead of storing them with warnings (default: $KB_STRICT=1, else not strict)
   KB_CONSOLE_TOKEN when set, /api/v1 requires "Authorization: Bearer <token>"; required off loopback`;
 
 function fail(message: string): never {
@@ -43,6 +45,7 @@ function parseCli() {
       'keep-alive-timeout-ms': { type: 'string' },
       'max-connections-per-client': { type: 'string' },
       'log-level': { type: 'string' },
+      strict: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -90,7 +93,13 @@ async function main(): Promise<void> {
     fail((e as Error).message);
   }
   const path = args.db ?? process.env.KB_DB_PATH;
-  const db = await openBase(path, 'kb-console');
+  let strict: boolean;
+  try {
+    strict = strictFrom(process.env, args.strict, 'kb-console');
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const db = await openBase(path, 'kb-console', undefined, { strict });
   const token = process.env.KB_CONSOLE_TOKEN || undefined;
   const log = createLogger('kb-console', level);
   const options = {

@@ -3,12 +3,13 @@
 // stdout carries only protocol messages; everything else goes to stderr (logs: pino JSON lines, level from
 // EVIDENT_LOG_LEVEL, else LOG_LEVEL, else info; `--log-level L` overrides). One incoming message (one line) is at
 // most 4 MiB (`--max-message-bytes N` or KB_MCP_MAX_MESSAGE_BYTES); a larger one is answered with an error and the
-// server keeps serving. It never exits without a line on stderr.
+// server keeps serving. `--strict` (or KB_STRICT=1) refuses claims that break the registered vocabularies instead
+// of storing them with warnings. It never exits without a line on stderr.
 import { parseArgs } from 'node:util';
 import { createMcpServer } from '../mcp/server.js';
 import { BoundedStdioServerTransport, MCP_MAX_MESSAGE_BYTES } from '../mcp/stdio.js';
 import { createLogger, logLevelFrom } from '../surface/logger.js';
-import { openBase, redact, StartupError } from '../surface/open-base.js';
+import { openBase, redact, StartupError, strictFrom } from '../surface/open-base.js';
 
 // Any stray console output from dependencies must not corrupt the protocol stream.
 for (const m of ['log', 'info', 'debug', 'warn'] as const) console[m] = (...a: unknown[]) => console.error(...a);
@@ -25,18 +26,24 @@ function maxMessageBytes(flag: string | undefined): number {
 async function main(): Promise<void> {
   let level: string;
   let maxBytes: number;
+  let strict: boolean;
   try {
     const { values } = parseArgs({
-      options: { 'log-level': { type: 'string' }, 'max-message-bytes': { type: 'string' } },
+      options: {
+        'log-level': { type: 'string' },
+        'max-message-bytes': { type: 'string' },
+        strict: { type: 'boolean' },
+      },
       strict: true,
     });
     level = logLevelFrom(process.env, values['log-level']);
     maxBytes = maxMessageBytes(values['max-message-bytes']);
+    strict = strictFrom(process.env, values.strict, 'kb-mcp');
   } catch (e) {
     throw e instanceof StartupError ? e : new StartupError(`kb-mcp: ${(e as Error).message}`);
   }
   const log = createLogger('kb-mcp', level);
-  const db = await openBase(process.env.KB_DB_PATH, 'kb-mcp');
+  const db = await openBase(process.env.KB_DB_PATH, 'kb-mcp', undefined, { strict });
   const server = createMcpServer(db, { log: (message) => log.error(message) });
   let closing = false;
   const shutdown = async (code: number, why: string) => {

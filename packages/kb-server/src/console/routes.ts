@@ -58,7 +58,9 @@ export async function registerRoutes(api: FastifyInstance, db: KbDB): Promise<vo
         tags: ['claims'],
         summary: 'Ingest one claim',
         description:
-          '201 with the stored claim; 200 with the already stored claim when this source had stated the fact before.',
+          '201 with the stored claim; 200 with the already stored claim when this source had stated the fact before. ' +
+          'Its `warnings` list what it breaks of the registered vocabularies (stored anyway unless the console runs ' +
+          'with --strict) and a source retracted before.',
         body: S.ClaimBody,
         response: {
           201: ok(S.Claim, 'Stored'),
@@ -69,7 +71,10 @@ export async function registerRoutes(api: FastifyInstance, db: KbDB): Promise<vo
     },
     async (req, reply) => {
       const r = await ingestClaim(db, req.body as S.ClaimBody);
-      return reply.code(r.duplicate ? 200 : 201).send(r.claim);
+      // The stored claim, with `warnings` (what it breaks of the registered vocabularies; a retracted source).
+      return reply
+        .code(r.duplicate ? 200 : 201)
+        .send(r.warnings.length ? { ...r.claim, warnings: r.warnings } : r.claim);
     },
   );
 
@@ -101,7 +106,7 @@ export async function registerRoutes(api: FastifyInstance, db: KbDB): Promise<vo
       },
     },
     async (req) => {
-      const b = req.body as { text: string; source_id: string; extraction?: Record<string, unknown> };
+      const b = req.body as { text: string; source_id?: string; extraction?: Record<string, unknown> };
       return ingestText(db, b.text, b.source_id, b.extraction);
     },
   );

@@ -55,7 +55,9 @@ export const TOOLS: ToolDef[] = [
     description:
       'Record one fact as a claim (subject, predicate, object) with its source. Use the bio vocabulary: entity types such as gene, protein, disease, drug; ' +
       'predicates such as ["associated_with","association"], ["targets","pharmacology"], ["treats","pharmacology"], ["encodes","genetic"] (see resource kb://schema). ' +
-      'The same fact from a new source corroborates it; the same fact again from the same source is reported as duplicate and not stored twice. Returns the stored claim.',
+      'The same fact from a new source corroborates it; the same fact again from the same source is reported as duplicate and not stored twice. ' +
+      'Give source_type and source_id flat or as provenance: { source_type, source_id }. Returns the stored claim and its warnings ' +
+      '(what it breaks of the vocabulary: stored anyway unless the server runs with --strict).',
     input: S.ClaimBody,
     output: S.IngestClaimResult,
     annotations: write('Ingest a claim', false, true),
@@ -64,7 +66,7 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'ingest_text',
     description:
-      'Extract claims from free text or a chat transcript and ingest them, all under one source_id (retract that source_id to undo). ' +
+      'Extract claims from free text or a chat transcript and ingest them, all under one source_id (retract that source_id to undo; default: text:<hash of the text>). ' +
       'Returns what the extractor reports (claims ingested, duplicates, skipped statements).',
     input: S.TextIngestBody,
     output: S.AnyObject,

@@ -3,6 +3,7 @@
 import { KbNotFoundError, KbValidationError } from '@evident/kb';
 import type {
   Claim,
+  ClaimWarning,
   ClaimInput,
   EntitySummary,
   IngestBatchResult,
@@ -14,9 +15,26 @@ import type {
 } from '@evident/kb';
 import type { ClaimBody } from './schemas.js';
 
-/** Wire claim (flat source_type/source_id, optional extra provenance) -> the library's ClaimInput. */
+/**
+ * Wire claim -> the library's ClaimInput. source_type and source_id come flat (the wire's form) or inside
+ * `provenance` (the library's form); given both ways they must agree. Missing both ways, the library's
+ * validation names the field.
+ */
 export function toClaimInput(b: ClaimBody): ClaimInput {
-  const provenance: Provenance = { ...(b.provenance ?? {}), source_type: b.source_type, source_id: b.source_id };
+  const nested = (b.provenance ?? {}) as Record<string, unknown>;
+  for (const k of ['source_type', 'source_id'] as const) {
+    if (b[k] !== undefined && nested[k] !== undefined && nested[k] !== b[k])
+      throw new KbValidationError(
+        'conflicting_values',
+        k,
+        `given as ${JSON.stringify(b[k])} and as provenance.${k} ${JSON.stringify(nested[k])}`,
+      );
+  }
+  const provenance = {
+    ...nested,
+    source_type: b.source_type ?? nested.source_type,
+    source_id: b.source_id ?? nested.source_id,
+  } as Provenance;
   if (b.derived_from !== undefined) provenance.derived_from = b.derived_from;
   const input: ClaimInput = {
     subject: b.subject as [string, string],
@@ -42,8 +60,17 @@ function relocate(e: unknown, single: boolean): unknown {
   return new KbValidationError(e.code, wireField(e.field), message, e.index);
 }
 
-/** One claim through ingestBatch (atomic, reports duplicates), returned as the stored claim. */
-export async function ingestClaim(db: KbDB, body: ClaimBody): Promise<{ claim: Claim; duplicate: boolean }> {
+/** A warning's field as the wire names it (source_id, not provenance.source_id). */
+const wireWarning = <W extends ClaimWarning>(w: W): W => ({ ...w, field: wireField(w.field) });
+
+/**
+ * One claim through ingestBatch (atomic, reports duplicates), returned as the stored claim with its warnings
+ * (vocabulary violations a non-strict base stores; a source retracted before).
+ */
+export async function ingestClaim(
+  db: KbDB,
+  body: ClaimBody,
+): Promise<{ claim: Claim; duplicate: boolean; warnings: ClaimWarning[] }> {
   let r: IngestBatchResult;
   try {
     r = await db.ingestBatch([toClaimInput(body)]);
@@ -52,15 +79,18 @@ export async function ingestClaim(db: KbDB, body: ClaimBody): Promise<{ claim: C
   }
   const claim = await db.getClaim(r.claim_ids[0]!);
   if (!claim) throw new Error(`claim ${r.claim_ids[0]} was stored but cannot be read back`); // ours: 500
-  return { claim, duplicate: r.duplicates === 1 };
+  const warnings = r.warnings.map(({ index: _i, ...w }) => wireWarning(w));
+  return { claim, duplicate: r.duplicates === 1, warnings };
 }
 
 export async function ingestBatch(db: KbDB, claims: ClaimBody[]) {
+  let r: IngestBatchResult;
   try {
-    return await db.ingestBatch(claims.map(toClaimInput));
+    r = await db.ingestBatch(claims.map(toClaimInput));
   } catch (e) {
     throw relocate(e, false);
   }
+  return { ...r, warnings: r.warnings.map(wireWarning) };
 }
 
 /**
@@ -70,11 +100,15 @@ export async function ingestBatch(db: KbDB, claims: ClaimBody[]) {
 export async function ingestText(
   db: KbDB,
   text: string,
-  source_id: string,
+  source_id: string | undefined,
   extraction?: Record<string, unknown>,
 ): Promise<IngestResult> {
-  const options = extraction === undefined ? { source_id } : { source_id, extraction };
-  return db.ingestText(text, options as IngestTextOptions);
+  // Without source_id the library names the text by its hash (text:<sha256 prefix>), as the seed does.
+  const options: Record<string, unknown> = {};
+  if (source_id !== undefined) options.source_id = source_id;
+  if (extraction !== undefined) options.extraction = extraction;
+  const r = await db.ingestText(text, options as IngestTextOptions);
+  return { ...r, warnings: r.warnings.map(wireWarning) };
 }
 
 /** The live base, or a read-only view as of `as_of` (ISO 8601). */

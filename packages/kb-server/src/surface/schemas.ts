@@ -24,16 +24,22 @@ export const ClaimBody = Type.Object(
       'association',
     ]),
     object: Pair('[name, type] of the object entity, e.g. ["breast cancer", "disease"]', ['breast cancer', 'disease']),
-    source_type: Type.String({
-      minLength: 1,
-      maxLength: 200,
-      description: 'Kind of source: literature, database, experiment, text_mining, prediction, ...',
-    }),
-    source_id: Type.String({
-      minLength: 1,
-      maxLength: 1000,
-      description: 'Stable id of the source (e.g. "PMID:12345"); retraction works per source_id',
-    }),
+    source_type: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Kind of source: literature, database, experiment, text_mining, prediction, ... (required here or as provenance.source_type)',
+      }),
+    ),
+    source_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description:
+          'Stable id of the source (e.g. "PMID:12345"); retraction works per source_id (required here or as provenance.source_id)',
+      }),
+    ),
     confidence: Type.Optional(
       Type.Number({ minimum: 0, maximum: 1, description: '0..1; omitted: a default by source_type' }),
     ),
@@ -54,7 +60,8 @@ export const ClaimBody = Type.Object(
         {},
         {
           ...open,
-          description: 'Extra provenance fields kept with the claim (e.g. { "quote": "...", "pmid": "..." })',
+          description:
+            'Provenance as the library takes it ({ "source_type", "source_id", ... }) or extra fields kept with the claim (e.g. { "quote": "...", "pmid": "..." })',
         },
       ),
     ),
@@ -101,16 +108,38 @@ export const Claim = Type.Object(
   open,
 );
 
+export const Warning = Type.Object(
+  {
+    code: Type.String({
+      description:
+        'predicate_class, type_constraint, unknown_type (stored anyway unless the base is strict), source_was_retracted',
+    }),
+    field: Type.String(),
+    message: Type.String(),
+  },
+  open,
+);
+
 export const IngestClaimResult = Type.Object(
   {
     claim: Claim,
     duplicate: Type.Boolean({ description: 'true when this source had already stated the fact (nothing new stored)' }),
+    warnings: Type.Array(Warning, {
+      description: 'What the stored claim breaks of the registered vocabularies, and notes',
+    }),
   },
   open,
 );
 
 export const BatchResult = Type.Object(
-  { ingested: Type.Integer(), duplicates: Type.Integer(), claim_ids: Type.Array(Type.String()) },
+  {
+    ingested: Type.Integer(),
+    duplicates: Type.Integer(),
+    claim_ids: Type.Array(Type.String()),
+    warnings: Type.Array(Type.Object({ ...Warning.properties, index: Type.Integer() }, open), {
+      description: 'Per claim that has any, by its index in the input',
+    }),
+  },
   open,
 );
 
@@ -286,11 +315,14 @@ export const TextIngestBody = Type.Object(
       maxLength: 1_000_000,
       description: 'Free text or a chat transcript to extract claims from',
     }),
-    source_id: Type.String({
-      minLength: 1,
-      maxLength: 1000,
-      description: 'Source id recorded on every extracted claim (retract it to undo the ingest)',
-    }),
+    source_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description:
+          'Source id recorded on every extracted claim (retract it to undo the ingest); default text:<sha256 prefix of the text>',
+      }),
+    ),
     extraction: Type.Optional(
       Type.Object({}, { ...open, description: 'Extraction options passed to the library (model, provider, ...)' }),
     ),

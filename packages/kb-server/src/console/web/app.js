@@ -725,7 +725,11 @@ $('#claim-form').addEventListener('submit', async (e) => {
       true,
       res.duplicate
         ? `Already recorded from this source (${res.claim.claim_id}).`
-        : `Added ${res.claim.claim_id}: ${res.claim.subject[0]} ${res.claim.predicate[0]} ${res.claim.object[0]}.`,
+        : `Added ${res.claim.claim_id}: ${res.claim.subject[0]} ${res.claim.predicate[0]} ${res.claim.object[0]}.` +
+            // A non-strict base stores what breaks the vocabulary, and says so.
+            (res.claim.warnings?.length
+              ? ` Warnings: ${res.claim.warnings.map((w) => `${w.field}: ${w.message}`).join('; ')}.`
+              : ''),
     );
     f.object_name.value = '';
     f.source_id.value = '';
