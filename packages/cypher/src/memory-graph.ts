@@ -98,8 +98,8 @@ export class MemoryGraph implements GraphWriter {
   addLabel(node: GraphNode, label: string): void {
     if (node.labels.includes(label)) return;
     node.labels.push(label);
-    let set = this.byLabel.get(label);
-    if (!set) this.byLabel.set(label, (set = new Set()));
+    const set = this.byLabel.get(label) ?? new Set<GraphNode>();
+    this.byLabel.set(label, set);
     set.add(node);
     this.stats.labels_added++;
   }

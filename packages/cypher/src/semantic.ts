@@ -1,4 +1,315 @@
-// Compile-time checks: what openCypher rejects before touching the graph.
-import type { Query } from './ast.js';
+// Compile-time checks: what openCypher rejects before the graph is touched. Variables are tracked with what
+// they are known to hold (node, relationship, path, a non-map value, or anything), clause by clause.
+import { children, findAggregates } from './aggregate.js';
+import type { Clause, Expr, PatternPart, Projection, Query, SetItem, SingleQuery } from './ast.js';
+import { CypherSyntaxError, CypherTypeError } from './errors.js';
+import { AGGREGATES, lookupFunction } from './functions.js';
 
-export function check(_q: Query): void {}
+type VarType = 'node' | 'rel' | 'path' | 'scalar' | 'any';
+type Scope = Map<string, VarType>;
+type Call = Extract<Expr, { kind: 'call' }>;
+
+const fail = (detail: string, message: string): never => {
+  throw new CypherSyntaxError(detail, message);
+};
+const isAgg = (c: Call) => AGGREGATES.has(c.name.toLowerCase());
+
+export function check(q: Query): void {
+  if (q.unionAll.length > 0 && new Set(q.unionAll).size > 1) {
+    fail('InvalidClauseComposition', 'UNION and UNION ALL cannot be mixed');
+  }
+  let columns: string[] | undefined;
+  for (const part of q.parts) {
+    const cols = checkSingle(part, q.parts.length > 1);
+    if (columns && (cols.length !== columns.length || cols.some((c, i) => c !== columns![i]))) {
+      fail('DifferentColumnsInUnion', 'all parts of a UNION must return the same columns');
+    }
+    columns = cols;
+  }
+}
+
+function checkSingle(q: SingleQuery, inUnion: boolean): string[] {
+  let scope: Scope = new Map();
+  const last = q.clauses[q.clauses.length - 1]!;
+  if (inUnion && last.kind !== 'return') fail('InvalidClauseComposition', 'each part of a UNION must end in RETURN');
+  const updating = ['create', 'merge', 'set', 'remove', 'delete'];
+  if (last.kind !== 'return' && !updating.includes(last.kind) && last.kind !== 'call') {
+    fail('InvalidClauseComposition', `a query cannot end with ${last.kind.toUpperCase()}`);
+  }
+  q.clauses.forEach((c, i) => {
+    if (c.kind === 'return' && i !== q.clauses.length - 1) fail('InvalidClauseComposition', 'RETURN must come last');
+    scope = checkClause(c, scope);
+  });
+  if (last.kind === 'return') return projectionColumns(last, scope);
+  return [];
+}
+
+function projectionColumns(p: Projection, scope: Scope): string[] {
+  return [...(p.star ? [...scope.keys()] : []), ...p.items.map((i) => i.alias ?? i.text)];
+}
+
+function checkClause(c: Clause, scope: Scope): Scope {
+  switch (c.kind) {
+    case 'match': {
+      const next = checkPattern(c.pattern, scope, 'match');
+      if (c.where) checkExpr(c.where, next, false);
+      return next;
+    }
+    case 'unwind': {
+      checkExpr(c.expr, scope, false);
+      if (scope.has(c.alias)) fail('VariableAlreadyBound', `${c.alias} is already bound`);
+      return new Map([...scope, [c.alias, 'any']]);
+    }
+    case 'create':
+      return checkPattern(c.pattern, scope, 'create');
+    case 'merge': {
+      const next = checkPattern([c.pattern], scope, 'merge');
+      checkSet(c.onCreate, next);
+      checkSet(c.onMatch, next);
+      return next;
+    }
+    case 'set':
+      checkSet(c.items, scope);
+      return scope;
+    case 'remove':
+      for (const item of c.items) {
+        if (item.kind === 'labels') requireVar(item.variable, scope);
+        else checkExpr(item.target, scope, false);
+      }
+      return scope;
+    case 'delete':
+      for (const e of c.exprs) checkExpr(e, scope, false);
+      return scope;
+    case 'call':
+      return scope;
+    case 'with':
+    case 'return':
+      return checkProjection(c, scope, c.kind === 'with', c.kind === 'with' ? c.where : null);
+  }
+}
+
+function requireVar(name: string, scope: Scope): void {
+  if (!scope.has(name)) fail('UndefinedVariable', `variable ${name} is not defined`);
+}
+
+function checkSet(items: SetItem[], scope: Scope): void {
+  for (const item of items) {
+    if (item.kind === 'property') checkExpr(item.target, scope, false);
+    else requireVar(item.variable, scope);
+    if (item.kind !== 'labels') checkExpr(item.value, scope, false);
+  }
+}
+
+function checkPattern(parts: PatternPart[], scope: Scope, mode: 'match' | 'create' | 'merge' | 'expr'): Scope {
+  const next = new Map(scope);
+  const relsHere = new Set<string>();
+  const define = (v: string, t: VarType) => {
+    const had = next.get(v);
+    if (had !== undefined && had !== 'any' && had !== t) fail('VariableTypeConflict', `${v} is a ${had}, not a ${t}`);
+    next.set(v, had === undefined || had === 'any' ? t : had);
+  };
+  for (const part of parts) {
+    if (part.variable !== null && next.has(part.variable)) {
+      fail('VariableAlreadyBound', `${part.variable} is already bound`);
+    }
+    part.nodes.forEach((n) => {
+      if (n.properties) {
+        if (n.properties.kind === 'param' && mode !== 'create') {
+          fail('InvalidParameterUse', 'a parameter cannot be used as a node predicate here');
+        }
+        checkExpr(n.properties, next, false);
+      }
+      if (n.variable === null) return;
+      const bound = scope.has(n.variable);
+      if (
+        (mode === 'create' || mode === 'merge') &&
+        bound &&
+        (n.labels.length > 0 || n.properties || part.nodes.length === 1)
+      ) {
+        fail('VariableAlreadyBound', `${n.variable} is already bound`);
+      }
+      define(n.variable, 'node');
+    });
+    for (const r of part.rels) {
+      if (r.properties) {
+        if (r.properties.kind === 'param' && mode !== 'create') {
+          fail('InvalidParameterUse', 'a parameter cannot be used as a relationship predicate here');
+        }
+        checkExpr(r.properties, next, false);
+      }
+      if (mode === 'create' || mode === 'merge') {
+        if (r.types.length !== 1) fail('NoSingleRelationshipType', 'a created relationship needs exactly one type');
+        if (r.direction === 'both' && mode === 'create') {
+          fail('RequiresDirectedRelationship', 'a created relationship needs a direction');
+        }
+        if (r.range) fail('CreatingVarLength', 'a variable-length relationship cannot be created');
+      }
+      if (r.variable === null) continue;
+      if ((mode === 'create' || mode === 'merge') && next.has(r.variable)) {
+        fail('VariableAlreadyBound', `${r.variable} is already bound`);
+      }
+      if (relsHere.has(r.variable))
+        fail('RelationshipUniquenessViolation', `${r.variable} is used twice in one pattern`);
+      relsHere.add(r.variable);
+      define(r.variable, 'rel');
+    }
+    if (part.variable !== null) define(part.variable, 'path');
+  }
+  return next;
+}
+
+function checkProjection(p: Projection, scope: Scope, isWith: boolean, where: Expr | null): Scope {
+  if (p.star && scope.size === 0)
+    fail('NoVariablesInScope', `${isWith ? 'WITH' : 'RETURN'} * needs variables in scope`);
+  const out: Scope = new Map(p.star ? scope : []);
+  const names = new Set<string>();
+  const keyItems: Expr[] = [];
+  const aggItems: Expr[] = [];
+  for (const item of p.items) {
+    checkExpr(item.expr, scope, true);
+    if (isWith && item.alias === null && item.expr.kind !== 'var')
+      fail('NoExpressionAlias', 'WITH needs an alias (AS)');
+    const name = item.alias ?? item.text;
+    if (names.has(name)) fail('ColumnNameConflict', `the column ${name} appears twice`);
+    names.add(name);
+    out.set(name, item.expr.kind === 'var' ? (scope.get(item.expr.name) ?? 'any') : exprType(item.expr));
+    if (findAggregates(item.expr, [], isAgg).length > 0) aggItems.push(item.expr);
+    else keyItems.push(item.expr);
+  }
+  for (const e of aggItems) checkAmbiguous(e, keyItems);
+  const aggregating = aggItems.length > 0;
+  // ORDER BY sees the projected names and, without aggregation or DISTINCT, the variables before them.
+  const orderScope: Scope = aggregating || p.distinct ? new Map([...out]) : new Map([...scope, ...out]);
+  if (aggregating || p.distinct) {
+    for (const e of keyItems) if (e.kind === 'var') orderScope.set(e.name, scope.get(e.name) ?? 'any');
+  }
+  for (const o of p.order) {
+    if (!aggregating && findAggregates(o.expr, [], isAgg).length > 0) {
+      fail('InvalidAggregation', 'ORDER BY cannot aggregate when the projection does not');
+    }
+    checkExpr(o.expr, aggregating ? new Map([...scope, ...out]) : orderScope, aggregating);
+    if (aggregating)
+      checkAmbiguous(o.expr, [
+        ...keyItems,
+        ...p.items.map((i) => ({ kind: 'var', name: i.alias ?? i.text, pos: 0 }) as Expr),
+      ]);
+  }
+  for (const [e, what] of [
+    [p.skip, 'SKIP'],
+    [p.limit, 'LIMIT'],
+  ] as [Expr | null, string][]) {
+    if (!e) continue;
+    if (hasVariables(e)) fail('NonConstantExpression', `${what} must not depend on variables`);
+    checkExpr(e, new Map(), false);
+    if (e.kind === 'literal') {
+      if (typeof e.value === 'bigint' && e.value < 0n) fail('NegativeIntegerArgument', `${what} cannot be negative`);
+      if (typeof e.value !== 'bigint') fail('InvalidArgumentType', `${what} needs an INTEGER`);
+    }
+  }
+  if (where) checkExpr(where, out, false);
+  return out;
+}
+
+function exprType(e: Expr): VarType {
+  if (e.kind === 'literal') return e.value === null ? 'any' : 'scalar';
+  if (e.kind === 'list') return 'scalar';
+  return 'any';
+}
+
+const canon = (e: Expr): string =>
+  JSON.stringify(e, (k, v) => (k === 'pos' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
+
+/** An aggregating item may use, outside its aggregates, only grouping keys and constants. */
+function checkAmbiguous(e: Expr, keys: Expr[]): void {
+  const keySet = new Set(keys.map(canon));
+  const visit = (x: Expr, bound: Set<string>): void => {
+    if (keySet.has(canon(x))) return;
+    if (x.kind === 'call' && isAgg(x)) return;
+    if (x.kind === 'var') {
+      if (!bound.has(x.name))
+        fail('AmbiguousAggregationExpression', `${x.name} is neither aggregated nor a grouping key`);
+      return;
+    }
+    if (x.kind === 'listComp' || x.kind === 'quantifier') {
+      visit(x.source, bound);
+      const inner = new Set([...bound, x.variable]);
+      for (const c of children(x).slice(1)) visit(c, inner);
+      return;
+    }
+    for (const c of children(x)) visit(c, bound);
+  };
+  visit(e, new Set());
+}
+
+function hasVariables(e: Expr): boolean {
+  if (e.kind === 'var' || e.kind === 'patternExpr' || e.kind === 'patternComp' || e.kind === 'mapProjection')
+    return true;
+  return children(e).some(hasVariables);
+}
+
+const nonBooleanLiteral = (e: Expr) =>
+  (e.kind === 'literal' && e.value !== null && typeof e.value !== 'boolean') || e.kind === 'list' || e.kind === 'map';
+
+function checkExpr(e: Expr, scope: Scope, aggAllowed: boolean, inAgg = false): void {
+  switch (e.kind) {
+    case 'var':
+      requireVar(e.name, scope);
+      return;
+    case 'prop':
+      if (e.target.kind === 'var' && scope.get(e.target.name) === 'scalar') {
+        throw new CypherTypeError('InvalidArgumentType', `${e.target.name} is not a map`, 'compile');
+      }
+      if (nonBooleanLiteral(e.target) && e.target.kind !== 'map') {
+        throw new CypherTypeError('InvalidArgumentType', 'property access on a non-map', 'compile');
+      }
+      break;
+    case 'unary':
+      if (e.op === 'not' && nonBooleanLiteral(e.arg)) fail('InvalidArgumentType', 'NOT needs a BOOLEAN');
+      break;
+    case 'binary':
+      if (
+        (e.op === 'and' || e.op === 'or' || e.op === 'xor') &&
+        (nonBooleanLiteral(e.left) || nonBooleanLiteral(e.right))
+      ) {
+        fail('InvalidArgumentType', `${e.op.toUpperCase()} needs BOOLEAN operands`);
+      }
+      break;
+    case 'call': {
+      const agg = isAgg(e);
+      if (agg) {
+        if (!aggAllowed) fail('InvalidAggregation', `${e.name}() cannot be used here`);
+        if (inAgg) fail('NestedAggregation', 'an aggregate cannot contain another');
+        for (const a of e.args) checkExpr(a, scope, true, true);
+        return;
+      }
+      const def = lookupFunction(e.name);
+      if (!def && e.name.toLowerCase() !== 'exists') fail('UnknownFunction', `unknown function ${e.name}()`);
+      if (def && (e.args.length < def.min || e.args.length > def.max)) {
+        fail('InvalidNumberOfArguments', `${e.name}() takes ${def.min}..${def.max} arguments`);
+      }
+      break;
+    }
+    case 'listComp':
+    case 'quantifier': {
+      checkExpr(e.source, scope, aggAllowed, inAgg);
+      const inner = new Map([...scope, [e.variable, 'any' as VarType]]);
+      for (const c of children(e).slice(1)) checkExpr(c, inner, false, inAgg);
+      return;
+    }
+    case 'patternComp': {
+      const inner = checkPattern([e.pattern], scope, 'expr');
+      for (const c of children(e)) checkExpr(c, inner, false, inAgg);
+      return;
+    }
+    case 'patternExpr': {
+      for (const n of e.pattern.nodes) if (n.variable !== null) requireVar(n.variable, scope);
+      for (const r of e.pattern.rels) if (r.variable !== null) requireVar(r.variable, scope);
+      checkPattern([e.pattern], scope, 'expr');
+      return;
+    }
+    case 'mapProjection':
+      requireVar(e.target, scope);
+      break;
+  }
+  for (const c of children(e)) checkExpr(c, scope, aggAllowed, inAgg);
+}

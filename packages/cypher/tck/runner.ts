@@ -113,12 +113,13 @@ export function runScenario(steps: Step[], graphsDir: string | undefined): void 
   const run = (q: string) => runCypher(graph, q, params);
   for (const step of steps) {
     const t = step.text.trim();
-    let m: RegExpExecArray | null;
+    const named = /^the (.+) graph$/.exec(t);
+    const raised = /^an? (\w+) should be raised at (compile time|runtime|any time): (\w+)$/.exec(t);
     if (t === 'an empty graph' || t === 'any graph') graph = new MemoryGraph();
-    else if ((m = /^the (.+) graph$/.exec(t))) {
-      if (!graphsDir) throw new Failure(`no graphs folder for the ${m[1]} graph`);
+    else if (named) {
+      if (!graphsDir) throw new Failure(`no graphs folder for the ${named[1]} graph`);
       graph = new MemoryGraph();
-      runCypher(graph, readFileSync(join(graphsDir, m[1]!, `${m[1]}.cypher`), 'utf8'));
+      runCypher(graph, readFileSync(join(graphsDir, named[1]!, `${named[1]}.cypher`), 'utf8'));
     } else if (t === 'having executed:') run(step.doc ?? '');
     else if (t === 'parameters are:') {
       params = {};
@@ -134,7 +135,7 @@ export function runScenario(steps: Step[], graphsDir: string | undefined): void 
       }
       after = snapshot(graph);
     } else if (
-      (m = /^the result should be(, in (any )?order)?( \(ignoring element order for lists\))?:?$/.exec(t)) ||
+      /^the result should be(, in (any )?order)?( \(ignoring element order for lists\))?:?$/.test(t) ||
       t.startsWith('the result should be, in order (ignoring')
     ) {
       const ordered = t.includes('in order');
@@ -149,7 +150,8 @@ export function runScenario(steps: Step[], graphsDir: string | undefined): void 
       for (const k of Object.keys(got)) {
         if (got[k] !== (want[k] ?? 0)) throw new Failure(`side effect ${k}: expected ${want[k] ?? 0}, got ${got[k]}`);
       }
-    } else if ((m = /^an? (\w+) should be raised at (compile time|runtime|any time): (\w+)$/.exec(t))) {
+    } else if (raised) {
+      const m = raised;
       if (!error) throw new Failure(`expected ${m[1]} (${m[3]}), the query succeeded`);
       if (!(error instanceof CypherError)) throw new Failure(`expected ${m[1]}, got ${String(error)}`);
       if (error.kind !== m[1])
