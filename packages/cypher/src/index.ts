@@ -4,6 +4,7 @@ export { compare, equals, equivalenceKey, orderCompare } from './compare.js';
 export { compile, type RunOptions, runCypher } from './engine.js';
 export {
   CypherArgumentError,
+  CypherArithmeticError,
   CypherEntityNotFoundError,
   CypherError,
   type CypherErrorKind,
