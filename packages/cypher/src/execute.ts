@@ -107,9 +107,8 @@ function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [
       return [out, addScope(scope, [c.alias])];
     }
     case 'with': {
-      const { rows: out, columns } = project(c, rows, scope, ctx);
-      const kept = c.where ? out.filter((r) => truthy(evaluate(c.where!, r, ctx)) === true) : out;
-      return [kept, columns];
+      const { rows: out, columns } = project(c, rows, scope, ctx, c.where);
+      return [out, columns];
     }
     case 'create': {
       const g = writer(ctx);
@@ -275,7 +274,13 @@ function applySet(items: SetItem[], row: Row, g: GraphWriter, ctx: EvalContext):
 
 // ---- projection (WITH, RETURN) ----
 
-function project(p: Projection, rows: Row[], scope: string[], ctx: EvalContext): { rows: Row[]; columns: string[] } {
+function project(
+  p: Projection,
+  rows: Row[],
+  scope: string[],
+  ctx: EvalContext,
+  where: Expr | null = null,
+): { rows: Row[]; columns: string[] } {
   const items = [
     ...(p.star
       ? [...scope].sort().map((v) => ({ expr: { kind: 'var', name: v, pos: 0 } as Expr, alias: v, text: v }))
@@ -354,7 +359,9 @@ function project(p: Projection, rows: Row[], scope: string[], ctx: EvalContext):
   }
   const skip = p.skip ? count(p.skip, 'SKIP', ctx) : 0;
   const limit = p.limit ? count(p.limit, 'LIMIT', ctx) : Number.POSITIVE_INFINITY;
-  const sliced = out.slice(skip, skip + limit);
+  let sliced = out.slice(skip, skip + limit);
+  // WITH … WHERE sees the projected names and, like ORDER BY, the variables before them.
+  if (where) sliced = sliced.filter((r) => truthy(evaluate(where, r.sortCtx, ctx)) === true);
   return { rows: sliced.map((r) => r.row), columns };
 }
 

@@ -339,8 +339,8 @@ class Parser {
     }
     this.expectSym('-');
     const right = this.acceptSym('>');
-    if (left && right) this.fail('a relationship cannot point both ways', this.t[this.i - 1]);
-    const direction = left ? 'in' : right ? 'out' : 'both';
+    // <-[]-> is written for "either way", like -[]-.
+    const direction = left && !right ? 'in' : right && !left ? 'out' : 'both';
     return { variable, types, direction, range, properties, pos };
   }
 

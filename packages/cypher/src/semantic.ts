@@ -5,7 +5,7 @@ import type { Clause, Expr, PatternPart, Projection, Query, SetItem, SingleQuery
 import { CypherSyntaxError, CypherTypeError } from './errors.js';
 import { AGGREGATES, lookupFunction } from './functions.js';
 
-type VarType = 'node' | 'rel' | 'path' | 'scalar' | 'any';
+type VarType = 'node' | 'rel' | 'path' | 'scalar' | 'map' | 'any';
 type Scope = Map<string, VarType>;
 type Call = Extract<Expr, { kind: 'call' }>;
 
@@ -103,8 +103,9 @@ function checkSet(items: SetItem[], scope: Scope): void {
 function checkPattern(parts: PatternPart[], scope: Scope, mode: 'match' | 'create' | 'merge' | 'expr'): Scope {
   const next = new Map(scope);
   const relsHere = new Set<string>();
-  const define = (v: string, t: VarType) => {
+  const define = (v: string, t: VarType, listOk = false) => {
     const had = next.get(v);
+    if (listOk && had === 'scalar') return;
     if (had !== undefined && had !== 'any' && had !== t) fail('VariableTypeConflict', `${v} is a ${had}, not a ${t}`);
     next.set(v, had === undefined || had === 'any' ? t : had);
   };
@@ -121,11 +122,9 @@ function checkPattern(parts: PatternPart[], scope: Scope, mode: 'match' | 'creat
       }
       if (n.variable === null) return;
       const bound = scope.has(n.variable);
-      if (
-        (mode === 'create' || mode === 'merge') &&
-        bound &&
-        (n.labels.length > 0 || n.properties || part.nodes.length === 1)
-      ) {
+      const decorated = n.labels.length > 0 || n.properties !== null;
+      const creating = mode === 'create' || mode === 'merge';
+      if (creating && (bound || next.has(n.variable)) && (decorated || (bound && part.nodes.length === 1))) {
         fail('VariableAlreadyBound', `${n.variable} is already bound`);
       }
       define(n.variable, 'node');
@@ -151,7 +150,7 @@ function checkPattern(parts: PatternPart[], scope: Scope, mode: 'match' | 'creat
       if (relsHere.has(r.variable))
         fail('RelationshipUniquenessViolation', `${r.variable} is used twice in one pattern`);
       relsHere.add(r.variable);
-      define(r.variable, 'rel');
+      define(r.variable, 'rel', r.range !== null);
     }
     if (part.variable !== null) define(part.variable, 'path');
   }
@@ -159,8 +158,7 @@ function checkPattern(parts: PatternPart[], scope: Scope, mode: 'match' | 'creat
 }
 
 function checkProjection(p: Projection, scope: Scope, isWith: boolean, where: Expr | null): Scope {
-  if (p.star && scope.size === 0)
-    fail('NoVariablesInScope', `${isWith ? 'WITH' : 'RETURN'} * needs variables in scope`);
+  if (p.star && scope.size === 0 && !isWith) fail('NoVariablesInScope', 'RETURN * needs variables in scope');
   const out: Scope = new Map(p.star ? scope : []);
   const names = new Set<string>();
   const keyItems: Expr[] = [];
@@ -206,13 +204,14 @@ function checkProjection(p: Projection, scope: Scope, isWith: boolean, where: Ex
       if (typeof e.value !== 'bigint') fail('InvalidArgumentType', `${what} needs an INTEGER`);
     }
   }
-  if (where) checkExpr(where, out, false);
+  if (where) checkExpr(where, orderScope, false);
   return out;
 }
 
 function exprType(e: Expr): VarType {
   if (e.kind === 'literal') return e.value === null ? 'any' : 'scalar';
   if (e.kind === 'list') return 'scalar';
+  if (e.kind === 'map') return 'map';
   return 'any';
 }
 
