@@ -251,6 +251,7 @@ export class KbDB implements KbReader {
   findConfidenceAlerts: KbView['findConfidenceAlerts'] = (...a) => this.reads.findConfidenceAlerts(...a);
   schema: KbView['schema'] = (...a) => this.reads.schema(...a);
   stats: KbView['stats'] = (...a) => this.reads.stats(...a);
+  rawQuery: KbView['rawQuery'] = (...a) => this.reads.rawQuery(...a);
 
   // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---
 
