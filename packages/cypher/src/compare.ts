@@ -1,7 +1,7 @@
 // Equality, comparison and ordering as openCypher defines them: `=` and `<` are ternary (null when a side
 // is null or the types do not compare), ORDER BY uses a total order across types, DISTINCT and grouping use
 // equivalence (null is equivalent to null, NaN to NaN).
-import { GraphNode, GraphRelationship, isMap, PathValue, type Value } from './values.js';
+import { GraphNode, GraphRelationship, isMap, PathValue, TemporalValue, type Value } from './values.js';
 
 /** Ternary `a = b`: true, false, or null when the answer is unknown. */
 export function equals(a: Value, b: Value): boolean | null {
@@ -23,6 +23,7 @@ export function equals(a: Value, b: Value): boolean | null {
     return unknown ? null : true;
   }
   if (a instanceof GraphNode || a instanceof GraphRelationship) return a === b;
+  if (a instanceof TemporalValue) return b instanceof TemporalValue && a.kind === b.kind && a.sortKey() === b.sortKey();
   if (a instanceof PathValue) {
     if (!(b instanceof PathValue) || a.nodes.length !== b.nodes.length) return false;
     return a.nodes.every((n, i) => n === b.nodes[i]) && a.rels.every((r, i) => r === b.rels[i]);
@@ -63,6 +64,12 @@ export function compare(a: Value, b: Value): number | null {
   }
   if (typeof a === 'string') return typeof b === 'string' ? (a < b ? -1 : a > b ? 1 : 0) : null;
   if (typeof a === 'boolean') return typeof b === 'boolean' ? Number(a) - Number(b) : null;
+  if (a instanceof TemporalValue) {
+    if (!(b instanceof TemporalValue) || a.kind !== b.kind) return null;
+    const x = a.sortKey();
+    const y = b.sortKey();
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
   if (Array.isArray(a)) {
     if (!Array.isArray(b)) return null;
     const n = Math.min(a.length, b.length);
@@ -76,12 +83,14 @@ export function compare(a: Value, b: Value): number | null {
   return null;
 }
 
-// Ascending order across types: map, node, relationship, list, path, string, boolean, number, null.
+// Ascending order across types: map, node, relationship, list, path, temporal, string, boolean, number, null.
+const TEMPORAL_ORDER = ['datetime', 'localdatetime', 'date', 'time', 'localtime'];
 function rank(v: Value): number {
   if (v === null) return 9;
   if (typeof v === 'bigint' || typeof v === 'number') return Number.isNaN(v) ? 8 : 7;
   if (typeof v === 'boolean') return 6;
   if (typeof v === 'string') return 5;
+  if (v instanceof TemporalValue) return 4.5;
   if (v instanceof PathValue) return 4;
   if (Array.isArray(v)) return 3;
   if (v instanceof GraphRelationship) return 2;
@@ -113,6 +122,14 @@ export function orderCompare(a: Value, b: Value): number {
         if (c !== 0) return c;
       }
       return x.length - y.length;
+    }
+    case 4.5: {
+      const x = a as TemporalValue;
+      const y = b as TemporalValue;
+      if (x.kind !== y.kind) return TEMPORAL_ORDER.indexOf(x.kind) - TEMPORAL_ORDER.indexOf(y.kind);
+      const kx = x.sortKey();
+      const ky = y.sortKey();
+      return kx < ky ? -1 : kx > ky ? 1 : 0;
     }
     case 4: {
       const x = a as PathValue;
@@ -154,6 +171,7 @@ export function equivalenceKey(v: Value): string {
   if (Array.isArray(v)) return `[${v.map(equivalenceKey).join(',')}]`;
   if (v instanceof GraphNode) return `N${v.id}`;
   if (v instanceof GraphRelationship) return `R${v.id}`;
+  if (v instanceof TemporalValue) return `T${v.kind}${v.sortKey()}`;
   if (v instanceof PathValue) return `P${v.nodes.map((n) => n.id).join(',')}|${v.rels.map((r) => r.id).join(',')}`;
   const keys = Object.keys(v).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${equivalenceKey(v[k]!)}`).join(',')}}`;

@@ -8,7 +8,16 @@ import { type EvalContext, evaluate, type Row, truthy } from './eval.js';
 import { AGGREGATES } from './functions.js';
 import { type GraphWriter, isWritable } from './graph.js';
 import { matchPart, matchPattern } from './match.js';
-import { GraphNode, GraphRelationship, isMap, PathValue, type Properties, type Value, typeName } from './values.js';
+import {
+  GraphNode,
+  GraphRelationship,
+  isMap,
+  PathValue,
+  type Properties,
+  TemporalValue,
+  type Value,
+  typeName,
+} from './values.js';
 
 export interface Result {
   columns: string[];
@@ -208,8 +217,8 @@ function evalProps(e: Expr | null, row: Row, ctx: EvalContext): Properties {
 }
 
 function checkPropertyValue(v: Value): Value {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) return v;
+  if (v === null || typeof v !== 'object' || v instanceof TemporalValue) return v;
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object' || x instanceof TemporalValue)) return v;
   throw new CypherTypeError('InvalidPropertyType', `a property cannot hold ${typeName(v)}`);
 }
 

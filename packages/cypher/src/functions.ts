@@ -1,5 +1,6 @@
 // Scalar functions: string, math, list, type conversion and graph functions. Names are matched without case.
 import { CypherArgumentError, CypherEntityNotFoundError, CypherTypeError } from './errors.js';
+import { makeTemporal, parseTemporal, type TemporalKind } from './temporal.js';
 import {
   GraphNode,
   GraphRelationship,
@@ -7,6 +8,7 @@ import {
   INT64_MIN,
   isMap,
   PathValue,
+  TemporalValue,
   type Value,
   typeName,
 } from './values.js';
@@ -52,6 +54,7 @@ export function toCypherString(v: Value): string | null {
   if (typeof v === 'string') return v;
   if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
   if (typeof v === 'number') return formatFloat(v);
+  if (v instanceof TemporalValue) return v.toString();
   return bad('toString', v);
 }
 
@@ -288,7 +291,37 @@ const FUNCTIONS: Record<string, FnDef> = {
   },
   endnode: { min: 1, max: 1, fn: nullIn(([r]) => (r instanceof GraphRelationship ? r.end : bad('endNode', r!))) },
   timestamp: { min: 0, max: 0, fn: () => BigInt(Date.now()) },
+  date: temporalFn('date'),
+  localtime: temporalFn('localtime'),
+  time: temporalFn('time'),
+  localdatetime: temporalFn('localdatetime'),
+  datetime: temporalFn('datetime'),
 };
+
+/** A temporal constructor: from a map of components, an ISO string, or (no argument) now, in UTC. */
+function temporalFn(kind: TemporalKind): FnDef {
+  return {
+    min: 0,
+    max: 1,
+    fn: (args) => {
+      const v = args[0];
+      if (v === undefined) return parseTemporal(kind, nowIso(kind));
+      if (v === null) return null;
+      if (typeof v === 'string') return parseTemporal(kind, v);
+      if (isMap(v)) return makeTemporal(kind, v);
+      return bad(kind, v);
+    },
+  };
+}
+
+function nowIso(kind: TemporalKind): string {
+  const iso = new Date().toISOString().replace(/Z$/, '');
+  const [date, time] = iso.split('T') as [string, string];
+  if (kind === 'date') return date;
+  if (kind === 'localtime') return time;
+  if (kind === 'time') return `${time}Z`;
+  return kind === 'localdatetime' ? iso : `${iso}Z`;
+}
 
 function orNull(f: (v: Value) => Value, v: Value): Value {
   try {

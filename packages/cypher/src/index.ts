@@ -28,6 +28,7 @@ export {
   GraphRelationship,
   PathValue,
   type Properties,
+  TemporalValue,
   toJs,
   type Value,
   typeName,

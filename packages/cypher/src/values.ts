@@ -1,3 +1,5 @@
+import { TemporalValue } from './temporal.js';
+
 // Cypher values in JavaScript. INTEGER is a bigint (64-bit, so 1 and 1.0 stay apart and overflow is caught),
 // FLOAT a number, a map a plain object; nodes, relationships and paths are class instances so that a map can
 // never be mistaken for one.
@@ -12,7 +14,8 @@ export type Value =
   | CypherMap
   | GraphNode
   | GraphRelationship
-  | PathValue;
+  | PathValue
+  | TemporalValue;
 
 export interface CypherMap {
   [key: string]: Value;
@@ -59,6 +62,8 @@ export function isMap(v: unknown): v is CypherMap {
   return proto === Object.prototype || proto === null;
 }
 
+export { TemporalValue };
+
 export const isNumber = (v: unknown): v is bigint | number => typeof v === 'bigint' || typeof v === 'number';
 
 /** The Cypher type name of a value, as error messages and the TCK say it. */
@@ -72,6 +77,7 @@ export function typeName(v: Value | undefined): string {
   if (v instanceof GraphNode) return 'NODE';
   if (v instanceof GraphRelationship) return 'RELATIONSHIP';
   if (v instanceof PathValue) return 'PATH';
+  if (v instanceof TemporalValue) return v.kind.toUpperCase();
   return 'MAP';
 }
 
@@ -81,6 +87,7 @@ export function fromJs(v: unknown): Value {
   if (typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') return v;
   if (Array.isArray(v)) return v.map(fromJs);
   if (v instanceof GraphNode || v instanceof GraphRelationship || v instanceof PathValue) return v;
+  if (v instanceof TemporalValue) return v;
   if (typeof v === 'object') {
     const out: CypherMap = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = fromJs(x);
@@ -101,6 +108,7 @@ export function toJs(v: Value): unknown {
     return { id: v.id, type: v.type, start: v.start.id, end: v.end.id, properties: toJs(v.properties as Value) };
   }
   if (v instanceof PathValue) return { nodes: v.nodes.map(toJs), relationships: v.rels.map(toJs) };
+  if (v instanceof TemporalValue) return v.toString();
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) out[k] = toJs(x);
   return out;
