@@ -1,7 +1,7 @@
 // Equality, comparison and ordering as openCypher defines them: `=` and `<` are ternary (null when a side
 // is null or the types do not compare), ORDER BY uses a total order across types, DISTINCT and grouping use
 // equivalence (null is equivalent to null, NaN to NaN).
-import { GraphNode, GraphRelationship, isMap, PathValue, TemporalValue, type Value } from './values.js';
+import { DurationValue, GraphNode, GraphRelationship, isMap, PathValue, TemporalValue, type Value } from './values.js';
 
 /** Ternary `a = b`: true, false, or null when the answer is unknown. */
 export function equals(a: Value, b: Value): boolean | null {
@@ -24,6 +24,9 @@ export function equals(a: Value, b: Value): boolean | null {
   }
   if (a instanceof GraphNode || a instanceof GraphRelationship) return a === b;
   if (a instanceof TemporalValue) return b instanceof TemporalValue && a.kind === b.kind && a.sortKey() === b.sortKey();
+  if (a instanceof DurationValue) {
+    return b instanceof DurationValue && a.months === b.months && a.days === b.days && a.nanos === b.nanos;
+  }
   if (a instanceof PathValue) {
     if (!(b instanceof PathValue) || a.nodes.length !== b.nodes.length) return false;
     return a.nodes.every((n, i) => n === b.nodes[i]) && a.rels.every((r, i) => r === b.rels[i]);
@@ -91,6 +94,7 @@ function rank(v: Value): number {
   if (typeof v === 'boolean') return 6;
   if (typeof v === 'string') return 5;
   if (v instanceof TemporalValue) return 4.5;
+  if (v instanceof DurationValue) return 4.75;
   if (v instanceof PathValue) return 4;
   if (Array.isArray(v)) return 3;
   if (v instanceof GraphRelationship) return 2;
@@ -130,6 +134,11 @@ export function orderCompare(a: Value, b: Value): number {
       const kx = x.sortKey();
       const ky = y.sortKey();
       return kx < ky ? -1 : kx > ky ? 1 : 0;
+    }
+    case 4.75: {
+      const x = a as DurationValue;
+      const y = b as DurationValue;
+      return x.months - y.months || x.days - y.days || (x.nanos < y.nanos ? -1 : x.nanos > y.nanos ? 1 : 0);
     }
     case 4: {
       const x = a as PathValue;
@@ -172,6 +181,7 @@ export function equivalenceKey(v: Value): string {
   if (v instanceof GraphNode) return `N${v.id}`;
   if (v instanceof GraphRelationship) return `R${v.id}`;
   if (v instanceof TemporalValue) return `T${v.kind}${v.sortKey()}`;
+  if (v instanceof DurationValue) return `D${v.months},${v.days},${v.nanos}`;
   if (v instanceof PathValue) return `P${v.nodes.map((n) => n.id).join(',')}|${v.rels.map((r) => r.id).join(',')}`;
   const keys = Object.keys(v).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${equivalenceKey(v[k]!)}`).join(',')}}`;

@@ -9,6 +9,7 @@ import {
   CypherTypeError,
 } from './errors.js';
 import { checkedInt, lookupFunction } from './functions.js';
+import { addDuration, DurationValue, TemporalValue } from './temporal.js';
 import type { GraphReader } from './graph.js';
 import { matchPart } from './match.js';
 import { type CypherMap, GraphNode, GraphRelationship, isMap, PathValue, type Value, typeName } from './values.js';
@@ -288,6 +289,10 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, row: Row, ctx: EvalContext
 
 export function arithmetic(op: string, a: Value, b: Value): Value {
   if (a === null || b === null) return null;
+  if (a instanceof TemporalValue && b instanceof DurationValue && (op === '+' || op === '-')) {
+    return addDuration(a, b, op === '+' ? 1 : -1);
+  }
+  if (a instanceof DurationValue && b instanceof TemporalValue && op === '+') return addDuration(b, a, 1);
   if (op === '+') {
     if (Array.isArray(a)) return Array.isArray(b) ? [...a, ...b] : [...a, b];
     if (Array.isArray(b)) return [a, ...b];

@@ -9,6 +9,7 @@ import { AGGREGATES } from './functions.js';
 import { type GraphWriter, isWritable } from './graph.js';
 import { matchPart, matchPattern } from './match.js';
 import {
+  DurationValue,
   GraphNode,
   GraphRelationship,
   isMap,
@@ -217,7 +218,7 @@ function evalProps(e: Expr | null, row: Row, ctx: EvalContext): Properties {
 }
 
 function checkPropertyValue(v: Value): Value {
-  if (v === null || typeof v !== 'object' || v instanceof TemporalValue) return v;
+  if (v === null || typeof v !== 'object' || v instanceof TemporalValue || v instanceof DurationValue) return v;
   if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object' || x instanceof TemporalValue)) return v;
   throw new CypherTypeError('InvalidPropertyType', `a property cannot hold ${typeName(v)}`);
 }

@@ -1,6 +1,6 @@
 // Scalar functions: string, math, list, type conversion and graph functions. Names are matched without case.
 import { CypherArgumentError, CypherEntityNotFoundError, CypherTypeError } from './errors.js';
-import { makeTemporal, parseTemporal, type TemporalKind } from './temporal.js';
+import { DurationValue, makeDuration, makeTemporal, parseTemporal, type TemporalKind } from './temporal.js';
 import {
   GraphNode,
   GraphRelationship,
@@ -54,7 +54,7 @@ export function toCypherString(v: Value): string | null {
   if (typeof v === 'string') return v;
   if (typeof v === 'bigint' || typeof v === 'boolean') return String(v);
   if (typeof v === 'number') return formatFloat(v);
-  if (v instanceof TemporalValue) return v.toString();
+  if (v instanceof TemporalValue || v instanceof DurationValue) return v.toString();
   return bad('toString', v);
 }
 
@@ -296,6 +296,7 @@ const FUNCTIONS: Record<string, FnDef> = {
   time: temporalFn('time'),
   localdatetime: temporalFn('localdatetime'),
   datetime: temporalFn('datetime'),
+  duration: { min: 1, max: 1, fn: nullIn(([m]) => (isMap(m) ? makeDuration(m) : bad('duration', m!))) },
 };
 
 /** A temporal constructor: from a map of components, an ISO string, or (no argument) now, in UTC. */

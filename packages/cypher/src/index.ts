@@ -23,6 +23,7 @@ export { MemoryGraph, type WriteStats } from './memory-graph.js';
 export { parse } from './parser.js';
 export {
   type CypherMap,
+  DurationValue,
   fromJs,
   GraphNode,
   GraphRelationship,

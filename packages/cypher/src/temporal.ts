@@ -174,3 +174,80 @@ export function parseTemporal(kind: TemporalKind, text: string): TemporalValue {
   if (g.tz !== undefined) c.timezone = g.tz;
   return makeTemporal(kind, c);
 }
+
+/** A duration: months, days and nanoseconds kept apart, as Cypher does (a month has no fixed length). */
+export class DurationValue {
+  constructor(
+    readonly months: number,
+    readonly days: number,
+    readonly nanos: bigint,
+  ) {}
+
+  toString(): string {
+    const y = Math.trunc(this.months / 12);
+    const mo = this.months % 12;
+    let out = 'P';
+    if (y) out += `${y}Y`;
+    if (mo) out += `${mo}M`;
+    if (this.days) out += `${this.days}D`;
+    if (this.nanos !== 0n) {
+      const neg = this.nanos < 0n;
+      const a = neg ? -this.nanos : this.nanos;
+      const h = a / 3_600_000_000_000n;
+      const mi = (a / 60_000_000_000n) % 60n;
+      const s = (a / 1_000_000_000n) % 60n;
+      const frac = a % 1_000_000_000n;
+      const sign = neg ? '-' : '';
+      out += 'T';
+      if (h) out += `${sign}${h}H`;
+      if (mi) out += `${sign}${mi}M`;
+      if (s || frac) out += `${sign}${s}${frac ? `.${pad(frac, 9).replace(/0+$/, '')}` : ''}S`;
+    }
+    return out === 'P' ? 'PT0S' : out;
+  }
+}
+
+export function makeDuration(c: Components): DurationValue {
+  const n = (k: string) => {
+    const v = c[k];
+    if (v === undefined || v === null) return 0;
+    if (typeof v === 'bigint') return Number(v);
+    if (typeof v === 'number') return v;
+    throw new CypherTypeError('InvalidArgumentType', `${k} must be a number`);
+  };
+  const months = n('years') * 12 + n('months');
+  const days = n('weeks') * 7 + n('days');
+  const seconds = n('hours') * 3600 + n('minutes') * 60 + n('seconds');
+  const nanos =
+    BigInt(Math.round(seconds * 1e9)) +
+    BigInt(Math.round(n('milliseconds') * 1e6)) +
+    BigInt(Math.round(n('microseconds') * 1e3)) +
+    BigInt(Math.round(n('nanoseconds')));
+  return new DurationValue(Math.trunc(months), Math.trunc(days), nanos);
+}
+
+/** `temporal + duration` (sign -1: minus), as Java's plus: months first (day clamped), then days, then time. */
+export function addDuration(t: TemporalValue, d: DurationValue, sign: 1 | -1): TemporalValue {
+  let epochDay = t.epochDay;
+  let nano = t.nanoOfDay;
+  const hasDate = t.kind === 'date' || t.kind === 'localdatetime' || t.kind === 'datetime';
+  if (hasDate) {
+    if (d.months !== 0) {
+      const [y, m, day] = civilFromDays(epochDay);
+      const total = y * 12 + (m - 1) + sign * d.months;
+      const ny = Math.floor(total / 12);
+      const nm = total - ny * 12 + 1;
+      const first = daysFromCivil(ny, nm, 1);
+      const monthLength = (nm === 12 ? daysFromCivil(ny + 1, 1, 1) : daysFromCivil(ny, nm + 1, 1)) - first;
+      epochDay = first + Math.min(day, monthLength) - 1;
+    }
+    epochDay += sign * d.days;
+  }
+  if (t.kind !== 'date') {
+    const total = nano + BigInt(sign) * d.nanos;
+    const dayShift = total >= 0n ? total / NANOS_PER_DAY : (total - NANOS_PER_DAY + 1n) / NANOS_PER_DAY;
+    nano = total - dayShift * NANOS_PER_DAY;
+    if (hasDate) epochDay += Number(dayShift);
+  }
+  return new TemporalValue(t.kind, epochDay, nano, t.offsetSeconds);
+}

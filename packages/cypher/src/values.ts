@@ -1,4 +1,4 @@
-import { TemporalValue } from './temporal.js';
+import { DurationValue, TemporalValue } from './temporal.js';
 
 // Cypher values in JavaScript. INTEGER is a bigint (64-bit, so 1 and 1.0 stay apart and overflow is caught),
 // FLOAT a number, a map a plain object; nodes, relationships and paths are class instances so that a map can
@@ -15,7 +15,8 @@ export type Value =
   | GraphNode
   | GraphRelationship
   | PathValue
-  | TemporalValue;
+  | TemporalValue
+  | DurationValue;
 
 export interface CypherMap {
   [key: string]: Value;
@@ -62,7 +63,7 @@ export function isMap(v: unknown): v is CypherMap {
   return proto === Object.prototype || proto === null;
 }
 
-export { TemporalValue };
+export { DurationValue, TemporalValue };
 
 export const isNumber = (v: unknown): v is bigint | number => typeof v === 'bigint' || typeof v === 'number';
 
@@ -78,6 +79,7 @@ export function typeName(v: Value | undefined): string {
   if (v instanceof GraphRelationship) return 'RELATIONSHIP';
   if (v instanceof PathValue) return 'PATH';
   if (v instanceof TemporalValue) return v.kind.toUpperCase();
+  if (v instanceof DurationValue) return 'DURATION';
   return 'MAP';
 }
 
@@ -87,7 +89,7 @@ export function fromJs(v: unknown): Value {
   if (typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') return v;
   if (Array.isArray(v)) return v.map(fromJs);
   if (v instanceof GraphNode || v instanceof GraphRelationship || v instanceof PathValue) return v;
-  if (v instanceof TemporalValue) return v;
+  if (v instanceof TemporalValue || v instanceof DurationValue) return v;
   if (typeof v === 'object') {
     const out: CypherMap = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = fromJs(x);
@@ -108,7 +110,7 @@ export function toJs(v: Value): unknown {
     return { id: v.id, type: v.type, start: v.start.id, end: v.end.id, properties: toJs(v.properties as Value) };
   }
   if (v instanceof PathValue) return { nodes: v.nodes.map(toJs), relationships: v.rels.map(toJs) };
-  if (v instanceof TemporalValue) return v.toString();
+  if (v instanceof TemporalValue || v instanceof DurationValue) return v.toString();
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) out[k] = toJs(x);
   return out;

@@ -1,7 +1,7 @@
 // The TCK's value format (TCK-README "Format of the expected results"): expected cells are parsed into a
 // neutral tree, actual values are converted into the same tree, and the two are compared. Nodes compare by
 // labels (as a set) and properties, relationships by type and properties, paths element by element.
-import { GraphNode, GraphRelationship, PathValue, TemporalValue, type Value } from '../src/index.js';
+import { DurationValue, GraphNode, GraphRelationship, PathValue, TemporalValue, type Value } from '../src/index.js';
 
 export type TckValue =
   | { t: 'null' }
@@ -159,7 +159,7 @@ export function fromValue(v: Value): TckValue {
   if (typeof v === 'number') return { t: 'float', v };
   if (typeof v === 'string') return { t: 'string', v };
   // The TCK writes temporal values in their string form.
-  if (v instanceof TemporalValue) return { t: 'string', v: v.toString() };
+  if (v instanceof TemporalValue || v instanceof DurationValue) return { t: 'string', v: v.toString() };
   if (Array.isArray(v)) return { t: 'list', items: v.map(fromValue) };
   if (v instanceof GraphNode) return { t: 'node', labels: [...v.labels], props: propsOf(v.properties) };
   if (v instanceof GraphRelationship) return { t: 'rel', type: v.type, props: propsOf(v.properties) };
