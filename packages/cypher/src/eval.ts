@@ -171,6 +171,12 @@ function compareOp(op: string, a: Value, b: Value): boolean | null {
       return r === null ? null : !r;
     }
   }
+  // NaN is a number that is neither smaller nor larger than any other number.
+  if ((typeof a === 'number' && Number.isNaN(a)) || (typeof b === 'number' && Number.isNaN(b))) {
+    return (typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')
+      ? false
+      : null;
+  }
   const c = compare(a, b);
   if (c === null) return null;
   switch (op) {

@@ -53,7 +53,8 @@ export function tokenize(src: string): Token[] {
     }
     const start = i;
     const prev = out[out.length - 1];
-    const afterValue = prev && (prev.type === 'ident' || prev.type === 'quoted' || [')', ']', '}'].includes(prev.text));
+    // `.5` is a number unless it follows something a property could be read from (`n.5` is no Cypher).
+    const afterValue = prev && (prev.type === 'quoted' || [')', ']', '}'].includes(prev.text));
     if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(src[i + 1] ?? '') && !afterValue)) {
       i = lexNumber(src, i, out, fail);
       continue;

@@ -178,19 +178,15 @@ function checkProjection(p: Projection, scope: Scope, isWith: boolean, where: Ex
   const aggregating = aggItems.length > 0;
   // ORDER BY sees the projected names and, without aggregation or DISTINCT, the variables before them.
   const orderScope: Scope = aggregating || p.distinct ? new Map([...out]) : new Map([...scope, ...out]);
-  if (aggregating || p.distinct) {
-    for (const e of keyItems) if (e.kind === 'var') orderScope.set(e.name, scope.get(e.name) ?? 'any');
-  }
+  // After DISTINCT or aggregation only the projected columns remain; an expression written as a projected
+  // item (ORDER BY a.name after WITH DISTINCT a.name AS name) stands for that column.
+  const projected = new Map(p.items.map((i) => [canon(i.expr), i.alias ?? i.text]));
+  const narrow = (e: Expr) => (aggregating || p.distinct ? substitute(e, projected) : e);
   for (const o of p.order) {
     if (!aggregating && findAggregates(o.expr, [], isAgg).length > 0) {
       fail('InvalidAggregation', 'ORDER BY cannot aggregate when the projection does not');
     }
-    checkExpr(o.expr, aggregating ? new Map([...scope, ...out]) : orderScope, aggregating);
-    if (aggregating)
-      checkAmbiguous(o.expr, [
-        ...keyItems,
-        ...p.items.map((i) => ({ kind: 'var', name: i.alias ?? i.text, pos: 0 }) as Expr),
-      ]);
+    checkExpr(narrow(o.expr), orderScope, aggregating);
   }
   for (const [e, what] of [
     [p.skip, 'SKIP'],
@@ -204,7 +200,7 @@ function checkProjection(p: Projection, scope: Scope, isWith: boolean, where: Ex
       if (typeof e.value !== 'bigint') fail('InvalidArgumentType', `${what} needs an INTEGER`);
     }
   }
-  if (where) checkExpr(where, orderScope, false);
+  if (where) checkExpr(narrow(where), orderScope, false);
   return out;
 }
 
@@ -218,9 +214,28 @@ function exprType(e: Expr): VarType {
 const canon = (e: Expr): string =>
   JSON.stringify(e, (k, v) => (k === 'pos' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
 
-/** An aggregating item may use, outside its aggregates, only grouping keys and constants. */
+/** `e` with every subexpression found in `names` (by canonical form) replaced by that column's variable. */
+function substitute(e: Expr, names: Map<string, string>): Expr {
+  const deep = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(deep);
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    if (typeof o.kind === 'string' && typeof o.pos === 'number') {
+      const name = names.get(canon(o as unknown as Expr));
+      if (name !== undefined) return { kind: 'var', name, pos: o.pos };
+    }
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, deep(x)]));
+  };
+  return deep(e) as Expr;
+}
+
+/**
+ * An aggregating item may use, outside its aggregates, only constants and grouping keys that are a variable
+ * or a variable's property (a longer expression, even if projected, is ambiguous).
+ */
 function checkAmbiguous(e: Expr, keys: Expr[]): void {
-  const keySet = new Set(keys.map(canon));
+  const simple = (k: Expr) => k.kind === 'var' || (k.kind === 'prop' && k.target.kind === 'var');
+  const keySet = new Set(keys.filter(simple).map(canon));
   const visit = (x: Expr, bound: Set<string>): void => {
     if (keySet.has(canon(x))) return;
     if (x.kind === 'call' && isAgg(x)) return;
