@@ -74,6 +74,8 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     case 'hasLabels': {
       const v = evaluate(e.target, row, ctx);
       if (v === null) return null;
+      // On a relationship, `r:T` tests its type.
+      if (v instanceof GraphRelationship) return e.labels.every((l) => v.type === l);
       if (!(v instanceof GraphNode)) throw typeErr(`labels can only be tested on a NODE, got ${typeName(v)}`);
       return e.labels.every((l) => v.labels.includes(l));
     }

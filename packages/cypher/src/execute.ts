@@ -133,6 +133,12 @@ function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [
       const g = writer(ctx);
       const out: Row[] = [];
       for (const row of rows) {
+        for (const p of [...c.pattern.nodes, ...c.pattern.rels]) {
+          const props = p.properties ? evaluate(p.properties, row, ctx) : null;
+          if (isMap(props) && Object.values(props).includes(null)) {
+            throw new CypherSemanticError('MergeReadOwnWrites', 'MERGE cannot match or create a null property');
+          }
+        }
         const matches = [...matchPart(c.pattern, row, ctx, new Set())];
         if (matches.length > 0) {
           for (const m of matches) {

@@ -121,9 +121,13 @@ function live<T extends GraphNode | GraphRelationship>(v: T): T {
 }
 
 function rangeFn([a, b, s]: Value[]): Value {
-  const start = int('range', a!);
-  const end = int('range', b!);
-  const step = s === undefined ? 1n : int('range', s);
+  const arg = (v: Value): bigint => {
+    if (typeof v === 'bigint') return v;
+    throw new CypherArgumentError('InvalidArgumentType', `range() takes INTEGERs, not ${typeName(v)}`);
+  };
+  const start = arg(a!);
+  const end = arg(b!);
+  const step = s === undefined ? 1n : arg(s);
   if (step === 0n) throw new CypherArgumentError('NumberOutOfRange', 'range() step cannot be 0');
   const out: Value[] = [];
   if (step > 0n) for (let i = start; i <= end; i += step) out.push(i);

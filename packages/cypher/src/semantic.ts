@@ -52,7 +52,7 @@ function checkClause(c: Clause, scope: Scope): Scope {
   switch (c.kind) {
     case 'match': {
       const next = checkPattern(c.pattern, scope, 'match');
-      if (c.where) checkExpr(c.where, next, false);
+      if (c.where) checkPredicate(c.where, next);
       return next;
     }
     case 'unwind': {
@@ -78,7 +78,11 @@ function checkClause(c: Clause, scope: Scope): Scope {
       }
       return scope;
     case 'delete':
-      for (const e of c.exprs) checkExpr(e, scope, false);
+      for (const e of c.exprs) {
+        if (e.kind === 'hasLabels')
+          fail('InvalidDelete', 'DELETE removes nodes and relationships; use REMOVE for labels');
+        checkExpr(e, scope, false);
+      }
       return scope;
     case 'call':
       return scope;
@@ -200,7 +204,7 @@ function checkProjection(p: Projection, scope: Scope, isWith: boolean, where: Ex
       if (typeof e.value !== 'bigint') fail('InvalidArgumentType', `${what} needs an INTEGER`);
     }
   }
-  if (where) checkExpr(narrow(where), orderScope, false);
+  if (where) checkPredicate(narrow(where), orderScope);
   return out;
 }
 
@@ -264,6 +268,40 @@ function hasVariables(e: Expr): boolean {
 const nonBooleanLiteral = (e: Expr) =>
   (e.kind === 'literal' && e.value !== null && typeof e.value !== 'boolean') || e.kind === 'list' || e.kind === 'map';
 
+// Pattern expressions are predicates: allowed in WHERE and inside exists(), refused elsewhere.
+let patternsAllowed = false;
+
+function withPatterns(allowed: boolean, f: () => void): void {
+  const saved = patternsAllowed;
+  patternsAllowed = allowed;
+  try {
+    f();
+  } finally {
+    patternsAllowed = saved;
+  }
+}
+
+/** A WHERE: a predicate, so a node, relationship or path in a boolean position is refused. */
+function checkPredicate(e: Expr, scope: Scope): void {
+  const boolPosition = (x: Expr): void => {
+    if (x.kind === 'var') {
+      const t = scope.get(x.name);
+      if (t === 'node' || t === 'rel' || t === 'path')
+        fail('InvalidArgumentType', `${x.name} is a ${t}, not a BOOLEAN`);
+    } else if (x.kind === 'binary' && (x.op === 'and' || x.op === 'or' || x.op === 'xor')) {
+      boolPosition(x.left);
+      boolPosition(x.right);
+    } else if (x.kind === 'unary' && x.op === 'not') boolPosition(x.arg);
+  };
+  boolPosition(e);
+  withPatterns(true, () => checkExpr(e, scope, false));
+}
+
+const isLiteralOf = (e: Expr, ok: (v: unknown) => boolean) =>
+  (e.kind === 'literal' && e.value !== null && !ok(e.value)) ||
+  (e.kind === 'list' && !ok([])) ||
+  (e.kind === 'map' && !ok({}));
+
 function checkExpr(e: Expr, scope: Scope, aggAllowed: boolean, inAgg = false): void {
   switch (e.kind) {
     case 'var':
@@ -296,6 +334,26 @@ function checkExpr(e: Expr, scope: Scope, aggAllowed: boolean, inAgg = false): v
         for (const a of e.args) checkExpr(a, scope, true, true);
         return;
       }
+      const fname = e.name.toLowerCase();
+      const arg = e.args[0];
+      const argType = arg?.kind === 'var' ? scope.get(arg.name) : undefined;
+      if (fname === 'size' && argType === 'path')
+        fail('InvalidArgumentType', 'size() takes a LIST or STRING, not a PATH');
+      if (fname === 'labels' && (argType === 'path' || argType === 'rel'))
+        fail('InvalidArgumentType', 'labels() takes a NODE');
+      if (
+        fname === 'properties' &&
+        arg &&
+        isLiteralOf(arg, (v) => v !== null && typeof v === 'object' && !Array.isArray(v))
+      ) {
+        fail('InvalidArgumentType', 'properties() takes a NODE, a RELATIONSHIP or a MAP');
+      }
+      if (fname === 'exists') {
+        withPatterns(true, () => {
+          for (const a of e.args) checkExpr(a, scope, aggAllowed, inAgg);
+        });
+        return;
+      }
       const def = lookupFunction(e.name);
       if (!def && e.name.toLowerCase() !== 'exists') fail('UnknownFunction', `unknown function ${e.name}()`);
       if (def && (e.args.length < def.min || e.args.length > def.max)) {
@@ -307,7 +365,9 @@ function checkExpr(e: Expr, scope: Scope, aggAllowed: boolean, inAgg = false): v
     case 'quantifier': {
       checkExpr(e.source, scope, aggAllowed, inAgg);
       const inner = new Map([...scope, [e.variable, 'any' as VarType]]);
-      for (const c of children(e).slice(1)) checkExpr(c, inner, false, inAgg);
+      withPatterns(true, () => {
+        for (const c of children(e).slice(1)) checkExpr(c, inner, false, inAgg);
+      });
       return;
     }
     case 'patternComp': {
@@ -316,6 +376,7 @@ function checkExpr(e: Expr, scope: Scope, aggAllowed: boolean, inAgg = false): v
       return;
     }
     case 'patternExpr': {
+      if (!patternsAllowed) fail('UnexpectedSyntax', 'a pattern is a predicate here: use it in WHERE or exists()');
       for (const n of e.pattern.nodes) if (n.variable !== null) requireVar(n.variable, scope);
       for (const r of e.pattern.rels) if (r.variable !== null) requireVar(r.variable, scope);
       checkPattern([e.pattern], scope, 'expr');

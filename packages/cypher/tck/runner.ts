@@ -114,7 +114,7 @@ export function runScenario(steps: Step[], graphsDir: string | undefined): void 
   for (const step of steps) {
     const t = step.text.trim();
     const named = /^the (.+) graph$/.exec(t);
-    const raised = /^an? (\w+) should be raised at (compile time|runtime|any time): (\w+)$/.exec(t);
+    const raised = /^an? (\w+) should be raised at (compile time|runtime|any time): (\S+)$/.exec(t);
     if (t === 'an empty graph' || t === 'any graph') graph = new MemoryGraph();
     else if (named) {
       if (!graphsDir) throw new Failure(`no graphs folder for the ${named[1]} graph`);
