@@ -1,13 +1,13 @@
 // The executor: runs a checked query clause by clause over a list of rows. Each clause sees the complete
 // output of the clause before it, which is the semantics openCypher specifies for updates and reads.
-import { aggregate, findAggregates } from './aggregate.js';
+import { aggregate, children, findAggregates } from './aggregate.js';
 import type { Clause, Expr, PatternPart, Projection, Query, SetItem, SingleQuery } from './ast.js';
 import { equivalenceKey, orderCompare } from './compare.js';
 import { CypherArgumentError, CypherError, CypherSemanticError, CypherSyntaxError, CypherTypeError } from './errors.js';
 import { type EvalContext, evaluate, type Row, truthy } from './eval.js';
 import { AGGREGATES } from './functions.js';
 import { type GraphWriter, isWritable } from './graph.js';
-import { matchPart, matchPattern } from './match.js';
+import { type LookupHints, matchPart, matchPattern } from './match.js';
 import {
   DurationValue,
   GraphNode,
@@ -89,9 +89,10 @@ function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [
     case 'match': {
       const out: Row[] = [];
       const newVars = patternVars(c.pattern).filter((v) => !scope.includes(v));
+      const hints = c.where ? lookupHints(c.where, scope) : undefined;
       for (const row of rows) {
         let found = false;
-        for (const r of matchPattern(c.pattern, row, ctx)) {
+        for (const r of matchPattern(c.pattern, row, ctx, hints)) {
           if (c.where && truthy(evaluate(c.where, r, ctx)) !== true) continue;
           found = true;
           out.push(r);
@@ -211,6 +212,38 @@ function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [
     case 'return':
       return [rows, scope];
   }
+}
+
+/** `n.key = expr` conjuncts of a WHERE whose expr reads only what was bound before the MATCH. */
+function lookupHints(where: Expr, scope: string[]): LookupHints {
+  const hints = new Map<string, readonly [string, Expr]>();
+  const known = (e: Expr): boolean => {
+    if (e.kind === 'var') return scope.includes(e.name);
+    if (e.kind === 'patternExpr' || e.kind === 'patternComp' || e.kind === 'listComp' || e.kind === 'quantifier') {
+      return false;
+    }
+    if (e.kind === 'mapProjection' || (e.kind === 'call' && isAggregate(e))) return false;
+    return children(e).every(known);
+  };
+  const visit = (e: Expr) => {
+    if (e.kind === 'binary' && e.op === 'and') {
+      visit(e.left);
+      visit(e.right);
+      return;
+    }
+    if (e.kind !== 'compare' || e.ops.length !== 1 || e.ops[0] !== '=') return;
+    const pairs: [Expr, Expr][] = [
+      [e.args[0]!, e.args[1]!],
+      [e.args[1]!, e.args[0]!],
+    ];
+    for (const [a, b] of pairs) {
+      if (a.kind === 'prop' && a.target.kind === 'var' && !scope.includes(a.target.name) && known(b)) {
+        if (!hints.has(a.target.name)) hints.set(a.target.name, [a.key, b]);
+      }
+    }
+  };
+  visit(where);
+  return hints;
 }
 
 function evalProps(e: Expr | null, row: Row, ctx: EvalContext): Properties {

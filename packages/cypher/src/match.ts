@@ -15,9 +15,15 @@ interface State {
   rels: (RelBinding | undefined)[];
 }
 
+/**
+ * Lookups the planner found in the MATCH's WHERE (`n.key = expr`, expr known before the MATCH): a node
+ * variable → the property and the expression, so its candidates come from the graph's index, not a scan.
+ */
+export type LookupHints = ReadonlyMap<string, readonly [string, Expr]>;
+
 /** Every row extending `row` with a match of all `parts`, relationships unique across them. */
-export function* matchPattern(parts: PatternPart[], row: Row, ctx: EvalContext): Generator<Row> {
-  yield* matchFrom(parts, 0, row, ctx, new Set());
+export function* matchPattern(parts: PatternPart[], row: Row, ctx: EvalContext, hints?: LookupHints): Generator<Row> {
+  yield* matchFrom(parts, 0, row, ctx, new Set(), hints);
 }
 
 function* matchFrom(
@@ -26,12 +32,13 @@ function* matchFrom(
   row: Row,
   ctx: EvalContext,
   used: Set<GraphRelationship>,
+  hints: LookupHints | undefined,
 ): Generator<Row> {
   if (i === parts.length) {
     yield row;
     return;
   }
-  for (const r of matchPart(parts[i]!, row, ctx, used)) yield* matchFrom(parts, i + 1, r, ctx, used);
+  for (const r of matchPart(parts[i]!, row, ctx, used, hints)) yield* matchFrom(parts, i + 1, r, ctx, used, hints);
 }
 
 function propsOf(p: Expr | null, row: Row, ctx: EvalContext): [string, Value][] | null {
@@ -62,6 +69,7 @@ function candidates(
   props: [string, Value][] | null,
   row: Row,
   ctx: EvalContext,
+  hints: LookupHints | undefined,
 ): Iterable<GraphNode> {
   if (pat.variable !== null && row[pat.variable] !== undefined) {
     const v = row[pat.variable];
@@ -73,15 +81,21 @@ function candidates(
     const found = ctx.graph.findNodes(label, k, v);
     if (found) return found;
   }
+  const hint = pat.variable !== null ? hints?.get(pat.variable) : undefined;
+  if (hint && ctx.graph.findNodes) {
+    const found = ctx.graph.findNodes(label, hint[0], evaluate(hint[1], row, ctx));
+    if (found) return found;
+  }
   return ctx.graph.scanNodes(label);
 }
 
-function anchorIndex(part: PatternPart, row: Row): number {
+function anchorIndex(part: PatternPart, row: Row, hints: LookupHints | undefined): number {
   let best = 0;
   let bestScore = -1;
   part.nodes.forEach((n, i) => {
-    const score =
-      n.variable !== null && row[n.variable] !== undefined ? 3 : n.properties ? 2 : n.labels.length > 0 ? 1 : 0;
+    const bound = n.variable !== null && row[n.variable] !== undefined;
+    const hinted = n.properties !== null || (n.variable !== null && hints?.has(n.variable) === true);
+    const score = bound ? 3 : hinted ? 2 : n.labels.length > 0 ? 1 : 0;
     if (score > bestScore) {
       best = i;
       bestScore = score;
@@ -96,12 +110,13 @@ export function* matchPart(
   row: Row,
   ctx: EvalContext,
   used: Set<GraphRelationship>,
+  hints?: LookupHints,
 ): Generator<Row> {
   const nodeProps = part.nodes.map((n) => propsOf(n.properties, row, ctx));
   const relProps = part.rels.map((r) => propsOf(r.properties, row, ctx));
-  const a = anchorIndex(part, row);
+  const a = anchorIndex(part, row, hints);
   const st: State = { nodes: new Array(part.nodes.length), rels: new Array(part.rels.length) };
-  for (const n of candidates(part.nodes[a]!, nodeProps[a]!, row, ctx)) {
+  for (const n of candidates(part.nodes[a]!, nodeProps[a]!, row, ctx, hints)) {
     ctx.tick();
     if (n.deleted || !nodeMatches(n, part.nodes[a]!, nodeProps[a]!, row)) continue;
     st.nodes[a] = n;

@@ -80,3 +80,28 @@ test('runtime errors are typed; a read-only graph refuses writes; budgets cut a 
     (e: unknown) => e instanceof CypherLimitError && e.code === 'cypher_timeout',
   );
 });
+
+test('a WHERE equality on a node property is answered by the graph index instead of a scan', () => {
+  const g = new MemoryGraph();
+  rows(g, 'UNWIND range(1, 50) AS i CREATE (:N {k: i})-[:T]->(:M {k: i})');
+  let scans = 0;
+  let lookups = 0;
+  const indexed: GraphReader = {
+    scanNodes: (label) => {
+      scans++;
+      return g.scanNodes(label);
+    },
+    findNodes: (label, key, value) => {
+      lookups++;
+      return [...g.scanNodes(label)].filter((n) => n.properties[key] === value);
+    },
+    expand: (n, d, t) => g.expand(n, d, t),
+  };
+  const r = runCypher(indexed, 'MATCH (a:N)-[:T]->(b) WHERE $k = a.k AND b.k > 0 RETURN b.k AS k', { k: 7n });
+  assert.deepEqual(r.rows, [[7n]]);
+  assert.equal(scans, 0);
+  assert.equal(lookups, 1);
+  // Without an equality the planner scans.
+  runCypher(indexed, 'MATCH (a:N) WHERE a.k > 48 RETURN a.k');
+  assert.equal(scans, 1);
+});

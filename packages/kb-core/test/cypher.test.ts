@@ -46,6 +46,9 @@ test('rawQuery: entities are nodes, facts are relationships typed by the upper-c
     assert.equal(node.kind, 'node');
     assert.deepEqual(node.labels, ['gene', 'Entity']);
     assert.equal(node.id, (await db.resolve('KRAS'))!);
+    // A lookup by id (answered from the entity index) with a parameter.
+    const byId = await db.rawQuery('MATCH (n:Entity) WHERE n.id = $id RETURN n.name AS name', { id: node.id });
+    assert.deepEqual(byId.rows, [['KRAS']]);
   } finally {
     t.cleanup();
   }
