@@ -120,7 +120,16 @@ export type Clause =
   | { kind: 'set'; items: SetItem[]; pos: number }
   | { kind: 'remove'; items: RemoveItem[]; pos: number }
   | { kind: 'delete'; detach: boolean; exprs: Expr[]; pos: number }
-  | { kind: 'call'; name: string; args: Expr[] | null; yields: string[] | null; pos: number };
+  | {
+      kind: 'call';
+      name: string;
+      /** null: called without parentheses, the arguments are the parameters of the same names. */
+      args: Expr[] | null;
+      /** null: no YIELD (a standalone call returns every output). */
+      yields: { name: string; alias: string }[] | null;
+      where: Expr | null;
+      pos: number;
+    };
 
 export interface SingleQuery {
   clauses: Clause[];

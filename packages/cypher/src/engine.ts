@@ -7,18 +7,21 @@ import { parse } from './parser.js';
 import { check } from './semantic.js';
 import { fromJs, type Value } from './values.js';
 import type { Query } from './ast.js';
+import type { Procedures } from './procedures.js';
 
 export interface RunOptions {
   /** Cancel the query after this many milliseconds (checked between steps of the match and projection). */
   timeoutMs?: number;
   /** Refuse a result with more rows than this. */
   maxRows?: number;
+  /** Procedures CALL may name. */
+  procedures?: Procedures;
 }
 
 /** Parses and checks a query without running it: every compile-time error surfaces here. */
-export function compile(cypher: string): Query {
+export function compile(cypher: string, procedures?: Procedures): Query {
   const q = parse(cypher);
-  check(q);
+  check(q, procedures);
   return q;
 }
 
@@ -28,7 +31,7 @@ export function runCypher(
   params: Record<string, unknown> = {},
   options: RunOptions = {},
 ): Result {
-  const q = compile(cypher);
+  const q = compile(cypher, options.procedures);
   const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
   let ticks = 0;
   const p: Record<string, Value> = {};
@@ -36,6 +39,7 @@ export function runCypher(
   const ctx: EvalContext = {
     graph,
     params: p,
+    procedures: options.procedures ?? new Map(),
     tick() {
       if (++ticks % 1024 === 0 && Date.now() > deadline) {
         throw new CypherLimitError('cypher_timeout', `the query ran past its ${options.timeoutMs} ms budget`);

@@ -11,6 +11,7 @@ import {
 import { checkedInt, lookupFunction } from './functions.js';
 import { addDuration, DurationValue, TemporalValue } from './temporal.js';
 import type { GraphReader } from './graph.js';
+import type { Procedures } from './procedures.js';
 import { matchPart } from './match.js';
 import { type CypherMap, GraphNode, GraphRelationship, isMap, PathValue, type Value, typeName } from './values.js';
 
@@ -19,6 +20,8 @@ export type Row = Record<string, Value>;
 export interface EvalContext {
   graph: GraphReader;
   params: Record<string, Value>;
+  /** Procedures CALL may name. */
+  procedures?: Procedures;
   /** Values of aggregate calls, computed per group by the projection. */
   aggregates?: Map<Expr, Value>;
   /** Called in loops, so that a query past its deadline stops. */

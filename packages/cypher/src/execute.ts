@@ -3,7 +3,15 @@
 import { aggregate, children, findAggregates } from './aggregate.js';
 import type { Clause, Expr, PatternPart, Projection, Query, SetItem, SingleQuery } from './ast.js';
 import { equivalenceKey, orderCompare } from './compare.js';
-import { CypherArgumentError, CypherError, CypherSemanticError, CypherSyntaxError, CypherTypeError } from './errors.js';
+import {
+  CypherArgumentError,
+  CypherError,
+  CypherParameterMissingError,
+  CypherSemanticError,
+  CypherSyntaxError,
+  CypherTypeError,
+} from './errors.js';
+import { coerceArgument, yieldItems } from './procedures.js';
 import { type EvalContext, evaluate, type Row, truthy } from './eval.js';
 import { AGGREGATES } from './functions.js';
 import { type GraphWriter, isWritable } from './graph.js';
@@ -51,6 +59,16 @@ function distinctRows(rows: Value[][]): Value[][] {
 function executeSingle(q: SingleQuery, ctx: EvalContext): Result {
   let rows: Row[] = [{}];
   let scope: string[] = [];
+  const only = q.clauses.length === 1 ? q.clauses[0] : undefined;
+  if (only?.kind === 'call') {
+    // A standalone CALL returns its yields, or every output.
+    const proc = ctx.procedures?.get(only.name);
+    const columns = proc ? yieldItems(only.yields, proc).map((y) => y.alias) : [];
+    const [out] = runClause(only, rows, scope, ctx);
+    // A procedure without outputs returns no rows when called on its own.
+    if (columns.length === 0) return { columns, rows: [] };
+    return { columns, rows: out.map((r) => columns.map((k) => r[k] ?? null)) };
+  }
   for (const c of q.clauses) {
     if (c.kind === 'return') {
       const { rows: out, columns } = project(c, rows, scope, ctx);
@@ -207,8 +225,34 @@ function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [
       }
       return [rows, scope];
     }
-    case 'call':
-      throw new CypherSemanticError('ProcedureNotFound', `there is no procedure ${c.name}`, 'compile');
+    case 'call': {
+      const proc = ctx.procedures?.get(c.name);
+      if (!proc)
+        throw new CypherError('ProcedureError', 'ProcedureNotFound', `there is no procedure ${c.name}`, 'compile');
+      const out: Row[] = [];
+      const yields = yieldItems(c.yields, proc);
+      for (const row of rows) {
+        const args = proc.inputs.map((field, i) => {
+          if (c.args) return coerceArgument(field, evaluate(c.args[i]!, row, ctx));
+          if (!(field.name in ctx.params)) throw new CypherParameterMissingError(field.name);
+          return coerceArgument(field, ctx.params[field.name]!);
+        });
+        // A procedure without outputs runs for its effect and keeps the row.
+        if (proc.outputs.length === 0) {
+          for (const _ of proc.call(args)) ctx.tick();
+          out.push(row);
+          continue;
+        }
+        for (const values of proc.call(args)) {
+          ctx.tick();
+          const r = { ...row };
+          for (const y of yields) r[y.alias] = values[proc.outputs.findIndex((o) => o.name === y.name)] ?? null;
+          if (c.where && truthy(evaluate(c.where, r, ctx)) !== true) continue;
+          out.push(r);
+        }
+      }
+      return [out, addScope(scope, c.yields ? yields.map((y) => y.alias) : [])];
+    }
     case 'return':
       return [rows, scope];
   }

@@ -176,13 +176,20 @@ class Parser {
         }
         this.expectSym(')');
       }
-      let yields: string[] | null = null;
+      let yields: { name: string; alias: string }[] | null = null;
+      let where: Expr | null = null;
       if (this.acceptKw('YIELD')) {
         yields = [];
-        do yields.push(this.name());
-        while (this.acceptSym(','));
+        // YIELD * is kept as the item '*'; the checks expand it to every output.
+        if (this.acceptSym('*')) yields.push({ name: '*', alias: '*' });
+        else
+          do {
+            const name = this.name();
+            yields.push({ name, alias: this.acceptKw('AS') ? this.variable() : name });
+          } while (this.acceptSym(','));
+        if (this.acceptKw('WHERE')) where = this.expr();
       }
-      return { kind: 'call', name: parts.join('.'), args, yields, pos };
+      return { kind: 'call', name: parts.join('.'), args, yields, where, pos };
     }
     return this.unexpected('a clause (MATCH, RETURN, WITH, …)');
   }

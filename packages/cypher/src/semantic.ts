@@ -4,6 +4,8 @@ import { children, findAggregates } from './aggregate.js';
 import type { Clause, Expr, PatternPart, Projection, Query, SetItem, SingleQuery } from './ast.js';
 import { CypherSyntaxError, CypherTypeError } from './errors.js';
 import { AGGREGATES, lookupFunction } from './functions.js';
+import { fitsType, type Procedures, yieldItems } from './procedures.js';
+import { CypherError } from './errors.js';
 
 type VarType = 'node' | 'rel' | 'path' | 'scalar' | 'map' | 'any';
 type Scope = Map<string, VarType>;
@@ -14,7 +16,10 @@ const fail = (detail: string, message: string): never => {
 };
 const isAgg = (c: Call) => AGGREGATES.has(c.name.toLowerCase());
 
-export function check(q: Query): void {
+let procedures: Procedures = new Map();
+
+export function check(q: Query, procs: Procedures = new Map()): void {
+  procedures = procs;
   if (q.unionAll.length > 0 && new Set(q.unionAll).size > 1) {
     fail('InvalidClauseComposition', 'UNION and UNION ALL cannot be mixed');
   }
@@ -36,11 +41,16 @@ function checkSingle(q: SingleQuery, inUnion: boolean): string[] {
   if (last.kind !== 'return' && !updating.includes(last.kind) && last.kind !== 'call') {
     fail('InvalidClauseComposition', `a query cannot end with ${last.kind.toUpperCase()}`);
   }
+  const standalone = q.clauses.length === 1 && last.kind === 'call';
   q.clauses.forEach((c, i) => {
     if (c.kind === 'return' && i !== q.clauses.length - 1) fail('InvalidClauseComposition', 'RETURN must come last');
-    scope = checkClause(c, scope);
+    scope = c.kind === 'call' ? checkCall(c, scope, standalone) : checkClause(c, scope);
   });
   if (last.kind === 'return') return projectionColumns(last, scope);
+  if (standalone && last.kind === 'call') {
+    const proc = procedures.get(last.name);
+    return proc ? yieldItems(last.yields, proc).map((y) => y.alias) : [];
+  }
   return [];
 }
 
@@ -90,6 +100,36 @@ function checkClause(c: Clause, scope: Scope): Scope {
     case 'return':
       return checkProjection(c, scope, c.kind === 'with', c.kind === 'with' ? c.where : null);
   }
+}
+
+function checkCall(c: Extract<Clause, { kind: 'call' }>, scope: Scope, standalone: boolean): Scope {
+  const proc = procedures.get(c.name);
+  if (!proc) throw new CypherError('ProcedureError', 'ProcedureNotFound', `there is no procedure ${c.name}`, 'compile');
+  if (c.args === null) {
+    if (!standalone)
+      fail('InvalidArgumentPassingMode', 'only a standalone CALL may take its arguments from parameters');
+  } else {
+    if (c.args.length !== proc.inputs.length) {
+      fail('InvalidNumberOfArguments', `${c.name} takes ${proc.inputs.length} arguments, not ${c.args.length}`);
+    }
+    c.args.forEach((a, i) => {
+      checkExpr(a, scope, false);
+      if (a.kind === 'literal' && !fitsType(proc.inputs[i]!.type, a.value)) {
+        fail('InvalidArgumentType', `argument ${proc.inputs[i]!.name} must be ${proc.inputs[i]!.type}`);
+      }
+    });
+  }
+  if (!standalone && c.yields === null && proc.outputs.length > 0) {
+    fail('UndefinedVariable', `CALL ${c.name} inside a query needs YIELD`);
+  }
+  const next = new Map(scope);
+  for (const y of c.yields ? yieldItems(c.yields, proc) : []) {
+    if (!proc.outputs.some((o) => o.name === y.name)) fail('UndefinedVariable', `${c.name} yields no ${y.name}`);
+    if (next.has(y.alias)) fail('VariableAlreadyBound', `${y.alias} is already bound`);
+    next.set(y.alias, 'any');
+  }
+  if (c.where) checkPredicate(c.where, next);
+  return next;
 }
 
 function requireVar(name: string, scope: Scope): void {

@@ -5,7 +5,16 @@ import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { AstBuilder, compile, GherkinClassicTokenMatcher, Parser } from '@cucumber/gherkin';
 import { IdGenerator } from '@cucumber/messages';
-import { CypherError, equivalenceKey, MemoryGraph, type Result, runCypher, type Value } from '../src/index.js';
+import {
+  CypherError,
+  equivalenceKey,
+  MemoryGraph,
+  type Procedure,
+  type ProcedureField,
+  type Result,
+  runCypher,
+  type Value,
+} from '../src/index.js';
 import { fromValue, parseTckValue, sameBag, sameValue, showValue, type TckValue } from './values.js';
 
 export interface ScenarioResult {
@@ -106,20 +115,24 @@ class Failure extends Error {}
 export function runScenario(steps: Step[], graphsDir: string | undefined): void {
   let graph = new MemoryGraph();
   let params: Record<string, Value> = {};
+  const procedures = new Map<string, Procedure>();
   let result: Result | undefined;
   let error: unknown;
   let before: Snapshot | undefined;
   let after: Snapshot | undefined;
-  const run = (q: string) => runCypher(graph, q, params);
+  const run = (q: string) => runCypher(graph, q, params, { procedures });
   for (const step of steps) {
     const t = step.text.trim();
     const named = /^the (.+) graph$/.exec(t);
+    const proc = /^there exists a procedure ([\w.]+)\((.*?)\) :: \((.*?)\)\s*:?$/.exec(t);
     const raised = /^an? (\w+) should be raised at (compile time|runtime|any time): (\S+)$/.exec(t);
     if (t === 'an empty graph' || t === 'any graph') graph = new MemoryGraph();
     else if (named) {
       if (!graphsDir) throw new Failure(`no graphs folder for the ${named[1]} graph`);
       graph = new MemoryGraph();
       runCypher(graph, readFileSync(join(graphsDir, named[1]!, `${named[1]}.cypher`), 'utf8'));
+    } else if (proc) {
+      procedures.set(proc[1]!, tableProcedure(fields(proc[2]!), fields(proc[3]!), step.table ?? []));
     } else if (t === 'having executed:') run(step.doc ?? '');
     else if (t === 'parameters are:') {
       params = {};
@@ -160,6 +173,36 @@ export function runScenario(steps: Step[], graphsDir: string | undefined): void 
       if (error.phase !== phase) throw new Failure(`expected ${m[1]} at ${m[2]}, raised at ${error.phase}`);
     } else throw new Failure(`unknown step: ${t}`);
   }
+}
+
+/** `name :: TYPE?, …` of a procedure signature. */
+function fields(text: string): ProcedureField[] {
+  return text
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '')
+    .map((f) => {
+      const [name, type] = f.split('::').map((x) => x.trim()) as [string, string];
+      return { name, type };
+    });
+}
+
+/** A procedure whose rows are a table: the inputs' columns select rows, the outputs' columns are returned. */
+function tableProcedure(inputs: ProcedureField[], outputs: ProcedureField[], table: string[][]): Procedure {
+  const header = table[0] ?? [];
+  const data = table.slice(1).map((r) => r.map((cell) => toValue(parseTckValue(cell))));
+  return {
+    inputs,
+    outputs,
+    *call(args) {
+      for (const row of data) {
+        const ok = inputs.every(
+          (f, i) => equivalenceKey(row[header.indexOf(f.name)] ?? null) === equivalenceKey(args[i]!),
+        );
+        if (ok) yield outputs.map((o) => row[header.indexOf(o.name)] ?? null);
+      }
+    },
+  };
 }
 
 function toValue(v: TckValue): Value {

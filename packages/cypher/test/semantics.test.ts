@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   CypherArithmeticError,
+  CypherError,
   CypherLimitError,
   CypherSemanticError,
   type GraphReader,
   MemoryGraph,
   runCypher,
+  type Value,
 } from '../src/index.js';
 
 const rows = (g: MemoryGraph, q: string, p?: Record<string, unknown>) => runCypher(g, q, p).rows;
@@ -104,4 +106,35 @@ test('a WHERE equality on a node property is answered by the graph index instead
   // Without an equality the planner scans.
   runCypher(indexed, 'MATCH (a:N) WHERE a.k > 48 RETURN a.k');
   assert.equal(scans, 1);
+});
+
+test('CALL runs a registered procedure; unknown procedures and wrong arguments are refused before running', () => {
+  const g = new MemoryGraph();
+  const procedures = new Map([
+    [
+      'demo.square',
+      {
+        inputs: [{ name: 'x', type: 'INTEGER?' }],
+        outputs: [{ name: 'y', type: 'INTEGER?' }],
+        *call([x]: Value[]) {
+          yield [typeof x === 'bigint' ? x * x : null];
+        },
+      },
+    ],
+  ]);
+  const run = (q: string, p: Record<string, unknown> = {}) => runCypher(g, q, p, { procedures });
+  assert.deepEqual(run('UNWIND [2, 3] AS n CALL demo.square(n) YIELD y RETURN n, y').rows, [
+    [2n, 4n],
+    [3n, 9n],
+  ]);
+  assert.deepEqual(run('CALL demo.square', { x: 5n }).rows, [[25n]]);
+  assert.throws(
+    () => run('CALL demo.nothing()'),
+    (e: unknown) => e instanceof CypherError && e.detail === 'ProcedureNotFound',
+  );
+  assert.throws(() => run('CALL demo.square(1, 2)'), /takes 1 arguments/);
+  assert.throws(
+    () => run("CALL demo.square('a')"),
+    (e: unknown) => e instanceof CypherError && e.detail === 'InvalidArgumentType',
+  );
 });
