@@ -2,7 +2,14 @@
 // entity type and `Entity`), a relationship per fact (corroboration group) with a live claim, from subject to
 // object, typed by the predicate name upper-cased. Nodes and relationships are built when first reached and
 // kept for the one query, so the same entity is the same node within it.
-import { GraphNode, GraphRelationship, type Direction, type GraphReader, type Value } from '@evident/cypher';
+import {
+  type Direction,
+  GraphNode,
+  type GraphReader,
+  GraphRelationship,
+  type Properties,
+  type Value,
+} from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
 
 export const ENTITY_LABEL = 'Entity';
@@ -38,14 +45,33 @@ export class KbCypherGraph implements GraphReader {
     const cached = this.rels.get(f);
     if (cached) return cached;
     const s = this.rc.s;
+    if (!this.rc.factHasLive(f)) return undefined;
     const subject = s.factS[f]!;
+    const type = s.predName[s.factP[f]!]!.toUpperCase();
+    const rel = new GraphRelationship(f, type, this.node(subject), this.node(s.factO[f]!), {});
+    // Properties (noisy-OR confidence, claim ids, first time) are computed when a query first reads them:
+    // a count or a path walk never pays for them.
+    let props: Properties | undefined;
+    Object.defineProperty(rel, 'properties', {
+      enumerable: true,
+      get: () => {
+        props ??= this.relProperties(f, subject);
+        return props;
+      },
+    });
+    this.rels.set(f, rel);
+    return rel;
+  }
+
+  private relProperties(f: number, subject: number): Properties {
+    const s = this.rc.s;
     const r = this.rc.relationship(f, subject);
-    if (!r) return undefined;
+    if (!r) return {};
     let first = Number.POSITIVE_INFINITY;
     for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
       if (this.rc.isLive(c) && s.claimTs[c]! < first) first = s.claimTs[c]!;
     }
-    const rel = new GraphRelationship(f, r.predicate.toUpperCase(), this.node(subject), this.node(s.factO[f]!), {
+    return {
       predicate: r.predicate,
       predicate_class: r.predicate_class,
       confidence: r.confidence,
@@ -53,9 +79,7 @@ export class KbCypherGraph implements GraphReader {
       content_id: r.content_id,
       claim_ids: r.claim_ids,
       created_at: new Date(first).toISOString(),
-    });
-    this.rels.set(f, rel);
-    return rel;
+    };
   }
 
   *scanNodes(label?: string): Iterable<GraphNode> {
