@@ -74,7 +74,7 @@ async function time(runs: number, ids: string[], f: (id: string) => Promise<unkn
   return [ms(pct(t, 50)), ms(pct(t, 99))];
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: Kùzu's module is loaded at run time and has no types here.
+// Kùzu is loaded at run time and typed loosely: it is a baseline, not a dependency.
 function loadKuzu(): any {
   const require = createRequire(import.meta.url);
   try {
@@ -86,7 +86,6 @@ function loadKuzu(): any {
 
 const csv = (v: unknown) => (typeof v === 'string' ? `"${v.replace(/"/g, '""')}"` : String(v));
 
-// biome-ignore lint/suspicious/noExplicitAny: see loadKuzu.
 async function loadIntoKuzu(kuzu: any, db: KbDB, dir: string) {
   const all = { timeout_ms: 600_000, max_rows: 100_000_000 };
   const nodes = await db.rawQuery('MATCH (n) RETURN n.id, n.name, n.type, n.claim_count', {}, all);
