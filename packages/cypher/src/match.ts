@@ -120,6 +120,11 @@ export function* matchPart(
     ctx.tick();
     if (n.deleted || !nodeMatches(n, part.nodes[a]!, nodeProps[a]!, row)) continue;
     st.nodes[a] = n;
+    // A lone node needs no expansion (and no generators: label scans go through here row by row).
+    if (part.rels.length === 0) {
+      yield bind(part, st, row);
+      continue;
+    }
     for (const _ of expandRight(part, a, st, row, ctx, used, nodeProps, relProps)) {
       for (const _l of expandLeft(part, a, st, row, ctx, used, nodeProps, relProps)) yield bind(part, st, row);
     }
