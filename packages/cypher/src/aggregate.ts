@@ -55,6 +55,8 @@ export function children(e: Expr): Expr[] {
       return [...(e.where ? [e.where] : []), e.map];
     case 'mapProjection':
       return e.items.flatMap((i) => (i.kind === 'entry' ? [i.value] : []));
+    case 'existsSubquery':
+      return e.where ? [e.where] : [];
     default:
       return [];
   }

@@ -29,7 +29,16 @@ export type Expr =
     }
   | { kind: 'patternComp'; pattern: PatternPart; where: Expr | null; map: Expr; pos: number }
   | { kind: 'patternExpr'; pattern: PatternPart; pos: number }
-  | { kind: 'mapProjection'; target: string; items: MapProjectionItem[]; pos: number };
+  | { kind: 'mapProjection'; target: string; items: MapProjectionItem[]; pos: number }
+  | {
+      kind: 'existsSubquery';
+      /** EXISTS { pattern [WHERE …] } */
+      pattern: PatternPart[] | null;
+      where: Expr | null;
+      /** EXISTS { MATCH … RETURN … }: a query that sees the outer row. */
+      query: SingleQuery | null;
+      pos: number;
+    };
 
 export type BinaryOp =
   | 'or'

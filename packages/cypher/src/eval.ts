@@ -12,7 +12,8 @@ import { checkedInt, lookupFunction } from './functions.js';
 import { addDuration, DurationValue, TemporalValue } from './temporal.js';
 import type { GraphReader } from './graph.js';
 import type { Procedures } from './procedures.js';
-import { matchPart } from './match.js';
+import { matchPart, matchPattern } from './match.js';
+import { subqueryHasRows } from './execute.js';
 import { type CypherMap, GraphNode, GraphRelationship, isMap, PathValue, type Value, typeName } from './values.js';
 
 export type Row = Record<string, Value>;
@@ -147,6 +148,13 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     }
     case 'patternExpr': {
       for (const _ of matchPart(e.pattern, row, ctx, new Set())) return true;
+      return false;
+    }
+    case 'existsSubquery': {
+      if (e.query) return subqueryHasRows(e.query, row, ctx);
+      for (const r of matchPattern(e.pattern ?? [], row, ctx)) {
+        if (!e.where || truthy(evaluate(e.where, r, ctx)) === true) return true;
+      }
       return false;
     }
     case 'mapProjection': {

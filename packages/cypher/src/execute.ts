@@ -56,6 +56,17 @@ function distinctRows(rows: Value[][]): Value[][] {
   });
 }
 
+/** EXISTS { … }: whether the clauses, run on the outer row, leave any row. */
+export function subqueryHasRows(q: SingleQuery, row: Row, ctx: EvalContext): boolean {
+  let rows: Row[] = [row];
+  let scope = Object.keys(row);
+  for (const c of q.clauses) {
+    if (c.kind === 'return') return project(c, rows, scope, ctx).rows.length > 0;
+    [rows, scope] = runClause(c, rows, scope, ctx);
+  }
+  return rows.length > 0;
+}
+
 function executeSingle(q: SingleQuery, ctx: EvalContext): Result {
   let rows: Row[] = [{}];
   let scope: string[] = [];

@@ -560,6 +560,7 @@ class Parser {
       return { kind: 'literal', value: word === 'NULL' ? null : word === 'TRUE', pos };
     }
     if (word === 'CASE') return this.caseExpr();
+    if (word === 'EXISTS' && this.isSym('{', 1)) return this.existsSubquery();
     if (word === 'COUNT' && this.isSym('(', 1) && this.isSym('*', 2) && this.isSym(')', 3)) {
       this.i += 4;
       return { kind: 'call', name: 'count', distinct: false, args: [], star: true, pos };
@@ -634,6 +635,25 @@ class Parser {
     }
     this.expectSym('}');
     return { kind: 'map', entries, pos };
+  }
+
+  private existsSubquery(): Expr {
+    const pos = this.peek.pos;
+    this.i += 2;
+    const clauseWords = ['MATCH', 'OPTIONAL', 'WITH', 'UNWIND', 'RETURN', 'CALL'];
+    if (clauseWords.some((w) => this.isKw(w))) {
+      const clauses: Clause[] = [];
+      while (!this.isSym('}')) {
+        if (this.peek.type === 'eof') this.unexpected("'}'");
+        clauses.push(this.clause());
+      }
+      this.i++;
+      return { kind: 'existsSubquery', pattern: null, where: null, query: { clauses }, pos };
+    }
+    const pattern = this.pattern();
+    const where = this.acceptKw('WHERE') ? this.expr() : null;
+    this.expectSym('}');
+    return { kind: 'existsSubquery', pattern, where, query: null, pos };
   }
 
   private caseExpr(): Expr {

@@ -425,6 +425,21 @@ function checkExpr(e: Expr, scope: Scope, aggAllowed: boolean, inAgg = false): v
     case 'mapProjection':
       requireVar(e.target, scope);
       break;
+    case 'existsSubquery': {
+      if (e.query) {
+        let inner: Scope = new Map(scope);
+        for (const c of e.query.clauses) {
+          if (['create', 'merge', 'set', 'remove', 'delete'].includes(c.kind)) {
+            fail('InvalidClauseComposition', 'an EXISTS subquery cannot write');
+          }
+          inner = c.kind === 'call' ? checkCall(c, inner, false) : checkClause(c, inner);
+        }
+        return;
+      }
+      const inner = checkPattern(e.pattern ?? [], scope, 'match');
+      if (e.where) checkPredicate(e.where, inner);
+      return;
+    }
   }
   for (const c of children(e)) checkExpr(c, scope, aggAllowed, inAgg);
 }
