@@ -91,6 +91,8 @@ function checkClause(c: Clause, scope: Scope): Scope {
       for (const e of c.exprs) {
         if (e.kind === 'hasLabels')
           fail('InvalidDelete', 'DELETE removes nodes and relationships; use REMOVE for labels');
+        if (e.kind === 'literal' && e.value !== null)
+          fail('InvalidArgumentType', 'DELETE takes nodes, relationships or paths');
         checkExpr(e, scope, false);
       }
       return scope;
@@ -119,6 +121,8 @@ function checkCall(c: Extract<Clause, { kind: 'call' }>, scope: Scope, standalon
       }
     });
   }
+  if (!standalone && c.yields?.[0]?.name === '*')
+    fail('UnexpectedSyntax', 'YIELD * is only allowed in a standalone CALL');
   if (!standalone && c.yields === null && proc.outputs.length > 0) {
     fail('UndefinedVariable', `CALL ${c.name} inside a query needs YIELD`);
   }
@@ -381,6 +385,11 @@ function checkExpr(e: Expr, scope: Scope, aggAllowed: boolean, inAgg = false): v
         fail('InvalidArgumentType', 'size() takes a LIST or STRING, not a PATH');
       if (fname === 'labels' && (argType === 'path' || argType === 'rel'))
         fail('InvalidArgumentType', 'labels() takes a NODE');
+      if (fname === 'type' && (argType === 'node' || argType === 'path')) {
+        fail('InvalidArgumentType', 'type() takes a RELATIONSHIP');
+      }
+      if (fname === 'length' && (argType === 'node' || argType === 'rel'))
+        fail('InvalidArgumentType', 'length() takes a PATH');
       if (
         fname === 'properties' &&
         arg &&

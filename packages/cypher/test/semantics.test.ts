@@ -138,3 +138,14 @@ test('CALL runs a registered procedure; unknown procedures and wrong arguments a
     (e: unknown) => e instanceof CypherError && e.detail === 'InvalidArgumentType',
   );
 });
+
+test('EXISTS subqueries see the outer row and never write', () => {
+  const g = new MemoryGraph();
+  rows(g, 'CREATE (:A {k: 1})-[:T]->(:B {k: 1}), (:A {k: 2})-[:T]->(:B {k: 3}), (:A {k: 4})');
+  assert.deepEqual(rows(g, 'MATCH (a:A) WHERE EXISTS { (a)-->(b) WHERE b.k = a.k } RETURN a.k'), [[1n]]);
+  assert.deepEqual(rows(g, 'MATCH (a:A) WHERE EXISTS { MATCH (a)-->() RETURN true } RETURN a.k ORDER BY a.k'), [
+    [1n],
+    [2n],
+  ]);
+  assert.throws(() => rows(g, 'MATCH (a) WHERE EXISTS { MATCH (a)-->(b) SET b.x = 1 RETURN b } RETURN a'));
+});
