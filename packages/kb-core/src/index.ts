@@ -16,4 +16,5 @@ export type { ClaimStore, LogEntry, LogRecord, StoreOpenOptions, OpenStore } fro
 export { SqliteClaimStore } from './store/sqlite.js';
 export type * from './db/extraction-port.js';
 export { normalizeName } from './model/normalize.js';
+export { KbCypherReadOnlyError, type RawQueryOptions, type RawQueryResult } from './cypher/raw-query.js';
 export { isPostgresUrl } from './store/open-store.js';

@@ -351,6 +351,7 @@ export class KbDB implements KbReader {
   findConfidenceAlerts = this.read('findConfidenceAlerts');
   schema = this.read('schema');
   stats = this.read('stats');
+  rawQuery = this.read('rawQuery');
 
   // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---
 

@@ -18,6 +18,7 @@ import { findBridges, type Bridge } from '../analytics/bridges.js';
 import { indexStats } from '../analytics/stats.js';
 import { answerableInquiries, checkInquiryMatches, getInquiry, openInquiries } from '../graph/inquiry-reads.js';
 import { callForm, optionsOf } from './call-forms.js';
+import { rawQuery, type RawQueryOptions, type RawQueryResult } from '../cypher/raw-query.js';
 import { normalizeToken } from '../model/normalize.js';
 import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFrame } from '../types.js';
 
@@ -374,5 +375,10 @@ export class KbView {
     await this.host.beforeRead();
     const store = this.host.describeStore();
     return indexStats(this.ctx(), store);
+  }
+  /** A read-only openCypher query over the graph as this view sees it (src/cypher/README.md). */
+  async rawQuery(cypher: string, params?: Record<string, unknown>, options?: RawQueryOptions): Promise<RawQueryResult> {
+    await this.host.beforeRead();
+    return rawQuery(this.ctx(), cypher, params, options);
   }
 }

@@ -1,0 +1,104 @@
+// The openCypher TCK's error kinds as typed errors over the one Evident error base. `code` is stable and
+// snake_case (`cypher_syntax_error`, …); `detail` is the TCK's detail name (`UndefinedVariable`, …); `phase`
+// says whether the error came before any graph access (compile) or while running (runtime).
+import { EvidentError } from '@evident/contract';
+
+export type CypherErrorKind =
+  | 'SyntaxError'
+  | 'SemanticError'
+  | 'TypeError'
+  | 'ArgumentError'
+  | 'ArithmeticError'
+  | 'ConstraintVerificationFailed'
+  | 'EntityNotFound'
+  | 'ParameterMissing'
+  | 'ProcedureError';
+
+export type CypherPhase = 'compile' | 'runtime';
+
+/** A place in the query text: 1-based line and column, 0-based offset. */
+export interface Position {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+const CODES: Record<CypherErrorKind, string> = {
+  SyntaxError: 'cypher_syntax_error',
+  SemanticError: 'cypher_semantic_error',
+  TypeError: 'cypher_type_error',
+  ArgumentError: 'cypher_argument_error',
+  ArithmeticError: 'cypher_arithmetic_error',
+  ConstraintVerificationFailed: 'cypher_constraint_failed',
+  EntityNotFound: 'cypher_entity_not_found',
+  ParameterMissing: 'cypher_parameter_missing',
+  ProcedureError: 'cypher_procedure_error',
+};
+
+export class CypherError extends EvidentError {
+  readonly kind: CypherErrorKind;
+  readonly detail: string;
+  readonly phase: CypherPhase;
+  readonly position: Position | undefined;
+
+  constructor(kind: CypherErrorKind, detail: string, message: string, phase: CypherPhase, position?: Position) {
+    const where = position ? ` (line ${position.line}, column ${position.column})` : '';
+    super(CODES[kind], `${message}${where}`, {
+      status: 400,
+      problems: [{ path: '/cypher', message: `${detail}: ${message}${where}` }],
+    });
+    this.kind = kind;
+    this.detail = detail;
+    this.phase = phase;
+    this.position = position;
+  }
+}
+
+export class CypherSyntaxError extends CypherError {
+  constructor(detail: string, message: string, position?: Position, phase: CypherPhase = 'compile') {
+    super('SyntaxError', detail, message, phase, position);
+  }
+}
+
+export class CypherTypeError extends CypherError {
+  constructor(detail: string, message: string, phase: CypherPhase = 'runtime', position?: Position) {
+    super('TypeError', detail, message, phase, position);
+  }
+}
+
+export class CypherArgumentError extends CypherError {
+  constructor(detail: string, message: string, phase: CypherPhase = 'runtime') {
+    super('ArgumentError', detail, message, phase);
+  }
+}
+
+export class CypherArithmeticError extends CypherError {
+  constructor(detail: string, message: string) {
+    super('ArithmeticError', detail, message, 'runtime');
+  }
+}
+
+export class CypherSemanticError extends CypherError {
+  constructor(detail: string, message: string, phase: CypherPhase = 'runtime') {
+    super('SemanticError', detail, message, phase);
+  }
+}
+
+export class CypherEntityNotFoundError extends CypherError {
+  constructor(detail: string, message: string) {
+    super('EntityNotFound', detail, message, 'runtime');
+  }
+}
+
+export class CypherParameterMissingError extends CypherError {
+  constructor(name: string) {
+    super('ParameterMissing', 'MissingParameter', `parameter $${name} is not given`, 'compile');
+  }
+}
+
+/** A query cut off by its caller: past its time budget or its row budget. */
+export class CypherLimitError extends EvidentError {
+  constructor(code: 'cypher_timeout' | 'cypher_too_many_rows', message: string) {
+    super(code, message, { status: code === 'cypher_timeout' ? 408 : 413 });
+  }
+}

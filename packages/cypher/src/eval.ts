@@ -1,0 +1,365 @@
+// Expression evaluation over one row, with openCypher's null propagation and ternary logic.
+import type { Expr } from './ast.js';
+import { compare, equals } from './compare.js';
+import {
+  CypherArithmeticError,
+  CypherEntityNotFoundError,
+  CypherParameterMissingError,
+  CypherSyntaxError,
+  CypherTypeError,
+} from './errors.js';
+import { checkedInt, lookupFunction } from './functions.js';
+import { addDuration, DurationValue, TemporalValue } from './temporal.js';
+import type { GraphReader } from './graph.js';
+import type { Procedures } from './procedures.js';
+import { matchPart, matchPattern } from './match.js';
+import { subqueryHasRows } from './execute.js';
+import { type CypherMap, GraphNode, GraphRelationship, isMap, PathValue, type Value, typeName } from './values.js';
+
+export type Row = Record<string, Value>;
+
+export interface EvalContext {
+  graph: GraphReader;
+  params: Record<string, Value>;
+  /** Procedures CALL may name. */
+  procedures?: Procedures;
+  /** Values of aggregate calls, computed per group by the projection. */
+  aggregates?: Map<Expr, Value>;
+  /** Called in loops, so that a query past its deadline stops. */
+  tick(): void;
+}
+
+const typeErr = (msg: string, detail = 'InvalidArgumentType') => new CypherTypeError(detail, msg);
+
+export function truthy(v: Value): boolean | null {
+  if (v === null || typeof v === 'boolean') return v;
+  throw typeErr(`expected a BOOLEAN, got ${typeName(v)}`);
+}
+
+function property(target: Value, key: string): Value {
+  if (target === null) return null;
+  if (target instanceof GraphNode || target instanceof GraphRelationship) {
+    if (target.deleted) throw new CypherEntityNotFoundError('DeletedEntityAccess', 'the entity was deleted');
+    return target.properties[key] ?? null;
+  }
+  if (isMap(target)) return target[key] ?? null;
+  throw typeErr(`cannot read property '${key}' of ${typeName(target)}`);
+}
+
+export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
+  switch (e.kind) {
+    case 'literal':
+      return e.value;
+    case 'param': {
+      if (!(e.name in ctx.params)) throw new CypherParameterMissingError(e.name);
+      return ctx.params[e.name]!;
+    }
+    case 'var': {
+      const v = row[e.name];
+      return v === undefined ? null : v;
+    }
+    case 'list':
+      return e.items.map((x) => evaluate(x, row, ctx));
+    case 'map': {
+      const out: CypherMap = {};
+      for (const [k, x] of e.entries) out[k] = evaluate(x, row, ctx);
+      return out;
+    }
+    case 'prop':
+      return property(evaluate(e.target, row, ctx), e.key);
+    case 'index':
+      return indexValue(evaluate(e.target, row, ctx), evaluate(e.index, row, ctx));
+    case 'slice':
+      return sliceValue(
+        evaluate(e.target, row, ctx),
+        e.from ? evaluate(e.from, row, ctx) : undefined,
+        e.to ? evaluate(e.to, row, ctx) : undefined,
+      );
+    case 'hasLabels': {
+      const v = evaluate(e.target, row, ctx);
+      if (v === null) return null;
+      // On a relationship, `r:T` tests its type.
+      if (v instanceof GraphRelationship) return e.labels.every((l) => v.type === l);
+      if (!(v instanceof GraphNode)) throw typeErr(`labels can only be tested on a NODE, got ${typeName(v)}`);
+      return e.labels.every((l) => v.labels.includes(l));
+    }
+    case 'unary': {
+      const v = evaluate(e.arg, row, ctx);
+      if (e.op === 'not') {
+        const b = truthy(v);
+        return b === null ? null : !b;
+      }
+      if (v === null) return null;
+      if (typeof v === 'bigint') return e.op === '-' ? checkedInt(-v) : v;
+      if (typeof v === 'number') return e.op === '-' ? -v : v;
+      throw typeErr(`cannot apply unary ${e.op} to ${typeName(v)}`);
+    }
+    case 'binary':
+      return binary(e, row, ctx);
+    case 'compare': {
+      let result: boolean | null = true;
+      let left = evaluate(e.args[0]!, row, ctx);
+      for (let i = 0; i < e.ops.length; i++) {
+        const right = evaluate(e.args[i + 1]!, row, ctx);
+        const r = compareOp(e.ops[i]!, left, right);
+        if (r === false) return false;
+        if (r === null) result = null;
+        left = right;
+      }
+      return result;
+    }
+    case 'isNull': {
+      const v = evaluate(e.arg, row, ctx);
+      return e.negated ? v !== null : v === null;
+    }
+    case 'call':
+      return callFunction(e, row, ctx);
+    case 'case': {
+      if (e.subject) {
+        const s = evaluate(e.subject, row, ctx);
+        for (const [w, t] of e.whens) if (equals(s, evaluate(w, row, ctx)) === true) return evaluate(t, row, ctx);
+      } else {
+        for (const [w, t] of e.whens) if (evaluate(w, row, ctx) === true) return evaluate(t, row, ctx);
+      }
+      return e.otherwise ? evaluate(e.otherwise, row, ctx) : null;
+    }
+    case 'listComp': {
+      const src = evaluate(e.source, row, ctx);
+      if (src === null) return null;
+      if (!Array.isArray(src)) throw typeErr(`expected a LIST, got ${typeName(src)}`);
+      const out: Value[] = [];
+      for (const x of src) {
+        ctx.tick();
+        const inner = { ...row, [e.variable]: x };
+        if (e.where && evaluate(e.where, inner, ctx) !== true) continue;
+        out.push(e.map ? evaluate(e.map, inner, ctx) : x);
+      }
+      return out;
+    }
+    case 'quantifier':
+      return quantifier(e, row, ctx);
+    case 'patternComp': {
+      const out: Value[] = [];
+      for (const r of matchPart(e.pattern, row, ctx, new Set())) {
+        if (e.where && evaluate(e.where, r, ctx) !== true) continue;
+        out.push(evaluate(e.map, r, ctx));
+      }
+      return out;
+    }
+    case 'patternExpr': {
+      for (const _ of matchPart(e.pattern, row, ctx, new Set())) return true;
+      return false;
+    }
+    case 'existsSubquery': {
+      if (e.query) return subqueryHasRows(e.query, row, ctx);
+      for (const r of matchPattern(e.pattern ?? [], row, ctx)) {
+        if (!e.where || truthy(evaluate(e.where, r, ctx)) === true) return true;
+      }
+      return false;
+    }
+    case 'mapProjection': {
+      const target = row[e.target] ?? null;
+      if (target === null) return null;
+      const out: CypherMap = {};
+      for (const item of e.items) {
+        if (item.kind === 'property') out[item.key] = property(target, item.key);
+        else if (item.kind === 'all') {
+          const props = target instanceof GraphNode || target instanceof GraphRelationship ? target.properties : target;
+          if (!isMap(props)) throw typeErr(`cannot project ${typeName(target)}`);
+          Object.assign(out, props);
+        } else if (item.kind === 'variable') out[item.name] = row[item.name] ?? null;
+        else out[item.key] = evaluate(item.value, row, ctx);
+      }
+      return out;
+    }
+  }
+}
+
+function compareOp(op: string, a: Value, b: Value): boolean | null {
+  switch (op) {
+    case '=':
+      return equals(a, b);
+    case '<>': {
+      const r = equals(a, b);
+      return r === null ? null : !r;
+    }
+  }
+  // NaN is a number that is neither smaller nor larger than any other number.
+  if ((typeof a === 'number' && Number.isNaN(a)) || (typeof b === 'number' && Number.isNaN(b))) {
+    return (typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')
+      ? false
+      : null;
+  }
+  const c = compare(a, b);
+  if (c === null) return null;
+  switch (op) {
+    case '<':
+      return c < 0;
+    case '>':
+      return c > 0;
+    case '<=':
+      return c <= 0;
+    default:
+      return c >= 0;
+  }
+}
+
+function indexValue(target: Value, index: Value): Value {
+  if (target === null || index === null) return null;
+  if (Array.isArray(target)) {
+    if (typeof index !== 'bigint') throw typeErr(`a list index must be an INTEGER, got ${typeName(index)}`);
+    let i = Number(index);
+    if (i < 0) i += target.length;
+    return target[i] ?? null;
+  }
+  if (isMap(target) || target instanceof GraphNode || target instanceof GraphRelationship) {
+    if (typeof index !== 'string') {
+      throw typeErr(`a map key must be a STRING, got ${typeName(index)}`, 'MapElementAccessByNonString');
+    }
+    return property(target, index);
+  }
+  throw typeErr(`cannot index ${typeName(target)}`);
+}
+
+function sliceValue(target: Value, from: Value | undefined, to: Value | undefined): Value {
+  if (target === null || from === null || to === null) return null;
+  if (!Array.isArray(target)) throw typeErr(`cannot slice ${typeName(target)}`);
+  const n = target.length;
+  const norm = (v: Value | undefined, dflt: number) => {
+    if (v === undefined) return dflt;
+    if (typeof v !== 'bigint') throw typeErr(`a list index must be an INTEGER, got ${typeName(v)}`);
+    const i = Number(v);
+    return Math.max(0, Math.min(n, i < 0 ? n + i : i));
+  };
+  return target.slice(norm(from, 0), norm(to, n));
+}
+
+function quantifier(e: Extract<Expr, { kind: 'quantifier' }>, row: Row, ctx: EvalContext): Value {
+  const src = evaluate(e.source, row, ctx);
+  if (src === null) return null;
+  if (!Array.isArray(src)) throw typeErr(`expected a LIST, got ${typeName(src)}`);
+  let trues = 0;
+  let nulls = 0;
+  for (const x of src) {
+    ctx.tick();
+    const r = e.where ? truthy(evaluate(e.where, { ...row, [e.variable]: x }, ctx)) : x === null ? null : true;
+    if (r === true) trues++;
+    else if (r === null) nulls++;
+  }
+  const falses = src.length - trues - nulls;
+  switch (e.quantifier) {
+    case 'all':
+      return falses > 0 ? false : nulls > 0 ? null : true;
+    case 'any':
+      return trues > 0 ? true : nulls > 0 ? null : false;
+    case 'none':
+      return trues > 0 ? false : nulls > 0 ? null : true;
+    default:
+      return trues > 1 ? false : nulls > 0 ? null : trues === 1;
+  }
+}
+
+function callFunction(e: Extract<Expr, { kind: 'call' }>, row: Row, ctx: EvalContext): Value {
+  const agg = ctx.aggregates?.get(e);
+  if (agg !== undefined) return agg;
+  const def = lookupFunction(e.name);
+  if (!def) throw new CypherSyntaxError('UnknownFunction', `unknown function ${e.name}()`, undefined, 'runtime');
+  if (e.name.toLowerCase() === 'exists') return evaluate(e.args[0]!, row, ctx) !== null;
+  return def.fn(e.args.map((a) => evaluate(a, row, ctx)));
+}
+
+function binary(e: Extract<Expr, { kind: 'binary' }>, row: Row, ctx: EvalContext): Value {
+  if (e.op === 'and' || e.op === 'or' || e.op === 'xor') {
+    const a = truthy(evaluate(e.left, row, ctx));
+    if (e.op === 'and' && a === false) return false;
+    if (e.op === 'or' && a === true) return true;
+    const b = truthy(evaluate(e.right, row, ctx));
+    if (e.op === 'and') return b === false ? false : a === null || b === null ? null : true;
+    if (e.op === 'or') return b === true ? true : a === null || b === null ? null : false;
+    return a === null || b === null ? null : a !== b;
+  }
+  const a = evaluate(e.left, row, ctx);
+  const b = evaluate(e.right, row, ctx);
+  switch (e.op) {
+    case 'in': {
+      if (b === null) return null;
+      if (!Array.isArray(b)) throw typeErr(`IN expects a LIST, got ${typeName(b)}`);
+      let unknown = false;
+      for (const x of b) {
+        const r = equals(a, x);
+        if (r === true) return true;
+        if (r === null) unknown = true;
+      }
+      return unknown ? null : false;
+    }
+    case 'startsWith':
+      return typeof a === 'string' && typeof b === 'string' ? a.startsWith(b) : null;
+    case 'endsWith':
+      return typeof a === 'string' && typeof b === 'string' ? a.endsWith(b) : null;
+    case 'contains':
+      return typeof a === 'string' && typeof b === 'string' ? a.includes(b) : null;
+    case '=~':
+      if (typeof a !== 'string' || typeof b !== 'string') return null;
+      return new RegExp(`^(?:${b})$`, 'u').test(a);
+    default:
+      return arithmetic(e.op, a, b);
+  }
+}
+
+export function arithmetic(op: string, a: Value, b: Value): Value {
+  if (a === null || b === null) return null;
+  if (a instanceof TemporalValue && b instanceof DurationValue && (op === '+' || op === '-')) {
+    return addDuration(a, b, op === '+' ? 1 : -1);
+  }
+  if (a instanceof DurationValue && b instanceof TemporalValue && op === '+') return addDuration(b, a, 1);
+  if (op === '+') {
+    if (Array.isArray(a)) return Array.isArray(b) ? [...a, ...b] : [...a, b];
+    if (Array.isArray(b)) return [a, ...b];
+    if (typeof a === 'string' && (typeof b === 'string' || typeof b === 'bigint' || typeof b === 'number')) {
+      return a + (typeof b === 'number' ? formatNum(b) : String(b));
+    }
+    if (typeof b === 'string' && (typeof a === 'bigint' || typeof a === 'number')) {
+      return (typeof a === 'number' ? formatNum(a) : String(a)) + b;
+    }
+  }
+  const na = typeof a === 'bigint' || typeof a === 'number';
+  const nb = typeof b === 'bigint' || typeof b === 'number';
+  if (!na || !nb) throw typeErr(`cannot apply ${op} to ${typeName(a)} and ${typeName(b)}`);
+  if (op === '^') return Number(a) ** Number(b);
+  if (typeof a === 'bigint' && typeof b === 'bigint') {
+    switch (op) {
+      case '+':
+        return checkedInt(a + b);
+      case '-':
+        return checkedInt(a - b);
+      case '*':
+        return checkedInt(a * b);
+      case '/':
+        if (b === 0n) throw new CypherArithmeticError('DivisionByZero', '/ by zero');
+        return checkedInt(a / b);
+      default:
+        if (b === 0n) throw new CypherArithmeticError('DivisionByZero', '% by zero');
+        return a % b;
+    }
+  }
+  const x = Number(a);
+  const y = Number(b);
+  switch (op) {
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      return x / y;
+    default:
+      return x % y;
+  }
+}
+
+function formatNum(v: number): string {
+  return Number.isInteger(v) && Math.abs(v) < 1e7 ? `${v}.0` : String(v);
+}
+
+export { PathValue };

@@ -1,0 +1,33 @@
+// The small graph interface the executor runs over. A read-only graph (the KB's index) implements
+// GraphReader; a graph that accepts CREATE, MERGE, SET, REMOVE and DELETE also implements GraphWriter.
+import type { GraphNode, GraphRelationship, Properties, Value } from './values.js';
+
+export type Direction = 'out' | 'in' | 'both';
+
+export interface GraphReader {
+  /** Every node, or every node carrying `label`. */
+  scanNodes(label?: string): Iterable<GraphNode>;
+  /**
+   * Nodes (carrying `label` when given) whose property `key` equals `value`, when the graph can answer from
+   * an index; `undefined` means "no index, scan instead". Candidates are checked again by the executor.
+   */
+  findNodes?(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined;
+  /** The relationships at `node` in `direction`, of one of `types` (any type when empty). A self-loop once. */
+  expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship>;
+}
+
+export interface GraphWriter extends GraphReader {
+  createNode(labels: readonly string[], properties: Properties): GraphNode;
+  createRelationship(type: string, start: GraphNode, end: GraphNode, properties: Properties): GraphRelationship;
+  /** Sets a property; `null` removes it. */
+  setProperty(entity: GraphNode | GraphRelationship, key: string, value: Value): void;
+  addLabel(node: GraphNode, label: string): void;
+  removeLabel(node: GraphNode, label: string): void;
+  /** Deletes a node; the executor removes its relationships first (DETACH) or refuses. */
+  deleteNode(node: GraphNode): void;
+  deleteRelationship(rel: GraphRelationship): void;
+}
+
+export function isWritable(g: GraphReader): g is GraphWriter {
+  return typeof (g as Partial<GraphWriter>).createNode === 'function';
+}

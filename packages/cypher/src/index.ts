@@ -1,0 +1,37 @@
+// @evident/cypher: an openCypher engine over a small graph interface. See README.md.
+export type { Clause, Expr, PatternPart, Query } from './ast.js';
+export { compare, equals, equivalenceKey, orderCompare } from './compare.js';
+export { compile, type RunOptions, runCypher } from './engine.js';
+export {
+  CypherArgumentError,
+  CypherArithmeticError,
+  CypherEntityNotFoundError,
+  CypherError,
+  type CypherErrorKind,
+  CypherLimitError,
+  CypherParameterMissingError,
+  type CypherPhase,
+  CypherSemanticError,
+  CypherSyntaxError,
+  CypherTypeError,
+  type Position,
+} from './errors.js';
+export type { Result } from './execute.js';
+export { formatFloat } from './functions.js';
+export { type Direction, type GraphReader, type GraphWriter, isWritable } from './graph.js';
+export { MemoryGraph, type WriteStats } from './memory-graph.js';
+export { parse } from './parser.js';
+export { coerceArgument, fitsType, type Procedure, type ProcedureField, type Procedures } from './procedures.js';
+export {
+  type CypherMap,
+  DurationValue,
+  fromJs,
+  GraphNode,
+  GraphRelationship,
+  PathValue,
+  type Properties,
+  TemporalValue,
+  toJs,
+  type Value,
+  typeName,
+} from './values.js';

@@ -1,0 +1,134 @@
+// An in-memory property graph: the TCK runs against it, and it serves on its own for small graphs. Nodes keep
+// adjacency lists; a label index answers label scans; writes are counted as Neo4j-style statistics.
+import type { Direction, GraphWriter } from './graph.js';
+import { GraphNode, GraphRelationship, type Properties, type Value } from './values.js';
+
+export interface WriteStats {
+  nodes_created: number;
+  nodes_deleted: number;
+  relationships_created: number;
+  relationships_deleted: number;
+  labels_added: number;
+  labels_removed: number;
+  properties_set: number;
+}
+
+const emptyStats = (): WriteStats => ({
+  nodes_created: 0,
+  nodes_deleted: 0,
+  relationships_created: 0,
+  relationships_deleted: 0,
+  labels_added: 0,
+  labels_removed: 0,
+  properties_set: 0,
+});
+
+export class MemoryGraph implements GraphWriter {
+  private readonly nodeMap = new Map<number, GraphNode>();
+  private readonly relMap = new Map<number, GraphRelationship>();
+  private readonly out = new Map<GraphNode, Set<GraphRelationship>>();
+  private readonly in = new Map<GraphNode, Set<GraphRelationship>>();
+  private readonly byLabel = new Map<string, Set<GraphNode>>();
+  private nextId = 0;
+  stats: WriteStats = emptyStats();
+
+  /** Returns the statistics gathered since the last call and starts counting again. */
+  takeStats(): WriteStats {
+    const s = this.stats;
+    this.stats = emptyStats();
+    return s;
+  }
+
+  get nodes(): Iterable<GraphNode> {
+    return this.nodeMap.values();
+  }
+  get relationships(): Iterable<GraphRelationship> {
+    return this.relMap.values();
+  }
+
+  *scanNodes(label?: string): Iterable<GraphNode> {
+    const src = label === undefined ? this.nodeMap.values() : (this.byLabel.get(label) ?? new Set()).values();
+    // A copy, so that a write while scanning does not disturb the scan.
+    yield* [...src];
+  }
+
+  *expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship> {
+    const pick = (set: Set<GraphRelationship> | undefined) =>
+      [...(set ?? [])].filter((r) => types.length === 0 || types.includes(r.type));
+    if (direction !== 'in') yield* pick(this.out.get(node));
+    if (direction !== 'out') {
+      for (const r of pick(this.in.get(node))) if (direction === 'in' || r.start !== r.end) yield r;
+    }
+  }
+
+  degree(node: GraphNode): number {
+    return (this.out.get(node)?.size ?? 0) + (this.in.get(node)?.size ?? 0);
+  }
+
+  createNode(labels: readonly string[], properties: Properties): GraphNode {
+    const node = new GraphNode(this.nextId++, [], {});
+    this.nodeMap.set(node.id, node);
+    this.out.set(node, new Set());
+    this.in.set(node, new Set());
+    this.stats.nodes_created++;
+    for (const l of labels) this.addLabel(node, l);
+    for (const [k, v] of Object.entries(properties)) this.setProperty(node, k, v);
+    return node;
+  }
+
+  createRelationship(type: string, start: GraphNode, end: GraphNode, properties: Properties): GraphRelationship {
+    const rel = new GraphRelationship(this.nextId++, type, start, end, {});
+    this.relMap.set(rel.id, rel);
+    this.out.get(start)?.add(rel);
+    this.in.get(end)?.add(rel);
+    this.stats.relationships_created++;
+    for (const [k, v] of Object.entries(properties)) this.setProperty(rel, k, v);
+    return rel;
+  }
+
+  setProperty(entity: GraphNode | GraphRelationship, key: string, value: Value): void {
+    if (value === null) {
+      delete entity.properties[key];
+      return;
+    }
+    entity.properties[key] = value;
+    this.stats.properties_set++;
+  }
+
+  addLabel(node: GraphNode, label: string): void {
+    if (node.labels.includes(label)) return;
+    node.labels.push(label);
+    const set = this.byLabel.get(label) ?? new Set<GraphNode>();
+    this.byLabel.set(label, set);
+    set.add(node);
+    this.stats.labels_added++;
+  }
+
+  removeLabel(node: GraphNode, label: string): void {
+    const i = node.labels.indexOf(label);
+    if (i < 0) return;
+    node.labels.splice(i, 1);
+    this.byLabel.get(label)?.delete(node);
+    this.stats.labels_removed++;
+  }
+
+  deleteNode(node: GraphNode): void {
+    if (node.deleted) return;
+    for (const r of [...(this.out.get(node) ?? []), ...(this.in.get(node) ?? [])]) this.deleteRelationship(r);
+    for (const l of node.labels) this.byLabel.get(l)?.delete(node);
+    this.nodeMap.delete(node.id);
+    this.out.delete(node);
+    this.in.delete(node);
+    node.deleted = true;
+    this.stats.nodes_deleted++;
+  }
+
+  deleteRelationship(rel: GraphRelationship): void {
+    if (rel.deleted) return;
+    this.relMap.delete(rel.id);
+    this.out.get(rel.start)?.delete(rel);
+    this.in.get(rel.end)?.delete(rel);
+    rel.deleted = true;
+    this.stats.relationships_deleted++;
+  }
+}

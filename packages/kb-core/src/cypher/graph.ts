@@ -1,0 +1,111 @@
+// The KB's read snapshot seen through @evident/cypher's GraphReader: a node per visible entity (labels: its
+// entity type and `Entity`), a relationship per fact (corroboration group) with a live claim, from subject to
+// object, typed by the predicate name upper-cased. Nodes and relationships are built when first reached and
+// kept for the one query, so the same entity is the same node within it.
+import {
+  type Direction,
+  GraphNode,
+  type GraphReader,
+  GraphRelationship,
+  type Properties,
+  type Value,
+} from '@evident/cypher';
+import type { ReadContext } from '../graph/read.js';
+
+export const ENTITY_LABEL = 'Entity';
+
+export class KbCypherGraph implements GraphReader {
+  private readonly nodes = new Map<number, GraphNode>();
+  private readonly rels = new Map<number, GraphRelationship>();
+
+  constructor(private readonly rc: ReadContext) {}
+
+  /** The entity id a node stands for (nodes' numeric ids are index positions, not stable across rebuilds). */
+  entityIdOf(n: GraphNode): string {
+    return this.rc.s.entityIds[n.id]!;
+  }
+
+  private node(e: number): GraphNode {
+    let n = this.nodes.get(e);
+    if (n) return n;
+    const s = this.rc.s;
+    const type = s.entityType[e]!;
+    n = new GraphNode(e, [type, ENTITY_LABEL], {
+      id: s.entityIds[e]!,
+      name: s.entityName[e]!,
+      type,
+      claim_count: BigInt(this.rc.entityClaimCount(e)),
+      aliases: [...(s.entityAliases.get(e) ?? [])].sort(),
+    });
+    this.nodes.set(e, n);
+    return n;
+  }
+
+  private rel(f: number): GraphRelationship | undefined {
+    const cached = this.rels.get(f);
+    if (cached) return cached;
+    const s = this.rc.s;
+    if (!this.rc.factHasLive(f)) return undefined;
+    const subject = s.factS[f]!;
+    const type = s.predName[s.factP[f]!]!.toUpperCase();
+    const rel = new GraphRelationship(f, type, this.node(subject), this.node(s.factO[f]!), {});
+    // Properties (noisy-OR confidence, claim ids, first time) are computed when a query first reads them:
+    // a count or a path walk never pays for them.
+    let props: Properties | undefined;
+    Object.defineProperty(rel, 'properties', {
+      enumerable: true,
+      get: () => {
+        props ??= this.relProperties(f, subject);
+        return props;
+      },
+    });
+    this.rels.set(f, rel);
+    return rel;
+  }
+
+  private relProperties(f: number, subject: number): Properties {
+    const s = this.rc.s;
+    const r = this.rc.relationship(f, subject);
+    if (!r) return {};
+    let first = Number.POSITIVE_INFINITY;
+    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
+      if (this.rc.isLive(c) && s.claimTs[c]! < first) first = s.claimTs[c]!;
+    }
+    return {
+      predicate: r.predicate,
+      predicate_class: r.predicate_class,
+      confidence: r.confidence,
+      source_count: BigInt(r.source_count),
+      content_id: r.content_id,
+      claim_ids: r.claim_ids,
+      created_at: new Date(first).toISOString(),
+    };
+  }
+
+  *scanNodes(label?: string): Iterable<GraphNode> {
+    const s = this.rc.s;
+    const any = label === undefined || label === ENTITY_LABEL;
+    for (const e of this.rc.visibleEntities()) if (any || s.entityType[e] === label) yield this.node(e);
+  }
+
+  findNodes(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined {
+    if (key !== 'id' || typeof value !== 'string') return undefined;
+    const e = this.rc.s.entityIndex.get(value);
+    if (e === undefined || this.rc.entityClaimCount(e) === 0) return [];
+    const n = this.node(e);
+    return label === undefined || n.labels.includes(label) ? [n] : [];
+  }
+
+  *expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship> {
+    const s = this.rc.s;
+    const e = node.id;
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
+      const out = s.factS[f] === e;
+      const inc = s.factO[f] === e;
+      if (direction === 'out' ? !out : direction === 'in' ? !inc : false) continue;
+      if (types.length > 0 && !types.includes(s.predName[s.factP[f]!]!.toUpperCase())) continue;
+      const r = this.rel(f);
+      if (r) yield r;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KbCypherReadOnlyError, KbValidationError, open } from '../src/index.js';
+import { claim, sleep, tempKb } from './helpers.js';
+
+test('rawQuery: entities are nodes, facts are relationships typed by the upper-cased predicate', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    await db.ingestBatch([
+      claim('EGFR', 'gene', 'inhibited_by', 'erlotinib', 'drug', 's1', { confidence: 0.5 }),
+      claim('EGFR', 'gene', 'inhibited_by', 'erlotinib', 'drug', 's2', { confidence: 0.5 }),
+      claim('EGFR', 'gene', 'associated_with', 'NSCLC', 'disease', 's1', { confidence: 0.9 }),
+      claim('KRAS', 'gene', 'associated_with', 'NSCLC', 'disease', 's3', { confidence: 0.8 }),
+    ]);
+    const r = await db.rawQuery(
+      'MATCH (g:gene)-[r:INHIBITED_BY]->(d:Entity) RETURN g.name AS gene, d.type AS t, r.predicate AS p, r.source_count AS n, r.confidence AS c',
+    );
+    assert.deepEqual(r.columns, ['gene', 't', 'p', 'n', 'c']);
+    assert.equal(r.rows.length, 1);
+    const [gene, type, predicate, sources, confidence] = r.rows[0]!;
+    assert.equal(gene, 'EGFR');
+    assert.equal(type, 'drug');
+    assert.equal(predicate, 'inhibited_by');
+    assert.equal(sources, 2);
+    // Noisy-OR over two sources at 0.5 each.
+    assert.ok(Math.abs((confidence as number) - 0.75) < 1e-12);
+    assert.equal(r.stats.rows, 1);
+    assert.ok(r.stats.elapsed_ms >= 0);
+
+    // A 2-hop count and an aggregation by entity type, with a parameter.
+    const two = await db.rawQuery(
+      'MATCH (a:gene {name: $name})-[:ASSOCIATED_WITH]->(:disease)<-[:ASSOCIATED_WITH]-(b) RETURN b.name AS other',
+      { name: 'EGFR' },
+    );
+    assert.deepEqual(two.rows, [['KRAS']]);
+    const byType = await db.rawQuery('MATCH (n:Entity) RETURN n.type AS type, count(*) AS n ORDER BY type');
+    assert.deepEqual(byType.rows, [
+      ['disease', 1],
+      ['drug', 1],
+      ['gene', 2],
+    ]);
+    // Nodes come back with the KB's entity ids.
+    const nodes = await db.rawQuery('MATCH (n) WHERE n.name = "KRAS" RETURN n');
+    const node = nodes.rows[0]![0] as { kind: string; id: string; labels: string[] };
+    assert.equal(node.kind, 'node');
+    assert.deepEqual(node.labels, ['gene', 'Entity']);
+    assert.equal(node.id, (await db.resolve('KRAS'))!);
+    // A lookup by id (answered from the entity index) with a parameter.
+    const byId = await db.rawQuery('MATCH (n:Entity) WHERE n.id = $id RETURN n.name AS name', { id: node.id });
+    assert.deepEqual(byId.rows, [['KRAS']]);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('rawQuery refuses writes, bad budgets and syntax errors with typed errors; at() views see the past', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    await db.ingest(['A', 'gene'], ['x', 'association'], ['B', 'gene'], { source_type: 't', source_id: 's1' });
+    await sleep(5);
+    const mid = Date.now();
+    await sleep(5);
+    await db.ingest(['A', 'gene'], ['y', 'association'], ['C', 'gene'], { source_type: 't', source_id: 's2' });
+
+    await assert.rejects(db.rawQuery('CREATE (n:gene {name: "x"})'), KbCypherReadOnlyError);
+    await assert.rejects(db.rawQuery('MATCH (n) DETACH DELETE n'), (e: unknown) => {
+      assert.ok(e instanceof KbCypherReadOnlyError);
+      assert.match(e.message, /write through claims/);
+      return true;
+    });
+    await assert.rejects(db.rawQuery('MATCH (n RETURN n'), (e: unknown) => {
+      const err = e as { code: string; message: string };
+      assert.equal(err.code, 'cypher_syntax_error');
+      assert.match(err.message, /line 1, column 10/);
+      return true;
+    });
+    await assert.rejects(db.rawQuery('RETURN 1', {}, { max_rows: 0 }), KbValidationError);
+    await assert.rejects(db.rawQuery('', {}), KbValidationError);
+    await assert.rejects(db.rawQuery('UNWIND range(1, 5) AS x RETURN x', {}, { max_rows: 2 }), {
+      code: 'cypher_too_many_rows',
+    });
+
+    assert.equal((await db.rawQuery('MATCH ()-[r]->() RETURN count(r) AS n')).rows[0]![0], 2);
+    const past = await db.at(mid);
+    assert.deepEqual((await past.rawQuery('MATCH ()-[r]->() RETURN type(r) AS t')).rows, [['X']]);
+    // The base keeps serving after refusals.
+    assert.equal((await db.rawQuery('MATCH (n:gene) RETURN count(n) AS n')).rows[0]![0], 3);
+  } finally {
+    t.cleanup();
+  }
+});
