@@ -13,7 +13,7 @@ import type { KeyRecord, Store } from '../store/types.js';
 import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
 import { typeboxValidatorCompiler } from '../wire/validation.js';
-import { parseJsonSafely, RawJsonBody } from '../wire/raw-body.js';
+import { addJsonBodyParser } from './body-parser.js';
 import { identifyHook, requireKey } from './auth.js';
 import {
   capConnectionsPerClient,
@@ -41,6 +41,8 @@ export interface AppDeps {
   /** The job kinds this server serves: one submission route each. */
   kinds: readonly AnyKind[];
   preparePool: ThreadPool;
+  /** Parses, checks and prepares bodies above the inline limit, so small submissions never wait behind them. */
+  largeBodyPool?: ThreadPool | undefined;
   /** Hands a stored job to the queue. */
   enqueue(job: JobRecord): Promise<void>;
   /** Stops a cancelled job if it runs in this process. */
@@ -76,18 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', (route) => routeMethods.add(route));
   app.setValidatorCompiler(typeboxValidatorCompiler);
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    const buf = body as Buffer;
-    if (req.method === 'POST' && buf.length > config.inlineJsonLimitBytes) return done(null, new RawJsonBody(buf));
-    if (buf.length === 0) return done(invalidJson('the body is empty but Content-Type says JSON'));
-    // Valid JSON with a forbidden key is invalid_parameters naming the key, not invalid_json.
-    try {
-      done(null, parseJsonSafely(buf.toString('utf8')));
-    } catch (e) {
-      done(e instanceof SyntaxError ? invalidJson() : (e as Error));
-    }
-  });
+  addJsonBodyParser(app, config);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('authProblem', null);
   app.addHook('onRequest', async (req, reply) => {
