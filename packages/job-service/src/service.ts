@@ -53,14 +53,21 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     unlock();
     throw e;
   }
-  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads), config.kindModules);
+  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads), { kindModules: config.kindModules });
+  // Bodies above the inline limit: a thread of their own, started per body and ended after it (its heap, grown
+  // by the document, goes with it), with a heap cap so one body cannot take the process's memory.
+  const largeBodyPool = new ThreadPool(1, {
+    kindModules: config.kindModules,
+    oneShot: true,
+    resourceLimits: { maxOldGenerationSizeMb: largeBodyHeapMb(config) },
+  });
   const closers: Array<() => Promise<unknown>> = [];
   let enqueueJob: (job: Parameters<typeof enqueue>[2]) => Promise<void>;
   let cancelled: (id: string) => void = () => {};
   const log = serviceLogger(config, opts.logger);
 
   if (!config.databaseUrl) {
-    const pool = new ThreadPool(Math.max(1, config.workerThreads), config.kindModules);
+    const pool = new ThreadPool(Math.max(1, config.workerThreads), { kindModules: config.kindModules });
     const executor = new JobExecutor(store, pool, config, log);
     const runner = new EmbeddedRunner(store, pool, executor, log, config);
     enqueueJob = async () => runner.nudge();
@@ -97,6 +104,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     store,
     kinds,
     preparePool,
+    largeBodyPool,
     enqueue: (job) => enqueueJob(job),
     cancelled: (id) => cancelled(id),
     redis,
@@ -113,11 +121,17 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
       await app.close();
       for (const c of closers) await c();
       await preparePool.close();
+      await largeBodyPool.close();
       redis?.disconnect();
       await store.close();
       unlock();
     },
   };
+}
+
+/** Heap of the large-body thread: room for a body of the configured limit parsed and prepared, at least 512 MB. */
+export function largeBodyHeapMb(config: Pick<ServiceConfig, 'bodyLimitBytes'>): number {
+  return Math.max(512, Math.ceil((8 * config.bodyLimitBytes) / 2 ** 20));
 }
 
 async function startPgWorkerOn(
@@ -127,7 +141,7 @@ async function startPgWorkerOn(
   log: PinoLogger,
   kinds: readonly AnyKind[],
 ) {
-  const pool = new ThreadPool(Math.max(1, config.workerThreads), config.kindModules);
+  const pool = new ThreadPool(Math.max(1, config.workerThreads), { kindModules: config.kindModules });
   const executor = new JobExecutor(store, pool, config, log);
   const threads = Math.max(1, config.workerThreads);
   const worker = new PgBossWorker(boss, store, executor, log, threads, config, kinds);

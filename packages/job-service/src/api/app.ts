@@ -13,7 +13,7 @@ import type { KeyRecord, Store } from '../store/types.js';
 import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
 import { typeboxValidatorCompiler } from '../wire/validation.js';
-import { parseJsonSafely, RawJsonBody } from '../wire/raw-body.js';
+import { addJsonBodyParser } from './body-parser.js';
 import { identifyHook, requireKey } from './auth.js';
 import {
   capConnectionsPerClient,
@@ -41,6 +41,8 @@ export interface AppDeps {
   /** The job kinds this server serves: one submission route each. */
   kinds: readonly AnyKind[];
   preparePool: ThreadPool;
+  /** Parses, checks and prepares bodies above the inline limit, so small submissions never wait behind them. */
+  largeBodyPool?: ThreadPool | undefined;
   /** Hands a stored job to the queue. */
   enqueue(job: JobRecord): Promise<void>;
   /** Stops a cancelled job if it runs in this process. */
@@ -76,28 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', (route) => routeMethods.add(route));
   app.setValidatorCompiler(typeboxValidatorCompiler);
-  // JSON only: Fastify's text/plain parser would hand a string to the schema (400) where the API promises 415.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    const buf = body as Buffer;
-    if (req.method === 'POST' && buf.length > config.inlineJsonLimitBytes) return done(null, new RawJsonBody(buf));
-    // The seed sends Content-Type: application/json on every request, body or not (DELETE, GET).
-    if (buf.length === 0 && req.method !== 'POST') return done(null, undefined);
-    if (buf.length === 0) return done(invalidJson('the body is empty but Content-Type says JSON'));
-    // Valid JSON with a forbidden key is invalid_parameters naming the key, not invalid_json.
-    try {
-      done(null, parseJsonSafely(buf.toString('utf8')));
-    } catch (e) {
-      done(e instanceof SyntaxError ? invalidJson() : (e as Error));
-    }
-  });
-  // Any other media type: a body-less request goes through (no route but POST reads a body); a body is 415.
-  // Decided from the headers, before any of the body is read or buffered.
-  app.addContentTypeParser('*', (req, _payload, done) => {
-    const h = req.headers;
-    if (h['transfer-encoding'] === undefined && (h['content-length'] ?? '0') === '0') return done(null, undefined);
-    done(new ApiError(415, 'unsupported_media_type', 'send the body as application/json'));
-  });
+  addJsonBodyParser(app, config);
   app.decorateRequest('apiKey', null);
   app.decorateRequest('authProblem', null);
   app.addHook('onRequest', async (req, reply) => {

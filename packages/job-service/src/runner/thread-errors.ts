@@ -14,6 +14,18 @@ export class TaskTimeoutError extends EvidentError {
   }
 }
 
+/** A task needed more heap than its thread may have (a one-shot thread for large bodies): 413, typed. */
+export class TaskOutOfMemoryError extends EvidentError {
+  constructor(limitMb: number | undefined) {
+    super(
+      'payload_too_large',
+      `checking the request needed more memory than a request may use${limitMb ? ` (${limitMb} MB)` : ''}; ` +
+        'send a smaller body',
+      { status: 413 },
+    );
+  }
+}
+
 /** The caller of a task went away (HTTP client closed the request, job cancelled, shutdown). */
 export class TaskAbortedError extends EvidentError {
   constructor() {

@@ -4,20 +4,32 @@
 // once (an engine spinning in WebAssembly never reads an abort message) and replaced. A task may carry an
 // AbortSignal (its HTTP request closed): queued, it is dropped; running, it is aborted as above. A thread that
 // reports a WebAssembly trap (`fatal`) is replaced too, so a poisoned engine instance never serves again.
-import { Worker } from 'node:worker_threads';
+// A one-shot pool (large bodies) starts a thread only when a task comes and ends it after that task: a thread's
+// heap, grown by one huge document, is given back whole instead of staying with an idle thread.
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { deserializeError } from '@evident/contract';
 import type { FromThread, ThreadData, ThreadTask } from './protocol.js';
-import { TaskAbortedError, TaskTimeoutError } from './thread-errors.js';
+import { TaskAbortedError, TaskOutOfMemoryError, TaskTimeoutError } from './thread-errors.js';
 
 // Built mode runs thread.js directly. Source mode (tsx) runs thread.ts: the worker inherits the parent's
 // execArgv (`--conditions=evident-source --import tsx`), but on Node 20 the --import hooks are not yet active
 // for a worker's entry module, so a tiny bootstrap registers tsx in the thread before importing it.
 const sourceMode = import.meta.url.endsWith('.ts');
 const threadFile = new URL(sourceMode ? './thread.ts' : './thread.js', import.meta.url);
-function newThread(workerData: ThreadData): Worker {
-  if (!sourceMode) return new Worker(threadFile, { workerData });
+function newThread(workerData: ThreadData, resourceLimits: ResourceLimits | undefined): Worker {
+  if (!sourceMode) return new Worker(threadFile, { workerData, resourceLimits });
   const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(threadFile.href)}); })`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, workerData, resourceLimits });
+}
+
+export interface ThreadPoolOptions {
+  /** Modules of job kinds beyond the production ones, loaded by every thread. */
+  kindModules?: readonly string[];
+  abortGraceMs?: number;
+  /** Threads start when a task comes and end after it (see above). */
+  oneShot?: boolean;
+  /** Heap limits of each thread; a task that needs more fails with TaskOutOfMemoryError. */
+  resourceLimits?: ResourceLimits;
 }
 
 type Done = Extract<FromThread, { type: 'done' | 'prepared' | 'csv' }>;
@@ -63,22 +75,31 @@ export class ThreadPool {
   private queue: Pending[] = [];
   private nextId = 1;
   private closed = false;
+  private readonly kindModules: readonly string[];
+  private readonly abortGraceMs: number;
 
-  /** `kindModules`: modules of job kinds beyond the production ones, loaded by every thread. */
   constructor(
     readonly size: number,
-    private readonly kindModules: readonly string[] = [],
-    private readonly abortGraceMs = 2000,
+    private readonly options: ThreadPoolOptions = {},
   ) {
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    this.kindModules = options.kindModules ?? [];
+    this.abortGraceMs = options.abortGraceMs ?? 2000;
+    if (!options.oneShot) for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Threads alive (or starting) now. */
+  get threads(): number {
+    return this.slots.length;
   }
 
   get idle(): number {
-    return this.slots.filter((s) => !s.current).length - this.queue.length;
+    const free = this.options.oneShot ? this.size - this.slots.length : 0;
+    return free + this.slots.filter((s) => !s.current).length - this.queue.length;
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: newThread({ kindModules: [...this.kindModules] }), ready: false };
+    const data = { kindModules: [...this.kindModules] };
+    const slot: Slot = { worker: newThread(data, this.options.resourceLimits), ready: false };
     slot.worker.unref();
     slot.worker.on('message', (m: FromThread) => {
       if (m.type === 'ready') {
@@ -90,23 +111,25 @@ export class ThreadPool {
       if (m.type === 'progress') return p.onProgress?.(m.stage, m.percent);
       this.finish(slot);
       // The thread's engine is unusable (WebAssembly trap): never give it another task.
-      if (m.type === 'error' && m.fatal) this.retire(slot);
+      if ((m.type === 'error' && m.fatal) || this.options.oneShot) this.retire(slot);
       if (m.type === 'error') p.reject(p.aborted ? new TaskAbortedError() : deserializeError(m.error));
       else p.resolve(m);
     });
-    const onDeath = (why: string) => {
+    const onDeath = (error: Error) => {
       const p = slot.current;
       this.finish(slot);
-      const i = this.slots.indexOf(slot);
-      if (i >= 0 && !this.closed) {
-        this.slots[i] = this.spawn();
-        this.replaced++;
-      }
-      p?.reject(p.aborted ? new TaskAbortedError() : new Error(`worker thread ${why}`));
+      this.replace(slot);
+      p?.reject(p.aborted ? new TaskAbortedError() : error);
       this.pump();
     };
-    slot.worker.on('error', (e) => onDeath(`crashed: ${e.message}`));
-    slot.worker.on('exit', (code) => onDeath(`exited with code ${code}`));
+    slot.worker.on('error', (e: NodeJS.ErrnoException) =>
+      onDeath(
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new TaskOutOfMemoryError(this.options.resourceLimits?.maxOldGenerationSizeMb)
+          : new Error(`worker thread crashed: ${e.message}`),
+      ),
+    );
+    slot.worker.on('exit', (code) => onDeath(new Error(`worker thread exited with code ${code}`)));
     return slot;
   }
 
@@ -118,18 +141,30 @@ export class ThreadPool {
     queueMicrotask(() => this.pump());
   }
 
-  /** Takes the slot's thread out of service at once: a fresh one takes its place, the old one is terminated. */
-  private retire(slot: Slot): void {
+  /** A fresh thread takes the slot's place (a one-shot pool or a closed one just drops the slot). */
+  private replace(slot: Slot): void {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
-    if (!this.closed) {
+    if (this.closed || this.options.oneShot) this.slots.splice(i, 1);
+    else {
       this.slots[i] = this.spawn();
       this.replaced++;
-    } else this.slots.splice(i, 1);
+    }
+  }
+
+  /** Takes the slot's thread out of service at once: replaced (see replace), the old one terminated. */
+  private retire(slot: Slot): void {
+    if (this.slots.indexOf(slot) < 0) return;
+    this.replace(slot);
     void slot.worker.terminate();
   }
 
   private pump(): void {
+    if (this.options.oneShot && !this.closed) {
+      // One thread per waiting task, up to the pool's size; those starting count as taken.
+      const waiting = this.queue.length - this.slots.filter((s) => !s.current && !s.ready).length;
+      for (let k = 0; k < waiting && this.slots.length < this.size; k++) this.slots.push(this.spawn());
+    }
     for (const slot of this.slots) {
       if (slot.current || !slot.ready) continue;
       const p = this.queue.shift();

@@ -56,7 +56,7 @@ export class SqliteStore implements Store {
         kind text not null, status text not null, phase text not null, attempts integer not null default 0,
         max_attempts integer not null, run_after integer not null, created_at integer not null, started_at integer,
         completed_at integer, progress_stage text, progress_percent real, error_code text, error_message text,
-        estimate_low real not null, estimate_high real not null, callback_url text, callback_due integer, input blob not null, result blob);
+        estimate_low real not null, estimate_high real not null, callback_url text, callback_due integer);
       create index if not exists jobs_by_key on jobs (key_id, seq);
       create index if not exists jobs_queue on jobs (phase, run_after) where status = 'processing';
       create index if not exists jobs_active on jobs (seq) where status = 'processing';
@@ -64,7 +64,21 @@ export class SqliteStore implements Store {
       create table if not exists job_targets (
         seq integer primary key autoincrement, job_id text not null references jobs(id), key_id text not null, data text not null);
       create index if not exists targets_by_key on job_targets (key_id, seq);
+      -- Inputs and results (tens of MB) live apart from the job row: SQLite rewrites a whole row, overflow pages
+      -- included, on every update, and a job's row is updated at each progress step.
+      create table if not exists job_inputs (job_id text primary key references jobs(id), input blob not null);
+      create table if not exists job_results (job_id text primary key references jobs(id), result blob not null);
     `);
+    // A store made before the split keeps them in the row: moved once.
+    const columns = this.db.pragma('table_info(jobs)') as Array<{ name: string }>;
+    if (columns.some((c) => c.name === 'input')) {
+      this.db.transaction(() => {
+        this.db.exec(`insert or ignore into job_inputs (job_id, input) select id, input from jobs;
+          insert or ignore into job_results (job_id, result) select id, result from jobs where result is not null;
+          alter table jobs drop column input;
+          alter table jobs drop column result;`);
+      })();
+    }
   }
 
   async close(): Promise<void> {
@@ -122,7 +136,7 @@ export class SqliteStore implements Store {
       if (n >= limit) return { ok: false as const, processing: n };
       const now = Date.now();
       this.stmt(`insert into jobs (id, key_id, kind, status, phase, max_attempts, run_after, created_at, estimate_low,
-                  estimate_high, callback_url, input) values (?, ?, ?, 'processing', 'queued', ?, ?, ?, ?, ?, ?, ?)`).run(
+                  estimate_high, callback_url) values (?, ?, ?, 'processing', 'queued', ?, ?, ?, ?, ?, ?)`).run(
         job.id,
         job.key_id,
         job.kind,
@@ -132,8 +146,8 @@ export class SqliteStore implements Store {
         job.estimate_low,
         job.estimate_high,
         job.callback_url,
-        job.input,
       );
+      this.stmt(`insert into job_inputs (job_id, input) values (?, ?)`).run(job.id, job.input);
       return { ok: true as const, job: this.getJobSync(job.id)! };
     });
     return tx.immediate();
@@ -176,7 +190,9 @@ export class SqliteStore implements Store {
   }
 
   async getResult(id: string) {
-    const r = this.stmt(`select result from jobs where id = ?`).get(id) as { result: Buffer | null } | undefined;
+    const r = this.stmt(`select result from job_results where job_id = ?`).get(id) as
+      | { result: Buffer | null }
+      | undefined;
     return r?.result ?? undefined;
   }
 
@@ -220,7 +236,7 @@ export class SqliteStore implements Store {
       this.stmt(`update jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
                 where id = ? and status = 'processing'`).run(now, id).changes;
     if (!changed) return undefined;
-    const input = (this.stmt(`select input from jobs where id = ?`).get(id) as { input: Buffer }).input;
+    const input = (this.stmt(`select input from job_inputs where job_id = ?`).get(id) as { input: Buffer }).input;
     return { job: this.getJobSync(id)!, input };
   }
 
@@ -239,11 +255,12 @@ export class SqliteStore implements Store {
   async completeJob(id: string, result: Buffer, targets: Array<Record<string, unknown>>, now: number) {
     return this.db
       .transaction(() => {
-        const r = this.stmt(`update jobs set status = 'completed', phase = 'done', completed_at = ?, result = ?,
+        const r = this.stmt(`update jobs set status = 'completed', phase = 'done', completed_at = ?,
                     progress_percent = 100, error_code = null, error_message = null,
                     callback_due = case when callback_url is null then null else ? end
-                    where id = ? and status = 'processing'`).run(now, result, now, id);
+                    where id = ? and status = 'processing'`).run(now, now, id);
         if (!r.changes) return false;
+        this.stmt(`insert or replace into job_results (job_id, result) values (?, ?)`).run(id, result);
         const job = this.getJobSync(id)!;
         const ins = this.stmt(`insert into job_targets (job_id, key_id, data) values (?, ?, ?)`);
         for (const t of [...targets].reverse()) ins.run(id, job.key_id, JSON.stringify(t));

@@ -45,7 +45,8 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
           // Move the bytes to the thread when they own their memory; copy otherwise.
           const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw);
           const transfer = [own.buffer as ArrayBuffer];
-          task = deps.preparePool.run({ type: 'prepare-raw', kind: kind.id, raw: own }, undefined, transfer, limits);
+          const pool = deps.largeBodyPool ?? deps.preparePool;
+          task = pool.run({ type: 'prepare-raw', kind: kind.id, raw: own }, undefined, transfer, limits);
         } else {
           const { callback_url: cb, ...request } = req.body as Record<string, unknown> & { callback_url?: string };
           callback_url = cb;
