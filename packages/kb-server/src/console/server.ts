@@ -85,6 +85,17 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
   });
 
   capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
+  // JSON only, as the README's error table says: a text/plain body is 415, not a string handed to the schema.
+  // A body-less request with any Content-Type goes through (decided from the headers, before reading a byte).
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', (req, _payload, done) => {
+    const h = req.headers;
+    if (h['transfer-encoding'] === undefined && (h['content-length'] ?? '0') === '0') return done(null, undefined);
+    const err = new Error('send the body as application/json') as Error & { code: string; statusCode: number };
+    err.code = 'FST_ERR_CTP_INVALID_MEDIA_TYPE';
+    err.statusCode = 415;
+    done(err, undefined);
+  });
   const routeMethods = new RouteMethods();
   app.addHook('onRoute', (route) => routeMethods.add(route));
   const hosts = allowedHostNames(options.host, options.allowedHosts);
