@@ -17,3 +17,6 @@ export { SqliteClaimStore } from './store/sqlite.js';
 export type * from './db/extraction-port.js';
 export { normalizeName } from './model/normalize.js';
 export { isPostgresUrl } from './store/open-store.js';
+export type * from './reasoning/index.js';
+export type { WhatIfChanges } from './db/what-if.js';
+export { OPPOSITE_PREDICATES, PREDICATE_COMPOSITIONS, type PredicateComposition } from './vocab/bio.js';

@@ -18,6 +18,7 @@ import { checkSnapshotDest, restoreLog, snapshotLog } from './log-copy.js';
 import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
 import { BACKENDS, type Backend, type OpenOptions } from './options.js';
 import { WritePath } from './write-path.js';
+import { type WhatIfChanges, whatIfView } from './what-if.js';
 
 export interface RetractResult {
   source_id: string;
@@ -251,6 +252,30 @@ export class KbDB implements KbReader {
   findConfidenceAlerts: KbView['findConfidenceAlerts'] = (...a) => this.reads.findConfidenceAlerts(...a);
   schema: KbView['schema'] = (...a) => this.reads.schema(...a);
   stats: KbView['stats'] = (...a) => this.reads.stats(...a);
+
+  // ---- reasoning over evidence (src/reasoning; README "Reasoning over evidence"): the live view's, and whatIf ----
+  impact: KbView['impact'] = (...a) => this.reads.impact(...a);
+  audit: KbView['audit'] = (...a) => this.reads.audit(...a);
+  drift: KbView['drift'] = (...a) => this.reads.drift(...a);
+  fragile: KbView['fragile'] = (...a) => this.reads.fragile(...a);
+  stale: KbView['stale'] = (...a) => this.reads.stale(...a);
+  sourceReliability: KbView['sourceReliability'] = (...a) => this.reads.sourceReliability(...a);
+  consensus: KbView['consensus'] = (...a) => this.reads.consensus(...a);
+  predict: KbView['predict'] = (...a) => this.reads.predict(...a);
+  evolution: KbView['evolution'] = (...a) => this.reads.evolution(...a);
+  blindspots: KbView['blindspots'] = (...a) => this.reads.blindspots(...a);
+  testHypothesis: KbView['testHypothesis'] = (...a) => this.reads.testHypothesis(...a);
+
+  /** A read-only view with these changes applied in memory only (db/what-if.ts); nothing is written. */
+  async whatIf(changes: WhatIfChanges): Promise<KbView> {
+    if (this.w.closed) throw new KbClosedError();
+    return whatIfView(this.w, this.capture, changes, () => this.describeStore());
+  }
+
+  /** whatIf({ add_claims: claims }). */
+  hypothetical(claims: ClaimInput[]): Promise<KbView> {
+    return this.whatIf({ add_claims: claims });
+  }
 
   // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---
 

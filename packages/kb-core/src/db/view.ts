@@ -18,6 +18,7 @@ import { findBridges, type Bridge } from '../analytics/bridges.js';
 import { indexStats } from '../analytics/stats.js';
 import { checkInquiryMatches, getInquiry, openInquiries } from '../graph/inquiry-reads.js';
 import { normalizeToken } from '../model/normalize.js';
+import * as R from '../reasoning/index.js';
 import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFrame } from '../types.js';
 
 /** What a view needs from its owner: a liveness check, and catching up with other writers. */
@@ -313,5 +314,71 @@ export class KbView {
     await this.host.beforeRead();
     const store = this.host.describeStore();
     return indexStats(this.ctx(), store);
+  }
+
+  // ---- reasoning over evidence (src/reasoning; packages/kb/README.md, "Reasoning over evidence") -----------
+
+  /** What retractCascade(source_id) would retract, degrade, orphan and weaken, without doing it. */
+  async impact(source_id: string): Promise<R.Impact> {
+    await this.host.beforeRead();
+    return R.impact(this.ctx(), source_id);
+  }
+
+  /** A claim's provenance trail (claim id), or the trail of every claim about an entity (id or name). */
+  async audit(ref: string): Promise<R.Audit> {
+    await this.host.beforeRead();
+    return R.audit(this.ctx(), ref);
+  }
+
+  /** What changed in (since, until]: claims added, retracted, degraded; new entities; changed relationships. */
+  async drift(options: R.DriftOptions): Promise<R.Drift> {
+    await this.host.beforeRead();
+    return R.drift(this.ctx(), options);
+  }
+
+  /** Single-source relationships that other claims derive from or many paths pass through. */
+  async fragile(options: { limit?: number } = {}): Promise<R.FragileFact[]> {
+    await this.host.beforeRead();
+    return R.fragile(this.ctx(), options);
+  }
+
+  /** Relationships whose newest active claim is older than `days`. */
+  async stale(options: { days: number; limit?: number }): Promise<ReturnType<typeof R.stale>> {
+    await this.host.beforeRead();
+    return R.stale(this.ctx(), options);
+  }
+
+  async sourceReliability(
+    options: { by?: 'source' | 'source_type'; limit?: number } = {},
+  ): Promise<R.SourceReliability[]> {
+    await this.host.beforeRead();
+    return R.sourceReliability(this.ctx(), options);
+  }
+
+  /** What sources assert about an entity (or between two), how many agree, and contradictions. */
+  async consensus(a: string, b?: string): Promise<R.Consensus> {
+    await this.host.beforeRead();
+    return R.consensus(this.ctx(), a, b);
+  }
+
+  /** Two-hop inferences by the vocabulary's predicate compositions, not already stated. */
+  async predict(entity: string, options: { top_k?: number } = {}): Promise<R.Prediction[]> {
+    await this.host.beforeRead();
+    return R.predict(this.ctx(), entity, options);
+  }
+
+  async evolution(entity: string): Promise<R.Evolution> {
+    await this.host.beforeRead();
+    return R.evolution(this.ctx(), entity);
+  }
+
+  async blindspots(options: { min_claims?: number; limit?: number } = {}): Promise<R.Blindspots> {
+    await this.host.beforeRead();
+    return R.blindspots(this.ctx(), options);
+  }
+
+  async testHypothesis(subject: string, predicate: string, object: string): Promise<R.HypothesisTest> {
+    await this.host.beforeRead();
+    return R.testHypothesis(this.ctx(), subject, predicate, object);
   }
 }
