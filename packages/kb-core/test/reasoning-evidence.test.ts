@@ -66,7 +66,10 @@ test('consensus counts agreeing sources and finds opposites and negations', asyn
     );
     const gd = await db.consensus('G', 'D');
     assert.equal(gd.other, 'disease:d');
-    assert.deepEqual(gd.contradictions.map((c) => c.kind), ['negation']);
+    assert.deepEqual(
+      gd.contradictions.map((c) => c.kind),
+      ['negation'],
+    );
     assert.deepEqual((await db.consensus('X', 'D')).assertions, []);
     await assert.rejects(db.consensus('X', 'nobody'), KbNotFoundError);
   } finally {
@@ -99,7 +102,10 @@ test('fragile ranks single-source relationships by the claims derived from them,
       ],
     );
     assert.equal((await db.fragile({ limit: 1 })).length, 1);
-    await assert.rejects(db.fragile({ limit: 0 }), (e: unknown) => e instanceof KbValidationError && e.field === 'limit');
+    await assert.rejects(
+      db.fragile({ limit: 0 }),
+      (e: unknown) => e instanceof KbValidationError && e.field === 'limit',
+    );
     // Once s1 is retracted with cascade, nothing derived is left active.
     await db.retractCascade('s1', 'withdrawn');
     assert.deepEqual(await db.fragile(), []);
@@ -133,10 +139,10 @@ test('blindspots finds thin vocabulary, one-predicate entities and one-source-ty
       [['gene:g2', 'literature', 2]],
     );
     // With a higher bar, genes (6 claims) are still fine and diseases (6) too; associated_with has 6.
-    assert.deepEqual((await db.blindspots({ min_claims: 7 })).thin_predicates.map((p) => p.predicate), [
-      'expressed_in',
-      'associated_with',
-    ]);
+    assert.deepEqual(
+      (await db.blindspots({ min_claims: 7 })).thin_predicates.map((p) => p.predicate),
+      ['expressed_in', 'associated_with'],
+    );
   } finally {
     t.cleanup();
   }

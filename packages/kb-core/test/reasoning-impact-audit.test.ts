@@ -40,7 +40,9 @@ test('impact predicts exactly what retractCascade then does, and writes nothing'
       im.orphaned_entities.map((e) => e.id),
       ['gene:c', 'disease:d', 'gene:e'].sort(),
     );
-    const w = Object.fromEntries(im.weakened_relationships.map((r) => [`${r.subject_id} ${r.predicate} ${r.object_id}`, r]));
+    const w = Object.fromEntries(
+      im.weakened_relationships.map((r) => [`${r.subject_id} ${r.predicate} ${r.object_id}`, r]),
+    );
     assert.equal(Object.keys(w).length, 4);
     assert.deepEqual([w['gene:a inhibits gene:b']!.sources_before, w['gene:a inhibits gene:b']!.sources_after], [2, 1]);
     assert.equal(w['gene:b associated_with disease:d']!.sources_after, 0);
@@ -98,13 +100,27 @@ test('audit gives the provenance trail of a claim and of an entity', async () =>
       a.dependants.map((c) => [c.claim_id, c.depth, c.derived_via]),
       [[ce, 1, ac]],
     );
-    assert.deepEqual(a.events.map((e) => e.event), ['ingested']);
+    assert.deepEqual(
+      a.events.map((e) => e.event),
+      ['ingested'],
+    );
     const top = await db.audit(ce);
     assert.ok(top.kind === 'claim');
-    if (top.kind === 'claim') assert.deepEqual(top.derived_from.map((c) => [c.claim_id, c.depth]), [[ac, 1], [bd, 2]]);
+    if (top.kind === 'claim')
+      assert.deepEqual(
+        top.derived_from.map((c) => [c.claim_id, c.depth]),
+        [
+          [ac, 1],
+          [bd, 2],
+        ],
+      );
     const ab = await db.audit(ab1);
     assert.ok(ab.kind === 'claim');
-    if (ab.kind === 'claim') assert.deepEqual(ab.corroborating.map((c) => c.claim_id), [ab2]);
+    if (ab.kind === 'claim')
+      assert.deepEqual(
+        ab.corroborating.map((c) => c.claim_id),
+        [ab2],
+      );
 
     await db.retractCascade('s1', 'paper withdrawn');
     const after = await db.audit(ac);
@@ -115,14 +131,21 @@ test('audit gives the provenance trail of a claim and of an entity', async () =>
       assert.deepEqual([ev.event, ev.source_id, ev.reason], ['degraded', 's1', 'paper withdrawn']);
     }
     const r = await db.audit(bd);
-    if (r.kind === 'claim') assert.deepEqual(r.events.map((e) => e.event), ['ingested', 'retracted']);
+    if (r.kind === 'claim')
+      assert.deepEqual(
+        r.events.map((e) => e.event),
+        ['ingested', 'retracted'],
+      );
 
     // D has only a retracted claim: still audited, by id or name.
     const d = await db.audit('D');
     assert.equal(d.kind, 'entity');
     if (d.kind === 'entity') {
       assert.equal(d.entity.id, 'disease:d');
-      assert.deepEqual(d.claims.map((c) => [c.claim.claim_id, c.claim.status]), [[bd, 'retracted']]);
+      assert.deepEqual(
+        d.claims.map((c) => [c.claim.claim_id, c.claim.status]),
+        [[bd, 'retracted']],
+      );
       assert.equal(d.claims[0]!.events[1]!.reason, 'paper withdrawn');
     }
     await assert.rejects(db.audit('clm_nope'), KbNotFoundError);

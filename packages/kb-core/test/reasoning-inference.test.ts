@@ -46,7 +46,10 @@ test('predict composes two hops by the table, scores by noisy-OR over paths, lea
     // N already treats Z: nothing new to predict.
     assert.deepEqual(await db.predict('N'), []);
     await assert.rejects(db.predict('nobody'), KbNotFoundError);
-    await assert.rejects(db.predict('M', { top_k: 0 }), (e: unknown) => e instanceof KbValidationError && e.field === 'top_k');
+    await assert.rejects(
+      db.predict('M', { top_k: 0 }),
+      (e: unknown) => e instanceof KbValidationError && e.field === 'top_k',
+    );
   } finally {
     t.cleanup();
   }
@@ -78,8 +81,14 @@ test('testHypothesis weighs direct, contradicting and indirect evidence into a v
     const mixed = await db.testHypothesis('N', 'treats', 'Z');
     assert.equal(mixed.verdict, 'mixed');
     assert.ok(close(mixed.opposition, 0.9) && mixed.support === 1);
-    assert.deepEqual(mixed.contradicting.map((c) => c.contradiction), ['opposite']);
-    await assert.rejects(db.testHypothesis('N', '', 'Z'), (e: unknown) => e instanceof KbValidationError && e.field === 'predicate');
+    assert.deepEqual(
+      mixed.contradicting.map((c) => c.contradiction),
+      ['opposite'],
+    );
+    await assert.rejects(
+      db.testHypothesis('N', '', 'Z'),
+      (e: unknown) => e instanceof KbValidationError && e.field === 'predicate',
+    );
     await assert.rejects(db.testHypothesis('N', 'treats', 'nobody'), KbNotFoundError);
   } finally {
     t.cleanup();

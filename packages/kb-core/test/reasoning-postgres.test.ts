@@ -41,7 +41,10 @@ describe('reasoning over PostgreSQL', { skip: probe.skip }, () => {
     assert.deepEqual([im.retracted_claim_ids, im.degraded_claim_ids], [[r.claim_ids[1]], [derived]]);
     const a = await kb.audit(derived);
     assert.ok(a.kind === 'claim' && a.derived_from[0]!.claim_id === r.claim_ids[1]);
-    assert.deepEqual((await kb.consensus('M', 'K')).contradictions.map((c) => c.kind), ['opposite']);
+    assert.deepEqual(
+      (await kb.consensus('M', 'K')).contradictions.map((c) => c.kind),
+      ['opposite'],
+    );
     const p = await kb.predict('M');
     assert.deepEqual(
       p.map((x) => [x.predicate, x.target.id, Math.round(x.score * 100) / 100]),

@@ -30,7 +30,10 @@ test('drift lists what changed in (since, until], from the log', async () => {
     const d = await db.drift({ since: t1, until: new Date(t2).toISOString() });
     assert.deepEqual(d.added_claim_ids, [c2, c3]);
     assert.deepEqual([d.retracted_claim_ids, d.degraded_claim_ids], [[], []]);
-    assert.deepEqual(d.new_entities.map((e) => e.id), ['gene:c', 'gene:d']);
+    assert.deepEqual(
+      d.new_entities.map((e) => e.id),
+      ['gene:c', 'gene:d'],
+    );
     const ab = d.changed_relationships.find((r) => r.subject_id === 'gene:a')!;
     assert.deepEqual([ab.sources_before, ab.sources_after], [1, 2]);
     assert.ok(close(ab.confidence_before, 0.5) && close(ab.confidence_after, 1 - 0.5 * 0.4));
@@ -98,8 +101,13 @@ test('evolution gives the timeline and each relationship confidence after every 
       ],
     );
     const series = ev.relationships[0]!.series;
-    assert.deepEqual(series.map((p) => p.source_count), [1, 2, 1]);
-    assert.ok(close(series[0]!.confidence, 0.5) && close(series[1]!.confidence, 0.8) && close(series[2]!.confidence, 0.6));
+    assert.deepEqual(
+      series.map((p) => p.source_count),
+      [1, 2, 1],
+    );
+    assert.ok(
+      close(series[0]!.confidence, 0.5) && close(series[1]!.confidence, 0.8) && close(series[2]!.confidence, 0.6),
+    );
     const first = await (await db.at(series[0]!.at)).evolution('A');
     assert.equal(first.events.length, 1);
     await assert.rejects(db.evolution('nobody'), KbNotFoundError);

@@ -104,7 +104,12 @@ export function eventsOf(rc: ReadContext, c: number): AuditEvent[] {
   for (const r of s.retractions) {
     if (r.ts > rc.cutoff) break;
     if ((r.ts === rts && r.retracted.includes(c)) || (r.ts === dts && r.degraded.includes(c)))
-      out.push({ event: r.ts === rts && r.retracted.includes(c) ? 'retracted' : 'degraded', at: iso(r.ts), source_id: r.source_id, reason: r.reason });
+      out.push({
+        event: r.ts === rts && r.retracted.includes(c) ? 'retracted' : 'degraded',
+        at: iso(r.ts),
+        source_id: r.source_id,
+        reason: r.reason,
+      });
   }
   return out;
 }

@@ -10,9 +10,15 @@ export interface Blindspots {
   /** Predicates of the registered vocabularies (and registerPredicate) with fewer than min_claims active claims. */
   thin_predicates: { predicate: string; claims: number }[];
   /** Entities with two or more active relationships, all of one predicate. */
-  single_predicate_entities: { count: number; entities: (EntitySummary & { predicate: string; relationships: number })[] };
+  single_predicate_entities: {
+    count: number;
+    entities: (EntitySummary & { predicate: string; relationships: number })[];
+  };
   /** Active relationships with two or more sources that are all of one source type. */
-  single_source_type_relationships: { count: number; relationships: (FactRef & { source_type: string; sources: number })[] };
+  single_source_type_relationships: {
+    count: number;
+    relationships: (FactRef & { source_type: string; sources: number })[];
+  };
 }
 
 export function blindspots(rc: ReadContext, options: unknown): Blindspots {
@@ -61,7 +67,11 @@ export function blindspots(rc: ReadContext, options: unknown): Blindspots {
     if (sources.size >= 2 && types.size === 1) {
       oneType.count++;
       if (oneType.relationships.length < limit)
-        oneType.relationships.push({ ...factRef(rc, f), source_type: s.sourceTypeName[[...types][0]!]!, sources: sources.size });
+        oneType.relationships.push({
+          ...factRef(rc, f),
+          source_type: s.sourceTypeName[[...types][0]!]!,
+          sources: sources.size,
+        });
     }
   }
   const thin = <K extends string>(m: Map<string, number>, k: K) =>

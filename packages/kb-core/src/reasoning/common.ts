@@ -85,8 +85,8 @@ for (const [a, b] of OPPOSITE_PREDICATES) {
     [a, b],
     [b, a],
   ] as const) {
-    let set = OPPOSITES.get(x);
-    if (!set) OPPOSITES.set(x, (set = new Set()));
+    const set = OPPOSITES.get(x) ?? new Set<string>();
+    OPPOSITES.set(x, set);
     set.add(y);
   }
 }

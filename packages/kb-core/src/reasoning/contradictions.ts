@@ -10,8 +10,8 @@ export function contradictingPredicates(rc: ReadContext): Map<number, number[]> 
   for (let p = 0; p < names.length; p++)
     for (let q = 0; q < names.length; q++) {
       if (p === q || contradictionKind(names[p]!, names[q]!) === null) continue;
-      let l = out.get(p);
-      if (!l) out.set(p, (l = []));
+      const l = out.get(p) ?? [];
+      out.set(p, l);
       l.push(q);
     }
   return out;

@@ -47,10 +47,10 @@ export function fragile(rc: ReadContext, options: unknown): FragileFact[] {
 /** Active claims reachable through derived_from dependants from the fact's active claims. */
 function dependantsOf(rc: ReadContext, f: number): number {
   const s = rc.s;
-  let queue: number[] | undefined;
+  const queue: number[] = [];
   for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!)
-    if (rc.isLive(c) && s.dependents.has(c)) (queue ??= []).push(c);
-  if (!queue) return 0;
+    if (rc.isLive(c) && s.dependents.has(c)) queue.push(c);
+  if (queue.length === 0) return 0;
   const seen = new Set<number>(queue);
   let n = 0;
   for (let i = 0; i < queue.length; i++) {

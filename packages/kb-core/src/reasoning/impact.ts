@@ -73,7 +73,8 @@ export function impact(rc: ReadContext, sourceId: unknown): Impact {
   for (const f of facts) {
     const before = liveSources(rc, f).size;
     const after = liveSources(rc, f, lost).size;
-    if (after < before && after <= 1) weakened.push({ ...factRef(rc, f), sources_before: before, sources_after: after });
+    if (after < before && after <= 1)
+      weakened.push({ ...factRef(rc, f), sources_before: before, sources_after: after });
   }
   orphaned.sort((x, y) => (x.id < y.id ? -1 : 1));
   weakened.sort((x, y) => x.sources_after - y.sources_after || (x.content_id < y.content_id ? -1 : 1));

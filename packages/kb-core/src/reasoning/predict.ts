@@ -31,7 +31,11 @@ for (const r of PREDICATE_COMPOSITIONS) {
 }
 
 /** Every two-hop inference from entity x (to `only`, when given), stated ones included, keyed predicate|target. */
-export function inferences(rc: ReadContext, x: number, only = -1): Map<string, Prediction & { rule: PredicateComposition; y: number }> {
+export function inferences(
+  rc: ReadContext,
+  x: number,
+  only = -1,
+): Map<string, Prediction & { rule: PredicateComposition; y: number }> {
   const s = rc.s;
   const out = new Map<string, Prediction & { rule: PredicateComposition; y: number }>();
   for (let f1 = s.firstFact(x); f1 >= 0; f1 = s.nextFact(f1, x)) {

@@ -33,8 +33,8 @@ export function sourceReliability(rc: ReadContext, options: unknown): SourceReli
     if (!rc.exists(c)) continue;
     const src = s.claimSource[c]!;
     const key = by === 'source' ? src : s.claimSourceType[c]!;
-    let a = acc.get(key);
-    if (!a) acc.set(key, (a = { claims: 0, corr: 0, retr: 0, contra: 0, conf: 0, type: s.claimSourceType[c]! }));
+    const a = acc.get(key) ?? { claims: 0, corr: 0, retr: 0, contra: 0, conf: 0, type: s.claimSourceType[c]! };
+    if (a.claims === 0) acc.set(key, a);
     a.claims++;
     a.conf += s.claimConf[c]!;
     if (rc.statusOf(c) === 'retracted') a.retr++;
