@@ -1,7 +1,7 @@
 // blindspots(): where knowledge is thin, measured against the registered vocabularies and the graph's shape.
 import type { ReadContext } from '../graph/read.js';
 import type { EntitySummary } from '../types.js';
-import { type FactRef, factRef, intArg, optionsArg } from './common.js';
+import { type FactRef, factRef, intArg, liveSources, optionsArg } from './common.js';
 
 export interface Blindspots {
   min_claims: number;
@@ -53,25 +53,25 @@ export function blindspots(rc: ReadContext, options: unknown): Blindspots {
   for (const p of Object.keys(s.registry.predicateSpecs())) byPred.set(p, 0);
   const oneType: Blindspots['single_source_type_relationships'] = { count: 0, relationships: [] };
   for (let f = 0; f < s.factCount; f++) {
-    const p = s.predName[s.factP[f]!]!;
-    const sources = new Set<number>();
-    const types = new Set<number>();
     let n = 0;
+    let type = -1;
+    let oneTypeOnly = true;
     for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
       if (!rc.isLive(c)) continue;
       n++;
-      sources.add(s.claimSource[c]!);
-      types.add(s.claimSourceType[c]!);
+      if (type < 0) type = s.claimSourceType[c]!;
+      else if (s.claimSourceType[c] !== type) oneTypeOnly = false;
     }
-    if (byPred.has(p)) byPred.set(p, byPred.get(p)! + n);
-    if (sources.size >= 2 && types.size === 1) {
+    if (n === 0) continue;
+    const p = s.predName[s.factP[f]!]!;
+    const counted = byPred.get(p);
+    if (counted !== undefined) byPred.set(p, counted + n);
+    // n counts claims; the finding is about distinct sources.
+    const sources = n >= 2 && oneTypeOnly ? liveSources(rc, f).size : 0;
+    if (sources >= 2) {
       oneType.count++;
       if (oneType.relationships.length < limit)
-        oneType.relationships.push({
-          ...factRef(rc, f),
-          source_type: s.sourceTypeName[[...types][0]!]!,
-          sources: sources.size,
-        });
+        oneType.relationships.push({ ...factRef(rc, f), source_type: s.sourceTypeName[type]!, sources });
     }
   }
   const thin = <K extends string>(m: Map<string, number>, k: K) =>

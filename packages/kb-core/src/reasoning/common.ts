@@ -34,10 +34,31 @@ export function liveSources(rc: ReadContext, f: number, without?: ReadonlySet<nu
   return out;
 }
 
-/** The fact's combined confidence (noisy-OR over sources, as Relationship.confidence) and source count. */
+/**
+ * The fact's combined confidence and distinct-source count at the context's moment, as Relationship has them
+ * (noisy-OR over sources, each with its most confident active claim); zeros when no claim is active. Computed
+ * here rather than through rc.relationship, which also counts the target's claims (a walk on an at() view).
+ */
 export function factStrength(rc: ReadContext, f: number): { confidence: number; source_count: number } {
-  const r = rc.relationship(f, rc.s.factS[f]!);
-  return r ? { confidence: r.confidence, source_count: r.source_count } : { confidence: 0, source_count: 0 };
+  const s = rc.s;
+  let first = -1;
+  let firstConf = 0;
+  let best: Map<number, number> | undefined;
+  for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
+    if (!rc.isLive(c)) continue;
+    const src = s.claimSource[c]!;
+    const conf = s.claimConf[c]!;
+    if (first < 0) {
+      first = src;
+      firstConf = conf;
+    } else if (best || src !== first) {
+      best ??= new Map([[first, firstConf]]);
+      if (conf > (best.get(src) ?? -1)) best.set(src, conf);
+    } else if (conf > firstConf) firstConf = conf;
+  }
+  if (first < 0) return { confidence: 0, source_count: 0 };
+  if (!best) return { confidence: firstConf, source_count: 1 };
+  return { confidence: noisyOr(best.values()), source_count: best.size };
 }
 
 export function entityArg(rc: ReadContext, ref: unknown, field: string, includeInactive = false): number {

@@ -45,7 +45,7 @@ export function drift(rc: ReadContext, options: unknown): Drift {
   const added: number[] = [];
   const retracted: number[] = [];
   const degraded: number[] = [];
-  const touched = new Set<number>();
+  const touched = new Uint8Array(s.factCount);
   const firstSeen = new Float64Array(s.entityIds.length).fill(Infinity);
   for (let c = 0; c < s.claimCount; c++) {
     const ts = s.claimTs[c]!;
@@ -59,17 +59,21 @@ export function drift(rc: ReadContext, options: unknown): Drift {
     if (inWindow(ts)) added.push(c);
     if (inWindow(s.claimRetractTs[c]!)) retracted.push(c);
     if (inWindow(s.claimDegradeTs[c]!)) degraded.push(c);
-    if (added.length + retracted.length + degraded.length > n) touched.add(f);
+    if (added.length + retracted.length + degraded.length > n) touched[f] = 1;
   }
   const newEntities: number[] = [];
   for (let e = 0; e < firstSeen.length; e++) if (inWindow(firstSeen[e]!)) newEntities.push(e);
   const before = new ReadContext(s, since);
   const after = new ReadContext(s, until);
   const changed: RelationshipChange[] = [];
-  for (const f of [...touched].sort((x, y) => x - y)) {
+  let changedCount = 0;
+  for (let f = 0; f < s.factCount; f++) {
+    if (!touched[f]) continue;
     const b = factStrength(before, f);
     const a = factStrength(after, f);
-    if (a.confidence !== b.confidence || a.source_count !== b.source_count)
+    if (a.confidence === b.confidence && a.source_count === b.source_count) continue;
+    // Content ids are hashed on demand: only the listed relationships pay for theirs.
+    if (changedCount++ < limit)
       changed.push({
         ...factRef(rc, f),
         confidence_before: b.confidence,
@@ -87,12 +91,12 @@ export function drift(rc: ReadContext, options: unknown): Drift {
       retracted: retracted.length,
       degraded: degraded.length,
       new_entities: newEntities.length,
-      changed_relationships: changed.length,
+      changed_relationships: changedCount,
     },
     added_claim_ids: ids(added),
     retracted_claim_ids: ids(retracted),
     degraded_claim_ids: ids(degraded),
     new_entities: newEntities.slice(0, limit).map((e) => after.summary(e)),
-    changed_relationships: changed.slice(0, limit),
+    changed_relationships: changed,
   };
 }

@@ -25,23 +25,23 @@ export function fragile(rc: ReadContext, options: unknown): FragileFact[] {
     deg[a]!++;
     if (b !== a) deg[b]!++;
   }
-  const out: FragileFact[] = [];
+  const found: { f: number; dependants: number; paths: number }[] = [];
   for (let f = 0; f < s.factCount; f++) {
     if (!live[f]) continue;
     if (rc.live ? s.factSources[f] !== 1 : liveSources(rc, f).size !== 1) continue;
     const paths = (deg[s.factS[f]!]! - 1) * (deg[s.factO[f]!]! - 1);
     const dependants = dependantsOf(rc, f);
     if (dependants === 0 && paths === 0) continue;
-    const src = [...liveSources(rc, f)][0]!;
-    out.push({ ...factRef(rc, f), source_id: s.sourceIds[src]!, dependants, paths_through: paths });
+    found.push({ f, dependants, paths });
   }
-  out.sort(
-    (x, y) =>
-      y.dependants - x.dependants ||
-      y.paths_through - x.paths_through ||
-      (x.content_id < y.content_id ? -1 : x.content_id > y.content_id ? 1 : 0),
-  );
-  return out.slice(0, limit);
+  // Ties go to the relationship stated first (the log's order).
+  found.sort((x, y) => y.dependants - x.dependants || y.paths - x.paths || x.f - y.f);
+  return found.slice(0, limit).map(({ f, dependants, paths }) => ({
+    ...factRef(rc, f),
+    source_id: s.sourceIds[[...liveSources(rc, f)][0]!]!,
+    dependants,
+    paths_through: paths,
+  }));
 }
 
 /** Active claims reachable through derived_from dependants from the fact's active claims. */

@@ -27,33 +27,40 @@ export function sourceReliability(rc: ReadContext, options: unknown): SourceReli
   const limit = intArg(o.limit, 'limit', 1000, 1, 1_000_000);
   const s = rc.s;
   const table = contradictingPredicates(rc);
-  type Acc = { claims: number; corr: number; retr: number; contra: number; conf: number; type: number };
-  const acc = new Map<number, Acc>();
+  // Dense accumulators per key (source or source type index): a million claims, no per-claim objects.
+  const keys = by === 'source' ? s.sourceIds.length : s.sourceTypeName.length;
+  const claims = new Int32Array(keys);
+  const corr = new Int32Array(keys);
+  const retr = new Int32Array(keys);
+  const contra = new Int32Array(keys);
+  const conf = new Float64Array(keys);
+  const typeOf = new Int32Array(keys);
   for (let c = 0; c < s.claimCount; c++) {
     if (!rc.exists(c)) continue;
     const src = s.claimSource[c]!;
-    const key = by === 'source' ? src : s.claimSourceType[c]!;
-    const a = acc.get(key) ?? { claims: 0, corr: 0, retr: 0, contra: 0, conf: 0, type: s.claimSourceType[c]! };
-    if (a.claims === 0) acc.set(key, a);
-    a.claims++;
-    a.conf += s.claimConf[c]!;
-    if (rc.statusOf(c) === 'retracted') a.retr++;
+    const k = by === 'source' ? src : s.claimSourceType[c]!;
+    claims[k]!++;
+    typeOf[k] = s.claimSourceType[c]!;
+    conf[k]! += s.claimConf[c]!;
+    if (rc.statusOf(c) === 'retracted') retr[k]!++;
     const f = s.claimFact[c]!;
-    if (otherSourceLive(rc, f, src)) a.corr++;
-    if (table.size && contradictingFacts(rc, f, table).some((g) => otherSourceLive(rc, g, src))) a.contra++;
+    if (s.factClaimCount[f]! > 1 && otherSourceLive(rc, f, src)) corr[k]!++;
+    if (table.size && contradictingFacts(rc, f, table).some((g) => otherSourceLive(rc, g, src))) contra[k]!++;
   }
   const out: SourceReliability[] = [];
-  for (const [key, a] of acc) {
+  for (let k = 0; k < keys; k++) {
+    const n = claims[k]!;
+    if (n === 0) continue;
     const r: SourceReliability = {
-      key: by === 'source' ? s.sourceIds[key]! : s.sourceTypeName[key]!,
-      claims: a.claims,
-      corroborated: a.corr / a.claims,
-      retracted: a.retr / a.claims,
-      contradicted: a.contra / a.claims,
-      mean_confidence: a.conf / a.claims,
-      reliability: (1 + a.corr) / (2 + a.corr + a.retr + a.contra),
+      key: by === 'source' ? s.sourceIds[k]! : s.sourceTypeName[k]!,
+      claims: n,
+      corroborated: corr[k]! / n,
+      retracted: retr[k]! / n,
+      contradicted: contra[k]! / n,
+      mean_confidence: conf[k]! / n,
+      reliability: (1 + corr[k]!) / (2 + corr[k]! + retr[k]! + contra[k]!),
     };
-    if (by === 'source') r.source_type = s.sourceTypeName[a.type]!;
+    if (by === 'source') r.source_type = s.sourceTypeName[typeOf[k]!]!;
     out.push(r);
   }
   out.sort((x, y) => y.claims - x.claims || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
