@@ -14,11 +14,11 @@ let app: FastifyInstance;
 let derived: string;
 let t0: string;
 
-async function req(method: string, url: string, body?: unknown) {
+async function req(method: string, url: string, payload?: unknown) {
   const r = await app.inject({
     method: method as 'GET',
     url,
-    ...(body === undefined ? {} : { payload: body as object }),
+    ...(payload === undefined ? {} : { payload: payload as object }),
   });
   const body: any = r.json();
   return { status: r.statusCode, body };
