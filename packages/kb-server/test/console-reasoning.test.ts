@@ -68,9 +68,8 @@ test('impact and audit answer as the library does; unknown ids are 404', async (
 
   const a = await req('GET', `/api/v1/claims/${derived}/audit`);
   assert.equal(a.status, 200);
-  assert.deepEqual(a.body, await db.audit(derived));
-  assert.equal(a.body.derived_from[0].source_id, undefined);
   assert.equal(a.body.derived_from[0].provenance.source_id, 'pmid:1');
+  assert.deepEqual(a.body, await db.audit(derived));
   assert.equal((await req('GET', '/api/v1/claims/clm_nope/audit')).status, 404);
   const e = await req('GET', '/api/v1/entities/BRCA1/audit');
   assert.deepEqual([e.status, e.body.kind, e.body.claims.length], [200, 'entity', 1]);
