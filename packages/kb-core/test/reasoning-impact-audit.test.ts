@@ -48,6 +48,14 @@ test('impact predicts exactly what retractCascade then does, and writes nothing'
     assert.equal(w['gene:b associated_with disease:d']!.sources_after, 0);
     assert.equal((await db.stats()).log_seq, seq, 'nothing written');
 
+    // Without cascade (what retract() does) nothing is degraded, and C and E keep their claims.
+    const plain = await db.impact('s1', { cascade: false });
+    assert.deepEqual([plain.retracted_claim_ids, plain.degraded_claim_ids], [[ab1, bd], []]);
+    assert.deepEqual(
+      plain.orphaned_entities.map((e) => e.id),
+      ['disease:d'],
+    );
+
     const done = await db.retractCascade('s1', 'paper withdrawn');
     assert.deepEqual(done.claim_ids, im.retracted_claim_ids);
     assert.deepEqual(done.degraded_claim_ids, im.degraded_claim_ids);

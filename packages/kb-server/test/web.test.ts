@@ -195,6 +195,12 @@ async function drive() {
   await page.click('#retract-form button[type=submit]');
   await page.waitForSelector('#confirm-dialog[open]');
   assert.match((await page.textContent('#confirm-text'))!, /PMID:web-test/);
+  // The dialog previews the retraction's impact, as the library computes it.
+  await page.waitForFunction(() =>
+    /Would retract 1 claim/.test(document.querySelector('#confirm-impact')?.textContent ?? ''),
+  );
+  const im = await db.impact('PMID:web-test', { cascade: false });
+  assert.match((await page.textContent('#confirm-impact'))!, new RegExp(`leave ${im.orphaned_entities.length} entit`));
   await page.click('#confirm-cancel');
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#retract-result')?.textContent ?? ''));
   assert.ok(

@@ -318,10 +318,10 @@ export class KbView {
 
   // ---- reasoning over evidence (src/reasoning; packages/kb/README.md, "Reasoning over evidence") -----------
 
-  /** What retractCascade(source_id) would retract, degrade, orphan and weaken, without doing it. */
-  async impact(source_id: string): Promise<R.Impact> {
+  /** What retractCascade(source_id) (retract with cascade: false) would retract, degrade, orphan and weaken. */
+  async impact(source_id: string, options: { cascade?: boolean } = {}): Promise<R.Impact> {
     await this.host.beforeRead();
-    return R.impact(this.ctx(), source_id);
+    return R.impact(this.ctx(), source_id, options);
   }
 
   /** A claim's provenance trail (claim id), or the trail of every claim about an entity (id or name). */

@@ -1,10 +1,10 @@
-// impact(source_id): what retractCascade(source_id) would do, computed without doing it. The claim sets follow
+// impact(source_id, { cascade }): what retractCascade(source_id) (or retract, cascade: false) would do, computed without doing it. The claim sets follow
 // the apply's rules (graph/apply.ts): every claim of the source not yet retracted is retracted; every active
 // claim reachable through derived_from dependants of those is degraded, transitively.
 import { KbNotFoundError, KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import type { EntitySummary } from '../types.js';
-import { type FactRef, factRef, liveSources } from './common.js';
+import { type FactRef, factRef, liveSources, optionsArg } from './common.js';
 
 export interface Impact {
   source_id: string;
@@ -17,7 +17,11 @@ export interface Impact {
 }
 
 /** The claims a cascade retraction of the source would retract and degrade, at the context's moment. */
-export function retractionSets(rc: ReadContext, sourceId: unknown): { retracted: number[]; degraded: number[] } {
+export function retractionSets(
+  rc: ReadContext,
+  sourceId: unknown,
+  cascade = true,
+): { retracted: number[]; degraded: number[] } {
   if (typeof sourceId !== 'string' || sourceId.trim() === '')
     throw new KbValidationError('invalid_type', 'source_id', 'must be a non-empty string');
   const s = rc.s;
@@ -31,7 +35,7 @@ export function retractionSets(rc: ReadContext, sourceId: unknown): { retracted:
     throw new KbNotFoundError('source', sourceId);
   const degraded: number[] = [];
   const seen = new Set<number>(retracted);
-  const queue = [...retracted];
+  const queue = cascade ? [...retracted] : [];
   for (let i = 0; i < queue.length; i++) {
     for (const d of s.dependents.get(queue[i]!) ?? []) {
       if (seen.has(d) || !rc.exists(d)) continue;
@@ -49,9 +53,12 @@ function sourceSeen(rc: ReadContext, src: number): boolean {
   return false;
 }
 
-export function impact(rc: ReadContext, sourceId: unknown): Impact {
+/** `cascade: false` answers for retract() instead: nothing is degraded. */
+export function impact(rc: ReadContext, sourceId: unknown, options: unknown = {}): Impact {
   const s = rc.s;
-  const { retracted, degraded } = retractionSets(rc, sourceId);
+  const { cascade = true } = optionsArg<{ cascade: boolean }>(options);
+  if (typeof cascade !== 'boolean') throw new KbValidationError('invalid_type', 'cascade', 'must be true or false');
+  const { retracted, degraded } = retractionSets(rc, sourceId, cascade);
   // Only claims active now change anything: an already degraded claim of the source is retracted, but it
   // counted for no entity or relationship before either.
   const lost = new Set<number>();

@@ -47,11 +47,15 @@ export async function registerReasoningRoutes(api: FastifyInstance, db: KbDB): P
       },
     );
 
-  get<object, { source_id: string }>(
+  get<{ cascade?: boolean }, { source_id: string }>(
     '/insights/impact/:source_id',
-    'What retracting the source with cascade would retract, degrade, orphan and weaken (nothing is written)',
-    { params: Type.Object({ source_id: Ref('Source id, URL-encoded') }), response: R.Impact },
-    (v, _q, p) => v.impact(p.source_id),
+    'What retracting the source (cascade: also degrading what derives from it) would retract, degrade, orphan and weaken; nothing is written',
+    {
+      params: Type.Object({ source_id: Ref('Source id, URL-encoded') }),
+      querystring: query({ cascade: Type.Optional(Type.Boolean({ default: true })) }),
+      response: R.Impact,
+    },
+    (v, q, p) => v.impact(p.source_id, { cascade: q.cascade ?? true }),
   );
 
   get<object, { id: string }>(

@@ -756,6 +756,35 @@ async function fetchClaim(body) {
   return { claim: json, duplicate: res.status === 200 };
 }
 
+// The retraction's impact, previewed in the confirmation dialog (GET /insights/impact: nothing is written).
+async function showImpact(source_id, cascade) {
+  const out = $('#confirm-impact');
+  out.textContent = 'Checking what this would change…';
+  try {
+    const im = await api(`/insights/impact/${encodeURIComponent(source_id)}?cascade=${cascade}`);
+    const n = (k, one, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
+    const parts = [`Would retract ${n(im.retracted_claim_ids.length, 'claim')}`];
+    if (cascade) parts.push(`degrade ${n(im.degraded_claim_ids.length, 'derived claim')}`);
+    const orphans = im.orphaned_entities;
+    parts.push(
+      `leave ${n(orphans.length, 'entity', 'entities')} with no active claim${
+        orphans.length
+          ? ` (${orphans
+              .slice(0, 5)
+              .map((e) => e.name)
+              .join(', ')}${orphans.length > 5 ? ', …' : ''})`
+          : ''
+      }`,
+    );
+    const gone = im.weakened_relationships.filter((r) => r.sources_after === 0).length;
+    const single = im.weakened_relationships.length - gone;
+    parts.push(`remove ${n(gone, 'relationship')} and leave ${n(single, 'relationship')} on a single source.`);
+    out.textContent = parts.join(', ');
+  } catch (err) {
+    out.textContent = err.status === 404 ? `No source “${source_id}” in this base: nothing to retract.` : err.message;
+  }
+}
+
 $('#retract-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const f = e.target;
@@ -766,6 +795,7 @@ $('#retract-form').addEventListener('submit', async (e) => {
   const dialog = $('#confirm-dialog');
   dialog.returnValue = '';
   dialog.showModal();
+  showImpact(source_id, f.cascade.checked);
   await new Promise((r) => dialog.addEventListener('close', r, { once: true }));
   if (dialog.returnValue !== 'ok') {
     say(out, true, 'Cancelled; nothing retracted.');
