@@ -26,7 +26,18 @@ export async function timeReasoning(db: KbDB) {
     evolution: await ms(() => db.evolution('E1')),
     blindspots: await ms(() => db.blindspots()),
     test_hypothesis: await ms(() => db.testHypothesis('E1', 'rel_1', 'E2')),
-    what_if: await ms(() => db.whatIf({ retract_sources: ['pmid:1'] })),
+    what_if_retract: await ms(() => db.whatIf({ retract_sources: ['pmid:1'] })),
+    // With a claim to add, whatIf replays the log into a new index: about one open of the base.
+    what_if_add: await ms(() =>
+      db.hypothetical([
+        {
+          subject: ['E1', 'gene'],
+          predicate: ['rel_1', 'class_1'],
+          object: ['E2', 'gene'],
+          provenance: { source_type: 'literature', source_id: 'what-if' },
+        },
+      ]),
+    ),
   };
   const baseline = await ms(() => db.knowledgeHealth());
   const slowest = Math.max(...Object.values(out));

@@ -82,3 +82,45 @@ test('whatIf refuses bad changes with the errors ingest gives, and writes nothin
     t.cleanup();
   }
 });
+
+test('whatIf with retractions only (the overlay) reads exactly as the base does after those retractions', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    const r = await db.ingestBatch([
+      claim('A', 'gene', 'r', 'B', 'gene', 's1'),
+      claim('A', 'gene', 'r', 'B', 'gene', 's2', { confidence: 0.7 }),
+      claim('B', 'gene', 'r', 'C', 'gene', 's1'),
+      claim('C', 'gene', 'r', 'D', 'gene', 's3'),
+      claim('D', 'gene', 'r', 'E', 'gene', 's4'),
+    ]);
+    await db.ingest(['E', 'gene'], ['q', 'association'], ['F', 'gene'], {
+      source_type: 'inference',
+      source_id: 's5',
+      derived_from: [r.claim_ids[2]!],
+    });
+    const v = await db.whatIf({ retract_sources: ['s1', 's3'] });
+    const read = async (x: typeof db | typeof v) => ({
+      stats: (({ claim_count, entity_count }) => ({ claim_count, entity_count }))(await x.stats()),
+      entities: await x.listEntities(),
+      frames: await Promise.all(['A', 'B', 'D', 'E'].map((e) => x.query(e, { depth: 2 }).then((f) => f.entities))),
+      claims: await Promise.all(r.claim_ids.map((id) => x.getClaim(id).then((c) => c!.status))),
+      fragile: await x.fragile(),
+      consensus: await x.consensus('A'),
+    });
+    const hypothetical = await read(v);
+    // Later writes to the base do not reach the view.
+    await db.ingest(['G', 'gene'], ['r', 'association'], ['H', 'gene'], { source_type: 'literature', source_id: 's6' });
+    assert.equal(await v.getEntity('G'), null);
+    await db.retractCascade('s1', 'x');
+    await db.retractCascade('s3', 'x');
+    await db.retract('s6', 'x');
+    assert.deepEqual(hypothetical, await read(db));
+    assert.deepEqual(hypothetical.claims, ['retracted', 'active', 'retracted', 'retracted', 'active']);
+    // The view's audit shows the hypothetical retraction.
+    const a = await v.audit(r.claim_ids[2]!);
+    assert.ok(a.kind === 'claim' && a.events.at(-1)!.reason === 'what-if');
+  } finally {
+    t.cleanup();
+  }
+});

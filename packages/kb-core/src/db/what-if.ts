@@ -1,11 +1,20 @@
 // whatIf({ retract_sources?, add_claims? }): a read-only KbView of the base with those changes applied in
-// memory only; nothing reaches the log. The view's index is rebuilt: the committed log is replayed into a
-// fresh graph (with the live base's derived indexes), then the changes go through the graph's own apply
-// (cascade retractions, then the claims as one batch). A copy-on-write overlay over the live columns would
-// be cheaper, but a hypothetical claim can add entities, predicates, facts and adjacency, and the apply is the
-// one place that gets duplicates, corroboration counts, cascades and derived indexes right: the replay costs
-// one open of the base (measured in bench:kb) and is correct by construction.
+// memory only; nothing reaches the log. Two ways to build it, both exact:
+// - retractions only: an overlay. A view as of now (at(t)'s way of reading: visibility from the claims'
+//   creation, retraction and degradation times) over the live index, with its own copies of those three time
+//   columns in which the hypothetical retraction is marked. Copying three columns costs milliseconds on a
+//   million claims, where a rebuild costs an open; the copies also keep later writes to the base out of the
+//   view (a claim created later is past the copied column's end, so it never exists there).
+// - with claims to add: a rebuilt index. The committed log is replayed into a fresh graph (with the live base's
+//   derived indexes), then the changes go through the graph's own apply (cascade retractions, then the claims as
+//   one batch): a hypothetical claim can add entities, predicates, facts and adjacency, and the apply is the one
+//   place that gets duplicates, corroboration counts, cascades and derived indexes right. It costs about one
+//   open of the base (measured in bench:kb).
 import { KbNotFoundError, KbValidationError } from '../errors.js';
+import { ReadContext } from '../graph/read.js';
+import type { ReadSnapshot } from '../graph/snapshot.js';
+import type { GraphState } from '../graph/state.js';
+import { retractionSets } from '../reasoning/impact.js';
 import type { ClaimInput } from '../types.js';
 import { LIMITS } from '../model/validate.js';
 import { type ClaimCapture, checkClaims } from './capture.js';
@@ -51,6 +60,7 @@ export async function whatIfView(
     throw underAddClaims(e);
   }
   await w.committedIndex();
+  if (!run) return retractionOverlay(w.ref.current, retract, describeStore);
   const ref = { current: w.newGraph() } as StateRef;
   await new WritePath(w.store, ref, new EventHub()).catchUp(null);
   const g = ref.current;
@@ -68,4 +78,34 @@ export async function whatIfView(
     g.applyRun(run, ts, null, null, true);
   }
   return new KbView(ref, { beforeRead: () => Promise.resolve(), describeStore }, Infinity);
+}
+
+type Retraction = ReadSnapshot['retractions'][number];
+
+/** The retractions-only view: see the head of this file. */
+function retractionOverlay(g: GraphState, sources: string[], describeStore: ViewHost['describeStore']): KbView {
+  const n = g.claimCount;
+  const t = Math.max(Date.now(), g.lastTs);
+  const claimTs = g.claimTs.slice(0, n);
+  const retractTs = g.claimRetractTs.slice(0, n);
+  const degradeTs = g.claimDegradeTs.slice(0, n);
+  const retractions: Retraction[] = [...g.retractions];
+  // Own properties shadow the graph's getters; everything else (entities, facts, claim data) is the live
+  // index's, read through the copied times.
+  const overlay: ReadSnapshot = Object.create(g, {
+    claimCount: { value: n },
+    factCount: { value: g.factCount },
+    claimTs: { value: claimTs },
+    claimRetractTs: { value: retractTs },
+    claimDegradeTs: { value: degradeTs },
+    retractions: { value: retractions },
+  });
+  for (const id of sources) {
+    // Each source is computed on the overlay as left by the ones before, as successive retractions would be.
+    const { retracted, degraded } = retractionSets(new ReadContext(overlay, t), id, true);
+    for (const c of retracted) retractTs[c] = t;
+    for (const c of degraded) degradeTs[c] = t;
+    retractions.push({ ts: t, source_id: id, reason: 'what-if', cascade: true, retracted, degraded });
+  }
+  return new KbView({ current: overlay as GraphState }, { beforeRead: () => Promise.resolve(), describeStore }, t);
 }
