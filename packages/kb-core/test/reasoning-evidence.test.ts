@@ -114,6 +114,35 @@ test('fragile ranks single-source relationships by the claims derived from them,
   }
 });
 
+test('fragile without dependants ranks by paths_through, keeping only the best `limit`', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    // H-X1, H-X2, H-X3, X1-Y, Y-Z: deg(H) = 3, deg(X1) = 2, deg(Y) = 2, the others 1.
+    await db.ingestBatch([
+      claim('H', 'gene', 'r', 'X1', 'gene', 's1'),
+      claim('H', 'gene', 'r', 'X2', 'gene', 's2'),
+      claim('H', 'gene', 'r', 'X3', 'gene', 's3'),
+      claim('X1', 'gene', 'r', 'Y', 'gene', 's4'),
+      claim('Y', 'gene', 'r', 'Z', 'gene', 's5'),
+    ]);
+    const all = await db.fragile();
+    assert.deepEqual(
+      all.map((f) => [f.subject_id, f.object_id, f.paths_through]),
+      [
+        ['gene:h', 'gene:x1', 2],
+        ['gene:x1', 'gene:y', 1],
+      ],
+    );
+    assert.deepEqual(
+      (await db.fragile({ limit: 1 })).map((f) => f.object_id),
+      ['gene:x1'],
+    );
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('blindspots finds thin vocabulary, one-predicate entities and one-source-type relationships', async () => {
   const t = tempKb();
   try {

@@ -74,6 +74,12 @@ test('stale lists relationships whose newest active claim is older than `days`',
     assert.equal(st.facts[0]!.subject_id, 'gene:c');
     assert.ok(st.facts[0]!.age_days > 1 && st.facts[0]!.age_days < 1.01);
     assert.equal((await view.stale({ days: 0 })).count, 3);
+    const two = await view.stale({ days: 0, limit: 2 });
+    assert.deepEqual(
+      [two.count, two.facts.map((f) => f.subject_id)],
+      [3, ['gene:c', 'gene:e']],
+      'the two oldest, oldest first',
+    );
     assert.equal((await db.stale({ days: 1 })).count, 0);
     await assert.rejects(db.stale({ days: -1 }), field('days'));
     await assert.rejects(db.stale({} as never), field('days'));

@@ -1,6 +1,6 @@
 // fragile({ limit }): active relationships that rest on one source while other knowledge rests on them.
 import type { ReadContext } from '../graph/read.js';
-import { type FactRef, factRef, intArg, liveSources, optionsArg } from './common.js';
+import { type FactRef, factRef, intArg, liveSources, optionsArg, smallestThreshold } from './common.js';
 
 export interface FragileFact extends FactRef {
   source_id: string;
@@ -25,15 +25,29 @@ export function fragile(rc: ReadContext, options: unknown): FragileFact[] {
     deg[a]!++;
     if (b !== a) deg[b]!++;
   }
+  // Facts with dependants are few and ranked first; the rest compete on paths_through alone, and only the
+  // `limit` best of those are ranked (a typed-array threshold, not a sort of every single-source fact).
   const found: { f: number; dependants: number; paths: number }[] = [];
+  const pathOnly: number[] = [];
+  const pathsOf = new Float64Array(s.factCount);
   for (let f = 0; f < s.factCount; f++) {
     if (!live[f]) continue;
     if (rc.live ? s.factSources[f] !== 1 : liveSources(rc, f).size !== 1) continue;
     const paths = (deg[s.factS[f]!]! - 1) * (deg[s.factO[f]!]! - 1);
     const dependants = dependantsOf(rc, f);
-    if (dependants === 0 && paths === 0) continue;
-    found.push({ f, dependants, paths });
+    if (dependants > 0) found.push({ f, dependants, paths });
+    else if (paths > 0) {
+      pathsOf[f] = paths;
+      pathOnly.push(f);
+    }
   }
+  const room = limit - found.length;
+  const threshold = -smallestThreshold(
+    Float64Array.from(pathOnly, (f) => -pathsOf[f]!),
+    room,
+  );
+  for (const f of pathOnly)
+    if (room > 0 && pathsOf[f]! >= threshold) found.push({ f, dependants: 0, paths: pathsOf[f]! });
   // Ties go to the relationship stated first (the log's order).
   found.sort((x, y) => y.dependants - x.dependants || y.paths - x.paths || x.f - y.f);
   return found.slice(0, limit).map(({ f, dependants, paths }) => ({

@@ -1,7 +1,7 @@
 // stale({ days }): active relationships whose newest active supporting claim is older than `days`.
 import { KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
-import { type FactRef, factRef, intArg, iso, nowOf, optionsArg } from './common.js';
+import { type FactRef, factRef, intArg, iso, nowOf, optionsArg, smallestThreshold } from './common.js';
 
 const DAY = 86_400_000;
 
@@ -21,14 +21,22 @@ export function stale(rc: ReadContext, options: unknown): { days: number; count:
   const s = rc.s;
   const now = nowOf(rc);
   const before = now - days * DAY;
-  const found: { f: number; newest: number }[] = [];
+  const staleFacts: number[] = [];
+  const newestOf = new Float64Array(s.factCount);
   for (let f = 0; f < s.factCount; f++) {
     let newest = -Infinity;
     for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!)
       if (rc.isLive(c) && s.claimTs[c]! > newest) newest = s.claimTs[c]!;
-    if (newest !== -Infinity && newest < before) found.push({ f, newest });
+    newestOf[f] = newest;
+    if (newest !== -Infinity && newest < before) staleFacts.push(f);
   }
-  found.sort((a, b) => a.newest - b.newest || a.f - b.f);
+  // Only the `limit` oldest are listed: rank those, not every stale fact.
+  const keys = Float64Array.from(staleFacts, (f) => newestOf[f]!);
+  const threshold = smallestThreshold(keys, limit);
+  const found = staleFacts
+    .filter((f) => newestOf[f]! <= threshold)
+    .map((f) => ({ f, newest: newestOf[f]! }))
+    .sort((a, b) => a.newest - b.newest || a.f - b.f);
   const facts = found.slice(0, limit).map(({ f, newest }) => {
     const sources = new Set<number>();
     for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (rc.isLive(c)) sources.add(s.claimSource[c]!);
@@ -39,5 +47,5 @@ export function stale(rc: ReadContext, options: unknown): { days: number; count:
       source_count: sources.size,
     };
   });
-  return { days, count: found.length, facts };
+  return { days, count: staleFacts.length, facts };
 }
