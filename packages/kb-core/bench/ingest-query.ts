@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { open, type ClaimInput } from '../src/index.js';
+import { timeReasoning } from './reasoning.js';
 import { arg, claimBatches, entityCount, PREDICATES, queryAndReopen } from './workload.js';
 
 const N = arg('claims', 'KB_BENCH_CLAIMS', 1_000_000);
@@ -78,6 +79,11 @@ async function main() {
     }
     const rate = ingested / (ingestMs / 1000);
     const after = await queryAndReopen(db, path, N, QUERIES);
+    // The reasoning calls, on the base reopened after the RSS figure was taken (a what-if view holds a copy).
+    const reasoning = await (async () => {
+      await using again = await open(path);
+      return await timeReasoning(again);
+    })();
     console.log(
       JSON.stringify(
         {
@@ -100,6 +106,7 @@ async function main() {
           rss_mb: after.rss_mb,
           reopened_claims: after.reopened_claims,
           content_groups: after.content_groups,
+          ...reasoning,
           targets: { ingest_claims_per_sec: 300_000, query_depth2_p50_us: 1000 },
           meets_targets: rate >= 300_000 && after.query_depth2_p50_us < 1000,
         },

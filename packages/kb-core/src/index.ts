@@ -18,3 +18,6 @@ export type * from './db/extraction-port.js';
 export { normalizeName } from './model/normalize.js';
 export { KbCypherReadOnlyError, type RawQueryOptions, type RawQueryResult } from './cypher/raw-query.js';
 export { isPostgresUrl } from './store/open-store.js';
+export type * from './reasoning/index.js';
+export type { WhatIfChanges } from './db/what-if.js';
+export { OPPOSITE_PREDICATES, PREDICATE_COMPOSITIONS, type PredicateComposition } from './vocab/bio.js';

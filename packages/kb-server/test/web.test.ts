@@ -154,6 +154,14 @@ async function drive() {
   assert.equal(rows, (await db.claimsFor('gene:brca1')).length);
   assert.match((await page.textContent('#claims-table'))!, /OMIM:113705/);
 
+  // The timeline lists the entity's claim events; clicking a claim opens its audit trail.
+  const events = (await db.evolution('gene:brca1')).events.length;
+  await page.waitForFunction((n) => document.querySelectorAll('#timeline-view li').length === n, events);
+  const first = (await db.claimsFor('gene:brca1'))[0]!;
+  await page.click(`#claims-table tr[data-claim="${first.claim_id}"] td.src`);
+  await page.waitForFunction(() => /Events \(1\)/.test(document.querySelector('#audit-view')?.textContent ?? ''));
+  assert.match((await page.textContent('#audit-view'))!, new RegExp(`source ${first.provenance.source_id}`));
+
   // Add a claim through the form (subject is pre-filled with the open entity).
   assert.equal(await page.inputValue('#claim-form [name=subject_name]'), 'BRCA1');
   await page.fill('#claim-form [name=predicate]', 'associated_with');
@@ -196,6 +204,12 @@ async function drive() {
   await page.click('#retract-form button[type=submit]');
   await page.waitForSelector('#confirm-dialog[open]');
   assert.match((await page.textContent('#confirm-text'))!, /PMID:web-test/);
+  // The dialog previews the retraction's impact, as the library computes it.
+  await page.waitForFunction(() =>
+    /Would retract 1 claim/.test(document.querySelector('#confirm-impact')?.textContent ?? ''),
+  );
+  const im = await db.impact('PMID:web-test', { cascade: false });
+  assert.match((await page.textContent('#confirm-impact'))!, new RegExp(`leave ${im.orphaned_entities.length} entit`));
   await page.click('#confirm-cancel');
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#retract-result')?.textContent ?? ''));
   assert.ok(

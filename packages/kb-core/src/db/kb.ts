@@ -29,6 +29,7 @@ import { restoreLog, snapshotTo, type SnapshotResult } from './log-copy.js';
 import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
 import { BACKENDS, OPEN_OPTION_KEYS, type Backend, type OpenOptions } from './options.js';
 import { WritePath } from './write-path.js';
+import { type WhatIfChanges, whatIfView } from './what-if.js';
 
 export interface RetractResult {
   source_id: string;
@@ -352,6 +353,30 @@ export class KbDB implements KbReader {
   schema = this.read('schema');
   stats = this.read('stats');
   rawQuery = this.read('rawQuery');
+
+  // ---- reasoning over evidence (src/reasoning; README "Reasoning over evidence"): the live view's, and whatIf ----
+  impact: KbView['impact'] = (...a) => this.reads.impact(...a);
+  audit: KbView['audit'] = (...a) => this.reads.audit(...a);
+  drift: KbView['drift'] = (...a) => this.reads.drift(...a);
+  fragile: KbView['fragile'] = (...a) => this.reads.fragile(...a);
+  stale: KbView['stale'] = (...a) => this.reads.stale(...a);
+  sourceReliability: KbView['sourceReliability'] = (...a) => this.reads.sourceReliability(...a);
+  consensus: KbView['consensus'] = (...a) => this.reads.consensus(...a);
+  predict: KbView['predict'] = (...a) => this.reads.predict(...a);
+  evolution: KbView['evolution'] = (...a) => this.reads.evolution(...a);
+  blindspots: KbView['blindspots'] = (...a) => this.reads.blindspots(...a);
+  testHypothesis: KbView['testHypothesis'] = (...a) => this.reads.testHypothesis(...a);
+
+  /** A read-only view with these changes applied in memory only (db/what-if.ts); nothing is written. */
+  async whatIf(changes: WhatIfChanges): Promise<KbView> {
+    if (this.w.closed) throw new KbClosedError();
+    return whatIfView(this.w, this.capture, changes, () => this.describeStore(), this.strict);
+  }
+
+  /** whatIf({ add_claims: claims }). */
+  hypothetical(claims: ClaimInput[]): Promise<KbView> {
+    return this.whatIf({ add_claims: claims });
+  }
 
   // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---
 

@@ -20,6 +20,7 @@ import { answerableInquiries, checkInquiryMatches, getInquiry, openInquiries } f
 import { callForm, optionsOf } from './call-forms.js';
 import { rawQuery, type RawQueryOptions, type RawQueryResult } from '../cypher/raw-query.js';
 import { normalizeToken } from '../model/normalize.js';
+import * as R from '../reasoning/index.js';
 import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFrame } from '../types.js';
 
 /** What a view needs from its owner: a liveness check, and catching up with other writers. */
@@ -380,5 +381,71 @@ export class KbView {
   async rawQuery(cypher: string, params?: Record<string, unknown>, options?: RawQueryOptions): Promise<RawQueryResult> {
     await this.host.beforeRead();
     return rawQuery(this.ctx(), cypher, params, options);
+  }
+
+  // ---- reasoning over evidence (src/reasoning; packages/kb/README.md, "Reasoning over evidence") -----------
+
+  /** What retractCascade(source_id) (retract with cascade: false) would retract, degrade, orphan and weaken. */
+  async impact(source_id: string, options: { cascade?: boolean } = {}): Promise<R.Impact> {
+    await this.host.beforeRead();
+    return R.impact(this.ctx(), source_id, options);
+  }
+
+  /** A claim's provenance trail (claim id), or the trail of every claim about an entity (id or name). */
+  async audit(ref: string): Promise<R.Audit> {
+    await this.host.beforeRead();
+    return R.audit(this.ctx(), ref);
+  }
+
+  /** What changed in (since, until]: claims added, retracted, degraded; new entities; changed relationships. */
+  async drift(options: R.DriftOptions): Promise<R.Drift> {
+    await this.host.beforeRead();
+    return R.drift(this.ctx(), options);
+  }
+
+  /** Single-source relationships that other claims derive from or many paths pass through. */
+  async fragile(options: { limit?: number } = {}): Promise<R.FragileFact[]> {
+    await this.host.beforeRead();
+    return R.fragile(this.ctx(), options);
+  }
+
+  /** Relationships whose newest active claim is older than `days`. */
+  async stale(options: { days: number; limit?: number }): Promise<ReturnType<typeof R.stale>> {
+    await this.host.beforeRead();
+    return R.stale(this.ctx(), options);
+  }
+
+  async sourceReliability(
+    options: { by?: 'source' | 'source_type'; limit?: number } = {},
+  ): Promise<R.SourceReliability[]> {
+    await this.host.beforeRead();
+    return R.sourceReliability(this.ctx(), options);
+  }
+
+  /** What sources assert about an entity (or between two), how many agree, and contradictions. */
+  async consensus(a: string, b?: string): Promise<R.Consensus> {
+    await this.host.beforeRead();
+    return R.consensus(this.ctx(), a, b);
+  }
+
+  /** Two-hop inferences by the vocabulary's predicate compositions, not already stated. */
+  async predict(entity: string, options: { top_k?: number } = {}): Promise<R.Prediction[]> {
+    await this.host.beforeRead();
+    return R.predict(this.ctx(), entity, options);
+  }
+
+  async evolution(entity: string): Promise<R.Evolution> {
+    await this.host.beforeRead();
+    return R.evolution(this.ctx(), entity);
+  }
+
+  async blindspots(options: { min_claims?: number; limit?: number } = {}): Promise<R.Blindspots> {
+    await this.host.beforeRead();
+    return R.blindspots(this.ctx(), options);
+  }
+
+  async testHypothesis(subject: string, predicate: string, object: string): Promise<R.HypothesisTest> {
+    await this.host.beforeRead();
+    return R.testHypothesis(this.ctx(), subject, predicate, object);
   }
 }

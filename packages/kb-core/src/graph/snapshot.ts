@@ -71,6 +71,16 @@ export interface ReadSnapshot {
   /** The claim as it was written (raw spellings, provenance, payload). */
   claimEntryOf(c: number): ClaimEntry;
 
+  /** Retractions in log order: when, which source, why, and the claims each retracted and degraded (audit). */
+  readonly retractions: readonly {
+    readonly ts: number;
+    readonly source_id: string;
+    readonly reason: string;
+    readonly cascade: boolean;
+    readonly retracted: readonly number[];
+    readonly degraded: readonly number[];
+  }[];
+
   // derived indexes
   readonly inquiries: readonly InquiryState[];
   readonly inquiryIndex: ReadonlyMap<string, number>;

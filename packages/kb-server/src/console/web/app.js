@@ -513,7 +513,15 @@ async function showEntity(id, opts = {}) {
       ...rows.map((c) =>
         h(
           'tr',
-          { class: c.status, 'data-claim': c.claim_id },
+          {
+            class: c.status,
+            'data-claim': c.claim_id,
+            title: 'Click for the claim’s provenance trail',
+            onclick: (e) => {
+              if (e.target.closest('a')) return;
+              showAudit(c.claim_id, auditCard);
+            },
+          },
           h(
             'td',
             { class: 'triple' },
@@ -569,13 +577,75 @@ async function showEntity(id, opts = {}) {
     ),
   );
 
-  main.replaceChildren(head, graphCard, claimsCard);
+  const auditCard = h('section', { class: 'card', id: 'audit-view', hidden: true });
+  const timelineCard = h('section', { class: 'card', id: 'timeline-view' }, h('h2', { text: 'Timeline' }));
+  main.replaceChildren(head, graphCard, claimsCard, auditCard, timelineCard);
   drawGraph(entity, frame);
+  showTimeline(entity.id, timelineCard);
   // Pre-fill the claim form's subject with this entity: the usual next step is adding to it.
   const f = $('#claim-form');
   if (!f.subject_name.value) {
     f.subject_name.value = entity.name;
     f.subject_type.value = entity.type;
+  }
+}
+
+// A claim's provenance trail (GET /claims/{id}/audit): source, what it derives from, what derives from it,
+// corroboration by other sources, and its retraction or degradation with the reason.
+async function showAudit(claimId, card) {
+  card.hidden = false;
+  card.replaceChildren(h('h2', { text: `Audit of ${claimId}` }), h('p', { class: 'muted', text: 'Loading…' }));
+  try {
+    const a = await api(`/claims/${enc(claimId)}/audit`);
+    const triple = (c) => `${c.subject[0]} ${c.predicate[0]} ${c.object[0]} (${c.provenance.source_id}, ${c.status})`;
+    const list = (title, items, text) =>
+      h(
+        'div',
+        {},
+        h('h3', { text: `${title} (${items.length})` }),
+        items.length
+          ? h(
+              'ul',
+              {},
+              items.map((x) => h('li', { text: text(x) })),
+            )
+          : h('p', { class: 'muted small', text: 'none' }),
+      );
+    card.replaceChildren(
+      h('h2', { text: `Audit of ${claimId}` }),
+      h('p', { text: `${triple(a.claim)} · source ${a.source.source_id} (${a.source.source_type})` }),
+      list(
+        'Events',
+        a.events,
+        (e) => `${fmtDate(e.at)} ${e.event}${e.reason ? ` by ${e.source_id}: ${e.reason}` : ''}`,
+      ),
+      list('Derived from', a.derived_from, (c) => `${'↑'.repeat(c.depth)} ${triple(c)}`),
+      list('Derived claims', a.dependants, (c) => `${'↓'.repeat(c.depth)} ${triple(c)}`),
+      list('Corroborating claims', a.corroborating, triple),
+    );
+  } catch (err) {
+    card.replaceChildren(h('div', { class: 'error-banner', text: err.message }));
+  }
+}
+
+// The entity's timeline (GET /insights/evolution/{id}): claims added, retracted and degraded, oldest first.
+async function showTimeline(id, card) {
+  try {
+    const ev = await api(`/insights/evolution/${enc(id)}`);
+    const rows = ev.events.slice(-50).reverse();
+    card.append(
+      h('p', {
+        class: 'muted small',
+        text: `${ev.events.length} events over ${ev.relationships.length} relationships; newest first${ev.events.length > 50 ? ' (last 50)' : ''}.`,
+      }),
+      h(
+        'ul',
+        { class: 'timeline' },
+        rows.map((e) => h('li', { 'data-event': e.event, text: `${fmtDate(e.at)} · ${e.event} · ${e.claim_id}` })),
+      ),
+    );
+  } catch (err) {
+    card.append(h('p', { class: 'muted small', text: err.message }));
   }
 }
 
@@ -757,6 +827,35 @@ async function fetchClaim(body) {
   return { claim: json, duplicate: res.status === 200 };
 }
 
+// The retraction's impact, previewed in the confirmation dialog (GET /insights/impact: nothing is written).
+async function showImpact(source_id, cascade) {
+  const out = $('#confirm-impact');
+  out.textContent = 'Checking what this would change…';
+  try {
+    const im = await api(`/insights/impact/${encodeURIComponent(source_id)}?cascade=${cascade}`);
+    const n = (k, one, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
+    const parts = [`Would retract ${n(im.retracted_claim_ids.length, 'claim')}`];
+    if (cascade) parts.push(`degrade ${n(im.degraded_claim_ids.length, 'derived claim')}`);
+    const orphans = im.orphaned_entities;
+    parts.push(
+      `leave ${n(orphans.length, 'entity', 'entities')} with no active claim${
+        orphans.length
+          ? ` (${orphans
+              .slice(0, 5)
+              .map((e) => e.name)
+              .join(', ')}${orphans.length > 5 ? ', …' : ''})`
+          : ''
+      }`,
+    );
+    const gone = im.weakened_relationships.filter((r) => r.sources_after === 0).length;
+    const single = im.weakened_relationships.length - gone;
+    parts.push(`remove ${n(gone, 'relationship')} and leave ${n(single, 'relationship')} on a single source.`);
+    out.textContent = parts.join(', ');
+  } catch (err) {
+    out.textContent = err.status === 404 ? `No source “${source_id}” in this base: nothing to retract.` : err.message;
+  }
+}
+
 $('#retract-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   const f = e.target;
@@ -767,6 +866,7 @@ $('#retract-form').addEventListener('submit', async (e) => {
   const dialog = $('#confirm-dialog');
   dialog.returnValue = '';
   dialog.showModal();
+  showImpact(source_id, f.cascade.checked);
   await new Promise((r) => dialog.addEventListener('close', r, { once: true }));
   if (dialog.returnValue !== 'ok') {
     say(out, true, 'Cancelled; nothing retracted.');

@@ -1,0 +1,79 @@
+// fragile({ limit }): active relationships that rest on one source while other knowledge rests on them.
+import type { ReadContext } from '../graph/read.js';
+import { type FactRef, factRef, intArg, liveSources, optionsArg, smallestThreshold } from './common.js';
+
+export interface FragileFact extends FactRef {
+  source_id: string;
+  /** Active claims that derive from the fact's claims (derived_from), transitively: lost with its source. */
+  dependants: number;
+  /** (deg(subject) - 1) x (deg(object) - 1), deg = active relationships of the entity: the paths of three
+   * entities x - subject - object - y that use this relationship as their middle link. */
+  paths_through: number;
+}
+
+export function fragile(rc: ReadContext, options: unknown): FragileFact[] {
+  const o = optionsArg<{ limit: number }>(options);
+  const limit = intArg(o.limit, 'limit', 20, 1, 10_000);
+  const s = rc.s;
+  const deg = new Int32Array(s.entityIds.length);
+  const live = new Uint8Array(s.factCount);
+  for (let f = 0; f < s.factCount; f++) {
+    if (!rc.factHasLive(f)) continue;
+    live[f] = 1;
+    const a = s.factS[f]!;
+    const b = s.factO[f]!;
+    deg[a]!++;
+    if (b !== a) deg[b]!++;
+  }
+  // Facts with dependants are few and ranked first; the rest compete on paths_through alone, and only the
+  // `limit` best of those are ranked (a typed-array threshold, not a sort of every single-source fact).
+  const found: { f: number; dependants: number; paths: number }[] = [];
+  const pathOnly: number[] = [];
+  const pathsOf = new Float64Array(s.factCount);
+  for (let f = 0; f < s.factCount; f++) {
+    if (!live[f]) continue;
+    if (rc.live ? s.factSources[f] !== 1 : liveSources(rc, f).size !== 1) continue;
+    const paths = (deg[s.factS[f]!]! - 1) * (deg[s.factO[f]!]! - 1);
+    const dependants = dependantsOf(rc, f);
+    if (dependants > 0) found.push({ f, dependants, paths });
+    else if (paths > 0) {
+      pathsOf[f] = paths;
+      pathOnly.push(f);
+    }
+  }
+  const room = limit - found.length;
+  const threshold = -smallestThreshold(
+    Float64Array.from(pathOnly, (f) => -pathsOf[f]!),
+    room,
+  );
+  for (const f of pathOnly)
+    if (room > 0 && pathsOf[f]! >= threshold) found.push({ f, dependants: 0, paths: pathsOf[f]! });
+  // Ties go to the relationship stated first (the log's order).
+  found.sort((x, y) => y.dependants - x.dependants || y.paths - x.paths || x.f - y.f);
+  return found.slice(0, limit).map(({ f, dependants, paths }) => ({
+    ...factRef(rc, f),
+    source_id: s.sourceIds[[...liveSources(rc, f)][0]!]!,
+    dependants,
+    paths_through: paths,
+  }));
+}
+
+/** Active claims reachable through derived_from dependants from the fact's active claims. */
+function dependantsOf(rc: ReadContext, f: number): number {
+  const s = rc.s;
+  const queue: number[] = [];
+  for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!)
+    if (rc.isLive(c) && s.dependents.has(c)) queue.push(c);
+  if (queue.length === 0) return 0;
+  const seen = new Set<number>(queue);
+  let n = 0;
+  for (let i = 0; i < queue.length; i++) {
+    for (const d of s.dependents.get(queue[i]!) ?? []) {
+      if (seen.has(d)) continue;
+      seen.add(d);
+      queue.push(d);
+      if (rc.isLive(d)) n++;
+    }
+  }
+  return n;
+}
