@@ -21,6 +21,7 @@ import { invalidParameters, toWireError } from '../surface/errors.js';
 import type { Logger } from '../surface/logger.js';
 import { bearerGuard } from './auth.js';
 import { registerRoutes } from './routes.js';
+import { registerTopologyRoutes } from './topology-routes.js';
 import {
   allowedHostNames,
   capConnectionsPerClient,
@@ -179,6 +180,7 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
       await registerRoutes(api, db);
+      await registerTopologyRoutes(api, db);
     },
     { prefix: API_PREFIX },
   );
