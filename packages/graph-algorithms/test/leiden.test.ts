@@ -36,7 +36,11 @@ describe('leiden', () => {
     const s: number[] = [];
     const t: number[] = [];
     for (let c = 0; c < 8; c++) {
-      for (let i = 0; i < 6; i++) for (let j = i + 1; j < 6; j++) s.push(c * 6 + i), t.push(c * 6 + j);
+      for (let i = 0; i < 6; i++)
+        for (let j = i + 1; j < 6; j++) {
+          s.push(c * 6 + i);
+          t.push(c * 6 + j);
+        }
       s.push(c * 6);
       t.push(((c + 1) % 8) * 6 + 1);
     }
