@@ -21,8 +21,8 @@ export interface SvdOptions {
   /** Power iterations of the randomized range finder (each one product with A and one with Aᵀ = A). Default 2. */
   powerIterations?: number;
   /**
-   * Krylov blocks kept at once before a restart (memory: maxDepth·n·(k + p) numbers). Default: as many as fit
-   * in 32 million numbers (256 MB), between 2 and 40.
+   * Krylov blocks kept at once before a restart (memory: maxDepth·n·(k + p) numbers). Default: as many as keep
+   * the basis within 640 columns and 32 million numbers (256 MB), between 2 and 40.
    */
   maxDepth?: number;
   /** Products with A (one block each) at most. Default 200. */
@@ -69,7 +69,9 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
   if (!(tolerance > 0)) throw new GraphInputError('/tolerance', 'must be > 0');
   if (!options.trusted) checkCsr(a);
   const l = k + p;
-  const maxDepth = options.maxDepth ?? Math.max(2, Math.min(40, Math.floor(32e6 / (n * l))));
+  // The Rayleigh–Ritz step is O(m³) in the basis size m = depth·(k + p): past about 640 columns it costs more
+  // than restarting does, so the depth is held there (and to 256 MB of basis).
+  const maxDepth = options.maxDepth ?? Math.max(2, Math.min(40, Math.floor(32e6 / (n * l)), Math.floor(640 / l)));
   if (!(Number.isInteger(maxDepth) && maxDepth >= 1)) throw new GraphInputError('/maxDepth', 'must be an integer ≥ 1');
   const rng = new Random(seed);
   const progress = (f: number) => hooks?.progress?.('svd', Math.min(1, f));
