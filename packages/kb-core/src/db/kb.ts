@@ -378,6 +378,20 @@ export class KbDB implements KbReader {
     return this.whatIf({ add_claims: claims });
   }
 
+  // ---- topology and structural embeddings: the live view's (src/topology/README.md) -------------------
+
+  computeTopology: KbView['computeTopology'] = (...a) => this.reads.computeTopology(...a);
+  topics: KbView['topics'] = (...a) => this.reads.topics(...a);
+  densityMap: KbView['densityMap'] = (...a) => this.reads.densityMap(...a);
+  crossDomainBridges: KbView['crossDomainBridges'] = (...a) => this.reads.crossDomainBridges(...a);
+  queryTopic: KbView['queryTopic'] = (...a) => this.reads.queryTopic(...a);
+  generateStructuralEmbeddings: KbView['generateStructuralEmbeddings'] = (...a) =>
+    this.reads.generateStructuralEmbeddings(...a);
+  generateWeightedStructuralEmbeddings: KbView['generateWeightedStructuralEmbeddings'] = (...a) =>
+    this.reads.generateWeightedStructuralEmbeddings(...a);
+  entityEmbedding: KbView['entityEmbedding'] = (...a) => this.reads.entityEmbedding(...a);
+  similarEntities: KbView['similarEntities'] = (...a) => this.reads.similarEntities(...a);
+
   // ---- claims from text, conversations and team chat (README: "Claims from text, chats and team chat") ---
 
   /** The extraction port, or KbExtractionUnavailableError naming the call (a base opened through kb-core). */

@@ -21,7 +21,24 @@ import { callForm, optionsOf } from './call-forms.js';
 import { rawQuery, type RawQueryOptions, type RawQueryResult } from '../cypher/raw-query.js';
 import { normalizeToken } from '../model/normalize.js';
 import * as R from '../reasoning/index.js';
+import { TopologyStage } from '../topology/stage.js';
+import type {
+  ComputeTopologyOptions,
+  CrossDomainBridge,
+  EmbeddingResult,
+  Topic,
+  TopicContents,
+  TopicDensity,
+  TopologyResult,
+} from '../topology/index.js';
 import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFrame } from '../types.js';
+
+/** generateStructuralEmbeddings' options. */
+export interface EmbeddingOptions {
+  dim?: number;
+  seed?: number;
+  progress?: (stage: string, fraction: number) => void;
+}
 
 /** What a view needs from its owner: a liveness check, and catching up with other writers. */
 export interface ViewHost {
@@ -79,6 +96,17 @@ export class KbView {
   /** @internal */
   protected get state(): ReadSnapshot {
     return this.ref.current;
+  }
+
+  /** The topology stage's results for this base or view (a base keeps them beside its file). */
+  private topologyStage: TopologyStage | undefined;
+  private get topo(): TopologyStage {
+    this.topologyStage ??= new TopologyStage(
+      () => this.ctx(),
+      () => this.host.describeStore(),
+      this.asOf === Infinity,
+    );
+    return this.topologyStage;
   }
 
   protected ctx(): ReadContext {
@@ -375,7 +403,55 @@ export class KbView {
   async stats() {
     await this.host.beforeRead();
     const store = this.host.describeStore();
-    return indexStats(this.ctx(), store);
+    return { ...indexStats(this.ctx(), store), derived: this.topo.status(store.log_seq) };
+  }
+
+  // ---- topology and structural embeddings (src/topology/README.md) ------------------------------------
+
+  /** Leiden topics of the entity graph of active claims, with coarser levels; kept for the reads below. */
+  async computeTopology(options?: ComputeTopologyOptions): Promise<TopologyResult> {
+    await this.host.beforeRead();
+    return this.topo.computeTopology(options);
+  }
+
+  async topics(options?: { level?: number }): Promise<Topic[]> {
+    await this.host.beforeRead();
+    return this.topo.topics(options);
+  }
+
+  async densityMap(options?: { level?: number }): Promise<TopicDensity[]> {
+    await this.host.beforeRead();
+    return this.topo.densityMap(options);
+  }
+
+  async crossDomainBridges(options?: { top_k?: number; level?: number }): Promise<CrossDomainBridge[]> {
+    await this.host.beforeRead();
+    return this.topo.crossDomainBridges(options);
+  }
+
+  async queryTopic(topic_id: string, options?: { limit?: number }): Promise<TopicContents> {
+    await this.host.beforeRead();
+    return this.topo.queryTopic(topic_id, options);
+  }
+
+  async generateStructuralEmbeddings(options?: EmbeddingOptions): Promise<EmbeddingResult> {
+    await this.host.beforeRead();
+    return this.topo.generateEmbeddings('structural', options);
+  }
+
+  async generateWeightedStructuralEmbeddings(options?: EmbeddingOptions): Promise<EmbeddingResult> {
+    await this.host.beforeRead();
+    return this.topo.generateEmbeddings('weighted', options);
+  }
+
+  async entityEmbedding(id: string, options?: { kind?: 'structural' | 'weighted' }) {
+    await this.host.beforeRead();
+    return this.topo.entityEmbedding(id, options);
+  }
+
+  async similarEntities(id: string, options?: { k?: number; kind?: 'structural' | 'weighted' }) {
+    await this.host.beforeRead();
+    return this.topo.similarEntities(id, options);
   }
   /** A read-only openCypher query over the graph as this view sees it (src/cypher/README.md). */
   async rawQuery(cypher: string, params?: Record<string, unknown>, options?: RawQueryOptions): Promise<RawQueryResult> {

@@ -22,6 +22,7 @@ import type { Logger } from '../surface/logger.js';
 import { bearerGuard } from './auth.js';
 import { registerRoutes } from './routes.js';
 import { registerReasoningRoutes } from './reasoning-routes.js';
+import { registerTopologyRoutes } from './topology-routes.js';
 import {
   allowedHostNames,
   capConnectionsPerClient,
@@ -192,6 +193,7 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
       await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
       await registerRoutes(api, db);
       await registerReasoningRoutes(api, db);
+      await registerTopologyRoutes(api, db);
     },
     { prefix: API_PREFIX },
   );

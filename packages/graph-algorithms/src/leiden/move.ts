@@ -1,0 +1,92 @@
+// Leiden's fast local moving (Traag, Waltman and van Eck 2019, Algorithm A.2): visit nodes from a queue in
+// random order, move each to the community (possibly a new, empty one) that improves modularity most, and
+// queue again only the neighbours that the move may have changed something for.
+import type { Random } from '../random.js';
+import type { WorkGraph } from './work-graph.js';
+
+/**
+ * Moves nodes of `g` between the communities of `membership` (labels < g.n), in place. Returns the number of
+ * moves. The gain of moving v into C is w(v, C) − γ·k_v·K_C / 2m (modularity up to the factor 1/m).
+ */
+export function moveNodes(g: WorkGraph, membership: Int32Array, gamma: number, rng: Random): number {
+  const { n, offsets, targets, weights, strength, total } = g;
+  if (n === 0 || total === 0) return 0;
+  const K = new Float64Array(n);
+  const size = new Int32Array(n);
+  for (let v = 0; v < n; v++) {
+    K[membership[v]!]! += strength[v]!;
+    size[membership[v]!]!++;
+  }
+  const empties = new Int32Array(n);
+  let nEmpty = 0;
+  for (let c = n - 1; c >= 0; c--) if (size[c] === 0) empties[nEmpty++] = c;
+
+  const queue = new Int32Array(n);
+  for (let v = 0; v < n; v++) queue[v] = v;
+  rng.shuffle(queue);
+  const inQueue = new Uint8Array(n).fill(1);
+  let head = 0;
+  let queued = n;
+
+  const acc = new Float64Array(n);
+  const mark = new Int32Array(n).fill(-1);
+  const list = new Int32Array(n);
+  const scale = gamma / total;
+  let moves = 0;
+
+  while (queued > 0) {
+    const v = queue[head]!;
+    head = head + 1 === n ? 0 : head + 1;
+    queued--;
+    inQueue[v] = 0;
+    const old = membership[v]!;
+    const kv = strength[v]!;
+
+    let nc = 0;
+    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
+      const c = membership[targets[p]!]!;
+      if (mark[c] !== v) {
+        mark[c] = v;
+        acc[c] = 0;
+        list[nc++] = c;
+      }
+      acc[c]! += weights[p]!;
+    }
+    K[old]! -= kv;
+    size[old]!--;
+
+    let best = old;
+    let bestGain = (mark[old] === v ? acc[old]! : 0) - scale * kv * K[old]!;
+    // A small margin keeps rounding noise from moving a node back and forth between equal communities.
+    const eps = 1e-12 * (1 + kv);
+    for (let j = 0; j < nc; j++) {
+      const c = list[j]!;
+      const gain = acc[c]! - scale * kv * K[c]!;
+      if (gain > bestGain + eps) {
+        bestGain = gain;
+        best = c;
+      }
+    }
+    // An empty community has gain 0; the old one is empty now if v was alone there.
+    if (size[old] !== 0 && 0 > bestGain + eps) best = empties[--nEmpty]!;
+
+    membership[v] = best;
+    K[best]! += kv;
+    size[best]!++;
+    if (best !== old) {
+      moves++;
+      if (size[old] === 0) empties[nEmpty++] = old;
+      for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
+        const u = targets[p]!;
+        if (inQueue[u] === 0 && membership[u] !== best) {
+          inQueue[u] = 1;
+          let tail = head + queued;
+          if (tail >= n) tail -= n;
+          queue[tail] = u;
+          queued++;
+        }
+      }
+    }
+  }
+  return moves;
+}

@@ -1,0 +1,117 @@
+// Dense kernels on tall blocks (n rows × b columns, b small), stored column-major so that every inner loop runs
+// down a whole column: products with a sparse symmetric matrix, cross products, projections, and a
+// rank-revealing orthonormalisation through the b × b Gram matrix.
+import type { CsrGraph } from '../csr.js';
+import { symmetricEigen } from './symmetric-eigen.js';
+
+/** Y = A·X for a CSR matrix A (n × n) and a column-major block X (n × b): one sparse product per column. */
+export function spmm(a: CsrGraph, x: Float64Array, b: number, y: Float64Array): void {
+  const { n, offsets, targets, weights } = a;
+  for (let c = 0; c < b; c++) {
+    const o = c * n;
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let p = offsets[i]!; p < offsets[i + 1]!; p++) s += weights[p]! * x[o + targets[p]!]!;
+      y[o + i] = s;
+    }
+  }
+}
+
+/** Σ_i x[xo + i]·y[yo + i] over n entries. */
+function dot(x: Float64Array, xo: number, y: Float64Array, yo: number, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    s0 += x[xo + i]! * y[yo + i]!;
+    s1 += x[xo + i + 1]! * y[yo + i + 1]!;
+  }
+  if (i < n) s0 += x[xo + i]! * y[yo + i]!;
+  return s0 + s1;
+}
+
+/** G = Xᵀ·Y (bx × by, row-major) for column-major blocks X (n × bx), Y (n × by). */
+export function crossProduct(x: Float64Array, bx: number, y: Float64Array, by: number, n: number): Float64Array {
+  const g = new Float64Array(bx * by);
+  const same = x === y && bx === by;
+  for (let a = 0; a < bx; a++) {
+    for (let c = same ? a : 0; c < by; c++) {
+      const v = dot(x, a * n, y, c * n, n);
+      g[a * by + c] = v;
+      if (same) g[c * by + a] = v;
+    }
+  }
+  return g;
+}
+
+/** Y ← Y − X·C for column-major X (n × bx), Y (n × by) and row-major C (bx × by). */
+export function subtractProduct(y: Float64Array, by: number, x: Float64Array, bx: number, c: Float64Array, n: number) {
+  for (let j = 0; j < by; j++) {
+    const oy = j * n;
+    for (let a = 0; a < bx; a++) {
+      const f = c[a * by + j]!;
+      if (f === 0) continue;
+      const ox = a * n;
+      for (let i = 0; i < n; i++) y[oy + i]! -= f * x[ox + i]!;
+    }
+  }
+}
+
+/** Z = X·C (n × bc, column-major) for column-major X (n × bx) and row-major C (bx × bc). */
+export function multiplyBlock(x: Float64Array, bx: number, c: Float64Array, bc: number, n: number): Float64Array {
+  const z = new Float64Array(n * bc);
+  for (let j = 0; j < bc; j++) {
+    const oz = j * n;
+    for (let a = 0; a < bx; a++) {
+      const f = c[a * bc + j]!;
+      if (f === 0) continue;
+      const ox = a * n;
+      for (let i = 0; i < n; i++) z[oz + i]! += f * x[ox + i]!;
+    }
+  }
+  return z;
+}
+
+/**
+ * An orthonormal basis of the columns of W (n × b, column-major): W = V·M with V (n × r) orthonormal, M (r × b), r the
+ * numerical rank. Through the Gram matrix's eigen-decomposition (G = UΛUᵀ, V = W·U·Λ^−½, M = Λ^½·Uᵀ), done twice
+ * so that the loss of orthogonality from squaring the condition number is repaired (as in CholeskyQR2, Yamamoto
+ * et al. 2015); directions with λ below ε·λ_max are dropped, so a rank-deficient block gives a narrower basis.
+ */
+export function orthonormalBasis(
+  w: Float64Array,
+  b: number,
+  n: number,
+): { v: Float64Array; r: number; m: Float64Array } {
+  let v = w;
+  let width = b;
+  // M accumulated as (current width) × b.
+  let m = new Float64Array(b * b);
+  for (let i = 0; i < b; i++) m[i * b + i] = 1;
+  for (let pass = 0; pass < 2; pass++) {
+    const g = crossProduct(v, width, v, width, n);
+    const { values, vectors } = symmetricEigen(g, width);
+    let lmax = 0;
+    for (const x of values) if (x > lmax) lmax = x;
+    const keep: number[] = [];
+    for (let j = width - 1; j >= 0; j--) if (lmax > 0 && values[j]! > 1e-13 * lmax) keep.push(j);
+    const r = keep.length;
+    // T = U_keep·Λ^−½ (width × r); M' = Λ^½·U_keepᵀ·M (r × b).
+    const t = new Float64Array(width * r);
+    const next = new Float64Array(r * b);
+    for (let q = 0; q < r; q++) {
+      const j = keep[q]!;
+      const s = Math.sqrt(values[j]!);
+      for (let a = 0; a < width; a++) t[a * r + q] = vectors[a * width + j]! / s;
+      for (let c = 0; c < b; c++) {
+        let acc = 0;
+        for (let a = 0; a < width; a++) acc += vectors[a * width + j]! * m[a * b + c]!;
+        next[q * b + c] = s * acc;
+      }
+    }
+    v = multiplyBlock(v, width, t, r, n);
+    m = next;
+    width = r;
+  }
+  return { v, r: width, m };
+}

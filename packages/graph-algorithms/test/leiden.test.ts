@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { csrFromEdges, GraphInputError, leiden } from '@evident/graph-algorithms';
+import { disconnectedCommunities, edgeListModularity, GRAPHS, loadGraph, nmi } from './reference-graphs.js';
+
+describe('leiden against leidenalg on the reference graphs', () => {
+  for (const name of GRAPHS) {
+    it(`${name}: modularity ≥ leidenalg's median − 0.002, every community connected, NMI ≥ leidenalg's`, () => {
+      const g = loadGraph(name);
+      const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);
+      const result = leiden(csr, { seed: 0 });
+      const q = edgeListModularity(g, result.membership);
+      assert.ok(Math.abs(q - result.modularity) < 1e-9, `reported ${result.modularity}, recomputed ${q}`);
+      const floor = g.expected.leidenalg_modularity_median_of_10 - 0.002;
+      assert.ok(q >= floor, `modularity ${q} < ${floor}`);
+      assert.deepEqual(disconnectedCommunities(g, result.membership), []);
+      const expectedNmi = g.expected.leidenalg_nmi_vs_truth_seed0;
+      if (g.truth && expectedNmi !== null && (name === 'lfr_5000_mu03' || name === 'sbm_20000')) {
+        const score = nmi(result.membership, g.truth);
+        assert.ok(score >= expectedNmi, `NMI ${score} < leidenalg's ${expectedNmi}`);
+      }
+    });
+  }
+});
+
+describe('leiden', () => {
+  const karate = loadGraph('karate');
+  const csr = csrFromEdges(karate.n, karate.sources, karate.targets, karate.weights);
+
+  it('is deterministic for a seed', () => {
+    assert.deepEqual(leiden(csr, { seed: 7 }).membership, leiden(csr, { seed: 7 }).membership);
+  });
+
+  it('finds the planted cliques of a ring of cliques', () => {
+    // 8 cliques of 6 nodes joined in a ring by single edges: modularity's optimum is the cliques.
+    const s: number[] = [];
+    const t: number[] = [];
+    for (let c = 0; c < 8; c++) {
+      for (let i = 0; i < 6; i++)
+        for (let j = i + 1; j < 6; j++) {
+          s.push(c * 6 + i);
+          t.push(c * 6 + j);
+        }
+      s.push(c * 6);
+      t.push(((c + 1) % 8) * 6 + 1);
+    }
+    const g = csrFromEdges(48, Int32Array.from(s), Int32Array.from(t));
+    const r = leiden(g, { seed: 3 });
+    assert.equal(r.count, 8);
+    for (let v = 0; v < 48; v++) assert.equal(r.membership[v], r.membership[Math.floor(v / 6) * 6]);
+  });
+
+  it('gives fewer communities at a lower resolution', () => {
+    const fine = leiden(csr, { resolution: 2 });
+    const coarse = leiden(csr, { resolution: 0.3 });
+    assert.ok(coarse.count < fine.count, `${coarse.count} ≥ ${fine.count}`);
+  });
+
+  it('leaves isolated nodes alone and handles an empty graph', () => {
+    const g = csrFromEdges(4, Int32Array.from([0]), Int32Array.from([1]));
+    const r = leiden(g);
+    assert.equal(r.count, 3);
+    assert.equal(r.membership[0], r.membership[1]);
+    assert.equal(leiden(csrFromEdges(0, new Int32Array(0), new Int32Array(0))).count, 0);
+  });
+
+  it('refuses bad input naming the field', () => {
+    assert.throws(
+      () => leiden(csr, { resolution: -1 }),
+      (e: unknown) => {
+        assert.ok(e instanceof GraphInputError);
+        assert.equal(e.problems?.[0]?.path, '/resolution');
+        return true;
+      },
+    );
+    const asym = {
+      n: 2,
+      offsets: Int32Array.from([0, 1, 1]),
+      targets: Int32Array.from([1]),
+      weights: Float64Array.from([1]),
+    };
+    assert.throws(() => leiden(asym), /not symmetric/);
+    assert.throws(() => csrFromEdges(2, Int32Array.from([0]), Int32Array.from([5])), /\/targets\/0/);
+  });
+});

@@ -1,0 +1,129 @@
+// computeTopology: Leiden on the entity graph of active claims, then coarser levels. Level 0 is Leiden's
+// partition at `resolution`. Level k+1 runs Leiden on the graph of level-k topics (their facts summed, inside
+// facts on the diagonal) at half of level k's resolution, so each coarser topic is a union of finer ones; the
+// hierarchy stops early when a level merges nothing or leaves one topic.
+import { aggregateCsr, type CsrGraph, leiden, modularityContributions } from '@evident/graph-algorithms';
+import type { ReadContext } from '../graph/read.js';
+import { entityGraph } from './entity-graph.js';
+import { describeTopics } from './labels.js';
+import type { ComputeTopologyOptions, StoredTopology, TopologyLevel } from './types.js';
+
+export function computeTopology(
+  rc: ReadContext,
+  options: Required<Omit<ComputeTopologyOptions, 'progress'>> & Pick<ComputeTopologyOptions, 'progress'>,
+  logSeq: number,
+): StoredTopology {
+  const { resolution, levels, seed, min_topic_size, progress } = options;
+  const graph = entityGraph(rc, false);
+  const { csr } = graph;
+  progress?.('topology', 0.05);
+  const memberships: Int32Array[] = [];
+  const levelInfo: TopologyLevel[] = [];
+  const parents: Int32Array[] = [];
+  if (csr.n > 0) {
+    const hooks = progress ? { progress: (_: string, f: number) => progress('topology', 0.05 + 0.6 * f) } : undefined;
+    const first = leiden(csr, { resolution, seed, trusted: true, hooks });
+    let count = first.count;
+    let membership = first.membership;
+    if (min_topic_size > 1) count = mergeSmallTopics(csr, membership, count, min_topic_size);
+    memberships.push(membership);
+    levelInfo.push({
+      level: 0,
+      resolution,
+      modularity: sum(modularityContributions(csr, membership, resolution)),
+      topic_count: count,
+    });
+    let levelGraph: CsrGraph = aggregateCsr(csr, membership, count);
+    let r = resolution;
+    for (let level = 1; level < levels && count > 1; level++) {
+      r /= 2;
+      const up = leiden(levelGraph, { resolution: r, seed, trusted: true });
+      if (up.count >= count) break;
+      const next = new Int32Array(csr.n);
+      for (let v = 0; v < csr.n; v++) next[v] = up.membership[membership[v]!]!;
+      parents.push(up.membership);
+      memberships.push(next);
+      levelInfo.push({
+        level,
+        resolution: r,
+        modularity: sum(modularityContributions(csr, next, r)),
+        topic_count: up.count,
+      });
+      levelGraph = aggregateCsr(levelGraph, up.membership, up.count);
+      membership = next;
+      count = up.count;
+      progress?.('topology', 0.65 + (0.2 * level) / levels);
+    }
+  }
+  const topics = describeTopics(rc, graph, memberships, parents, levelInfo);
+  progress?.('topology', 1);
+  return {
+    result: {
+      log_seq: logSeq,
+      computed_at: new Date().toISOString(),
+      as_of: rc.cutoff === Infinity ? null : new Date(rc.cutoff).toISOString(),
+      entity_count: csr.n,
+      edge_count: csr.targets.length / 2,
+      levels: levelInfo,
+      topics,
+    },
+    entity_ids: Array.from(graph.entities, (e) => rc.s.entityIds[e]!),
+    memberships,
+  };
+}
+
+function sum(a: Float64Array): number {
+  let s = 0;
+  for (const x of a) s += x;
+  return s;
+}
+
+/**
+ * Topics smaller than `minSize` join the neighbouring topic they share most edge weight with (a topic with no
+ * neighbour stays as it is); labels are renumbered. Returns the new count.
+ */
+function mergeSmallTopics(g: CsrGraph, membership: Int32Array, count: number, minSize: number): number {
+  const size = new Int32Array(count);
+  for (const c of membership) size[c]!++;
+  const target = new Int32Array(count);
+  for (let c = 0; c < count; c++) target[c] = c;
+  const links = new Map<number, Map<number, number>>();
+  for (let v = 0; v < g.n; v++) {
+    const c = membership[v]!;
+    if (size[c]! >= minSize) continue;
+    let m = links.get(c);
+    if (!m) {
+      m = new Map();
+      links.set(c, m);
+    }
+    for (let p = g.offsets[v]!; p < g.offsets[v + 1]!; p++) {
+      const d = membership[g.targets[p]!]!;
+      if (d !== c) m.set(d, (m.get(d) ?? 0) + g.weights[p]!);
+    }
+  }
+  for (const [c, m] of links) {
+    let best = -1;
+    let bestW = 0;
+    for (const [d, w] of m) {
+      if (w > bestW) {
+        best = d;
+        bestW = w;
+      }
+    }
+    if (best >= 0) target[c] = best;
+  }
+  // Follow chains (a small topic joining another small one) to their end.
+  const resolve = (c: number): number => {
+    let x = c;
+    for (let i = 0; i < count && target[x] !== x; i++) x = target[x]!;
+    return x;
+  };
+  const map = new Int32Array(count).fill(-1);
+  let next = 0;
+  for (let v = 0; v < g.n; v++) {
+    const r = resolve(membership[v]!);
+    if (map[r] === -1) map[r] = next++;
+    membership[v] = map[r]!;
+  }
+  return next;
+}

@@ -1,0 +1,78 @@
+// Structural embeddings: the truncated SVD of the symmetric entity adjacency matrix (counts of distinct active
+// facts, or their summed confidences), vectors U·√Σ per entity; cosine neighbours over them.
+import { randomizedSvd } from '@evident/graph-algorithms';
+import { KbNotFoundError, KbValidationError } from '../errors.js';
+import type { ReadContext } from '../graph/read.js';
+import type { EntitySummary } from '../types.js';
+import { entityGraph } from './entity-graph.js';
+import type { StoredEmbedding } from './types.js';
+
+export function generateEmbeddings(
+  rc: ReadContext,
+  kind: 'structural' | 'weighted',
+  dim: number,
+  seed: number,
+  logSeq: number,
+  progress?: (stage: string, fraction: number) => void,
+): StoredEmbedding {
+  const graph = entityGraph(rc, kind === 'weighted');
+  const n = graph.csr.n;
+  const entity_ids = Array.from(graph.entities, (e) => rc.s.entityIds[e]!);
+  const base = { kind, dim, entity_count: n, log_seq: logSeq, computed_at: new Date().toISOString() };
+  if (n === 0)
+    return { result: { ...base, singular_values: [], converged: true }, entity_ids, vectors: new Float64Array(0) };
+  if (dim > n) throw new KbValidationError('out_of_range', 'dim', `must be at most the number of entities (${n})`);
+  const svd = randomizedSvd(graph.csr, dim, {
+    seed,
+    trusted: true,
+    hooks: progress ? { progress: (_, f) => progress('embeddings', f) } : undefined,
+  });
+  const vectors = svd.vectors;
+  const scale = Float64Array.from(svd.values, Math.sqrt);
+  for (let i = 0; i < n; i++) for (let j = 0; j < dim; j++) vectors[i * dim + j]! *= scale[j]!;
+  return {
+    result: { ...base, singular_values: Array.from(svd.values), converged: svd.converged },
+    entity_ids,
+    vectors,
+  };
+}
+
+export function embeddingRow(stored: StoredEmbedding, id: string): number {
+  const row = stored.entity_ids.indexOf(id);
+  if (row < 0) throw new KbNotFoundError('entity embedding', id);
+  return row;
+}
+
+export function similarEntities(
+  rc: ReadContext,
+  stored: StoredEmbedding,
+  id: string,
+  k: number,
+): { entity: EntitySummary; similarity: number }[] {
+  const dim = stored.result.dim;
+  const row = embeddingRow(stored, id);
+  const v = stored.vectors;
+  const norm = (r: number) => {
+    let s = 0;
+    for (let j = 0; j < dim; j++) s += v[r * dim + j]! ** 2;
+    return Math.sqrt(s);
+  };
+  const n0 = norm(row);
+  const scored: { r: number; sim: number }[] = [];
+  for (let r = 0; r < stored.entity_ids.length; r++) {
+    if (r === row) continue;
+    let dot = 0;
+    for (let j = 0; j < dim; j++) dot += v[row * dim + j]! * v[r * dim + j]!;
+    const d = n0 * norm(r);
+    scored.push({ r, sim: d === 0 ? 0 : dot / d });
+  }
+  scored.sort((a, b) => b.sim - a.sim);
+  const out: { entity: EntitySummary; similarity: number }[] = [];
+  for (const { r, sim } of scored) {
+    if (out.length >= k) break;
+    const e = rc.s.entityIndex.get(stored.entity_ids[r]!);
+    if (e === undefined || rc.entityClaimCount(e) === 0) continue;
+    out.push({ entity: rc.summary(e), similarity: sim });
+  }
+  return out;
+}

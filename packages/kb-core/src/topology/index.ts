@@ -1,0 +1,12 @@
+// The topology stage (README.md): communities, topic hierarchy, density, cross-domain bridges, structural embeddings.
+export { TopologyStage } from './stage.js';
+export { KbTopologyNotComputedError } from './errors.js';
+export type {
+  ComputeTopologyOptions,
+  EmbeddingResult,
+  Topic,
+  TopicEntity,
+  TopologyLevel,
+  TopologyResult,
+} from './types.js';
+export type { CrossDomainBridge, TopicContents, TopicDensity } from './reads.js';

@@ -1,0 +1,150 @@
+// The topology stage's calls as a base or a view answers them: argument checks, then the functions of this
+// folder over a read context. A base keeps its results beside it (store.ts); an at(t) view keeps its own in memory.
+import { existsSync } from 'node:fs';
+import { KbValidationError } from '../errors.js';
+import type { ReadContext } from '../graph/read.js';
+import { computeTopology } from './compute.js';
+import { embeddingRow, generateEmbeddings, similarEntities } from './embeddings.js';
+import { KbTopologyNotComputedError } from './errors.js';
+import { checkLevel, crossDomainBridges, densityMap, listTopics, queryTopic } from './reads.js';
+import { TopologyStore } from './store.js';
+import type { ComputeTopologyOptions, EmbeddingResult, StoredTopology, TopologyResult } from './types.js';
+
+type Progress = (stage: string, fraction: number) => void;
+type Kind = 'structural' | 'weighted';
+
+function int(v: unknown, field: string, dflt: number, min: number, max: number): number {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new KbValidationError('out_of_range', field, `must be an integer from ${min} to ${max}`);
+  }
+  return v;
+}
+
+function progressOf(v: unknown): Progress | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'function') throw new KbValidationError('invalid_type', 'progress', 'must be a function');
+  return v as Progress;
+}
+
+export class TopologyStage {
+  private store: TopologyStore | undefined;
+
+  constructor(
+    private readonly ctx: () => ReadContext,
+    private readonly describe: () => { location: string; log_seq: number },
+    private readonly persist: boolean,
+  ) {}
+
+  private kept(): TopologyStore {
+    if (!this.store) {
+      const { location } = this.describe();
+      this.store = new TopologyStore(this.persist && existsSync(location) ? location : undefined);
+    }
+    return this.store;
+  }
+
+  private topology(): StoredTopology {
+    const t = this.kept().getTopology();
+    if (!t) throw new KbTopologyNotComputedError('topology');
+    return t;
+  }
+
+  computeTopology(options: ComputeTopologyOptions = {}): TopologyResult {
+    const resolution = options.resolution ?? 1;
+    if (typeof resolution !== 'number' || !Number.isFinite(resolution) || resolution <= 0) {
+      throw new KbValidationError('out_of_range', 'resolution', 'must be a number > 0');
+    }
+    const stored = computeTopology(
+      this.ctx(),
+      {
+        resolution,
+        levels: int(options.levels, 'levels', 3, 1, 10),
+        seed: int(options.seed, 'seed', 0, 0, 2 ** 31 - 1),
+        min_topic_size: int(options.min_topic_size, 'min_topic_size', 1, 1, 1_000_000),
+        progress: progressOf(options.progress),
+      },
+      this.describe().log_seq,
+    );
+    this.kept().setTopology(stored);
+    return stored.result;
+  }
+
+  topics(options: { level?: number } = {}) {
+    const t = this.topology();
+    return listTopics(t, checkLevel(t, options.level, undefined));
+  }
+
+  densityMap(options: { level?: number } = {}) {
+    const t = this.topology();
+    return densityMap(this.ctx(), t, checkLevel(t, options.level, 0)!);
+  }
+
+  crossDomainBridges(options: { top_k?: number; level?: number } = {}) {
+    const t = this.topology();
+    return crossDomainBridges(
+      this.ctx(),
+      t,
+      checkLevel(t, options.level, 0)!,
+      int(options.top_k, 'top_k', 20, 1, 10_000),
+    );
+  }
+
+  queryTopic(topic_id: string, options: { limit?: number } = {}) {
+    if (typeof topic_id !== 'string' || topic_id === '') {
+      throw new KbValidationError('invalid_type', 'topic_id', 'must be a topic id such as "0.3"');
+    }
+    return queryTopic(this.ctx(), this.topology(), topic_id, int(options.limit, 'limit', 50, 1, 100_000));
+  }
+
+  generateEmbeddings(kind: Kind, options: { dim?: number; seed?: number; progress?: Progress } = {}): EmbeddingResult {
+    const dim = int(options.dim, 'dim', 64, 1, 1024);
+    const seed = int(options.seed, 'seed', 0, 0, 2 ** 31 - 1);
+    const stored = generateEmbeddings(
+      this.ctx(),
+      kind,
+      dim,
+      seed,
+      this.describe().log_seq,
+      progressOf(options.progress),
+    );
+    this.kept().setEmbedding(stored);
+    return stored.result;
+  }
+
+  private embedding(kind: unknown) {
+    const k = kind ?? 'structural';
+    if (k !== 'structural' && k !== 'weighted') {
+      throw new KbValidationError('invalid_value', 'kind', "must be 'structural' or 'weighted'");
+    }
+    const e = this.kept().getEmbedding(k);
+    if (!e) throw new KbTopologyNotComputedError(k);
+    return e;
+  }
+
+  entityEmbedding(id: string, options: { kind?: Kind } = {}) {
+    const e = this.embedding(options.kind);
+    const rc = this.ctx();
+    const entity = rc.lookupEntity(id);
+    const entityId = entity >= 0 ? rc.s.entityIds[entity]! : id;
+    const row = embeddingRow(e, entityId);
+    const dim = e.result.dim;
+    return {
+      entity_id: entityId,
+      kind: e.result.kind,
+      dim,
+      vector: Array.from(e.vectors.subarray(row * dim, (row + 1) * dim)),
+    };
+  }
+
+  similarEntities(id: string, options: { k?: number; kind?: Kind } = {}) {
+    const e = this.embedding(options.kind);
+    const rc = this.ctx();
+    const entity = rc.lookupEntity(id);
+    return similarEntities(rc, e, entity >= 0 ? rc.s.entityIds[entity]! : id, int(options.k, 'k', 10, 1, 10_000));
+  }
+
+  status(logSeq: number) {
+    return this.kept().status(logSeq);
+  }
+}

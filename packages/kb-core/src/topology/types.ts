@@ -1,0 +1,71 @@
+// What the topology stage returns and keeps. Data is snake_case (it crosses the wire and the results file).
+import type { EntitySummary } from '../types.js';
+
+export interface ComputeTopologyOptions {
+  /** Leiden's resolution γ at level 0. Default 1. */
+  resolution?: number;
+  /** Levels of the hierarchy, level 0 included (each coarser level at half the previous resolution). Default 3. */
+  levels?: number;
+  seed?: number;
+  /** Level-0 topics with fewer entities join the neighbouring topic they share most facts with. Default 1 (none). */
+  min_topic_size?: number;
+  progress?: (stage: string, fraction: number) => void;
+}
+
+export interface TopicEntity extends EntitySummary {
+  /** Degree centrality within the topic: the entity's facts inside the topic over the most any member has. */
+  centrality: number;
+}
+
+export interface Topic {
+  topic_id: string;
+  level: number;
+  parent_id: string | null;
+  children: string[];
+  size: number;
+  label: string;
+  top_entities: TopicEntity[];
+  /** The topic's term of the modularity at its level's resolution (the terms sum to the level's modularity). */
+  modularity_contribution: number;
+}
+
+export interface TopologyLevel {
+  level: number;
+  resolution: number;
+  modularity: number;
+  topic_count: number;
+}
+
+export interface TopologyResult {
+  log_seq: number;
+  computed_at: string;
+  as_of: string | null;
+  entity_count: number;
+  edge_count: number;
+  levels: TopologyLevel[];
+  topics: Topic[];
+}
+
+export interface EmbeddingResult {
+  kind: 'structural' | 'weighted';
+  dim: number;
+  entity_count: number;
+  singular_values: number[];
+  log_seq: number;
+  computed_at: string;
+  converged: boolean;
+}
+
+/** A topology computation as kept: the result, and each level's membership over the entities it saw. */
+export interface StoredTopology {
+  result: TopologyResult;
+  entity_ids: string[];
+  memberships: Int32Array[];
+}
+
+export interface StoredEmbedding {
+  result: EmbeddingResult;
+  entity_ids: string[];
+  /** entity_count × dim, row-major: U·√Σ. */
+  vectors: Float64Array;
+}

@@ -1,0 +1,219 @@
+// The topology stage through the KB: the reference graphs of ../shared/reference/topology loaded as claims (one
+// entity per node; one claim per edge, an edge of integer weight w as w claims of distinct predicates, so that
+// A_ij — distinct active facts — is the weight), then the same checks as @evident/graph-algorithms' own tests.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { referencePath } from '@evident/testkit';
+import { KbDB, KbNotFoundError, KbTopologyNotComputedError, KbValidationError, type ClaimInput } from '../src/index.js';
+import { claim, tempKb } from './helpers.js';
+
+interface Ref {
+  n: number;
+  edges: [number, number, number][];
+  truth?: Int32Array;
+  expected: {
+    leidenalg_modularity_median_of_10: number;
+    leidenalg_nmi_vs_truth_seed0: number | null;
+    top_singular_values: number[];
+  };
+}
+
+function load(name: string): Ref {
+  const ref = JSON.parse(readFileSync(referencePath('topology', 'reference.json'), 'utf8')).graphs[name];
+  const edges = readFileSync(referencePath('topology', `${name}.edges.csv`), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(',').map(Number) as [number, number, number]);
+  let truth: Int32Array | undefined;
+  const tp = referencePath('topology', '..', 'topology');
+  if (existsSync(`${tp}/${name}.truth.csv`)) {
+    truth = new Int32Array(ref.nodes);
+    for (const row of readFileSync(`${tp}/${name}.truth.csv`, 'utf8').trim().split('\n').slice(1)) {
+      const [v, c] = row.split(',').map(Number);
+      truth[v!] = c!;
+    }
+  }
+  return { n: ref.nodes, edges, truth, expected: ref };
+}
+
+async function loadIntoKb(db: KbDB, g: Ref): Promise<void> {
+  let batch: ClaimInput[] = [];
+  for (const [s, t, w] of g.edges) {
+    for (let i = 0; i < w; i++) batch.push(claim(`n${s}`, 'gene', `links_${i}`, `n${t}`, 'gene', 'ref'));
+    if (batch.length >= 20_000) {
+      await db.ingestBatch(batch);
+      batch = [];
+    }
+  }
+  if (batch.length) await db.ingestBatch(batch);
+}
+
+/** Level-0 membership per node, read back through queryTopic. */
+async function membershipOf(db: KbDB, n: number): Promise<Int32Array> {
+  const m = new Int32Array(n).fill(-1);
+  for (const t of await db.topics({ level: 0 })) {
+    const { entities } = await db.queryTopic(t.topic_id, { limit: 100_000 });
+    for (const e of entities) m[Number(e.id.slice('gene:n'.length))] = Number(t.topic_id.split('.')[1]);
+  }
+  return m;
+}
+
+function modularity(g: Ref, m: Int32Array): number {
+  let total = 0;
+  const k = new Map<number, number>();
+  const inside = new Map<number, number>();
+  for (const [s, t, w] of g.edges) {
+    total += w;
+    k.set(m[s]!, (k.get(m[s]!) ?? 0) + w);
+    k.set(m[t]!, (k.get(m[t]!) ?? 0) + w);
+    if (m[s] === m[t]) inside.set(m[s]!, (inside.get(m[s]!) ?? 0) + w);
+  }
+  let q = 0;
+  for (const [c, kc] of k) q += (inside.get(c) ?? 0) / total - (kc / (2 * total)) ** 2;
+  return q;
+}
+
+function nmi(a: Int32Array, b: Int32Array): number {
+  const n = a.length;
+  const joint = new Map<string, number>();
+  const ca = new Map<number, number>();
+  const cb = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    joint.set(`${a[i]},${b[i]}`, (joint.get(`${a[i]},${b[i]}`) ?? 0) + 1);
+    ca.set(a[i]!, (ca.get(a[i]!) ?? 0) + 1);
+    cb.set(b[i]!, (cb.get(b[i]!) ?? 0) + 1);
+  }
+  const h = (m: Map<number, number>) => [...m.values()].reduce((s, c) => s - (c / n) * Math.log(c / n), 0);
+  let mi = 0;
+  for (const [key, c] of joint) {
+    const [x, y] = key.split(',').map(Number);
+    mi += (c / n) * Math.log((c * n) / (ca.get(x!)! * cb.get(y!)!));
+  }
+  return mi / ((h(ca) + h(cb)) / 2);
+}
+
+for (const name of ['karate', 'les_miserables', 'lfr_5000_mu03', 'sbm_20000']) {
+  describe(`topology through the KB: ${name}`, () => {
+    const tmp = tempKb();
+    let db: KbDB;
+    const g = load(name);
+    before(async () => {
+      db = await KbDB.open(tmp.path);
+      await loadIntoKb(db, g);
+    });
+    after(async () => {
+      await db.close();
+      tmp.cleanup();
+    });
+
+    it('level-0 modularity ≥ leidenalg median − 0.002, NMI ≥ leidenalg, singular values = scipy to 1e-6', async () => {
+      const result = await db.computeTopology({ seed: 0, levels: 2 });
+      assert.equal(result.entity_count, g.n);
+      const m = await membershipOf(db, g.n);
+      assert.ok(m.every((c) => c >= 0));
+      const q = modularity(g, m);
+      assert.ok(Math.abs(q - result.levels[0]!.modularity) < 1e-9);
+      assert.ok(q >= g.expected.leidenalg_modularity_median_of_10 - 0.002, `modularity ${q}`);
+      if (g.truth && g.expected.leidenalg_nmi_vs_truth_seed0 !== null && name !== 'karate') {
+        assert.ok(nmi(m, g.truth) >= g.expected.leidenalg_nmi_vs_truth_seed0, `NMI ${nmi(m, g.truth)}`);
+      }
+      const emb = await db.generateStructuralEmbeddings({ dim: 16, seed: 1 });
+      g.expected.top_singular_values.forEach((v, i) => {
+        const rel = Math.abs(emb.singular_values[i]! - v) / v;
+        assert.ok(rel <= 1e-6, `σ${i + 1} ${emb.singular_values[i]} vs ${v}`);
+      });
+    });
+  });
+}
+
+describe('topology through the KB: behaviour', () => {
+  const tmp = tempKb();
+  let db: KbDB;
+  before(async () => {
+    db = await KbDB.open(tmp.path);
+  });
+  after(async () => {
+    await db.close();
+    tmp.cleanup();
+  });
+
+  it('reads before a computation say to compute first; an empty base gives an empty result', async () => {
+    await assert.rejects(db.topics(), KbTopologyNotComputedError);
+    await assert.rejects(db.similarEntities('x'), /generateStructuralEmbeddings first/);
+    const r = await db.computeTopology();
+    assert.equal(r.entity_count, 0);
+    assert.deepEqual(r.topics, []);
+    assert.deepEqual((await db.generateStructuralEmbeddings()).singular_values, []);
+  });
+
+  it('two cliques joined by a bridge: two topics, the bridge entities, density, embeddings, persistence', async () => {
+    const claims: ClaimInput[] = [];
+    for (const side of ['a', 'b']) {
+      for (let i = 0; i < 5; i++) {
+        for (let j = i + 1; j < 5; j++)
+          claims.push(claim(`${side}${i}`, 'gene', 'binds', `${side}${j}`, 'gene', `src-${side}`));
+      }
+    }
+    claims.push(claim('a0', 'gene', 'treats', 'b0', 'disease', 'bridge-src'));
+    claims.push(claim('a0', 'gene', 'binds', 'b0', 'gene', 'bridge-src'));
+    await db.ingestBatch(claims);
+    const r = await db.computeTopology({ seed: 1 });
+    const level0 = r.topics.filter((t) => t.level === 0);
+    assert.equal(level0.length, 2);
+    // disease:b0 hangs off a0 alone, so it joins a's topic.
+    assert.deepEqual(level0.map((t) => t.size).sort(), [5, 6]);
+    assert.ok(
+      level0.every((t) => /\(gene; binds\)$/.test(t.label)),
+      level0.map((t) => t.label).join(' | '),
+    );
+    const stats = await db.stats();
+    assert.equal(stats.derived.topology?.current, true);
+    const bridges = await db.crossDomainBridges({ top_k: 2 });
+    assert.deepEqual(bridges.map((b) => b.entity.id).sort(), ['gene:a0', 'gene:b0']);
+    assert.ok(bridges[0]!.claim_ids.length > 0 && bridges[0]!.participation_coefficient > 0);
+    const density = await db.densityMap();
+    const bSide = density.find((d) => d.size === 5)!;
+    assert.equal(bSide.internal_density, 1);
+    assert.equal(bSide.internal_claim_count, 10);
+    assert.equal(density.find((d) => d.size === 6)!.internal_claim_count, 11);
+    const contents = await db.queryTopic(level0[0]!.topic_id, { limit: 3 });
+    assert.equal(contents.entities.length, 3);
+    assert.equal(contents.entities[0]!.centrality, 1);
+    await assert.rejects(db.queryTopic('9.9'), KbNotFoundError);
+
+    await assert.rejects(db.generateStructuralEmbeddings({ dim: 12 }), (e: unknown) => {
+      assert.ok(e instanceof KbValidationError);
+      assert.equal(e.problems?.[0]?.path, '/dim');
+      return true;
+    });
+    await db.generateStructuralEmbeddings({ dim: 4, seed: 3 });
+    const similar = await db.similarEntities('gene:a1', { k: 3 });
+    assert.ok(
+      similar.every((s) => s.entity.id.startsWith('gene:a')),
+      JSON.stringify(similar),
+    );
+    assert.equal((await db.entityEmbedding('gene:a1')).vector.length, 4);
+
+    // New claims make the results stale; they survive reopening (kept beside the base).
+    await db.ingestBatch([claim('c0', 'gene', 'binds', 'c1', 'gene', 'late')]);
+    assert.equal((await db.stats()).derived.topology?.current, false);
+    await db.close();
+    db = await KbDB.open(tmp.path);
+    assert.equal((await db.topics({ level: 0 })).length, 2);
+    assert.equal((await db.entityEmbedding('gene:a1')).dim, 4);
+  });
+
+  it('at(t) views compute over the claims active then; retraction changes the next computation', async () => {
+    const before = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+    await db.retract('bridge-src', 'wrong');
+    const now = await db.computeTopology({ seed: 1 });
+    assert.equal(now.entity_count, 12); // b0 as disease left with the bridge; c0, c1 joined
+    const past = await (await db.at(before)).computeTopology({ seed: 1 });
+    assert.equal(past.entity_count, 13);
+    await assert.rejects(db.computeTopology({ resolution: -1 }), /resolution/);
+  });
+});
