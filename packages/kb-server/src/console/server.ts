@@ -23,6 +23,7 @@ import { bearerGuard } from './auth.js';
 import { registerRoutes } from './routes.js';
 import { registerReasoningRoutes } from './reasoning-routes.js';
 import { registerTopologyRoutes } from './topology-routes.js';
+import { registerQueryRoutes } from './query-routes.js';
 import {
   allowedHostNames,
   capConnectionsPerClient,
@@ -194,6 +195,7 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
       await registerRoutes(api, db);
       await registerReasoningRoutes(api, db);
       await registerTopologyRoutes(api, db);
+      await registerQueryRoutes(api, db);
     },
     { prefix: API_PREFIX },
   );

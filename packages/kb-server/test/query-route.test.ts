@@ -1,0 +1,78 @@
+// POST /api/v1/query against a real temporary SQLite base: rows and graph values, parameters, retracted claims
+// leaving the graph, and the refusals (syntax with its position, write clauses, budgets, bad bodies).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { open, type KbDB } from '@evident/kb';
+import { buildConsole } from '../src/console/server.js';
+import { tempKb } from './helpers.js';
+
+const kb = tempKb('query.kb');
+let db: KbDB;
+let app: FastifyInstance;
+
+before(async () => {
+  db = await open(kb.path);
+  const prov = (id: string) => ({ source_type: 'literature', source_id: id });
+  await db.ingest(['olaparib', 'drug'], ['inhibits', 'molecular'], ['PARP1', 'protein'], prov('pmid:1'));
+  await db.ingest(['olaparib', 'drug'], ['inhibits', 'molecular'], ['PARP1', 'protein'], prov('pmid:2'));
+  await db.ingest(['olaparib', 'drug'], ['treats', 'therapeutic'], ['breast cancer', 'disease'], prov('pmid:3'));
+  await db.ingest(['niraparib', 'drug'], ['inhibits', 'molecular'], ['PARP1', 'protein'], prov('pmid:4'));
+  app = await buildConsole(db);
+});
+
+after(async () => {
+  await app?.close();
+  await db?.close();
+  kb.cleanup();
+});
+
+const query = (payload: unknown) => app.inject({ method: 'POST', url: '/api/v1/query', payload: payload as object });
+
+test('a query answers columns and rows; nodes and relationships carry the KB ids', async () => {
+  const r = await query({
+    cypher: 'MATCH (d:drug)-[r:INHIBITS]->(p {name: $target}) RETURN d.name AS drug, r.source_count AS n ORDER BY drug',
+    params: { target: 'PARP1' },
+  });
+  assert.equal(r.statusCode, 200, r.body);
+  const body = r.json();
+  assert.deepEqual(body.columns, ['drug', 'n']);
+  assert.deepEqual(body.rows, [
+    ['niraparib', 1],
+    ['olaparib', 2],
+  ]);
+  assert.equal(body.stats.rows, 2);
+
+  const g = (await query({ cypher: 'MATCH (d)-[r:TREATS]->(x) RETURN d, r' })).json();
+  const [node, rel] = g.rows[0];
+  assert.equal(node.kind, 'node');
+  assert.ok(node.labels.includes('drug'));
+  assert.equal(rel.kind, 'relationship');
+  assert.equal(rel.start, node.id);
+  assert.equal(rel.properties.predicate, 'treats');
+});
+
+test('a retracted source leaves the graph the query sees', async () => {
+  await db.retract('pmid:3', 'withdrawn');
+  const r = (await query({ cypher: 'MATCH ()-[r:TREATS]->() RETURN count(r) AS n' })).json();
+  assert.deepEqual(r.rows, [[0]]);
+});
+
+test('refusals: syntax with its position, writes, row budget, bad bodies', async () => {
+  const syntax = await query({ cypher: 'MATCH (n RETURN n' });
+  assert.equal(syntax.statusCode, 400);
+  assert.match(syntax.json().error.message, /line 1/i);
+
+  const write = await query({ cypher: "CREATE (n:drug {name: 'x'})" });
+  assert.equal(write.statusCode, 400);
+  assert.equal(write.json().error.code, 'cypher_read_only');
+
+  const rows = await query({ cypher: 'UNWIND range(1, 100) AS i RETURN i', max_rows: 10 });
+  assert.equal(rows.statusCode, 413, rows.body);
+
+  const empty = await query({ cypher: '' });
+  assert.equal(empty.statusCode, 400);
+  assert.equal(empty.json().error.code, 'invalid_parameters');
+  const extra = await query({ cypher: 'RETURN 1', limit: 3 });
+  assert.equal(extra.statusCode, 400);
+});
