@@ -49,7 +49,8 @@ test('whatIf is a read-only view with the retractions and claims applied in memo
 test('whatIf refuses bad changes with the errors ingest gives, and writes nothing', async () => {
   const t = tempKb();
   try {
-    await using db = await open(t.path);
+    // Strict: the vocabulary's constraints refuse, as ingest does on a strict base (non-strict would store them).
+    await using db = await open(t.path, { strict: true });
     await db.registerVocabulary('bio');
     await db.ingest(['aspirin', 'drug'], ['treats', 'pharmacology'], ['pain', 'phenotype'], {
       source_type: 'literature',
