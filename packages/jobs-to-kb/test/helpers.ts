@@ -73,3 +73,23 @@ export function runCli(
   child.stderr.on('data', (d) => (stderr += d));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr })));
 }
+
+const jobsCliPath = fileURLToPath(new URL('../../job-service/src/cli/main.ts', import.meta.url));
+const rootBin = fileURLToPath(new URL('../../../node_modules/.bin', import.meta.url));
+
+/** `evident-jobs ...args` from the job service's sources, with the repository's bins on PATH (as npx gives). */
+export function runJobsCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const PATH = `${rootBin}:${process.env.PATH ?? ''}`;
+  const child = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', jobsCliPath, ...args], {
+    env: { ...process.env, PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr })));
+}

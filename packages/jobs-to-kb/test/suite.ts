@@ -8,7 +8,7 @@ import { tempDir } from '@evident/testkit';
 import type { JobStatus } from '@evident/job-service';
 import type { Claim, KbDB } from '@evident/kb';
 import { claimsFromJob, confidenceFromAdjustedP, exportToKb, type ExportResult } from '../src/index.js';
-import { designRequest, discoveryRequest, runCli, startJobService, type JobService } from './helpers.js';
+import { designRequest, discoveryRequest, runCli, runJobsCli, startJobService, type JobService } from './helpers.js';
 
 export interface FreshKb {
   /** What `--kb` takes: a file path or a postgres:// URL. */
@@ -154,6 +154,10 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
       assert.equal(r.claims, 2);
       assert.equal(r.ingested, 0);
       assert.equal(r.duplicates, 2);
+      // The issue's command form, `evident-jobs export`, runs the same program with the same arguments.
+      const viaJobs = await runJobsCli(['export', cg.job_id, '--kb', kb.location, '--top', '2'], env);
+      assert.equal(viaJobs.code, 0, viaJobs.stderr);
+      assert.deepEqual(JSON.parse(viaJobs.stdout), r);
       const bad = await runCli([td1.job_id, '--kb', kb.location, '--min-priority', '300'], env);
       assert.equal(bad.code, 1);
       assert.match(bad.stderr, /invalid_parameters/);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// evident-jobs: serve | worker | keys create/list/revoke | submit | results
+// evident-jobs: serve | worker | keys create/list/revoke | submit | results | export
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { resolve } from 'node:path';
 import { configFromEnv, type ServiceConfig } from '../config.js';
@@ -9,6 +9,7 @@ import { PLAN_NAMES, type PlanName } from '../plans.js';
 import { LOG_LEVELS } from '../log.js';
 import { submitCommand } from './submit.js';
 import { resultsCommand } from './results.js';
+import { exportCommand } from './export.js';
 
 const int =
   (name: string, min = 0) =>
@@ -188,6 +189,7 @@ keys
 
 submitCommand(program);
 resultsCommand(program);
+exportCommand(program);
 
 function onStop(close: () => Promise<void>): void {
   let stopping = false;
