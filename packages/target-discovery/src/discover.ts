@@ -6,6 +6,7 @@ import { buildDataset } from './pipeline/dataset.js';
 import { buildDesign } from './pipeline/design.js';
 import { differentialExpression, type RunHooks } from './pipeline/differential-expression.js';
 import { detectDataType, type DataType } from './pipeline/detect.js';
+import { chooseMethod, type DeMethod, type ResolvedMethod } from './pipeline/method.js';
 import { filterByExpr } from './stats/filter-by-expr.js';
 import { assembleResult } from './results/document.js';
 import type { DiscoveryResult } from './results/types.js';
@@ -22,6 +23,8 @@ export interface DiscoveryOptions {
   max_targets?: number;
   /** Force the pipeline instead of detecting the data type. */
   data_type?: DataType;
+  /** 'auto' (default: by data type), 'limma', 'limma-trend', 'voom' or 'deseq2'. */
+  method?: DeMethod;
 }
 
 export interface DiscoveryRequest {
@@ -70,6 +73,7 @@ export function normaliseOptions(o: DiscoveryOptions = {}) {
     covariates: o.covariates ?? [],
     max_targets: o.max_targets ?? DEFAULTS.max_targets,
     data_type: o.data_type,
+    method: o.method ?? 'auto',
   };
 }
 
@@ -98,6 +102,8 @@ export interface DiscoveryCheck {
   features: number;
   samples: number;
   data_type: DataType;
+  /** The method that will run. */
+  method: ResolvedMethod;
   /** Features that would be tested (after filterByExpr for counts). */
   testable_features: number;
 }
@@ -109,9 +115,10 @@ export interface DiscoveryCheck {
 export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
   const { opts, ds } = prepareDiscovery(req);
   const detected = detectDataType(ds.values);
-  const dataType = opts.data_type ?? detected.data_type;
+  const choice = chooseMethod(opts.method, detected, opts.data_type, ds.values);
+  const dataType = choice.dataType;
   let testable = ds.featureIds.length;
-  if (dataType === 'counts') {
+  if (choice.method === 'voom') {
     const nCase = ds.isCase.reduce((a, b) => a + b, 0);
     const keep = filterByExpr(ds.values, [nCase, ds.sampleIds.length - nCase]);
     testable = keep.reduce((a, b) => a + b, 0);
@@ -126,6 +133,7 @@ export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
     features: ds.featureIds.length,
     samples: ds.sampleIds.length,
     data_type: dataType,
+    method: choice.method,
     testable_features: testable,
   };
 }
@@ -143,6 +151,7 @@ export function discoverTargets(req: DiscoveryRequest, hooks: RunHooks = {}): Di
       coefficient: design.coefficient,
       groupSizes: [nCase, ds.sampleIds.length - nCase],
       dataType: opts.data_type,
+      method: opts.method,
     },
     {
       signal: hooks.signal,

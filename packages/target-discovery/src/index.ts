@@ -1,4 +1,4 @@
-// @evident/target-discovery: differential expression (limma, voom, TMM, BH), druggability and ranked targets.
+// @evident/target-discovery: differential expression (limma, voom, DESeq2, TMM, BH), druggability and ranked targets.
 export * from './errors.js';
 export * from './discover.js';
 export { decodeBase64Text, detectDelimiter, parseRows } from './parse/text.js';
@@ -7,6 +7,9 @@ export { parseMetadata, type Metadata } from './parse/metadata.js';
 export { buildDataset, type Dataset, type ExcludedSample } from './pipeline/dataset.js';
 export { buildDesign } from './pipeline/design.js';
 export { detectDataType, type DataType } from './pipeline/detect.js';
+export { chooseMethod, DE_METHODS, type DeMethod, type ResolvedMethod, type MethodChoice } from './pipeline/method.js';
+export { deseq2, type Deseq2Result, type Deseq2Options } from './de/deseq2/index.js';
+export { sizeFactorsMedianOfRatios } from './de/deseq2/size-factors.js';
 export {
   differentialExpression,
   type DeTable,
