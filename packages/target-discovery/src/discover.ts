@@ -114,8 +114,7 @@ export interface DiscoveryCheck {
  */
 export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
   const { opts, ds } = prepareDiscovery(req);
-  const detected = detectDataType(ds.values);
-  const choice = chooseMethod(opts.method, detected, opts.data_type, ds.values);
+  const choice = chooseMethod(opts.method, () => detectDataType(ds.values), opts.data_type, ds.values);
   const dataType = choice.dataType;
   let testable = ds.featureIds.length;
   if (choice.method === 'voom') {

@@ -74,7 +74,14 @@ test('auto explains its choice; deseq2 refuses non-count data naming options.met
   const logValues = ref('sim_rnaseq_counts.csv')
     .trim()
     .split('\n')
-    .map((l, i) => (i === 0 ? l : l.split(',').map((v, j) => (j === 0 ? v : String(Math.log2(Number(v) + 1)))).join(',')))
+    .map((l, i) =>
+      i === 0
+        ? l
+        : l
+            .split(',')
+            .map((v, j) => (j === 0 ? v : String(Math.log2(Number(v) + 1))))
+            .join(','),
+    )
     .join('\n');
   assert.throws(
     () => discoverTargets({ ...request('deseq2'), expression_matrix: logValues }),

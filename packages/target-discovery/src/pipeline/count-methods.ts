@@ -37,9 +37,15 @@ type Step = (stage: string, f: number) => void;
 
 export function runDeseq2(input: CompleteCounts, info: MethodInfo, missingCells: number, step: Step): DeTable {
   const onlyCondition = input.design.p === 2;
-  const r = deseq2(input.values, input.design, input.coefficient, { singleTwoLevelFactor: onlyCondition }, {
-    progress: (s, f) => step(s, 0.1 + 0.85 * f),
-  });
+  const r = deseq2(
+    input.values,
+    input.design,
+    input.coefficient,
+    { singleTwoLevelFactor: onlyCondition },
+    {
+      progress: (s, f) => step(s, 0.1 + 0.85 * f),
+    },
+  );
   const G = r.baseMean.length;
   const aveExpr = new Float64Array(G);
   for (let g = 0; g < G; g++) aveExpr[g] = Math.log2(r.baseMean[g]! + 0.5);
@@ -64,7 +70,11 @@ export function runDeseq2(input: CompleteCounts, info: MethodInfo, missingCells:
       s2_prior: NaN,
       normalization: {
         method: 'median-of-ratios',
-        samples: input.sampleIds.map((s, j) => ({ sample_id: s, lib_size: colSum(input.values, j), norm_factor: r.sizeFactors[j]! })),
+        samples: input.sampleIds.map((s, j) => ({
+          sample_id: s,
+          lib_size: colSum(input.values, j),
+          norm_factor: r.sizeFactors[j]!,
+        })),
       },
       deseq2: {
         dispersion_trend: {

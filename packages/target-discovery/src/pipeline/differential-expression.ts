@@ -40,7 +40,13 @@ export interface PipelineReport {
   };
   /** DESeq2's dispersion trend, outlier handling and independent-filtering threshold. */
   deseq2?: {
-    dispersion_trend: { type: string; note: string; asymptotic_dispersion?: number; extra_poisson?: number; mean?: number };
+    dispersion_trend: {
+      type: string;
+      note: string;
+      asymptotic_dispersion?: number;
+      extra_poisson?: number;
+      mean?: number;
+    };
     prior_variance_log_dispersion: number;
     cooks_outliers: number;
     genes_refitted_after_outlier_replacement: number;
@@ -83,8 +89,8 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     hooks.progress?.(stage, f);
   };
   step('detecting data type', 0.05);
-  const detection = detectDataType(input.values);
-  const choice = chooseMethod(input.method, detection, input.dataType, input.values);
+  const choice = chooseMethod(input.method, () => detectDataType(input.values), input.dataType, input.values);
+  const detection = choice.detection;
   const dataType = choice.dataType;
   const methodInfo = {
     method: choice.method,
@@ -93,7 +99,8 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     detection,
     features_input: input.values.nrow,
   };
-  if (choice.method === 'deseq2') return runDeseq2(completeCountRows(input), methodInfo, countNaN(input.values.data), step);
+  if (choice.method === 'deseq2')
+    return runDeseq2(completeCountRows(input), methodInfo, countNaN(input.values.data), step);
   const G = input.values.nrow;
   const missingCells = countNaN(input.values.data);
   const removed = { low_expression: 0, missing_values: 0, not_estimable: 0 };

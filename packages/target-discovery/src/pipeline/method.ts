@@ -13,6 +13,7 @@ export interface MethodChoice {
   /** Human-readable reason: the request, or the detected data type. */
   reason: string;
   dataType: DataType;
+  detection: DataTypeEvidence;
 }
 
 const BY_TYPE: Record<DataType, ResolvedMethod> = {
@@ -28,9 +29,10 @@ const TYPE_OF: Record<ResolvedMethod, DataType> = {
   deseq2: 'counts',
 };
 
+/** `detect` runs after a named count method has checked the values, so its refusal names options.method. */
 export function chooseMethod(
   requested: DeMethod | undefined,
-  detection: DataTypeEvidence,
+  detect: () => DataTypeEvidence,
   forcedType: DataType | undefined,
   values: Matrix,
 ): MethodChoice {
@@ -42,16 +44,17 @@ export function chooseMethod(
       `method must be one of ${DE_METHODS.join(', ')} (got ${JSON.stringify(method)})`,
     );
   if (method === 'auto') {
+    const detection = detect();
     const dataType = forcedType ?? detection.data_type;
     const why = forcedType
       ? `data_type was given as ${forcedType}`
       : `the values look like ${dataType.replace(/_/g, ' ')} (min ${detection.min}, max ${detection.max}, ${
           detection.all_integer ? 'all integers' : 'not all integers'
         }, 99th percentile ${detection.q99})`;
-    return { method: BY_TYPE[dataType], dataType, reason: `auto: ${why}, so ${BY_TYPE[dataType]}` };
+    return { method: BY_TYPE[dataType], dataType, detection, reason: `auto: ${why}, so ${BY_TYPE[dataType]}` };
   }
   if (method === 'deseq2' || method === 'voom') assertCounts(values, method);
-  return { method, dataType: TYPE_OF[method], reason: `requested: options.method = ${method}` };
+  return { method, dataType: TYPE_OF[method], detection: detect(), reason: `requested: options.method = ${method}` };
 }
 
 /** Counts: every observed value a non-negative integer. */

@@ -49,7 +49,13 @@ export function invertInPlace(a: Float64Array, p: number, inv: Float64Array): nu
 }
 
 /** X' diag(w) X for a column-major n x p design, into out (p x p row-major). */
-export function crossprodWeighted(x: Float64Array, n: number, p: number, w: ArrayLike<number>, out: Float64Array): void {
+export function crossprodWeighted(
+  x: Float64Array,
+  n: number,
+  p: number,
+  w: ArrayLike<number>,
+  out: Float64Array,
+): void {
   for (let a = 0; a < p; a++) {
     for (let b = a; b < p; b++) {
       let s = 0;

@@ -6,6 +6,7 @@ import {
   normaliseOptions,
   tableToCsv,
   type DataType,
+  type ResolvedMethod,
   type DiscoveryRequest,
   type DiscoveryResult,
 } from '@evident/target-discovery';
@@ -18,7 +19,7 @@ export { TdRequest } from './schema.js';
 /** What is stored with the job: the decoded CSV text and the resolved options (a retry needs nothing else). */
 export interface TdInput {
   request: DiscoveryRequest;
-  shape: { features: number; samples: number; data_type: DataType; testable_features: number };
+  shape: { features: number; samples: number; data_type: DataType; method?: ResolvedMethod; testable_features: number };
 }
 
 // The engine's TargetDiscoveryInputError (status 400, problems by JSON pointer) is the job API's answer as it is.
@@ -40,6 +41,7 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
         max_pvalue: o.max_pvalue,
         pvalue_type: o.pvalue_type,
         covariates: o.covariates,
+        method: o.method,
       },
     };
     const resolved = normaliseOptions(request.options);
@@ -49,6 +51,7 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
       max_pvalue: resolved.max_pvalue,
       pvalue_type: resolved.pvalue_type,
       covariates: resolved.covariates,
+      method: resolved.method,
     };
     const shape = checkDiscovery(request);
     return { request, shape };

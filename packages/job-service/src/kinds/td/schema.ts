@@ -40,6 +40,22 @@ export const TdOptions = Type.Object(
     covariates: Type.Optional(
       Type.Array(Name('Metadata column entering the design additively'), { maxItems: 10, uniqueItems: true }),
     ),
+    method: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('auto'),
+          Type.Literal('limma'),
+          Type.Literal('limma-trend'),
+          Type.Literal('voom'),
+          Type.Literal('deseq2'),
+        ],
+        {
+          default: 'auto',
+          description:
+            "Differential-expression method: 'auto' (by data type: counts → voom, log-scale → limma, TPM/FPKM → limma-trend), or one by name; 'deseq2' and 'voom' need raw counts",
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -95,8 +95,7 @@ export class DispersionProblem {
     for (let i = 0; i < n; i++) {
       const yi = y[yOff + i]!;
       const mi = mu[muOff + i]!;
-      s +=
-        dga1 + Math.log(1 + mi * alpha) - (mi * alpha) / (1.0 + mi * alpha) - digamma(yi + a1) + yi / (mi + a1);
+      s += dga1 + Math.log(1 + mi * alpha) - (mi * alpha) / (1.0 + mi * alpha) - digamma(yi + a1) + yi / (mi + a1);
     }
     const ll = a2 * s;
     const prior = this.usePrior ? (-1.0 * (logAlpha - this.priorMean)) / this.priorVar : 0;

@@ -107,7 +107,10 @@ export function waldTest(
         const ck = replaceable?.[j] ? 0 : c;
         if (ck > kept || Number.isNaN(ck)) kept = ck;
       }
-      if (c > cooksCutoff) (outs ??= []).push(j);
+      if (c > cooksCutoff) {
+        outs ??= [];
+        outs.push(j);
+      }
     }
     maxCooks[g] = cooksRecorded ? best : NaN;
     maxCooksKept[g] = cooksRecorded ? kept : NaN;
@@ -164,7 +167,12 @@ class RobustMoments {
     } else {
       const all = Array.from(norm);
       const rm = trimmedMean(all, 1 / 8);
-      v = 1.51 * trimmedMean(all.map((u) => (u - rm) * (u - rm)), 1 / 8);
+      v =
+        1.51 *
+        trimmedMean(
+          all.map((u) => (u - rm) * (u - rm)),
+          1 / 8,
+        );
     }
     return Math.max((v - mean) / (mean * mean), 0.04);
   }
