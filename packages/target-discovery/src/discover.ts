@@ -23,7 +23,7 @@ export interface DiscoveryOptions {
   max_targets?: number;
   /** Force the pipeline instead of detecting the data type. */
   data_type?: DataType;
-  /** 'auto' (default: by data type), 'limma', 'limma-trend', 'voom' or 'deseq2'. */
+  /** 'auto' (default: by data type), 'limma', 'limma-trend', 'voom', 'deseq2' or 'edger-ql'. */
   method?: DeMethod;
 }
 
@@ -117,7 +117,7 @@ export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
   const choice = chooseMethod(opts.method, () => detectDataType(ds.values), opts.data_type, ds.values);
   const dataType = choice.dataType;
   let testable = ds.featureIds.length;
-  if (choice.method === 'voom') {
+  if (choice.method === 'voom' || choice.method === 'edger-ql') {
     const nCase = ds.isCase.reduce((a, b) => a + b, 0);
     const keep = filterByExpr(ds.values, [nCase, ds.sampleIds.length - nCase]);
     testable = keep.reduce((a, b) => a + b, 0);

@@ -1,4 +1,4 @@
-// @evident/target-discovery: differential expression (limma, voom, DESeq2, TMM, BH), druggability and ranked targets.
+// @evident/target-discovery: differential expression (limma, voom, DESeq2, edgeR-QL, TMM, BH), druggability and ranked targets.
 export * from './errors.js';
 export * from './discover.js';
 export { decodeBase64Text, detectDelimiter, parseRows } from './parse/text.js';
@@ -10,6 +10,7 @@ export { detectDataType, type DataType } from './pipeline/detect.js';
 export { chooseMethod, DE_METHODS, type DeMethod, type ResolvedMethod, type MethodChoice } from './pipeline/method.js';
 export { deseq2, type Deseq2Result, type Deseq2Options } from './de/deseq2/index.js';
 export { sizeFactorsMedianOfRatios } from './de/deseq2/size-factors.js';
+export { edgerQl, type EdgerQlResult } from './de/edger/index.js';
 export {
   differentialExpression,
   type DeTable,

@@ -28,6 +28,7 @@ test('request schema: the seed body validates; unknown fields are refused', () =
   assert.equal(check.Check({ ...body, options: { max_pvalue: 0 } }), false);
   assert.equal(check.Check({ ...body, options: { pvalue_type: 'bonferroni' } }), false);
   assert.ok(check.Check({ ...body, options: { method: 'deseq2' } }));
+  assert.ok(check.Check({ ...body, options: { method: 'edger-ql' } }));
   assert.equal(check.Check({ ...body, options: { method: 'bayes' } }), false);
   const { condition_column: _, ...missing } = body;
   assert.equal(check.Check(missing), false);

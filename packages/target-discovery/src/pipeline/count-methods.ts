@@ -1,6 +1,7 @@
-// The count-model methods behind options.method beside voom: DESeq2 (DESeq() + results()), returning the
-// engine's DE table. (edgeR's quasi-likelihood pipeline is the next one to join here.)
+// The count-model methods behind options.method beside voom: DESeq2 (DESeq() + results()) and edgeR's
+// quasi-likelihood pipeline (filterByExpr, TMM, estimateDisp, glmQLFit, glmQLFTest), each returning the DE table.
 import { deseq2 } from '../de/deseq2/index.js';
+import { edgerQl } from '../de/edger/index.js';
 import { subsetRows, type Matrix } from '../stats/matrix.js';
 import type { DataType, DataTypeEvidence } from './detect.js';
 import type { DeInput, DeTable } from './differential-expression.js';
@@ -90,6 +91,48 @@ export function runDeseq2(input: CompleteCounts, info: MethodInfo, missingCells:
         not_converged: r.notConverged,
         independent_filtering: { alpha: 0.1, base_mean_threshold: r.filterThreshold },
       },
+    },
+  };
+}
+
+export function runEdgerQl(input: CompleteCounts, info: MethodInfo, missingCells: number, step: Step): DeTable {
+  const r = edgerQl(input.values, input.design, input.coefficient, input.groupSizes, {
+    progress: (s, f) => step(s, 0.1 + 0.85 * f),
+  });
+  const ids = input.featureIds.filter((_, i) => r.keep[i]);
+  const G = ids.length;
+  return {
+    featureIds: ids,
+    logFC: r.logFC,
+    aveExpr: r.logCPM,
+    t: r.F,
+    pValue: r.pValue,
+    adjPValue: r.fdr,
+    b: new Float64Array(G).fill(NaN),
+    report: {
+      name: 'edger-ql',
+      ...info,
+      statistic: 'ql_f',
+      description:
+        'edgeR quasi-likelihood (Lund et al. 2012; Chen, Lun & Smyth 2016) as edgeR 3.40: filterByExpr, TMM, estimateDisp (adjusted profile likelihood: common and trended dispersions), glmQLFit (classic: QL dispersions squeezed towards an abundance trend), glmQLFTest, Benjamini-Hochberg. average_expression is logCPM; the t column holds the QL F statistic.',
+      features_tested: G,
+      features_removed: {
+        low_expression: input.values.nrow - G,
+        missing_values: input.removedMissing,
+        not_estimable: 0,
+      },
+      missing_values: { cells: missingCells, policy: MISSING_POLICY },
+      df_prior: r.dfPrior,
+      s2_prior: r.s2PriorMedian,
+      normalization: {
+        method: 'TMM',
+        samples: input.sampleIds.map((s, j) => ({
+          sample_id: s,
+          lib_size: r.libSize[j]!,
+          norm_factor: r.normFactors[j]!,
+        })),
+      },
+      edger: { common_dispersion: r.commonDispersion, df_prior: r.dfPrior, trend_span: r.span },
     },
   };
 }

@@ -10,10 +10,10 @@ import { median } from '../stats/summary.js';
 import { voom } from '../stats/voom.js';
 import { detectDataType, type DataType, type DataTypeEvidence } from './detect.js';
 import { chooseMethod, type DeMethod, type ResolvedMethod } from './method.js';
-import { runDeseq2, completeCountRows } from './count-methods.js';
+import { runDeseq2, runEdgerQl, completeCountRows } from './count-methods.js';
 import type { RunHooks } from '@evident/contract';
 
-export type PipelineName = 'limma' | 'limma-voom' | 'limma-trend' | 'deseq2';
+export type PipelineName = 'limma' | 'limma-voom' | 'limma-trend' | 'deseq2' | 'edger-ql';
 
 export interface PipelineReport {
   name: PipelineName;
@@ -21,8 +21,8 @@ export interface PipelineReport {
   method: ResolvedMethod;
   /** Why: the request, or for auto the data-type evidence behind the choice. */
   method_reason: string;
-  /** What the table's `t` column holds: limma's moderated t or DESeq2's Wald z. */
-  statistic: 't' | 'wald_z';
+  /** What the table's `t` column holds: limma's moderated t, DESeq2's Wald z or edgeR's quasi-likelihood F. */
+  statistic: 't' | 'wald_z' | 'ql_f';
   data_type: DataType;
   description: string;
   detection: DataTypeEvidence;
@@ -53,6 +53,8 @@ export interface PipelineReport {
     not_converged: number;
     independent_filtering: { alpha: number; base_mean_threshold: number };
   };
+  /** edgeR's common dispersion, QL prior df and the trend's span. */
+  edger?: { common_dispersion: number; df_prior: number; trend_span: number };
 }
 
 export interface DeTable {
@@ -99,8 +101,10 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     detection,
     features_input: input.values.nrow,
   };
-  if (choice.method === 'deseq2')
-    return runDeseq2(completeCountRows(input), methodInfo, countNaN(input.values.data), step);
+  if (choice.method === 'deseq2' || choice.method === 'edger-ql') {
+    const run = choice.method === 'deseq2' ? runDeseq2 : runEdgerQl;
+    return run(completeCountRows(input), methodInfo, countNaN(input.values.data), step);
+  }
   const G = input.values.nrow;
   const missingCells = countNaN(input.values.data);
   const removed = { low_expression: 0, missing_values: 0, not_estimable: 0 };

@@ -1,10 +1,10 @@
 // Which differential-expression method runs, and why: the caller's options.method, or (auto) the pipeline the
-// data type calls for. DESeq2 (and voom) model counts, so they refuse values that are not non-negative integers.
+// data type calls for. DESeq2, edgeR and voom model counts, so they refuse values that are not non-negative integers.
 import { TargetDiscoveryInputError } from '../errors.js';
 import type { Matrix } from '../stats/matrix.js';
 import type { DataType, DataTypeEvidence } from './detect.js';
 
-export const DE_METHODS = ['auto', 'limma', 'limma-trend', 'voom', 'deseq2'] as const;
+export const DE_METHODS = ['auto', 'limma', 'limma-trend', 'voom', 'deseq2', 'edger-ql'] as const;
 export type DeMethod = (typeof DE_METHODS)[number];
 export type ResolvedMethod = Exclude<DeMethod, 'auto'>;
 
@@ -27,6 +27,7 @@ const TYPE_OF: Record<ResolvedMethod, DataType> = {
   'limma-trend': 'non_log_expression',
   voom: 'counts',
   deseq2: 'counts',
+  'edger-ql': 'counts',
 };
 
 /** `detect` runs after a named count method has checked the values, so its refusal names options.method. */
@@ -53,7 +54,7 @@ export function chooseMethod(
         }, 99th percentile ${detection.q99})`;
     return { method: BY_TYPE[dataType], dataType, detection, reason: `auto: ${why}, so ${BY_TYPE[dataType]}` };
   }
-  if (method === 'deseq2' || method === 'voom') assertCounts(values, method);
+  if (method === 'deseq2' || method === 'edger-ql' || method === 'voom') assertCounts(values, method);
   return { method, dataType: TYPE_OF[method], detection: detect(), reason: `requested: options.method = ${method}` };
 }
 

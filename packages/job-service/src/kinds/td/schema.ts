@@ -48,11 +48,12 @@ export const TdOptions = Type.Object(
           Type.Literal('limma-trend'),
           Type.Literal('voom'),
           Type.Literal('deseq2'),
+          Type.Literal('edger-ql'),
         ],
         {
           default: 'auto',
           description:
-            "Differential-expression method: 'auto' (by data type: counts → voom, log-scale → limma, TPM/FPKM → limma-trend), or one by name; 'deseq2' and 'voom' need raw counts",
+            "Differential-expression method: 'auto' (by data type: counts → voom, log-scale → limma, TPM/FPKM → limma-trend), or one by name; 'deseq2', 'edger-ql' and 'voom' need raw counts",
         },
       ),
     ),

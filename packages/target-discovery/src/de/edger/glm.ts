@@ -229,7 +229,13 @@ export function addPriorCount(
 }
 
 /** aveLogCPM: the one-group fit of prior-augmented counts (prior 2), on the log2-CPM scale. */
-export function aveLogCPM(counts: Float64Array, G: number, n: number, offset: Float64Array, disp: ArrayLike<number>): Float64Array {
+export function aveLogCPM(
+  counts: Float64Array,
+  G: number,
+  n: number,
+  offset: Float64Array,
+  disp: ArrayLike<number>,
+): Float64Array {
   const { y, offset: off } = addPriorCount(counts, G, n, offset, 2);
   const all = Array.from({ length: n }, (_, j) => j);
   const out = new Float64Array(G);
@@ -264,7 +270,13 @@ export function adjustedProfileLik(
     const logmur = Math.log(cm + r);
     ll +=
       phi > 0
-        ? cy * Math.log(cm) - cy * logmur + r * Math.log(r) - r * logmur + gammaln(cy + r) - gammaln(cy + 1) - gammaln(r)
+        ? cy * Math.log(cm) -
+          cy * logmur +
+          r * Math.log(r) -
+          r * logmur +
+          gammaln(cy + r) -
+          gammaln(cy + 1) -
+          gammaln(r)
         : cy * Math.log(cm) - cm - gammaln(cy + 1);
     work.w[k] = cm / (1 + phi * cm);
   }

@@ -36,7 +36,13 @@ export interface EdgerQlResult {
 
 const GRID = Array.from({ length: 21 }, (_, i) => -10 + i); // seq(-10, 10, length.out = 21)
 
-export function edgerQl(counts: Matrix, design: Design, coef: number, groupSizes: number[], hooks: RunHooks = {}): EdgerQlResult {
+export function edgerQl(
+  counts: Matrix,
+  design: Design,
+  coef: number,
+  groupSizes: number[],
+  hooks: RunHooks = {},
+): EdgerQlResult {
   const step = (stage: string, f: number) => {
     hooks.signal?.throwIfAborted();
     hooks.progress?.(stage, f);
@@ -54,7 +60,11 @@ export function edgerQl(counts: Matrix, design: Design, coef: number, groupSizes
   const sub = subsetRows(counts, keep);
   const G = sub.nrow;
   if (G < 2)
-    throw new TargetDiscoveryInputError('too_few_features', 'expression_matrix', `only ${G} feature(s) pass filterByExpr; need at least 2`);
+    throw new TargetDiscoveryInputError(
+      'too_few_features',
+      'expression_matrix',
+      `only ${G} feature(s) pass filterByExpr; need at least 2`,
+    );
   const y = sub.data;
   const libSize = columnSums(sub);
   const normFactors = calcNormFactorsTMM(sub, libSize).normFactors;
@@ -69,7 +79,9 @@ export function edgerQl(counts: Matrix, design: Design, coef: number, groupSizes
   }
   const S = sel.length;
   const ySel = new Float64Array(S * n);
-  sel.forEach((g, r) => ySel.set(y.subarray(g * n, g * n + n), r * n));
+  sel.forEach((g, r) => {
+    ySel.set(y.subarray(g * n, g * n + n), r * n);
+  });
   const l0 = profileLikelihoodGrid(ySel, S, n, x, p, offset);
   const colSumsL0 = new Float64Array(GRID.length);
   for (let r = 0; r < S; r++) for (let i = 0; i < GRID.length; i++) colSumsL0[i]! += l0[r * GRID.length + i]!;
@@ -151,7 +163,11 @@ function independentColumns(x: Float64Array, n: number, p: number, rows: number[
     const cand = [...kept, k];
     const m = rows.length;
     const a = new Float64Array(m * cand.length);
-    cand.forEach((c, ci) => rows.forEach((r, ri) => (a[ci * m + ri] = x[c * n + r]!)));
+    cand.forEach((c, ci) => {
+      rows.forEach((r, ri) => {
+        a[ci * m + ri] = x[c * n + r]!;
+      });
+    });
     if (householder(a, m, cand.length, new Float64Array(cand.length), new Float64Array(cand.length))) kept.push(k);
   }
   return kept;
@@ -185,7 +201,14 @@ function residualDf(y: Float64Array, mu: Float64Array, G: number, n: number, x: 
  * The adjusted profile log-likelihood of every gene at the 21 grid dispersions 0.1 x 2^(-10..10). Genes with
  * fitted zeros use the samples that are not zero and the columns still estimable there, as edgeR does.
  */
-function profileLikelihoodGrid(y: Float64Array, S: number, n: number, x: Float64Array, p: number, offset: Float64Array) {
+function profileLikelihoodGrid(
+  y: Float64Array,
+  S: number,
+  n: number,
+  x: Float64Array,
+  p: number,
+  offset: Float64Array,
+) {
   const L = GRID.length;
   const l0 = new Float64Array(S * L);
   const first = glmFitAll(y, S, n, x, p, offset, new Float64Array(S).fill(0.05));
@@ -204,9 +227,17 @@ function profileLikelihoodGrid(y: Float64Array, S: number, n: number, x: Float64
     const q = cols.length;
     if (m === q) continue;
     const xs = new Float64Array(m * q);
-    cols.forEach((c, ci) => rows.forEach((r, ri) => (xs[ci * m + ri] = x[c * n + r]!)));
+    cols.forEach((c, ci) => {
+      rows.forEach((r, ri) => {
+        xs[ci * m + ri] = x[c * n + r]!;
+      });
+    });
     const ys = new Float64Array(genes.length * m);
-    genes.forEach((g, gi) => rows.forEach((r, ri) => (ys[gi * m + ri] = y[g * n + r]!)));
+    genes.forEach((g, gi) => {
+      rows.forEach((r, ri) => {
+        ys[gi * m + ri] = y[g * n + r]!;
+      });
+    });
     const off = Float64Array.from(rows, (r) => offset[r]!);
     const idx = Array.from({ length: m }, (_, j) => j);
     const work = { w: new Float64Array(m), b: new Float64Array(q * q), bi: new Float64Array(q * q) };
@@ -249,7 +280,9 @@ function poissonBound(
   }
   if (below.length === 0) return;
   const yb = new Float64Array(below.length * n);
-  below.forEach((g, r) => yb.set(y.subarray(g * n, g * n + n), r * n));
+  below.forEach((g, r) => {
+    yb.set(y.subarray(g * n, g * n + n), r * n);
+  });
   const zero = new Float64Array(below.length);
   const full = glmFitAll(yb, below.length, n, x, p, offset, zero);
   const nul = glmFitAll(yb, below.length, n, x0, p0, offset, zero);

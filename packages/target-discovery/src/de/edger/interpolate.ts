@@ -3,58 +3,67 @@
 // points of the two cubic pieces beside the best grid point.
 
 /** FMM spline coefficients: on [x_i, x_{i+1}], y_i + b_i t + c_i t^2 + d_i t^3 with t = x - x_i. */
-export function fmmSpline(x: ArrayLike<number>, y: ArrayLike<number>, b: Float64Array, c: Float64Array, d: Float64Array): void {
-  const n = x.length;
-  // 1-based indexing as in the published algorithm.
-  const X = (i: number) => x[i - 1]!;
-  const Y = (i: number) => y[i - 1]!;
-  const B = (i: number, v?: number) => (v === undefined ? b[i - 1]! : (b[i - 1] = v));
-  const C = (i: number, v?: number) => (v === undefined ? c[i - 1]! : (c[i - 1] = v));
-  const D = (i: number, v?: number) => (v === undefined ? d[i - 1]! : (d[i - 1] = v));
+export function fmmSpline(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  bOut: Float64Array,
+  cOut: Float64Array,
+  dOut: Float64Array,
+): void {
+  const n = xs.length;
+  // 1-based work arrays, as in the published algorithm.
+  const x = new Float64Array(n + 1);
+  const y = new Float64Array(n + 1);
+  const b = new Float64Array(n + 1);
+  const c = new Float64Array(n + 1);
+  const d = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    x[i + 1] = xs[i]!;
+    y[i + 1] = ys[i]!;
+  }
   if (n < 3) {
-    const t = (Y(2) - Y(1)) / (X(2) - X(1));
-    B(1, t);
-    B(2, t);
-    C(1, 0);
-    C(2, 0);
-    D(1, 0);
-    D(2, 0);
-    return;
+    const t = (y[2]! - y[1]!) / (x[2]! - x[1]!);
+    b[1] = t;
+    b[2] = t;
+  } else {
+    const nm1 = n - 1;
+    d[1] = x[2]! - x[1]!;
+    c[2] = (y[2]! - y[1]!) / d[1]!;
+    for (let i = 2; i < n; i++) {
+      d[i] = x[i + 1]! - x[i]!;
+      b[i] = 2 * (d[i - 1]! + d[i]!);
+      c[i + 1] = (y[i + 1]! - y[i]!) / d[i]!;
+      c[i] = c[i + 1]! - c[i]!;
+    }
+    b[1] = -d[1]!;
+    b[n] = -d[nm1]!;
+    c[1] = 0;
+    c[n] = 0;
+    if (n > 3) {
+      c[1] = c[3]! / (x[4]! - x[2]!) - c[2]! / (x[3]! - x[1]!);
+      c[n] = c[nm1]! / (x[n]! - x[n - 2]!) - c[n - 2]! / (x[nm1]! - x[n - 3]!);
+      c[1] = (c[1]! * d[1]! * d[1]!) / (x[4]! - x[1]!);
+      c[n] = (-c[n]! * d[nm1]! * d[nm1]!) / (x[n]! - x[n - 3]!);
+    }
+    for (let i = 2; i <= n; i++) {
+      const t = d[i - 1]! / b[i - 1]!;
+      b[i] = b[i]! - t * d[i - 1]!;
+      c[i] = c[i]! - t * c[i - 1]!;
+    }
+    c[n] = c[n]! / b[n]!;
+    for (let i = nm1; i >= 1; i--) c[i] = (c[i]! - d[i]! * c[i + 1]!) / b[i]!;
+    b[n] = (y[n]! - y[n - 1]!) / d[n - 1]! + d[n - 1]! * (c[nm1]! + 2 * c[n]!);
+    for (let i = 1; i <= nm1; i++) {
+      b[i] = (y[i + 1]! - y[i]!) / d[i]! - d[i]! * (c[i + 1]! + 2 * c[i]!);
+      d[i] = (c[i + 1]! - c[i]!) / d[i]!;
+      c[i] = 3 * c[i]!;
+    }
+    c[n] = 3 * c[n]!;
+    d[n] = d[nm1]!;
   }
-  const nm1 = n - 1;
-  D(1, X(2) - X(1));
-  C(2, (Y(2) - Y(1)) / D(1));
-  for (let i = 2; i < n; i++) {
-    D(i, X(i + 1) - X(i));
-    B(i, 2 * (D(i - 1) + D(i)));
-    C(i + 1, (Y(i + 1) - Y(i)) / D(i));
-    C(i, C(i + 1) - C(i));
-  }
-  B(1, -D(1));
-  B(n, -D(nm1));
-  C(1, 0);
-  C(n, 0);
-  if (n > 3) {
-    C(1, C(3) / (X(4) - X(2)) - C(2) / (X(3) - X(1)));
-    C(n, C(nm1) / (X(n) - X(n - 2)) - C(n - 2) / (X(nm1) - X(n - 3)));
-    C(1, (C(1) * D(1) * D(1)) / (X(4) - X(1)));
-    C(n, (-C(n) * D(nm1) * D(nm1)) / (X(n) - X(n - 3)));
-  }
-  for (let i = 2; i <= n; i++) {
-    const t = D(i - 1) / B(i - 1);
-    B(i, B(i) - t * D(i - 1));
-    C(i, C(i) - t * C(i - 1));
-  }
-  C(n, C(n) / B(n));
-  for (let i = nm1; i >= 1; i--) C(i, (C(i) - D(i) * C(i + 1)) / B(i));
-  B(n, (Y(n) - Y(n - 1)) / D(n - 1) + D(n - 1) * (C(nm1) + 2 * C(n)));
-  for (let i = 1; i <= nm1; i++) {
-    B(i, (Y(i + 1) - Y(i)) / D(i) - D(i) * (C(i + 1) + 2 * C(i)));
-    D(i, (C(i + 1) - C(i)) / D(i));
-    C(i, 3 * C(i));
-  }
-  C(n, 3 * C(n));
-  D(n, D(nm1));
+  bOut.set(b.subarray(1));
+  cOut.set(c.subarray(1));
+  dOut.set(d.subarray(1));
 }
 
 /** Per row of y (rows x x.length, row-major): the x maximising the interpolating spline. */

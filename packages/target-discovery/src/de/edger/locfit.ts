@@ -13,7 +13,13 @@ interface Vertex {
 }
 
 /** Smooths each column of y (rows x cols, row-major) against x; returns the fitted matrix. */
-export function locfitDegree0ByCol(y: Float64Array, rows: number, cols: number, x: ArrayLike<number>, span: number): Float64Array {
+export function locfitDegree0ByCol(
+  y: Float64Array,
+  rows: number,
+  cols: number,
+  x: ArrayLike<number>,
+  span: number,
+): Float64Array {
   if (span * rows < 2 || rows <= 1) return Float64Array.from(y);
   const k = Math.floor(rows * span);
   const dist = new Float64Array(rows);
