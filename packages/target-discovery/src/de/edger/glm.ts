@@ -3,7 +3,7 @@
 // augmentation behind its shrunk log fold changes (addPriorCount) and the Cox-Reid adjusted profile likelihood.
 import { gammaln } from '../../stats/nbinom.js';
 import { crossprodWeighted, invertInPlace } from '../../stats/small-matrix.js';
-import { applyQt, backSolve, householder } from '../../stats/qr.js';
+import { leastSquaresOperator } from '../deseq2/glm.js';
 
 const LOW = 1e-10;
 
@@ -95,8 +95,8 @@ export interface GlmFit {
 }
 
 /**
- * glmFit for every gene: one-way layouts by group means (mglmOneWay), other designs by Fisher scoring with
- * step halving to a tight deviance tolerance (edgeR uses its Levenberg-damped variant; both reach the MLE).
+ * glmFit for every gene: one-way layouts by group means (mglmOneWay), other designs by edgeR's
+ * Levenberg-damped scoring (mglmLevenberg).
  */
 export function glmFitAll(
   counts: Float64Array,
@@ -134,14 +134,21 @@ export function glmFitAll(
     return { coef, mu, deviance };
   }
   const beta = new Float64Array(p);
+  const op = leastSquaresOperator(x, n, p);
   for (let gi = 0; gi < G; gi++) {
-    deviance[gi] = fisherScoring(counts, gi * n, n, x, p, offset, disp[gi]!, beta, mu, gi * n);
+    deviance[gi] = levenberg(counts, gi * n, n, x, p, offset, disp[gi]!, beta, mu, gi * n, op);
     coef.set(beta, gi * p);
   }
   return { coef, mu, deviance };
 }
 
-function fisherScoring(
+/**
+ * edgeR's Levenberg-damped Fisher scoring (glm_levenberg): a Newton step on (X'WX + lambda I), lambda from
+ * 1e-6 x the largest information at the start, doubled while the deviance does not fall, divided by ten after
+ * an undamped success; stops when dl . dbeta < 1e-6 or after 250 iterations. Start: edgeR's "null" start, a weighted
+ * average of count / library size projected on the design.
+ */
+function levenberg(
   y: Float64Array,
   yOff: number,
   n: number,
@@ -152,61 +159,107 @@ function fisherScoring(
   beta: Float64Array,
   muOut: Float64Array,
   muOff: number,
+  op: Float64Array,
 ): number {
-  const a = new Float64Array(n * p);
-  const z = new Float64Array(n);
-  const vh = new Float64Array(p);
-  const rd = new Float64Array(p);
-  const nb = new Float64Array(p);
+  const tol = 1e-6;
+  const maxit = 250;
+  let ymax = 0;
+  for (let j = 0; j < n; j++) ymax = Math.max(ymax, y[yOff + j]!);
   const mu = new Float64Array(n);
-  const eta = (b: Float64Array) => {
+  if (ymax < LOW) {
+    beta.fill(NaN);
+    muOut.fill(0, muOff, muOff + n);
+    return 0;
+  }
+  // The null start: log of the average count / library-size ratio, weighted by N / (1 + phi N).
+  let se = 0;
+  let sw = 0;
+  for (let j = 0; j < n; j++) {
+    const N = Math.exp(offset[j]!);
+    const cw = N / (1 + phi * N);
+    se += (y[yOff + j]! * cw) / N;
+    sw += cw;
+  }
+  const b0 = Math.log(se / sw);
+  for (let k = 0; k < p; k++) {
+    let s = 0;
+    for (let j = 0; j < n; j++) s += op[k * n + j]! * b0;
+    beta[k] = s;
+  }
+  const fill = (b: Float64Array, out: Float64Array) => {
     for (let j = 0; j < n; j++) {
       let e = offset[j]!;
       for (let k = 0; k < p; k++) e += x[k * n + j]! * b[k]!;
-      mu[j] = Math.exp(e);
+      out[j] = Math.exp(e);
     }
   };
-  const devOf = () => {
+  const devOf = (m: Float64Array) => {
     let d = 0;
-    for (let j = 0; j < n; j++) d += unitDeviance(y[yOff + j]!, mu[j]!, phi);
+    for (let j = 0; j < n; j++) d += unitDeviance(y[yOff + j]!, m[j]!, phi);
     return d;
   };
-  // Start: least squares of log((y + 0.5) / exp(offset)).
-  for (let j = 0; j < n; j++) {
-    z[j] = Math.log((y[yOff + j]! + 0.5) / Math.exp(offset[j]!));
-    for (let k = 0; k < p; k++) a[k * n + j] = x[k * n + j]!;
-  }
-  householder(a, n, p, vh, rd);
-  applyQt(a, n, p, vh, z);
-  backSolve(a, n, p, rd, z, beta);
-  eta(beta);
-  let dev = devOf();
-  for (let it = 0; it < 250; it++) {
+  fill(beta, mu);
+  let dev = devOf(mu);
+  const w = new Float64Array(n);
+  const deriv = new Float64Array(n);
+  const xtwx = new Float64Array(p * p);
+  const a = new Float64Array(p * p);
+  const inv = new Float64Array(p * p);
+  const dl = new Float64Array(p);
+  const dbeta = new Float64Array(p);
+  const bNew = new Float64Array(p);
+  const muNew = new Float64Array(n);
+  let maxInfo = -1;
+  let lambda = 0;
+  for (let iter = 1; iter <= maxit; iter++) {
     for (let j = 0; j < n; j++) {
-      const m = mu[j]!;
-      const w = m / (1 + phi * m);
-      const sw = Math.sqrt(w);
-      let e = 0;
-      for (let k = 0; k < p; k++) e += x[k * n + j]! * beta[k]!;
-      z[j] = (e + (y[yOff + j]! - m) / m) * sw;
-      for (let k = 0; k < p; k++) a[k * n + j] = x[k * n + j]! * sw;
+      const den = 1 + mu[j]! * phi;
+      w[j] = mu[j]! / den;
+      deriv[j] = (y[yOff + j]! - mu[j]!) / den;
     }
-    if (!householder(a, n, p, vh, rd)) break;
-    applyQt(a, n, p, vh, z);
-    backSolve(a, n, p, rd, z, nb);
-    let step = 1;
-    const old = Float64Array.from(beta);
-    let newDev = Infinity;
-    for (let h = 0; h < 30; h++) {
-      for (let k = 0; k < p; k++) beta[k] = old[k]! + step * (nb[k]! - old[k]!);
-      eta(beta);
-      newDev = devOf();
-      if (newDev <= dev + 1e-12 * Math.abs(dev)) break;
-      step /= 2;
+    crossprodWeighted(x, n, p, w, xtwx);
+    for (let k = 0; k < p; k++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += deriv[j]! * x[k * n + j]!;
+      dl[k] = s;
+      if (xtwx[k * p + k]! > maxInfo) maxInfo = xtwx[k * p + k]!;
     }
-    const conv = Math.abs(dev - newDev) / (Math.abs(newDev) + 0.1);
-    dev = newDev;
-    if (conv < 1e-12) break;
+    if (iter === 1) lambda = Math.max(maxInfo * 1e-6, 1e-13);
+    let lev = 0;
+    let lowDev = false;
+    let failed = false;
+    for (;;) {
+      lev++;
+      a.set(xtwx);
+      for (let k = 0; k < p; k++) a[k * p + k]! += lambda;
+      invertInPlace(a, p, inv);
+      for (let k = 0; k < p; k++) {
+        let s = 0;
+        for (let c = 0; c < p; c++) s += inv[k * p + c]! * dl[c]!;
+        dbeta[k] = s;
+        bNew[k] = beta[k]! + s;
+      }
+      fill(bNew, muNew);
+      const devNew = devOf(muNew);
+      if (devNew / ymax < 1e-13) lowDev = true;
+      if (devNew <= dev || lowDev) {
+        beta.set(bNew);
+        mu.set(muNew);
+        dev = devNew;
+        break;
+      }
+      lambda *= 2;
+      if (lambda <= 0) lambda = 1e-100;
+      if (lambda / maxInfo > 1e13) {
+        failed = true;
+        break;
+      }
+    }
+    if (failed || lowDev) break;
+    let divergence = 0;
+    for (let k = 0; k < p; k++) divergence += dl[k]! * dbeta[k]!;
+    if (divergence < tol) break;
+    if (lev === 1) lambda /= 10;
   }
   muOut.set(mu, muOff);
   return dev;
