@@ -1,8 +1,8 @@
 // Benchmark (npm run bench:de): every figure beside R on the same data in the same run (see r-baseline.ts).
 // - limma on ALL BCR/ABL vs NEG (12,625 x 111) against R limma;
-// - DESeq2 on the simulated 10,000 x 12 counts against R's DESeq() + results();
+// - DESeq2 and edgeR-QL on the simulated 10,000 x 12 counts against R's DESeq() + results() and edgeR's QL;
 // - unless --skip-large: a seeded synthetic 60,000 x 1,000 count set, voom and DESeq2 each in a child process
-//   (own time, CPU and peak RSS), R's DESeq() on the same counts (bounded by --r-timeout=SECONDS, default 3600).
+//   (own time, CPU and peak RSS), R's DESeq() and edgeR QL on the same counts (bounded by --r-timeout=SECONDS, default 3600).
 // Prints one JSON document on stdout.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +15,7 @@ import {
   buildDesign,
   deseq2,
   differentialExpression,
+  edgerQl,
   discoverTargets,
   eBayes,
   lmFit,
@@ -72,6 +73,7 @@ if (child) {
       const r = deseq2(values, largeDesign(gen.isCase), 1, { singleTwoLevelFactor: true });
       return r.pvalue.filter(Number.isFinite).length;
     }
+    if (child === 'edger-ql') return edgerQl(values, largeDesign(gen.isCase), 1, [n / 2, n / 2]).F.length;
     return differentialExpression({
       featureIds: Array.from({ length: G }, (_, i) => `g${i}`),
       sampleIds: Array.from({ length: n }, (_, j) => `s${j}`),
@@ -149,6 +151,15 @@ const rDeseq = runR(
   'R DESeq() + results(), same data, this run',
   600,
 );
+const edgerRuns: number[] = [];
+for (let i = 0; i < 3; i++) edgerRuns.push(time(() => edgerQl(simDs.values, simDesign, 1, [6, 6]))[1]);
+const edgerSeconds = medianOf(edgerRuns);
+const rEdger = runR(
+  rScripts.edgerQlCsv(simCounts, simMeta),
+  ['edgeR'],
+  'R filterByExpr + calcNormFactors + estimateDisp + glmQLFit + glmQLFTest, same data, this run',
+  600,
+);
 
 const out: Record<string, unknown> = {
   all_bcrabl_limma: {
@@ -174,6 +185,17 @@ const out: Record<string, unknown> = {
     baseline: rDeseq,
     ratio: ratio(deseqSeconds, rDeseq),
   },
+  sim_rnaseq_edger_ql: {
+    features: simDs.values.nrow,
+    samples: simDs.values.ncol,
+    figure: {
+      seconds: round(edgerSeconds),
+      first_run_seconds: round(edgerRuns[0]!),
+      what: 'filterByExpr + TMM + estimateDisp + glmQLFit + glmQLFTest, median of 3 runs',
+    },
+    baseline: rEdger,
+    ratio: ratio(edgerSeconds, rEdger),
+  },
 };
 
 if (!process.argv.includes('--skip-large')) {
@@ -195,6 +217,13 @@ if (!process.argv.includes('--skip-large')) {
   const caseFrom = gen.isCase.indexOf(1);
   const voomRun = runChild('voom');
   const deseqRun = runChild('deseq2');
+  const edgerRun = runChild('edger-ql');
+  const rLargeEdger = runR(
+    rScripts.edgerQlBin(file, G, n, caseFrom),
+    ['edgeR'],
+    'R edgeR QL pipeline, same counts, this run',
+    rTimeout,
+  );
   const rLarge = runR(
     rScripts.deseq2Bin(file, G, n, caseFrom),
     ['DESeq2'],
@@ -211,6 +240,14 @@ if (!process.argv.includes('--skip-large')) {
       ratio: {
         seconds: ratio(deseqRun.seconds!, rLarge),
         peak_rss_vs_goal: round(deseqRun.peak_rss_mb! / LARGE_GOAL_RSS_MB),
+      },
+    },
+    edger_ql: {
+      figure: edgerRun,
+      baseline: rLargeEdger,
+      ratio: {
+        seconds: ratio(edgerRun.seconds!, rLargeEdger),
+        peak_rss_vs_goal: round(edgerRun.peak_rss_mb! / LARGE_GOAL_RSS_MB),
       },
     },
     note: 'each pipeline runs from an in-memory matrix in its own process (peak RSS includes the 480 MB input); seconds = wall clock on a shared machine, cpu_seconds = CPU time',

@@ -1,8 +1,7 @@
 // DESeq2's Cox-Reid adjusted log posterior of log dispersion for one gene and its first derivative
 // (Love, Huber & Anders 2014, methods: "Dispersion estimation"), in the arithmetic order DESeq2 uses so that
 // the line search takes the same steps.
-import digamma from '@stdlib/math-base-special-digamma';
-import { gammaln } from '../../stats/nbinom.js';
+import { digammaFast as digamma, lgammaFast as gammaln } from '../../stats/gamma-fast.js';
 import { crossprodWeighted, invertInPlace } from '../../stats/small-matrix.js';
 
 /** Per-gene inputs and scratch space for the likelihood; one instance per loop, reused across genes. */

@@ -1,7 +1,7 @@
 // edgeR's negative-binomial GLM pieces (glmFit as edgeR 3.40 runs them): the one-group Newton fit
 // (mglmOneGroup), the one-way layout (mglmOneWay: one mean per group), the unit deviance, the prior-count
 // augmentation behind its shrunk log fold changes (addPriorCount) and the Cox-Reid adjusted profile likelihood.
-import { gammaln } from '../../stats/nbinom.js';
+import { lgammaFast as gammaln } from '../../stats/gamma-fast.js';
 import { crossprodWeighted, invertInPlace } from '../../stats/small-matrix.js';
 import { leastSquaresOperator } from '../deseq2/glm.js';
 
