@@ -6,8 +6,8 @@ import type { DataType, ResolvedMethod } from '@evident/target-discovery';
 /** Seconds per million cells: parsing plus the pipeline. */
 const PER_MCELL: Record<DataType, number> = { log_expression: 0.25, non_log_expression: 0.3, counts: 0.45 };
 const FIXED = 0.6; // loading the gene table, ranking, plots
-/** DESeq2's per-gene line searches and IRLS: ~20 s per million cells (10,000 x 12 in 2.7 s). */
-const DESEQ2_PER_MCELL = 20;
+/** The count-model fits (per-gene line searches, IRLS, likelihood grids): 10,000 x 12 in ~2.7 s (DESeq2) and ~4 s (edgeR-QL). */
+const COUNT_MODEL_PER_MCELL: Partial<Record<ResolvedMethod, number>> = { deseq2: 25, 'edger-ql': 35 };
 
 export function estimateTdSeconds(shape: {
   features: number;
@@ -16,7 +16,7 @@ export function estimateTdSeconds(shape: {
   method?: ResolvedMethod;
 }): [number, number] {
   const mcells = (shape.features * shape.samples) / 1e6;
-  const perCell = shape.method === 'deseq2' ? DESEQ2_PER_MCELL : PER_MCELL[shape.data_type];
+  const perCell = (shape.method && COUNT_MODEL_PER_MCELL[shape.method]) ?? PER_MCELL[shape.data_type];
   const s = FIXED + perCell * mcells;
   return [Math.max(0.2, s * 0.6), s * 2 + 1];
 }

@@ -18,6 +18,8 @@ export interface NbProblem {
   x: Float64Array;
   p: number;
   sf: Float64Array;
+  /** Checked every 1,024 genes in the long per-gene loops, so a cancelled job stops promptly. */
+  signal?: AbortSignal;
 }
 
 export interface BaseStats {
@@ -112,6 +114,7 @@ export function geneWiseDispersions(pr: NbProblem, base: BaseStats): GeneEstimat
   const dispGeneIter = new Int32Array(G);
   const minLogAlpha = Math.log(MIN_DISP / 10);
   for (let g = 0; g < G; g++) {
+    if ((g & 1023) === 0) pr.signal?.throwIfAborted();
     prob.setGene(counts, g * n, mu, g * n);
     const r = lineSearch(prob, Math.log(alphaInit[g]!), minLogAlpha);
     let est = Math.min(Math.exp(r.logAlpha), maxDisp);
@@ -243,6 +246,7 @@ export function mapDispersions(
   const minLogAlpha = Math.log(MIN_DISP / 10);
   const sdLog = Math.sqrt(trend.varLogDispEsts);
   for (let g = 0; g < G; g++) {
+    if ((g & 1023) === 0) pr.signal?.throwIfAborted();
     const ge = gene.dispGeneEst[g]!;
     const fit = dispFit[g]!;
     const init = ge > 0.1 * fit ? ge : fit;

@@ -67,7 +67,7 @@ export function deseq2(counts: Matrix, design: Design, coefficient: number, opts
   const nz = nonZeroRows(counts.data, G, n);
   // Without all-zero genes the counts are used in place (no copy: 480 MB at 60,000 x 1,000).
   const sub = nz.length === G ? counts.data : pickRows(counts.data, n, nz);
-  const pr: NbProblem = { counts: sub, G: nz.length, n, x, p, sf };
+  const pr: NbProblem = { counts: sub, G: nz.length, n, x, p, sf, signal: hooks.signal };
   step('DESeq2 gene-wise dispersions', 0.05);
   const base = baseMeansAndVariances(pr);
   const gene = geneWiseDispersions(pr, base);

@@ -71,6 +71,7 @@ export function waldTest(
   const log2e = Math.LOG2E;
   const mu = new Float64Array(n);
   for (let g = 0; g < G; g++) {
+    if ((g & 1023) === 0) pr.signal?.throwIfAborted();
     startBeta(op, counts, g, n, p, sf, work, fitter.beta);
     const alpha = dispersion[g]!;
     const r = fitter.fit(counts, g * n, sf, alpha, true);
