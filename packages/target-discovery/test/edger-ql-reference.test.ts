@@ -2,7 +2,7 @@
 // glmQLFit, glmQLFTest(coef = 2), topTags(sort.by = "none")).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { discoverTargets, TABLE_COLUMNS } from '@evident/target-discovery';
+import { discoverTargets, edgerQl, TABLE_COLUMNS, TargetDiscoveryInputError } from '@evident/target-discovery';
 import { compare, ref, refTable, refValue } from './helpers.js';
 
 const request = (extra: Record<string, unknown> = {}) => ({
@@ -54,5 +54,19 @@ test('edgeR-QL refuses fractional values on options.method', () => {
   assert.throws(
     () => discoverTargets({ ...request(), expression_matrix: frac }),
     (e: unknown) => (e as { problems?: Array<{ path: string }> }).problems?.[0]?.path === '/options/method',
+  );
+});
+
+test('edgeR-QL refuses a design without residual degrees of freedom', () => {
+  const x = Float64Array.from([1, 1, 0, 1]);
+  assert.throws(
+    () =>
+      edgerQl(
+        { nrow: 2, ncol: 2, data: Float64Array.from([10, 20, 30, 40]) },
+        { n: 2, p: 2, x, columns: ['a', 'b'] },
+        1,
+        [1, 1],
+      ),
+    (e: unknown) => e instanceof TargetDiscoveryInputError && /no residual degrees of freedom/.test(e.message),
   );
 });
