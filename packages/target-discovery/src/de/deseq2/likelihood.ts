@@ -54,11 +54,14 @@ export class DispersionProblem {
     }
     const a1 = 1 / alpha;
     const lga1 = gammaln(a1);
+    const loga1 = Math.log(a1);
     let ll = 0;
     for (let i = 0; i < n; i++) {
       const yi = y[yOff + i]!;
       const mi = mu[muOff + i]!;
-      ll += gammaln(yi + a1) - lga1 - yi * Math.log(mi + a1) - a1 * Math.log(1.0 + mi * alpha);
+      // log(mu + 1/alpha) = log(1/alpha) + log(1 + mu alpha): one logarithm per sample instead of two.
+      const l = Math.log(1.0 + mi * alpha);
+      ll += gammaln(yi + a1) - lga1 - yi * (loga1 + l) - a1 * l;
     }
     let prior = 0;
     if (this.usePrior) {
