@@ -87,16 +87,28 @@ export function unitDeviance(y: number, mu: number, phi: number): number {
 }
 
 export interface GlmFit {
-  /** G x p coefficients (natural log). */
+  /** K x p coefficients (natural log), K = the genes fitted. */
   coef: Float64Array;
-  /** G x n fitted means. */
-  mu: Float64Array;
   deviance: Float64Array;
+  /** K x n: 1 where both the count and the fitted mean are below 1e-4 (edgeR's "fitted zero"). */
+  zeros: Uint8Array;
+  /** Per gene, the smallest fitted mean. */
+  minMu: Float64Array;
+}
+
+export interface GlmFitOptions {
+  /** Fit these rows of counts (default: all G). disp is indexed like this list. */
+  genes?: ArrayLike<number>;
+  /** A per-sample amount added to every count (addPriorCount), without copying the matrix. */
+  add?: ArrayLike<number>;
+  /** Called per gene with its fitted means (a scratch buffer, valid during the call). */
+  onGene?: (k: number, g: number, mu: Float64Array) => void;
 }
 
 /**
  * glmFit for every gene: one-way layouts by group means (mglmOneWay), other designs by edgeR's
- * Levenberg-damped scoring (mglmLevenberg).
+ * Levenberg-damped scoring (mglmLevenberg). Fitted means are not kept (a G x n matrix is 480 MB at
+ * 60,000 x 1,000): callers get the fitted-zero pattern, the smallest mean, or a per-gene callback.
  */
 export function glmFitAll(
   counts: Float64Array,
@@ -106,40 +118,56 @@ export function glmFitAll(
   p: number,
   offset: Float64Array,
   disp: ArrayLike<number>,
+  opts: GlmFitOptions = {},
 ): GlmFit {
-  const coef = new Float64Array(G * p);
-  const mu = new Float64Array(G * n);
-  const deviance = new Float64Array(G);
+  const K = opts.genes ? opts.genes.length : G;
+  const coef = new Float64Array(K * p);
+  const deviance = new Float64Array(K);
+  const zeros = new Uint8Array(K * n);
+  const minMu = new Float64Array(K);
+  const row = new Float64Array(n);
+  const mu = new Float64Array(n);
   const { group, first } = designGroups(x, n, p);
-  if (first.length === p) {
-    const members = first.map((_, g) => Array.from({ length: n }, (_, j) => j).filter((j) => group[j] === g));
+  const oneWay = first.length === p;
+  const members = first.map((_, g) => Array.from({ length: n }, (_, j) => j).filter((j) => group[j] === g));
+  const inv = new Float64Array(p * p);
+  if (oneWay) {
     // Coefficients from group means: solve design[first rows] beta = group log-means.
     const du = new Float64Array(p * p);
     for (let r = 0; r < p; r++) for (let k = 0; k < p; k++) du[r * p + k] = x[k * n + first[r]!]!;
-    const inv = new Float64Array(p * p);
-    invertInPlace(Float64Array.from(du), p, inv);
-    const gb = new Float64Array(p);
-    for (let gi = 0; gi < G; gi++) {
-      for (let g = 0; g < p; g++) gb[g] = Math.max(oneGroup(counts, gi * n, members[g]!, offset, disp[gi]!), -1e8);
-      for (let j = 0; j < n; j++) mu[gi * n + j] = Math.exp(gb[group[j]!]! + offset[j]!);
-      for (let k = 0; k < p; k++) {
+    invertInPlace(du, p, inv);
+  }
+  const gb = new Float64Array(p);
+  const beta = new Float64Array(p);
+  const op = oneWay ? new Float64Array(0) : leastSquaresOperator(x, n, p);
+  for (let k = 0; k < K; k++) {
+    const g = opts.genes ? opts.genes[k]! : k;
+    for (let j = 0; j < n; j++) row[j] = counts[g * n + j]! + (opts.add ? opts.add[j]! : 0);
+    const phi = disp[k]!;
+    if (oneWay) {
+      for (let c = 0; c < p; c++) gb[c] = Math.max(oneGroup(row, 0, members[c]!, offset, phi), -1e8);
+      for (let j = 0; j < n; j++) mu[j] = Math.exp(gb[group[j]!]! + offset[j]!);
+      for (let c = 0; c < p; c++) {
         let s = 0;
-        for (let r = 0; r < p; r++) s += inv[k * p + r]! * gb[r]!;
-        coef[gi * p + k] = s;
+        for (let r = 0; r < p; r++) s += inv[c * p + r]! * gb[r]!;
+        coef[k * p + c] = s;
       }
       let dev = 0;
-      for (let j = 0; j < n; j++) dev += unitDeviance(counts[gi * n + j]!, mu[gi * n + j]!, disp[gi]!);
-      deviance[gi] = dev;
+      for (let j = 0; j < n; j++) dev += unitDeviance(row[j]!, mu[j]!, phi);
+      deviance[k] = dev;
+    } else {
+      deviance[k] = levenberg(row, 0, n, x, p, offset, phi, beta, mu, 0, op);
+      coef.set(beta, k * p);
     }
-    return { coef, mu, deviance };
+    let mm = Infinity;
+    for (let j = 0; j < n; j++) {
+      if (row[j]! < 1e-4 && mu[j]! < 1e-4) zeros[k * n + j] = 1;
+      if (mu[j]! < mm) mm = mu[j]!;
+    }
+    minMu[k] = mm;
+    opts.onGene?.(k, g, mu);
   }
-  const beta = new Float64Array(p);
-  const op = leastSquaresOperator(x, n, p);
-  for (let gi = 0; gi < G; gi++) {
-    deviance[gi] = levenberg(counts, gi * n, n, x, p, offset, disp[gi]!, beta, mu, gi * n, op);
-    coef.set(beta, gi * p);
-  }
-  return { coef, mu, deviance };
+  return { coef, deviance, zeros, minMu };
 }
 
 /**
@@ -265,20 +293,16 @@ function levenberg(
   return dev;
 }
 
-/** addPriorCount: counts + prior scaled by library size, offsets log(lib + 2 prior). */
-export function addPriorCount(
-  counts: Float64Array,
-  G: number,
+/** addPriorCount without copying the counts: the per-sample prior to add and the adjusted log library sizes. */
+export function priorCount(
   n: number,
   offset: Float64Array,
   prior: number,
-): { y: Float64Array; offset: Float64Array } {
+): { add: Float64Array; offset: Float64Array } {
   const lib = Array.from(offset, Math.exp);
   const ave = lib.reduce((s, v) => s + v, 0) / n;
-  const adj = lib.map((l) => (prior * l) / ave);
-  const y = new Float64Array(G * n);
-  for (let g = 0; g < G; g++) for (let j = 0; j < n; j++) y[g * n + j] = counts[g * n + j]! + adj[j]!;
-  return { y, offset: Float64Array.from(lib, (l, j) => Math.log(l + 2 * adj[j]!)) };
+  const add = Float64Array.from(lib, (l) => (prior * l) / ave);
+  return { add, offset: Float64Array.from(lib, (l, j) => Math.log(l + 2 * add[j]!)) };
 }
 
 /** aveLogCPM: the one-group fit of prior-augmented counts (prior 2), on the log2-CPM scale. */
@@ -289,10 +313,14 @@ export function aveLogCPM(
   offset: Float64Array,
   disp: ArrayLike<number>,
 ): Float64Array {
-  const { y, offset: off } = addPriorCount(counts, G, n, offset, 2);
+  const { add, offset: off } = priorCount(n, offset, 2);
   const all = Array.from({ length: n }, (_, j) => j);
+  const row = new Float64Array(n);
   const out = new Float64Array(G);
-  for (let g = 0; g < G; g++) out[g] = (oneGroup(y, g * n, all, off, disp[g]!) + Math.log(1e6)) / Math.LN2;
+  for (let g = 0; g < G; g++) {
+    for (let j = 0; j < n; j++) row[j] = counts[g * n + j]! + add[j]!;
+    out[g] = (oneGroup(row, 0, all, off, disp[g]!) + Math.log(1e6)) / Math.LN2;
+  }
   return out;
 }
 

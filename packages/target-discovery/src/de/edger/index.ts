@@ -13,7 +13,7 @@ import type { Design } from '../../stats/lmfit.js';
 import { columnSums, subsetRows, type Matrix } from '../../stats/matrix.js';
 import { householder } from '../../stats/qr.js';
 import { calcNormFactorsTMM } from '../../stats/tmm.js';
-import { addPriorCount, adjustedProfileLik, aveLogCPM, glmFitAll } from './glm.js';
+import { adjustedProfileLik, aveLogCPM, glmFitAll, priorCount } from './glm.js';
 import { maximizeInterpolant } from './interpolate.js';
 import { locfitDegree0ByCol } from './locfit.js';
 
@@ -78,11 +78,7 @@ export function edgerQl(
     if (s >= 5) sel.push(g);
   }
   const S = sel.length;
-  const ySel = new Float64Array(S * n);
-  sel.forEach((g, r) => {
-    ySel.set(y.subarray(g * n, g * n + n), r * n);
-  });
-  const l0 = profileLikelihoodGrid(ySel, S, n, x, p, offset);
+  const l0 = profileLikelihoodGrid(y, sel, n, x, p, offset);
   const colSumsL0 = new Float64Array(GRID.length);
   for (let r = 0; r < S; r++) for (let i = 0; i < GRID.length; i++) colSumsL0[i]! += l0[r * GRID.length + i]!;
   const common = 0.1 * 2 ** maximizeInterpolant(GRID, colSumsL0, 1)[0]!;
@@ -101,9 +97,9 @@ export function edgerQl(
 
   step('edgeR glmQLFit', 0.7);
   const fit = glmFitAll(y, G, n, x, p, offset, trended);
-  const aug = addPriorCount(y, G, n, offset, 0.125);
-  const shrunk = glmFitAll(aug.y, G, n, x, p, aug.offset, trended);
-  const df = residualDf(y, fit.mu, G, n, x, p);
+  const aug = priorCount(n, offset, 0.125);
+  const shrunk = glmFitAll(y, G, n, x, p, aug.offset, trended, { add: aug.add });
+  const df = residualDf(fit.zeros, G, n, x, p);
   const s2 = new Float64Array(G);
   for (let g = 0; g < G; g++) s2[g] = df[g] === 0 ? 0 : Math.max(fit.deviance[g]! / df[g]!, 0);
   const sq = squeezeVar(s2, df, logCPM);
@@ -123,7 +119,7 @@ export function edgerQl(
     const dfTotal = Math.min(sq.dfPrior + df[g]!, maxDf);
     pValue[g] = fUpper(F[g]!, 1, dfTotal);
   }
-  poissonBound(y, G, n, x, p, x0, p0, offset, fit.mu, trended, sq.varPost, pValue);
+  poissonBound(y, G, n, x, p, x0, p0, offset, fit.minMu, trended, sq.varPost, pValue);
   const sorted = Float64Array.from(sq.varPrior).sort();
   return {
     keep,
@@ -149,13 +145,6 @@ function fUpper(f: number, d1: number, d2: number): number {
   return betainc(d2 / (d2 + d1 * f), d2 / 2, d1 / 2, true, false);
 }
 
-/** Genes' sample patterns of fitted zeros (count and mean below 1e-4). */
-function zeroPattern(y: Float64Array, mu: Float64Array, g: number, n: number): Uint8Array {
-  const z = new Uint8Array(n);
-  for (let j = 0; j < n; j++) z[j] = y[g * n + j]! < 1e-4 && mu[g * n + j]! < 1e-4 ? 1 : 0;
-  return z;
-}
-
 /** The columns of x (rows `rows`) that stay linearly independent, in order (R's qr() pivot[1:rank]). */
 function independentColumns(x: Float64Array, n: number, p: number, rows: number[]): number[] {
   const kept: number[] = [];
@@ -174,11 +163,11 @@ function independentColumns(x: Float64Array, n: number, p: number, rows: number[
 }
 
 /** edgeR's .residDF: residual df per gene, less where fitted zeros make coefficients inestimable. */
-function residualDf(y: Float64Array, mu: Float64Array, G: number, n: number, x: Float64Array, p: number): Float64Array {
+function residualDf(zeros: Uint8Array, G: number, n: number, x: Float64Array, p: number): Float64Array {
   const df = new Float64Array(G);
   const cache = new Map<string, number>();
   for (let g = 0; g < G; g++) {
-    const z = zeroPattern(y, mu, g, n);
+    const z = zeros.subarray(g * n, g * n + n);
     let nz = 0;
     for (const v of z) nz += v;
     if (nz === 0) df[g] = n - p;
@@ -203,49 +192,61 @@ function residualDf(y: Float64Array, mu: Float64Array, G: number, n: number, x: 
  */
 function profileLikelihoodGrid(
   y: Float64Array,
-  S: number,
+  sel: number[],
   n: number,
   x: Float64Array,
   p: number,
   offset: Float64Array,
 ) {
   const L = GRID.length;
+  const S = sel.length;
   const l0 = new Float64Array(S * L);
-  const first = glmFitAll(y, S, n, x, p, offset, new Float64Array(S).fill(0.05));
+  const first = glmFitAll(y, 0, n, x, p, offset, new Float64Array(S).fill(0.05), { genes: sel });
   const byPattern = new Map<string, number[]>();
-  for (let g = 0; g < S; g++) {
-    const key = zeroPattern(y, first.mu, g, n).join('');
+  for (let r = 0; r < S; r++) {
+    const key = first.zeros.subarray(r * n, r * n + n).join('');
     const list = byPattern.get(key);
-    if (list) list.push(g);
-    else byPattern.set(key, [g]);
+    if (list) list.push(r);
+    else byPattern.set(key, [r]);
   }
-  for (const [key, genes] of byPattern) {
+  for (const [key, members] of byPattern) {
     const rows = Array.from({ length: n }, (_, j) => j).filter((j) => key[j] === '0');
     if (rows.length === 0) continue;
-    const cols = rows.length === n ? Array.from({ length: p }, (_, k) => k) : independentColumns(x, n, p, rows);
+    const full = rows.length === n;
+    const cols = full ? Array.from({ length: p }, (_, k) => k) : independentColumns(x, n, p, rows);
     const m = rows.length;
     const q = cols.length;
     if (m === q) continue;
-    const xs = new Float64Array(m * q);
-    cols.forEach((c, ci) => {
-      rows.forEach((r, ri) => {
-        xs[ci * m + ri] = x[c * n + r]!;
+    // The common case (no fitted zeros) reads the counts in place; reduced designs copy their few genes.
+    let ys = y;
+    let genes: number[] = members.map((r) => sel[r]!);
+    let xs = x;
+    let off = offset;
+    if (!full) {
+      xs = new Float64Array(m * q);
+      cols.forEach((c, ci) => {
+        rows.forEach((r, ri) => {
+          xs[ci * m + ri] = x[c * n + r]!;
+        });
       });
-    });
-    const ys = new Float64Array(genes.length * m);
-    genes.forEach((g, gi) => {
-      rows.forEach((r, ri) => {
-        ys[gi * m + ri] = y[g * n + r]!;
+      ys = new Float64Array(members.length * m);
+      genes.forEach((g, gi) => {
+        rows.forEach((r, ri) => {
+          ys[gi * m + ri] = y[g * n + r]!;
+        });
       });
-    });
-    const off = Float64Array.from(rows, (r) => offset[r]!);
+      genes = members.map((_, gi) => gi);
+      off = Float64Array.from(rows, (r) => offset[r]!);
+    }
     const idx = Array.from({ length: m }, (_, j) => j);
     const work = { w: new Float64Array(m), b: new Float64Array(q * q), bi: new Float64Array(q * q) };
     for (let i = 0; i < L; i++) {
       const phi = 0.1 * 2 ** GRID[i]!;
-      const f = glmFitAll(ys, genes.length, m, xs, q, off, new Float64Array(genes.length).fill(phi));
-      genes.forEach((g, gi) => {
-        l0[g * L + i] = adjustedProfileLik(ys, gi * m, f.mu, gi * m, idx, xs, q, phi, work);
+      glmFitAll(ys, 0, m, xs, q, off, new Float64Array(genes.length).fill(phi), {
+        genes,
+        onGene: (k, g, mu) => {
+          l0[members[k]! * L + i] = adjustedProfileLik(ys, g * m, mu, 0, idx, xs, q, phi, work);
+        },
       });
     }
   }
@@ -265,27 +266,18 @@ function poissonBound(
   x0: Float64Array,
   p0: number,
   offset: Float64Array,
-  mu: Float64Array,
+  minMu: Float64Array,
   disp: Float64Array,
   s2: Float64Array,
   pValue: Float64Array,
 ): void {
+  // Some sample with (mu phi + 1) s2 < 1: the smallest mean decides, as phi >= 0.
   const below: number[] = [];
-  for (let g = 0; g < G; g++) {
-    for (let j = 0; j < n; j++)
-      if ((mu[g * n + j]! * disp[g]! + 1) * s2[g]! < 1) {
-        below.push(g);
-        break;
-      }
-  }
+  for (let g = 0; g < G; g++) if ((minMu[g]! * disp[g]! + 1) * s2[g]! < 1) below.push(g);
   if (below.length === 0) return;
-  const yb = new Float64Array(below.length * n);
-  below.forEach((g, r) => {
-    yb.set(y.subarray(g * n, g * n + n), r * n);
-  });
   const zero = new Float64Array(below.length);
-  const full = glmFitAll(yb, below.length, n, x, p, offset, zero);
-  const nul = glmFitAll(yb, below.length, n, x0, p0, offset, zero);
+  const full = glmFitAll(y, G, n, x, p, offset, zero, { genes: below });
+  const nul = glmFitAll(y, G, n, x0, p0, offset, zero, { genes: below });
   below.forEach((g, r) => {
     const lr = nul.deviance[r]! - full.deviance[r]!;
     const pp = lr > 0 ? gammainc(lr / 2, (p - p0) / 2, true, true) : 1;
