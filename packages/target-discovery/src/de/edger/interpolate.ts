@@ -9,14 +9,17 @@ export function fmmSpline(
   bOut: Float64Array,
   cOut: Float64Array,
   dOut: Float64Array,
+  work?: Float64Array,
 ): void {
   const n = xs.length;
-  // 1-based work arrays, as in the published algorithm.
-  const x = new Float64Array(n + 1);
-  const y = new Float64Array(n + 1);
-  const b = new Float64Array(n + 1);
-  const c = new Float64Array(n + 1);
-  const d = new Float64Array(n + 1);
+  // 1-based work arrays, as in the published algorithm (reused across calls of the same length).
+  if (!work || work.length !== 5 * (n + 1)) work = new Float64Array(5 * (n + 1));
+  work.fill(0);
+  const x = work.subarray(0, n + 1);
+  const y = work.subarray(n + 1, 2 * (n + 1));
+  const b = work.subarray(2 * (n + 1), 3 * (n + 1));
+  const c = work.subarray(3 * (n + 1), 4 * (n + 1));
+  const d = work.subarray(4 * (n + 1), 5 * (n + 1));
   for (let i = 0; i < n; i++) {
     x[i + 1] = xs[i]!;
     y[i + 1] = ys[i]!;
@@ -74,6 +77,7 @@ export function maximizeInterpolant(x: ArrayLike<number>, y: Float64Array, rows:
   const c = new Float64Array(n);
   const d = new Float64Array(n);
   const row = new Float64Array(n);
+  const work = new Float64Array(5 * (n + 1));
   for (let r = 0; r < rows; r++) {
     for (let i = 0; i < n; i++) row[i] = y[r * n + i]!;
     let maxed = -1;
@@ -84,7 +88,7 @@ export function maximizeInterpolant(x: ArrayLike<number>, y: Float64Array, rows:
         at = i;
       }
     let xMax = x[at]!;
-    fmmSpline(x, row, b, c, d);
+    fmmSpline(x, row, b, c, d, work);
     const side = (k: number) => {
       const [s1, s2, ok] = quadSolve(3 * d[k]!, 2 * c[k]!, b[k]!);
       if (!ok) return;
