@@ -26,10 +26,11 @@ import {
 } from '../src/index.js';
 import { rScripts, runR, type RBaseline } from './r-baseline.js';
 
-const LARGE = { G: 60_000, n: 1_000, seed: 11 };
 const LARGE_GOAL_RSS_MB = 2048;
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const rTimeout = Number(arg('r-timeout') ?? 3600);
+// --large-genes / --large-samples shrink the large case for a quick check of the harness; figures are for 60,000 x 1,000.
+const LARGE = { G: Number(arg('large-genes') ?? 60_000), n: Number(arg('large-samples') ?? 1_000), seed: 11 };
 
 function time<T>(fn: () => T): [T, number] {
   const t0 = process.hrtime.bigint();
@@ -201,7 +202,8 @@ const out: Record<string, unknown> = {
 if (!process.argv.includes('--skip-large')) {
   const { G, n, seed } = LARGE;
   const runChild = (method: string) => {
-    const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, `--child=${method}`], {
+    const sizeArgs = [`--large-genes=${G}`, `--large-samples=${n}`];
+    const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, `--child=${method}`, ...sizeArgs], {
       encoding: 'utf8',
       maxBuffer: 1 << 20,
     });
@@ -231,7 +233,7 @@ if (!process.argv.includes('--skip-large')) {
     rTimeout,
   );
   rmSync(dir, { recursive: true, force: true });
-  out.synthetic_counts_60000x1000 = {
+  out[`synthetic_counts_${G}x${n}`] = {
     seed,
     voom: { figure: voomRun, baseline: { peak_rss_mb: LARGE_GOAL_RSS_MB, what: 'memory goal from the issue' } },
     deseq2: {
