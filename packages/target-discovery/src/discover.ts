@@ -15,6 +15,7 @@ import { buildDataset } from './pipeline/dataset.js';
 import { buildDesign } from './pipeline/design.js';
 import { differentialExpression, type RunHooks } from './pipeline/differential-expression.js';
 import { detectDataType, type DataType } from './pipeline/detect.js';
+import { chooseMethod, type DeMethod, type ResolvedMethod } from './pipeline/method.js';
 import { filterByExpr } from './stats/filter-by-expr.js';
 import { assembleResult } from './results/document.js';
 import type { DiscoveryResult } from './results/types.js';
@@ -40,6 +41,8 @@ export interface DiscoveryOptions {
   annotation_columns?: string[];
   /** Several features of one gene: keep the one with the largest mean expression (default) or test all. */
   collapse?: CollapseRule;
+  /** 'auto' (default: by data type), 'limma', 'limma-trend', 'voom', 'deseq2' or 'edger-ql'. */
+  method?: DeMethod;
 }
 
 export interface DiscoveryRequest {
@@ -101,6 +104,7 @@ export function normaliseOptions(o: DiscoveryOptions = {}) {
     feature_annotation: o.feature_annotation,
     annotation_columns: annotationColumns,
     collapse,
+    method: o.method ?? 'auto',
   };
 }
 
@@ -165,6 +169,8 @@ export interface DiscoveryCheck {
   features: number;
   samples: number;
   data_type: DataType;
+  /** The method that will run. */
+  method: ResolvedMethod;
   /** Features that would be tested (after filterByExpr for counts). */
   testable_features: number;
 }
@@ -175,10 +181,10 @@ export interface DiscoveryCheck {
  */
 export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
   const { opts, ds } = prepareDiscovery(req);
-  const detected = detectDataType(ds.values);
-  const dataType = opts.data_type ?? detected.data_type;
+  const choice = chooseMethod(opts.method, () => detectDataType(ds.values), opts.data_type, ds.values);
+  const dataType = choice.dataType;
   let testable = ds.featureIds.length;
-  if (dataType === 'counts') {
+  if (choice.method === 'voom' || choice.method === 'edger-ql') {
     const nCase = ds.isCase.reduce((a, b) => a + b, 0);
     const keep = filterByExpr(ds.values, [nCase, ds.sampleIds.length - nCase]);
     testable = keep.reduce((a, b) => a + b, 0);
@@ -193,6 +199,7 @@ export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
     features: ds.featureIds.length,
     samples: ds.sampleIds.length,
     data_type: dataType,
+    method: choice.method,
     testable_features: testable,
   };
 }
@@ -213,6 +220,7 @@ export function discoverTargets(req: DiscoveryRequest, hooks: RunHooks = {}): Di
       coefficient: design.coefficient,
       groupSizes: [nCase, ds.sampleIds.length - nCase],
       dataType: opts.data_type,
+      method: opts.method,
     },
     {
       signal: hooks.signal,

@@ -1,4 +1,4 @@
-// @evident/target-discovery: differential expression (limma, voom, TMM, BH), druggability and ranked targets.
+// @evident/target-discovery: differential expression (limma, voom, DESeq2, edgeR-QL, TMM, BH), druggability and ranked targets.
 export * from './errors.js';
 export * from './discover.js';
 export { decodeBase64Text, detectDelimiter, parseRows } from './parse/text.js';
@@ -15,6 +15,10 @@ export {
 export { buildDataset, type Dataset, type ExcludedSample } from './pipeline/dataset.js';
 export { buildDesign } from './pipeline/design.js';
 export { detectDataType, type DataType } from './pipeline/detect.js';
+export { chooseMethod, DE_METHODS, type DeMethod, type ResolvedMethod, type MethodChoice } from './pipeline/method.js';
+export { deseq2, type Deseq2Result, type Deseq2Options } from './de/deseq2/index.js';
+export { sizeFactorsMedianOfRatios } from './de/deseq2/size-factors.js';
+export { edgerQl, type EdgerQlResult } from './de/edger/index.js';
 export {
   differentialExpression,
   type DeTable,

@@ -27,6 +27,9 @@ test('request schema: the seed body validates; unknown fields are refused', () =
   assert.equal(check.Check({ ...body, options: { ...body.options, fdr: 0.1 } }), false);
   assert.equal(check.Check({ ...body, options: { max_pvalue: 0 } }), false);
   assert.equal(check.Check({ ...body, options: { pvalue_type: 'bonferroni' } }), false);
+  assert.ok(check.Check({ ...body, options: { method: 'deseq2' } }));
+  assert.ok(check.Check({ ...body, options: { method: 'edger-ql' } }));
+  assert.equal(check.Check({ ...body, options: { method: 'bayes' } }), false);
   const { condition_column: _, ...missing } = body;
   assert.equal(check.Check(missing), false);
 });
@@ -61,6 +64,28 @@ test('prepare maps bad input to JSON-pointer problems', () => {
   const pn = problems(() => tdKind.prepare({ ...body, expression_matrix: b64(neg) }));
   assert.equal(pn[0]!.path, '/expression_matrix');
   assert.match(pn[0]!.message, /negative/);
+  // A count model on data that are not counts: 400 naming /options/method and saying why.
+  const frac = study.countsCsv.replace(/^(EGFR,)\d+/m, '$13.5');
+  const pm = problems(() => tdKind.prepare({ ...body, expression_matrix: b64(frac), options: { method: 'deseq2' } }));
+  assert.equal(pm[0]!.path, '/options/method');
+  assert.match(pm[0]!.message, /deseq2 models raw counts.*fractional/);
+  const pmn = problems(() => tdKind.prepare({ ...body, expression_matrix: b64(neg), options: { method: 'deseq2' } }));
+  assert.equal(pmn[0]!.path, '/options/method');
+  assert.match(pmn[0]!.message, /negative/);
+});
+
+test('options.method deseq2 runs DESeq2 and the results say so', async () => {
+  const input = tdKind.prepare({ ...body, options: { ...body.options, method: 'deseq2' } }) as TdInput;
+  assert.equal(input.request.options?.method, 'deseq2');
+  assert.equal(input.shape.method, 'deseq2');
+  const result = await tdKind.run(input, { progress: () => {}, signal: new AbortController().signal });
+  assert.equal(result.summary.pipeline.method, 'deseq2');
+  assert.equal(result.summary.pipeline.statistic, 'wald_z');
+  assert.match(result.summary.pipeline.method_reason, /options\.method = deseq2/);
+  assert.ok(
+    result.targets.some((t) => t.feature_id === 'EGFR'),
+    'the planted EGFR change is found',
+  );
 });
 
 test('prepare stores decoded, resolved input; estimate is a sane range', () => {

@@ -9,12 +9,20 @@ import { calcNormFactorsTMM } from '../stats/tmm.js';
 import { median } from '../stats/summary.js';
 import { voom } from '../stats/voom.js';
 import { detectDataType, type DataType, type DataTypeEvidence } from './detect.js';
+import { chooseMethod, type DeMethod, type ResolvedMethod } from './method.js';
+import { runDeseq2, runEdgerQl, completeCountRows } from './count-methods.js';
 import type { RunHooks } from '@evident/contract';
 
-export type PipelineName = 'limma' | 'limma-voom' | 'limma-trend';
+export type PipelineName = 'limma' | 'limma-voom' | 'limma-trend' | 'deseq2' | 'edger-ql';
 
 export interface PipelineReport {
   name: PipelineName;
+  /** The method that ran (options.method, or what auto chose). */
+  method: ResolvedMethod;
+  /** Why: the request, or for auto the data-type evidence behind the choice. */
+  method_reason: string;
+  /** What the table's `t` column holds: limma's moderated t, DESeq2's Wald z or edgeR's quasi-likelihood F. */
+  statistic: 't' | 'wald_z' | 'ql_f';
   data_type: DataType;
   description: string;
   detection: DataTypeEvidence;
@@ -26,7 +34,27 @@ export interface PipelineReport {
   df_prior: number;
   /** Prior variance (the median across features when limma-trend fitted a trend). */
   s2_prior: number;
-  normalization?: { method: 'TMM'; samples: Array<{ sample_id: string; lib_size: number; norm_factor: number }> };
+  normalization?: {
+    method: 'TMM' | 'median-of-ratios';
+    samples: Array<{ sample_id: string; lib_size: number; norm_factor: number }>;
+  };
+  /** DESeq2's dispersion trend, outlier handling and independent-filtering threshold. */
+  deseq2?: {
+    dispersion_trend: {
+      type: string;
+      note: string;
+      asymptotic_dispersion?: number;
+      extra_poisson?: number;
+      mean?: number;
+    };
+    prior_variance_log_dispersion: number;
+    cooks_outliers: number;
+    genes_refitted_after_outlier_replacement: number;
+    not_converged: number;
+    independent_filtering: { alpha: number; base_mean_threshold: number };
+  };
+  /** edgeR's common dispersion, QL prior df and the trend's span. */
+  edger?: { common_dispersion: number; df_prior: number; trend_span: number };
 }
 
 export interface DeTable {
@@ -53,6 +81,8 @@ export interface DeInput {
   groupSizes: number[];
   /** Force a pipeline instead of detecting it. */
   dataType?: DataType;
+  /** options.method: 'auto' (by data type) or a named method. */
+  method?: DeMethod;
 }
 
 export function differentialExpression(input: DeInput, hooks: RunHooks = {}): DeTable {
@@ -61,8 +91,20 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     hooks.progress?.(stage, f);
   };
   step('detecting data type', 0.05);
-  const detection = detectDataType(input.values);
-  const dataType = input.dataType ?? detection.data_type;
+  const choice = chooseMethod(input.method, () => detectDataType(input.values), input.dataType, input.values);
+  const detection = choice.detection;
+  const dataType = choice.dataType;
+  const methodInfo = {
+    method: choice.method,
+    method_reason: choice.reason,
+    data_type: dataType,
+    detection,
+    features_input: input.values.nrow,
+  };
+  if (choice.method === 'deseq2' || choice.method === 'edger-ql') {
+    const run = choice.method === 'deseq2' ? runDeseq2 : runEdgerQl;
+    return run(completeCountRows(input), methodInfo, countNaN(input.values.data), step);
+  }
   const G = input.values.nrow;
   const missingCells = countNaN(input.values.data);
   const removed = { low_expression: 0, missing_values: 0, not_estimable: 0 };
@@ -73,7 +115,7 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
   let policy: string;
   let description: string;
   let name: PipelineName;
-  if (dataType === 'counts') {
+  if (choice.method === 'voom') {
     name = 'limma-voom';
     policy = 'voom needs complete counts: features with any missing count are left out';
     let counts = input.values;
@@ -113,7 +155,7 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     description =
       'edgeR filterByExpr (min.count 10, min.total.count 15), TMM normalisation, voom log2-CPM with lowess mean-variance precision weights, weighted limma linear models, empirical Bayes moderated t (Smyth 2004), Benjamini-Hochberg';
   } else {
-    const trend = dataType === 'non_log_expression';
+    const trend = choice.method === 'limma-trend';
     name = trend ? 'limma-trend' : 'limma';
     policy =
       "missing values are left out of each feature's fit (as limma does); features without an estimable effect are left out";
@@ -162,6 +204,9 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     b: stats.b,
     report: {
       name,
+      method: choice.method,
+      method_reason: choice.reason,
+      statistic: 't',
       data_type: dataType,
       description,
       detection,
@@ -176,13 +221,13 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
   };
 }
 
-function countNaN(d: Float64Array): number {
+export function countNaN(d: Float64Array): number {
   let c = 0;
   for (let i = 0; i < d.length; i++) if (Number.isNaN(d[i])) c++;
   return c;
 }
 
-function rowsWithoutNaN(m: Matrix): { mask: Uint8Array; count: number } {
+export function rowsWithoutNaN(m: Matrix): { mask: Uint8Array; count: number } {
   const mask = new Uint8Array(m.nrow);
   let count = 0;
   for (let i = 0; i < m.nrow; i++) {

@@ -1,14 +1,22 @@
 // Run-time estimate for a td job. Calibrated with packages/target-discovery's benchmark (npm run bench):
 // time grows with cells (features x samples); the counts pipeline costs more per cell (voom fits twice,
 // weighted per-feature QR). Figures are single-core seconds on the reference machine.
-import type { DataType } from '@evident/target-discovery';
+import type { DataType, ResolvedMethod } from '@evident/target-discovery';
 
 /** Seconds per million cells: parsing plus the pipeline. */
 const PER_MCELL: Record<DataType, number> = { log_expression: 0.25, non_log_expression: 0.3, counts: 0.45 };
 const FIXED = 0.6; // loading the gene table, ranking, plots
+/** The count-model fits (per-gene line searches, IRLS, likelihood grids): 10,000 x 12 in ~2.7 s (DESeq2) and ~4 s (edgeR-QL). */
+const COUNT_MODEL_PER_MCELL: Partial<Record<ResolvedMethod, number>> = { deseq2: 25, 'edger-ql': 35 };
 
-export function estimateTdSeconds(shape: { features: number; samples: number; data_type: DataType }): [number, number] {
+export function estimateTdSeconds(shape: {
+  features: number;
+  samples: number;
+  data_type: DataType;
+  method?: ResolvedMethod;
+}): [number, number] {
   const mcells = (shape.features * shape.samples) / 1e6;
-  const s = FIXED + PER_MCELL[shape.data_type] * mcells;
+  const perCell = (shape.method && COUNT_MODEL_PER_MCELL[shape.method]) ?? PER_MCELL[shape.data_type];
+  const s = FIXED + perCell * mcells;
   return [Math.max(0.2, s * 0.6), s * 2 + 1];
 }

@@ -6,6 +6,7 @@ import {
   normaliseOptions,
   tableToCsv,
   type DataType,
+  type ResolvedMethod,
   type DiscoveryRequest,
   type DiscoveryResult,
 } from '@evident/target-discovery';
@@ -19,7 +20,7 @@ export { TdRequest } from './schema.js';
 /** What is stored with the job: the decoded CSV text and the resolved options (a retry needs nothing else). */
 export interface TdInput {
   request: DiscoveryRequest;
-  shape: { features: number; samples: number; data_type: DataType; testable_features: number };
+  shape: { features: number; samples: number; data_type: DataType; method?: ResolvedMethod; testable_features: number };
 }
 
 // The engine's TargetDiscoveryInputError (status 400, problems by JSON pointer) is the job API's answer as it is.
@@ -48,6 +49,7 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
             : decodeBase64Text(o.feature_annotation, 'options.feature_annotation'),
         annotation_columns: o.annotation_columns,
         collapse: o.collapse,
+        method: o.method,
       },
     };
     const resolved = normaliseOptions(request.options);
@@ -60,6 +62,7 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
       feature_annotation: resolved.feature_annotation,
       annotation_columns: resolved.annotation_columns,
       collapse: resolved.collapse,
+      method: resolved.method,
     };
     const shape = checkDiscovery(request);
     return { request, shape };

@@ -65,6 +65,23 @@ export const TdOptions = Type.Object(
           "Several features of one gene: 'max_mean' tests the one with the largest mean expression, 'none' tests all",
       }),
     ),
+    method: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('auto'),
+          Type.Literal('limma'),
+          Type.Literal('limma-trend'),
+          Type.Literal('voom'),
+          Type.Literal('deseq2'),
+          Type.Literal('edger-ql'),
+        ],
+        {
+          default: 'auto',
+          description:
+            "Differential-expression method: 'auto' (by data type: counts → voom, log-scale → limma, TPM/FPKM → limma-trend), or one by name; 'deseq2', 'edger-ql' and 'voom' need raw counts",
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
