@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_HTTP_LIMITS } from '@evident/http-guards';
+import { STRUCTURE_SOURCE_DEFAULTS as SD } from './structures/defaults.js';
 
 export interface ServiceConfig {
   host: string;
@@ -52,6 +53,17 @@ export interface ServiceConfig {
   logLevel: string;
   /** Modules (paths) whose default export is a further job kind to serve beside the production ones (tests). */
   kindModules: string[];
+  /** Structure sources (src/structures): RCSB search endpoint, RCSB files base, AlphaFold DB API and files bases. */
+  rcsbSearchUrl: string;
+  rcsbFilesUrl: string;
+  alphafoldApiUrl: string;
+  alphafoldFilesUrl: string;
+  /** Largest structure file downloaded, in bytes; the download stops as soon as it goes past. */
+  structureMaxBytes: number;
+  /** Deadline of each request to a structure source. */
+  structureTimeoutMs: number;
+  /** Experimental entries downloaded and checked for the residues at most, best resolution first. */
+  structureCandidates: number;
 }
 
 const num = (v: string | undefined, d: number) =>
@@ -92,5 +104,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    rcsbSearchUrl: env.EVIDENT_RCSB_SEARCH_URL || SD.rcsbSearchUrl,
+    rcsbFilesUrl: env.EVIDENT_RCSB_FILES_URL || SD.rcsbFilesUrl,
+    alphafoldApiUrl: env.EVIDENT_ALPHAFOLD_API_URL || SD.alphafoldApiUrl,
+    alphafoldFilesUrl: env.EVIDENT_ALPHAFOLD_FILES_URL || SD.alphafoldFilesUrl,
+    structureMaxBytes: Math.round(num(env.EVIDENT_STRUCTURE_MAX_MB, SD.maxBytes / 1024 / 1024) * 1024 * 1024),
+    structureTimeoutMs: num(env.EVIDENT_STRUCTURE_TIMEOUT_MS, SD.timeoutMs),
+    structureCandidates: num(env.EVIDENT_STRUCTURE_CANDIDATES, SD.maxCandidates),
   };
 }

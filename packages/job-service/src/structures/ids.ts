@@ -1,0 +1,54 @@
+// Identifiers that end up in URLs and file names. Every id from a request or from a service's answer passes one
+// of these before it is used: only letters, digits, `_` and `-` survive, so no id can climb out of a base URL
+// or out of the cache directory.
+import { RESIDUE_LABEL, UNIPROT_ACCESSION } from '@evident/compound-generation';
+import { InvalidParametersError, type Problem } from '@evident/contract';
+
+// Classic four-character PDB ids (1ABC) and the extended form wwPDB announced for when they run out
+// (pdb_00001abc: "pdb_" and eight characters, the classic id being pdb_0000 + it).
+const CLASSIC_PDB_ID = /^[0-9][A-Za-z0-9]{3}$/;
+const EXTENDED_PDB_ID = /^pdb_[0-9]{5}[A-Za-z0-9]{3}$/i;
+
+/** The id in one spelling (classic ids upper case; an extended id that holds a classic one becomes it), or undefined. */
+export function canonicalPdbId(raw: string): string | undefined {
+  if (CLASSIC_PDB_ID.test(raw)) return raw.toUpperCase();
+  if (!EXTENDED_PDB_ID.test(raw)) return undefined;
+  const rest = raw.slice(4).toUpperCase();
+  return rest.startsWith('0000') ? rest.slice(4) : `pdb_${rest}`;
+}
+
+/** The accession without an isoform suffix: RCSB and AlphaFold DB index canonical sequences. */
+export function canonicalAccession(raw: string): string | undefined {
+  return UNIPROT_ACCESSION.test(raw) ? raw.replace(/-[0-9]+$/, '') : undefined;
+}
+
+// AlphaFold DB entry ids: AF-<accession>-F<fragment>.
+const ALPHAFOLD_ENTRY_ID = /^AF-[A-Z0-9]{6,10}-F[0-9]{1,3}$/;
+export const isAlphaFoldEntryId = (id: string) => ALPHAFOLD_ENTRY_ID.test(id);
+
+export interface StructureQuery {
+  uniprot: string;
+  pdb_id?: string | undefined;
+  residues: readonly string[];
+}
+
+/** Checked and canonical ids of a query; throws 400 `invalid_parameters` naming the request field. */
+export function checkQuery(q: StructureQuery): { accession: string; pdbId: string | undefined } {
+  const problems: Problem[] = [];
+  const accession = typeof q.uniprot === 'string' ? canonicalAccession(q.uniprot) : undefined;
+  if (!accession) problems.push({ path: '/target_uniprot', message: 'is not a UniProtKB accession (e.g. P00533)' });
+  let pdbId: string | undefined;
+  if (q.pdb_id !== undefined) {
+    pdbId = typeof q.pdb_id === 'string' ? canonicalPdbId(q.pdb_id) : undefined;
+    if (!pdbId)
+      problems.push({ path: '/pdb_id', message: 'is not a PDB id (four characters such as 2SRC, or pdb_00002src)' });
+  }
+  if (!Array.isArray(q.residues)) problems.push({ path: '/residues', message: 'must be a list of residue labels' });
+  else
+    q.residues.forEach((r, i) => {
+      if (typeof r !== 'string' || !RESIDUE_LABEL.test(r))
+        problems.push({ path: `/residues/${i}`, message: 'is not a residue label such as K721' });
+    });
+  if (problems.length) throw new InvalidParametersError(problems);
+  return { accession: accession!, pdbId };
+}
