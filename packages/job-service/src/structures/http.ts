@@ -18,7 +18,7 @@ export interface HttpLimits {
 export interface HttpAnswer {
   status: number;
   url: URL;
-  /** The decoded body; empty for a 204 and for answers whose body was not wanted (see `wantBodyOf`). */
+  /** The decoded body; empty for a 204 and for any non-2xx answer (its status is for the caller to judge). */
   body: Buffer;
   contentType: string;
 }
@@ -80,9 +80,9 @@ function describeFailure(e: unknown): string {
 }
 
 /**
- * One request to a source. Statuses in `wantBodyOf` (default: 2xx) have their body read; any other status is
- * returned with an empty body for the caller to judge. A redirect is followed (GET only) when its target is under
- * `base`.
+ * One request to a source. A 2xx answer other than 204 has its body read within the limits; any other status is
+ * returned with an empty body for the caller to judge. A redirect is followed (GET only, at most 3) when its
+ * target is under `base`. Failures to get an answer are `structure_unavailable`; the caller's abort is its reason.
  */
 export async function request(
   source: StructureSourceName,
