@@ -14,6 +14,7 @@ import { JobExecutor } from './runner/executor.js';
 import { EmbeddedRunner } from './runner/embedded.js';
 import { PgBossWorker, enqueue, startBoss } from './runner/pgboss.js';
 import { loadJobKinds, type AnyKind } from './kinds/registry.js';
+import { kindSettingsOf } from './kinds/settings.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -53,11 +54,12 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     unlock();
     throw e;
   }
-  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads), { kindModules: config.kindModules });
+  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads), { kindModules: config.kindModules, settings: kindSettingsOf(config) });
   // Bodies above the inline limit: a thread of their own, started per body and ended after it (its heap, grown
   // by the document, goes with it), with a heap cap so one body cannot take the process's memory.
   const largeBodyPool = new ThreadPool(1, {
     kindModules: config.kindModules,
+    settings: kindSettingsOf(config),
     oneShot: true,
     resourceLimits: { maxOldGenerationSizeMb: largeBodyHeapMb(config) },
   });
@@ -67,7 +69,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
   const log = serviceLogger(config, opts.logger);
 
   if (!config.databaseUrl) {
-    const pool = new ThreadPool(Math.max(1, config.workerThreads), { kindModules: config.kindModules });
+    const pool = new ThreadPool(Math.max(1, config.workerThreads), { kindModules: config.kindModules, settings: kindSettingsOf(config) });
     const executor = new JobExecutor(store, pool, config, log);
     const runner = new EmbeddedRunner(store, pool, executor, log, config);
     enqueueJob = async () => runner.nudge();
@@ -141,7 +143,7 @@ async function startPgWorkerOn(
   log: PinoLogger,
   kinds: readonly AnyKind[],
 ) {
-  const pool = new ThreadPool(Math.max(1, config.workerThreads), { kindModules: config.kindModules });
+  const pool = new ThreadPool(Math.max(1, config.workerThreads), { kindModules: config.kindModules, settings: kindSettingsOf(config) });
   const executor = new JobExecutor(store, pool, config, log);
   const threads = Math.max(1, config.workerThreads);
   const worker = new PgBossWorker(boss, store, executor, log, threads, config, kinds);

@@ -4,8 +4,19 @@
 // 4xx status and problems located by JSON pointer into the body: the engine's own error, or
 // InvalidParametersError. It crosses the worker thread as it is and becomes the HTTP answer (toWireError).
 import type { TSchema } from '@sinclair/typebox';
+import type { StructureSourcesOptions } from '../structures/index.js';
+
+/**
+ * What a kind's run may need from the service's configuration. Plain JSON: it crosses to worker threads.
+ * Compound generation reads the structure sources (URLs, cache directory, limits) from it.
+ */
+export interface KindSettings {
+  structures?: StructureSourcesOptions;
+}
 
 export interface JobRunContext {
+  /** The service's settings for kinds (absent for callers that run a kind directly). */
+  readonly settings?: KindSettings;
   /** Report progress; percent in 0..100. Cheap to call often: the service throttles what it stores. */
   progress(stage: string, percent: number): void;
   /** Aborted when the job is cancelled or its worker is shutting down; long loops should check it. */
@@ -35,6 +46,8 @@ export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {
   run(input: Input, ctx: JobRunContext): Promise<Result>;
   /** The main table of a result as CSV (for GET /v1/results/{id}?format=csv). */
   toCsv(result: Result): string;
+  /** A self-contained HTML page of a result (GET /v1/results/{id}?format=html), for kinds that have one. */
+  toHtml?(jobId: string, result: Result): string;
   /** A few lines a person reads in a terminal: the headline figures and the top `top` rows (`evident-jobs results`). */
   summarize?(result: Result, top: number): string[];
   /** The targets a completed job found, for GET /v1/targets across a caller's jobs (discovery kinds only). */

@@ -1,5 +1,5 @@
 // Runs one attempt of a job on the thread pool and records the outcome; shared by both queue backends.
-import { EvidentError } from '@evident/contract';
+import { EvidentError, INVALID_PARAMETERS } from '@evident/contract';
 import type { ServiceConfig } from '../config.js';
 import type { Attempt, Store } from '../store/types.js';
 import { statusDocument } from '../wire/status.js';
@@ -119,7 +119,10 @@ export class JobExecutor {
       // aborted ourselves (the time limit) is typed 4xx too, but it is no refusal: it takes the retry path.
       const aborted = e instanceof TaskAbortedError || entry.why === 'timeout';
       if (!aborted && e instanceof EvidentError && e.status !== undefined && e.status < 500) {
-        await this.store.failJob(job.id, 'invalid_input', e.message, now);
+        // invalid_parameters at run time keeps the job API's one code for it; an engine's own refusal (no
+        // structure covers the residues, ...) keeps its code, which says more.
+        const code = e.code === INVALID_PARAMETERS ? 'invalid_input' : e.code;
+        await this.store.failJob(job.id, code, e.message, now);
         this.notify(job.id);
         return 'failed';
       }
@@ -144,9 +147,12 @@ export class JobExecutor {
         );
         return 'retry';
       }
+      // An outside dependency that stayed down (502/503: a structure source, the docking tools) is named by its
+      // own code after the retries; anything else is job_failed.
+      const named = e instanceof EvidentError && (e.status === 502 || e.status === 503);
       await this.store.failJob(
         job.id,
-        'job_failed',
+        named ? (e as EvidentError).code : 'job_failed',
         `the job failed on each of its ${job.attempts} attempt(s); last error: ${message}`,
         now,
       );

@@ -1,15 +1,18 @@
 // Messages between the service and its worker threads. Errors cross as @evident/contract's SerializedError.
 import type { SerializedError } from '@evident/contract';
+import type { KindSettings } from '../kinds/job-kind.js';
 
 export type ThreadTask =
   | { type: 'prepare'; taskId: number; kind: string; request: unknown }
   | { type: 'prepare-raw'; taskId: number; kind: string; raw: Uint8Array }
   | { type: 'run'; taskId: number; kind: string; input: Uint8Array; attempt: number }
-  | { type: 'csv'; taskId: number; kind: string; result: Uint8Array };
+  /** Renders a stored result: its main table as CSV, or (kinds with a page) a self-contained HTML page. */
+  | { type: 'csv'; taskId: number; kind: string; result: Uint8Array; format?: 'csv' | 'html'; jobId?: string };
 
 /** Given to every thread at its start. */
 export interface ThreadData {
   kindModules: string[];
+  settings: KindSettings;
 }
 
 export type ToThread = ThreadTask | { type: 'abort'; taskId: number };

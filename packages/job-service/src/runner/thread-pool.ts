@@ -8,6 +8,7 @@
 // heap, grown by one huge document, is given back whole instead of staying with an idle thread.
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { deserializeError } from '@evident/contract';
+import type { KindSettings } from '../kinds/job-kind.js';
 import type { FromThread, ThreadData, ThreadTask } from './protocol.js';
 import { TaskAbortedError, TaskOutOfMemoryError, TaskTimeoutError } from './thread-errors.js';
 
@@ -25,6 +26,8 @@ function newThread(workerData: ThreadData, resourceLimits: ResourceLimits | unde
 export interface ThreadPoolOptions {
   /** Modules of job kinds beyond the production ones, loaded by every thread. */
   kindModules?: readonly string[];
+  /** What a kind's run may need from the service's configuration (handed to every run). */
+  settings?: KindSettings;
   abortGraceMs?: number;
   /** Threads start when a task comes and end after it (see above). */
   oneShot?: boolean;
@@ -55,7 +58,7 @@ export interface TaskLimits {
 
 const timeoutOf = (task: ThreadTask, ms: number): TaskTimeoutError =>
   task.type === 'csv'
-    ? new TaskTimeoutError('csv_timeout', 'making the CSV', ms)
+    ? new TaskTimeoutError('csv_timeout', 'rendering the results', ms)
     : task.type === 'run'
       ? new TaskTimeoutError('run_timeout', 'the run', ms)
       : new TaskTimeoutError('prepare_timeout', 'checking the request', ms);
@@ -98,7 +101,7 @@ export class ThreadPool {
   }
 
   private spawn(): Slot {
-    const data = { kindModules: [...this.kindModules] };
+    const data: ThreadData = { kindModules: [...this.kindModules], settings: this.options.settings ?? {} };
     const slot: Slot = { worker: newThread(data, this.options.resourceLimits), ready: false };
     slot.worker.unref();
     slot.worker.on('message', (m: FromThread) => {

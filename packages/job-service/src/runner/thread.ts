@@ -83,7 +83,8 @@ port.on('message', async (m: ToThread) => {
       return;
     }
     if (m.type === 'csv') {
-      const csv = kind.toCsv(JSON.parse(gunzipSync(m.result).toString('utf8')));
+      const result = JSON.parse(gunzipSync(m.result).toString('utf8'));
+      const csv = m.format === 'html' && kind.toHtml ? kind.toHtml(m.jobId ?? '', result) : kind.toCsv(result);
       const gz = pack(csv);
       send({ type: 'csv', taskId: m.taskId, csv: gz }, owned(gz));
       return;
@@ -93,6 +94,7 @@ port.on('message', async (m: ToThread) => {
     const input = JSON.parse(gunzipSync(m.input).toString('utf8'));
     let last = 0;
     const result = await kind.run(input, {
+      settings: (workerData as ThreadData | undefined)?.settings ?? {},
       signal: controller.signal,
       attempt: m.attempt,
       progress(stage, percent) {

@@ -71,7 +71,7 @@ export const PageQuery = Type.Object(
 );
 
 export const ResultsQuery = Type.Object(
-  { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])) },
+  { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('html')])) },
   { additionalProperties: false },
 );
 

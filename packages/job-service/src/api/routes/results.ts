@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { ApiError } from '../../errors.js';
+import { ApiError, InvalidParametersError } from '../../errors.js';
 import { JobIdParams, ResultsQuery, errorResponses } from '../../wire/schemas.js';
 import { ownJob, taskLimitsOf, type RouteDeps } from './common.js';
 
@@ -28,7 +28,24 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
       }
       const gz = await deps.store.getResult(job.id);
       if (!gz) throw new Error(`completed job ${job.id} has no stored result`);
-      if ((req.query as { format?: string }).format === 'csv') {
+      const format = (req.query as { format?: string }).format;
+      if (format === 'html') {
+        if (!deps.kinds.find((k) => k.id === job.kind)?.toHtml) {
+          throw new InvalidParametersError([
+            { path: '/format', message: `jobs of kind ${job.kind} have no HTML page; use json or csv` },
+          ]);
+        }
+        const page = await deps.preparePool.run(
+          { type: 'csv', kind: job.kind, result: gz, format: 'html', jobId: job.id },
+          undefined,
+          [],
+          taskLimitsOf(deps, reply),
+        ).result;
+        if (page.type !== 'csv') throw new Error('unexpected thread answer');
+        reply.header('content-security-policy', HTML_PAGE_CSP);
+        return sendStored(req, reply, Buffer.from(page.csv), 'text/html; charset=utf-8', `${job.id}.html`);
+      }
+      if (format === 'csv') {
         const csv = await deps.preparePool.run(
           { type: 'csv', kind: job.kind, result: gz },
           undefined,
@@ -42,6 +59,14 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
     },
   );
 };
+
+/**
+ * The results page runs its own inline scripts (the viewer, the data) and nothing else: no network, no frames,
+ * no forms (the page is data the service made, but molecule names and structure text came from a caller).
+ */
+const HTML_PAGE_CSP =
+  "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; " +
+  "connect-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'";
 
 /** Stored bodies are gzip: sent as they are to clients that accept gzip, inflated on the fly otherwise. */
 function sendStored(req: FastifyRequest, reply: FastifyReply, gz: Buffer, type: string, filename?: string) {

@@ -56,6 +56,23 @@ export const CgOptions = Type.Object(
     include_svg: Type.Optional(
       Type.Boolean({ default: true, description: 'Include an RDKit SVG depiction per molecule' }),
     ),
+    docking: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description:
+          'Dock candidates into the target structure with AutoDock Vina (false: drug-likeness, references and a residue heuristic only)',
+      }),
+    ),
+    docking_exhaustiveness: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 32, default: 8, description: "Vina's search exhaustiveness per docking call" }),
+    ),
+    docking_budget: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 20000,
+        description: 'Docking calls in all, each stereoisomer counted (default 3 x num_molecules + 30)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -86,6 +103,26 @@ export const CgRequest = Type.Object(
         maxItems: 100,
         description: 'SMILES of known actives: similarity and novelty terms',
       }),
+    ),
+    structure: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 40_000_000,
+        description: 'Base64 of the target structure, PDB or mmCIF text (optionally gzip-compressed)',
+      }),
+    ),
+    pdb_id: Type.Optional(
+      Type.String({ minLength: 4, maxLength: 4, description: 'A PDB entry to use as the target structure, e.g. 2SRC' }),
+    ),
+    chain: Type.Optional(Type.String({ minLength: 1, maxLength: 4, description: 'Chain of the structure (default: the chain mapped to target_uniprot)' })),
+    pocket: Type.Optional(
+      Type.Object(
+        {
+          center: Type.Array(Type.Number(), { minItems: 3, maxItems: 3, description: '[x, y, z], Å' }),
+          size: Type.Array(Type.Number(), { minItems: 3, maxItems: 3, description: 'Box edges [x, y, z], Å' }),
+        },
+        { additionalProperties: false, description: 'Docking box; default: around a co-crystallised ligand at the named residues, else around the residues' },
+      ),
     ),
     options: Type.Optional(CgOptions),
     callback_url: Type.Optional(

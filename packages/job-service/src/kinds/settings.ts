@@ -1,0 +1,19 @@
+// The part of the service's configuration job kinds see (it crosses to worker threads as JSON).
+import { join } from 'node:path';
+import type { ServiceConfig } from '../config.js';
+import type { KindSettings } from './job-kind.js';
+
+export function kindSettingsOf(config: ServiceConfig): KindSettings {
+  return {
+    structures: {
+      cacheDir: join(config.dataDir, 'structures'),
+      rcsbSearchUrl: config.rcsbSearchUrl,
+      rcsbFilesUrl: config.rcsbFilesUrl,
+      alphafoldApiUrl: config.alphafoldApiUrl,
+      alphafoldFilesUrl: config.alphafoldFilesUrl,
+      maxBytes: config.structureMaxBytes,
+      timeoutMs: config.structureTimeoutMs,
+      maxCandidates: config.structureCandidates,
+    },
+  };
+}
