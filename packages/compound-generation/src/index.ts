@@ -13,6 +13,8 @@ export { SMILES_LIMITS, smilesBoundsProblem } from './smiles-bounds.js';
 export {
   validateRequest,
   defaultMaxEvaluations,
+  defaultDockingBudget,
+  DEFAULT_DOCKING_EXHAUSTIVENESS,
   DEFAULT_CONSTRAINTS,
   DEFAULT_NUM_MOLECULES,
   DEFAULT_SEED,
@@ -26,16 +28,27 @@ export {
   type GenerationOptions,
   type Constraints,
 } from './request.js';
-export { generateCompounds, generateFromInput } from './generate.js';
+export { generateCompounds, generateFromInput, type GenerationHooks } from './generate.js';
+export { analyseTarget, pocketResiduesPdb, type StructureOrigin, type TargetSite } from './target/site.js';
+export { STRUCTURE_LIMITS, PDB_ID, CHAIN_ID, type TargetRequest } from './target/request-target.js';
+export type { DockingPort, DockedPose, DockingDescription, TargetSummary } from './target/port.js';
+export { dockingTerm, MAX_ISOMERS, type DockingStats } from './generation/docking-rounds.js';
 export {
   resultToCsv,
   CSV_COLUMNS,
   type GenerationResult,
   type GeneratedMolecule,
+  type Guidance,
   type GenerationSummary,
 } from './results.js';
 export type { StopReason, RunHooks } from './generation/ga.js';
 export { randomEnumerationBaseline } from './generation/baseline.js';
 export { depictSvg, svgGrid, type GridCell } from './depict.js';
 export { siteComplementarity, residueFit, type PharmacophoreFeatures } from './scoring/site.js';
-export { WEIGHTS, WEIGHTS_WITH_REFERENCES, REFERENCE_SIMILARITY_TARGET } from './scoring/evaluate.js';
+export {
+  WEIGHTS,
+  WEIGHTS_WITH_REFERENCES,
+  WEIGHTS_DOCKING,
+  WEIGHTS_DOCKING_WITH_REFERENCES,
+  REFERENCE_SIMILARITY_TARGET,
+} from './scoring/evaluate.js';

@@ -2,6 +2,9 @@
 import { InvalidRequestError, isWasmTrap, type FieldProblem } from './errors.js';
 import { loadRDKit, parseSmiles, type Mol } from './rdkit.js';
 import { SMILES_LIMITS, smilesBoundsProblem } from './smiles-bounds.js';
+import { readTargetFields, type TargetRequest } from './target/request-target.js';
+import { analyseTarget } from './target/site.js';
+import { EvidentError } from '@evident/contract';
 
 /** The request as it arrives (snake_case, as in the API). */
 export interface GenerationRequest {
@@ -15,6 +18,11 @@ export interface GenerationRequest {
   };
   num_molecules?: number;
   reference_ligands?: string[];
+  /** Base64 of a PDB or mmCIF file (optionally gzip-compressed). */
+  structure?: string;
+  pdb_id?: string;
+  chain?: string;
+  pocket?: { center: [number, number, number]; size: [number, number, number] };
   options?: GenerationOptions;
 }
 
@@ -30,6 +38,12 @@ export interface GenerationOptions {
   allow_alerts?: boolean;
   /** Include an RDKit SVG depiction per molecule. */
   include_svg?: boolean;
+  /** Dock candidates into the target's structure with AutoDock Vina (default true). */
+  docking?: boolean;
+  /** Vina's search exhaustiveness per docking call (default 8, Vina's own). */
+  docking_exhaustiveness?: number;
+  /** Docking calls the run may make in all, each stereoisomer counting once (default 3 x num_molecules + 30). */
+  docking_budget?: number;
 }
 
 export interface Constraints {
@@ -47,6 +61,8 @@ export interface GenerationInput {
   num_molecules: number;
   /** Canonical SMILES of the reference ligands. */
   reference_ligands: string[];
+  /** The structure, PDB id, chain and pocket the request gave (all may be absent). */
+  target: TargetRequest;
   options: Required<GenerationOptions>;
 }
 
@@ -63,6 +79,8 @@ export const BOUNDS = {
   smiles: SMILES_LIMITS,
   max_evaluations: [100, 1_000_000],
   population_size: [10, 1000],
+  docking_exhaustiveness: [1, 32],
+  docking_budget: [1, 20_000],
 } as const;
 export const DEFAULT_NUM_MOLECULES = 20;
 export const DEFAULT_SEED = 42;
@@ -73,6 +91,12 @@ export const DEFAULT_POPULATION = 100;
 export function defaultMaxEvaluations(numMolecules: number): number {
   return Math.min(200_000, Math.max(5_000, 150 * numMolecules));
 }
+
+/** Default docking budget: every returned molecule once with room for stereoisomers, plus the rounds. */
+export function defaultDockingBudget(numMolecules: number): number {
+  return Math.min(BOUNDS.docking_budget[1], 3 * numMolecules + 30);
+}
+export const DEFAULT_DOCKING_EXHAUSTIVENESS = 8;
 
 // UniProtKB accession format (uniprot.org/help/accession_numbers), optionally with an isoform suffix.
 export const UNIPROT_ACCESSION =
@@ -92,6 +116,10 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     'constraints',
     'num_molecules',
     'reference_ligands',
+    'structure',
+    'pdb_id',
+    'chain',
+    'pocket',
     'options',
     'callback_url',
   ]);
@@ -210,6 +238,8 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     }
   }
 
+  const target = readTargetFields(raw, bad);
+
   const o = raw.options ?? {};
   const options: Required<GenerationOptions> = {
     seed: DEFAULT_SEED,
@@ -218,10 +248,17 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     population_size: DEFAULT_POPULATION,
     allow_alerts: false,
     include_svg: true,
+    docking: true,
+    docking_exhaustiveness: DEFAULT_DOCKING_EXHAUSTIVENESS,
+    docking_budget: defaultDockingBudget(numMolecules),
   };
   if (!isObject(o)) bad('/options', 'must be an object');
   else {
-    const int = (key: 'seed' | 'max_evaluations' | 'population_size', lo: number, hi: number) => {
+    const int = (
+      key: 'seed' | 'max_evaluations' | 'population_size' | 'docking_exhaustiveness' | 'docking_budget',
+      lo: number,
+      hi: number,
+    ) => {
       const v = o[key];
       if (v === undefined) return;
       if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)
@@ -231,12 +268,14 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     int('seed', 0, 4294967295);
     int('max_evaluations', ...BOUNDS.max_evaluations);
     int('population_size', ...BOUNDS.population_size);
+    int('docking_exhaustiveness', ...BOUNDS.docking_exhaustiveness);
+    int('docking_budget', ...BOUNDS.docking_budget);
     if (o.similarity_cap !== undefined) {
       const v = o.similarity_cap;
       if (typeof v !== 'number' || !(v > 0 && v <= 1)) bad('/options/similarity_cap', 'must be a number in (0, 1]');
       else options.similarity_cap = v;
     }
-    for (const key of ['allow_alerts', 'include_svg'] as const) {
+    for (const key of ['allow_alerts', 'include_svg', 'docking'] as const) {
       if (o[key] === undefined) continue;
       if (typeof o[key] !== 'boolean') bad(`/options/${key}`, 'must be true or false');
       else options[key] = o[key] as boolean;
@@ -244,13 +283,25 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     for (const k of Object.keys(o)) if (!(k in options)) bad(`/options/${k}`, 'unknown option');
   }
 
+  if (options.docking && options.docking_budget < numMolecules)
+    bad('/options/docking_budget', `must be at least num_molecules (${numMolecules}): every returned molecule is docked`);
   if (problems.length) throw new InvalidRequestError(problems);
+  if (target.structure !== null) {
+    // A structure in the request is read now, so that a wrong chain, residue or pocket is this request's 400.
+    try {
+      analyseTarget(target.structure, { uniprot: acc as string, residues, target }, { id: 'request', source: 'request' });
+    } catch (e) {
+      if (e instanceof EvidentError && e.problems?.length) throw new InvalidRequestError([...e.problems]);
+      throw e;
+    }
+  }
   return {
     target_uniprot: acc as string,
     residues,
     constraints,
     num_molecules: numMolecules,
     reference_ligands: [...new Set(references)],
+    target,
     options,
   };
 }

@@ -2,7 +2,9 @@
 import type { MoleculeProperties } from './chem/describe.js';
 import { tanimoto } from './chem/fingerprint.js';
 import { depictSvg } from './depict.js';
+import type { DockingRounds, DockingStats } from './generation/docking-rounds.js';
 import type { StopReason } from './generation/ga.js';
+import type { DockingDescription, TargetSummary } from './target/port.js';
 import { parseSmiles, type RDKit } from './rdkit.js';
 import type { Constraints, GenerationInput } from './request.js';
 import type { Evaluated, EvaluatorStats, ScoreTerms } from './scoring/evaluate.js';
@@ -15,7 +17,21 @@ export interface GeneratedMolecule {
   scores: ScoreTerms;
   alerts: string[];
   svg: string;
+  /** Vina affinity of the best pose, kcal/mol; null when the run did not dock. */
+  docking_score: number | null;
+  /** The best pose in the receptor's frame (SDF); null when the run did not dock. */
+  pose: { format: 'sdf'; data: string } | null;
+  /** Residues within 4 Å of the pose, UniProt numbering where the structure maps it. */
+  contacts: string[];
+  /**
+   * Stereoisomers docked when the generated molecule left stereocentres unspecified: `smiles` is then the best
+   * one; every isomer's score is listed; `capped` when there were more than were docked.
+   */
+  stereoisomers: { docked: number; scores: Record<string, number>; capped: boolean; generated_as: string } | null;
 }
+
+/** What guided the search: docking into the structure, similarity to known ligands, both, or neither. */
+export type Guidance = 'structure' | 'ligands' | 'structure+ligands' | 'none';
 
 export interface GenerationSummary {
   requested: number;
@@ -46,17 +62,28 @@ export interface GenerationSummary {
   candidate_uniqueness: number;
   /** Fraction of scored molecules passing every hard filter. */
   evaluated_pass_rate: number;
+  /** Mean Vina affinity of the returned molecules (kcal/mol); null without docking. */
+  mean_docking_score: number | null;
 }
 
 export interface GenerationResult {
-  target: { uniprot: string; residues: string[] };
+  /** The request's target; with docking also the structure, chain, resolved residues and pocket used. */
+  target: { uniprot: string; residues: string[] } & Partial<Omit<TargetSummary, 'uniprot' | 'residues' | 'warnings'>> & {
+      resolved_residues?: TargetSummary['residues'];
+    };
+  guidance: Guidance;
+  /** The docking engine, its settings and what the run spent; null without docking. */
+  docking: (DockingDescription & DockingStats) | null;
   constraints: Constraints;
   summary: GenerationSummary;
   molecules: GeneratedMolecule[];
+  /** What the user should know: numbering mismatches, fewer molecules than asked, unguided runs. */
+  warnings: string[];
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const r2 = (x: number) => Math.round(x * 100) / 100;
 
 function inchiKey(rd: RDKit, smiles: string): string {
   const mol = parseSmiles(rd, smiles);
@@ -78,9 +105,28 @@ export function buildResult(
     generations: number;
     initial: Set<string>;
     runtimeS: number;
+    docking?: DockingRounds | null;
+    target?: TargetSummary | null;
+    dockingDescription?: DockingDescription | null;
   },
 ): GenerationResult {
   const sel = run.selected;
+  const rounds = run.docking ?? null;
+  const records = sel.map((e) => rounds?.records.get(e.smiles) ?? null);
+  const hasRefs = input.reference_ligands.length > 0;
+  const guidance: Guidance = rounds ? (hasRefs ? 'structure+ligands' : 'structure') : hasRefs ? 'ligands' : 'none';
+  const warnings = [...(run.target?.warnings ?? [])];
+  if (guidance === 'none')
+    warnings.push(
+      'neither a structure (docking) nor reference ligands guided this run: only drug-likeness and a residue-letter ' +
+        'heuristic ranked the molecules; give options.docking or reference_ligands',
+    );
+  if (sel.length < input.num_molecules)
+    warnings.push(
+      `${sel.length} of ${input.num_molecules} molecules returned` +
+        (rounds && rounds.remaining <= 0 ? ': the docking budget ran out (raise options.docking_budget)' : ''),
+    );
+  const t = run.target ?? null;
   const c = input.constraints;
   const valid = sel.filter((e) => {
     const m = parseSmiles(rd, e.smiles);
@@ -109,7 +155,15 @@ export function buildResult(
   const n = sel.length || 1;
   const s = run.stats;
   return {
-    target: { uniprot: input.target_uniprot, residues: input.residues },
+    target: {
+      uniprot: input.target_uniprot,
+      residues: input.residues,
+      ...(t
+        ? { structure: t.structure, pocket: t.pocket, resolved_residues: t.residues, pocket_pdb: t.pocket_pdb }
+        : {}),
+    },
+    guidance,
+    docking: rounds && run.dockingDescription ? { ...run.dockingDescription, ...rounds.stats, seconds: r2(rounds.stats.seconds) } : null,
     constraints: c,
     summary: {
       requested: input.num_molecules,
@@ -129,16 +183,29 @@ export function buildResult(
       candidate_validity: r4(s.valid / (s.candidates || 1)),
       candidate_uniqueness: r4(s.unique / (s.valid || 1)),
       evaluated_pass_rate: r4(s.passing / (s.evaluations || 1)),
+      mean_docking_score: rounds ? r2(mean(records.map((r) => r?.score ?? 0))) : null,
     },
-    molecules: sel.map((e, i) => ({
-      rank: i + 1,
-      smiles: e.smiles,
-      inchikey: inchiKey(rd, e.smiles),
-      properties: e.properties,
-      scores: e.scores,
-      alerts: e.alerts,
-      svg: input.options.include_svg ? depictSvg(rd, e.smiles) : '',
-    })),
+    warnings,
+    molecules: sel.map((e, i) => {
+      const r = records[i];
+      const smiles = r?.smiles ?? e.smiles;
+      return {
+        rank: i + 1,
+        smiles,
+        inchikey: inchiKey(rd, smiles),
+        properties: e.properties,
+        scores: e.scores,
+        alerts: e.alerts,
+        svg: input.options.include_svg ? depictSvg(rd, smiles) : '',
+        docking_score: r ? r.score : null,
+        pose: r ? { format: 'sdf' as const, data: r.pose_sdf } : null,
+        contacts: r?.contacts ?? [],
+        stereoisomers:
+          r && (r.isomers_docked > 1 || r.smiles !== e.smiles)
+            ? { docked: r.isomers_docked, scores: r.isomer_scores, capped: r.isomers_capped, generated_as: e.smiles }
+            : null,
+      };
+    }),
   };
 }
 
@@ -161,6 +228,8 @@ export const CSV_COLUMNS = [
   'site_complementarity',
   'reference_similarity',
   'novelty',
+  'docking_score',
+  'contacts',
   'total',
   'alerts',
 ] as const;
@@ -195,6 +264,8 @@ export function resultToCsv(result: GenerationResult): string {
         m.scores.site_complementarity,
         m.scores.reference_similarity,
         m.scores.novelty,
+        m.docking_score,
+        m.contacts.join(';'),
         m.scores.total,
         m.alerts.join(';'),
       ]

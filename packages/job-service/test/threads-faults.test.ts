@@ -14,7 +14,7 @@ const cg = {
   target_uniprot: 'P00533',
   binding_site: { residues: ['K721', 'T790'] },
   num_molecules: 2,
-  options: { max_evaluations: 100, population_size: 10, include_svg: false },
+  options: { max_evaluations: 100, population_size: 10, include_svg: false, docking: false },
 };
 
 const servers: TestServer[] = [];

@@ -15,7 +15,8 @@ export const designRequest = {
   target_uniprot: 'P00533',
   binding_site: { residues: ['K721', 'L834', 'T790'] },
   num_molecules: 4,
-  options: { seed: 11, max_evaluations: 400 },
+  // No docking here: the export is about the results' shape, and a docked run needs a structure (cg-target tests).
+  options: { seed: 11, max_evaluations: 400, docking: false },
 };
 
 export interface JobService {

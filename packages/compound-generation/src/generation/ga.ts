@@ -6,7 +6,9 @@ import { GenerationAbortedError } from '../errors.js';
 import { loadRDKit, type RDKit } from '../rdkit.js';
 import type { GenerationInput } from '../request.js';
 import { tanimoto } from '../chem/fingerprint.js';
-import { Evaluator, selectDiverse, type Evaluated } from '../scoring/evaluate.js';
+import { applyDockingTerm, Evaluator, selectDiverse, type Evaluated } from '../scoring/evaluate.js';
+import type { DockingPort } from '../target/port.js';
+import { DockingRounds } from './docking-rounds.js';
 import { FragmentLibrary } from './library.js';
 import { Operators } from './operators.js';
 import { Random } from './prng.js';
@@ -23,6 +25,20 @@ export interface RunOutcome {
   generations: number;
   /** Canonical SMILES of the initial (library-assembled) population. */
   initial: Set<string>;
+  /** The docking rounds, when the run docked. */
+  docking: DockingRounds | null;
+}
+
+/** Docking rounds run every this many generations while the rounds' share of the budget lasts. */
+export const DOCK_EVERY = 2;
+/** Rounds the in-search share of the docking budget is spread over. */
+export const EXPECTED_ROUNDS = 8;
+/** In-search docking picks no two molecules above this similarity in one round (spread the information). */
+const ROUND_SIMILARITY = 0.7;
+
+/** Docking calls kept for the final pass: every returned molecule is docked, with room for stereoisomers. */
+export function finalDockingReserve(numMolecules: number): number {
+  return Math.ceil(1.5 * numMolecules) + 4;
 }
 
 /** Generations without improvement of the selected set's mean score before the run counts as converged. */
@@ -33,7 +49,11 @@ const TOURNAMENT = 3;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHooks = {}): Promise<RunOutcome> {
+export async function runGeneticAlgorithm(
+  input: GenerationInput,
+  hooks: RunHooks = {},
+  port: DockingPort | null = null,
+): Promise<RunOutcome> {
   const rd = await loadRDKit();
   const library = FragmentLibrary.load();
   const rng = new Random(input.options.seed);
@@ -46,11 +66,41 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
   const check = () => {
     if (hooks.signal?.aborted) throw new GenerationAbortedError();
   };
+  const rounds = port ? new DockingRounds(rd, port, options.docking_budget) : null;
+  const reserve = Math.min(options.docking_budget, finalDockingReserve(target));
+  const perRound = Math.max(2, Math.ceil((options.docking_budget - reserve) / EXPECTED_ROUNDS));
+  const dockingShare = () => (rounds ? rounds.stats.calls / Math.max(1, rounds.stats.budget) : 0);
+  // One docking round: the fittest undocked passing members, spread out by similarity; then every scored
+  // molecule's docking estimate is refreshed, so that selection sees what docking taught.
+  const dockRound = async (pool: Evaluated[]) => {
+    if (!rounds || rounds.remaining - perRound < reserve) return;
+    const picks: Evaluated[] = [];
+    for (const e of [...pool].sort((a, b) => b.fitness - a.fitness)) {
+      if (picks.length >= perRound) break;
+      if (!e.passes || rounds.isDocked(e)) continue;
+      if (picks.some((p) => tanimoto(p.fp, e.fp) > ROUND_SIMILARITY)) continue;
+      picks.push(e);
+    }
+    if (picks.length === 0) return;
+    await rounds.dock(picks, hooks.signal);
+    check();
+    refresh();
+  };
+  const refresh = () => {
+    if (!rounds) return;
+    for (const e of archive) applyDockingTerm(e, rounds.term(e).term);
+    for (const e of population) applyDockingTerm(e, rounds.term(e).term);
+  };
+  let population: Evaluated[] = [];
 
   try {
     report('initial population', 0);
-    let population = await initialPopulation(rd, library, rng, evaluator, archive, options.population_size, hooks);
+    population = await initialPopulation(rd, library, rng, evaluator, archive, options.population_size, hooks);
     const initial = new Set(population.map((p) => p.smiles));
+    if (rounds) {
+      report('docking', 0.01);
+      await dockRound(population);
+    }
     let generations = 0;
     let best = -Infinity;
     let stale = 0;
@@ -82,7 +132,9 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
         }
       }
       failedBreeding = evaluator.stats.evaluations === before ? failedBreeding + 1 : 0;
+      if (rounds) for (const c of children) applyDockingTerm(c, rounds.term(c).term);
       population = survivors([...population, ...children], options.population_size);
+      if (rounds && generations % DOCK_EVERY === 0) await dockRound(population);
 
       if (failedBreeding >= 20) {
         stopReason = 'no_progress';
@@ -93,6 +145,7 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
       // done every few generations (patience then counts selections, not generations).
       if (generations % selectEvery !== 0) {
         progress = Math.max(progress, Math.min(99, (100 * evaluator.stats.evaluations) / budget));
+        if (rounds) progress = Math.max(progress, Math.min(90, 100 * dockingShare()));
         report('evolving', Math.round(progress * 10) / 1000);
         continue;
       }
@@ -114,12 +167,35 @@ export async function runGeneticAlgorithm(input: GenerationInput, hooks: RunHook
       const found = Math.min(1, selected.length / target);
       const estimate =
         100 * Math.max(evaluator.stats.evaluations / budget, 0.5 * found + 0.5 * found * Math.min(1, stale / PATIENCE));
-      progress = Math.max(progress, Math.min(99, estimate));
+      progress = Math.max(progress, Math.min(rounds ? 90 : 99, estimate));
+      if (rounds) progress = Math.max(progress, Math.min(90, 100 * dockingShare()));
       report('evolving', Math.round(progress * 10) / 1000);
     }
     check();
-    const selected = selectDiverse(archive, target, options.similarity_cap);
-    return { selected, evaluator, stopReason, generations, initial };
+    if (!rounds) {
+      const selected = selectDiverse(archive, target, options.similarity_cap);
+      return { selected, evaluator, stopReason, generations, initial, docking: null };
+    }
+    // Final pass: dock whatever the diverse selection holds that is not docked yet, re-select with the true
+    // scores, and repeat until the selection is all docked or the budget is spent; only docked molecules return.
+    for (let pass = 0; pass < 20; pass++) {
+      check();
+      const selected = selectDiverse(archive, target, options.similarity_cap);
+      const undocked = selected.filter((e) => !rounds.isDocked(e));
+      if (undocked.length === 0 || rounds.remaining <= 0) break;
+      report('docking', Math.max(progress, Math.min(99, 90 + 9 * dockingShare())) / 100);
+      const before = rounds.stats.calls;
+      await rounds.dock(undocked, hooks.signal);
+      refresh();
+      if (rounds.stats.calls === before) break;
+    }
+    check();
+    const selected = selectDiverse(
+      archive.filter((e) => rounds.isDocked(e)),
+      target,
+      options.similarity_cap,
+    );
+    return { selected, evaluator, stopReason, generations, initial, docking: rounds };
   } finally {
     ops.dispose();
   }

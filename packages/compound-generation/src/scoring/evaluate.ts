@@ -19,6 +19,11 @@ export interface ScoreTerms {
   reference_similarity: number | null;
   /** 1 - reference_similarity (null without references). */
   novelty: number | null;
+  /**
+   * Docking term 0..1 (see dockingTerm): from the molecule's own Vina score once docked, else estimated from its
+   * docked neighbours. Null when the run does not dock.
+   */
+  docking_term: number | null;
   total: number;
 }
 
@@ -34,12 +39,20 @@ export interface Evaluated {
   passes: boolean;
   /** Selection value for the GA: total minus penalties for violations and alerts. */
   fitness: number;
+  /** What fitness subtracts from total (constraint distance, blocking alerts). */
+  penalty: number;
   fp: Fingerprint;
 }
 
 /** Score weights (documented in the README). Reference similarity counts only when references are given. */
 export const WEIGHTS = { qed: 0.45, sa: 0.2, site: 0.35 };
 export const WEIGHTS_WITH_REFERENCES = { qed: 0.35, sa: 0.15, site: 0.25, reference: 0.25 };
+/**
+ * With docking, the Vina term replaces the residue heuristic (which only guessed at the pocket from residue
+ * letters) and carries the largest weight; QED keeps enough weight that the returned set stays drug-like.
+ */
+export const WEIGHTS_DOCKING = { qed: 0.35, sa: 0.15, docking: 0.5 };
+export const WEIGHTS_DOCKING_WITH_REFERENCES = { qed: 0.3, sa: 0.1, docking: 0.4, reference: 0.2 };
 /** Similarity to the references saturates here: analogues are rewarded, copies are not needed. */
 export const REFERENCE_SIMILARITY_TARGET = 0.5;
 
@@ -167,17 +180,12 @@ export class Evaluator {
     let refSim: number | null = null;
     if (this.referenceFps.length) refSim = Math.max(...this.referenceFps.map((r) => tanimoto(fp, r)));
     const saTerm = (10 - p.sa_score) / 9;
-    const total =
-      refSim === null
-        ? WEIGHTS.qed * p.qed + WEIGHTS.sa * saTerm + WEIGHTS.site * site
-        : WEIGHTS_WITH_REFERENCES.qed * p.qed +
-          WEIGHTS_WITH_REFERENCES.sa * saTerm +
-          WEIGHTS_WITH_REFERENCES.site * site +
-          WEIGHTS_WITH_REFERENCES.reference * Math.min(1, refSim / REFERENCE_SIMILARITY_TARGET);
+    const docking = this.input.options.docking ? 0.5 : null;
+    const total = combinedTotal(p.qed, saTerm, site, refSim, docking);
     const alertBlocks = alerts.length > 0 && !this.input.options.allow_alerts;
     const passes = violations.length === 0 && !alertBlocks;
+    const penalty = 0.5 * Math.min(distance, 4) + (alertBlocks ? 0.15 * Math.min(alerts.length, 3) : 0);
     if (passes) this.stats.passing++;
-    const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
     return {
       smiles,
       properties: p,
@@ -188,15 +196,49 @@ export class Evaluator {
         site_complementarity: r4(site),
         reference_similarity: refSim === null ? null : r4(refSim),
         novelty: refSim === null ? null : r4(1 - refSim),
+        docking_term: docking,
         total: r4(total),
       },
       violations,
       alerts,
       passes,
-      fitness: total - 0.5 * Math.min(distance, 4) - (alertBlocks ? 0.15 * Math.min(alerts.length, 3) : 0),
+      fitness: total - penalty,
+      penalty,
       fp,
     };
   }
+}
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** The weighted score: the residue heuristic without docking, the docking term with it. */
+export function combinedTotal(
+  qed: number,
+  saTerm: number,
+  site: number,
+  refSim: number | null,
+  docking: number | null,
+): number {
+  const ref = refSim === null ? 0 : Math.min(1, refSim / REFERENCE_SIMILARITY_TARGET);
+  if (docking !== null) {
+    if (refSim === null) return WEIGHTS_DOCKING.qed * qed + WEIGHTS_DOCKING.sa * saTerm + WEIGHTS_DOCKING.docking * docking;
+    const w = WEIGHTS_DOCKING_WITH_REFERENCES;
+    return w.qed * qed + w.sa * saTerm + w.docking * docking + w.reference * ref;
+  }
+  if (refSim === null) return WEIGHTS.qed * qed + WEIGHTS.sa * saTerm + WEIGHTS.site * site;
+  const w = WEIGHTS_WITH_REFERENCES;
+  return w.qed * qed + w.sa * saTerm + w.site * site + w.reference * ref;
+}
+
+/** Re-scores a molecule with a new docking term (its own Vina score, or a fresher estimate). */
+export function applyDockingTerm(e: Evaluated, term: number): void {
+  const t = r4(term);
+  if (e.scores.docking_term === t) return;
+  const s = e.scores;
+  const total = combinedTotal(s.qed, s.sa_term, s.site_complementarity, s.reference_similarity, t);
+  e.scores.docking_term = t;
+  e.scores.total = r4(total);
+  e.fitness = total - e.penalty;
 }
 
 /**

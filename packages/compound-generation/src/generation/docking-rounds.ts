@@ -1,0 +1,160 @@
+// Docking inside the search: the fast surrogate (QED, SA, constraints, alerts, and an estimate of the docking
+// score) ranks every candidate; each round docks the most promising undocked candidates, and their Vina scores
+// feed back into selection through the estimate, a similarity-weighted k-nearest-neighbour average over the
+// molecules docked so far (Morgan r=2 Tanimoto). Every docking call is counted against the run's budget.
+import { tanimoto, type Fingerprint } from '../chem/fingerprint.js';
+import { enumerateIsomers } from '../chem/isomers.js';
+import type { RDKit } from '../rdkit.js';
+import type { Evaluated } from '../scoring/evaluate.js';
+import type { DockingPort } from '../target/port.js';
+
+export interface DockingRecord {
+  /** The isomeric SMILES that was docked best (the molecule's own when it has no unspecified stereo). */
+  smiles: string;
+  score: number;
+  pose_sdf: string;
+  contacts: string[];
+  /** Stereoisomers docked; each one counts as a docking call. */
+  isomers_docked: number;
+  /** Scores of every stereoisomer docked, by isomeric SMILES. */
+  isomer_scores: Record<string, number>;
+  /** True when the molecule had more unspecified stereocentres than the cap allows to enumerate. */
+  isomers_capped: boolean;
+}
+
+export interface DockingStats {
+  budget: number;
+  calls: number;
+  failures: number;
+  rounds: number;
+  molecules_docked: number;
+  seconds: number;
+}
+
+/** A Vina affinity mapped to 0..1 for the score: -5 kcal/mol (weak) -> 0, -11 kcal/mol (strong) -> 1. */
+export function dockingTerm(score: number): number {
+  return Math.min(1, Math.max(0, (-score - 5) / 6));
+}
+
+/** Before anything is docked, an undocked molecule's docking term is assumed to be this (a middling -8). */
+const PRIOR_TERM = 0.5;
+const NEIGHBOURS = 5;
+/** Below this similarity to every docked molecule, the estimate falls back to the mean of the docked set. */
+const MIN_NEIGHBOUR_SIMILARITY = 0.25;
+/** At most this many stereoisomers are docked per molecule (the rest are reported, not silently dropped). */
+export const MAX_ISOMERS = 4;
+
+export class DockingRounds {
+  readonly records = new Map<string, DockingRecord>();
+  readonly stats: DockingStats;
+  private readonly fps: Fingerprint[] = [];
+  private readonly terms: number[] = [];
+
+  constructor(
+    private readonly rd: RDKit,
+    private readonly port: DockingPort,
+    budget: number,
+  ) {
+    this.stats = { budget, calls: 0, failures: 0, rounds: 0, molecules_docked: 0, seconds: 0 };
+  }
+
+  get remaining(): number {
+    return this.stats.budget - this.stats.calls;
+  }
+
+  isDocked(e: Evaluated): boolean {
+    return this.records.has(e.smiles);
+  }
+
+  /**
+   * Docks the given molecules (each stereoisomer of each), in parallel through the port (which bounds its own
+   * concurrency), as far as the budget goes. Returns how many molecules got a record.
+   */
+  async dock(molecules: Evaluated[], signal?: AbortSignal): Promise<number> {
+    const t0 = performance.now();
+    const jobs: Array<Promise<void>> = [];
+    let docked = 0;
+    for (const e of molecules) {
+      if (this.records.has(e.smiles)) continue;
+      const { isomers, capped } = enumerateIsomers(this.rd, e.smiles, MAX_ISOMERS);
+      if (isomers.length > this.remaining) break;
+      this.stats.calls += isomers.length;
+      jobs.push(
+        (async () => {
+          const results = await Promise.all(
+            isomers.map((s) =>
+              this.port.dock(s, signal).then(
+                (pose) => ({ s, pose }),
+                (err: unknown) => {
+                  if (signal?.aborted) throw err;
+                  this.stats.failures++;
+                  return null;
+                },
+              ),
+            ),
+          );
+          const ok = results.filter((r): r is NonNullable<typeof r> => r !== null);
+          if (ok.length === 0) return;
+          ok.sort((a, b) => a.pose.score - b.pose.score || (a.s < b.s ? -1 : 1));
+          const best = ok[0]!;
+          this.records.set(e.smiles, {
+            smiles: best.s,
+            score: best.pose.score,
+            pose_sdf: best.pose.pose_sdf,
+            contacts: best.pose.contacts,
+            isomers_docked: isomers.length,
+            isomer_scores: Object.fromEntries(ok.map((r) => [r.s, r.pose.score])),
+            isomers_capped: capped,
+          });
+          this.fps.push(e.fp);
+          this.terms.push(dockingTerm(best.pose.score));
+          docked++;
+        })(),
+      );
+    }
+    await Promise.all(jobs);
+    this.stats.molecules_docked = this.records.size;
+    this.stats.seconds += (performance.now() - t0) / 1000;
+    this.stats.rounds++;
+    return docked;
+  }
+
+  /** The docking term of a molecule: its own when docked, else the neighbour estimate. */
+  term(e: Evaluated): { term: number; docked: boolean } {
+    const r = this.records.get(e.smiles);
+    if (r) return { term: dockingTerm(r.score), docked: true };
+    return { term: this.estimate(e.fp), docked: false };
+  }
+
+  private estimate(fp: Fingerprint): number {
+    const n = this.fps.length;
+    if (n === 0) return PRIOR_TERM;
+    let mean = 0;
+    for (const t of this.terms) mean += t;
+    mean /= n;
+    // the k most similar docked molecules, weighted by similarity cubed (close analogues dominate)
+    const top: Array<[number, number]> = [];
+    for (let i = 0; i < n; i++) {
+      const sim = tanimoto(fp, this.fps[i]!);
+      if (top.length < NEIGHBOURS) top.push([sim, this.terms[i]!]);
+      else {
+        let lo = 0;
+        for (let j = 1; j < top.length; j++) if (top[j]![0] < top[lo]![0]) lo = j;
+        if (sim > top[lo]![0]) top[lo] = [sim, this.terms[i]!];
+      }
+    }
+    let wsum = 0;
+    let acc = 0;
+    let maxSim = 0;
+    for (const [sim, t] of top) {
+      const w = sim * sim * sim;
+      wsum += w;
+      acc += w * t;
+      maxSim = Math.max(maxSim, sim);
+    }
+    if (maxSim < MIN_NEIGHBOUR_SIMILARITY || wsum === 0) return mean;
+    // trust the neighbours as far as they are similar; the docked mean fills the rest
+    const trust = Math.min(1, maxSim / 0.7);
+    return trust * (acc / wsum) + (1 - trust) * mean;
+  }
+}
