@@ -120,11 +120,16 @@ export function checkPocket(pocket: unknown, field = 'pocket'): Pocket {
   return { center: [...(center as number[])] as Vec3, size: [...(size as number[])] as Vec3, source: 'request' };
 }
 
-/** Whether a point lies inside the box. */
+/** Whether a point lies inside the box (1e-6 Å of slack: a margin-0 box has atoms exactly on its faces). */
 export function inPocket(pocket: Pick<Pocket, 'center' | 'size'>, p: { x: number; y: number; z: number }): boolean {
   const c = pocket.center;
   const s = pocket.size;
-  return Math.abs(p.x - c[0]) <= s[0] / 2 && Math.abs(p.y - c[1]) <= s[1] / 2 && Math.abs(p.z - c[2]) <= s[2] / 2;
+  const eps = 1e-6;
+  return (
+    Math.abs(p.x - c[0]) <= s[0] / 2 + eps &&
+    Math.abs(p.y - c[1]) <= s[1] / 2 + eps &&
+    Math.abs(p.z - c[2]) <= s[2] / 2 + eps
+  );
 }
 
 /** Residues of the chain with a heavy atom inside the box (a requested box that holds none is likely wrong). */
