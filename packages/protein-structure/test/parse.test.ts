@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_STRUCTURE_CHARS, parseStructure, selectChain, sequence } from '@evident/protein-structure';
+import {
+  chainNumbering,
+  MAX_STRUCTURE_CHARS,
+  parseStructure,
+  selectChain,
+  sequence,
+  uniprotNumber,
+} from '@evident/protein-structure';
 import { fixture, fixtureText, records, thrown } from './fixtures.js';
 
 describe('parseStructure on 2SRC (PDB)', () => {
@@ -24,6 +31,8 @@ describe('parseStructure on 2SRC (PDB)', () => {
         author_end_insertion: '',
         uniprot_begin: 85,
         uniprot_end: 535,
+        label_begin: null,
+        label_end: null,
       },
     ]);
   });
@@ -102,6 +111,8 @@ describe('parseStructure: alternate locations and models', () => {
         accession: 'P00533',
         uniprot_begin: 695,
         uniprot_end: 794,
+        label_begin: null,
+        label_end: null,
       },
     ]);
   });
@@ -118,7 +129,16 @@ describe('parseStructure: the same entry as PDB and as mmCIF', () => {
   });
 
   it('gives the same chains, residues, atoms, coordinates, het groups and mapping', () => {
-    assert.deepEqual(cif.mappings, pdb.mappings);
+    // The mmCIF file adds label_seq_id numbers, which PDB files do not carry.
+    const segment = ({ label_begin, label_end, ...rest }: (typeof pdb.mappings)[number]) => rest;
+    assert.deepEqual(cif.mappings.map(segment), pdb.mappings.map(segment));
+    assert.deepEqual(
+      cif.mappings.map((m) => [m.chain, m.label_begin, m.label_end]),
+      [
+        ['A', 1, 348],
+        ['B', 1, 11],
+      ],
+    );
     assert.deepEqual(
       cif.chains.map((c) => [c.id, c.protein, c.residues.length]),
       pdb.chains.map((c) => [c.id, c.protein, c.residues.length]),
@@ -126,13 +146,17 @@ describe('parseStructure: the same entry as PDB and as mmCIF', () => {
     for (let ci = 0; ci < pdb.chains.length; ci++) {
       const a = pdb.chains[ci]!.residues;
       const b = cif.chains[ci]!.residues;
+      const strip = ({ label_seq, ...r }: (typeof a)[number]) => ({
+        ...r,
+        atoms: r.atoms.map((x) => [x.name, x.element, x.x, x.y, x.z]),
+      });
       for (let i = 0; i < a.length; i++) {
-        const strip = (r: (typeof a)[number]) => ({
-          ...r,
-          atoms: r.atoms.map((x) => [x.name, x.element, x.x, x.y, x.z]),
-        });
         assert.deepEqual(strip(b[i]!), strip(a[i]!), `chain ${pdb.chains[ci]!.id} residue ${a[i]!.author_number}`);
       }
+      // Both formats give every residue the same UniProt number (mmCIF by label_seq_id, PDB by author offset).
+      const numbers = (s: typeof pdb) =>
+        s.chains[ci]!.residues.map((r) => uniprotNumber(chainNumbering(s, s.chains[ci]!), r));
+      assert.deepEqual(numbers(cif), numbers(pdb));
     }
     const hets = (s: typeof pdb) =>
       s.het_groups.map((g) => `${g.name} ${g.chain} ${g.author_number} ${g.atoms.length}`).sort();

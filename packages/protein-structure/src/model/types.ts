@@ -21,6 +21,8 @@ export interface Residue {
   author_number: number;
   /** '' when none. */
   insertion_code: string;
+  /** Position in the entity's sequence (mmCIF label_seq_id); null from PDB files, which do not carry it. */
+  label_seq: number | null;
   /** Three-letter (or up to five-character) component id: 'LYS', 'PTR'. */
   name: string;
   /** One-letter code of the amino acid (of the parent for a modified residue), 'X' when unknown. */
@@ -60,6 +62,9 @@ export interface MappingSegment {
   author_end_insertion: string;
   uniprot_begin: number;
   uniprot_end: number;
+  /** The same stretch in label_seq_id numbering (mmCIF seq_align_beg/end); null from PDB files. */
+  label_begin: number | null;
+  label_end: number | null;
 }
 
 export interface Structure {

@@ -12,6 +12,7 @@ export interface AtomRecord {
   residue_name: string;
   author_number: number;
   insertion_code: string;
+  label_seq: number | null;
   atom: Atom;
 }
 
@@ -22,6 +23,7 @@ interface Group {
   author_number: number;
   insertion_code: string;
   hetero: boolean;
+  label_seq: number | null;
   /** The first non-blank altloc seen; atoms of other altlocs are dropped. */
   altloc: string;
   atoms: Atom[];
@@ -51,6 +53,7 @@ export class StructureBuilder {
         author_number: r.author_number,
         insertion_code: r.insertion_code,
         hetero: r.hetero,
+        label_seq: r.label_seq,
         altloc: '',
         atoms: [],
         names: new Set(),
@@ -82,6 +85,7 @@ export class StructureBuilder {
       const residue: Residue = {
         author_number: g.author_number,
         insertion_code: g.insertion_code,
+        label_seq: g.label_seq,
         name: g.name,
         one_letter: oneLetter(g.name, parent),
         amino_acid: parentAminoAcid(g.name, parent) !== undefined && g.names.has('CA'),

@@ -30,6 +30,8 @@ interface RefSeq {
   end_ins: string | null;
   db_begin: string | null;
   db_end: string | null;
+  label_begin: string | null;
+  label_end: string | null;
 }
 
 export function readMmcif(text: string, field: string): StructureBuilder {
@@ -69,6 +71,8 @@ export function readMmcif(text: string, field: string): StructureBuilder {
               end_ins: get(r, 'pdbx_seq_align_end_ins_code'),
               db_begin: get(r, 'db_align_beg'),
               db_end: get(r, 'db_align_end'),
+              label_begin: get(r, 'seq_align_beg'),
+              label_end: get(r, 'seq_align_end'),
             }),
         };
       case 'pdbx_struct_mod_residue':
@@ -104,9 +108,11 @@ export function readMmcif(text: string, field: string): StructureBuilder {
             if (seq === null || !/^-?\d+$/.test(seq)) {
               throw inputError(field, `_atom_site row ${rowNo}: the residue number "${seq}" is not an integer`);
             }
+            const labelSeq = get(r, 'label_seq_id');
             b.add({
               hetero,
-              polymer: get(r, 'label_seq_id') !== null,
+              polymer: labelSeq !== null,
+              label_seq: labelSeq !== null && /^\d+$/.test(labelSeq) ? Number(labelSeq) : null,
               chain: get(r, 'auth_asym_id', 'label_asym_id') ?? '',
               residue_name: get(r, 'auth_comp_id', 'label_comp_id') ?? '',
               author_number: Number(seq),
@@ -132,8 +138,8 @@ export function readMmcif(text: string, field: string): StructureBuilder {
   for (const s of refSeqs) {
     const ref = refs.get(s.ref_id);
     if (ref?.db !== 'UNP') continue;
-    const nums = [s.begin, s.end, s.db_begin, s.db_end].map((v) => (v !== null && /^-?\d+$/.test(v) ? Number(v) : NaN));
-    if (nums.some(Number.isNaN)) continue; // a segment without numbers maps nothing
+    const nums = [s.begin, s.end, s.db_begin, s.db_end].map(toInt);
+    if (nums.some((n) => n === null)) continue; // a segment without numbers maps nothing
     b.mappings.push({
       chain: s.chain,
       accession: s.accession ?? ref.accession ?? '',
@@ -143,7 +149,11 @@ export function readMmcif(text: string, field: string): StructureBuilder {
       author_end_insertion: s.end_ins ?? '',
       uniprot_begin: nums[2]!,
       uniprot_end: nums[3]!,
+      label_begin: toInt(s.label_begin),
+      label_end: toInt(s.label_end),
     });
   }
   return b;
 }
+
+const toInt = (v: string | null): number | null => (v !== null && /^-?\d+$/.test(v) ? Number(v) : null);

@@ -13,7 +13,10 @@ export function readPdb(text: string, field: string): StructureBuilder {
   const modres = new Set<string>();
   const seqresNames = new Map<string, Set<string>>();
   const atoms: AtomRecord[] = [];
-  const dbref1 = new Map<string, Omit<MappingSegment, 'accession' | 'uniprot_begin' | 'uniprot_end'>>();
+  const dbref1 = new Map<
+    string,
+    Omit<MappingSegment, 'accession' | 'uniprot_begin' | 'uniprot_end' | 'label_begin' | 'label_end'>
+  >();
   let lineNo = 0;
   let start = 0;
   while (start <= text.length) {
@@ -40,6 +43,8 @@ export function readPdb(text: string, field: string): StructureBuilder {
         author_end_insertion: col(line, 25, 25),
         uniprot_begin: int(col(line, 56, 60), lineNo, field),
         uniprot_end: int(col(line, 63, 67), lineNo, field),
+        label_begin: null,
+        label_end: null,
       });
     } else if (rec === 'DBREF1') {
       if (col(line, 27, 32) !== 'UNP') continue;
@@ -59,6 +64,8 @@ export function readPdb(text: string, field: string): StructureBuilder {
         accession: col(line, 19, 40),
         uniprot_begin: int(col(line, 46, 55), lineNo, field),
         uniprot_end: int(col(line, 58, 67), lineNo, field),
+        label_begin: null,
+        label_end: null,
       });
     } else if (rec === 'MODRES') {
       const key = `${col(line, 17, 17)}|${col(line, 19, 22)}|${col(line, 23, 23)}`;
@@ -109,6 +116,7 @@ function atomRecord(line: string, hetero: boolean, lineNo: number, field: string
     residue_name: col(line, 18, 20),
     author_number: int(col(line, 23, 26), lineNo, field),
     insertion_code: col(line, 27, 27),
+    label_seq: null,
     atom: {
       name,
       element: normalizeElement(col(line, 77, 78), line.slice(12, 16), hetero),

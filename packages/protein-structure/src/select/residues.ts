@@ -7,7 +7,7 @@ import { inputErrors, pathOf } from '../errors.js';
 import { oneLetter } from '../model/residue-codes.js';
 import type { Chain, Residue, Structure } from '../model/types.js';
 import { chainOf } from './chain.js';
-import { authorNumberOf, type ChainNumbering, chainNumbering, uniprotNumber } from './numbering.js';
+import { authorNumberOf, type ChainNumbering, chainNumbering, coversUniprot, uniprotNumber } from './numbering.js';
 
 export interface ResolvedResidue {
   /** The label as given (trimmed). */
@@ -91,8 +91,8 @@ export function resolveResidues(
           residue: r,
           text: `UniProt ${n} is ${described(r, at)}`,
         };
-      } else if (a !== null && (numbering.kind === 'mapped' || (n >= minAuthor && n <= maxAuthor))) {
-        const at = numbering.kind === 'identity' ? '' : ` (author ${a})`;
+      } else if (coversUniprot(numbering, n) && (numbering.kind === 'mapped' || (n >= minAuthor && n <= maxAuthor))) {
+        const at = numbering.kind === 'identity' || a === null ? '' : ` (author ${a})`;
         uni = { status: 'unresolved', text: `UniProt ${n}${at} is not resolved in the model` };
       } else uni = { status: 'outside', text: `UniProt ${n} is outside the residues chain ${c.id} covers` };
     }
