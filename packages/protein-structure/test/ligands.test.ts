@@ -32,7 +32,7 @@ describe('ligands', () => {
   });
 
   it('keeps retinal and leaves glycans, detergent, palmitate, sulfate, acetate and trehalose of 3PQR out', () => {
-    // HET lines of 3PQR: RET, NAG ×4, BMA, MAN, BOG ×2, PLM, SO4, ACT ×2, TRE.
+    // HET lines of 3PQR: RET, NAG ×3, BMA, MAN, BOG ×2, PLM, SO4, ACT ×2, TRE.
     assert.deepEqual(
       ligands(fixture('3pqr.pdb')).map((l) => l.id),
       ['RET A 401'],
