@@ -14,7 +14,13 @@ export type {
 export { MAX_STRUCTURE_CHARS, type ParseOptions, detectFormat, parseStructure } from './parse/parse-structure.js';
 export { type SelectChainOptions, chainOf, selectChain, sequence } from './select/chain.js';
 export { type ChainNumbering, chainNumbering, residueLabel, uniprotNumber } from './select/numbering.js';
-export { type ResolvedResidue, type ResolveOptions, type ResolveResult, resolveResidues } from './select/residues.js';
+export {
+  MAX_LABELS,
+  type ResolvedResidue,
+  type ResolveOptions,
+  type ResolveResult,
+  resolveResidues,
+} from './select/residues.js';
 export {
   ADDITIVES,
   DETERGENTS_AND_LIPIDS,

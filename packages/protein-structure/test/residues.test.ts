@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseStructure, resolveResidues, selectChain } from '@evident/protein-structure';
+import { MAX_LABELS, parseStructure, resolveResidues, selectChain } from '@evident/protein-structure';
 import { fixture, fixtureText, thrown } from './fixtures.js';
 
 // 2SRC: DBREF A 83–533 ↔ P12931 85–535, so UniProt = author + 2. From the ATOM records (read by hand):
@@ -96,6 +96,12 @@ describe('resolveResidues on 2SRC', () => {
       e.problems[0]!.message,
       /L900 is not in chain A: UniProt 900 is outside .*author 900 is outside the modelled residues 84–533/,
     );
+  });
+
+  it('refuses more labels than a binding site names', () => {
+    const e = thrown(() => resolve(Array(MAX_LABELS + 1).fill('T340')));
+    assert.equal(e.problems[0]!.path, '/binding_site/residues');
+    assert.match(e.problems[0]!.message, new RegExp(`at most ${MAX_LABELS}`));
   });
 
   it('accepts three-letter labels', () => {

@@ -34,6 +34,9 @@ export interface ResolveResult {
   warnings: string[];
 }
 
+/** A binding site names a handful of residues; a few hundred would be a whole domain, not a site. */
+export const MAX_LABELS = 200;
+
 const LABEL = /^([A-Za-z]{3}|[A-Za-z])(-?\d+)([A-Za-z]?)$/;
 
 type Lookup = { status: 'match' | 'mismatch' | 'unresolved' | 'outside' | 'unknown'; residue?: Residue; text: string };
@@ -61,6 +64,9 @@ export function resolveResidues(
 
   if (!Array.isArray(labels))
     throw inputErrors([{ path: pathOf(field), message: 'must be a list of labels like K721' }]);
+  if (labels.length > MAX_LABELS) {
+    throw inputErrors([{ path: pathOf(field), message: `names ${labels.length} residues; at most ${MAX_LABELS}` }]);
+  }
   const residues: ResolvedResidue[] = [];
   const warnings: string[] = numbering.note ? [numbering.note] : [];
   const problems: Problem[] = [];
