@@ -39,7 +39,9 @@ export const MAX_LABELS = 200;
 
 const LABEL = /^([A-Za-z]{3}|[A-Za-z])(-?\d+)([A-Za-z]?)$/;
 
-type Lookup = { status: 'match' | 'mismatch' | 'unresolved' | 'outside' | 'unknown'; residue?: Residue; text: string };
+type Status = 'match' | 'mismatch' | 'unresolved' | 'outside' | 'unknown';
+/** What one numbering holds at a label's number: a status, the residue if modelled, and a sentence part. */
+type Lookup = { status: Status; residue?: Residue; text: string };
 
 export function resolveResidues(
   structure: Structure,
@@ -48,25 +50,15 @@ export function resolveResidues(
   options: ResolveOptions = {},
 ): ResolveResult {
   const field = options.field ?? 'binding_site.residues';
-  const c = chainOf(structure, chain);
-  const numbering = chainNumbering(structure, c, options.uniprot);
-  const byAuthor = new Map<string, Residue>();
-  const byUniprot = new Map<number, Residue>();
-  for (const r of c.residues) {
-    byAuthor.set(`${r.author_number}|${r.insertion_code}`, r);
-    const u = uniprotNumber(numbering, r);
-    if (u !== null && !byUniprot.has(u)) byUniprot.set(u, r);
-  }
-  const authors = c.residues.map((r) => r.author_number);
-  const minAuthor = Math.min(...authors);
-  const maxAuthor = Math.max(...authors);
-  const segmentCoversAuthor = (n: number) => numbering.segments.some((s) => n >= s.author_begin && n <= s.author_end);
-
-  if (!Array.isArray(labels))
+  if (!Array.isArray(labels)) {
     throw inputErrors([{ path: pathOf(field), message: 'must be a list of labels like K721' }]);
+  }
   if (labels.length > MAX_LABELS) {
     throw inputErrors([{ path: pathOf(field), message: `names ${labels.length} residues; at most ${MAX_LABELS}` }]);
   }
+  const c = chainOf(structure, chain);
+  const numbering = chainNumbering(structure, c, options.uniprot);
+  const lookup = new ChainLookup(c, numbering);
   const residues: ResolvedResidue[] = [];
   const warnings: string[] = numbering.note ? [numbering.note] : [];
   const problems: Problem[] = [];
@@ -81,48 +73,13 @@ export function resolveResidues(
     }
     const n = Number(m[2]);
     const icode = m[3]!.toUpperCase();
-    const described = (r: Residue, extra = '') => `${r.one_letter} (${r.name}${extra})`;
 
-    // UniProt numbering (not for a label with an insertion code: UniProt has none).
-    let uni: Lookup;
-    if (numbering.kind === 'none') uni = { status: 'unknown', text: numbering.note! };
-    else if (icode) uni = { status: 'unknown', text: 'an insertion code is author numbering only' };
-    else {
-      const r = byUniprot.get(n);
-      const a = authorNumberOf(numbering, n);
-      if (r) {
-        const at = numbering.kind === 'identity' ? '' : `, author ${r.author_number}${r.insertion_code}`;
-        uni = {
-          status: r.one_letter === wanted ? 'match' : 'mismatch',
-          residue: r,
-          text: `UniProt ${n} is ${described(r, at)}`,
-        };
-      } else if (coversUniprot(numbering, n) && (numbering.kind === 'mapped' || (n >= minAuthor && n <= maxAuthor))) {
-        const at = numbering.kind === 'identity' || a === null ? '' : ` (author ${a})`;
-        uni = { status: 'unresolved', text: `UniProt ${n}${at} is not resolved in the model` };
-      } else uni = { status: 'outside', text: `UniProt ${n} is outside the residues chain ${c.id} covers` };
-    }
+    const uni = lookup.uniprot(n, icode, wanted);
     if (uni.status === 'match') {
       residues.push(resolved(label, c, uni.residue!, numbering, 'uniprot'));
       return;
     }
-
-    const ar = byAuthor.get(`${n}|${icode}`);
-    let auth: Lookup;
-    if (ar)
-      auth = {
-        status: ar.one_letter === wanted ? 'match' : 'mismatch',
-        residue: ar,
-        text: `author ${n}${icode} is ${described(ar)}`,
-      };
-    else if ((n >= minAuthor && n <= maxAuthor) || segmentCoversAuthor(n))
-      auth = { status: 'unresolved', text: `author ${n}${icode} is not resolved in the model` };
-    else
-      auth = {
-        status: 'outside',
-        text: `author ${n}${icode} is outside the modelled residues ${minAuthor}–${maxAuthor}`,
-      };
-
+    const auth = lookup.author(n, icode, wanted);
     if (auth.status === 'match') {
       const r = auth.residue!;
       const u = uniprotNumber(numbering, r);
@@ -134,21 +91,97 @@ export function resolveResidues(
       residues.push(resolved(label, c, r, numbering, 'author'));
       return;
     }
-
-    const sameNumbering = numbering.kind === 'identity' && !icode;
-    const texts = sameNumbering ? [auth.text.replace(/^author/, 'residue')] : [uni.text, auth.text];
-    const statuses = sameNumbering ? [auth.status] : [uni.status, auth.status];
-    let message: string;
-    if (statuses.includes('mismatch')) message = `${label} does not match chain ${c.id}: ${texts.join('; ')}`;
-    else if (statuses.includes('unresolved'))
-      message = `${label} is not resolved in chain ${c.id} of the model (no coordinates, e.g. a disordered loop): ${texts.join('; ')}`;
-    else message = `${label} is not in chain ${c.id}: ${texts.join('; ')}`;
-    if (icode) message += ` (the trailing ${icode} is read as an insertion code; a mutation is not a residue label)`;
-    problems.push({ path: pathOf(field, i), message });
+    problems.push({ path: pathOf(field, i), message: problemMessage(label, c.id, numbering, icode, uni, auth) });
   });
 
   if (problems.length) throw inputErrors(problems);
   return { residues, warnings };
+}
+
+/** The chain's residues by UniProt and by author number, and what each numbering holds at a number. */
+class ChainLookup {
+  private readonly byAuthor = new Map<string, Residue>();
+  private readonly byUniprot = new Map<number, Residue>();
+  private readonly minAuthor: number;
+  private readonly maxAuthor: number;
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly numbering: ChainNumbering,
+  ) {
+    for (const r of chain.residues) {
+      this.byAuthor.set(`${r.author_number}|${r.insertion_code}`, r);
+      const u = uniprotNumber(numbering, r);
+      if (u !== null && !this.byUniprot.has(u)) this.byUniprot.set(u, r);
+    }
+    const authors = chain.residues.map((r) => r.author_number);
+    this.minAuthor = Math.min(...authors);
+    this.maxAuthor = Math.max(...authors);
+  }
+
+  /** UniProt numbering; a label with an insertion code is author numbering only (UniProt has none). */
+  uniprot(n: number, icode: string, wanted: string): Lookup {
+    const nb = this.numbering;
+    if (nb.kind === 'none') return { status: 'unknown', text: nb.note! };
+    if (icode) return { status: 'unknown', text: 'an insertion code is author numbering only' };
+    const r = this.byUniprot.get(n);
+    if (r) {
+      const at = nb.kind === 'identity' ? '' : `, author ${r.author_number}${r.insertion_code}`;
+      return {
+        status: r.one_letter === wanted ? 'match' : 'mismatch',
+        residue: r,
+        text: `UniProt ${n} is ${describe(r, at)}`,
+      };
+    }
+    const inRange = nb.kind === 'mapped' || (n >= this.minAuthor && n <= this.maxAuthor);
+    if (coversUniprot(nb, n) && inRange) {
+      const a = authorNumberOf(nb, n);
+      const at = nb.kind === 'identity' || a === null ? '' : ` (author ${a})`;
+      return { status: 'unresolved', text: `UniProt ${n}${at} is not resolved in the model` };
+    }
+    return { status: 'outside', text: `UniProt ${n} is outside the residues chain ${this.chain.id} covers` };
+  }
+
+  author(n: number, icode: string, wanted: string): Lookup {
+    const r = this.byAuthor.get(`${n}|${icode}`);
+    if (r)
+      return {
+        status: r.one_letter === wanted ? 'match' : 'mismatch',
+        residue: r,
+        text: `author ${n}${icode} is ${describe(r)}`,
+      };
+    const covered = this.numbering.segments.some((s) => n >= s.author_begin && n <= s.author_end);
+    if ((n >= this.minAuthor && n <= this.maxAuthor) || covered) {
+      return { status: 'unresolved', text: `author ${n}${icode} is not resolved in the model` };
+    }
+    return {
+      status: 'outside',
+      text: `author ${n}${icode} is outside the modelled residues ${this.minAuthor}–${this.maxAuthor}`,
+    };
+  }
+}
+
+const describe = (r: Residue, extra = '') => `${r.one_letter} (${r.name}${extra})`;
+
+/** Why neither numbering holds the label: a wrong residue, no coordinates, or outside the chain. */
+function problemMessage(
+  label: string,
+  chain: string,
+  numbering: ChainNumbering,
+  icode: string,
+  uni: Lookup,
+  auth: Lookup,
+): string {
+  const same = numbering.kind === 'identity' && !icode;
+  const texts = (same ? [auth.text.replace(/^author/, 'residue')] : [uni.text, auth.text]).join('; ');
+  const statuses = same ? [auth.status] : [uni.status, auth.status];
+  let message: string;
+  if (statuses.includes('mismatch')) message = `${label} does not match chain ${chain}: ${texts}`;
+  else if (statuses.includes('unresolved')) {
+    message = `${label} is not resolved in chain ${chain} of the model (no coordinates, e.g. a disordered loop): ${texts}`;
+  } else message = `${label} is not in chain ${chain}: ${texts}`;
+  if (icode) message += ` (the trailing ${icode} is read as an insertion code; a mutation is not a residue label)`;
+  return message;
 }
 
 const ONE_LETTER_CODES = /^[ACDEFGHIKLMNPQRSTVWYUO]$/;
