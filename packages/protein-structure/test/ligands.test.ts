@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findHetGroup, ligandPdb, ligands, parseStructure } from '@evident/protein-structure';
+import { type Atom, findHetGroup, ligandPdb, ligands, parseStructure } from '@evident/protein-structure';
 import { fixture, fixtureText, records, thrown } from './fixtures.js';
 
 describe('ligands', () => {
@@ -43,6 +43,25 @@ describe('ligands', () => {
     );
     const withBog = ligands(fixture('3pqr.pdb'), { include: ['BOG'], exclude: ['RET'] }).map((l) => l.id);
     assert.deepEqual(withBog, ['BOG A 601', 'BOG A 602']);
+  });
+
+  it('keeps, with `near`, only ligands within 4 Å of that chain', () => {
+    const s = fixture('3pqr.pdb');
+    const heavy = (atoms: Atom[]) => atoms.filter((a) => a.element !== 'H');
+    const touches = (name: string, chain: string) => {
+      const ligand = heavy(findHetGroup(s, name).atoms);
+      const protein = s.chains.find((c) => c.id === chain)!.residues.flatMap((r) => heavy(r.atoms));
+      return ligand.some((a) => protein.some((b) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z) <= 4));
+    };
+    assert.equal(touches('RET', 'A'), true);
+    assert.deepEqual(
+      ligands(s, { near: 'A' }).map((l) => l.name),
+      ['RET'],
+    );
+    assert.deepEqual(
+      ligands(s, { near: 'B' }).map((l) => l.name),
+      touches('RET', 'B') ? ['RET'] : [],
+    );
   });
 
   it("gives the centroid of the ligand's heavy atoms", () => {

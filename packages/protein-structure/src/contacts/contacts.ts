@@ -2,7 +2,7 @@
 // chain's heavy atoms are hashed into a grid of cutoff-sized cells once, so each pose atom looks at 27 cells
 // instead of every protein atom (a kinase domain has ~2,500 heavy atoms; a docked molecule ~30–50).
 import { inputError } from '../errors.js';
-import { isHeavy } from '../ligands/ligands.js';
+import { isHeavy } from '../model/atoms.js';
 import type { Chain, PointAtom, Residue, Structure } from '../model/types.js';
 import { chainOf } from '../select/chain.js';
 import { chainNumbering, residueLabel, uniprotNumber } from '../select/numbering.js';

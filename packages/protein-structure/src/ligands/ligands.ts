@@ -3,7 +3,9 @@
 // what grows on the protein, not what binds the pocket; a caller can force a name in or out.
 import { inputError } from '../errors.js';
 import { MODIFIED_RESIDUES, WATER_NAMES } from '../model/residue-codes.js';
-import type { HetGroup, Structure, Vec3 } from '../model/types.js';
+import { ContactIndex } from '../contacts/contacts.js';
+import { centroid, isHeavy } from '../model/atoms.js';
+import type { Chain, HetGroup, Structure, Vec3 } from '../model/types.js';
 
 /** Buffers, salts, cryoprotectants and precipitants (polyatomic; single atoms are dropped as ions anyway). */
 export const ADDITIVES: readonly string[] = (
@@ -39,14 +41,15 @@ export interface LigandOptions {
   include?: readonly string[];
   /** More names to leave out. */
   exclude?: readonly string[];
+  /** Only ligands with a heavy atom within 4 Å of this chain (a ligand's own chain id need not be its site's). */
+  near?: Chain | string;
 }
-
-export const isHeavy = (element: string) => element !== 'H' && element !== 'D';
 
 /** Plausible co-crystallised ligands, the most heavy atoms first (file order among equals). */
 export function ligands(structure: Structure, options: LigandOptions = {}): Ligand[] {
   const include = new Set((options.include ?? []).map((n) => n.toUpperCase()));
   const exclude = new Set((options.exclude ?? []).map((n) => n.toUpperCase()));
+  const index = options.near === undefined ? undefined : new ContactIndex(structure, options.near, { cutoff: 4 });
   const out: Ligand[] = [];
   for (const g of structure.het_groups) {
     const heavy = g.atoms.filter((a) => isHeavy(a.element));
@@ -55,6 +58,7 @@ export function ligands(structure: Structure, options: LigandOptions = {}): Liga
       if (EXCLUDED.has(g.name) || MODIFIED_RESIDUES.has(g.name) || exclude.has(g.name)) continue;
     }
     if (heavy.length === 0) continue;
+    if (index && index.contacts(heavy).length === 0) continue;
     out.push({
       id: ligandId(g),
       name: g.name,
@@ -90,17 +94,4 @@ export function findHetGroup(structure: Structure, ligand: Ligand | string, fiel
     );
   }
   return group;
-}
-
-export function centroid(atoms: readonly { x: number; y: number; z: number }[]): Vec3 {
-  let x = 0;
-  let y = 0;
-  let z = 0;
-  for (const a of atoms) {
-    x += a.x;
-    y += a.y;
-    z += a.z;
-  }
-  const n = atoms.length || 1;
-  return [x / n, y / n, z / n];
 }

@@ -8,6 +8,7 @@
 import type { Problem } from '@evident/contract';
 import { inputError, inputErrors, pathOf } from '../errors.js';
 import { findHetGroup, type Ligand } from '../ligands/ligands.js';
+import { isHeavy } from '../model/atoms.js';
 import type { Atom, Structure, Vec3 } from '../model/types.js';
 import { chainOf } from '../select/chain.js';
 
@@ -139,6 +140,6 @@ export function pocketResidues(
   pocket: Pick<Pocket, 'center' | 'size'>,
 ) {
   return chainOf(structure, chain).residues.filter((r) =>
-    r.atoms.some((a) => a.element !== 'H' && a.element !== 'D' && inPocket(pocket, a)),
+    r.atoms.some((a) => isHeavy(a.element) && inPocket(pocket, a)),
   );
 }
