@@ -116,6 +116,36 @@ describe('mmCIF reading', () => {
     assert.match(r.warnings[1]!, /T10 matches the structure's author numbering \(no UniProt equivalent\)/);
   });
 
+  it('maps the same chain from a PDB file by SEQRES and REMARK 465 positions', () => {
+    // The same four residues, plus an unmodelled ALA 0 before them, written as PDB with the records that give
+    // sequence positions: SEQRES (ALA LYS GLY THR TYR) and REMARK 465 (ALA A 0).
+    const dbref = 'DBREF  1XYZ A    0    11  UNP    P99999   TEST_HUMAN     100    104';
+    const seqres = 'SEQRES   1 A    5  ALA LYS GLY THR TYR';
+    const remark = ['REMARK 465   M RES C SSSEQI', 'REMARK 465     ALA A     0'];
+    const atoms = receptorPdb(s, 'A').replace(/HETATM(.*)X'Y/, 'ATOM  $1TYR');
+    const pdb = parseStructure([dbref, seqres, ...remark, atoms].join('\n'));
+    assert.deepEqual(
+      pdb.chains[0]!.residues.map((r) => r.label_seq),
+      [2, 3, 4, 5],
+    );
+    const r = resolveResidues(pdb, 'A', ['K101', 'T103', 'Y104'], { uniprot: 'P99999' });
+    assert.deepEqual(
+      r.residues.map((x) => [x.author_number, x.numbering]),
+      [
+        [1, 'uniprot'],
+        [10, 'uniprot'],
+        [11, 'uniprot'],
+      ],
+    );
+    assert.deepEqual(r.warnings, []);
+    // SEQRES that disagrees with the residues (a wrong name) assigns no positions: back to author offsets.
+    const wrong = parseStructure([dbref, seqres.replace('GLY', 'SER'), ...remark, atoms].join('\n'));
+    assert.deepEqual(
+      wrong.chains[0]!.residues.map((x) => x.label_seq),
+      [null, null, null, null],
+    );
+  });
+
   it('rejects malformed CIF with the reason', () => {
     const bad = (text: string) => thrown(() => parseStructure(text)).problems[0]!.message;
     assert.match(bad('data_X\nloop_\n_atom_site.id\n_atom_site.type_symbol\n1\n'), /not a multiple of its fields/);

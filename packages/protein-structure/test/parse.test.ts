@@ -31,8 +31,10 @@ describe('parseStructure on 2SRC (PDB)', () => {
         author_end_insertion: '',
         uniprot_begin: 85,
         uniprot_end: 535,
-        label_begin: null,
-        label_end: null,
+        // SEQRES A holds 452 residues starting MET VAL THR; REMARK 465 lists MET 82 and VAL 83 as missing, so
+        // author 83 is sequence position 2 and author 533 position 452.
+        label_begin: 2,
+        label_end: 452,
       },
     ]);
   });
@@ -43,6 +45,8 @@ describe('parseStructure on 2SRC (PDB)', () => {
     assert.equal(a.residues.length, 450);
     assert.equal(a.residues[0]!.author_number, 84);
     assert.equal(a.residues[0]!.name, 'THR');
+    assert.equal(a.residues[0]!.label_seq, 3);
+    assert.equal(a.residues.at(-1)!.label_seq, 452);
     assert.equal(a.residues.at(-1)!.author_number, 533);
     const ptr = a.residues.find((r) => r.author_number === 527)!;
     // MODRES 2SRC PTR A  527  TYR  O-PHOSPHOTYROSINE; HET PTR A 527 16 atoms.
@@ -129,9 +133,8 @@ describe('parseStructure: the same entry as PDB and as mmCIF', () => {
   });
 
   it('gives the same chains, residues, atoms, coordinates, het groups and mapping', () => {
-    // The mmCIF file adds label_seq_id numbers, which PDB files do not carry.
-    const segment = ({ label_begin, label_end, ...rest }: (typeof pdb.mappings)[number]) => rest;
-    assert.deepEqual(cif.mappings.map(segment), pdb.mappings.map(segment));
+    // The PDB reader's sequence positions (SEQRES with REMARK 465) equal mmCIF's label_seq_id.
+    assert.deepEqual(cif.mappings, pdb.mappings);
     assert.deepEqual(
       cif.mappings.map((m) => [m.chain, m.label_begin, m.label_end]),
       [
@@ -146,7 +149,7 @@ describe('parseStructure: the same entry as PDB and as mmCIF', () => {
     for (let ci = 0; ci < pdb.chains.length; ci++) {
       const a = pdb.chains[ci]!.residues;
       const b = cif.chains[ci]!.residues;
-      const strip = ({ label_seq, ...r }: (typeof a)[number]) => ({
+      const strip = (r: (typeof a)[number]) => ({
         ...r,
         atoms: r.atoms.map((x) => [x.name, x.element, x.x, x.y, x.z]),
       });

@@ -21,7 +21,7 @@ export interface Residue {
   author_number: number;
   /** '' when none. */
   insertion_code: string;
-  /** Position in the entity's sequence (mmCIF label_seq_id); null from PDB files, which do not carry it. */
+  /** Position in the entity's sequence (mmCIF label_seq_id; PDB: from SEQRES and REMARK 465, else null). */
   label_seq: number | null;
   /** Three-letter (or up to five-character) component id: 'LYS', 'PTR'. */
   name: string;
@@ -62,7 +62,7 @@ export interface MappingSegment {
   author_end_insertion: string;
   uniprot_begin: number;
   uniprot_end: number;
-  /** The same stretch in label_seq_id numbering (mmCIF seq_align_beg/end); null from PDB files. */
+  /** The same stretch in sequence positions (mmCIF seq_align_beg/end; PDB: as residues' label_seq, else null). */
   label_begin: number | null;
   label_end: number | null;
 }

@@ -1,17 +1,21 @@
 // The PDB format's fixed columns (wwPDB format 3.3): ATOM/HETATM up to the first ENDMDL, HEADER's id,
-// DBREF/DBREF1/DBREF2 UniProt segments, MODRES parents and SEQRES names (to tell a modified residue of the
-// chain from a ligand).
+// DBREF/DBREF1/DBREF2 UniProt segments, MODRES parents, SEQRES (to tell a modified residue of the chain from a
+// ligand, and with REMARK 465's missing residues to number sequence positions).
 import { inputError } from '../errors.js';
 import { MODIFIED_RESIDUES, WATER_NAMES, parentAminoAcid } from '../model/residue-codes.js';
 import type { MappingSegment } from '../model/types.js';
 import { type AtomRecord, normalizeElement, StructureBuilder } from './builder.js';
+import { assignSequencePositions, type MissingResidue } from './pdb-seqres.js';
 
 const col = (line: string, from: number, to: number) => line.slice(from - 1, to).trim();
 
 export function readPdb(text: string, field: string): StructureBuilder {
   const b = new StructureBuilder('pdb');
   const modres = new Set<string>();
-  const seqresNames = new Map<string, Set<string>>();
+  const seqres = new Map<string, string[]>();
+  const missing = new Map<string, MissingResidue[]>();
+  let missingHeader = false;
+  let missingModel: string | undefined;
   const atoms: AtomRecord[] = [];
   const dbref1 = new Map<
     string,
@@ -74,15 +78,30 @@ export function readPdb(text: string, field: string): StructureBuilder {
       if (parentAminoAcid(parent)) b.modifiedParents.set(key, parent);
     } else if (rec === 'SEQRES') {
       const chain = col(line, 12, 12);
-      const names = seqresNames.get(chain) ?? new Set<string>();
-      seqresNames.set(chain, names);
-      for (const n of col(line, 20, 70).split(/\s+/)) if (n) names.add(n);
+      const names = seqres.get(chain) ?? [];
+      seqres.set(chain, names);
+      for (const n of col(line, 20, 70).split(/\s+/)) if (n) names.push(n);
+    } else if (rec === 'REMARK' && col(line, 8, 10) === '465') {
+      // REMARK 465: a header line `M RES C SSSEQI`, then one missing residue per line (first model only).
+      if (/^\s*M RES C SSSEQI/.test(line.slice(10))) missingHeader = true;
+      else if (missingHeader && col(line, 16, 18) && /^-?\d+$/.test(col(line, 22, 26))) {
+        const model = col(line, 14, 14);
+        missingModel ??= model;
+        if (model !== missingModel) continue;
+        const chain = col(line, 20, 20);
+        const list = missing.get(chain) ?? [];
+        missing.set(chain, list);
+        list.push({
+          name: col(line, 16, 18),
+          author_number: Number(col(line, 22, 26)),
+          insertion_code: col(line, 27, 27),
+        });
+      }
     }
   }
-  for (const record of atoms) {
-    if (record.hetero) record.polymer = polymerHetatm(record, modres, seqresNames);
-    b.add(record);
-  }
+  for (const record of atoms) if (record.hetero) record.polymer = polymerHetatm(record, modres, seqres);
+  assignSequencePositions(atoms, seqres, missing, b.mappings);
+  for (const record of atoms) b.add(record);
   return b;
 }
 
@@ -91,12 +110,12 @@ export function readPdb(text: string, field: string): StructureBuilder {
  * SEQRES lists its (non-standard) name; a standard amino acid as HETATM is a free ligand (glutamate in a
  * glutamate receptor), as is anything else.
  */
-function polymerHetatm(r: AtomRecord, modres: Set<string>, seqres: Map<string, Set<string>>): boolean {
+function polymerHetatm(r: AtomRecord, modres: Set<string>, seqres: Map<string, string[]>): boolean {
   if (WATER_NAMES.has(r.residue_name)) return false;
   if (modres.has(`${r.chain}|${r.author_number}|${r.insertion_code}`)) return true;
   if (MODIFIED_RESIDUES.has(r.residue_name)) return true;
   if (parentAminoAcid(r.residue_name) === r.residue_name) return false;
-  return seqres.get(r.chain)?.has(r.residue_name) ?? false;
+  return seqres.get(r.chain)?.includes(r.residue_name) ?? false;
 }
 
 function atomRecord(line: string, hetero: boolean, lineNo: number, field: string): AtomRecord {

@@ -1,9 +1,9 @@
 // UniProt numbering of a chain's residues. A mapping segment is an ungapped alignment of the entity's sequence
-// to UniProt, so the offset is constant in label_seq_id numbering: mmCIF residues are mapped by it, exactly.
-// PDB files carry only author numbers; those usually run parallel to the sequence, and a DBREF segment whose
-// author and UniProt spans have the same length is mapped by uniprot = uniprot_begin + (author − author_begin).
-// A PDB segment whose spans differ (author numbering that jumps, as in 3SN6's Gαs) maps nothing: its residues
-// get no UniProt number and a note says the mmCIF file gives them.
+// to UniProt, so the offset is constant in sequence positions (mmCIF label_seq_id; for PDB files, positions
+// from SEQRES and REMARK 465 when they agree with the model): residues with a position are mapped by it, exactly.
+// Otherwise a segment whose author and UniProt spans have the same length maps by
+// uniprot = uniprot_begin + (author − author_begin); one whose spans differ (author numbering that jumps, as in
+// 3SN6's Gαs) maps nothing, and a note says so.
 // A chain with no UniProt segment at all is taken to be numbered as UniProt already (AlphaFold DB models carry
 // UniProt numbering as their author numbering and, from some sources, no DBREF).
 import type { Chain, MappingSegment, Residue, Structure } from '../model/types.js';
@@ -44,8 +44,8 @@ export function chainNumbering(structure: Structure, chain: Chain, uniprot?: str
         .map(
           (s) =>
             `the UniProt segment of chain ${chain.id} author ${s.author_begin}–${s.author_end} ↔ ${s.accession} ` +
-            `${s.uniprot_begin}–${s.uniprot_end} has no constant author-number offset; its residues get no UniProt ` +
-            'number from a PDB file (the mmCIF file of the entry gives them)',
+            `${s.uniprot_begin}–${s.uniprot_end} has no constant author-number offset and the file gives no ` +
+            'sequence positions (mmCIF label_seq_id, or PDB SEQRES with REMARK 465): its residues get no UniProt number',
         )
         .join('; ')
     : undefined;
