@@ -177,6 +177,15 @@ describe('parseStructure: the same entry as PDB and as mmCIF', () => {
   });
 });
 
+describe('parseStructure: line endings', () => {
+  it('reads CRLF files as LF ones', () => {
+    for (const name of ['2src.pdb', '3PQR.cif'] as const) {
+      const crlf = parseStructure(fixtureText(name).replace(/\n/g, '\r\n'));
+      assert.deepEqual(crlf, fixture(name), name);
+    }
+  });
+});
+
 describe('parseStructure: bad input names the field', () => {
   it('rejects garbage text', () => {
     const e = thrown(() => parseStructure('this is not a structure\nat all\n', { field: 'structure' }));
