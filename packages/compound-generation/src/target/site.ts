@@ -1,15 +1,19 @@
 // The target as a structure: which chain, where the named residues are, and the pocket box docking searches.
 // Pure: structure text in, a description and closures out (@evident/protein-structure does the reading).
+import { InvalidParametersError } from '@evident/contract';
 import {
   checkPocket,
-  contactResidues,
+  ContactIndex,
+  findHetGroup,
   ligands,
   parseStructure,
   pocketFromLigand,
   pocketFromResidues,
+  pocketResidues,
   receptorPdb,
   resolveResidues,
   selectChain,
+  type Pocket,
 } from '@evident/protein-structure';
 import type { TargetSummary } from './port.js';
 import type { TargetRequest, Vec3 } from './request-target.js';
@@ -56,38 +60,52 @@ export function analyseTarget(
   origin: StructureOrigin,
 ): TargetSite {
   const structure = parseStructure(text);
-  const chain = selectChain(structure, { chain: request.target.chain ?? undefined, uniprot: request.uniprot });
+  const chain = selectChain(structure, {
+    ...(request.target.chain ? { chain: request.target.chain } : {}),
+    uniprot: request.uniprot,
+  });
   const resolved = resolveResidues(structure, chain, request.residues, { uniprot: request.uniprot });
   const warnings = [...resolved.warnings];
   const receptor = receptorPdb(structure, chain);
-  let box: { center: Vec3; size: Vec3; source: string };
+  let pocket: Pocket;
   if (request.target.pocket) {
-    checkPocket(request.target.pocket);
-    box = { ...request.target.pocket, source: 'request' };
+    pocket = checkPocket(request.target.pocket);
+    if (pocketResidues(structure, chain, pocket).length === 0)
+      throw new InvalidParametersError([
+        { path: '/pocket', message: `the box holds no atom of chain ${chain.id}: check its center and size` },
+      ]);
   } else {
-    const named = resolved.residues;
-    const near = ligands(structure).filter(
-      (l) => contactResidues(structure, chain, l.atoms, { cutoff: LIGAND_CONTACT }).length > 0 &&
-        named.some((r) => contactResidues(structure, chain, l.atoms, { cutoff: LIGAND_CONTACT }).includes(r.label)),
+    // A co-crystallised ligand touching a named residue marks the pocket better than the residues' own extent.
+    const named = new Set(resolved.residues.map((r) => `${r.author_number}${r.insertion_code}`));
+    const near = new ContactIndex(structure, chain, { cutoff: LIGAND_CONTACT });
+    const touching = ligands(structure, { near: chain }).filter((l) =>
+      near
+        .contacts(findHetGroup(structure, l).atoms)
+        .some((c) => named.has(`${c.author_number}${c.insertion_code}`)),
     );
-    box = near.length ? pocketFromLigand(structure, near[0]!) : pocketFromResidues(structure, named);
+    touching.sort((a, b) => b.heavy_atom_count - a.heavy_atom_count);
+    pocket = touching.length
+      ? pocketFromLigand(structure, touching[0]!)
+      : pocketFromResidues(structure, resolved.residues, { field: '/binding_site/residues' });
+    if (touching.length) warnings.push(`pocket: the box around co-crystallised ${touching[0]!.name} ${touching[0]!.id}`);
   }
+  const contacts = new ContactIndex(structure, chain, { cutoff: 4, uniprot: request.uniprot });
   return {
     summary: {
       uniprot: request.uniprot,
-      structure: { id: origin.id, source: origin.source, format: structure.format, chain },
+      structure: { id: origin.id, source: origin.source, format: structure.format, chain: chain.id },
       residues: resolved.residues.map((r) => ({
         label: r.label,
         author_number: r.author_number,
         uniprot_number: r.uniprot_number,
         name: r.name,
       })),
-      pocket: { center: box.center, size: box.size, source: box.source },
-      pocket_pdb: pocketResiduesPdb(receptor, box, POCKET_VIEW_MARGIN),
+      pocket: { center: pocket.center, size: pocket.size, source: pocket.source },
+      pocket_pdb: pocketResiduesPdb(receptor, pocket, POCKET_VIEW_MARGIN),
       warnings,
     },
     receptorPdb: receptor,
-    box: { center: box.center, size: box.size },
-    contacts: (atoms) => contactResidues(structure, chain, atoms, { cutoff: 4 }),
+    box: { center: pocket.center, size: pocket.size },
+    contacts: (atoms) => contacts.contacts(atoms).map((c) => c.label),
   };
 }
