@@ -39,3 +39,19 @@ export { randomEnumerationBaseline } from './generation/baseline.js';
 export { depictSvg, svgGrid, type GridCell } from './depict.js';
 export { siteComplementarity, residueFit, type PharmacophoreFeatures } from './scoring/site.js';
 export { WEIGHTS, WEIGHTS_WITH_REFERENCES, REFERENCE_SIMILARITY_TARGET } from './scoring/evaluate.js';
+export {
+  medchemAlerts,
+  medchemHits,
+  blockingAlerts,
+  isMichaelAcceptorAlert,
+  MICHAEL_ACCEPTOR_UNWANTED,
+  type MedchemAlert,
+  type MedchemGroup,
+} from './chem/medchem.js';
+export {
+  enumerateStereoisomers,
+  unspecifiedStereo,
+  STEREOISOMERS_MAX,
+  type StereoCounts,
+  type StereoisomerEnumeration,
+} from './chem/stereo.js';

@@ -30,6 +30,8 @@ export interface GenerationOptions {
   allow_alerts?: boolean;
   /** Include an RDKit SVG depiction per molecule. */
   include_svg?: boolean;
+  /** chemfilters: covalent design - Michael acceptor alerts are reported but do not filter (src/chem/medchem.ts). */
+  covalent_design?: boolean;
 }
 
 export interface Constraints {
@@ -218,6 +220,7 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     population_size: DEFAULT_POPULATION,
     allow_alerts: false,
     include_svg: true,
+    covalent_design: false, // chemfilters
   };
   if (!isObject(o)) bad('/options', 'must be an object');
   else {
@@ -236,7 +239,7 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
       if (typeof v !== 'number' || !(v > 0 && v <= 1)) bad('/options/similarity_cap', 'must be a number in (0, 1]');
       else options.similarity_cap = v;
     }
-    for (const key of ['allow_alerts', 'include_svg'] as const) {
+    for (const key of ['allow_alerts', 'include_svg', 'covalent_design'] as const) {
       if (o[key] === undefined) continue;
       if (typeof o[key] !== 'boolean') bad(`/options/${key}`, 'must be true or false');
       else options[key] = o[key] as boolean;

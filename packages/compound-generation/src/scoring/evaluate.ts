@@ -2,6 +2,7 @@
 // constraints, structural alerts, QED, SA, site complementarity and reference similarity, combined into a total.
 import { analyseMol, type MoleculeProperties } from '../chem/describe.js';
 import { painsHits, stabilityHits, unwantedAlertNames } from '../chem/alerts.js';
+import { blockingAlerts, medchemHits } from '../chem/medchem.js'; // chemfilters
 import { foldMorgan, tanimoto, type Fingerprint } from '../chem/fingerprint.js';
 import type { MolGraph } from '../chem/graph.js';
 import { molGraph } from '../chem/graph.js';
@@ -160,6 +161,7 @@ export class Evaluator {
     const { violations, distance } = constraintViolations(p, this.input.constraints);
     // PAINS matching is the costliest step: only for molecules that could be returned.
     const alerts = [...unwantedAlertNames(a.qedAlerts), ...stabilityHits(this.rd, mol, a.patternFp)];
+    alerts.push(...medchemHits(this.rd, mol, a.patternFp)); // chemfilters: med-chem alerts
     if (violations.length === 0) alerts.push(...painsHits(this.rd, mol, a.patternFp));
     const features = pharmacophoreFeatures(this.rd, mol, a.graph, p.hbd, p.hba, p.aromatic_rings, a.patternFp);
     const site = siteComplementarity(this.input.residues, features);
@@ -174,7 +176,10 @@ export class Evaluator {
           WEIGHTS_WITH_REFERENCES.sa * saTerm +
           WEIGHTS_WITH_REFERENCES.site * site +
           WEIGHTS_WITH_REFERENCES.reference * Math.min(1, refSim / REFERENCE_SIMILARITY_TARGET);
-    const alertBlocks = alerts.length > 0 && !this.input.options.allow_alerts;
+    // chemfilters: with covalent_design, Michael acceptors are reported but do not block
+    const alertBlocks =
+      !this.input.options.allow_alerts &&
+      blockingAlerts(this.rd, mol, alerts, this.input.options, a.patternFp).length > 0;
     const passes = violations.length === 0 && !alertBlocks;
     if (passes) this.stats.passing++;
     const r4 = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -56,6 +56,12 @@ export const CgOptions = Type.Object(
     include_svg: Type.Optional(
       Type.Boolean({ default: true, description: 'Include an RDKit SVG depiction per molecule' }),
     ),
+    covalent_design: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Covalent design: Michael-acceptor alerts are reported but do not exclude a molecule',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
