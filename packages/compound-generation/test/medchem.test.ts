@@ -6,6 +6,7 @@ import { qedParams } from '../src/chem/qed.js';
 import { blockingAlerts, medchemAlerts, medchemHits, MICHAEL_ACCEPTOR_UNWANTED } from '../src/chem/medchem.js';
 import { Evaluator } from '../src/scoring/evaluate.js';
 import { validateRequest } from '../src/request.js';
+import { FragmentLibrary } from '../src/generation/library.js';
 
 const rd = await loadRDKit();
 
@@ -301,4 +302,14 @@ test('the evaluator filters med-chem alerts, and lets Michael acceptors through 
     /\/options\/covalent_design/.test(JSON.stringify((e as { problems?: unknown }).problems)),
   );
   assert.equal((await validateRequest(base)).options.covalent_design, false);
+});
+
+test('no building block of the fragment library carries a med-chem alert (it would only waste evaluations)', () => {
+  const blocks = FragmentLibrary.load().blocks;
+  assert.ok(blocks.length > 100);
+  for (const b of blocks) {
+    // close each attachment point with hydrogen: the block as the smallest molecule it can appear in
+    const closed = b.smiles.replace(/\[\*:\d+\]/g, '[H]');
+    assert.deepEqual(medchem(closed), [], `${b.name} (${b.smiles})`);
+  }
 });
