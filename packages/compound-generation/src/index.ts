@@ -52,3 +52,19 @@ export {
   WEIGHTS_DOCKING_WITH_REFERENCES,
   REFERENCE_SIMILARITY_TARGET,
 } from './scoring/evaluate.js';
+export {
+  medchemAlerts,
+  medchemHits,
+  blockingAlerts,
+  isMichaelAcceptorAlert,
+  MICHAEL_ACCEPTOR_UNWANTED,
+  type MedchemAlert,
+  type MedchemGroup,
+} from './chem/medchem.js';
+export {
+  enumerateStereoisomers,
+  unspecifiedStereo,
+  STEREOISOMERS_MAX,
+  type StereoCounts,
+  type StereoisomerEnumeration,
+} from './chem/stereo.js';

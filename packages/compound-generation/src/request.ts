@@ -44,6 +44,8 @@ export interface GenerationOptions {
   docking_exhaustiveness?: number;
   /** Docking calls the run may make in all, each stereoisomer counting once (default 3 x num_molecules + 30). */
   docking_budget?: number;
+  /** Covalent design: Michael acceptor alerts are reported but do not filter (src/chem/medchem.ts). */
+  covalent_design?: boolean;
 }
 
 export interface Constraints {
@@ -251,6 +253,7 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     docking: true,
     docking_exhaustiveness: DEFAULT_DOCKING_EXHAUSTIVENESS,
     docking_budget: defaultDockingBudget(numMolecules),
+    covalent_design: false,
   };
   if (!isObject(o)) bad('/options', 'must be an object');
   else {
@@ -275,7 +278,7 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
       if (typeof v !== 'number' || !(v > 0 && v <= 1)) bad('/options/similarity_cap', 'must be a number in (0, 1]');
       else options.similarity_cap = v;
     }
-    for (const key of ['allow_alerts', 'include_svg', 'docking'] as const) {
+    for (const key of ['allow_alerts', 'include_svg', 'docking', 'covalent_design'] as const) {
       if (o[key] === undefined) continue;
       if (typeof o[key] !== 'boolean') bad(`/options/${key}`, 'must be true or false');
       else options[key] = o[key] as boolean;

@@ -3,7 +3,7 @@
 // feed back into selection through the estimate, a similarity-weighted k-nearest-neighbour average over the
 // molecules docked so far (Morgan r=2 Tanimoto). Every docking call is counted against the run's budget.
 import { tanimoto, type Fingerprint } from '../chem/fingerprint.js';
-import { enumerateIsomers } from '../chem/isomers.js';
+import { enumerateStereoisomers } from '../chem/stereo.js';
 import type { RDKit } from '../rdkit.js';
 import type { Evaluated } from '../scoring/evaluate.js';
 import type { DockingPort } from '../target/port.js';
@@ -76,7 +76,7 @@ export class DockingRounds {
     let docked = 0;
     for (const e of molecules) {
       if (this.records.has(e.smiles)) continue;
-      const { isomers, capped } = enumerateIsomers(this.rd, e.smiles, MAX_ISOMERS);
+      const { isomers, capped } = enumerateStereoisomers(this.rd, e.smiles, { max: MAX_ISOMERS });
       if (isomers.length > this.remaining) break;
       this.stats.calls += isomers.length;
       jobs.push(

@@ -2,6 +2,7 @@
 // constraints, structural alerts, QED, SA, site complementarity and reference similarity, combined into a total.
 import { analyseMol, type MoleculeProperties } from '../chem/describe.js';
 import { painsHits, stabilityHits, unwantedAlertNames } from '../chem/alerts.js';
+import { blockingAlerts, medchemHits } from '../chem/medchem.js';
 import { foldMorgan, tanimoto, type Fingerprint } from '../chem/fingerprint.js';
 import type { MolGraph } from '../chem/graph.js';
 import { molGraph } from '../chem/graph.js';
@@ -173,6 +174,7 @@ export class Evaluator {
     const { violations, distance } = constraintViolations(p, this.input.constraints);
     // PAINS matching is the costliest step: only for molecules that could be returned.
     const alerts = [...unwantedAlertNames(a.qedAlerts), ...stabilityHits(this.rd, mol, a.patternFp)];
+    alerts.push(...medchemHits(this.rd, mol, a.patternFp));
     if (violations.length === 0) alerts.push(...painsHits(this.rd, mol, a.patternFp));
     const features = pharmacophoreFeatures(this.rd, mol, a.graph, p.hbd, p.hba, p.aromatic_rings, a.patternFp);
     const site = siteComplementarity(this.input.residues, features);
@@ -182,7 +184,10 @@ export class Evaluator {
     const saTerm = (10 - p.sa_score) / 9;
     const docking = this.input.options.docking ? 0.5 : null;
     const total = combinedTotal(p.qed, saTerm, site, refSim, docking);
-    const alertBlocks = alerts.length > 0 && !this.input.options.allow_alerts;
+    // with covalent_design, Michael acceptors are reported but do not block
+    const alertBlocks =
+      !this.input.options.allow_alerts &&
+      blockingAlerts(this.rd, mol, alerts, this.input.options, a.patternFp).length > 0;
     const passes = violations.length === 0 && !alertBlocks;
     const penalty = 0.5 * Math.min(distance, 4) + (alertBlocks ? 0.15 * Math.min(alerts.length, 3) : 0);
     if (passes) this.stats.passing++;

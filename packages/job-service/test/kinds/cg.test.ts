@@ -28,6 +28,9 @@ test('request schema: the seed body validates; unknown fields and wrong shapes a
   );
   assert.equal(check.Check({ ...seed, extra: 1 }), false);
   assert.equal(check.Check({ ...seed, options: { temperature: 1 } }), false);
+  // chemfilters: covalent design is an option of the engine, so the schema passes it through
+  assert.ok(check.Check({ ...seed, options: { covalent_design: true } }));
+  assert.equal(check.Check({ ...seed, options: { covalent_design: 'yes' } }), false);
   assert.equal(check.Check({ ...seed, constraints: { mw_range: [300] } }), false);
   assert.equal(check.Check({ ...seed, num_molecules: 1001 }), false);
   const { target_uniprot: _, ...missing } = seed;

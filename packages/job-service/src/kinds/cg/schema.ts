@@ -73,6 +73,12 @@ export const CgOptions = Type.Object(
         description: 'Docking calls in all, each stereoisomer counted (default 3 x num_molecules + 30)',
       }),
     ),
+    covalent_design: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Covalent design: Michael-acceptor alerts are reported but do not exclude a molecule',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
