@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import {
   createEmbeddingPort,
@@ -228,6 +230,25 @@ test('gives up after max_retries with a typed error; 4xx is not retried', async 
   fake.script.push({ status: 400 });
   await assert.rejects(port(fake, 'ollama', { dim: 8 }).embed(['a']), { code: 'embedding_provider_error' });
   assert.equal(fake.requests.length, 2, '401 and 400 are not retried');
+
+  // Nobody listening: retried as a network failure, then a typed error.
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+  const { port: gone } = closed.address() as AddressInfo;
+  await new Promise((r) => closed.close(r));
+  await assert.rejects(
+    createEmbeddingPort(
+      { provider: 'ollama', base_url: `http://127.0.0.1:${gone}/v1`, max_retries: 1, backoff_ms: 1 },
+      {},
+    ).embed(['a']),
+    (e: unknown) => {
+      assert.ok(e instanceof KbEmbeddingError);
+      assert.equal(e.code, 'embedding_provider_error');
+      assert.match(e.message, /Cannot connect to API/);
+      assert.match(e.message, /after 2 attempts/);
+      return true;
+    },
+  );
 });
 
 test('a slow answer times out per attempt and is retried; every attempt slow: embedding_timeout', async (t) => {
