@@ -1,8 +1,8 @@
 // The `embedding` option of open/quickstart/restore as users write it, translated into kb-core's: a provider
 // configuration becomes a port (createEmbeddingPort, which checks the provider, its key and its base URL right
 // here, so a bad configuration fails at open), 'local' leaves the port out (kb-core's own embedder), false
-// turns embeddings off. The upstream's `embedding_dim` is accepted too: a number turns embeddings on (and is
-// the provider's `dim` when the configuration names none), null turns them off.
+// turns embeddings off. The upstream's `embedding_dim` goes on to kb-core as it is (the local embedder's length,
+// or null for off); with a provider it is also the port's `dim`, so the two agree.
 import type { EmbeddingPort } from '@evident/kb-core';
 import {
   createEmbeddingPort,
@@ -36,8 +36,9 @@ function configError(field: string, message: string, provider = 'local'): KbEmbe
 }
 
 /**
- * kb-core's `embedding` for these options, or undefined when neither option is given (kb-core's default).
- * Throws KbEmbeddingError('embedding_config') naming `embedding.<field>`, `embedding_dim`, or the variable.
+ * kb-core's `embedding` for these options, or undefined when `embedding` is not given (kb-core's default,
+ * shaped by `embedding_dim`). Throws KbEmbeddingError('embedding_config') naming `embedding.<field>`,
+ * `embedding_dim`, or the environment variable.
  */
 export function coreEmbedding(
   options: EmbeddingOpenOptions,
@@ -50,10 +51,7 @@ export function coreEmbedding(
     (typeof dim !== 'number' || !Number.isInteger(dim) || dim < 1 || dim > MAX_DIM)
   )
     throw configError('embedding_dim', `must be an integer from 1 to ${MAX_DIM}, or null for no embeddings`);
-  if (embedding === undefined) {
-    if (dim === undefined) return undefined;
-    return dim === null ? false : {};
-  }
+  if (embedding === undefined) return undefined;
   if (embedding === false) {
     if (typeof dim === 'number') throw configError('embedding_dim', 'turns embeddings on, but embedding is false');
     return false;
@@ -72,7 +70,7 @@ export function coreEmbedding(
   if (provider === 'local') {
     const extra = Object.keys(embedding).filter((k) => k !== 'provider');
     if (extra.length)
-      throw configError(`embedding.${extra[0]}`, 'the local embedder takes no options (its dimension is its own)');
+      throw configError(`embedding.${extra[0]}`, 'the local embedder takes no options (embedding_dim sets its length)');
     return {};
   }
   if (typeof provider !== 'string' || !(EMBEDDING_PROVIDER_NAMES as string[]).includes(provider)) {
@@ -93,6 +91,33 @@ export function coreEmbedding(
   } catch (e) {
     throw e instanceof KbEmbeddingError && e.field && !/^[A-Z_]+$/.test(e.field) ? e.under('embedding') : e;
   }
+}
+
+/**
+ * coreEmbedding, and when the port's vector length is not known yet (a model outside the known table, no
+ * `dim`), one short request learns it: kb-core sizes its index when the base opens. A failed request fails
+ * the open with embedding_config, saying that `dim` opens without asking.
+ */
+export async function openEmbedding(
+  options: EmbeddingOpenOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CoreEmbedding | undefined> {
+  const choice = coreEmbedding(options, env);
+  if (choice === undefined || choice === false || !choice.port) return choice;
+  if (choice.port.dim > 0 || 'port' in (options.embedding as object)) return choice;
+  const port = choice.port;
+  try {
+    await port.embed(['dimension probe']);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new KbEmbeddingError(
+      'embedding_config',
+      port.provider,
+      `the length of ${port.model}'s vectors is not known, and asking for one failed (${why}); give dim to open without asking`,
+      { field: 'embedding.dim', cause: e },
+    );
+  }
+  return choice;
 }
 
 function isPort(p: unknown): p is EmbeddingPort {

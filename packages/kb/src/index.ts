@@ -5,20 +5,23 @@
 // SDK: a provider's package is imported when a model of it is first called.
 import * as core from '@evident/kb-core';
 import { createExtraction } from '@evident/kb-extract';
-import { coreEmbedding, type EmbeddingOpenOptions } from './embedding.js';
+import { openEmbedding, type EmbeddingOpenOptions } from './embedding.js';
 
 export * from '@evident/kb-core';
 export * from '@evident/kb-extract';
+// Named here so that no other module's export of the same name can make it ambiguous (and drop it).
+export { KbEmbeddingError } from '@evident/kb-extract';
 
 // Anything but an options object is handed on as it is, for kb-core to refuse naming the argument. An options
-// object gets an extraction (unless it has one) and its `embedding`/`embedding_dim` translated (embedding.ts).
-function prepare<O extends object>(options: unknown): O {
+// object gets an extraction (unless it has one) and its `embedding` translated (embedding.ts); `embedding_dim`
+// goes on as it is.
+async function prepare<O extends object>(options: unknown): Promise<O> {
   if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
     return options as O;
-  const { embedding, embedding_dim, ...rest } = (options ?? {}) as EmbeddingOpenOptions & Extracting;
-  const translated = coreEmbedding({
+  const { embedding, ...rest } = (options ?? {}) as EmbeddingOpenOptions & Extracting;
+  const translated = await openEmbedding({
     ...(embedding !== undefined ? { embedding } : {}),
-    ...(embedding_dim !== undefined ? { embedding_dim } : {}),
+    ...(rest.embedding_dim !== undefined ? { embedding_dim: rest.embedding_dim } : {}),
   });
   return {
     ...rest,
@@ -31,25 +34,31 @@ type Extracting = { extraction?: core.ExtractionPort };
 /** kb-core's options, with `embedding` as users write it (a provider configuration, 'local' or false). */
 export type OpenOptions = Omit<core.OpenOptions, 'embedding'> & EmbeddingOpenOptions;
 export type QuickstartOptions = Omit<core.QuickstartOptions, 'embedding'> & EmbeddingOpenOptions;
-export { coreEmbedding, type CoreEmbedding, type EmbeddingOpenOptions, type EmbeddingSpec } from './embedding.js';
+export {
+  coreEmbedding,
+  openEmbedding,
+  type CoreEmbedding,
+  type EmbeddingOpenOptions,
+  type EmbeddingSpec,
+} from './embedding.js';
 
 /**
  * Opens (creating if needed) the base at `path`: a file path or a postgres:// URL. A bad `embedding`
  * configuration (unknown provider, missing key, bad base URL) fails here with KbEmbeddingError.
  */
 export async function open(path: string, options?: OpenOptions): Promise<core.KbDB> {
-  return core.KbDB.open(path, prepare<core.OpenOptions>(options));
+  return core.KbDB.open(path, await prepare<core.OpenOptions>(options));
 }
 
 /** Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. */
 export async function quickstart(path: string, options?: QuickstartOptions): Promise<core.KbDB> {
-  return core.quickstart(path, prepare<core.QuickstartOptions>(options));
+  return core.quickstart(path, await prepare<core.QuickstartOptions>(options));
 }
 
 const statics = {
   open,
   restore: async (src: string, dest: string, options?: OpenOptions) =>
-    core.KbDB.restore(src, dest, prepare<core.OpenOptions>(options)),
+    core.KbDB.restore(src, dest, await prepare<core.OpenOptions>(options)),
 };
 
 /**

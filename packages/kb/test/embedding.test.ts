@@ -5,14 +5,22 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@evident/testkit';
-import { coreEmbedding, KbDB, KbEmbeddingError, open, quickstart, type EmbeddingPort } from '@evident/kb';
+import {
+  coreEmbedding,
+  KbDB,
+  KbEmbeddingError,
+  open,
+  openEmbedding,
+  quickstart,
+  type EmbeddingPort,
+} from '@evident/kb';
 import { startFakeEmbedder, vectorOf } from '../../kb-extract/test/fixtures/embeddings/fake-embedder.js';
 
-test('off, default and local: false and embedding_dim null turn embeddings off; local passes no port', () => {
+test('off, default and local: false turns embeddings off; local passes no port; embedding_dim is left to kb-core', () => {
   assert.equal(coreEmbedding({}), undefined, 'nothing given: kb-core decides');
   assert.equal(coreEmbedding({ embedding: false }), false);
-  assert.equal(coreEmbedding({ embedding_dim: null }), false);
-  assert.deepEqual(coreEmbedding({ embedding_dim: 384 }), {}, 'a number turns the local embedder on');
+  assert.equal(coreEmbedding({ embedding_dim: null }), undefined, 'kb-core reads embedding_dim itself');
+  assert.equal(coreEmbedding({ embedding_dim: 384 }), undefined);
   assert.deepEqual(coreEmbedding({ embedding: { provider: 'local' } }), {});
   assert.deepEqual(coreEmbedding({ embedding: {} as never }), {}, 'the provider defaults to local');
   assert.deepEqual(coreEmbedding({ embedding: { provider: 'local' }, embedding_dim: 256 }), {});
@@ -143,4 +151,40 @@ test('open, quickstart, KbDB.open and KbDB.restore refuse a bad configuration be
     missingKey,
   );
   assert.equal(existsSync(join(dir.path, 'r.kb')), false);
+});
+
+test('a model of unknown length: open asks the provider once for it; a failed request fails the open', async (t) => {
+  const fake = await startFakeEmbedder();
+  t.after(() => fake.close());
+  fake.dim = 24;
+  const choice = await openEmbedding(
+    { embedding: { provider: 'openai-compatible', model: 'e5-small', base_url: fake.baseUrl('compat') } },
+    {},
+  );
+  assert.ok(choice && choice.port !== undefined);
+  assert.equal(choice.port.dim, 24, 'learned before kb-core sizes its index');
+  assert.deepEqual(
+    fake.requests.map((r) => r.texts),
+    [['dimension probe']],
+  );
+  // Known or given lengths are not asked for.
+  await openEmbedding({ embedding: { provider: 'ollama', base_url: fake.baseUrl('ollama') } }, {});
+  await openEmbedding({ embedding: { provider: 'ollama', model: 'x', dim: 24, base_url: fake.baseUrl('ollama') } }, {});
+  assert.equal(fake.requests.length, 1);
+
+  const dir = tempDir('evident-kb-embedding-');
+  t.after(dir.cleanup);
+  const path = join(dir.path, 'probe.kb');
+  fake.script.push({ status: 400 });
+  await assert.rejects(
+    open(path, { embedding: { provider: 'ollama', model: 'custom', base_url: fake.baseUrl('ollama') } }),
+    (e: unknown) => {
+      assert.ok(e instanceof KbEmbeddingError);
+      assert.equal(e.code, 'embedding_config');
+      assert.equal(e.field, 'embedding.dim');
+      assert.match(e.message, /custom's vectors is not known.*HTTP 400.*give dim/);
+      return true;
+    },
+  );
+  assert.equal(existsSync(path), false);
 });
