@@ -18,6 +18,7 @@ export type { QueryOptions } from './graph/query.js';
 export type { ClaimStore, LogEntry, LogRecord, StoreOpenOptions, OpenStore } from './store/types.js';
 export { SqliteClaimStore } from './store/sqlite.js';
 export type * from './db/extraction-port.js';
+export type { EmbeddingPort } from './embeddings/port.js';
 export { normalizeName } from './model/normalize.js';
 export { KbCypherReadOnlyError, type RawQueryOptions, type RawQueryResult } from './cypher/raw-query.js';
 export { isPostgresUrl } from './store/open-store.js';

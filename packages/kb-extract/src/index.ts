@@ -33,3 +33,14 @@ export {
   type ZipLimits,
   type ChatPlatform,
 } from './extract/api.js';
+export {
+  createEmbeddingPort,
+  EMBEDDING_PROVIDERS,
+  EMBEDDING_PROVIDER_NAMES,
+  EMBEDDING_DEFAULTS,
+  KbEmbeddingError,
+  type EmbeddingConfig,
+  type EmbeddingErrorCode,
+  type EmbeddingProviderName,
+  type ProviderEmbeddingPort,
+} from './embeddings/index.js';

@@ -5,30 +5,60 @@
 // SDK: a provider's package is imported when a model of it is first called.
 import * as core from '@evident/kb-core';
 import { createExtraction } from '@evident/kb-extract';
+import { openEmbedding, type EmbeddingOpenOptions } from './embedding.js';
 
 export * from '@evident/kb-core';
 export * from '@evident/kb-extract';
+// Named here so that no other module's export of the same name can make it ambiguous (and drop it).
+export { KbEmbeddingError } from '@evident/kb-extract';
 
-// Anything but an options object is handed on as it is, for kb-core to refuse naming the argument.
-const withExtraction = <O extends { extraction?: core.ExtractionPort }>(options: O | undefined): O =>
-  options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))
-    ? options
-    : ({ ...options, extraction: options?.extraction ?? createExtraction() } as O);
+// Anything but an options object is handed on as it is, for kb-core to refuse naming the argument. An options
+// object gets an extraction (unless it has one) and its `embedding` translated (embedding.ts); `embedding_dim`
+// goes on as it is.
+async function prepare<O extends object>(options: unknown): Promise<O> {
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
+    return options as O;
+  const { embedding, ...rest } = (options ?? {}) as EmbeddingOpenOptions & Extracting;
+  const translated = await openEmbedding({
+    ...(embedding !== undefined ? { embedding } : {}),
+    ...(rest.embedding_dim !== undefined ? { embedding_dim: rest.embedding_dim } : {}),
+  });
+  return {
+    ...rest,
+    extraction: rest.extraction ?? createExtraction(),
+    ...(translated !== undefined ? { embedding: translated } : {}),
+  } as unknown as O;
+}
+type Extracting = { extraction?: core.ExtractionPort };
 
-/** Opens (creating if needed) the base at `path`: a file path or a postgres:// URL. */
-export function open(path: string, options?: core.OpenOptions): Promise<core.KbDB> {
-  return core.KbDB.open(path, withExtraction(options));
+/** kb-core's options, with `embedding` as users write it (a provider configuration, 'local' or false). */
+export type OpenOptions = Omit<core.OpenOptions, 'embedding'> & EmbeddingOpenOptions;
+export type QuickstartOptions = Omit<core.QuickstartOptions, 'embedding'> & EmbeddingOpenOptions;
+export {
+  coreEmbedding,
+  openEmbedding,
+  type CoreEmbedding,
+  type EmbeddingOpenOptions,
+  type EmbeddingSpec,
+} from './embedding.js';
+
+/**
+ * Opens (creating if needed) the base at `path`: a file path or a postgres:// URL. A bad `embedding`
+ * configuration (unknown provider, missing key, bad base URL) fails here with KbEmbeddingError.
+ */
+export async function open(path: string, options?: OpenOptions): Promise<core.KbDB> {
+  return core.KbDB.open(path, await prepare<core.OpenOptions>(options));
 }
 
 /** Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. */
-export function quickstart(path: string, options?: core.QuickstartOptions): Promise<core.KbDB> {
-  return core.quickstart(path, withExtraction(options));
+export async function quickstart(path: string, options?: QuickstartOptions): Promise<core.KbDB> {
+  return core.quickstart(path, await prepare<core.QuickstartOptions>(options));
 }
 
 const statics = {
   open,
-  restore: (src: string, dest: string, options?: core.OpenOptions) =>
-    core.KbDB.restore(src, dest, withExtraction(options)),
+  restore: async (src: string, dest: string, options?: OpenOptions) =>
+    core.KbDB.restore(src, dest, await prepare<core.OpenOptions>(options)),
 };
 
 /**

@@ -9,6 +9,7 @@
 import type { LanguageModel } from 'ai';
 import type { z } from 'zod';
 import { KbError, type ProviderName, type ProviderOptions } from '@evident/kb-core';
+import { backoffMs, isTimeout, retryAfterMs, sleep } from './retry.js';
 
 export type { ProviderName, ProviderOptions };
 
@@ -173,17 +174,6 @@ export class TokenBudget {
 type Usage = { inputTokens?: number | undefined; outputTokens?: number | undefined };
 type Generate = (o: Record<string, unknown>) => Promise<{ object: unknown; usage: Usage }>;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function retryAfterMs(ai: Sdk, e: unknown): number | undefined {
-  const headers = ai.APICallError.isInstance(e) ? e.responseHeaders : undefined;
-  if (!headers) return undefined;
-  const ms = Number.parseFloat(headers['retry-after-ms'] ?? '');
-  if (Number.isFinite(ms)) return ms;
-  const s = Number.parseFloat(headers['retry-after'] ?? '');
-  return Number.isFinite(s) ? s * 1000 : undefined;
-}
-
 /**
  * One structured call: the model's output must parse and validate against `schema`. Retries transient
  * failures with backoff; anything else becomes a KbProviderError with a stable code.
@@ -208,8 +198,8 @@ export async function callStructured<S extends z.ZodType>(
   let last: unknown;
   for (let attempt = 0; attempt <= p.max_retries; attempt++) {
     if (attempt > 0) {
-      const backoff = Math.min(p.backoff_ms * 2 ** (attempt - 1), 30_000);
-      await sleep(Math.min(retryAfterMs(ai, last) ?? backoff, 30_000));
+      const headers = APICallError.isInstance(last) ? last.responseHeaders : undefined;
+      await sleep(backoffMs(p.backoff_ms, attempt, retryAfterMs(headers)));
     }
     try {
       const result = await generate({
@@ -236,12 +226,6 @@ export async function callStructured<S extends z.ZodType>(
     }
   }
   throw toProviderError(ai, p.provider, last, p.max_retries + 1);
-}
-
-function isTimeout(e: unknown): boolean {
-  const name = (e as { name?: string })?.name;
-  const cause = (e as { cause?: { name?: string } })?.cause?.name;
-  return name === 'TimeoutError' || name === 'AbortError' || cause === 'TimeoutError';
 }
 
 function toProviderError(ai: Sdk, provider: string, e: unknown, attempts?: number): KbProviderError {
