@@ -27,7 +27,7 @@ export class DockingFailedError extends EvidentError {
     readonly details: { ligand?: string; step: string; stderr?: string; cause?: unknown },
   ) {
     const who = details.ligand === undefined ? '' : ` (ligand ${JSON.stringify(shorten(details.ligand))})`;
-    const tail = details.stderr?.trim() ? `: ${shorten(details.stderr.trim(), 600)}` : '';
+    const tail = details.stderr?.trim() ? `: ${lastChars(details.stderr.trim(), 600)}` : '';
     super('docking_failed', `${details.step}${who}: ${message}${tail}`, { cause: details.cause });
   }
 }
@@ -62,4 +62,9 @@ export class InvalidSmilesError extends EvidentError {
 
 export function shorten(s: string, max = 120): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** The end of a tool's output, where its error usually is. */
+export function lastChars(s: string, max: number): string {
+  return s.length > max ? `…${s.slice(-max)}` : s;
 }

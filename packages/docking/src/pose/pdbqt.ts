@@ -43,7 +43,7 @@ export function splitModels(pdbqt: string): string[] {
 }
 
 const remark = (model: string, label: string): number[] | undefined => {
-  const re = new RegExp(`^REMARK ${label}:?\\s+(.*)$`, 'm');
+  const re = new RegExp(`^REMARK ${label}:\\s+(.*)$`, 'm');
   const m = re.exec(model);
   if (!m) return undefined;
   const nums = m[1]!.trim().split(/\s+/).map(Number);

@@ -30,11 +30,14 @@ export function findDockingTools(options: { refresh?: boolean; env?: NodeJS.Proc
   if (options.refresh || options.env) cached = undefined;
   const env = options.env ?? process.env;
   cached ??= (async () => {
-    const [vina, obabel] = await Promise.all([
+    const [vina, obabel] = await Promise.allSettled([
       probe('vina', env.EVIDENT_VINA, ['--version'], /AutoDock Vina v?(\d+\.\d+(?:\.\d+)?)/, env),
       probe('obabel', env.EVIDENT_OBABEL, ['-V'], /Open Babel (\d+\.\d+(?:\.\d+)?)/, env),
     ]);
-    return { vina, obabel };
+    // Both looked up at once; when both fail, Vina's error is the one reported, whichever finished first.
+    if (vina.status === 'rejected') throw vina.reason;
+    if (obabel.status === 'rejected') throw obabel.reason;
+    return { vina: vina.value, obabel: obabel.value };
   })();
   // A failed lookup is not cached: installing the tool and calling again must work without a restart.
   const mine = cached;
