@@ -70,7 +70,7 @@ test('receptor preparation: hydrogens at pH 7.4, AutoDock types, a rigid PDBQT',
   const polarH = types.filter((t) => t === 'HD').length;
   assert.ok(polarH > 300, `polar hydrogens added: ${polarH}`);
   assert.equal(lines.length, heavy + polarH, 'every heavy atom kept, non-polar hydrogens merged');
-  for (const t of ['OA', 'NA', 'A', 'C', 'N', 'SA']) assert.ok(types.includes(t), `AutoDock type ${t} present`);
+  for (const t of ['OA', 'NA', 'A', 'C', 'N', 'S']) assert.ok(types.includes(t), `AutoDock type ${t} present`);
   assert.doesNotMatch(r.pdbqt, /^(ROOT|BRANCH|TORSDOF)/m, 'rigid: no torsion tree');
   // Lysine NZ carries three hydrogens at pH 7.4 (charged), so its Gasteiger charge is positive.
   const nz = lines.filter((l) => l.slice(17, 20) === 'LYS' && l.slice(12, 16).trim() === 'NZ');
