@@ -1,7 +1,16 @@
 // Reading Vina's outputs and checking inputs, without running the tools.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dock, elementOfType, parseScoreOnly, parseVinaOutput, poseAtoms, splitModels } from '../src/index.js';
+import {
+  DockingSession,
+  dock,
+  elementOfType,
+  parseScoreOnly,
+  parseVinaOutput,
+  poseAtoms,
+  prepareReceptor,
+  splitModels,
+} from '../src/index.js';
 
 const atom = (n: number, x: number, type: string) =>
   `ATOM  ${String(n).padStart(5)}  C   UNL     1    ${x.toFixed(3).padStart(8)}   1.000   2.000  0.00  0.00    +0.000 ${type}`;
@@ -114,5 +123,28 @@ test('dock() refuses bad input before running anything, naming each field', asyn
   await assert.rejects(
     dock({ receptor: atom(1, 0, 'C'), ligand: 'ATOM\u0000', box: { center: [0, 0, 0], size: [20, 20, 20] } }),
     /ligand: contains control characters/,
+  );
+});
+
+test('receptor and session inputs are checked before any tool runs', async () => {
+  const water = 'HETATM    1  O   HOH A   1       0.000   0.000   0.000  1.00  0.00           O\nEND\n';
+  await assert.rejects(prepareReceptor(water), (e: unknown) => {
+    const err = e as { code: string; problems: Array<{ path: string; message: string }> };
+    assert.equal(err.code, 'invalid_parameters');
+    assert.deepEqual(err.problems, [{ path: '/receptor', message: 'has no ATOM records (no protein atoms)' }]);
+    return true;
+  });
+  await assert.rejects(prepareReceptor(`ATOM  ${'x'.repeat(80)}`, { ph: 15 }), /\/ph: must be a number from 0 to 14/);
+  await assert.rejects(
+    DockingSession.open({
+      receptor: { pdb: water, pdbqt: water } as unknown as { pdb: string },
+      box: { center: [0, 0, 0], size: [41, 20, 20] },
+      concurrency: 0,
+    }),
+    (e: unknown) => {
+      const paths = (e as { problems: Array<{ path: string }> }).problems.map((p) => p.path);
+      assert.deepEqual(paths, ['/receptor', '/box/size/0', '/concurrency']);
+      return true;
+    },
   );
 });
