@@ -15,7 +15,10 @@ export interface GenerationHooks extends RunHooks {
 }
 
 /** Runs a generation for a validated input (see validateRequest). */
-export async function generateFromInput(input: GenerationInput, hooks: GenerationHooks = {}): Promise<GenerationResult> {
+export async function generateFromInput(
+  input: GenerationInput,
+  hooks: GenerationHooks = {},
+): Promise<GenerationResult> {
   const t0 = performance.now();
   if (input.options.docking && !hooks.target) {
     throw new CompoundGenerationError(

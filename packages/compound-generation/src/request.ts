@@ -287,12 +287,19 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
   }
 
   if (options.docking && options.docking_budget < numMolecules)
-    bad('/options/docking_budget', `must be at least num_molecules (${numMolecules}): every returned molecule is docked`);
+    bad(
+      '/options/docking_budget',
+      `must be at least num_molecules (${numMolecules}): every returned molecule is docked`,
+    );
   if (problems.length) throw new InvalidRequestError(problems);
   if (target.structure !== null) {
     // A structure in the request is read now, so that a wrong chain, residue or pocket is this request's 400.
     try {
-      analyseTarget(target.structure, { uniprot: acc as string, residues, target }, { id: 'request', source: 'request' });
+      analyseTarget(
+        target.structure,
+        { uniprot: acc as string, residues, target },
+        { id: 'request', source: 'request' },
+      );
     } catch (e) {
       if (e instanceof EvidentError && e.problems?.length) throw new InvalidRequestError([...e.problems]);
       throw e;

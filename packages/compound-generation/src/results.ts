@@ -68,7 +68,9 @@ export interface GenerationSummary {
 
 export interface GenerationResult {
   /** The request's target; with docking also the structure, chain, resolved residues and pocket used. */
-  target: { uniprot: string; residues: string[] } & Partial<Omit<TargetSummary, 'uniprot' | 'residues' | 'warnings'>> & {
+  target: { uniprot: string; residues: string[] } & Partial<
+    Omit<TargetSummary, 'uniprot' | 'residues' | 'warnings'>
+  > & {
       resolved_residues?: TargetSummary['residues'];
     };
   guidance: Guidance;
@@ -163,7 +165,10 @@ export function buildResult(
         : {}),
     },
     guidance,
-    docking: rounds && run.dockingDescription ? { ...run.dockingDescription, ...rounds.stats, seconds: r2(rounds.stats.seconds) } : null,
+    docking:
+      rounds && run.dockingDescription
+        ? { ...run.dockingDescription, ...rounds.stats, seconds: r2(rounds.stats.seconds) }
+        : null,
     constraints: c,
     summary: {
       requested: input.num_molecules,

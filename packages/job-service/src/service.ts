@@ -54,7 +54,10 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     unlock();
     throw e;
   }
-  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads), { kindModules: config.kindModules, settings: kindSettingsOf(config) });
+  const preparePool = new ThreadPool(Math.max(1, config.prepareThreads), {
+    kindModules: config.kindModules,
+    settings: kindSettingsOf(config),
+  });
   // Bodies above the inline limit: a thread of their own, started per body and ended after it (its heap, grown
   // by the document, goes with it), with a heap cap so one body cannot take the process's memory.
   const largeBodyPool = new ThreadPool(1, {
@@ -69,7 +72,10 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
   const log = serviceLogger(config, opts.logger);
 
   if (!config.databaseUrl) {
-    const pool = new ThreadPool(Math.max(1, config.workerThreads), { kindModules: config.kindModules, settings: kindSettingsOf(config) });
+    const pool = new ThreadPool(Math.max(1, config.workerThreads), {
+      kindModules: config.kindModules,
+      settings: kindSettingsOf(config),
+    });
     const executor = new JobExecutor(store, pool, config, log);
     const runner = new EmbeddedRunner(store, pool, executor, log, config);
     enqueueJob = async () => runner.nudge();
@@ -143,7 +149,10 @@ async function startPgWorkerOn(
   log: PinoLogger,
   kinds: readonly AnyKind[],
 ) {
-  const pool = new ThreadPool(Math.max(1, config.workerThreads), { kindModules: config.kindModules, settings: kindSettingsOf(config) });
+  const pool = new ThreadPool(Math.max(1, config.workerThreads), {
+    kindModules: config.kindModules,
+    settings: kindSettingsOf(config),
+  });
   const executor = new JobExecutor(store, pool, config, log);
   const threads = Math.max(1, config.workerThreads);
   const worker = new PgBossWorker(boss, store, executor, log, threads, config, kinds);

@@ -47,7 +47,9 @@ after(async () => {
 
 const submit = (body: Record<string, unknown>) => http(server.url, 'POST', '/v1/compounds/generate', { key, body });
 
-test('a structure in the request: every molecule is docked into its pocket, with score, pose and contacts', { skip }, async () => {
+test('a structure in the request: every molecule is docked into its pocket, with score, pose and contacts', {
+  skip,
+}, async () => {
   const sub = await submit({
     target_uniprot: 'P12931',
     binding_site: { residues },
@@ -81,7 +83,10 @@ test('a structure in the request: every molecule is docked into its pocket, with
     assert.ok(m.contacts.length > 0 && m.contacts.every((c: string) => /^[A-Z]\d+$/.test(c)), m.contacts.join());
   }
   const scores = res.molecules.map((m: any) => m.docking_score);
-  assert.equal(res.summary.mean_docking_score, Math.round((scores.reduce((a: number, b: number) => a + b, 0) / scores.length) * 100) / 100);
+  assert.equal(
+    res.summary.mean_docking_score,
+    Math.round((scores.reduce((a: number, b: number) => a + b, 0) / scores.length) * 100) / 100,
+  );
   const csv = await http(server.url, 'GET', `/v1/results/${sub.body.job_id}?format=csv`, { key });
   assert.ok(csv.text.split('\n')[0]!.includes('docking_score'));
 
@@ -100,8 +105,16 @@ test('a structure in the request: every molecule is docked into its pocket, with
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless=new', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
-        '--disable-background-networking', '--no-first-run', '--disable-sync', '--disable-extensions'],
+      args: [
+        '--headless=new',
+        '--no-sandbox',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--disable-background-networking',
+        '--no-first-run',
+        '--disable-sync',
+        '--disable-extensions',
+      ],
     });
     const tab = await browser.newPage({ viewport: { width: 1300, height: 800 } });
     const errors: string[] = [];
@@ -109,7 +122,9 @@ test('a structure in the request: every molecule is docked into its pocket, with
     await tab.route('**/*', (r) => (r.request().url().startsWith('file:') ? r.continue() : r.abort()));
     await tab.goto(`file://${file}`);
     await tab.waitForSelector('#viewer[data-ready="true"]', { timeout: 30_000 });
-    const viewer = await tab.$eval('#viewer', (el) => ({ ...(el as HTMLElement).dataset }));
+    const viewer = await tab.$eval('#viewer', (el) => ({
+      ...(el as unknown as { dataset: Record<string, string> }).dataset,
+    }));
     assert.deepEqual(errors, []);
     assert.ok(Number(viewer.pocketAtoms) > 50, `pocket atoms ${viewer.pocketAtoms}`);
     assert.ok(Number(viewer.atoms) > 10, `pose atoms ${viewer.atoms}`);
@@ -119,7 +134,7 @@ test('a structure in the request: every molecule is docked into its pocket, with
     const shot = await tab.locator('#viewer').screenshot({ path: join(out, 'viewer.png') });
     assert.ok(shot.length > 5_000, `screenshot of ${shot.length} bytes`);
     await tab.locator('#poses tr').last().click();
-    assert.equal(await tab.$eval('#viewer', (el) => (el as HTMLElement).dataset.shown), String(res.molecules.at(-1).rank));
+    assert.equal(await tab.getAttribute('#viewer', 'data-shown'), String(res.molecules.at(-1).rank));
   } finally {
     await browser?.close();
   }

@@ -226,7 +226,8 @@ export function combinedTotal(
 ): number {
   const ref = refSim === null ? 0 : Math.min(1, refSim / REFERENCE_SIMILARITY_TARGET);
   if (docking !== null) {
-    if (refSim === null) return WEIGHTS_DOCKING.qed * qed + WEIGHTS_DOCKING.sa * saTerm + WEIGHTS_DOCKING.docking * docking;
+    if (refSim === null)
+      return WEIGHTS_DOCKING.qed * qed + WEIGHTS_DOCKING.sa * saTerm + WEIGHTS_DOCKING.docking * docking;
     const w = WEIGHTS_DOCKING_WITH_REFERENCES;
     return w.qed * qed + w.sa * saTerm + w.docking * docking + w.reference * ref;
   }

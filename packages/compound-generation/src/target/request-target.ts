@@ -25,7 +25,10 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 const isVec3 = (v: unknown): v is Vec3 =>
   Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
 
-export function readTargetFields(raw: Record<string, unknown>, bad: (path: string, message: string) => void): TargetRequest {
+export function readTargetFields(
+  raw: Record<string, unknown>,
+  bad: (path: string, message: string) => void,
+): TargetRequest {
   const target: TargetRequest = { structure: null, pdb_id: null, chain: null, pocket: null };
   if (raw.structure !== undefined) {
     const text = decodeStructure(raw.structure, bad);

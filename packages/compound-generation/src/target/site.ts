@@ -79,15 +79,14 @@ export function analyseTarget(
     const named = new Set(resolved.residues.map((r) => `${r.author_number}${r.insertion_code}`));
     const near = new ContactIndex(structure, chain, { cutoff: LIGAND_CONTACT });
     const touching = ligands(structure, { near: chain }).filter((l) =>
-      near
-        .contacts(findHetGroup(structure, l).atoms)
-        .some((c) => named.has(`${c.author_number}${c.insertion_code}`)),
+      near.contacts(findHetGroup(structure, l).atoms).some((c) => named.has(`${c.author_number}${c.insertion_code}`)),
     );
     touching.sort((a, b) => b.heavy_atom_count - a.heavy_atom_count);
     pocket = touching.length
       ? pocketFromLigand(structure, touching[0]!)
       : pocketFromResidues(structure, resolved.residues, { field: '/binding_site/residues' });
-    if (touching.length) warnings.push(`pocket: the box around co-crystallised ${touching[0]!.name} ${touching[0]!.id}`);
+    if (touching.length)
+      warnings.push(`pocket: the box around co-crystallised ${touching[0]!.name} ${touching[0]!.id}`);
   }
   const contacts = new ContactIndex(structure, chain, { cutoff: 4, uniprot: request.uniprot });
   return {

@@ -64,7 +64,12 @@ export const CgOptions = Type.Object(
       }),
     ),
     docking_exhaustiveness: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 32, default: 8, description: "Vina's search exhaustiveness per docking call" }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 32,
+        default: 8,
+        description: "Vina's search exhaustiveness per docking call",
+      }),
     ),
     docking_budget: Type.Optional(
       Type.Integer({
@@ -120,14 +125,24 @@ export const CgRequest = Type.Object(
     pdb_id: Type.Optional(
       Type.String({ minLength: 4, maxLength: 4, description: 'A PDB entry to use as the target structure, e.g. 2SRC' }),
     ),
-    chain: Type.Optional(Type.String({ minLength: 1, maxLength: 4, description: 'Chain of the structure (default: the chain mapped to target_uniprot)' })),
+    chain: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4,
+        description: 'Chain of the structure (default: the chain mapped to target_uniprot)',
+      }),
+    ),
     pocket: Type.Optional(
       Type.Object(
         {
           center: Type.Array(Type.Number(), { minItems: 3, maxItems: 3, description: '[x, y, z], Å' }),
           size: Type.Array(Type.Number(), { minItems: 3, maxItems: 3, description: 'Box edges [x, y, z], Å' }),
         },
-        { additionalProperties: false, description: 'Docking box; default: around a co-crystallised ligand at the named residues, else around the residues' },
+        {
+          additionalProperties: false,
+          description:
+            'Docking box; default: around a co-crystallised ligand at the named residues, else around the residues',
+        },
       ),
     ),
     options: Type.Optional(CgOptions),

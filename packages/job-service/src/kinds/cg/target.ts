@@ -9,7 +9,7 @@ import {
   type StructureOrigin,
   type TargetSite,
 } from '@evident/compound-generation';
-import { DockingSession, findDockingTools, poseAtoms, poseToSdf, type DockingTools } from '@evident/docking';
+import { DockingSession, findDockingTools, smilesDockingPort, type DockingTools } from '@evident/docking';
 import type { JobRunContext } from '../job-kind.js';
 import { StructureSources } from '../../structures/index.js';
 
@@ -19,7 +19,7 @@ export interface OpenTarget {
 }
 
 const PREPARATION =
-  'receptor: the chain\'s protein atoms, hydrogens and Gasteiger charges by Open Babel at pH 7.4 (rigid); ' +
+  "receptor: the chain's protein atoms, hydrogens and Gasteiger charges by Open Babel at pH 7.4 (rigid); " +
   'ligands: 3D conformer, protonation at pH 7.4 and PDBQT by Open Babel; stereo as generated (each ' +
   'unspecified stereocentre enumerated)';
 
@@ -48,16 +48,9 @@ export async function openTarget(input: GenerationInput, ctx: JobRunContext): Pr
     signal: ctx.signal,
     tools,
   });
+  const docking = smilesDockingPort(session, site.contacts);
   const port: DockingPort = {
-    async dock(smiles, signal) {
-      const r = await session.dockSmiles(smiles, signal ? { signal } : {});
-      const best = r.docking.poses[0]!;
-      return {
-        score: r.docking.affinity,
-        pose_sdf: await poseToSdf(best.pdbqt, { tools, ...(signal ? { signal } : {}) }),
-        contacts: site.contacts(poseAtoms(best.pdbqt)),
-      };
-    },
+    dock: (smiles, signal) => docking.dock(smiles, signal),
     describe: () => ({
       engine: 'AutoDock Vina',
       version: tools.vina.version,
@@ -91,7 +84,11 @@ async function structureOf(
     }
   };
   const found = await sources.resolveStructure(
-    { uniprot: input.target_uniprot, residues: input.residues, ...(input.target.pdb_id ? { pdb_id: input.target.pdb_id } : {}) },
+    {
+      uniprot: input.target_uniprot,
+      residues: input.residues,
+      ...(input.target.pdb_id ? { pdb_id: input.target.pdb_id } : {}),
+    },
     { covers, signal: ctx.signal },
   );
   return { text: found.text, origin: { id: found.id, source: found.source } };
