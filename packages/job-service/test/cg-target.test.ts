@@ -38,7 +38,7 @@ before(async () => {
   if (skip) return;
   fake = await FakeSources.start();
   server = await startTestServer({ ...fake.urls, retryBaseMs: 50 });
-  key = (await server.store.createKey({ name: 'cg-target', plan: 'enterprise' })).key;
+  key = (await server.store.createKey({ name: 'cg-target', plan: 'enterprise', rpm: 1000, concurrency: 4 })).key;
 });
 after(async () => {
   await server?.cleanup();

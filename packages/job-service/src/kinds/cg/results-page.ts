@@ -65,14 +65,14 @@ ${result.warnings.map((w) => `<p class="warn">${escapeHtml(w)}</p>`).join('\n')}
   var el = document.getElementById('viewer');
   var viewer = $3Dmol.createViewer(el, { backgroundColor: 'white' });
   var pocket = viewer.addModel(data.pocket_pdb, 'pdb');
-  pocket.setStyle({}, { stick: { radius: 0.12, colorscheme: 'grayCarbon' } });
+  pocket.setStyle({}, { stick: { radius: 0.07, colorscheme: 'grayCarbon' } });
   var ligand = null;
   function show(i) {
     if (ligand) viewer.removeModel(ligand);
     var m = data.molecules[i];
     ligand = viewer.addModel(m.sdf, 'sdf');
     ligand.setStyle({}, { stick: { radius: 0.22, colorscheme: 'greenCarbon' } });
-    pocket.setStyle({}, { stick: { radius: 0.12, colorscheme: 'grayCarbon' } });
+    pocket.setStyle({}, { stick: { radius: 0.07, colorscheme: 'grayCarbon' } });
     viewer.zoomTo({ model: ligand });
     viewer.zoom(0.7);
     viewer.render();
