@@ -72,9 +72,16 @@ test('receptor preparation: hydrogens at pH 7.4, AutoDock types, a rigid PDBQT',
   assert.equal(lines.length, heavy + polarH, 'every heavy atom kept, non-polar hydrogens merged');
   for (const t of ['OA', 'NA', 'A', 'C', 'N', 'S']) assert.ok(types.includes(t), `AutoDock type ${t} present`);
   assert.doesNotMatch(r.pdbqt, /^(ROOT|BRANCH|TORSDOF)/m, 'rigid: no torsion tree');
-  // Lysine NZ carries three hydrogens at pH 7.4 (charged), so its Gasteiger charge is positive.
+  // Every polar hydrogen has a Gasteiger charge (hydrogens added after the charges were computed would have 0).
+  const charge = (l: string) => Number(l.slice(68, 76));
+  const hd = lines.filter((l) => l.trim().endsWith('HD'));
+  assert.deepEqual(
+    hd.filter((l) => charge(l) === 0),
+    [],
+  );
+  // Lysine NZ is protonated at pH 7.4 (NH3+): three hydrogens each, so the nitrogens' charges are positive.
   const nz = lines.filter((l) => l.slice(17, 20) === 'LYS' && l.slice(12, 16).trim() === 'NZ');
-  assert.ok(nz.length > 10 && nz.every((l) => Number(l.slice(68, 76)) > 0), 'lysines charged');
+  assert.ok(nz.length > 10 && nz.every((l) => charge(l) > 0), 'lysines charged');
 });
 
 test('PP1 docks into the 2SRC ATP site: a finite negative affinity, poses inside the box', { skip }, async () => {
