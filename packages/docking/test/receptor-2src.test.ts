@@ -3,8 +3,7 @@
 // co-crystallised ANP plus 5 Å). Then the session's plumbing: several ligands through the concurrency limit,
 // abort, timeout, and a failing ligand reported with its id and Vina's own message.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import {
   DockingAbortedError,
@@ -24,9 +23,6 @@ const pdb = pdb2src();
 const box = ligandBox(pdb, 'ANP', 5);
 let session: DockingSession;
 
-// Only this file opens sessions, so a session directory left behind is ours.
-const scratchDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('evident-docking-session-'));
-
 /** Child processes of this test process running `name` (Linux /proc). */
 function children(name: string): number[] {
   const out: number[] = [];
@@ -41,11 +37,9 @@ function children(name: string): number[] {
   }
   return out;
 }
-const before0 = new Set<string>();
 
 before(async () => {
   if (skip) return;
-  for (const d of scratchDirs()) before0.add(d);
   session = await DockingSession.open({
     receptor: { pdb: chainAtoms(pdb, 'A') },
     box,
@@ -162,8 +156,10 @@ test('abort kills the docking; a timeout is docking_failed; a failing ligand is 
 });
 
 test('closing the session removes its scratch directories; calls after close fail', { skip }, async () => {
+  // Every finished call removed its own subdirectory: only the receptor is left.
+  assert.equal(session.pending, 0);
+  assert.deepEqual(readdirSync(session.dir), ['receptor.pdbqt']);
   await session.close();
-  const left = scratchDirs().filter((d) => !before0.has(d));
-  assert.deepEqual(left, []);
+  assert.equal(existsSync(session.dir), false, `${session.dir} removed`);
   await assert.rejects(session.dockSmiles(PP1), /closed/);
 });
