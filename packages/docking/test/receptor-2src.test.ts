@@ -3,8 +3,7 @@
 // co-crystallised ANP plus 5 Å). Then the session's plumbing: several ligands through the concurrency limit,
 // abort, timeout, and a failing ligand reported with its id and Vina's own message.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import {
   DockingAbortedError,
@@ -24,9 +23,6 @@ const pdb = pdb2src();
 const box = ligandBox(pdb, 'ANP', 5);
 let session: DockingSession;
 
-// Only this file opens sessions, so a session directory left behind is ours.
-const scratchDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('evident-docking-session-'));
-
 /** Child processes of this test process running `name` (Linux /proc). */
 function children(name: string): number[] {
   const out: number[] = [];
@@ -41,11 +37,9 @@ function children(name: string): number[] {
   }
   return out;
 }
-const before0 = new Set<string>();
 
 before(async () => {
   if (skip) return;
-  for (const d of scratchDirs()) before0.add(d);
   session = await DockingSession.open({
     receptor: { pdb: chainAtoms(pdb, 'A') },
     box,
@@ -72,9 +66,16 @@ test('receptor preparation: hydrogens at pH 7.4, AutoDock types, a rigid PDBQT',
   assert.equal(lines.length, heavy + polarH, 'every heavy atom kept, non-polar hydrogens merged');
   for (const t of ['OA', 'NA', 'A', 'C', 'N', 'S']) assert.ok(types.includes(t), `AutoDock type ${t} present`);
   assert.doesNotMatch(r.pdbqt, /^(ROOT|BRANCH|TORSDOF)/m, 'rigid: no torsion tree');
-  // Lysine NZ carries three hydrogens at pH 7.4 (charged), so its Gasteiger charge is positive.
+  // Every polar hydrogen has a Gasteiger charge (hydrogens added after the charges were computed would have 0).
+  const charge = (l: string) => Number(l.slice(68, 76));
+  const hd = lines.filter((l) => l.trim().endsWith('HD'));
+  assert.deepEqual(
+    hd.filter((l) => charge(l) === 0),
+    [],
+  );
+  // Lysine NZ is protonated at pH 7.4 (NH3+): three hydrogens each, so the nitrogens' charges are positive.
   const nz = lines.filter((l) => l.slice(17, 20) === 'LYS' && l.slice(12, 16).trim() === 'NZ');
-  assert.ok(nz.length > 10 && nz.every((l) => Number(l.slice(68, 76)) > 0), 'lysines charged');
+  assert.ok(nz.length > 10 && nz.every((l) => charge(l) > 0), 'lysines charged');
 });
 
 test('PP1 docks into the 2SRC ATP site: a finite negative affinity, poses inside the box', { skip }, async () => {
@@ -155,8 +156,10 @@ test('abort kills the docking; a timeout is docking_failed; a failing ligand is 
 });
 
 test('closing the session removes its scratch directories; calls after close fail', { skip }, async () => {
+  // Every finished call removed its own subdirectory: only the receptor is left.
+  assert.equal(session.pending, 0);
+  assert.deepEqual(readdirSync(session.dir), ['receptor.pdbqt']);
   await session.close();
-  const left = scratchDirs().filter((d) => !before0.has(d));
-  assert.deepEqual(left, []);
+  assert.equal(existsSync(session.dir), false, `${session.dir} removed`);
   await assert.rejects(session.dockSmiles(PP1), /closed/);
 });

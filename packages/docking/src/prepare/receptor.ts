@@ -1,6 +1,6 @@
 // Receptor preparation: protein PDB text → rigid receptor PDBQT, all by Open Babel. Open Babel adds hydrogens
-// with its pH model (acids and bases charged as at the given pH), assigns Gasteiger charges and AutoDock atom
-// types, merges non-polar hydrogens and writes a rigid molecule (-xr: no torsion tree). RDKit has no PDBQT writer
+// with its pH model (acids and bases charged as at the given pH), then assigns Gasteiger charges and AutoDock
+// atom types, merges non-polar hydrogens and writes a rigid molecule (-xr: no torsion tree). RDKit has no PDBQT writer
 // and no pH model, so this step has one candidate.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -43,25 +43,51 @@ export async function prepareReceptor(pdb: string, options: PrepareReceptorOptio
   const ph = options.ph ?? 7.4;
   return withTempDir('receptor', async (dir) => {
     const input = join(dir, 'receptor.pdb');
+    const protonated = join(dir, 'protonated.pdb');
     const output = join(dir, 'receptor.pdbqt');
     await writeFile(input, pdb);
-    const step = 'receptor preparation (Open Babel)';
-    const r = await runTool(
-      tools.obabel.path,
-      ['-ipdb', input, '-xr', '-p', String(ph), '--partialcharge', 'gasteiger', '-opdbqt', '-O', output],
-      { step, timeoutMs: options.timeoutMs ?? 120_000, ...(options.signal ? { signal: options.signal } : {}) },
-    );
-    const converted = moleculesConverted(r.stderr);
-    if (converted !== 1) {
-      throw new DockingFailedError(`Open Babel converted ${converted ?? 'no'} molecules, expected 1`, {
+    const run = async (step: string, args: string[]) => {
+      const r = await runTool(tools.obabel.path, args, {
         step,
-        stderr: r.stderr,
+        timeoutMs: options.timeoutMs ?? 120_000,
+        ...(options.signal ? { signal: options.signal } : {}),
       });
-    }
+      const converted = moleculesConverted(r.stderr);
+      if (converted !== 1) {
+        throw new DockingFailedError(`Open Babel converted ${converted ?? 'no'} molecules, expected 1`, {
+          step,
+          stderr: r.stderr,
+        });
+      }
+      return obabelWarnings(r.stderr);
+    };
+    // Two commands: in one, Open Babel computes the charges before -p adds the hydrogens, which then carry
+    // charge 0. The PDB in between keeps residues and formal charges (columns 79-80).
+    const warnings = [
+      ...(await run('receptor protonation (Open Babel -p)', [
+        '-ipdb',
+        input,
+        '-p',
+        String(ph),
+        '-opdb',
+        '-O',
+        protonated,
+      ])),
+      ...(await run('receptor PDBQT (Open Babel)', [
+        '-ipdb',
+        protonated,
+        '-xr',
+        '--partialcharge',
+        'gasteiger',
+        '-opdbqt',
+        '-O',
+        output,
+      ])),
+    ];
     const pdbqt = await readFile(output, 'utf8');
     const atoms = countAtomRecords(pdbqt);
-    if (atoms === 0) throw new DockingFailedError('Open Babel wrote no atoms', { step, stderr: r.stderr });
-    return { pdbqt, atoms, warnings: obabelWarnings(r.stderr) };
+    if (atoms === 0) throw new DockingFailedError('Open Babel wrote no atoms', { step: 'receptor PDBQT (Open Babel)' });
+    return { pdbqt, atoms, warnings: [...new Set(warnings)] };
   });
 }
 

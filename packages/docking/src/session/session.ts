@@ -49,7 +49,8 @@ export class DockingSession {
   private seq = 0;
 
   private constructor(
-    private readonly dir: string,
+    /** The session's scratch directory (receptor file, one subdirectory per ligand in flight); gone after close(). */
+    readonly dir: string,
     private readonly receptorPath: string,
     readonly receptor: PreparedReceptor,
     readonly box: Box,
