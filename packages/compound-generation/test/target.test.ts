@@ -143,7 +143,7 @@ async function openPort(input: GenerationInput) {
   });
   const dock = smilesDockingPort(session, site.contacts);
   const port: DockingPort = {
-    dock: (s, signal) => dock.dock(s, signal),
+    dock: (s, signal, exhaustiveness) => dock.dock(s, signal, exhaustiveness),
     describe: () => ({
       engine: 'AutoDock Vina',
       version: '',

@@ -93,7 +93,7 @@ for (const ex of found) {
       cwd: work.path,
       env,
       encoding: 'utf8',
-      timeout: 240_000,
+      timeout: 480_000,
     });
     const where = `${relative(root, join(root, ex.file))}:${ex.line}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
     assert.equal(r.status, 0, where);
@@ -102,6 +102,12 @@ for (const ex of found) {
     if (ex.script.includes('targets/discover') || ex.script.includes('submit discover')) {
       if (ex.lang === 'ts') assert.match(r.stdout, /^job td_\w+ accepted/m, where);
       else assert.match(r.stdout, /"job_id":"td_/, where);
+    }
+    if (ex.script.includes('format=html')) {
+      // the page the example saves: the viewer and the docked poses in it
+      const page = readFileSync(join(work.path, 'poses.html'), 'utf8');
+      assert.match(page, /\$3Dmol/, where);
+      assert.match(page, /"docking_score":-\d/, where);
     }
     if (/evident-jobs (results|submit)|getResults/.test(ex.script)) {
       assert.match(r.stdout + r.stderr, /^top \d+/m, where);

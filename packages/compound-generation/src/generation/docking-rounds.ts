@@ -1,7 +1,9 @@
 // Docking inside the search: the fast surrogate (QED, SA, constraints, alerts, and an estimate of the docking
-// score) ranks every candidate; each round docks the most promising undocked candidates, and their Vina scores
-// feed back into selection through the estimate, a similarity-weighted k-nearest-neighbour average over the
-// molecules docked so far (Morgan r=2 Tanimoto). Every docking call is counted against the run's budget.
+// score) ranks every candidate; each round docks the most promising undocked candidates at a low exhaustiveness
+// (SEARCH_EXHAUSTIVENESS: cheap, noisier), and their Vina scores feed back into selection through the estimate, a
+// similarity-weighted k-nearest-neighbour average over the molecules docked so far (Morgan r=2 Tanimoto). The
+// molecules that are returned are docked again at the requested exhaustiveness ("final" records): those are the
+// scores and poses reported. Every docking call, at either level, counts once against the run's budget.
 import { tanimoto, type Fingerprint } from '../chem/fingerprint.js';
 import { enumerateStereoisomers } from '../chem/stereo.js';
 import type { RDKit } from '../rdkit.js';
@@ -20,6 +22,8 @@ export interface DockingRecord {
   isomer_scores: Record<string, number>;
   /** True when the molecule had more unspecified stereocentres than the cap allows to enumerate. */
   isomers_capped: boolean;
+  /** Docked at the requested exhaustiveness (a returned molecule's record always is). */
+  final: boolean;
 }
 
 export interface DockingStats {
@@ -43,6 +47,8 @@ const NEIGHBOURS = 5;
 const MIN_NEIGHBOUR_SIMILARITY = 0.25;
 /** At most this many stereoisomers are docked per molecule (the rest are reported, not silently dropped). */
 export const MAX_ISOMERS = 4;
+/** Vina exhaustiveness of the search rounds: about a third of the CPU of exhaustiveness 8 for most ligands. */
+export const SEARCH_EXHAUSTIVENESS = 1;
 
 export class DockingRounds {
   readonly records = new Map<string, DockingRecord>();
@@ -54,6 +60,7 @@ export class DockingRounds {
     private readonly rd: RDKit,
     private readonly port: DockingPort,
     budget: number,
+    private readonly finalExhaustiveness: number,
   ) {
     this.stats = { budget, calls: 0, failures: 0, rounds: 0, molecules_docked: 0, seconds: 0 };
   }
@@ -66,16 +73,23 @@ export class DockingRounds {
     return this.records.has(e.smiles);
   }
 
+  /** Docked at the requested exhaustiveness: its score and pose can be reported. */
+  isFinal(e: Evaluated): boolean {
+    return this.records.get(e.smiles)?.final === true;
+  }
+
   /**
    * Docks the given molecules (each stereoisomer of each), in parallel through the port (which bounds its own
    * concurrency), as far as the budget goes. Returns how many molecules got a record.
    */
-  async dock(molecules: Evaluated[], signal?: AbortSignal): Promise<number> {
+  async dock(molecules: Evaluated[], signal?: AbortSignal, final = false): Promise<number> {
     const t0 = performance.now();
     const jobs: Array<Promise<void>> = [];
+    const exhaustiveness = final ? this.finalExhaustiveness : Math.min(SEARCH_EXHAUSTIVENESS, this.finalExhaustiveness);
     let docked = 0;
     for (const e of molecules) {
-      if (this.records.has(e.smiles)) continue;
+      const known = this.records.get(e.smiles);
+      if (known && (known.final || !final)) continue;
       const { isomers, capped } = enumerateStereoisomers(this.rd, e.smiles, { max: MAX_ISOMERS });
       if (isomers.length > this.remaining) break;
       this.stats.calls += isomers.length;
@@ -83,7 +97,7 @@ export class DockingRounds {
         (async () => {
           const results = await Promise.all(
             isomers.map((s) =>
-              this.port.dock(s, signal).then(
+              this.port.dock(s, signal, exhaustiveness).then(
                 (pose) => ({ s, pose }),
                 (err: unknown) => {
                   if (signal?.aborted) throw err;
@@ -97,6 +111,7 @@ export class DockingRounds {
           if (ok.length === 0) return;
           ok.sort((a, b) => a.pose.score - b.pose.score || (a.s < b.s ? -1 : 1));
           const best = ok[0]!;
+          const first = !this.records.has(e.smiles);
           this.records.set(e.smiles, {
             smiles: best.s,
             score: best.pose.score,
@@ -105,9 +120,12 @@ export class DockingRounds {
             isomers_docked: isomers.length,
             isomer_scores: Object.fromEntries(ok.map((r) => [r.s, r.pose.score])),
             isomers_capped: capped,
+            final: final || exhaustiveness === this.finalExhaustiveness,
           });
-          this.fps.push(e.fp);
-          this.terms.push(dockingTerm(best.pose.score));
+          if (first) {
+            this.fps.push(e.fp);
+            this.terms.push(dockingTerm(best.pose.score));
+          }
           docked++;
         })(),
       );

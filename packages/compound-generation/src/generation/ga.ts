@@ -66,7 +66,7 @@ export async function runGeneticAlgorithm(
   const check = () => {
     if (hooks.signal?.aborted) throw new GenerationAbortedError();
   };
-  const rounds = port ? new DockingRounds(rd, port, options.docking_budget) : null;
+  const rounds = port ? new DockingRounds(rd, port, options.docking_budget, options.docking_exhaustiveness) : null;
   const reserve = Math.min(options.docking_budget, finalDockingReserve(target));
   const perRound = Math.max(2, Math.ceil((options.docking_budget - reserve) / EXPECTED_ROUNDS));
   const dockingShare = () => (rounds ? rounds.stats.calls / Math.max(1, rounds.stats.budget) : 0);
@@ -176,22 +176,23 @@ export async function runGeneticAlgorithm(
       const selected = selectDiverse(archive, target, options.similarity_cap);
       return { selected, evaluator, stopReason, generations, initial, docking: null };
     }
-    // Final pass: dock whatever the diverse selection holds that is not docked yet, re-select with the true
-    // scores, and repeat until the selection is all docked or the budget is spent; only docked molecules return.
+    // Final pass: dock at the requested exhaustiveness whatever the diverse selection holds that is not docked so
+    // yet (new, or docked only in a search round), re-select with those scores, and repeat until the selection is
+    // all final or the budget is spent; only molecules docked at the requested exhaustiveness return.
     for (let pass = 0; pass < 20; pass++) {
       check();
       const selected = selectDiverse(archive, target, options.similarity_cap);
-      const undocked = selected.filter((e) => !rounds.isDocked(e));
-      if (undocked.length === 0 || rounds.remaining <= 0) break;
+      const pending = selected.filter((e) => !rounds.isFinal(e));
+      if (pending.length === 0 || rounds.remaining <= 0) break;
       report('docking', Math.max(progress, Math.min(99, 90 + 9 * dockingShare())) / 100);
       const before = rounds.stats.calls;
-      await rounds.dock(undocked, hooks.signal);
+      await rounds.dock(pending, hooks.signal, true);
       refresh();
       if (rounds.stats.calls === before) break;
     }
     check();
     const selected = selectDiverse(
-      archive.filter((e) => rounds.isDocked(e)),
+      archive.filter((e) => rounds.isFinal(e)),
       target,
       options.similarity_cap,
     );

@@ -12,8 +12,11 @@ export interface DockedPose {
 }
 
 export interface DockingPort {
-  /** Docks one molecule given as isomeric SMILES (every stereocentre specified) into the prepared pocket. */
-  dock(smiles: string, signal?: AbortSignal): Promise<DockedPose>;
+  /**
+   * Docks one molecule given as isomeric SMILES (every stereocentre specified) into the prepared pocket, at the
+   * given search exhaustiveness (the port's own default when absent).
+   */
+  dock(smiles: string, signal?: AbortSignal, exhaustiveness?: number): Promise<DockedPose>;
   /** What the results report about the docking engine and its settings. */
   describe(): DockingDescription;
 }

@@ -14,7 +14,8 @@ export interface SmilesPose {
 }
 
 export interface SmilesDockingPort {
-  dock(smiles: string, signal?: AbortSignal): Promise<SmilesPose>;
+  /** Docks a SMILES; `exhaustiveness` overrides the session's for this call. */
+  dock(smiles: string, signal?: AbortSignal, exhaustiveness?: number): Promise<SmilesPose>;
 }
 
 export function smilesDockingPort(
@@ -22,8 +23,11 @@ export function smilesDockingPort(
   contacts: (atoms: PoseAtom[]) => string[],
 ): SmilesDockingPort {
   return {
-    async dock(smiles, signal) {
-      const r = await session.dockSmiles(smiles, signal ? { signal } : {});
+    async dock(smiles, signal, exhaustiveness) {
+      const r = await session.dockSmiles(smiles, {
+        ...(signal ? { signal } : {}),
+        ...(exhaustiveness === undefined ? {} : { exhaustiveness }),
+      });
       const best = r.docking.poses[0]!;
       return {
         score: r.docking.affinity,

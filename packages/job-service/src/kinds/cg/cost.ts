@@ -1,13 +1,35 @@
-// Run-time estimate for a cg job, calibrated with packages/compound-generation's benchmark (npm run bench:chem):
-// the GA costs about SECONDS_PER_EVALUATION per scored molecule (operators, RDKit parsing, descriptors, QED,
-// SA, alerts); a run needs roughly EVALUATIONS_PER_MOLECULE scored molecules per requested one before it
-// converges, bounded by the evaluation budget; depictions add a little per returned molecule. Benchmark of
-// 2026-11-21 (2 shared cores): 100 molecules, 4,139 evaluations in 22-41 s (100-190 evaluations/s, by load).
-import type { GenerationInput } from '@evident/compound-generation';
+// Run-time estimate for a cg job, calibrated with the engines' benchmarks. Two parts:
+// - the search: about SECONDS_PER_EVALUATION per scored molecule (operators, RDKit parsing, descriptors, QED, SA,
+//   alerts); a run needs roughly EVALUATIONS_PER_MOLECULE scored molecules per requested one before it converges,
+//   bounded by the evaluation budget (npm run bench:chem, 2026-11-21: 100 molecules, 4,139 evaluations in 22-41 s);
+// - docking (when on): the schedule of packages/compound-generation (search rounds at exhaustiveness 1, the
+//   returned molecules again at the requested exhaustiveness), each call costing ligand preparation + Vina's grid
+//   maps + a part proportional to exhaustiveness (packages/docking README, "Cost": CPU seconds for a ~25-heavy-atom
+//   ligand on the 2SRC pocket), run DOCKING_CONCURRENCY at a time; plus the structure download and receptor
+//   preparation once.
+import { availableParallelism } from 'node:os';
+import { finalDockingReserve, type GenerationInput } from '@evident/compound-generation';
 
 export const SECONDS_PER_EVALUATION = 0.008;
 export const EVALUATIONS_PER_MOLECULE = 42;
 const FIXED = 1.5; // RDKit WASM start-up, data tables, initial population
+
+/** CPU seconds of one docking call: ligand preparation, grid maps, and per unit of exhaustiveness. */
+export const DOCKING_CALL = { prepare: 4, maps: 3, perExhaustiveness: 3.5 };
+/** Structure download (when not in the request) and receptor preparation. */
+const TARGET_SETUP = 8;
+/** Docking calls in flight at once: the docking session's default (cores - 1, at least 1). */
+const DOCKING_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+
+export function dockingSeconds(input: GenerationInput): number {
+  const o = input.options;
+  if (!o.docking) return 0;
+  const call = (exhaustiveness: number) =>
+    DOCKING_CALL.prepare + DOCKING_CALL.maps + DOCKING_CALL.perExhaustiveness * exhaustiveness;
+  const final = Math.min(o.docking_budget, finalDockingReserve(input.num_molecules));
+  const search = o.docking_budget - final;
+  return TARGET_SETUP + (search * call(1) + final * call(o.docking_exhaustiveness)) / DOCKING_CONCURRENCY;
+}
 
 export function estimateCgSeconds(input: GenerationInput): [number, number] {
   const minimum = input.options.population_size * 8;
@@ -17,5 +39,8 @@ export function estimateCgSeconds(input: GenerationInput): [number, number] {
   );
   const s = FIXED + expected * SECONDS_PER_EVALUATION + input.num_molecules * 0.01;
   const worst = FIXED + input.options.max_evaluations * SECONDS_PER_EVALUATION * 1.5;
-  return [Math.max(1, s * 0.6), Math.max(s * 2, Math.min(worst, s * 4))];
+  const docking = dockingSeconds(input);
+  // Docking usually spends its budget: the low end is 60 % of it (faster machine or smaller ligands), the high
+  // end twice it (a loaded machine, flexible ligands).
+  return [Math.max(1, s * 0.6 + docking * 0.6), Math.max(s * 2, Math.min(worst, s * 4)) + docking * 2];
 }

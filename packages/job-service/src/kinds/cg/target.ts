@@ -50,7 +50,7 @@ export async function openTarget(input: GenerationInput, ctx: JobRunContext): Pr
   });
   const docking = smilesDockingPort(session, site.contacts);
   const port: DockingPort = {
-    dock: (smiles, signal) => docking.dock(smiles, signal),
+    dock: (smiles, signal, exhaustiveness) => docking.dock(smiles, signal, exhaustiveness),
     describe: () => ({
       engine: 'AutoDock Vina',
       version: tools.vina.version,
