@@ -9,7 +9,7 @@ import { Random } from './prng.js';
 export async function randomEnumerationBaseline(
   input: GenerationInput,
   evaluations: number,
-): Promise<{ selected: Evaluated[]; evaluator: Evaluator }> {
+): Promise<{ selected: Evaluated[]; evaluator: Evaluator; archive: Evaluated[] }> {
   const rd = await loadRDKit();
   const library = FragmentLibrary.load();
   const rng = new Random(input.options.seed ^ 0x5bd1e995);
@@ -23,5 +23,5 @@ export async function randomEnumerationBaseline(
       if (r.result.passes) archive.push(r.result);
     } else misses++;
   }
-  return { selected: selectDiverse(archive, input.num_molecules, input.options.similarity_cap), evaluator };
+  return { selected: selectDiverse(archive, input.num_molecules, input.options.similarity_cap), evaluator, archive };
 }

@@ -27,6 +27,8 @@ export interface RunOutcome {
   initial: Set<string>;
   /** The docking rounds, when the run docked. */
   docking: DockingRounds | null;
+  /** Every scored molecule that passed the hard filters (what the returned set is selected from). */
+  archive: Evaluated[];
 }
 
 /** Docking rounds run every this many generations while the rounds' share of the budget lasts. */
@@ -174,7 +176,7 @@ export async function runGeneticAlgorithm(
     check();
     if (!rounds) {
       const selected = selectDiverse(archive, target, options.similarity_cap);
-      return { selected, evaluator, stopReason, generations, initial, docking: null };
+      return { selected, evaluator, stopReason, generations, initial, docking: null, archive };
     }
     // Final pass: dock at the requested exhaustiveness whatever the diverse selection holds that is not docked so
     // yet (new, or docked only in a search round), re-select with those scores, and repeat until the selection is
@@ -196,7 +198,7 @@ export async function runGeneticAlgorithm(
       target,
       options.similarity_cap,
     );
-    return { selected, evaluator, stopReason, generations, initial, docking: rounds };
+    return { selected, evaluator, stopReason, generations, initial, docking: rounds, archive };
   } finally {
     ops.dispose();
   }
