@@ -14,7 +14,8 @@ const request = {
   binding_site: { residues: ['K721', 'L834', 'T790'] },
   constraints: { mw_range: [300, 450], logp_range: [1, 4], hbd_max: 2, hba_max: 6 },
   num_molecules: 6,
-  options: { seed: 7, max_evaluations: 600, population_size: 30, similarity_cap: 0.5 },
+  // the surrogate search alone: the docked search is target.test.ts
+  options: { seed: 7, max_evaluations: 600, population_size: 30, similarity_cap: 0.5, docking: false },
 };
 
 test('a small run returns valid, unique, diverse molecules that meet every constraint, reproducibly', async () => {

@@ -74,9 +74,16 @@ test('prepare stores a JSON-serialisable input with defaults; estimate is a sane
   assert.equal(input.num_molecules, 100);
   assert.equal(input.options.seed, 42);
   const [lo, hi] = cgKind.estimateSeconds(input);
-  assert.ok(lo > 0 && lo < hi && hi < 3600, `${lo}..${hi}`);
+  // 100 molecules docked at Vina's default exhaustiveness: hours on a small machine, as the seed's '2-3 hours' says
+  assert.ok(lo > 0 && lo < hi && hi < 48 * 3600, `${lo}..${hi}`);
   const small = await cgKind.prepare({ ...seed, num_molecules: 5 } as never);
   assert.ok(cgKind.estimateSeconds(small)[1] <= hi);
+  // docking is what costs: the same request without it is estimated in seconds to minutes
+  const surrogate = await cgKind.prepare({ ...seed, options: { docking: false } } as never);
+  const [, shi] = cgKind.estimateSeconds(surrogate);
+  assert.ok(shi < 3600 && shi < lo, `without docking ${shi} s; with docking from ${lo} s`);
+  const cheaper = await cgKind.prepare({ ...seed, options: { docking_exhaustiveness: 1 } } as never);
+  assert.ok(cgKind.estimateSeconds(cheaper)[1] < hi, 'a lower exhaustiveness is estimated cheaper');
 });
 
 function context(signal = new AbortController().signal) {
@@ -89,7 +96,8 @@ test('run: a small job returns the results document; toCsv gives the molecules t
   const input = await cgKind.prepare({
     ...seed,
     num_molecules: 4,
-    options: { seed: 11, max_evaluations: 400, population_size: 30 },
+    // the surrogate path (the docked path runs over HTTP in cg-target.test.ts)
+    options: { seed: 11, max_evaluations: 400, population_size: 30, docking: false },
   } as never);
   const { ctx, seen } = context();
   const result = await cgKind.run(input, ctx);
@@ -126,7 +134,7 @@ test('run: a small job returns the results document; toCsv gives the molecules t
 });
 
 test('run honours cancellation', async () => {
-  const input = await cgKind.prepare({ ...seed, options: { max_evaluations: 100000 } } as never);
+  const input = await cgKind.prepare({ ...seed, options: { max_evaluations: 100000, docking: false } } as never);
   const ac = new AbortController();
   const ctx: JobRunContext = {
     progress: (stage) => {
