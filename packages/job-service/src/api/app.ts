@@ -130,7 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (authed) => {
     authed.addHook('onRequest', identify);
     authed.addHook('onRequest', limit);
-    authed.addHook('preParsing', requireKey);
+    authed.addHook('onRequest', requireKey);
     await authed.register(submitRoutes, deps);
     await authed.register(jobRoutes, deps);
     await authed.register(resultRoutes, deps);
