@@ -90,3 +90,28 @@ test('inside a transaction nothing is served from or put into the cache (a rollb
     s.dir.cleanup();
   }
 });
+
+test('a read in the same state as an earlier one skips the check of other connections, never own writes', () => {
+  const s = setup();
+  const other = new Database(s.file);
+  try {
+    s.db.prepare('insert into t values (?, ?)').run('b', 20);
+    const a = s.cache.get('a', s.read('a'))!;
+    s.cache.get('b', s.read('b'));
+    // A commit elsewhere after `a` was read: the same request still reads the state `a` came from...
+    other.prepare('update t set v = 21 where k = ?').run('b');
+    assert.equal(s.cache.get('b', s.read('b'), a)?.v, 20);
+    // ...and a request that starts now sees the commit, after which `a` no longer describes the state.
+    assert.equal(s.cache.get('b', s.read('b'))?.v, 21);
+    other.prepare('update t set v = 22 where k = ?').run('b');
+    assert.equal(s.cache.get('b', s.read('b'), a)?.v, 22);
+    // This connection's own write is seen even within the same request.
+    const a2 = s.cache.get('a', s.read('a'))!;
+    s.db.prepare('update t set v = 23 where k = ?').run('b');
+    assert.equal(s.cache.get('b', s.read('b'), a2)?.v, 23);
+  } finally {
+    other.close();
+    s.db.close();
+    s.dir.cleanup();
+  }
+});

@@ -31,6 +31,8 @@ import { targetRoutes } from './routes/targets.js';
 declare module 'fastify' {
   interface FastifyRequest {
     apiKey: (KeyRecord & { limits: PlanLimits }) | null;
+    /** The store's record of the caller's key, as `identify` found it. */
+    keyRecord: KeyRecord | null;
     authProblem: string | null;
   }
 }
@@ -80,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   addJsonBodyParser(app, config);
   app.decorateRequest('apiKey', null);
+  app.decorateRequest('keyRecord', null);
   app.decorateRequest('authProblem', null);
   // Hooks on every request are callback-style: an async hook costs a promise per request (bench:api).
   app.addHook('onRequest', (req, reply, done) => {

@@ -31,6 +31,7 @@ export function identifyHook(store: Store) {
       identities.set(key, identity);
     }
     req.apiKey = identity;
+    req.keyRecord = key;
   };
 }
 

@@ -168,8 +168,8 @@ export class SqliteStore implements Store {
     return this.stmt(SELECT_JOB).get(id) as JobRecord | undefined;
   }
 
-  async getJob(id: string) {
-    return this.rows.get(`job:${id}`, () => this.getJobSync(id));
+  async getJob(id: string, sameStateAs?: KeyRecord) {
+    return this.rows.get(`job:${id}`, () => this.getJobSync(id), sameStateAs);
   }
 
   async listJobs(keyId: string, q: ListJobsQuery): Promise<JobRecord[]> {
