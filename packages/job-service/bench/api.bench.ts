@@ -3,6 +3,7 @@
 // Prints JSON.
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '@evident/testkit';
 import { configFromEnv } from '../src/config.js';
@@ -23,6 +24,8 @@ async function load(url: string, headers: Record<string, string>) {
     requests: r.requests.total,
   };
 }
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The round with the median throughput (its latencies with it). */
 function median<T extends { requests_per_sec: number }>(xs: T[]): T {
@@ -55,6 +58,8 @@ try {
   bare.get('/bare/:id', async () => doc);
   const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
 
+  // The machine's load is part of the figure: on a shared machine other processes take CPU from both sides.
+  const loadBefore = loadavg();
   await load(`${bareUrl}/bare/${job_id}`, {}); // warm-up of both paths
   await load(`${server.url}/v1/jobs/${job_id}`, headers);
   // Alternating rounds, medians: on a shared machine the load of other processes drifts over seconds, and a
@@ -81,6 +86,8 @@ try {
         api,
         baseline,
         ratio_api_to_baseline: Math.round((api.requests_per_sec / baseline.requests_per_sec) * 1000) / 1000,
+        load_average_1m: { before: round2(loadBefore[0]!), after: round2(loadavg()[0]!) },
+        cpus: availableParallelism(),
       },
       null,
       2,
