@@ -1,7 +1,7 @@
 // Small pure pieces: estimate text, address classification, identifiers, signatures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { formatEstimate } from '../src/estimate.js';
 import { isPrivateAddress, checkCallbackUrl } from '../src/callbacks/address.js';
 import { newJobId, newApiKey, hashApiKey } from '../src/ids.js';
@@ -51,6 +51,8 @@ test('job ids carry 128 random bits; keys are stored as SHA-256', () => {
   assert.match(k, /^evk_[A-Za-z0-9_-]{43}$/);
   assert.equal(hashApiKey(k).length, 64);
   assert.notEqual(hashApiKey(k), hashApiKey(newApiKey()));
+  // Stored hashes are SHA-256 hex of the key's UTF-8: whichever call computes it, the keys made before still match.
+  assert.equal(hashApiKey(k), createHash('sha256').update(k, 'utf8').digest('hex'));
 });
 
 test('callback signature: t=<unix>,v1=HMAC-SHA256(secret, "<t>.<body>")', () => {

@@ -1,13 +1,18 @@
 // Authentication of the /v1 resources: two hooks of the authenticated context. `identify` finds the caller's key
 // (before the rate limiter, which counts per key); `requireKey` refuses a request without a valid one (after it,
 // so that failed authentications count too and carry the rate-limit headers).
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { unauthorized } from '../errors.js';
 import { hashApiKey } from '../ids.js';
-import { limitsOf } from '../plans.js';
-import type { Store } from '../store/types.js';
+import { limitsOf, type PlanLimits } from '../plans.js';
+import type { KeyRecord, Store } from '../store/types.js';
+
+type Identity = KeyRecord & { limits: PlanLimits };
 
 export function identifyHook(store: Store) {
+  // The embedded store hands out one frozen record per key until the database changes (a revocation or a plan
+  // change gives a new record), so the identity built from it is reused instead of rebuilt per request.
+  const identities = new WeakMap<KeyRecord, Identity>();
   return async (req: FastifyRequest): Promise<void> => {
     const h = req.headers.authorization;
     const m = typeof h === 'string' ? /^Bearer\s+(\S{1,200})\s*$/i.exec(h) : null;
@@ -20,10 +25,17 @@ export function identifyHook(store: Store) {
       req.authProblem = key ? 'this API key has been revoked' : 'invalid API key';
       return;
     }
-    req.apiKey = { ...key, limits: limitsOf(key) };
+    let identity = identities.get(key);
+    if (!identity) {
+      identity = { ...key, limits: limitsOf(key) };
+      identities.set(key, identity);
+    }
+    req.apiKey = identity;
+    req.keyRecord = key;
   };
 }
 
-export async function requireKey(req: FastifyRequest): Promise<void> {
-  if (!req.apiKey) throw unauthorized(req.authProblem ?? undefined);
+/** Callback-style: an async hook costs a promise per request (bench:api). */
+export function requireKey(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  done(req.apiKey ? undefined : unauthorized(req.authProblem ?? undefined));
 }

@@ -18,6 +18,9 @@ import type {
   TargetRow,
 } from './types.js';
 import { JOB_COLUMNS } from './job-columns.js';
+import { ChangeGatedCache } from './change-gated-cache.js';
+
+const SELECT_JOB = `select ${JOB_COLUMNS} from jobs where id = ?`;
 
 export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
@@ -33,7 +36,11 @@ export class SqliteStore implements Store {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
+    this.rows = new ChangeGatedCache(this.db);
   }
+
+  /** Keys and jobs as the API reads them on every request, until the database changes. */
+  private readonly rows: ChangeGatedCache;
 
   private statements = new Map<string, Database.Statement>();
   /** Prepared statements are cached: preparing costs more than running most of these queries. */
@@ -116,9 +123,13 @@ export class SqliteStore implements Store {
   }
 
   async findKeyByHash(hash: string): Promise<KeyRecord | undefined> {
-    return this.stmt(
-      `select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys where key_hash = ?`,
-    ).get(hash) as KeyRecord | undefined;
+    return this.rows.get(
+      `key:${hash}`,
+      () =>
+        this.stmt(
+          `select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys where key_hash = ?`,
+        ).get(hash) as KeyRecord | undefined,
+    );
   }
 
   async signingSecretOf(keyId: string): Promise<string | undefined> {
@@ -154,11 +165,11 @@ export class SqliteStore implements Store {
   }
 
   private getJobSync(id: string): JobRecord | undefined {
-    return this.stmt(`select ${JOB_COLUMNS} from jobs where id = ?`).get(id) as JobRecord | undefined;
+    return this.stmt(SELECT_JOB).get(id) as JobRecord | undefined;
   }
 
-  async getJob(id: string) {
-    return this.getJobSync(id);
+  async getJob(id: string, sameStateAs?: KeyRecord) {
+    return this.rows.get(`job:${id}`, () => this.getJobSync(id), sameStateAs);
   }
 
   async listJobs(keyId: string, q: ListJobsQuery): Promise<JobRecord[]> {

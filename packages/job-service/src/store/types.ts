@@ -109,7 +109,11 @@ export interface Store {
     job: NewJob,
     concurrencyLimit: number,
   ): Promise<{ ok: true; job: JobRecord } | { ok: false; processing: number }>;
-  getJob(id: string): Promise<JobRecord | undefined>;
+  /**
+   * `sameStateAs`: the key record this store returned to the same request. The embedded store may then answer
+   * from the state that lookup saw (the request reads one consistent state); PostgreSQL reads the row.
+   */
+  getJob(id: string, sameStateAs?: KeyRecord): Promise<JobRecord | undefined>;
   listJobs(keyId: string, q: ListJobsQuery): Promise<JobRecord[]>;
   getResult(id: string): Promise<Buffer | undefined>;
   /** Every key's processing jobs in queue order (the first `limit`), for queue positions and waits. */

@@ -18,7 +18,7 @@ export function originOf(deps: RouteDeps, req: FastifyRequest): string {
 export const keyOf = (req: FastifyRequest) => req.apiKey!;
 
 export async function ownJob(deps: RouteDeps, req: FastifyRequest, id: string): Promise<JobRecord> {
-  const job = await deps.store.getJob(id);
+  const job = await deps.store.getJob(id, req.keyRecord ?? undefined);
   // Another key's job is answered exactly like a missing one.
   if (!job || job.key_id !== keyOf(req).key_id) throw jobNotFound();
   return job;

@@ -2,13 +2,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError, jobNotFound } from '../../errors.js';
-import type { JobStatus } from '../../store/types.js';
+import type { JobRecord, JobStatus } from '../../store/types.js';
 import { statusDocument } from '../../wire/status.js';
 import { JobIdParams, ListJobsQuery, StatusDoc, errorResponses } from '../../wire/schemas.js';
 import { decodeCursor, encodeCursor, keyOf, originOf, ownJob, queuePlaces, type RouteDeps } from './common.js';
 
 export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   const { store } = deps;
+  // The serialized document of a finished job, per job record: the embedded store hands out one frozen record per
+  // job until the database changes, so a status change gives a new record and a new document. A processing job's
+  // document holds its queue wait, which moves with time: made afresh each request.
+  const finishedDocs = new WeakMap<JobRecord, { origin: string; json: string }>();
 
   app.get(
     '/v1/jobs/:job_id',
@@ -20,9 +24,20 @@ export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         response: { 200: StatusDoc, ...errorResponses(401, 404, 429) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const job = await ownJob(deps, req, (req.params as { job_id: string }).job_id);
-      return statusDocument(job, originOf(deps, req), (await queuePlaces(deps, [job])).get(job.id));
+      const origin = originOf(deps, req);
+      if (job.status === 'processing') {
+        return statusDocument(job, origin, (await queuePlaces(deps, [job])).get(job.id));
+      }
+      let doc = finishedDocs.get(job);
+      if (doc === undefined || doc.origin !== origin) {
+        // The route's own serializer (its response schema), as Fastify would apply it.
+        doc = { origin, json: String(reply.serialize(statusDocument(job, origin))) };
+        finishedDocs.set(job, doc);
+      }
+      // A string with a JSON content type is sent as it is.
+      return reply.type('application/json; charset=utf-8').send(doc.json);
     },
   );
 
