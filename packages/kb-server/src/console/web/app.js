@@ -1,6 +1,8 @@
 // Evident KB web console. Talks only to the REST API under /api/v1. DOM is built with textContent
 // (never innerHTML with data), so names from claims cannot inject markup.
 import { sourceCell } from './provenance-link.js';
+import { showQuery } from './query.js';
+import { colourControl, showTopics } from './topics.js';
 
 const API = '/api/v1';
 const $ = (sel) => document.querySelector(sel);
@@ -472,7 +474,17 @@ async function showEntity(id, opts = {}) {
   const graphCard = h(
     'section',
     { class: 'card graph-card' },
-    h('header', {}, h('h2', { text: 'Relationships' }), depthSel),
+    h(
+      'header',
+      {},
+      h('h2', { text: 'Relationships' }),
+      h(
+        'span',
+        { class: 'inline' },
+        colourControl(views, () => graph),
+        depthSel,
+      ),
+    ),
     h('div', {
       id: 'graph',
       role: 'img',
@@ -897,10 +909,15 @@ function currentEntity() {
   return m ? decodeURIComponent(m[1]) : null;
 }
 
+// What the topics and query views (topics.js, query.js) use from this page.
+const views = { api, h, enc, colorOf };
+
 async function route() {
   try {
     const id = currentEntity();
-    if (id) await showEntity(id);
+    if (location.hash === '#/topics') await showTopics(main, views);
+    else if (location.hash === '#/query') showQuery(main, views);
+    else if (id) await showEntity(id);
     else await showHome();
   } catch (e) {
     main.replaceChildren(h('div', { class: 'error-banner', text: e.message }));
