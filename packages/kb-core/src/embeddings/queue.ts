@@ -1,0 +1,217 @@
+// Which facts and entities still need a vector, and the background work that gives them one. Nothing here
+// runs inside an ingest's commit: the apply only appends to `pending`; vectors are computed after the commit,
+// in slices (local) or batches (a provider), and `search` answers with what is indexed meanwhile. The queue
+// is a function of the log (a rebuild makes a fresh one with everything pending), so pending work survives a
+// restart, and a provider outage leaves items pending (retried with backoff), never loses them.
+import { KbError } from '../errors.js';
+import { LocalEmbedder } from './local.js';
+import type { EmbeddingPort } from './port.js';
+import { VectorSet } from './vectors.js';
+
+/** Local vectors computed per slice before yielding to the event loop. */
+const LOCAL_SLICE = 2000;
+/** Texts per provider call (the providers batch further inside). */
+const PORT_BATCH = 64;
+const MAX_BACKOFF_MS = 60_000;
+
+export class KbEmbeddingError extends KbError {
+  constructor(code: string, message: string) {
+    super(code, message, { status: 502 });
+  }
+}
+
+/** One kind of item (facts, or entities) with its vectors and its pending list. */
+class Lane {
+  readonly vectors: VectorSet;
+  pending: number[] = [];
+  private head = 0;
+  constructor(
+    dim: number,
+    readonly text: (key: number) => string,
+  ) {
+    this.vectors = new VectorSet(dim);
+  }
+  get count(): number {
+    return this.pending.length - this.head;
+  }
+  take(n: number): number[] {
+    const out = this.pending.slice(this.head, this.head + n);
+    this.head += out.length;
+    if (this.head > 4096 && this.head * 2 > this.pending.length) {
+      this.pending = this.pending.slice(this.head);
+      this.head = 0;
+    }
+    return out;
+  }
+  putBack(keys: number[]): void {
+    this.pending = [...keys, ...this.pending.slice(this.head)];
+    this.head = 0;
+  }
+}
+
+export interface EmbeddingStatus {
+  provider: string;
+  model: string;
+  dim: number;
+  indexed: number;
+  pending: number;
+  last_error: string | null;
+}
+
+export class EmbeddingQueue {
+  readonly facts: Lane;
+  readonly entities: Lane;
+  readonly local: LocalEmbedder;
+  private scheduled = false;
+  private running = false;
+  private waiters: (() => void)[] = [];
+  private backoff = 0;
+  private lastError: string | null = null;
+  /** Facts learnt when every vector was last (re)computed; see learnt(). */
+  private refreshedAt = 0;
+  private closed = false;
+
+  constructor(
+    factText: (f: number) => string,
+    entityText: (e: number) => string,
+    readonly port: EmbeddingPort | undefined,
+    localDim?: number,
+  ) {
+    this.local = new LocalEmbedder(localDim);
+    const dim = port ? port.dim : this.local.dim;
+    this.facts = new Lane(dim, factText);
+    this.entities = new Lane(dim, entityText);
+  }
+
+  get provider(): string {
+    return this.port?.provider ?? this.local.provider;
+  }
+
+  status(): EmbeddingStatus {
+    return {
+      provider: this.provider,
+      model: this.port?.model ?? this.local.model,
+      dim: this.facts.vectors.dim,
+      indexed: this.facts.vectors.size,
+      pending: this.facts.count + this.entities.count,
+      last_error: this.lastError,
+    };
+  }
+
+  addFact(f: number): void {
+    this.facts.pending.push(f);
+    this.schedule();
+  }
+
+  addEntity(e: number): void {
+    this.entities.pending.push(e);
+    this.schedule();
+  }
+
+  /**
+   * The local embedder's context vectors grow with the base, so vectors computed early drift from the ones a
+   * query gets now. Each time the facts learnt double, every local vector is queued again: amortised, each
+   * fact is embedded at most about twice over the base's life.
+   */
+  learnt(factCount: number, entityCount: number): void {
+    if (this.port || factCount < 2 * this.refreshedAt || factCount < 8) return;
+    this.refreshedAt = factCount;
+    this.facts.pending = Array.from({ length: factCount }, (_, i) => i);
+    this.entities.pending = Array.from({ length: entityCount }, (_, i) => i);
+    this.facts.putBack([]);
+    this.entities.putBack([]);
+    this.schedule();
+  }
+
+  /** Embeds a query with this base's embedder. */
+  async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    if (!this.port) return this.local.embedText(text);
+    const [v] = await this.port.embed([text], signal ? { signal } : undefined);
+    this.checkDim(v);
+    return v!;
+  }
+
+  private checkDim(v: Float32Array | undefined): void {
+    const dim = this.facts.vectors.dim;
+    if (!(v instanceof Float32Array) || v.length !== dim)
+      throw new KbEmbeddingError(
+        'embedding_dimension',
+        `the ${this.provider} embedder answered a vector of length ${v?.length ?? 'none'}, expected ${dim}`,
+      );
+  }
+
+  /** Resolves when nothing is pending (or, with a failing provider, after the next attempt). */
+  ready(): Promise<void> {
+    if (this.facts.count + this.entities.count === 0 && !this.running) return Promise.resolve();
+    this.schedule();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  private schedule(delay = 0): void {
+    if (this.scheduled || this.running || this.closed) return;
+    this.scheduled = true;
+    const run = () => {
+      this.scheduled = false;
+      void this.drain();
+    };
+    if (delay > 0) setTimeout(run, delay).unref();
+    else setImmediate(run);
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running || this.closed) return;
+    this.running = true;
+    let failed = false;
+    try {
+      if (this.port) failed = !(await this.portStep(this.port));
+      else this.localStep();
+    } finally {
+      this.running = false;
+    }
+    const left = this.facts.count + this.entities.count;
+    if (left === 0 || failed) this.wake();
+    if (left > 0) this.schedule(failed ? this.backoff : 0);
+  }
+
+  private localStep(): void {
+    let budget = LOCAL_SLICE;
+    for (const lane of [this.facts, this.entities]) {
+      const keys = lane.take(budget);
+      budget -= keys.length;
+      for (const k of keys) lane.vectors.set(k, this.local.embedText(lane.text(k)));
+      if (budget <= 0) return;
+    }
+  }
+
+  /** One provider batch; false when it failed (the items go back, the next try waits longer). */
+  private async portStep(port: EmbeddingPort): Promise<boolean> {
+    const lane = this.facts.count > 0 ? this.facts : this.entities;
+    const keys = lane.take(PORT_BATCH);
+    try {
+      const vs = await port.embed(keys.map((k) => lane.text(k)));
+      if (vs.length !== keys.length)
+        throw new KbEmbeddingError('embedding_count', `asked ${keys.length} vectors, got ${vs.length}`);
+      for (const v of vs) this.checkDim(v);
+      for (let i = 0; i < keys.length; i++) lane.vectors.set(keys[i]!, vs[i]!);
+      this.backoff = 0;
+      this.lastError = null;
+      return true;
+    } catch (e) {
+      lane.putBack(keys);
+      this.lastError = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
+      this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff ? this.backoff * 2 : 500);
+      return false;
+    }
+  }
+}
