@@ -91,7 +91,9 @@ export class LocalEmbedder {
     const tmp = new Float32Array(this.dim);
     for (const t of new Set(tokens)) {
       const w = this.weight(t);
-      addIndexVector(v, t, w);
+      // A token no fact holds can only match through its spelling: its own random vector would be pure noise.
+      const seen = this.df.has(t);
+      if (seen) addIndexVector(v, t, w);
       const c = this.context.get(t);
       if (c !== undefined) {
         let n = 0;
@@ -106,7 +108,8 @@ export class LocalEmbedder {
         const padded = `<${t}>`;
         for (let i = 0; i + 3 <= padded.length; i++) addIndexVector(tmp, `#${padded.slice(i, i + 3)}`, 1);
         normalize(tmp);
-        for (let i = 0; i < this.dim; i++) v[i]! += tmp[i]! * w * TRIGRAM_WEIGHT;
+        const k = w * (seen ? TRIGRAM_WEIGHT : 1);
+        for (let i = 0; i < this.dim; i++) v[i]! += tmp[i]! * k;
       }
     }
     return normalize(v);

@@ -63,6 +63,8 @@ export class EmbeddingQueue {
   readonly entities: Lane;
   readonly local: LocalEmbedder;
   private scheduled = false;
+  /** The backoff timer of a failed provider call (unref'd: pending work never keeps a process alive). */
+  private timer: NodeJS.Timeout | null = null;
   private running = false;
   private waiters: (() => void)[] = [];
   private backoff = 0;
@@ -143,12 +145,19 @@ export class EmbeddingQueue {
   /** Resolves when nothing is pending (or, with a failing provider, after the next attempt). */
   ready(): Promise<void> {
     if (this.facts.count + this.entities.count === 0 && !this.running) return Promise.resolve();
+    // Someone waits: try now rather than at the end of a backoff (and keep the loop alive while trying).
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.scheduled = false;
+    }
     this.schedule();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   close(): void {
     this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
     this.wake();
   }
 
@@ -163,10 +172,13 @@ export class EmbeddingQueue {
     this.scheduled = true;
     const run = () => {
       this.scheduled = false;
+      this.timer = null;
       void this.drain();
     };
-    if (delay > 0) setTimeout(run, delay).unref();
-    else setImmediate(run);
+    if (delay > 0) {
+      this.timer = setTimeout(run, delay);
+      this.timer.unref();
+    } else setImmediate(run);
   }
 
   private async drain(): Promise<void> {
