@@ -13,6 +13,7 @@
 // variants. What it cannot: meaning that this base never states (a paraphrase whose words occur in no
 // claim), word order, negation, and anything about a token seen in no fact but the query.
 import { tokenize } from '../search/tokenize.js';
+import { expansionOf } from './lexicon.js';
 
 export const LOCAL_DIM = 256;
 /** Non-zero entries of an index vector (Sahlgren uses a handful of ±1 in a few thousand; we use 8 in 256). */
@@ -20,6 +21,14 @@ const NONZERO = 8;
 /** Weight of the context vector against the token's own identity in a text vector. */
 const CONTEXT_WEIGHT = 1;
 const TRIGRAM_WEIGHT = 0.35;
+/** Weight of the words a token implies (lexicon.ts: drug class by INN stem, plain words of medical roots). */
+const EXPANSION_WEIGHT = 0.5;
+
+/** The tokens a token implies through the lexicon. */
+function expanded(t: string): string[] {
+  const e = expansionOf(t);
+  return e === '' ? [] : tokenize(e);
+}
 
 /** FNV-1a, 32 bits, with a seed: deterministic across processes (the vectors are a function of the log). */
 function hash(s: string, seed: number): number {
@@ -62,7 +71,9 @@ export class LocalEmbedder {
 
   /** Learns from one fact's tokens: each token's context gains the others' index vectors. */
   learn(tokens: readonly string[]): void {
-    const set = [...new Set(tokens)];
+    const all = [...tokens];
+    for (const t of tokens) for (const x of expanded(t)) all.push(x);
+    const set = [...new Set(all)];
     this.docs++;
     for (const t of set) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     if (set.length < 2) return;
@@ -89,8 +100,11 @@ export class LocalEmbedder {
   embedTokens(tokens: readonly string[]): Float32Array {
     const v = new Float32Array(this.dim);
     const tmp = new Float32Array(this.dim);
-    for (const t of new Set(tokens)) {
-      const w = this.weight(t);
+    const weightOf = new Map<string, number>();
+    for (const t of tokens) weightOf.set(t, 1);
+    for (const t of tokens) for (const x of expanded(t)) if (!weightOf.has(x)) weightOf.set(x, EXPANSION_WEIGHT);
+    for (const [t, scale] of weightOf) {
+      const w = this.weight(t) * scale;
       // A token no fact holds can only match through its spelling: its own random vector would be pure noise.
       const seen = this.df.has(t);
       if (seen) addIndexVector(v, t, w);
