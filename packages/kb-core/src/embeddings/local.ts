@@ -40,12 +40,33 @@ function hash(s: string, seed: number): number {
   return h >>> 0;
 }
 
-/** Adds w × the index vector of `key` to v. */
-function addIndexVector(v: Float32Array, key: string, w: number): void {
-  const dim = v.length;
+/** Signed positions (±(position + 1)) of the index vector of each key seen: hashing once per token. */
+const positions = new Map<string, Int32Array>();
+
+function positionsOf(key: string, dim: number): Int32Array {
+  // Cached for the default dimension only (another embedding_dim recomputes them).
+  const cached = dim === LOCAL_DIM ? positions.get(key) : undefined;
+  if (cached !== undefined) return cached;
+  const p = new Int32Array(NONZERO);
   for (let i = 0; i < NONZERO; i++) {
     const h = hash(key, i + 1);
-    v[h % dim]! += h & 0x80000000 ? -w : w;
+    p[i] = h & 0x80000000 ? -((h % dim) + 1) : (h % dim) + 1;
+  }
+  if (dim === LOCAL_DIM) {
+    // Bounded: a base with millions of distinct tokens recomputes the rarest instead of growing without end.
+    if (positions.size > 1_000_000) positions.clear();
+    positions.set(key, p);
+  }
+  return p;
+}
+
+/** Adds w × the index vector of `key` to v. */
+function addIndexVector(v: Float32Array, key: string, w: number): void {
+  const p = positionsOf(key, v.length);
+  for (let i = 0; i < NONZERO; i++) {
+    const x = p[i]!;
+    if (x > 0) v[x - 1]! += w;
+    else v[-x - 1]! -= w;
   }
 }
 

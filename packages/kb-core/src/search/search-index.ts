@@ -44,7 +44,7 @@ export class SearchIndex implements DerivedIndex {
   onClaim(c: number): void {
     const s = this.s;
     const f = s.claimFact[c]!;
-    const payload = s.claimEntryOf(c).payload;
+    const payload = s.claimPayloadOf(c);
     if (f < this.factsSeen) {
       // Another source states a known fact: only its payload can add words.
       if (payload !== undefined) this.facts.add(f, tokenize(renderPayload(payload)));
