@@ -8,8 +8,8 @@ import { LocalEmbedder } from './local.js';
 import type { EmbeddingPort } from './port.js';
 import { VectorSet } from './vectors.js';
 
-/** Local vectors computed per slice before yielding to the event loop. */
-const LOCAL_SLICE = 2000;
+/** Milliseconds of local work per slice before yielding to the event loop (ingests' continuations wait at most this). */
+const SLICE_MS = 8;
 /** Texts per provider call (the providers batch further inside). */
 const PORT_BATCH = 64;
 const MAX_BACKOFF_MS = 60_000;
@@ -76,8 +76,11 @@ export class EmbeddingQueue {
   constructor(
     factText: (f: number) => string,
     entityText: (e: number) => string,
+    /** The fact's tokens, as the lexical index has them (the local embedder learns from them). */
+    private readonly factTokens: (f: number) => readonly string[],
     readonly port: EmbeddingPort | undefined,
-    localDim?: number,
+    localDim: number | undefined,
+    private readonly entityCount: () => number,
   ) {
     this.local = new LocalEmbedder(localDim);
     const dim = port ? port.dim : this.local.dim;
@@ -95,12 +98,17 @@ export class EmbeddingQueue {
       model: this.port?.model ?? this.local.model,
       dim: this.facts.vectors.dim,
       indexed: this.facts.vectors.size,
-      pending: this.facts.count + this.entities.count,
+      pending: this.left(),
       last_error: this.lastError,
     };
   }
 
+  /** Facts known (dense from 0) and, of them, those the local embedder has learnt (in order, in the background). */
+  private factsKnown = 0;
+  private learned = 0;
+
   addFact(f: number): void {
+    if (f + 1 > this.factsKnown) this.factsKnown = f + 1;
     this.facts.pending.push(f);
     this.schedule();
   }
@@ -115,14 +123,14 @@ export class EmbeddingQueue {
    * query gets now. Each time the facts learnt double, every local vector is queued again: amortised, each
    * fact is embedded at most about twice over the base's life.
    */
-  learnt(factCount: number, entityCount: number): void {
-    if (this.port || factCount < 2 * this.refreshedAt || factCount < 8) return;
-    this.refreshedAt = factCount;
-    this.facts.pending = Array.from({ length: factCount }, (_, i) => i);
-    this.entities.pending = Array.from({ length: entityCount }, (_, i) => i);
+  private learnt(): void {
+    const n = this.learned;
+    if (n < 2 * this.refreshedAt || n < 8) return;
+    this.refreshedAt = n;
+    this.facts.pending = Array.from({ length: this.factsKnown }, (_, i) => i);
+    this.entities.pending = Array.from({ length: this.entityCount() }, (_, i) => i);
     this.facts.putBack([]);
     this.entities.putBack([]);
-    this.schedule();
   }
 
   /** Embeds a query with this base's embedder. */
@@ -144,7 +152,7 @@ export class EmbeddingQueue {
 
   /** Resolves when nothing is pending (or, with a failing provider, after the next attempt). */
   ready(): Promise<void> {
-    if (this.facts.count + this.entities.count === 0 && !this.running) return Promise.resolve();
+    if (this.left() === 0 && !this.running) return Promise.resolve();
     // Someone waits: try now rather than at the end of a backoff (and keep the loop alive while trying).
     if (this.timer !== null) {
       clearTimeout(this.timer);
@@ -191,18 +199,28 @@ export class EmbeddingQueue {
     } finally {
       this.running = false;
     }
-    const left = this.facts.count + this.entities.count;
+    const left = this.left();
     if (left === 0 || failed) this.wake();
     if (left > 0) this.schedule(failed ? this.backoff : 0);
   }
 
+  private left(): number {
+    return this.facts.count + this.entities.count + (this.port ? 0 : this.factsKnown - this.learned);
+  }
+
+  /** Learns, then embeds, for SLICE_MS: every fact known is learnt before any vector is computed. */
   private localStep(): void {
-    let budget = LOCAL_SLICE;
+    const end = performance.now() + SLICE_MS;
+    while (this.learned < this.factsKnown) {
+      for (let i = 0; i < 64 && this.learned < this.factsKnown; i++) this.local.learn(this.factTokens(this.learned++));
+      if (this.learned === this.factsKnown) this.learnt();
+      if (performance.now() > end) return;
+    }
     for (const lane of [this.facts, this.entities]) {
-      const keys = lane.take(budget);
-      budget -= keys.length;
-      for (const k of keys) lane.vectors.set(k, this.local.embedText(lane.text(k)));
-      if (budget <= 0) return;
+      while (lane.count > 0) {
+        for (const k of lane.take(16)) lane.vectors.set(k, this.local.embedText(lane.text(k)));
+        if (performance.now() > end) return;
+      }
     }
   }
 

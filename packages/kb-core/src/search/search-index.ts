@@ -36,8 +36,10 @@ export class SearchIndex implements DerivedIndex {
         : new EmbeddingQueue(
             (f) => factText(s, f),
             (e) => entityText(s, e),
+            (f) => tokenize(factText(s, f)),
             choice.port,
             choice.dim,
+            () => this.entitiesSeen,
           );
   }
 
@@ -55,7 +57,6 @@ export class SearchIndex implements DerivedIndex {
     const tokens = tokenize(text);
     this.facts.add(f, tokens);
     const q = this.embeddings;
-    q?.local.learn(tokens);
     q?.addFact(f);
     const n = s.entityIds.length;
     for (let e = this.entitiesSeen; e < n; e++) {
@@ -63,7 +64,6 @@ export class SearchIndex implements DerivedIndex {
       q?.addEntity(e);
     }
     this.entitiesSeen = n;
-    q?.learnt(this.factsSeen, this.entitiesSeen);
   }
 
   onEntry(_e: LogEntry): void {}
