@@ -249,6 +249,50 @@ describe('background embedding', () => {
     }
   });
 
+  it("keeps a provider's vectors beside the base: a reopen embeds only what is new, another model re-embeds", async () => {
+    const embedded: string[] = [];
+    const portOf = (model: string): EmbeddingPort => ({
+      provider: 'ollama',
+      model,
+      dim: 8,
+      async embed(texts) {
+        embedded.push(...texts);
+        return texts.map((t) => {
+          const v = new Float32Array(8);
+          for (let i = 0; i < t.length; i++) v[i % 8]! += t.charCodeAt(i);
+          return v;
+        });
+      },
+    });
+    const kb = tempKb();
+    try {
+      let db = await open(kb.path, { embedding: { port: portOf('m1') } });
+      await db.ingestBatch(BASE.slice(0, 4));
+      await db.embeddingsReady();
+      const first = embedded.length;
+      assert.ok(first > 0);
+      await db.close();
+      db = await open(kb.path, { embedding: { port: portOf('m1') } });
+      assert.deepEqual(
+        { indexed: db.embeddingStatus()!.indexed, pending: db.embeddingStatus()!.pending },
+        { indexed: 4, pending: 0 },
+      );
+      await db.ingestBatch(BASE.slice(4, 5));
+      await db.embeddingsReady();
+      const added = embedded.slice(first);
+      assert.ok(added.length >= 1 && added.every((t) => /imatinib|abl1/i.test(t)), added.join(' | '));
+      assert.equal(db.embeddingStatus()!.indexed, 5);
+      await db.close();
+      db = await open(kb.path, { embedding: { port: portOf('m2') } });
+      assert.ok(db.embeddingStatus()!.pending > 0, 'another model: the saved vectors are stale');
+      await db.embeddingsReady();
+      assert.equal(db.embeddingStatus()!.indexed, 5);
+      await db.close();
+    } finally {
+      kb.cleanup();
+    }
+  });
+
   it('checks the embedding options', async () => {
     const kb = tempKb();
     try {

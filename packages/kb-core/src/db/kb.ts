@@ -30,6 +30,7 @@ import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
 import { BACKENDS, OPEN_OPTION_KEYS, type Backend, type OpenOptions } from './options.js';
 import { WritePath } from './write-path.js';
 import { embeddingChoice } from '../embeddings/options.js';
+import { loadVectors, saveVectors } from '../embeddings/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
 import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
 import { type WhatIfChanges, whatIfView } from './what-if.js';
@@ -118,6 +119,9 @@ export class KbDB implements KbReader {
       await store.close();
       throw e;
     }
+    const q = db.searchIndex.embeddings;
+    if (q?.port && store.backend === 'sqlite')
+      loadVectors(q, store.location, db.state.factCount, db.state.entityIds.length);
     return db;
   }
 
@@ -586,7 +590,15 @@ export class KbDB implements KbReader {
     // Let queued writes finish first: a write whose promise is pending must not be cut in half.
     await this.w.queue;
     this.w.closed = true;
-    this.searchIndex.embeddings?.close();
+    const q = this.searchIndex.embeddings;
+    q?.close();
+    if (q?.port && this.store.backend === 'sqlite') {
+      try {
+        saveVectors(q, this.store.location);
+      } catch {
+        // Vectors are derived: a failed save costs a re-embedding at the next open, never data.
+      }
+    }
     await this.w.store.close();
   }
 

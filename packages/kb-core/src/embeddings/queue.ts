@@ -21,7 +21,7 @@ export class KbEmbeddingError extends KbError {
 }
 
 /** One kind of item (facts, or entities) with its vectors and its pending list. */
-class Lane {
+export class Lane {
   readonly vectors: VectorSet;
   pending: number[] = [];
   private head = 0;
@@ -42,6 +42,11 @@ class Lane {
       this.head = 0;
     }
     return out;
+  }
+  /** Forgets pending keys that have a vector (after vectors were loaded from disk). */
+  dropIndexed(): void {
+    this.pending = this.pending.slice(this.head).filter((k) => !this.vectors.has(k));
+    this.head = 0;
   }
   putBack(keys: number[]): void {
     this.pending = [...keys, ...this.pending.slice(this.head)];

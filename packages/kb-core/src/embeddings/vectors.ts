@@ -49,6 +49,26 @@ export class VectorSet {
     this.keys.clear();
   }
 
+  /** Keys held, ascending. */
+  keyList(): Int32Array {
+    return Int32Array.from(this.keys).sort();
+  }
+
+  /** Writes the index to `path` (usearch's file format). */
+  save(path: string): void {
+    this.index.save(path);
+  }
+
+  /** Replaces the contents with the index saved at `path`, holding `keys`. */
+  load(path: string, keys: Int32Array): void {
+    const index = VectorSet.make(this.dim);
+    index.load(path);
+    if (index.size() !== keys.length) throw new Error(`${path} holds ${index.size()} vectors, ${keys.length} keys`);
+    this.index = index;
+    this.keys.clear();
+    for (const k of keys) this.keys.add(k);
+  }
+
   /** The n nearest keys with cosine similarity, best first. */
   nearest(q: Float32Array, n: number): { key: number; similarity: number }[] {
     if (this.keys.size === 0 || n <= 0) return [];
