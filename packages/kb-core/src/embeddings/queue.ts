@@ -22,7 +22,9 @@ export class KbEmbeddingError extends KbError {
 
 /** One kind of item (facts, or entities) with its vectors and its pending list. */
 export class Lane {
-  readonly vectors: VectorSet;
+  vectors: VectorSet;
+  /** A fresh set being filled by a full re-embedding; it replaces `vectors` once complete (see restart()). */
+  private next: VectorSet | null = null;
   pending: number[] = [];
   private head = 0;
   constructor(
@@ -43,6 +45,22 @@ export class Lane {
     }
     return out;
   }
+  /** Queues every key below n again, into a fresh set; searches keep using the current one meanwhile. */
+  restart(n: number): void {
+    this.next = new VectorSet(this.vectors.dim);
+    this.pending = Array.from({ length: n }, (_, i) => i);
+    this.head = 0;
+  }
+
+  /** Stores a computed vector (into the set being rebuilt, if any; swapped in when nothing is pending). */
+  store(key: number, v: Float32Array): void {
+    (this.next ?? this.vectors).set(key, v);
+    if (this.next !== null && this.count === 0) {
+      this.vectors = this.next;
+      this.next = null;
+    }
+  }
+
   /** Forgets pending keys that have a vector (after vectors were loaded from disk). */
   dropIndexed(): void {
     this.pending = this.pending.slice(this.head).filter((k) => !this.vectors.has(k));
@@ -132,10 +150,8 @@ export class EmbeddingQueue {
     const n = this.learned;
     if (n < 2 * this.refreshedAt || n < 8) return;
     this.refreshedAt = n;
-    this.facts.pending = Array.from({ length: this.factsKnown }, (_, i) => i);
-    this.entities.pending = Array.from({ length: this.entityCount() }, (_, i) => i);
-    this.facts.putBack([]);
-    this.entities.putBack([]);
+    this.facts.restart(this.factsKnown);
+    this.entities.restart(this.entityCount());
   }
 
   /** Embeds a query with this base's embedder. */
@@ -223,7 +239,7 @@ export class EmbeddingQueue {
     }
     for (const lane of [this.facts, this.entities]) {
       while (lane.count > 0) {
-        for (const k of lane.take(16)) lane.vectors.set(k, this.local.embedText(lane.text(k)));
+        for (const k of lane.take(16)) lane.store(k, this.local.embedText(lane.text(k)));
         if (performance.now() > end) return;
       }
     }
@@ -238,7 +254,7 @@ export class EmbeddingQueue {
       if (vs.length !== keys.length)
         throw new KbEmbeddingError('embedding_count', `asked ${keys.length} vectors, got ${vs.length}`);
       for (const v of vs) this.checkDim(v);
-      for (let i = 0; i < keys.length; i++) lane.vectors.set(keys[i]!, vs[i]!);
+      for (let i = 0; i < keys.length; i++) lane.store(keys[i]!, vs[i]!);
       this.backoff = 0;
       this.lastError = null;
       return true;
