@@ -63,14 +63,20 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
+/** Each phase's figure as it is measured, on stderr (a long run that is cut short still tells what it got). */
+const note = (what: string, v: unknown) => console.error(`bench:search ${what}: ${JSON.stringify(v)}`);
+
 async function performanceRun(n: number) {
   const off = await ingest(n, false);
+  note('ingest_off_ms', Math.round(off.ingestMs));
   await off.db.close();
   rmSync(off.dir, { recursive: true, force: true });
   const on = await ingest(n, true);
+  note('ingest_on_ms', Math.round(on.ingestMs));
   const t1 = performance.now();
   await on.db.embeddingsReady();
   const buildMs = performance.now() - t1;
+  note('index_build_ms_after_ingest', Math.round(buildMs));
   const mem = process.memoryUsage();
   const queries = ['E12 inhibits', 'p7 E1000', 'E42', 'association p3 E77', 'E5 E6 E7'];
   const lat: number[] = [];
@@ -97,5 +103,7 @@ async function performanceRun(n: number) {
 }
 
 const n = arg('claims', 'SEARCH_BENCH_CLAIMS', 100_000);
-const result = { quality: await quality(), performance: n > 0 ? await performanceRun(n) : null };
+const q = await quality();
+note('quality', q);
+const result = { quality: q, performance: n > 0 ? await performanceRun(n) : null };
 console.log(JSON.stringify(result, null, 2));
