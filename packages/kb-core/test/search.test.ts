@@ -313,3 +313,20 @@ describe('background embedding', () => {
     }
   });
 });
+
+describe('search on a whatIf view', () => {
+  it('finds a hypothetical claim, lexically and by meaning once asked', async () => {
+    const kb = tempKb();
+    const db = await quickstart(kb.path);
+    try {
+      await db.ingestBatch(BASE);
+      const view = await db.whatIf({ add_claims: [c('talazoparib', 'drug', 'inhibits', 'PARP1', 'protein', 'h1')] });
+      const lex = await view.search('talazoparib', { mode: 'lexical' });
+      assert.deepEqual(lex.results.map(text), ['talazoparib inhibits PARP1']);
+      assert.equal((await db.search('talazoparib', { mode: 'lexical' })).results.length, 0, 'the base is untouched');
+    } finally {
+      await db.close();
+      kb.cleanup();
+    }
+  });
+});

@@ -95,6 +95,19 @@ export class EmbeddingQueue {
   /** Facts learnt when every vector was last (re)computed; see learnt(). */
   private refreshedAt = 0;
   private closed = false;
+  /** Set for hypothetical graphs (whatIf): no background work until someone searches or waits. */
+  private deferred = false;
+
+  /** Defers all work until the first query or ready() (a whatIf view may never search). */
+  defer(): void {
+    this.deferred = true;
+  }
+
+  private resume(): void {
+    if (!this.deferred) return;
+    this.deferred = false;
+    this.schedule();
+  }
 
   constructor(
     factText: (f: number) => string,
@@ -156,6 +169,7 @@ export class EmbeddingQueue {
 
   /** Embeds a query with this base's embedder. */
   async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    this.resume();
     if (!this.port) return this.local.embedText(text);
     const [v] = await this.port.embed([text], signal ? { signal } : undefined);
     this.checkDim(v);
@@ -173,6 +187,7 @@ export class EmbeddingQueue {
 
   /** Resolves when nothing is pending (or, with a failing provider, after the next attempt). */
   ready(): Promise<void> {
+    this.resume();
     if (this.left() === 0 && !this.running) return Promise.resolve();
     // Someone waits: try now rather than at the end of a backoff (and keep the loop alive while trying).
     if (this.timer !== null) {
@@ -211,7 +226,7 @@ export class EmbeddingQueue {
   }
 
   private async drain(): Promise<void> {
-    if (this.running || this.closed) return;
+    if (this.running || this.closed || this.deferred) return;
     this.running = true;
     let failed = false;
     try {
