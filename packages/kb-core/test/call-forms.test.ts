@@ -87,10 +87,10 @@ test('positional forms: query, claimsFor, listEntities, pathExists, findPaths, f
   await assert.rejects(db.findConfidenceAlerts({ stale: 3 } as never), refused('options.stale'));
 });
 
-test('open() and quickstart() refuse unknown option keys (embedding_dim) and a non-boolean strict', async (t) => {
+test('open() and quickstart() refuse unknown option keys (embeddings, a typo of embedding) and a non-boolean strict', async (t) => {
   const kb = tempKb();
   t.after(kb.cleanup);
-  await assert.rejects(open(kb.path, { embedding_dim: 384, strict: false } as never), refused('options.embedding_dim'));
+  await assert.rejects(open(kb.path, { embeddings: false, strict: false } as never), refused('options.embeddings'));
   await assert.rejects(quickstart(kb.path, { vocab: ['bio'] } as never), refused('options.vocab'));
   await assert.rejects(KbDB.open(kb.path, { strict: 'yes' } as never), refused('strict'));
   await assert.rejects(open(kb.path, 'graph' as never), refused('options', 'invalid_type'));

@@ -230,12 +230,24 @@ test('query_entity returns the frame, and as_of answers as of a past moment', as
   assert.ok(!past.direct_relationships.some((r: any) => r.target.id === 'disease:ovarian cancer'), 'mcp.test.ts:130');
 });
 
+test('search_entities finds by meaning: a drug class names no entity yet finds its members', async () => {
+  const r = await ok('search_entities', { query: 'PARP inhibitor' });
+  const olaparib = r.results.find((h: any) => h.id === 'drug:olaparib');
+  assert.ok(olaparib, JSON.stringify(r.results.map((h: any) => h.id)));
+  const typed = await ok('search_entities', { query: 'PARP inhibitor', type: 'drug' });
+  assert.ok(typed.results.every((h: any) => h.type === 'drug'));
+});
+
 test('search_entities ranks exact name first, then prefix/substring, and filters by type', async () => {
   const r = await ok('search_entities', { query: 'brca1' });
   assert.equal(r.results[0].id, 'gene:brca1');
   assert.equal(r.results[0].match, 'exact');
   const p = await ok('search_entities', { query: 'cancer' });
-  assert.ok(p.results.length >= 1 && p.results.every((h: any) => h.type === 'disease'), 'mcp.test.ts:138');
+  const byName = p.results.filter((h: any) => h.match !== 'semantic');
+  assert.ok(byName.length >= 1 && byName.every((h: any) => h.type === 'disease'), 'mcp.test.ts:138');
+  // Meaning after names: entities related to cancers follow every name match.
+  const firstSemantic = p.results.findIndex((h: any) => h.match === 'semantic');
+  assert.ok(firstSemantic < 0 || firstSemantic >= byName.length);
   assert.equal(p.results[0].id, 'disease:breast cancer', 'more claims ranks first among equal matches');
   const t = await ok('search_entities', { type: 'drug' });
   assert.deepEqual(

@@ -133,6 +133,17 @@ async function drive() {
   assert.equal(await page.locator('#health-chart svg rect').count(), 10, 'five metric bars (track + value)');
   await page.screenshot({ path: testOutputPath('kb-web', 'home.png'), fullPage: true });
 
+  // Enter runs a full search: the claims the library ranks for the words and their meaning, then entities.
+  // (Vectors are computed in the background: wait for them, so the page and the library rank the same index.)
+  await db.embeddingsReady();
+  await page.fill('#search', 'breast cancer genes');
+  await page.press('#search', 'Enter');
+  await page.waitForSelector('#claim-results');
+  const ranked = (await db.search('breast cancer genes', 20)).results;
+  assert.ok(ranked.length > 0);
+  assert.equal(await page.locator('#claim-results li').count(), ranked.length);
+  assert.ok((await page.textContent('#claim-results li'))!.includes(ranked[0]!.claim.subject[0]));
+
   // Search with suggestions.
   await page.fill('#search', 'brca');
   await page.waitForSelector('#suggestions li');

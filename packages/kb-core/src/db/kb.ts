@@ -29,6 +29,10 @@ import { restoreLog, snapshotTo, type SnapshotResult } from './log-copy.js';
 import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
 import { BACKENDS, OPEN_OPTION_KEYS, type Backend, type OpenOptions } from './options.js';
 import { WritePath } from './write-path.js';
+import { embeddingChoice } from '../embeddings/options.js';
+import { loadVectors, saveVectors } from '../embeddings/persist.js';
+import type { EmbeddingStatus } from '../embeddings/queue.js';
+import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
 import { type WhatIfChanges, whatIfView } from './what-if.js';
 
 export interface RetractResult {
@@ -74,11 +78,12 @@ export class KbDB implements KbReader {
     backend: Backend,
     extraction: extract.ExtractionPort | undefined,
     strict: boolean,
+    embedding: EmbeddingChoice,
   ) {
     this.strict = strict;
     // The graph is set by the write path (newGraph) before anything reads it.
     this.ref = { current: undefined } as unknown as StateRef;
-    this.w = new WritePath(store, this.ref, this.events);
+    this.w = new WritePath(store, this.ref, this.events, [searchIndexFactory(embedding)]);
     this.ref.current = this.w.newGraph();
     this.reads = new KbView(
       this.ref,
@@ -105,14 +110,18 @@ export class KbDB implements KbReader {
     const policy = options.curator ?? 'heuristic';
     if (!CONFIDENCE_POLICIES.includes(policy))
       throw new KbValidationError('invalid_value', 'curator', "must be 'heuristic' or 'none'");
+    const embedding = embeddingChoice(options.embedding, options.embedding_dim);
     const store = await openStore(path);
-    const db = new KbDB(store, policy, backend, options.extraction, options.strict ?? false);
+    const db = new KbDB(store, policy, backend, options.extraction, options.strict ?? false, embedding);
     try {
       await db.w.catchUp(null);
     } catch (e) {
       await store.close();
       throw e;
     }
+    const q = db.searchIndex.embeddings;
+    if (q?.port && store.backend === 'sqlite')
+      loadVectors(q, store.location, db.state.factCount, db.state.entityIds.length);
     return db;
   }
 
@@ -354,6 +363,36 @@ export class KbDB implements KbReader {
   stats = this.read('stats');
   rawQuery = this.read('rawQuery');
 
+  // ---- search (src/search, src/embeddings): the live view's, and the embedding work's state ------------
+  search = this.read('search');
+  searchEntities = this.read('searchEntities');
+
+  private get searchIndex(): SearchIndex {
+    return this.state.derivedIndex(SEARCH_INDEX) as SearchIndex;
+  }
+
+  /**
+   * Resolves when every claim and entity ingested so far has its vector (at once when embedding is off). With
+   * a failing provider it resolves after the next failed attempt; embeddingStatus() then names the error.
+   */
+  async embeddingsReady(): Promise<void> {
+    if (this.w.closed) throw new KbClosedError();
+    await this.w.beforeRead();
+    let q = this.searchIndex.embeddings;
+    // A rebuild (failed append) replaces the graph and its index: wait on the current one.
+    while (q !== null) {
+      await q.ready();
+      const now = this.searchIndex.embeddings;
+      if (now === q || this.w.closed) break;
+      q = now;
+    }
+  }
+
+  /** Provider, model, dimension, vectors indexed, items pending, and the last provider error; null when off. */
+  embeddingStatus(): EmbeddingStatus | null {
+    return this.searchIndex.embeddings?.status() ?? null;
+  }
+
   // ---- reasoning over evidence (src/reasoning; README "Reasoning over evidence"): the live view's, and whatIf ----
   impact: KbView['impact'] = (...a) => this.reads.impact(...a);
   audit: KbView['audit'] = (...a) => this.reads.audit(...a);
@@ -551,6 +590,15 @@ export class KbDB implements KbReader {
     // Let queued writes finish first: a write whose promise is pending must not be cut in half.
     await this.w.queue;
     this.w.closed = true;
+    const q = this.searchIndex.embeddings;
+    q?.close();
+    if (q?.port && this.store.backend === 'sqlite') {
+      try {
+        saveVectors(q, this.store.location);
+      } catch {
+        // Vectors are derived: a failed save costs a re-embedding at the next open, never data.
+      }
+    }
     await this.w.store.close();
   }
 

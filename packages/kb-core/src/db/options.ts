@@ -1,6 +1,14 @@
 // How a base is opened: the options of open() and quickstart(), under the upstream API's names.
 import type { ConfidencePolicy } from '../model/confidence.js';
 import type * as extract from './extraction-port.js';
+import type { EmbeddingPort } from '../embeddings/port.js';
+
+/**
+ * How claims and entities are embedded for search: false turns embedding off (search is lexical); absent, or
+ * without a port, the local embedder (offline, built from the base; src/embeddings/local.ts); with a port,
+ * that provider ('@evident/kb' makes ports from `{ provider, model, dim, base_url }`).
+ */
+export type EmbeddingOption = { port?: EmbeddingPort } | false;
 
 /**
  * 'graph' is the embedded engine (in-memory graph index over the log); 'auto' picks the best available,
@@ -31,6 +39,10 @@ export interface OpenOptions {
   curator?: Curator;
   /** Text, chat and review for this base (ingestText, ingestChat, …); '@evident/kb' opens with one. */
   extraction?: extract.ExtractionPort;
+  /** See EmbeddingOption. */
+  embedding?: EmbeddingOption;
+  /** The upstream's option: the vector length (the local embedder's; a port's must match), or null for off. */
+  embedding_dim?: number | null;
 }
 
 export interface QuickstartOptions {
@@ -41,7 +53,9 @@ export interface QuickstartOptions {
   /** The default-confidence policy (see Curator). */
   curator?: Curator;
   extraction?: extract.ExtractionPort;
+  embedding?: EmbeddingOption;
+  embedding_dim?: number | null;
 }
 
-export const OPEN_OPTION_KEYS = ['backend', 'curator', 'extraction', 'strict'] as const;
+export const OPEN_OPTION_KEYS = ['backend', 'curator', 'extraction', 'strict', 'embedding', 'embedding_dim'] as const;
 export const QUICKSTART_OPTION_KEYS = ['vocabs', ...OPEN_OPTION_KEYS] as const;

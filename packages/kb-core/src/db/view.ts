@@ -22,6 +22,8 @@ import { rawQuery, type RawQueryOptions, type RawQueryResult } from '../cypher/r
 import { normalizeToken } from '../model/normalize.js';
 import * as R from '../reasoning/index.js';
 import { TopologyStage } from '../topology/stage.js';
+import { runSearch, runSearchEntities, type SearchEntitiesOptions, type SearchOptions } from '../search/stage.js';
+import type { EntitySearchAnswer, SearchAnswer, SearchMode } from '../search/search.js';
 import type {
   ComputeTopologyOptions,
   CrossDomainBridge,
@@ -228,6 +230,26 @@ export class KbView {
       .claimsOfFact(f)
       .filter((c) => (options.status === 'all' ? rc.exists(c) : rc.isLive(c)))
       .map((c) => rc.toClaim(c));
+  }
+
+  /**
+   * The k active claims that best answer a natural-language query (src/search/README.md): `mode` 'hybrid'
+   * (default: BM25 and vectors fused by reciprocal rank fusion), 'semantic' or 'lexical'; filters on an end's
+   * entity_type, predicate, source_type and min_confidence. `pending` counts what is not embedded yet.
+   */
+  search(query: string, k?: number, mode?: SearchMode): Promise<SearchAnswer>;
+  search(query: string, options?: SearchOptions): Promise<SearchAnswer>;
+  async search(query: string, ...rest: unknown[]): Promise<SearchAnswer> {
+    await this.host.beforeRead();
+    return runSearch(() => this.ctx(), query, rest);
+  }
+
+  /** The k entities that best answer a query (names, synonyms, type, relationships); hybrid by default. */
+  searchEntities(query: string, k?: number, entity_type?: string): Promise<EntitySearchAnswer>;
+  searchEntities(query: string, options?: SearchEntitiesOptions): Promise<EntitySearchAnswer>;
+  async searchEntities(query: string, ...rest: unknown[]): Promise<EntitySearchAnswer> {
+    await this.host.beforeRead();
+    return runSearchEntities(() => this.ctx(), query, rest);
   }
 
   /** Seed form: `listEntities(entity_type, min_claims)`. */

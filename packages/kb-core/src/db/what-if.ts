@@ -10,6 +10,7 @@
 //   one batch): a hypothetical claim can add entities, predicates, facts and adjacency, and the apply is the one
 //   place that gets duplicates, corroboration counts, cascades and derived indexes right. It costs about one
 //   open of the base (measured in bench:kb).
+import { SEARCH_INDEX, type SearchIndex } from '../search/search-index.js';
 import { KbNotFoundError, KbValidationError } from '../errors.js';
 import { ReadContext } from '../graph/read.js';
 import type { ReadSnapshot } from '../graph/snapshot.js';
@@ -63,6 +64,8 @@ export async function whatIfView(
   await w.committedIndex();
   if (!run) return retractionOverlay(w.ref.current, retract, describeStore);
   const ref = { current: w.newGraph() } as StateRef;
+  // A hypothetical graph's vectors are computed only if its view is searched (search/search-index.ts).
+  (ref.current.derivedIndex(SEARCH_INDEX) as SearchIndex | undefined)?.embeddings?.defer();
   await new WritePath(w.store, ref, new EventHub()).catchUp(null);
   const g = ref.current;
   const ts = Math.max(Date.now(), g.lastTs);

@@ -70,6 +70,8 @@ export interface ReadSnapshot {
   claimIndexOf(claimId: string): number | undefined;
   /** The claim as it was written (raw spellings, provenance, payload). */
   claimEntryOf(c: number): ClaimEntry;
+  /** The claim's payload, or undefined (cheaper than claimEntryOf on the apply path). */
+  claimPayloadOf(c: number): unknown;
 
   /** Retractions in log order: when, which source, why, and the claims each retracted and degraded (audit). */
   readonly retractions: readonly {

@@ -232,6 +232,10 @@ export class GraphState implements ReadSnapshot {
     return this.claims.claimsOfSource(src);
   }
 
+  claimPayloadOf(c: number): unknown {
+    return this.claims.payload.get(c);
+  }
+
   /** The claim as it was written (raw spellings, provenance, payload). */
   claimEntryOf(c: number): ClaimEntry {
     const C = this.claims;

@@ -87,6 +87,8 @@ export class Registry {
   // has already computed, and without building a composite key string per lookup.
   /** Normalised synonym -> type -> canonical normalised name. */
   private readonly synonyms = new Map<string, Map<string, string>>();
+  /** Canonical normalised name -> type -> its synonyms as written (search renders them; src/search). */
+  private readonly synonymLists = new Map<string, Map<string, string[]>>();
   /** Canonical normalised name -> type -> display name. */
   private readonly displayNames = new Map<string, Map<string, string>>();
   private readonly ajv: Ajv;
@@ -166,6 +168,9 @@ export class Registry {
       for (const [canon, syns] of Object.entries(table)) {
         const c = normalizeName(canon);
         byName(this.displayNames, c).set(type, canon);
+        const lists = this.synonymLists.get(c) ?? new Map<string, string[]>();
+        this.synonymLists.set(c, lists);
+        lists.set(type, [...(lists.get(type) ?? []), ...syns]);
         for (const s of syns) byName(this.synonyms, normalizeName(s)).set(type, c);
       }
     }
@@ -200,6 +205,15 @@ export class Registry {
     const out = new Set<string>([norm]);
     for (const v of this.synonyms.get(norm)?.values() ?? []) out.add(v);
     return [...out];
+  }
+
+  /** The synonyms registered for a canonical name of this type (or of any type), as written. */
+  synonymsOf(type: string, canonical: string): readonly string[] {
+    const m = this.synonymLists.get(canonical);
+    if (m === undefined) return [];
+    const a = m.get(type);
+    const b = m.get('*');
+    return a && b ? [...a, ...b] : (a ?? b ?? []);
   }
 
   displayName(type: string, canonical: string): string | undefined {

@@ -192,6 +192,39 @@ export async function registerRoutes(api: FastifyInstance, db: KbDB): Promise<vo
   );
 
   api.get(
+    '/search',
+    {
+      schema: {
+        tags: ['claims'],
+        summary: 'Search claims by meaning and words',
+        description:
+          'The k active claims that best answer q: hybrid (BM25 and vectors fused by reciprocal rank fusion), semantic or lexical. ' +
+          'pending: claims not embedded yet.',
+        querystring: Type.Object(
+          {
+            q: Type.String({ minLength: 1, maxLength: 2000 }),
+            k: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
+            mode: Type.Optional(
+              Type.Union([Type.Literal('hybrid'), Type.Literal('semantic'), Type.Literal('lexical')]),
+            ),
+            entity_type: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            predicate: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            source_type: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+            min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+            as_of: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'ISO 8601' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: ok(S.ClaimSearch, 'Ranked claims with their signals'), ...errors() },
+      },
+    },
+    async (req) => {
+      const { q, as_of, ...options } = req.query as { q: string; as_of?: string; k?: number };
+      return (await viewAt(db, as_of)).search(q, options);
+    },
+  );
+
+  api.get(
     '/entities/:id',
     {
       schema: {

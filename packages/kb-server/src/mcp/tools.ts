@@ -96,7 +96,8 @@ export const TOOLS: ToolDef[] = [
   {
     name: 'search_entities',
     description:
-      'Find entities by name, alias or type, best match first (exact name, alias/synonym, prefix, substring, then type). ' +
+      'Find entities by name, alias or type, best match first (exact name, alias/synonym, prefix, substring), then by meaning ' +
+      '(semantic: a drug class, a paraphrase, what the entity relates to; e.g. "PARP inhibitor" finds olaparib), then by type. ' +
       'Use it to turn a name you were given into the entity id the other tools accept.',
     input: Type.Object(
       {

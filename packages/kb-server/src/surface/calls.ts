@@ -134,7 +134,7 @@ export async function retractSource(db: KbDB, source_id: string, reason: string,
   return { ...r, cascade };
 }
 
-export type MatchKind = 'exact' | 'alias' | 'prefix' | 'substring' | 'type' | 'all';
+export type MatchKind = 'exact' | 'alias' | 'prefix' | 'substring' | 'semantic' | 'type' | 'all';
 export interface SearchHit extends EntitySummary {
   match: MatchKind;
   score: number;
@@ -144,7 +144,9 @@ export interface SearchHit extends EntitySummary {
 const local = (e: EntitySummary) =>
   (e.id.startsWith(`${e.type}:`) ? e.id.slice(e.type.length + 1) : e.id).toLowerCase();
 
-const RANK: Record<MatchKind, number> = { exact: 5, alias: 4, prefix: 3, substring: 2, type: 1, all: 0 };
+const RANK: Record<MatchKind, number> = { exact: 5, alias: 4, prefix: 3, substring: 2, semantic: 1.5, type: 1, all: 0 };
+/** How many entities the library's searchEntities (names, synonyms, relationships; hybrid) adds after name matches. */
+const SEMANTIC_HITS = 50;
 
 /**
  * Entities by name, alias or type, best first: the entity the library resolves the query to (its name,
@@ -177,6 +179,18 @@ export async function searchEntities(
       else if (e.type === qId) m = 'type';
       if (m) hits.push({ ...e, match: m, score: RANK[m] + Math.min(0.99, Math.log10(1 + e.claim_count) / 10) });
     }
+    // Then what the words mean: entities the library's search ranks for the query (a class name, a
+    // paraphrase, what an entity relates to), after every name match, in the library's order.
+    const seen = new Set(hits.map((h) => h.id));
+    const min = o.min_claims ?? 1;
+    const found = await view.searchEntities(o.q!.trim(), {
+      k: SEMANTIC_HITS,
+      ...(o.type ? { entity_type: o.type } : {}),
+    });
+    found.results.forEach((h, i) => {
+      if (seen.has(h.entity.id) || h.entity.claim_count < min) return;
+      hits.push({ ...h.entity, match: 'semantic', score: RANK.semantic + 0.49 * (1 - i / SEMANTIC_HITS) });
+    });
   }
   hits.sort(
     (a, b) => b.score - a.score || b.claim_count - a.claim_count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),

@@ -289,6 +289,31 @@ export const Inquiry = Type.Object(
 );
 
 /** Ranked search hit: the entity summary, how it matched, and a score (higher first). */
+export const ClaimHit = Type.Object(
+  {
+    claim: Claim,
+    score: Type.Number(),
+    signals: Type.Object(
+      {
+        semantic: Type.Union([Type.Number(), Type.Null()]),
+        lexical: Type.Union([Type.Number(), Type.Null()]),
+        graph: Type.Number(),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { additionalProperties: true },
+);
+
+export const ClaimSearch = Type.Object(
+  {
+    results: Type.Array(ClaimHit),
+    mode: Type.String(),
+    pending: Type.Integer({ description: 'Claims and entities not embedded yet (found lexically meanwhile)' }),
+  },
+  { additionalProperties: true },
+);
+
 export const SearchHit = Type.Object(
   {
     id: Type.String(),
@@ -300,6 +325,7 @@ export const SearchHit = Type.Object(
       Type.Literal('alias'),
       Type.Literal('prefix'),
       Type.Literal('substring'),
+      Type.Literal('semantic'),
       Type.Literal('type'),
       Type.Literal('all'),
     ]),

@@ -379,9 +379,45 @@ async function showHome() {
   );
 }
 
+/** Claims that answer the query by meaning and words (GET /search), each end a link to its entity. */
+function claimResults(found) {
+  const end = (pair, id) => entityLink({ id, name: pair[0], type: pair[1] });
+  return h(
+    'section',
+    { class: 'card', id: 'claim-results' },
+    h('h2', { text: 'Claims' }),
+    found.pending
+      ? h('p', {
+          class: 'muted small',
+          text: `${found.pending} claims not indexed by meaning yet (found by words meanwhile)`,
+        })
+      : null,
+    found.results.length
+      ? h(
+          'ul',
+          { class: 'list' },
+          found.results.map((r) =>
+            h(
+              'li',
+              {},
+              end(r.claim.subject, r.claim.subject_id),
+              ` ${r.claim.predicate[0].replace(/_/g, ' ')} `,
+              end(r.claim.object, r.claim.object_id),
+              h('span', { class: 'muted small', text: ` · confidence ${r.claim.confidence.toFixed(2)}` }),
+            ),
+          ),
+        )
+      : h('p', { class: 'empty', text: 'No claim matches.' }),
+  );
+}
+
 async function showResults(q) {
-  const r = await api(`/entities?q=${enc(q)}&limit=50`);
+  const [r, found] = await Promise.all([
+    api(`/entities?q=${enc(q)}&limit=50`),
+    api(`/search?q=${enc(q)}&k=20`).catch(() => ({ results: [], pending: 0 })),
+  ]);
   main.replaceChildren(
+    claimResults(found),
     h(
       'section',
       { class: 'card' },

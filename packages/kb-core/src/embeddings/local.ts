@@ -1,0 +1,157 @@
+// The local embedder ('local', the default): offline, no model download, no key. It is built from what the
+// base holds, with two published methods:
+//  - Random Indexing (Kanerva, Kristofersson & Holst 2000; Sahlgren 2005): every token gets a fixed sparse
+//    random "index vector"; a token's "context vector" is the sum of the index vectors of the tokens it shares
+//    a fact with (subject, predicate and object names and their synonyms). Tokens used in similar facts get
+//    similar context vectors: it approximates LSA's reduced co-occurrence space, incrementally (no SVD to
+//    redo per ingest), so `olaparib` comes near `parp` and `breast` from the facts that link them.
+//  - Feature hashing of character trigrams (Weinberger et al. 2009; the subword idea of fastText, Bojanowski
+//    et al. 2017): spelling variants (`olaparb`, `tumour`/`tumor`) share most trigrams.
+// A text's vector is the idf-weighted sum, over its tokens, of context vector + own index vector + trigram
+// vector, L2-normalised. What it captures: co-occurrence in this base (one and two hops of the graph, so it
+// is also a structural embedding of the entities), synonyms the vocabulary or the claims spell out, spelling
+// variants. What it cannot: meaning that this base never states (a paraphrase whose words occur in no
+// claim), word order, negation, and anything about a token seen in no fact but the query.
+import { tokenize } from '../search/tokenize.js';
+import { expansionOf } from './lexicon.js';
+
+export const LOCAL_DIM = 256;
+/** Non-zero entries of an index vector (Sahlgren uses a handful of ±1 in a few thousand; we use 8 in 256). */
+const NONZERO = 8;
+/** Weight of the context vector against the token's own identity in a text vector. */
+const CONTEXT_WEIGHT = 1;
+const TRIGRAM_WEIGHT = 0.35;
+/** Weight of the words a token implies (lexicon.ts: drug class by INN stem, plain words of medical roots). */
+const EXPANSION_WEIGHT = 0.5;
+
+/** The tokens a token implies through the lexicon. */
+function expanded(t: string): string[] {
+  const e = expansionOf(t);
+  return e === '' ? [] : tokenize(e);
+}
+
+/** FNV-1a, 32 bits, with a seed: deterministic across processes (the vectors are a function of the log). */
+function hash(s: string, seed: number): number {
+  let h = (0x811c9dc5 ^ seed) >>> 0;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/** Signed positions (±(position + 1)) of the index vector of each key seen: hashing once per token. */
+const positions = new Map<string, Int32Array>();
+
+function positionsOf(key: string, dim: number): Int32Array {
+  // Cached for the default dimension only (another embedding_dim recomputes them).
+  const cached = dim === LOCAL_DIM ? positions.get(key) : undefined;
+  if (cached !== undefined) return cached;
+  const p = new Int32Array(NONZERO);
+  for (let i = 0; i < NONZERO; i++) {
+    const h = hash(key, i + 1);
+    p[i] = h & 0x80000000 ? -((h % dim) + 1) : (h % dim) + 1;
+  }
+  if (dim === LOCAL_DIM) {
+    // Bounded: a base with millions of distinct tokens recomputes the rarest instead of growing without end.
+    if (positions.size > 1_000_000) positions.clear();
+    positions.set(key, p);
+  }
+  return p;
+}
+
+/** Adds w × the index vector of `key` to v. */
+function addIndexVector(v: Float32Array, key: string, w: number): void {
+  const p = positionsOf(key, v.length);
+  for (let i = 0; i < NONZERO; i++) {
+    const x = p[i]!;
+    if (x > 0) v[x - 1]! += w;
+    else v[-x - 1]! -= w;
+  }
+}
+
+function normalize(v: Float32Array): Float32Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  if (n > 0) {
+    const inv = 1 / Math.sqrt(n);
+    for (let i = 0; i < v.length; i++) v[i]! *= inv;
+  }
+  return v;
+}
+
+export class LocalEmbedder {
+  readonly provider = 'local';
+  readonly model = 'random-indexing+char-trigrams';
+  constructor(readonly dim = LOCAL_DIM) {}
+  /** token -> context vector (unnormalised sum). */
+  private readonly context = new Map<string, Float32Array>();
+  /** token -> number of facts that held it (for idf). */
+  private readonly df = new Map<string, number>();
+  private docs = 0;
+
+  /** Learns from one fact's tokens: each token's context gains the others' index vectors. */
+  learn(tokens: readonly string[]): void {
+    const all = [...tokens];
+    for (const t of tokens) for (const x of expanded(t)) all.push(x);
+    const set = [...new Set(all)];
+    this.docs++;
+    for (const t of set) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    if (set.length < 2) return;
+    for (const t of set) {
+      let c = this.context.get(t);
+      if (c === undefined) {
+        c = new Float32Array(this.dim);
+        this.context.set(t, c);
+      }
+      for (const u of set) if (u !== t) addIndexVector(c, u, this.weight(u));
+    }
+  }
+
+  /** Smoothed idf of a token in the facts learnt so far. */
+  weight(t: string): number {
+    return Math.log(1 + (this.docs + 1) / ((this.df.get(t) ?? 0) + 0.5));
+  }
+
+  /** The vector of a text (a fact's, an entity's or a query's). */
+  embedText(text: string): Float32Array {
+    return this.embedTokens(tokenize(text));
+  }
+
+  embedTokens(tokens: readonly string[]): Float32Array {
+    const v = new Float32Array(this.dim);
+    const tmp = new Float32Array(this.dim);
+    const weightOf = new Map<string, number>();
+    for (const t of tokens) weightOf.set(t, 1);
+    for (const t of tokens) for (const x of expanded(t)) if (!weightOf.has(x)) weightOf.set(x, EXPANSION_WEIGHT);
+    for (const [t, scale] of weightOf) {
+      const w = this.weight(t) * scale;
+      // A token no fact holds can only match through its spelling: its own random vector would be pure noise.
+      const seen = this.df.has(t);
+      if (seen) addIndexVector(v, t, w);
+      const c = this.context.get(t);
+      if (c !== undefined) {
+        let n = 0;
+        for (let i = 0; i < this.dim; i++) n += c[i]! * c[i]!;
+        if (n > 0) {
+          const k = (w * CONTEXT_WEIGHT) / Math.sqrt(n);
+          for (let i = 0; i < this.dim; i++) v[i]! += c[i]! * k;
+        }
+      }
+      if (t.length >= 4) {
+        tmp.fill(0);
+        const padded = `<${t}>`;
+        for (let i = 0; i + 3 <= padded.length; i++) addIndexVector(tmp, `#${padded.slice(i, i + 3)}`, 1);
+        normalize(tmp);
+        const k = w * (seen ? TRIGRAM_WEIGHT : 1);
+        for (let i = 0; i < this.dim; i++) v[i]! += tmp[i]! * k;
+      }
+    }
+    return normalize(v);
+  }
+
+  /** The EmbeddingPort shape, for code that treats every embedder alike. */
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return Promise.resolve(texts.map((t) => this.embedText(t)));
+  }
+}

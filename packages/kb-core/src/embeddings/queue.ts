@@ -1,0 +1,283 @@
+// Which facts and entities still need a vector, and the background work that gives them one. Nothing here
+// runs inside an ingest's commit: the apply only appends to `pending`; vectors are computed after the commit,
+// in slices (local) or batches (a provider), and `search` answers with what is indexed meanwhile. The queue
+// is a function of the log (a rebuild makes a fresh one with everything pending), so pending work survives a
+// restart, and a provider outage leaves items pending (retried with backoff), never loses them.
+import { KbError } from '../errors.js';
+import { LocalEmbedder } from './local.js';
+import type { EmbeddingPort } from './port.js';
+import { VectorSet } from './vectors.js';
+
+/** Milliseconds of local work per slice before yielding to the event loop (ingests' continuations wait at most this). */
+const SLICE_MS = 8;
+/** Texts per provider call (the providers batch further inside). */
+const PORT_BATCH = 64;
+const MAX_BACKOFF_MS = 60_000;
+
+export class KbEmbeddingError extends KbError {
+  constructor(code: string, message: string) {
+    super(code, message, { status: 502 });
+  }
+}
+
+/** One kind of item (facts, or entities) with its vectors and its pending list. */
+export class Lane {
+  vectors: VectorSet;
+  /** A fresh set being filled by a full re-embedding; it replaces `vectors` once complete (see restart()). */
+  private next: VectorSet | null = null;
+  pending: number[] = [];
+  private head = 0;
+  constructor(
+    dim: number,
+    readonly text: (key: number) => string,
+  ) {
+    this.vectors = new VectorSet(dim);
+  }
+  get count(): number {
+    return this.pending.length - this.head;
+  }
+  take(n: number): number[] {
+    const out = this.pending.slice(this.head, this.head + n);
+    this.head += out.length;
+    if (this.head > 4096 && this.head * 2 > this.pending.length) {
+      this.pending = this.pending.slice(this.head);
+      this.head = 0;
+    }
+    return out;
+  }
+  /** Queues every key below n again, into a fresh set; searches keep using the current one meanwhile. */
+  restart(n: number): void {
+    this.next = new VectorSet(this.vectors.dim);
+    this.pending = Array.from({ length: n }, (_, i) => i);
+    this.head = 0;
+  }
+
+  /** Stores a computed vector (into the set being rebuilt, if any; swapped in when nothing is pending). */
+  store(key: number, v: Float32Array): void {
+    (this.next ?? this.vectors).set(key, v);
+    if (this.next !== null && this.count === 0) {
+      this.vectors = this.next;
+      this.next = null;
+    }
+  }
+
+  /** Forgets pending keys that have a vector (after vectors were loaded from disk). */
+  dropIndexed(): void {
+    this.pending = this.pending.slice(this.head).filter((k) => !this.vectors.has(k));
+    this.head = 0;
+  }
+  putBack(keys: number[]): void {
+    this.pending = [...keys, ...this.pending.slice(this.head)];
+    this.head = 0;
+  }
+}
+
+export interface EmbeddingStatus {
+  provider: string;
+  model: string;
+  dim: number;
+  indexed: number;
+  pending: number;
+  last_error: string | null;
+}
+
+export class EmbeddingQueue {
+  readonly facts: Lane;
+  readonly entities: Lane;
+  readonly local: LocalEmbedder;
+  private scheduled = false;
+  /** The backoff timer of a failed provider call (unref'd: pending work never keeps a process alive). */
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private waiters: (() => void)[] = [];
+  private backoff = 0;
+  private lastError: string | null = null;
+  /** Facts learnt when every vector was last (re)computed; see learnt(). */
+  private refreshedAt = 0;
+  private closed = false;
+  /** Set for hypothetical graphs (whatIf): no background work until someone searches or waits. */
+  private deferred = false;
+
+  /** Defers all work until the first query or ready() (a whatIf view may never search). */
+  defer(): void {
+    this.deferred = true;
+  }
+
+  private resume(): void {
+    if (!this.deferred) return;
+    this.deferred = false;
+    this.schedule();
+  }
+
+  constructor(
+    factText: (f: number) => string,
+    entityText: (e: number) => string,
+    /** The fact's tokens, as the lexical index has them (the local embedder learns from them). */
+    private readonly factTokens: (f: number) => readonly string[],
+    readonly port: EmbeddingPort | undefined,
+    localDim: number | undefined,
+    private readonly entityCount: () => number,
+  ) {
+    this.local = new LocalEmbedder(localDim);
+    const dim = port ? port.dim : this.local.dim;
+    this.facts = new Lane(dim, factText);
+    this.entities = new Lane(dim, entityText);
+  }
+
+  get provider(): string {
+    return this.port?.provider ?? this.local.provider;
+  }
+
+  status(): EmbeddingStatus {
+    return {
+      provider: this.provider,
+      model: this.port?.model ?? this.local.model,
+      dim: this.facts.vectors.dim,
+      indexed: this.facts.vectors.size,
+      pending: this.left(),
+      last_error: this.lastError,
+    };
+  }
+
+  /** Facts known (dense from 0) and, of them, those the local embedder has learnt (in order, in the background). */
+  private factsKnown = 0;
+  private learned = 0;
+
+  addFact(f: number): void {
+    if (f + 1 > this.factsKnown) this.factsKnown = f + 1;
+    this.facts.pending.push(f);
+    this.schedule();
+  }
+
+  addEntity(e: number): void {
+    this.entities.pending.push(e);
+    this.schedule();
+  }
+
+  /**
+   * The local embedder's context vectors grow with the base, so vectors computed early drift from the ones a
+   * query gets now. Each time the facts learnt double, every local vector is queued again: amortised, each
+   * fact is embedded at most about twice over the base's life.
+   */
+  private learnt(): void {
+    const n = this.learned;
+    if (n < 2 * this.refreshedAt || n < 8) return;
+    this.refreshedAt = n;
+    this.facts.restart(this.factsKnown);
+    this.entities.restart(this.entityCount());
+  }
+
+  /** Embeds a query with this base's embedder. */
+  async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    this.resume();
+    if (!this.port) return this.local.embedText(text);
+    const [v] = await this.port.embed([text], signal ? { signal } : undefined);
+    this.checkDim(v);
+    return v!;
+  }
+
+  private checkDim(v: Float32Array | undefined): void {
+    const dim = this.facts.vectors.dim;
+    if (!(v instanceof Float32Array) || v.length !== dim)
+      throw new KbEmbeddingError(
+        'embedding_dimension',
+        `the ${this.provider} embedder answered a vector of length ${v?.length ?? 'none'}, expected ${dim}`,
+      );
+  }
+
+  /** Resolves when nothing is pending (or, with a failing provider, after the next attempt). */
+  ready(): Promise<void> {
+    this.resume();
+    if (this.left() === 0 && !this.running) return Promise.resolve();
+    // Someone waits: try now rather than at the end of a backoff (and keep the loop alive while trying).
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.scheduled = false;
+    }
+    this.schedule();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  private schedule(delay = 0): void {
+    if (this.scheduled || this.running || this.closed) return;
+    this.scheduled = true;
+    const run = () => {
+      this.scheduled = false;
+      this.timer = null;
+      void this.drain();
+    };
+    if (delay > 0) {
+      this.timer = setTimeout(run, delay);
+      this.timer.unref();
+    } else setImmediate(run);
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running || this.closed || this.deferred) return;
+    this.running = true;
+    let failed = false;
+    try {
+      if (this.port) failed = !(await this.portStep(this.port));
+      else this.localStep();
+    } finally {
+      this.running = false;
+    }
+    const left = this.left();
+    if (left === 0 || failed) this.wake();
+    if (left > 0) this.schedule(failed ? this.backoff : 0);
+  }
+
+  private left(): number {
+    return this.facts.count + this.entities.count + (this.port ? 0 : this.factsKnown - this.learned);
+  }
+
+  /** Learns, then embeds, for SLICE_MS: every fact known is learnt before any vector is computed. */
+  private localStep(): void {
+    const end = performance.now() + SLICE_MS;
+    while (this.learned < this.factsKnown) {
+      for (let i = 0; i < 64 && this.learned < this.factsKnown; i++) this.local.learn(this.factTokens(this.learned++));
+      if (this.learned === this.factsKnown) this.learnt();
+      if (performance.now() > end) return;
+    }
+    for (const lane of [this.facts, this.entities]) {
+      while (lane.count > 0) {
+        for (const k of lane.take(16)) lane.store(k, this.local.embedText(lane.text(k)));
+        if (performance.now() > end) return;
+      }
+    }
+  }
+
+  /** One provider batch; false when it failed (the items go back, the next try waits longer). */
+  private async portStep(port: EmbeddingPort): Promise<boolean> {
+    const lane = this.facts.count > 0 ? this.facts : this.entities;
+    const keys = lane.take(PORT_BATCH);
+    try {
+      const vs = await port.embed(keys.map((k) => lane.text(k)));
+      if (vs.length !== keys.length)
+        throw new KbEmbeddingError('embedding_count', `asked ${keys.length} vectors, got ${vs.length}`);
+      for (const v of vs) this.checkDim(v);
+      for (let i = 0; i < keys.length; i++) lane.store(keys[i]!, vs[i]!);
+      this.backoff = 0;
+      this.lastError = null;
+      return true;
+    } catch (e) {
+      lane.putBack(keys);
+      this.lastError = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
+      this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff ? this.backoff * 2 : 500);
+      return false;
+    }
+  }
+}

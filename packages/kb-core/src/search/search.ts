@@ -1,0 +1,234 @@
+// search and searchEntities over a read context: lexical (BM25), semantic (the base's embedder and the ANN
+// index) and hybrid (both, fused by reciprocal rank fusion; see fuse.ts). Visibility is checked here, at query
+// time, per claim: a retracted or degraded claim leaves the results at once, and an at(t) view sees the
+// claims of its moment, whatever the index holds.
+import type { ReadContext } from '../graph/read.js';
+import { normalizeToken } from '../model/normalize.js';
+import type { Claim, EntitySummary } from '../types.js';
+import { reciprocalRankFusion } from './fuse.js';
+import type { SearchIndex } from './search-index.js';
+import { tokenize } from './tokenize.js';
+
+export type SearchMode = 'semantic' | 'lexical' | 'hybrid';
+export const SEARCH_MODES: readonly SearchMode[] = ['semantic', 'lexical', 'hybrid'];
+
+export interface SearchFilters {
+  entity_type?: string;
+  predicate?: string;
+  source_type?: string;
+  min_confidence?: number;
+}
+
+export interface SearchSignals {
+  /** Cosine similarity of the query and the claim's text (null: not among the nearest, or embedding off). */
+  semantic: number | null;
+  /** BM25 score (null: no query word in the claim's text). */
+  lexical: number | null;
+  /** 1 when the claim's subject or object is an entity the query names, else 0. */
+  graph: number;
+}
+
+export interface SearchHit {
+  claim: Claim;
+  score: number;
+  signals: SearchSignals;
+}
+
+export interface SearchAnswer {
+  results: SearchHit[];
+  mode: SearchMode;
+  /** Facts and entities not embedded yet (their claims can still be found lexically). */
+  pending: number;
+}
+
+export interface EntityHit {
+  entity: EntitySummary;
+  score: number;
+  signals: { semantic: number | null; lexical: number | null };
+}
+
+export interface EntitySearchAnswer {
+  results: EntityHit[];
+  mode: SearchMode;
+  pending: number;
+}
+
+/** Entities the query names: each run of up to 4 words that resolves to an entity. */
+function namedEntities(rc: ReadContext, query: string): Set<number> {
+  const words = query.split(/[\s,;?!()]+/).filter((w) => w.length > 0);
+  const out = new Set<number>();
+  for (let i = 0; i < words.length; i++) {
+    for (let n = Math.min(4, words.length - i); n >= 1; n--) {
+      const phrase = words.slice(i, i + n).join(' ');
+      if (n === 1 && phrase.length < 2) continue;
+      const e = rc.lookupEntity(phrase);
+      if (e >= 0) {
+        out.add(e);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The claim a fact answers with: its most confident live claim passing the filters, or -1. */
+function claimOfFact(rc: ReadContext, f: number, filters: CompiledFilters): number {
+  const s = rc.s;
+  if (filters.predicate !== undefined && s.predName[s.factP[f]!] !== filters.predicate) return -1;
+  if (
+    filters.entityType !== undefined &&
+    s.entityType[s.factS[f]!] !== filters.entityType &&
+    s.entityType[s.factO[f]!] !== filters.entityType
+  )
+    return -1;
+  let best = -1;
+  for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
+    if (!rc.isLive(c)) continue;
+    if (filters.sourceType !== undefined && s.sourceTypeName[s.claimSourceType[c]!] !== filters.sourceType) continue;
+    if (s.claimConf[c]! < filters.minConfidence) continue;
+    if (best < 0 || s.claimConf[c]! > s.claimConf[best]!) best = c;
+  }
+  return best;
+}
+
+interface CompiledFilters {
+  entityType?: string;
+  predicate?: string;
+  sourceType?: string;
+  minConfidence: number;
+}
+
+function compile(f: SearchFilters): CompiledFilters {
+  const out: CompiledFilters = { minConfidence: f.min_confidence ?? -Infinity };
+  if (f.entity_type !== undefined) out.entityType = normalizeToken(f.entity_type);
+  if (f.predicate !== undefined) out.predicate = normalizeToken(f.predicate);
+  if (f.source_type !== undefined) out.sourceType = normalizeToken(f.source_type);
+  return out;
+}
+
+/**
+ * Ranked facts (with their claim) from scored candidates: best first, keeping those with a claim passing
+ * the filters, up to `limit`.
+ */
+function rankFacts(
+  rc: ReadContext,
+  scored: Iterable<[number, number]>,
+  filters: CompiledFilters,
+  limit: number,
+  claimOf: Map<number, number>,
+): number[] {
+  const sorted = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const out: number[] = [];
+  for (const [f] of sorted) {
+    if (out.length >= limit) break;
+    const c = claimOfFact(rc, f, filters);
+    if (c < 0) continue;
+    claimOf.set(f, c);
+    out.push(f);
+  }
+  return out;
+}
+
+/** How many candidates each list contributes before fusion. */
+function depth(k: number): number {
+  return Math.max(50, k * 3);
+}
+
+export async function searchClaims(
+  rc: ReadContext,
+  index: SearchIndex,
+  query: string,
+  k: number,
+  mode: SearchMode,
+  filters: SearchFilters,
+): Promise<SearchAnswer> {
+  const f = compile(filters);
+  const claimOf = new Map<number, number>();
+  const q = index.embeddings;
+  const useSemantic = mode !== 'lexical' && q !== null;
+  const useLexical = mode !== 'semantic';
+  const n = depth(k);
+  const lexScores = useLexical ? index.facts.score(tokenize(query)) : new Map<number, number>();
+  const lexical = useLexical ? rankFacts(rc, lexScores, f, n, claimOf) : [];
+  const simOf = new Map<number, number>();
+  let semantic: number[] = [];
+  if (useSemantic) {
+    const v = await q.embedQuery(query);
+    // Over-fetch: the ANN index holds every fact, the filters and visibility apply after.
+    for (let want = n * 2; ; want *= 4) {
+      const near = q.facts.vectors.nearest(v, want);
+      for (const h of near) simOf.set(h.key, h.similarity);
+      semantic = rankFacts(rc, simOf, f, n, claimOf);
+      if (semantic.length >= n || near.length < want) break;
+    }
+  }
+  const named = mode === 'hybrid' ? namedEntities(rc, query) : new Set<number>();
+  const touches = (fact: number) => named.has(rc.s.factS[fact]!) || named.has(rc.s.factO[fact]!);
+  let ranked: [number, number][];
+  if (mode === 'lexical') ranked = lexical.map((d) => [d, lexScores.get(d)!]);
+  else if (mode === 'semantic' || !useLexical) ranked = semantic.map((d) => [d, simOf.get(d)!]);
+  else {
+    // The graph list: fused candidates that touch an entity the query names, in the order of the others.
+    const base = reciprocalRankFusion([lexical, semantic]);
+    const graph = [...base.entries()]
+      .filter(([d]) => touches(d))
+      .sort((a, b) => b[1] - a[1])
+      .map(([d]) => d);
+    ranked = [...reciprocalRankFusion([lexical, semantic, graph]).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  }
+  const results: SearchHit[] = ranked.slice(0, k).map(([d, score]) => ({
+    claim: rc.toClaim(claimOf.get(d)!),
+    score,
+    signals: { semantic: simOf.get(d) ?? null, lexical: lexScores.get(d) ?? null, graph: touches(d) ? 1 : 0 },
+  }));
+  return { results, mode: q === null && mode !== 'lexical' ? 'lexical' : mode, pending: q?.status().pending ?? 0 };
+}
+
+export async function searchEntities(
+  rc: ReadContext,
+  index: SearchIndex,
+  query: string,
+  k: number,
+  mode: SearchMode,
+  entityType: string | undefined,
+): Promise<EntitySearchAnswer> {
+  const type = entityType === undefined ? undefined : normalizeToken(entityType);
+  const s = rc.s;
+  const ok = (e: number) => (type === undefined || s.entityType[e] === type) && rc.entityClaimCount(e) > 0;
+  const rank = (scores: Map<number, number>, limit: number) =>
+    [...scores.entries()]
+      .filter(([e]) => ok(e))
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, limit)
+      .map(([e]) => e);
+  const n = depth(k);
+  const q = index.embeddings;
+  const lexScores = mode === 'semantic' ? new Map<number, number>() : index.entities.score(tokenize(query));
+  const lexical = rank(lexScores, n);
+  const simOf = new Map<number, number>();
+  let semantic: number[] = [];
+  if (mode !== 'lexical' && q !== null) {
+    const v = await q.embedQuery(query);
+    for (let want = n * 2; ; want *= 4) {
+      const near = q.entities.vectors.nearest(v, want);
+      for (const h of near) simOf.set(h.key, h.similarity);
+      semantic = rank(simOf, n);
+      if (semantic.length >= n || near.length < want) break;
+    }
+  }
+  const ranked: [number, number][] =
+    mode === 'lexical' || q === null
+      ? lexical.map((e) => [e, lexScores.get(e)!])
+      : mode === 'semantic'
+        ? semantic.map((e) => [e, simOf.get(e)!])
+        : [...reciprocalRankFusion([lexical, semantic]).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return {
+    results: ranked.slice(0, k).map(([e, score]) => ({
+      entity: rc.summary(e),
+      score,
+      signals: { semantic: simOf.get(e) ?? null, lexical: lexScores.get(e) ?? null },
+    })),
+    mode: q === null && mode !== 'lexical' ? 'lexical' : mode,
+    pending: q?.status().pending ?? 0,
+  };
+}

@@ -1,0 +1,105 @@
+// The search stage's calls as a base or a view answers them: argument checks, then search.ts over a read
+// context and the graph's search index.
+import { KbValidationError } from '../errors.js';
+import type { ReadContext } from '../graph/read.js';
+import { callForm } from '../db/call-forms.js';
+import { SEARCH_INDEX, type SearchIndex } from './search-index.js';
+import {
+  SEARCH_MODES,
+  searchClaims,
+  searchEntities,
+  type EntitySearchAnswer,
+  type SearchAnswer,
+  type SearchFilters,
+  type SearchMode,
+} from './search.js';
+
+export interface SearchOptions extends SearchFilters {
+  k?: number;
+  mode?: SearchMode;
+}
+
+export interface SearchEntitiesOptions {
+  k?: number;
+  entity_type?: string;
+  mode?: SearchMode;
+}
+
+export const SEARCH_KEYS = ['k', 'mode', 'entity_type', 'predicate', 'source_type', 'min_confidence'] as const;
+export const SEARCH_ENTITIES_KEYS = ['k', 'mode', 'entity_type'] as const;
+const MAX_QUERY = 2000;
+
+function checkQuery(query: unknown): string {
+  if (typeof query !== 'string' || query.trim() === '')
+    throw new KbValidationError(
+      query === undefined ? 'missing_field' : 'invalid_type',
+      'query',
+      'must be a non-empty string',
+    );
+  if (query.length > MAX_QUERY)
+    throw new KbValidationError('too_long', 'query', `is longer than ${MAX_QUERY} characters`);
+  return query;
+}
+
+function checkK(k: unknown): number {
+  if (k === undefined) return 10;
+  if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || k > 1000)
+    throw new KbValidationError('out_of_range', 'k', 'must be an integer from 1 to 1000');
+  return k;
+}
+
+function checkMode(mode: unknown): SearchMode {
+  if (mode === undefined) return 'hybrid';
+  if (!SEARCH_MODES.includes(mode as SearchMode))
+    throw new KbValidationError('invalid_value', 'mode', `must be one of ${SEARCH_MODES.join(', ')}`);
+  return mode as SearchMode;
+}
+
+function checkText(v: unknown, field: string): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.trim() === '')
+    throw new KbValidationError('invalid_type', field, 'must be a non-empty string');
+  return v;
+}
+
+function indexOf(rc: ReadContext): SearchIndex {
+  const ix = rc.s.derivedIndex(SEARCH_INDEX);
+  if (ix === undefined) throw new Error('the search index is not registered on this graph');
+  return ix as SearchIndex;
+}
+
+/** search(query, k) or search(query, { k, mode, entity_type, predicate, source_type, min_confidence }). */
+export function runSearch(rc: () => ReadContext, query: unknown, rest: unknown[]): Promise<SearchAnswer> {
+  const q = checkQuery(query);
+  const o = callForm<SearchOptions>(rest, ['k', 'mode'], ['number', 'string'], SEARCH_KEYS);
+  const k = checkK(o.k);
+  const mode = checkMode(o.mode);
+  const filters: SearchFilters = {};
+  const et = checkText(o.entity_type, 'entity_type');
+  if (et !== undefined) filters.entity_type = et;
+  const p = checkText(o.predicate, 'predicate');
+  if (p !== undefined) filters.predicate = p;
+  const st = checkText(o.source_type, 'source_type');
+  if (st !== undefined) filters.source_type = st;
+  if (o.min_confidence !== undefined) {
+    const m = o.min_confidence;
+    if (typeof m !== 'number' || !Number.isFinite(m) || m < 0 || m > 1)
+      throw new KbValidationError('out_of_range', 'min_confidence', 'must be a number from 0 to 1');
+    filters.min_confidence = m;
+  }
+  const ctx = rc();
+  return searchClaims(ctx, indexOf(ctx), q, k, mode, filters);
+}
+
+/** searchEntities(query, k) or searchEntities(query, { k, entity_type, mode }). */
+export function runSearchEntities(rc: () => ReadContext, query: unknown, rest: unknown[]): Promise<EntitySearchAnswer> {
+  const q = checkQuery(query);
+  const o = callForm<SearchEntitiesOptions>(rest, ['k', 'entity_type'], ['number', 'string'], SEARCH_ENTITIES_KEYS);
+  const ctx = rc();
+  return searchEntities(ctx, indexOf(ctx), q, checkK(o.k), checkMode(o.mode), checkText(o.entity_type, 'entity_type'));
+}
+
+/** The embedding state of the graph a context reads (null when embedding is off). */
+export function embeddingIndex(rc: ReadContext): SearchIndex {
+  return indexOf(rc);
+}
