@@ -26,7 +26,6 @@ export type * from './reasoning/index.js';
 export type { WhatIfChanges } from './db/what-if.js';
 export { OPPOSITE_PREDICATES, PREDICATE_COMPOSITIONS, type PredicateComposition } from './vocab/bio.js';
 // search and embeddings (src/search, src/embeddings)
-export type { EmbeddingPort } from './embeddings/port.js';
 export { KbEmbeddingError, type EmbeddingStatus } from './embeddings/queue.js';
 export type { EmbeddingOption } from './db/options.js';
 export type {
