@@ -3,10 +3,12 @@
 // object, typed by the predicate name upper-cased. Nodes and relationships are built when first reached and
 // kept for the one query, so the same entity is the same node within it.
 import {
+  type Column,
   type Direction,
   GraphNode,
   type GraphReader,
   GraphRelationship,
+  type NodeColumns,
   type Properties,
   type Value,
 } from '@evident/cypher';
@@ -88,6 +90,30 @@ export class KbCypherGraph implements GraphReader {
     for (const e of this.rc.visibleEntities()) if (any || s.entityType[e] === label) yield this.node(e);
   }
 
+  /**
+   * The visible entities as columns, read straight from the index's arrays: `claim_count` is the live
+   * counter array itself (counted per entity for an at(t) view), `type`, `id` and `name` are
+   * dictionary-encoded. `aliases` (a list) has no column: such a query runs row by row.
+   */
+  scanColumns(label: string | undefined, keys: readonly string[]): NodeColumns | undefined {
+    const s = this.rc.s;
+    const rc = this.rc;
+    const n = s.entityIds.length;
+    const counts = rc.live ? s.entityActive : Int32Array.from({ length: n }, (_, e) => rc.entityClaimCount(e));
+    const rows: number[] = [];
+    const any = label === undefined || label === ENTITY_LABEL;
+    for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || s.entityType[e] === label)) rows.push(e);
+    const columns: Record<string, Column> = {};
+    for (const key of keys) {
+      if (key === 'claim_count') columns[key] = { kind: 'int', values: counts };
+      else if (key === 'type') columns[key] = dictionary(s.entityType, rows);
+      else if (key === 'id') columns[key] = dictionary(s.entityIds, rows);
+      else if (key === 'name') columns[key] = dictionary(s.entityName, rows);
+      else return undefined;
+    }
+    return { rows: Int32Array.from(rows), size: n, columns };
+  }
+
   findNodes(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined {
     if (key !== 'id' || typeof value !== 'string') return undefined;
     const e = this.rc.s.entityIndex.get(value);
@@ -108,4 +134,21 @@ export class KbCypherGraph implements GraphReader {
       if (r) yield r;
     }
   }
+}
+
+/** Codes for the scanned slots of a string array (other slots stay null); equal strings share a code. */
+function dictionary(values: readonly string[], rows: readonly number[]): Column {
+  const codes = new Int32Array(values.length).fill(-1);
+  const dict: string[] = [];
+  const index = new Map<string, number>();
+  for (const e of rows) {
+    const v = values[e]!;
+    let c = index.get(v);
+    if (c === undefined) {
+      c = dict.push(v) - 1;
+      index.set(v, c);
+    }
+    codes[e] = c;
+  }
+  return { kind: 'dict', codes, dict };
 }
