@@ -70,7 +70,6 @@ function planOf(q: SingleQuery): { label: string | undefined; items: Item[]; col
 function run(items: Item[], columns: string[], scan: NodeColumns, ctx: EvalContext): Result | undefined {
   const sel = scan.rows;
   const n = sel ? sel.length : scan.size;
-  const slot = (i: number) => (sel ? sel[i]! : i);
   const col = (key: string): Column | undefined => scan.columns[key];
 
   // Group ids: the key columns' codes (shifted by one so null is code 0) in mixed radix.
@@ -87,11 +86,13 @@ function run(items: Item[], columns: string[], scan: NodeColumns, ctx: EvalConte
   const gid = new Int32Array(n);
   const seen = new Uint8Array(groups);
   const order: number[] = [];
+  const single = keyCols.length === 1 ? keyCols[0]!.codes : undefined;
   for (let i = 0; i < n; i++) {
     ctx.tick();
-    const s = slot(i);
+    const s = sel ? sel[i]! : i;
     let g = 0;
-    for (const k of keyCols) g += (k.codes[s]! + 1) * k.stride;
+    if (single) g = single[s]! + 1;
+    else for (const k of keyCols) g += (k.codes[s]! + 1) * k.stride;
     gid[i] = g;
     if (seen[g] === 0) {
       seen[g] = 1;
@@ -112,7 +113,7 @@ function run(items: Item[], columns: string[], scan: NodeColumns, ctx: EvalConte
       });
       continue;
     }
-    const out = it.kind === 'count' ? countRows(gid, groups) : accumulate(it, col(it.key), gid, groups, slot);
+    const out = it.kind === 'count' ? countRows(gid, groups) : accumulate(it, col(it.key), gid, groups, sel);
     if (!out) return undefined;
     outputs.push(out);
   }
@@ -131,7 +132,7 @@ function accumulate(
   c: Column | undefined,
   gid: Int32Array,
   groups: number,
-  slot: (i: number) => number,
+  sel: ArrayLike<number> | undefined,
 ): ((g: number) => Value) | undefined {
   if (!c) return undefined;
   const counts = new Float64Array(groups);
@@ -139,7 +140,7 @@ function accumulate(
     // Only nulls (a key no scanned node has): nothing to add up, as row by row.
     if (c.dict.length === 0) return (_g) => (it.fn === 'count' || it.fn === 'sum' ? 0n : null);
     if (it.fn !== 'count') return undefined;
-    for (let i = 0; i < gid.length; i++) if (c.codes[slot(i)]! >= 0) counts[gid[i]!]!++;
+    for (let i = 0; i < gid.length; i++) if (c.codes[sel ? sel[i]! : i]! >= 0) counts[gid[i]!]!++;
     return (g) => BigInt(counts[g]!);
   }
   // min/max over FLOATs keep Cypher's ordering of NaN and -0.0: row by row.
@@ -150,7 +151,7 @@ function accumulate(
   if (it.fn === 'max') acc.fill(Number.NEGATIVE_INFINITY);
   let bound = 0;
   for (let i = 0; i < gid.length; i++) {
-    const s = slot(i);
+    const s = sel ? sel[i]! : i;
     if (nulls && nulls[s] !== 0) continue;
     const x = values[s]!;
     const g = gid[i]!;

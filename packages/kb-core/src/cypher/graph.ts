@@ -100,18 +100,20 @@ export class KbCypherGraph implements GraphReader {
     const rc = this.rc;
     const n = s.entityIds.length;
     const counts = rc.live ? s.entityActive : Int32Array.from({ length: n }, (_, e) => rc.entityClaimCount(e));
-    const rows: number[] = [];
+    const rows = new Int32Array(n);
+    let m = 0;
     const any = label === undefined || label === ENTITY_LABEL;
-    for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || s.entityType[e] === label)) rows.push(e);
+    for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || s.entityType[e] === label)) rows[m++] = e;
+    const picked = rows.subarray(0, m);
     const columns: Record<string, Column> = {};
     for (const key of keys) {
       if (key === 'claim_count') columns[key] = { kind: 'int', values: counts };
-      else if (key === 'type') columns[key] = dictionary(s.entityType, rows);
-      else if (key === 'id') columns[key] = dictionary(s.entityIds, rows);
-      else if (key === 'name') columns[key] = dictionary(s.entityName, rows);
+      else if (key === 'type') columns[key] = dictionary(s.entityType, picked);
+      else if (key === 'id') columns[key] = dictionary(s.entityIds, picked);
+      else if (key === 'name') columns[key] = dictionary(s.entityName, picked);
       else return undefined;
     }
-    return { rows: Int32Array.from(rows), size: n, columns };
+    return { rows: picked, size: n, columns };
   }
 
   findNodes(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined {
@@ -137,18 +139,26 @@ export class KbCypherGraph implements GraphReader {
 }
 
 /** Codes for the scanned slots of a string array (other slots stay null); equal strings share a code. */
-function dictionary(values: readonly string[], rows: readonly number[]): Column {
+function dictionary(values: readonly string[], rows: Int32Array): Column {
   const codes = new Int32Array(values.length).fill(-1);
   const dict: string[] = [];
   const index = new Map<string, number>();
-  for (const e of rows) {
+  // Neighbouring entities often share the value (a type): the last code answers without a map lookup.
+  let last: string | undefined;
+  let lastCode = -1;
+  for (let i = 0; i < rows.length; i++) {
+    const e = rows[i]!;
     const v = values[e]!;
-    let c = index.get(v);
-    if (c === undefined) {
-      c = dict.push(v) - 1;
-      index.set(v, c);
+    if (v !== last) {
+      let c = index.get(v);
+      if (c === undefined) {
+        c = dict.push(v) - 1;
+        index.set(v, c);
+      }
+      last = v;
+      lastCode = c;
     }
-    codes[e] = c;
+    codes[e] = lastCode;
   }
   return { kind: 'dict', codes, dict };
 }
