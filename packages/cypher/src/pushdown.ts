@@ -88,7 +88,8 @@ function run(items: Item[], columns: string[], scan: NodeColumns, ctx: EvalConte
   const order: number[] = [];
   const single = keyCols.length === 1 ? keyCols[0]!.codes : undefined;
   for (let i = 0; i < n; i++) {
-    ctx.tick();
+    // The deadline is checked every 1024 ticks: one tick per 64 slots still stops a huge scan in time.
+    if ((i & 63) === 0) ctx.tick();
     const s = sel ? sel[i]! : i;
     let g = 0;
     if (single) g = single[s]! + 1;

@@ -108,7 +108,7 @@ export class KbCypherGraph implements GraphReader {
     const columns: Record<string, Column> = {};
     for (const key of keys) {
       if (key === 'claim_count') columns[key] = { kind: 'int', values: counts };
-      else if (key === 'type') columns[key] = dictionary(s.entityType, picked);
+      else if (key === 'type') columns[key] = typeColumn(s.entityType);
       else if (key === 'id') columns[key] = dictionary(s.entityIds, picked);
       else if (key === 'name') columns[key] = dictionary(s.entityName, picked);
       else return undefined;
@@ -159,6 +159,32 @@ function dictionary(values: readonly string[], rows: Int32Array): Column {
       lastCode = c;
     }
     codes[e] = lastCode;
+  }
+  return { kind: 'dict', codes, dict };
+}
+
+// Entity types are appended, never changed (entities.ts): their codes are kept per type array and extended
+// to the entities added since, so a scan grouping by type does no string work for entities it saw before.
+const typeCodes = new WeakMap<readonly string[], { codes: Int32Array; dict: string[]; index: Map<string, number> }>();
+
+function typeColumn(types: readonly string[]): Column {
+  let c = typeCodes.get(types);
+  const n = types.length;
+  if (!c || c.codes.length < n) {
+    const codes = new Int32Array(Math.max(n, 1024, (c?.codes.length ?? 0) * 2)).fill(-1);
+    if (c) codes.set(c.codes);
+    c = { codes, dict: c?.dict ?? [], index: c?.index ?? new Map() };
+    typeCodes.set(types, c);
+  }
+  const { codes, dict, index } = c;
+  for (let e = n - 1; e >= 0 && codes[e] === -1; e--) {
+    const v = types[e]!;
+    let k = index.get(v);
+    if (k === undefined) {
+      k = dict.push(v) - 1;
+      index.set(v, k);
+    }
+    codes[e] = k;
   }
   return { kind: 'dict', codes, dict };
 }
