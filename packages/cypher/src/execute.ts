@@ -12,6 +12,8 @@ import {
   CypherTypeError,
 } from './errors.js';
 import { coerceArgument, yieldItems } from './procedures.js';
+import { countPaths } from './path-count.js';
+import { columnarAggregate } from './pushdown.js';
 import { type EvalContext, evaluate, type Row, truthy } from './eval.js';
 import { AGGREGATES } from './functions.js';
 import { type GraphWriter, isWritable } from './graph.js';
@@ -68,6 +70,8 @@ export function subqueryHasRows(q: SingleQuery, row: Row, ctx: EvalContext): boo
 }
 
 function executeSingle(q: SingleQuery, ctx: EvalContext): Result {
+  const pushed = columnarAggregate(q, ctx) ?? countPaths(q, ctx);
+  if (pushed) return pushed;
   let rows: Row[] = [{}];
   let scope: string[] = [];
   const only = q.clauses.length === 1 ? q.clauses[0] : undefined;

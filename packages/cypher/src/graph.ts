@@ -1,5 +1,6 @@
 // The small graph interface the executor runs over. A read-only graph (the KB's index) implements
 // GraphReader; a graph that accepts CREATE, MERGE, SET, REMOVE and DELETE also implements GraphWriter.
+import type { NodeColumns } from './columns.js';
 import type { GraphNode, GraphRelationship, Properties, Value } from './values.js';
 
 export type Direction = 'out' | 'in' | 'both';
@@ -12,6 +13,11 @@ export interface GraphReader {
    * an index; `undefined` means "no index, scan instead". Candidates are checked again by the executor.
    */
   findNodes?(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined;
+  /**
+   * The nodes `scanNodes(label)` would give, as columns of the properties `keys`, when the graph can; an
+   * aggregation over one node pattern then runs over arrays (pushdown.ts). `undefined`: scan instead.
+   */
+  scanColumns?(label: string | undefined, keys: readonly string[]): NodeColumns | undefined;
   /** The relationships at `node` in `direction`, of one of `types` (any type when empty). A self-loop once. */
   expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship>;
 }

@@ -1,5 +1,6 @@
 // @evident/cypher: an openCypher engine over a small graph interface. See README.md.
 export type { Clause, Expr, PatternPart, Query } from './ast.js';
+export { type Column, columnsFromNodes, type NodeColumns } from './columns.js';
 export { compare, equals, equivalenceKey, orderCompare } from './compare.js';
 export { compile, type RunOptions, runCypher } from './engine.js';
 export {

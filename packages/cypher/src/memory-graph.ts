@@ -1,5 +1,6 @@
 // An in-memory property graph: the TCK runs against it, and it serves on its own for small graphs. Nodes keep
 // adjacency lists; a label index answers label scans; writes are counted as Neo4j-style statistics.
+import { columnsFromNodes, type NodeColumns } from './columns.js';
 import type { Direction, GraphWriter } from './graph.js';
 import { GraphNode, GraphRelationship, type Properties, type Value } from './values.js';
 
@@ -50,6 +51,10 @@ export class MemoryGraph implements GraphWriter {
     const src = label === undefined ? this.nodeMap.values() : (this.byLabel.get(label) ?? new Set()).values();
     // A copy, so that a write while scanning does not disturb the scan.
     yield* [...src];
+  }
+
+  scanColumns(label: string | undefined, keys: readonly string[]): NodeColumns | undefined {
+    return columnsFromNodes([...this.scanNodes(label)], keys);
   }
 
   *expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship> {

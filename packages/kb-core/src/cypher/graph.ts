@@ -3,10 +3,12 @@
 // object, typed by the predicate name upper-cased. Nodes and relationships are built when first reached and
 // kept for the one query, so the same entity is the same node within it.
 import {
+  type Column,
   type Direction,
   GraphNode,
   type GraphReader,
   GraphRelationship,
+  type NodeColumns,
   type Properties,
   type Value,
 } from '@evident/cypher';
@@ -88,6 +90,32 @@ export class KbCypherGraph implements GraphReader {
     for (const e of this.rc.visibleEntities()) if (any || s.entityType[e] === label) yield this.node(e);
   }
 
+  /**
+   * The visible entities as columns, read straight from the index's arrays: `claim_count` is the live
+   * counter array itself (counted per entity for an at(t) view), `type`, `id` and `name` are
+   * dictionary-encoded. `aliases` (a list) has no column: such a query runs row by row.
+   */
+  scanColumns(label: string | undefined, keys: readonly string[]): NodeColumns | undefined {
+    const s = this.rc.s;
+    const rc = this.rc;
+    const n = s.entityIds.length;
+    const counts = rc.live ? s.entityActive : Int32Array.from({ length: n }, (_, e) => rc.entityClaimCount(e));
+    const rows = new Int32Array(n);
+    let m = 0;
+    const any = label === undefined || label === ENTITY_LABEL;
+    for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || s.entityType[e] === label)) rows[m++] = e;
+    const picked = rows.subarray(0, m);
+    const columns: Record<string, Column> = {};
+    for (const key of keys) {
+      if (key === 'claim_count') columns[key] = { kind: 'int', values: counts };
+      else if (key === 'type') columns[key] = typeColumn(s.entityType);
+      else if (key === 'id') columns[key] = dictionary(s.entityIds, picked);
+      else if (key === 'name') columns[key] = dictionary(s.entityName, picked);
+      else return undefined;
+    }
+    return { rows: picked, size: n, columns };
+  }
+
   findNodes(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined {
     if (key !== 'id' || typeof value !== 'string') return undefined;
     const e = this.rc.s.entityIndex.get(value);
@@ -108,4 +136,55 @@ export class KbCypherGraph implements GraphReader {
       if (r) yield r;
     }
   }
+}
+
+/** Codes for the scanned slots of a string array (other slots stay null); equal strings share a code. */
+function dictionary(values: readonly string[], rows: Int32Array): Column {
+  const codes = new Int32Array(values.length).fill(-1);
+  const dict: string[] = [];
+  const index = new Map<string, number>();
+  // Neighbouring entities often share the value (a type): the last code answers without a map lookup.
+  let last: string | undefined;
+  let lastCode = -1;
+  for (let i = 0; i < rows.length; i++) {
+    const e = rows[i]!;
+    const v = values[e]!;
+    if (v !== last) {
+      let c = index.get(v);
+      if (c === undefined) {
+        c = dict.push(v) - 1;
+        index.set(v, c);
+      }
+      last = v;
+      lastCode = c;
+    }
+    codes[e] = lastCode;
+  }
+  return { kind: 'dict', codes, dict };
+}
+
+// Entity types are appended, never changed (entities.ts): their codes are kept per type array and extended
+// to the entities added since, so a scan grouping by type does no string work for entities it saw before.
+const typeCodes = new WeakMap<readonly string[], { codes: Int32Array; dict: string[]; index: Map<string, number> }>();
+
+function typeColumn(types: readonly string[]): Column {
+  let c = typeCodes.get(types);
+  const n = types.length;
+  if (!c || c.codes.length < n) {
+    const codes = new Int32Array(Math.max(n, 1024, (c?.codes.length ?? 0) * 2)).fill(-1);
+    if (c) codes.set(c.codes);
+    c = { codes, dict: c?.dict ?? [], index: c?.index ?? new Map() };
+    typeCodes.set(types, c);
+  }
+  const { codes, dict, index } = c;
+  for (let e = n - 1; e >= 0 && codes[e] === -1; e--) {
+    const v = types[e]!;
+    let k = index.get(v);
+    if (k === undefined) {
+      k = dict.push(v) - 1;
+      index.set(v, k);
+    }
+    codes[e] = k;
+  }
+  return { kind: 'dict', codes, dict };
 }

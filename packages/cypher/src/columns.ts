@@ -1,0 +1,80 @@
+// Node properties as columns: what a graph offers (GraphReader.scanColumns) so that an aggregation over one
+// node pattern runs as tight loops over arrays instead of a row object per node (see pushdown.ts).
+import type { GraphNode, Value } from './values.js';
+
+/**
+ * One property over the scanned slots. `dict`: dictionary-encoded (`code < 0` is null; the dictionary's
+ * entries are distinct values — grouping happens on the codes). `int` / `float`: numbers (INTEGER values must
+ * be safe integers); a slot whose `nulls` entry is non-zero holds null.
+ */
+export type Column =
+  | { kind: 'dict'; codes: ArrayLike<number>; dict: readonly Value[] }
+  | { kind: 'int' | 'float'; values: ArrayLike<number>; nulls?: ArrayLike<number> };
+
+export interface NodeColumns {
+  /** The slots scanned, in scan order; every slot `0 … size-1` when absent. */
+  rows?: ArrayLike<number>;
+  /** Number of slots when `rows` is absent. */
+  size: number;
+  columns: Record<string, Column>;
+}
+
+/**
+ * Columns built from node objects, for graphs without a columnar store (the in-memory graph): a key whose
+ * values mix kinds (numbers with strings, INTEGERs with FLOATs, lists, maps…) has no column, and then the
+ * whole scan is refused (`undefined`) so the query runs row by row.
+ */
+export function columnsFromNodes(nodes: readonly GraphNode[], keys: readonly string[]): NodeColumns | undefined {
+  const columns: Record<string, Column> = {};
+  for (const key of keys) {
+    const c = columnOf(nodes, key);
+    if (!c) return undefined;
+    columns[key] = c;
+  }
+  return { size: nodes.length, columns };
+}
+
+function columnOf(nodes: readonly GraphNode[], key: string): Column | undefined {
+  let kind: 'dict' | 'int' | 'float' | undefined;
+  for (const n of nodes) {
+    const v = n.properties[key] ?? null;
+    if (v === null) continue;
+    const k =
+      typeof v === 'string' || typeof v === 'boolean'
+        ? 'dict'
+        : typeof v === 'bigint' && Number.isSafeInteger(Number(v))
+          ? 'int'
+          : typeof v === 'number' && !Number.isNaN(v)
+            ? 'float'
+            : undefined;
+    if (k === undefined || (kind !== undefined && k !== kind)) return undefined;
+    kind = k;
+  }
+  if (kind === undefined || kind === 'dict') {
+    const codes = new Int32Array(nodes.length);
+    const dict: Value[] = [];
+    const index = new Map<Value, number>();
+    nodes.forEach((n, i) => {
+      const v = n.properties[key] ?? null;
+      if (v === null) {
+        codes[i] = -1;
+        return;
+      }
+      let c = index.get(v);
+      if (c === undefined) {
+        c = dict.push(v) - 1;
+        index.set(v, c);
+      }
+      codes[i] = c;
+    });
+    return { kind: 'dict', codes, dict };
+  }
+  const values = new Float64Array(nodes.length);
+  const nulls = new Uint8Array(nodes.length);
+  nodes.forEach((n, i) => {
+    const v = n.properties[key] ?? null;
+    if (v === null) nulls[i] = 1;
+    else values[i] = Number(v);
+  });
+  return { kind, values, nulls };
+}
