@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { DockingSession, prepareLigand, prepareReceptor } from '../src/index.js';
 import { allTypesLigand, MAP_LIGAND_TYPES, MAP_XS_TYPES, mapsCover } from '../src/vina/maps.js';
@@ -48,63 +48,67 @@ test('with maps, Vina gets --maps and neither the receptor nor the box', () => {
   assert.ok(plain.includes('--receptor') && plain.includes('--center_x') && !plain.includes('--maps'));
 });
 
-let session: DockingSession;
-let ligand: { pdbqt: string };
-before(async () => {
-  if (skip) return;
-  const receptor = await prepareReceptor(chainAtoms(pdb2src(), 'A'), { tools: tools! });
-  session = await DockingSession.open({ receptor: { pdbqt: receptor.pdbqt }, box, reuseMaps: true, cpu: 1, tools });
-  ligand = await prepareLigand(PP1, { tools: tools! });
-});
-after(async () => {
-  await session?.close();
-});
+// Unit tests above need no tools; these dock, in one session whose preparation is shared.
+describe('session grid maps', { skip }, () => {
+  let session: DockingSession;
+  let ligand: { pdbqt: string };
+  before(async () => {
+    if (skip) return;
+    const receptor = await prepareReceptor(chainAtoms(pdb2src(), 'A'), { tools: tools! });
+    session = await DockingSession.open({ receptor: { pdbqt: receptor.pdbqt }, box, reuseMaps: true, cpu: 1, tools });
+    // The machine running the suite may be loaded: Open Babel's 3D build of PP1 alone is ~9 CPU s.
+    ligand = await prepareLigand(PP1, { tools: tools!, timeoutMs: 600_000 });
+  });
+  after(async () => {
+    await session?.close();
+  });
 
-test('a session docks with maps it wrote once into its own directory', { skip }, async () => {
-  const first = await session.dockLigand(ligand.pdbqt, { id: 'PP1', exhaustiveness: 1 });
-  assert.equal(first.grid, 'session_maps');
-  const prefix = join(session.dir, 'maps', 'grid');
-  for (const t of MAP_XS_TYPES) assert.ok(existsSync(`${prefix}.${t}.map`), `no ${t} map`);
-  const written = statSync(`${prefix}.C_H.map`).mtimeMs;
+  test('a session docks with maps it wrote once into its own directory', async () => {
+    const first = await session.dockLigand(ligand.pdbqt, { id: 'PP1', exhaustiveness: 1 });
+    assert.equal(first.grid, 'session_maps');
+    const prefix = join(session.dir, 'maps', 'grid');
+    for (const t of MAP_XS_TYPES) assert.ok(existsSync(`${prefix}.${t}.map`), `no ${t} map`);
+    const written = statSync(`${prefix}.C_H.map`).mtimeMs;
 
-  const second = await session.dockLigand(ligand.pdbqt, { id: 'PP1 again', exhaustiveness: 1 });
-  assert.equal(second.grid, 'session_maps');
-  assert.equal(statSync(`${prefix}.C_H.map`).mtimeMs, written, 'the maps were written again');
-  // Same seed, same maps: the same result.
-  assert.equal(second.affinity, first.affinity);
+    const second = await session.dockLigand(ligand.pdbqt, { id: 'PP1 again', exhaustiveness: 1 });
+    assert.equal(second.grid, 'session_maps');
+    assert.equal(statSync(`${prefix}.C_H.map`).mtimeMs, written, 'the maps were written again');
+    // Same seed, same maps: the same result.
+    assert.equal(second.affinity, first.affinity);
 
-  const dir = join(session.dir, 'check');
-  await mkdir(dir);
-  // The session's maps equal those Vina writes for PP1's own types on the fly.
-  await writeFile(join(dir, 'pp1.pdbqt'), ligand.pdbqt);
-  const args = ['--receptor', join(session.dir, 'receptor.pdbqt'), '--ligand', 'pp1.pdbqt', ...boxArgs(box)];
-  args.push('--write_maps', 'own', '--force_even_voxels', '--score_only');
-  await promisify(execFile)(tools!.vina.path, args, { cwd: dir }).catch(() => {}); // PP1 is outside the box
-  let compared = 0;
-  for (const t of MAP_XS_TYPES) {
-    const own = join(dir, `own.${t}.map`);
-    if (!existsSync(own)) continue;
-    compared++;
-    assert.ok(readFileSync(own).equals(readFileSync(`${prefix}.${t}.map`)), `${t} map differs`);
-  }
-  assert.ok(compared >= 3, `only ${compared} maps to compare`);
-});
+    const dir = join(session.dir, 'check');
+    await mkdir(dir);
+    // The session's maps equal those Vina writes for PP1's own types on the fly.
+    await writeFile(join(dir, 'pp1.pdbqt'), ligand.pdbqt);
+    const args = ['--receptor', join(session.dir, 'receptor.pdbqt'), '--ligand', 'pp1.pdbqt', ...boxArgs(box)];
+    args.push('--write_maps', 'own', '--force_even_voxels', '--score_only');
+    await promisify(execFile)(tools!.vina.path, args, { cwd: dir }).catch(() => {}); // PP1 is outside the box
+    let compared = 0;
+    for (const t of MAP_XS_TYPES) {
+      const own = join(dir, `own.${t}.map`);
+      if (!existsSync(own)) continue;
+      compared++;
+      assert.ok(readFileSync(own).equals(readFileSync(`${prefix}.${t}.map`)), `${t} map differs`);
+    }
+    assert.ok(compared >= 3, `only ${compared} maps to compare`);
+  });
 
-test('a session without reuseMaps computes the grid per call and writes no maps', { skip }, async () => {
-  const receptor = { pdbqt: readFileSync(join(session.dir, 'receptor.pdbqt'), 'utf8') };
-  const plain = await DockingSession.open({ receptor, box, cpu: 1, tools });
-  try {
-    const r = await plain.dockLigand(ligand.pdbqt, { exhaustiveness: 1 });
-    assert.equal(r.grid, 'computed');
-    assert.ok(!existsSync(join(plain.dir, 'maps')));
-  } finally {
-    await plain.close();
-  }
-});
+  test('a session without reuseMaps computes the grid per call and writes no maps', async () => {
+    const receptor = { pdbqt: readFileSync(join(session.dir, 'receptor.pdbqt'), 'utf8') };
+    const plain = await DockingSession.open({ receptor, box, cpu: 1, tools });
+    try {
+      const r = await plain.dockLigand(ligand.pdbqt, { exhaustiveness: 1 });
+      assert.equal(r.grid, 'computed');
+      assert.ok(!existsSync(join(plain.dir, 'maps')));
+    } finally {
+      await plain.close();
+    }
+  });
 
-test('closing the session removes its maps', { skip }, async () => {
-  const dir = session.dir;
-  assert.ok(existsSync(join(dir, 'maps')));
-  await session.close();
-  assert.ok(!existsSync(dir));
+  test('closing the session removes its maps', async () => {
+    const dir = session.dir;
+    assert.ok(existsSync(join(dir, 'maps')));
+    await session.close();
+    assert.ok(!existsSync(dir));
+  });
 });
