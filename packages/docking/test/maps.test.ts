@@ -23,10 +23,11 @@ const adTypes = (pdbqt: string) =>
     .filter((l) => l.startsWith('ATOM  ') || l.startsWith('HETATM'))
     .map((l) => l.slice(77).trim());
 
-// Non-polar H has no map (Vina ignores it) and aromatic A types like C (C_H / C_P), so neither needs an atom.
-test('the synthetic ligand carries every covered AutoDock type but H and A', () => {
+// Non-polar H has no map (Vina ignores it); aromatic A types like C (C_H / C_P) and SA like S (S_P), so their
+// maps come from C and S atoms.
+test('the synthetic ligand carries every covered AutoDock type but H, A and SA', () => {
   const types = new Set(adTypes(allTypesLigand(box)));
-  for (const t of MAP_LIGAND_TYPES) if (t !== 'H' && t !== 'A') assert.ok(types.has(t), `type ${t} missing`);
+  for (const t of MAP_LIGAND_TYPES) if (!['H', 'A', 'SA'].includes(t)) assert.ok(types.has(t), `type ${t} missing`);
 });
 
 test('mapsCover refuses a ligand with a type the maps lack', () => {
