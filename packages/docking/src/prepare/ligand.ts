@@ -24,6 +24,8 @@ export interface PrepareLigandOptions {
   signal?: AbortSignal;
   /** Per Open Babel call; default 120 s (the 3D build of a large flexible molecule takes seconds). */
   timeoutMs?: number;
+  /** Called as each step ends (its name), so a profiler can read clocks between steps (npm run bench). */
+  onStep?: (step: string) => void;
 }
 
 export interface PreparedLigand {
@@ -61,6 +63,8 @@ export async function prepareLigand(smiles: string, options: PrepareLigandOption
       `has ${heavy} heavy atoms; at most ${DOCKING_LIMITS.ligandHeavyAtoms} are accepted`,
     );
   }
+  const stepDone = options.onStep ?? (() => {});
+  stepDone('ligand parse (RDKit)');
 
   const tools = options.tools ?? (await findDockingTools());
   const ph = options.ph ?? 7.4;
@@ -75,6 +79,7 @@ export async function prepareLigand(smiles: string, options: PrepareLigandOption
     if (moleculesConverted(r.stderr) !== 1) {
       throw new DockingFailedError('Open Babel did not convert the molecule', { step, ligand, stderr: r.stderr });
     }
+    stepDone(step);
     return r.stdout;
   };
 
@@ -86,6 +91,7 @@ export async function prepareLigand(smiles: string, options: PrepareLigandOption
   if (!hasDepth(sdf)) throw new DockingFailedError('Open Babel produced no 3D coordinates', { step: build, ligand });
   const stereo = stereoKept(rd, protonated, sdf);
   if (!stereo.ok) throw new DockingFailedError(`the 3D structure is wrong: ${stereo.reason}`, { step: build, ligand });
+  stepDone('ligand stereo check (RDKit)');
 
   const toPdbqt = 'ligand PDBQT (Open Babel)';
   const pdbqt = await obabel(toPdbqt, ['-isdf', '--partialcharge', 'gasteiger', '-opdbqt'], sdf);

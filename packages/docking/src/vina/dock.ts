@@ -18,6 +18,8 @@ export interface DockResult {
   /** The seed Vina reports it used. */
   seed: number;
   vina_version: string;
+  /** Where the grid came from: maps a session wrote once (`vina --maps`), or computed by this call. */
+  grid?: 'session_maps' | 'computed';
 }
 
 export interface DockOptions extends VinaSearchOptions {
@@ -54,7 +56,7 @@ export async function dock(options: DockOptions): Promise<DockResult> {
 export async function dockInDir(
   dir: string,
   receptorPath: string,
-  o: { ligand: string; box: Box; id?: string; signal?: AbortSignal } & VinaSearchOptions,
+  o: { ligand: string; box: Box; id?: string; signal?: AbortSignal; maps?: string } & VinaSearchOptions,
   tools: DockingTools,
 ): Promise<DockResult> {
   const search = resolveSearch(o);
@@ -65,7 +67,11 @@ export async function dockInDir(
   const who = o.id ? { ligand: o.id } : {};
   const r = await runTool(
     tools.vina.path,
-    dockArgs({ receptor: receptorPath, ligand: ligandPath, out: outPath }, o.box, search),
+    dockArgs(
+      { receptor: receptorPath, ligand: ligandPath, out: outPath, ...(o.maps ? { maps: o.maps } : {}) },
+      o.box,
+      search,
+    ),
     {
       step,
       cwd: dir,
@@ -90,7 +96,13 @@ export async function dockInDir(
     // Vina writes no pose when none fits inside the box.
     throw new DockingFailedError('Vina found no pose inside the box', { step, ...who, stderr: r.stderr || r.stdout });
   }
-  return { affinity: best.affinity, poses, seed: parseSeed(r.stdout) ?? search.seed, vina_version: tools.vina.version };
+  return {
+    affinity: best.affinity,
+    poses,
+    seed: parseSeed(r.stdout) ?? search.seed,
+    vina_version: tools.vina.version,
+    grid: o.maps ? 'session_maps' : 'computed',
+  };
 }
 
 export interface ScoreOnlyOptions {

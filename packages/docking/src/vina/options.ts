@@ -61,17 +61,16 @@ export function boxArgs(box: Box): string[] {
   ].flatMap(([k, v]) => [String(k), String(v)]);
 }
 
+/** With `files.maps` (a `--write_maps` prefix) Vina loads the grid instead of the receptor; the maps carry the box. */
 export function dockArgs(
-  files: { receptor: string; ligand: string; out: string },
+  files: { receptor: string; ligand: string; out: string; maps?: string },
   box: Box,
   s: ResolvedSearch,
 ): string[] {
   return [
-    '--receptor',
-    files.receptor,
+    ...(files.maps ? ['--maps', files.maps] : ['--receptor', files.receptor, ...boxArgs(box)]),
     '--ligand',
     files.ligand,
-    ...boxArgs(box),
     '--seed',
     String(s.seed),
     '--exhaustiveness',
