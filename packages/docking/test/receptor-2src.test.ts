@@ -115,6 +115,12 @@ test('a session docks several ligands through its limit; the same seed gives the
   );
   assert.ok(results.every((r) => r.docking.affinity < 0));
   assert.equal(session.pending, 0);
+  // docked again (a generator re-docks its finalists at a higher exhaustiveness): prepared once per session
+  const again = await session.dockSmiles('Nc1ncnc2[nH]cnc12', { id: 'again' });
+  assert.ok(
+    again.ligand === results[0]!.ligand || again.ligand === results[2]!.ligand,
+    'the prepared ligand is reused',
+  );
 });
 
 test('abort kills the docking; a timeout is docking_failed; a failing ligand is named with Vina message', {

@@ -53,8 +53,12 @@ export function defaultConcurrency(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
+/** Prepared ligands a session keeps (oldest dropped first): a few MB of PDBQT at most. */
+const PREPARED_LIGANDS_KEPT = 2000;
+
 export class DockingSession {
   private closed = false;
+  private readonly ligands = new Map<string, PreparedLigand>();
   private seq = 0;
   private maps: Promise<string> | undefined;
 
@@ -130,16 +134,33 @@ export class DockingSession {
   /** Prepares a SMILES (protonation, 3D, PDBQT) and docks it. */
   dockSmiles(smiles: string, options: LigandCallOptions = {}): Promise<SmilesDocking> {
     return this.run('docking', options, async (dir, signal) => {
-      const ph = this.defaults.ph;
-      const ligand = await prepareLigand(smiles, {
-        tools: this.tools,
-        ...(signal ? { signal } : {}),
-        ...(options.id === undefined ? {} : { id: options.id }),
-        ...(ph === undefined ? {} : { ph }),
-      });
+      const ligand = await this.preparedLigand(smiles, options, signal);
       const docking = await this.dockOne(dir, ligand.pdbqt, options, signal);
       return { ligand, docking };
     });
+  }
+
+  /**
+   * A SMILES prepared once per session: the 3D build is most of a ligand's preparation (packages/docking README,
+   * "Cost"), and a generator docks the same molecule again at a higher exhaustiveness. Failures are not kept.
+   */
+  private async preparedLigand(
+    smiles: string,
+    options: LigandCallOptions,
+    signal: AbortSignal | undefined,
+  ): Promise<PreparedLigand> {
+    const known = this.ligands.get(smiles);
+    if (known) return known;
+    const ph = this.defaults.ph;
+    const ligand = await prepareLigand(smiles, {
+      tools: this.tools,
+      ...(signal ? { signal } : {}),
+      ...(options.id === undefined ? {} : { id: options.id }),
+      ...(ph === undefined ? {} : { ph }),
+    });
+    if (this.ligands.size >= PREPARED_LIGANDS_KEPT) this.ligands.delete(this.ligands.keys().next().value!);
+    this.ligands.set(smiles, ligand);
+    return ligand;
   }
 
   /** Docks a prepared ligand PDBQT. */
