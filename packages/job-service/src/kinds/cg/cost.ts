@@ -15,7 +15,7 @@ export const EVALUATIONS_PER_MOLECULE = 42;
 const FIXED = 1.5; // RDKit WASM start-up, data tables, initial population
 
 /** CPU seconds of one docking call: ligand preparation, grid maps, and per unit of exhaustiveness. */
-export const DOCKING_CALL = { prepare: 4, maps: 3, perExhaustiveness: 3.5 };
+export const DOCKING_CALL = { prepare: 8, maps: 3, perExhaustiveness: 2.5 };
 /** Structure download (when not in the request) and receptor preparation. */
 const TARGET_SETUP = 8;
 /** Docking calls in flight at once: the docking session's default (cores - 1, at least 1). */
