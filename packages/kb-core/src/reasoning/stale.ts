@@ -1,6 +1,7 @@
 // stale({ days }): active relationships whose newest active supporting claim is older than `days`.
 import { KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
+import { liveAt, scanColumns } from './columns.js';
 import { type FactRef, factRef, intArg, iso, nowOf, optionsArg, smallestThreshold } from './common.js';
 
 const DAY = 86_400_000;
@@ -22,11 +23,15 @@ export function stale(rc: ReadContext, options: unknown): { days: number; count:
   const now = nowOf(rc);
   const before = now - days * DAY;
   const staleFacts: number[] = [];
-  const newestOf = new Float64Array(s.factCount);
-  for (let f = 0; f < s.factCount; f++) {
+  // Columns fetched once: the loop visits every claim of every fact.
+  const k = scanColumns(rc);
+  const { factFirst, claimNext, claimTs } = k;
+  const cutoff = rc.cutoff;
+  const newestOf = new Float64Array(k.factCount);
+  for (let f = 0; f < k.factCount; f++) {
     let newest = -Infinity;
-    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!)
-      if (rc.isLive(c) && s.claimTs[c]! > newest) newest = s.claimTs[c]!;
+    for (let c = factFirst[f]!; c >= 0; c = claimNext[c]!)
+      if (claimTs[c]! > newest && liveAt(k, c, cutoff)) newest = claimTs[c]!;
     newestOf[f] = newest;
     if (newest !== -Infinity && newest < before) staleFacts.push(f);
   }
