@@ -109,14 +109,4 @@ export function noisyOr(xs: Iterable<number>): number {
   return 1 - miss;
 }
 
-/**
- * The key k such that the keys <= k are the `limit` smallest (ties at k may add a few): a native numeric sort
- * of a copy, so that ranking a million candidates never sorts a million objects. -Infinity for limit <= 0.
- */
-export function smallestThreshold(keys: Float64Array, limit: number): number {
-  if (limit <= 0) return -Infinity;
-  if (keys.length <= limit) return Infinity;
-  return keys.slice().sort()[limit - 1]!;
-}
-
 export const iso = (ms: number): string => new Date(ms).toISOString();

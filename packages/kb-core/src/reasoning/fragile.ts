@@ -1,7 +1,8 @@
 // fragile({ limit }): active relationships that rest on one source while other knowledge rests on them.
 import type { ReadContext } from '../graph/read.js';
+import { TopK } from './top-k.js';
 import { liveAt, type ScanColumns, scanColumns, sourcesUpTo2 } from './columns.js';
-import { type FactRef, factRef, intArg, liveSources, optionsArg, smallestThreshold } from './common.js';
+import { type FactRef, factRef, intArg, liveSources, optionsArg } from './common.js';
 
 export interface FragileFact extends FactRef {
   source_id: string;
@@ -33,8 +34,8 @@ export function fragile(rc: ReadContext, options: unknown): FragileFact[] {
   // Facts with dependants are few and ranked first; the rest compete on paths_through alone, and only the
   // `limit` best of those are ranked (a typed-array threshold, not a sort of every single-source fact).
   const found: { f: number; dependants: number; paths: number }[] = [];
-  const pathOnly: number[] = [];
-  const pathsOf = new Float64Array(k.factCount);
+  // At most `limit` path-only facts can be listed: the best kept as found (most paths, then stated first).
+  const pathOnly = new TopK(limit);
   const dependents = s.dependents;
   for (let f = 0; f < k.factCount; f++) {
     if (!live[f]) continue;
@@ -42,18 +43,11 @@ export function fragile(rc: ReadContext, options: unknown): FragileFact[] {
     const paths = (deg[factS[f]!]! - 1) * (deg[factO[f]!]! - 1);
     const dependants = dependents.size === 0 ? 0 : dependantsOf(rc, k, dependents, f);
     if (dependants > 0) found.push({ f, dependants, paths });
-    else if (paths > 0) {
-      pathsOf[f] = paths;
-      pathOnly.push(f);
-    }
+    else if (paths > 0) pathOnly.offer(-paths, f);
   }
   const room = limit - found.length;
-  const threshold = -smallestThreshold(
-    Float64Array.from(pathOnly, (f) => -pathsOf[f]!),
-    room,
-  );
-  for (const f of pathOnly)
-    if (room > 0 && pathsOf[f]! >= threshold) found.push({ f, dependants: 0, paths: pathsOf[f]! });
+  for (const f of pathOnly.sorted().slice(0, Math.max(0, room)))
+    found.push({ f, dependants: 0, paths: (deg[factS[f]!]! - 1) * (deg[factO[f]!]! - 1) });
   // Ties go to the relationship stated first (the log's order).
   found.sort((x, y) => y.dependants - x.dependants || y.paths - x.paths || x.f - y.f);
   return found.slice(0, limit).map(({ f, dependants, paths }) => ({
