@@ -61,6 +61,19 @@ export function strengthAt(
   cutoff: number,
   noisyOr: (xs: Iterable<number>) => number,
 ): { confidence: number; source_count: number } {
+  const out = new Float64Array(2);
+  strengthInto(k, f, cutoff, noisyOr, out);
+  return { confidence: out[0]!, source_count: out[1]! };
+}
+
+/** strengthAt into out[0] (confidence) and out[1] (source count): no object per fact for whole-base passes. */
+export function strengthInto(
+  k: ScanColumns,
+  f: number,
+  cutoff: number,
+  noisyOr: (xs: Iterable<number>) => number,
+  out: Float64Array,
+): void {
   let first = -1;
   let firstConf = 0;
   let best: Map<number, number> | undefined;
@@ -76,9 +89,16 @@ export function strengthAt(
       if (conf > (best.get(src) ?? -1)) best.set(src, conf);
     } else if (conf > firstConf) firstConf = conf;
   }
-  if (first < 0) return { confidence: 0, source_count: 0 };
-  if (!best) return { confidence: firstConf, source_count: 1 };
-  return { confidence: noisyOr(best.values()), source_count: best.size };
+  if (first < 0) {
+    out[0] = 0;
+    out[1] = 0;
+  } else if (!best) {
+    out[0] = firstConf;
+    out[1] = 1;
+  } else {
+    out[0] = noisyOr(best.values());
+    out[1] = best.size;
+  }
 }
 
 /** Distinct sources among the fact's active claims at `cutoff`, counted up to 2 (enough for "exactly one"). */

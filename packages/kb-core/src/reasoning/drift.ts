@@ -5,7 +5,7 @@ import { KbValidationError } from '../errors.js';
 import { ReadContext } from '../graph/read.js';
 import type { EntitySummary } from '../types.js';
 import { type FactRef, factRef, intArg, iso, momentArg, noisyOr, nowOf, optionsArg } from './common.js';
-import { scanColumns, strengthAt } from './columns.js';
+import { scanColumns, strengthInto } from './columns.js';
 
 export interface DriftOptions {
   since: Date | string | number;
@@ -88,19 +88,21 @@ export function drift(rc: ReadContext, options: unknown): Drift {
   const after = new ReadContext(s, until);
   const changed: RelationshipChange[] = [];
   let changedCount = 0;
+  const was = new Float64Array(2);
+  const is = new Float64Array(2);
   for (let f = 0; f < k.factCount; f++) {
     if (!touched[f]) continue;
-    const b = strengthAt(k, f, since, noisyOr);
-    const a = strengthAt(k, f, until, noisyOr);
-    if (a.confidence === b.confidence && a.source_count === b.source_count) continue;
+    strengthInto(k, f, since, noisyOr, was);
+    strengthInto(k, f, until, noisyOr, is);
+    if (is[0] === was[0] && is[1] === was[1]) continue;
     // Content ids are hashed on demand: only the listed relationships pay for theirs.
     if (changedCount++ < limit)
       changed.push({
         ...factRef(rc, f),
-        confidence_before: b.confidence,
-        confidence_after: a.confidence,
-        sources_before: b.source_count,
-        sources_after: a.source_count,
+        confidence_before: was[0]!,
+        confidence_after: is[0]!,
+        sources_before: was[1]!,
+        sources_after: is[1]!,
       });
   }
   const ids = (l: number[]) => l.map((c) => s.claimIdOf(c));
