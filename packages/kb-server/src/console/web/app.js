@@ -1,6 +1,7 @@
 // Evident KB web console. Talks only to the REST API under /api/v1. DOM is built with textContent
 // (never innerHTML with data), so names from claims cannot inject markup.
 import { sourceCell } from './provenance-link.js';
+import { timelineChart } from './timeline-chart.js';
 
 const API = '/api/v1';
 const $ = (sel) => document.querySelector(sel);
@@ -634,6 +635,7 @@ async function showTimeline(id, card) {
     const ev = await api(`/insights/evolution/${enc(id)}`);
     const rows = ev.events.slice(-50).reverse();
     card.append(
+      timelineChart(s, ev.events, fmtDate),
       h('p', {
         class: 'muted small',
         text: `${ev.events.length} events over ${ev.relationships.length} relationships; newest first${ev.events.length > 50 ? ' (last 50)' : ''}.`,
