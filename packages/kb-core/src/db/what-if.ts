@@ -18,9 +18,9 @@ import { retractionSets } from '../reasoning/impact.js';
 import type { ClaimInput } from '../types.js';
 import { LIMITS } from '../model/validate.js';
 import { type ClaimCapture, checkClaims } from './capture.js';
-import { EventHub } from './events.js';
 import { KbView, type StateRef, type ViewHost } from './view.js';
-import { WritePath } from './write-path.js';
+import type { WritePath } from './write-path.js';
+import { cloneIndex } from '../graph/clone.js';
 
 export interface WhatIfChanges {
   /** Sources to retract, as retractCascade would (their dependants are degraded). */
@@ -62,9 +62,10 @@ export async function whatIfView(
   }
   await w.committedIndex();
   if (!run) return retractionOverlay(w.ref.current, retract, describeStore);
-  const ref = { current: w.newGraph() } as StateRef;
-  await new WritePath(w.store, ref, new EventHub()).catchUp(null);
-  const g = ref.current;
+  // The committed index, copied (see graph/clone.ts); the base's own stays as it is.
+  const base = w.ref.current;
+  const g = cloneIndex(base, new Set<object>([base.registry]));
+  const ref = { current: g } as StateRef;
   const ts = Math.max(Date.now(), g.lastTs);
   retract.forEach((id) => {
     if (!g.sourceIndex.has(id)) throw new KbNotFoundError('source', id);
