@@ -5,11 +5,12 @@
 //   columns in which the hypothetical retraction is marked. Copying three columns costs milliseconds on a
 //   million claims, where a rebuild costs an open; the copies also keep later writes to the base out of the
 //   view (a claim created later is past the copied column's end, so it never exists there).
-// - with claims to add: a rebuilt index. The committed log is replayed into a fresh graph (with the live base's
-//   derived indexes), then the changes go through the graph's own apply (cascade retractions, then the claims as
-//   one batch): a hypothetical claim can add entities, predicates, facts and adjacency, and the apply is the one
-//   place that gets duplicates, corroboration counts, cascades and derived indexes right. It costs about one
-//   open of the base (measured in bench:kb).
+// - with claims to add: a copy of the committed index (graph/clone.ts: typed arrays block-copied, maps and
+//   arrays copied natively), then the changes go through the graph's own apply (cascade retractions, then the
+//   claims as one batch): a hypothetical claim can add entities, predicates, facts and adjacency, and the apply
+//   is the one place that gets duplicates, corroboration counts, cascades and derived indexes right. The copy
+//   costs about a second of a million-claim base's open (measured in bench:kb); the vocabulary registry is
+//   shared with the base, not copied (applying claims reads it only).
 import { KbNotFoundError, KbValidationError } from '../errors.js';
 import { ReadContext } from '../graph/read.js';
 import type { ReadSnapshot } from '../graph/snapshot.js';

@@ -18,19 +18,30 @@ export function cloneIndex<T extends object>(root: T, shared: ReadonlySet<object
       memo.set(v, c);
       return c;
     }
+    // Arrays and Maps are copied natively, then only their object entries are cloned in place.
     if (Array.isArray(v)) {
-      const c: unknown[] = new Array(v.length);
+      const c = v.slice();
       memo.set(v, c);
-      for (let i = 0; i < v.length; i++) {
-        const x = v[i];
-        c[i] = typeof x === 'object' && x !== null ? clone(x) : x;
+      for (let i = 0; i < c.length; i++) {
+        const x = c[i];
+        if (typeof x === 'object' && x !== null) c[i] = clone(x);
       }
       return c;
     }
     if (v instanceof Map) {
-      const c = new Map();
+      let objectKeys = false;
+      for (const k of v.keys())
+        if (typeof k === 'object' && k !== null) {
+          objectKeys = true;
+          break;
+        }
+      const c = objectKeys ? new Map() : new Map(v);
       memo.set(v, c);
-      for (const [k, x] of v) c.set(clone(k), typeof x === 'object' && x !== null ? clone(x) : x);
+      for (const [k, x] of v) {
+        // Setting an existing key keeps its place, so the copy keeps the original's order.
+        if (objectKeys) c.set(clone(k), typeof x === 'object' && x !== null ? clone(x) : x);
+        else if (typeof x === 'object' && x !== null) c.set(k, clone(x));
+      }
       return c;
     }
     if (v instanceof Set) {
