@@ -75,3 +75,45 @@ test('drift, fragile and stale answer the same on the live base and on an at(now
     t.cleanup();
   }
 });
+
+test('relationship strength is noisy-OR over sources in first-claim order, to the bit, past the scratch size too', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    const t0 = Date.now() - 1;
+    const few: [string, number][] = [
+      ['s1', 0.3],
+      ['s2', 0.5],
+      ['s3', 0.6],
+      ['s4', 0.2],
+      ['s5', 0.4],
+    ];
+    // (A source's second claim of the same fact is a duplicate: one claim per source here.) Over the scratch
+    // size of columns.ts (32 sources): the other path, same definition.
+    const many: [string, number][] = Array.from({ length: 40 }, (_, i) => [`m${i}`, ((i * 7) % 10) / 11 + 0.01]);
+    await db.ingestBatch(few.map(([src, confidence]) => claim('A', 'gene', 'r', 'B', 'gene', src, { confidence })));
+    await db.ingestBatch(many.map(([src, confidence]) => claim('C', 'gene', 'r', 'D', 'gene', src, { confidence })));
+    const expected = (claims: [string, number][]) => {
+      const best = new Map<string, number>();
+      for (const [src, conf] of claims) best.set(src, Math.max(conf, best.get(src) ?? -1));
+      let miss = 1;
+      for (const x of best.values()) miss *= 1 - x;
+      return { confidence: 1 - miss, sources: best.size };
+    };
+    const d = await db.drift({ since: t0 });
+    const got = (s: string) => d.changed_relationships.find((r) => r.subject_id === s)!;
+    for (const [s, claims] of [
+      ['gene:a', few],
+      ['gene:c', many],
+    ] as const) {
+      const e = expected(claims as [string, number][]);
+      assert.equal(got(s).confidence_after, e.confidence);
+      assert.equal(got(s).sources_after, e.sources);
+      assert.deepEqual([got(s).confidence_before, got(s).sources_before], [0, 0]);
+    }
+    assert.equal(got('gene:a').sources_after, 5);
+    assert.equal(got('gene:c').sources_after, 40);
+  } finally {
+    t.cleanup();
+  }
+});

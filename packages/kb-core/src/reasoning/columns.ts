@@ -66,6 +66,13 @@ export function strengthAt(
   return { confidence: out[0]!, source_count: out[1]! };
 }
 
+// Per-source best confidences of the fact being measured, in order of each source's first active claim (the
+// order a Map's values would have: noisy-OR multiplies in that order, so the result is the same to the bit).
+// Facts with more sources than this use a Map.
+const SCRATCH = 32;
+const scratchSrc = new Int32Array(SCRATCH);
+const scratchConf = new Float64Array(SCRATCH);
+
 /** strengthAt into out[0] (confidence) and out[1] (source count): no object per fact for whole-base passes. */
 export function strengthInto(
   k: ScanColumns,
@@ -74,31 +81,42 @@ export function strengthInto(
   noisyOr: (xs: Iterable<number>) => number,
   out: Float64Array,
 ): void {
-  let first = -1;
-  let firstConf = 0;
-  let best: Map<number, number> | undefined;
+  let n = 0;
   for (let c = k.factFirst[f]!; c >= 0; c = k.claimNext[c]!) {
     if (!liveAt(k, c, cutoff)) continue;
     const src = k.claimSource[c]!;
     const conf = k.claimConf[c]!;
-    if (first < 0) {
-      first = src;
-      firstConf = conf;
-    } else if (best || src !== first) {
-      best ??= new Map([[first, firstConf]]);
-      if (conf > (best.get(src) ?? -1)) best.set(src, conf);
-    } else if (conf > firstConf) firstConf = conf;
+    let i = 0;
+    while (i < n && scratchSrc[i] !== src) i++;
+    if (i < n) {
+      if (conf > scratchConf[i]!) scratchConf[i] = conf;
+    } else if (n < SCRATCH) {
+      scratchSrc[n] = src;
+      scratchConf[n++] = conf;
+    } else return strengthByMap(k, f, cutoff, noisyOr, out);
   }
-  if (first < 0) {
-    out[0] = 0;
-    out[1] = 0;
-  } else if (!best) {
-    out[0] = firstConf;
-    out[1] = 1;
-  } else {
-    out[0] = noisyOr(best.values());
-    out[1] = best.size;
+  out[1] = n;
+  if (n === 0) out[0] = 0;
+  else if (n === 1) out[0] = scratchConf[0]!;
+  else out[0] = noisyOr(scratchConf.subarray(0, n));
+}
+
+function strengthByMap(
+  k: ScanColumns,
+  f: number,
+  cutoff: number,
+  noisyOr: (xs: Iterable<number>) => number,
+  out: Float64Array,
+): void {
+  const best = new Map<number, number>();
+  for (let c = k.factFirst[f]!; c >= 0; c = k.claimNext[c]!) {
+    if (!liveAt(k, c, cutoff)) continue;
+    const src = k.claimSource[c]!;
+    const conf = k.claimConf[c]!;
+    if (conf > (best.get(src) ?? -1)) best.set(src, conf);
   }
+  out[0] = noisyOr(best.values());
+  out[1] = best.size;
 }
 
 /** Distinct sources among the fact's active claims at `cutoff`, counted up to 2 (enough for "exactly one"). */
