@@ -93,7 +93,10 @@ export function strengthInto(
     } else if (n < SCRATCH) {
       scratchSrc[n] = src;
       scratchConf[n++] = conf;
-    } else return strengthByMap(k, f, cutoff, noisyOr, out);
+    } else {
+      strengthByMap(k, f, cutoff, noisyOr, out);
+      return;
+    }
   }
   out[1] = n;
   if (n === 0) out[0] = 0;
