@@ -27,7 +27,7 @@ export async function timeReasoning(db: KbDB) {
     blindspots: await ms(() => db.blindspots()),
     test_hypothesis: await ms(() => db.testHypothesis('E1', 'rel_1', 'E2')),
     what_if_retract: await ms(() => db.whatIf({ retract_sources: ['pmid:1'] })),
-    // With a claim to add, whatIf replays the log into a new index: about one open of the base.
+    // With a claim to add, whatIf applies it to an in-memory copy of the index (db/what-if.ts).
     what_if_add: await ms(() =>
       db.hypothetical([
         {

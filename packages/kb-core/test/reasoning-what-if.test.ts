@@ -125,3 +125,51 @@ test('whatIf with retractions only (the overlay) reads exactly as the base does 
     t.cleanup();
   }
 });
+
+test('whatIf with claims to add (a copy of the index) reads as the base does after that ingest, and shares nothing', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    const r = await db.ingestBatch([
+      claim('A', 'gene', 'r', 'B', 'gene', 's1'),
+      claim('B', 'gene', 'r', 'C', 'gene', 's1'),
+      claim('C', 'gene', 'r', 'D', 'gene', 's3'),
+    ]);
+    await db.ingest(['D', 'gene'], ['q', 'association'], ['E', 'gene'], {
+      source_type: 'inference',
+      source_id: 's5',
+      derived_from: [r.claim_ids[1]!],
+    });
+    const added = [
+      claim('A', 'gene', 'r', 'B', 'gene', 's2', { confidence: 0.7 }),
+      claim('E', 'gene', 'r', 'X', 'gene', 's2'),
+      claim('X', 'gene', 'p', 'A', 'gene', 's6'),
+    ];
+    const v = await db.whatIf({ add_claims: added, retract_sources: ['s1'] });
+    const read = async (x: typeof db | typeof v) => ({
+      stats: (({ claim_count, entity_count }) => ({ claim_count, entity_count }))(await x.stats()),
+      entities: await x.listEntities(),
+      frames: await Promise.all(['A', 'B', 'E', 'X'].map((e) => x.query(e, { depth: 2 }).then((f) => f.entities))),
+      claims: await Promise.all(r.claim_ids.map((id) => x.getClaim(id).then((c) => c!.status))),
+      fragile: await x.fragile(),
+      // Claim ids carry the log position, which the real writes below shift: compared by count.
+      consensus: JSON.stringify(await x.consensus('A'), (k, val) => (k === 'claim_ids' ? val.length : val)),
+      stale: (await x.stale({ days: 0 })).facts.map((f) => [f.content_id, f.source_count]),
+    });
+    const hypothetical = await read(v);
+    // The base is untouched, and its later writes do not reach the view.
+    assert.equal(await db.getEntity('X'), null);
+    assert.equal((await db.getClaim(r.claim_ids[0]!))!.status, 'active');
+    await db.ingest(['G', 'gene'], ['r', 'association'], ['H', 'gene'], { source_type: 'literature', source_id: 's7' });
+    assert.equal(await v.getEntity('G'), null);
+    // The same changes made for real: the same answers.
+    await db.retractCascade('s1', 'x');
+    await db.ingestBatch(added);
+    await db.retract('s7', 'x');
+    assert.deepEqual(hypothetical, await read(db));
+    assert.deepEqual(hypothetical.claims, ['retracted', 'retracted', 'active']);
+    assert.equal(hypothetical.stats.claim_count, 4);
+  } finally {
+    t.cleanup();
+  }
+});

@@ -168,6 +168,8 @@ async function drive() {
   // The timeline lists the entity's claim events; clicking a claim opens its audit trail.
   const events = (await db.evolution('gene:brca1')).events.length;
   await page.waitForFunction((n) => document.querySelectorAll('#timeline-view li').length === n, events);
+  // Above the list, the chart: one mark per event.
+  assert.equal(await page.locator('#timeline-view svg.timeline-chart circle').count(), events);
   const first = (await db.claimsFor('gene:brca1'))[0]!;
   await page.click(`#claims-table tr[data-claim="${first.claim_id}"] td.src`);
   await page.waitForFunction(() => /Events \(1\)/.test(document.querySelector('#audit-view')?.textContent ?? ''));

@@ -3,6 +3,7 @@
 import { KbNotFoundError, KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import { OPPOSITE_PREDICATES } from '../vocab/bio.js';
+import { scanColumns, strengthAt } from './columns.js';
 
 /** A relationship (fact) as the reasoning calls report it. */
 export interface FactRef {
@@ -40,25 +41,7 @@ export function liveSources(rc: ReadContext, f: number, without?: ReadonlySet<nu
  * here rather than through rc.relationship, which also counts the target's claims (a walk on an at() view).
  */
 export function factStrength(rc: ReadContext, f: number): { confidence: number; source_count: number } {
-  const s = rc.s;
-  let first = -1;
-  let firstConf = 0;
-  let best: Map<number, number> | undefined;
-  for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
-    if (!rc.isLive(c)) continue;
-    const src = s.claimSource[c]!;
-    const conf = s.claimConf[c]!;
-    if (first < 0) {
-      first = src;
-      firstConf = conf;
-    } else if (best || src !== first) {
-      best ??= new Map([[first, firstConf]]);
-      if (conf > (best.get(src) ?? -1)) best.set(src, conf);
-    } else if (conf > firstConf) firstConf = conf;
-  }
-  if (first < 0) return { confidence: 0, source_count: 0 };
-  if (!best) return { confidence: firstConf, source_count: 1 };
-  return { confidence: noisyOr(best.values()), source_count: best.size };
+  return strengthAt(scanColumns(rc), f, rc.cutoff, noisyOr);
 }
 
 export function entityArg(rc: ReadContext, ref: unknown, field: string, includeInactive = false): number {
@@ -124,16 +107,6 @@ export function noisyOr(xs: Iterable<number>): number {
   let miss = 1;
   for (const x of xs) miss *= 1 - x;
   return 1 - miss;
-}
-
-/**
- * The key k such that the keys <= k are the `limit` smallest (ties at k may add a few): a native numeric sort
- * of a copy, so that ranking a million candidates never sorts a million objects. -Infinity for limit <= 0.
- */
-export function smallestThreshold(keys: Float64Array, limit: number): number {
-  if (limit <= 0) return -Infinity;
-  if (keys.length <= limit) return Infinity;
-  return keys.slice().sort()[limit - 1]!;
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -4,7 +4,8 @@
 import { KbValidationError } from '../errors.js';
 import { ReadContext } from '../graph/read.js';
 import type { EntitySummary } from '../types.js';
-import { type FactRef, factRef, factStrength, intArg, iso, momentArg, nowOf, optionsArg } from './common.js';
+import { type FactRef, factRef, intArg, iso, momentArg, noisyOr, nowOf, optionsArg } from './common.js';
+import { scanColumns, strengthInto } from './columns.js';
 
 export interface DriftOptions {
   since: Date | string | number;
@@ -41,62 +42,84 @@ export function drift(rc: ReadContext, options: unknown): Drift {
   const limit = intArg(o.limit, 'limit', 100, 0, 100_000);
   if (until > rc.cutoff) until = rc.cutoff;
   const s = rc.s;
-  const inWindow = (t: number) => t > since && t <= until;
+  const k = scanColumns(rc);
+  const { claimTs, claimRetractTs, claimDegradeTs, claimFact, factS, factO } = k;
+  // One pass over the claims on columns fetched once. Only the first `limit` ids of each kind are kept (in
+  // log order, as listed); the counts are complete.
   const added: number[] = [];
   const retracted: number[] = [];
   const degraded: number[] = [];
-  const touched = new Uint8Array(s.factCount);
+  let addedCount = 0;
+  let retractedCount = 0;
+  let degradedCount = 0;
+  const touched = new Uint8Array(k.factCount);
   const firstSeen = new Float64Array(s.entityIds.length).fill(Infinity);
-  for (let c = 0; c < s.claimCount; c++) {
-    const ts = s.claimTs[c]!;
+  for (let c = 0; c < k.claimCount; c++) {
+    const ts = claimTs[c]!;
     if (ts > until) continue;
-    const f = s.claimFact[c]!;
-    const a = s.factS[f]!;
-    const b = s.factO[f]!;
+    const f = claimFact[c]!;
+    const a = factS[f]!;
+    const b = factO[f]!;
     if (ts < firstSeen[a]!) firstSeen[a] = ts;
     if (ts < firstSeen[b]!) firstSeen[b] = ts;
-    const n = added.length + retracted.length + degraded.length;
-    if (inWindow(ts)) added.push(c);
-    if (inWindow(s.claimRetractTs[c]!)) retracted.push(c);
-    if (inWindow(s.claimDegradeTs[c]!)) degraded.push(c);
-    if (added.length + retracted.length + degraded.length > n) touched[f] = 1;
+    let hit = false;
+    if (ts > since) {
+      if (addedCount++ < limit) added.push(c);
+      hit = true;
+    }
+    const rt = claimRetractTs[c]!;
+    if (rt > since && rt <= until) {
+      if (retractedCount++ < limit) retracted.push(c);
+      hit = true;
+    }
+    const dt = claimDegradeTs[c]!;
+    if (dt > since && dt <= until) {
+      if (degradedCount++ < limit) degraded.push(c);
+      hit = true;
+    }
+    if (hit) touched[f] = 1;
   }
   const newEntities: number[] = [];
-  for (let e = 0; e < firstSeen.length; e++) if (inWindow(firstSeen[e]!)) newEntities.push(e);
-  const before = new ReadContext(s, since);
+  let newEntityCount = 0;
+  for (let e = 0; e < firstSeen.length; e++) {
+    const t = firstSeen[e]!;
+    if (t > since && t <= until && newEntityCount++ < limit) newEntities.push(e);
+  }
   const after = new ReadContext(s, until);
   const changed: RelationshipChange[] = [];
   let changedCount = 0;
-  for (let f = 0; f < s.factCount; f++) {
+  const was = new Float64Array(2);
+  const is = new Float64Array(2);
+  for (let f = 0; f < k.factCount; f++) {
     if (!touched[f]) continue;
-    const b = factStrength(before, f);
-    const a = factStrength(after, f);
-    if (a.confidence === b.confidence && a.source_count === b.source_count) continue;
+    strengthInto(k, f, since, noisyOr, was);
+    strengthInto(k, f, until, noisyOr, is);
+    if (is[0] === was[0] && is[1] === was[1]) continue;
     // Content ids are hashed on demand: only the listed relationships pay for theirs.
     if (changedCount++ < limit)
       changed.push({
         ...factRef(rc, f),
-        confidence_before: b.confidence,
-        confidence_after: a.confidence,
-        sources_before: b.source_count,
-        sources_after: a.source_count,
+        confidence_before: was[0]!,
+        confidence_after: is[0]!,
+        sources_before: was[1]!,
+        sources_after: is[1]!,
       });
   }
-  const ids = (l: number[]) => l.slice(0, limit).map((c) => s.claimIdOf(c));
+  const ids = (l: number[]) => l.map((c) => s.claimIdOf(c));
   return {
     since: iso(since),
     until: iso(until),
     counts: {
-      added: added.length,
-      retracted: retracted.length,
-      degraded: degraded.length,
-      new_entities: newEntities.length,
+      added: addedCount,
+      retracted: retractedCount,
+      degraded: degradedCount,
+      new_entities: newEntityCount,
       changed_relationships: changedCount,
     },
     added_claim_ids: ids(added),
     retracted_claim_ids: ids(retracted),
     degraded_claim_ids: ids(degraded),
-    new_entities: newEntities.slice(0, limit).map((e) => after.summary(e)),
+    new_entities: newEntities.map((e) => after.summary(e)),
     changed_relationships: changed,
   };
 }

@@ -1,7 +1,9 @@
 // stale({ days }): active relationships whose newest active supporting claim is older than `days`.
 import { KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
-import { type FactRef, factRef, intArg, iso, nowOf, optionsArg, smallestThreshold } from './common.js';
+import { liveAt, type ScanColumns, scanColumns } from './columns.js';
+import { TopK } from './top-k.js';
+import { type FactRef, factRef, intArg, iso, nowOf, optionsArg } from './common.js';
 
 const DAY = 86_400_000;
 
@@ -21,23 +23,21 @@ export function stale(rc: ReadContext, options: unknown): { days: number; count:
   const s = rc.s;
   const now = nowOf(rc);
   const before = now - days * DAY;
-  const staleFacts: number[] = [];
-  const newestOf = new Float64Array(s.factCount);
-  for (let f = 0; f < s.factCount; f++) {
-    let newest = -Infinity;
-    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!)
-      if (rc.isLive(c) && s.claimTs[c]! > newest) newest = s.claimTs[c]!;
-    newestOf[f] = newest;
-    if (newest !== -Infinity && newest < before) staleFacts.push(f);
+  // Columns fetched once: the loop visits every claim of every fact. Only the `limit` oldest are listed:
+  // they are kept as found (ties to the relationship stated first), the rest only counted.
+  const k = scanColumns(rc);
+  const cutoff = rc.cutoff;
+  const oldest = new TopK(limit);
+  let count = 0;
+  for (let f = 0; f < k.factCount; f++) {
+    const newest = newestClaimTs(k, f, cutoff);
+    if (newest !== -Infinity && newest < before) {
+      count++;
+      oldest.offer(newest, f);
+    }
   }
-  // Only the `limit` oldest are listed: rank those, not every stale fact.
-  const keys = Float64Array.from(staleFacts, (f) => newestOf[f]!);
-  const threshold = smallestThreshold(keys, limit);
-  const found = staleFacts
-    .filter((f) => newestOf[f]! <= threshold)
-    .map((f) => ({ f, newest: newestOf[f]! }))
-    .sort((a, b) => a.newest - b.newest || a.f - b.f);
-  const facts = found.slice(0, limit).map(({ f, newest }) => {
+  const found = oldest.sorted().map((f) => ({ f, newest: newestClaimTs(k, f, cutoff) }));
+  const facts = found.map(({ f, newest }) => {
     const sources = new Set<number>();
     for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (rc.isLive(c)) sources.add(s.claimSource[c]!);
     return {
@@ -47,5 +47,12 @@ export function stale(rc: ReadContext, options: unknown): { days: number; count:
       source_count: sources.size,
     };
   });
-  return { days, count: staleFacts.length, facts };
+  return { days, count, facts };
+}
+
+function newestClaimTs(k: ScanColumns, f: number, cutoff: number): number {
+  let newest = -Infinity;
+  for (let c = k.factFirst[f]!; c >= 0; c = k.claimNext[c]!)
+    if (k.claimTs[c]! > newest && liveAt(k, c, cutoff)) newest = k.claimTs[c]!;
+  return newest;
 }

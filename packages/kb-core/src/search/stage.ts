@@ -1,6 +1,6 @@
 // The search stage's calls as a base or a view answers them: argument checks, then search.ts over a read
 // context and the graph's search index.
-import { KbValidationError } from '../errors.js';
+import { KbError, KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import { callForm } from '../db/call-forms.js';
 import { SEARCH_INDEX, type SearchIndex } from './search-index.js';
@@ -64,7 +64,13 @@ function checkText(v: unknown, field: string): string | undefined {
 
 function indexOf(rc: ReadContext): SearchIndex {
   const ix = rc.s.derivedIndex(SEARCH_INDEX);
-  if (ix === undefined) throw new Error('the search index is not registered on this graph');
+  // A what-if view that adds claims reads a copy of the index without the search index (db/what-if.ts).
+  if (ix === undefined)
+    throw new KbError(
+      'search_unavailable',
+      'search is not available on a what-if view that adds claims: search the base or an at(t) view',
+      { status: 409 },
+    );
   return ix as SearchIndex;
 }
 

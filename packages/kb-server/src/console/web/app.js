@@ -3,6 +3,7 @@
 import { sourceCell } from './provenance-link.js';
 import { showQuery } from './query.js';
 import { colourControl, showTopics } from './topics.js';
+import { timelineChart } from './timeline-chart.js';
 
 const API = '/api/v1';
 const $ = (sel) => document.querySelector(sel);
@@ -682,6 +683,7 @@ async function showTimeline(id, card) {
     const ev = await api(`/insights/evolution/${enc(id)}`);
     const rows = ev.events.slice(-50).reverse();
     card.append(
+      timelineChart(s, ev.events, fmtDate),
       h('p', {
         class: 'muted small',
         text: `${ev.events.length} events over ${ev.relationships.length} relationships; newest first${ev.events.length > 50 ? ' (last 50)' : ''}.`,
