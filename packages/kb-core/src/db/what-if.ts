@@ -11,8 +11,9 @@
 //   is the one place that gets duplicates, corroboration counts, cascades and derived indexes right. The copy
 //   costs about a second of a million-claim base's open (measured in bench:kb); the vocabulary registry is
 //   shared with the base, not copied (applying claims reads it only). The search index is not copied either (it
-//   holds a native vector index and a background queue): such a view answers search with search_unavailable.
-import { SEARCH_INDEX } from '../search/search-index.js';
+//   holds a native vector index and a background queue): the first search on such a view rebuilds the graph
+//   from the log the slow way (about an open), only then.
+import { SEARCH_INDEX, type SearchIndex } from '../search/search-index.js';
 import { KbNotFoundError, KbValidationError } from '../errors.js';
 import { ReadContext } from '../graph/read.js';
 import type { ReadSnapshot } from '../graph/snapshot.js';
@@ -22,7 +23,8 @@ import type { ClaimInput } from '../types.js';
 import { LIMITS } from '../model/validate.js';
 import { type ClaimCapture, checkClaims } from './capture.js';
 import { KbView, type StateRef, type ViewHost } from './view.js';
-import type { WritePath } from './write-path.js';
+import { EventHub } from './events.js';
+import { WritePath } from './write-path.js';
 import { cloneIndex } from '../graph/clone.js';
 
 export interface WhatIfChanges {
@@ -71,22 +73,49 @@ export async function whatIfView(
   const search = base.derivedIndex(SEARCH_INDEX);
   const g = cloneIndex(base, new Set<object>([base.registry, ...(search ? [search] : [])]));
   if (search) g.derived.splice(g.derived.indexOf(search), 1);
-  const ref = { current: g } as StateRef;
+  applyChanges(g, retract, run, strict);
+  const view = new KbView({ current: g } as StateRef, { beforeRead: () => Promise.resolve(), describeStore }, Infinity);
+  if (search) {
+    // Search needs its own index, which the copy leaves out: the first search on this view rebuilds one the
+    // slow way (the log replayed into a fresh graph, the changes applied), only when a caller asks.
+    let rebuilt: Promise<KbView> | undefined;
+    const searchView = () => {
+      rebuilt ??= (async () => {
+        const ref = { current: w.newGraph() } as StateRef;
+        (ref.current.derivedIndex(SEARCH_INDEX) as SearchIndex | undefined)?.embeddings?.defer();
+        await new WritePath(w.store, ref, new EventHub()).catchUp(null);
+        applyChanges(ref.current, retract, run, strict);
+        return new KbView(ref, { beforeRead: () => Promise.resolve(), describeStore }, Infinity);
+      })();
+      return rebuilt;
+    };
+    view.search = ((...args: Parameters<KbView['search']>) =>
+      searchView().then((v) => v.search(...args))) as KbView['search'];
+    view.searchEntities = ((...args: Parameters<KbView['searchEntities']>) =>
+      searchView().then((v) => v.searchEntities(...args))) as KbView['searchEntities'];
+  }
+  return view;
+}
+
+/** The hypothetical changes on a graph of the view's own: cascade retractions, then the claims as one batch. */
+function applyChanges(
+  g: GraphState,
+  retract: string[],
+  run: ReturnType<ClaimCapture['capture']>,
+  strict: boolean,
+): void {
   const ts = Math.max(Date.now(), g.lastTs);
   retract.forEach((id) => {
     if (!g.sourceIndex.has(id)) throw new KbNotFoundError('source', id);
     g.applyRetract({ kind: 'retract', source_id: id, reason: 'what-if', cascade: true }, ts, null);
   });
-  if (run) {
-    try {
-      // The base's own validation mode: a strict base refuses what ingest would refuse.
-      checkClaims(g, run, true, strict);
-    } catch (e) {
-      throw underAddClaims(e);
-    }
-    g.applyRun(run, ts, null, null, true);
+  try {
+    // The base's own validation mode: a strict base refuses what ingest would refuse.
+    checkClaims(g, run, true, strict);
+  } catch (e) {
+    throw underAddClaims(e);
   }
-  return new KbView(ref, { beforeRead: () => Promise.resolve(), describeStore }, Infinity);
+  g.applyRun(run, ts, null, null, true);
 }
 
 type Retraction = ReadSnapshot['retractions'][number];
