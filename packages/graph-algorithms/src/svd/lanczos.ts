@@ -1,6 +1,6 @@
 // Thick-restart Lanczos (Wu and Simon 2000) for the k eigenvalues of largest magnitude of a sparse symmetric
 // matrix, from one start vector. One vector per product: each step costs one sparse product and a full
-// re-orthogonalisation against the basis (twice, "twice is enough"), and the projected matrix stays at most
+// re-orthogonalisation against the basis (repeated when needed, see below), and the projected matrix stays at most
 // `m` wide, so the small dense eigenproblem at each restart is O(m³) with m ≈ 2(k + p) rather than the
 // hundreds of columns a block Krylov basis reaches. A restart keeps the best `keep` Ritz vectors and continues
 // from the residual direction, which is how ARPACK-style solvers (scipy's svds) reach clustered values.
@@ -51,12 +51,18 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
       spmv(a, v, j * n, w);
       products++;
       h.fill(0, 0, j + 1);
-      for (let pass = 0; pass < 2; pass++) {
+      // Classical Gram–Schmidt against the whole basis; a second pass only when the first cancelled most of w
+      // (the criterion of Daniel, Gragg, Kaufman and Stewart 1976: ‖w'‖ < ‖w‖/√2), where orthogonality is lost.
+      let before = Math.sqrt(dotColumn(w, 0, w, n));
+      for (let pass = 0; pass < 3; pass++) {
         for (let i = 0; i <= j; i++) {
           const c = dotColumn(v, i * n, w, n);
           h[i]! += c;
           axpyColumn(w, v, i * n, -c, n);
         }
+        const after = Math.sqrt(dotColumn(w, 0, w, n));
+        if (after >= Math.SQRT1_2 * before) break;
+        before = after;
       }
       for (let i = 0; i <= j; i++) {
         t[i * m + j] = h[i]!;
