@@ -100,7 +100,7 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
     tolerance,
     maxProducts: Math.max(1, maxProducts - products),
     rng,
-    onCycle: (done, res) => progress(Math.max(done / maxProducts, Math.min(1, tolerance / res))),
+    onCycle: (done, res) => progress(Math.max((products + done) / maxProducts, Math.min(1, tolerance / res))),
     abort: hooks?.signal ? () => hooks.signal!.throwIfAborted() : undefined,
   });
   products += polish.products;
