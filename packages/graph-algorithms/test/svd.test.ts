@@ -50,7 +50,12 @@ describe('randomizedSvd', () => {
     const s: number[] = [];
     const t: number[] = [];
     for (const base of [0, 6]) {
-      for (let i = 0; i < 6; i++) for (let j = i + 1; j < 6; j++) s.push(base + i), t.push(base + j);
+      for (let i = 0; i < 6; i++) {
+        for (let j = i + 1; j < 6; j++) {
+          s.push(base + i);
+          t.push(base + j);
+        }
+      }
     }
     const r = randomizedSvd(csrFromEdges(12, Int32Array.from(s), Int32Array.from(t)), 4, {
       seed: 3,
