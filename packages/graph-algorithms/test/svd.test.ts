@@ -46,6 +46,37 @@ describe('randomizedSvd', () => {
     }
   });
 
+  it('finds a repeated top value (two disjoint 6-cliques: σ = 5, 5, then 1 ×10) past an invariant subspace', () => {
+    const s: number[] = [];
+    const t: number[] = [];
+    for (const base of [0, 6]) {
+      for (let i = 0; i < 6; i++) {
+        for (let j = i + 1; j < 6; j++) {
+          s.push(base + i);
+          t.push(base + j);
+        }
+      }
+    }
+    const r = randomizedSvd(csrFromEdges(12, Int32Array.from(s), Int32Array.from(t)), 4, {
+      seed: 3,
+      oversampling: 2,
+      basisSize: 8,
+    });
+    assert.ok(r.converged);
+    for (const [i, e] of [5, 5, 1, 1].entries())
+      assert.ok(Math.abs(r.values[i]! - e) < 1e-9, `σ${i + 1} = ${r.values[i]}`);
+  });
+
+  it('stops at maxProducts and says it has not converged', () => {
+    const g = loadGraph('lfr_5000_mu03');
+    const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);
+    const r = randomizedSvd(csr, 16, { seed: 1, powerIterations: 0, maxProducts: 60 });
+    assert.equal(r.converged, false);
+    // The check comes at the end of a Lanczos cycle: at most one basis (2(k + p) = 52 products) past the limit.
+    assert.ok(r.products < 60 + 52, `products ${r.products}`);
+    assert.ok(r.residual > 1e-7);
+  });
+
   it('returns zero values past the rank and works on a tiny graph', () => {
     const r = randomizedSvd(csrFromEdges(3, Int32Array.from([0]), Int32Array.from([1])), 3);
     assert.deepEqual(

@@ -10,44 +10,115 @@ import { performance } from 'node:perf_hooks';
 import { open } from '../src/index.js';
 import { arg, claimBatches } from './workload.js';
 
-const PY = `
-import json, sys, time
-out = {}
-path = sys.argv[1]
-try:
-    import numpy as np
-    data = np.loadtxt(path, delimiter=',', skiprows=1)
-    s, t, w = data[:, 0].astype(int), data[:, 1].astype(int), data[:, 2]
-    n = int(max(s.max(), t.max())) + 1
-except Exception as e:
-    print(json.dumps({'error': str(e)})); sys.exit(0)
+// Each baseline runs under the first interpreter that has its modules: Debian's python3-leidenalg lives in the
+// system python, scipy often in another one (BENCH_PYTHONS, comma-separated, default "python3,/usr/bin/python3").
+const PY_LEIDEN = `
+import csv, json, sys, time
 try:
     import igraph as ig, leidenalg as la
-    g = ig.Graph(n=n, edges=list(zip(s.tolist(), t.tolist())))
-    g.es['weight'] = w.tolist()
-    t0 = time.perf_counter()
-    p = la.find_partition(g, la.ModularityVertexPartition, weights='weight', n_iterations=-1, seed=0)
-    out['leidenalg_s'] = time.perf_counter() - t0
-    out['leidenalg_modularity'] = p.modularity
 except ImportError as e:
-    out['leidenalg'] = 'missing: ' + str(e)
+    print(json.dumps({'leidenalg': 'missing: ' + str(e)})); sys.exit(0)
+s, t, w = [], [], []
+with open(sys.argv[1]) as f:
+    r = csv.reader(f); next(r)
+    for row in r:
+        s.append(int(row[0])); t.append(int(row[1])); w.append(float(row[2]))
+n = max(max(s), max(t)) + 1
+g = ig.Graph(n=n, edges=list(zip(s, t)))
+g.es['weight'] = w
+t0 = time.perf_counter()
+p = la.find_partition(g, la.ModularityVertexPartition, weights='weight', n_iterations=-1, seed=0)
+el = time.perf_counter() - t0
+import resource
+print(json.dumps({'leidenalg_s': el, 'leidenalg_modularity': p.modularity, 'leidenalg_python': sys.executable,
+                  'leidenalg_process_peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+`;
+
+const PY_SVDS = `
+import json, sys, time
 try:
+    import numpy as np
     import scipy.sparse as sp
     from scipy.sparse.linalg import svds
-    a = sp.coo_matrix((np.concatenate([w, w]), (np.concatenate([s, t]), np.concatenate([t, s]))), shape=(n, n)).tocsr()
-    t0 = time.perf_counter()
-    svds(a, k=64, random_state=0)
-    out['scipy_svds_s'] = time.perf_counter() - t0
 except ImportError as e:
-    out['scipy_svds'] = 'missing: ' + str(e)
-print(json.dumps(out))
+    print(json.dumps({'scipy_svds': 'missing: ' + str(e)})); sys.exit(0)
+data = np.loadtxt(sys.argv[1], delimiter=',', skiprows=1, ndmin=2)
+s, t, w = data[:, 0].astype(int), data[:, 1].astype(int), data[:, 2]
+n = int(max(s.max(), t.max())) + 1
+a = sp.coo_matrix((np.concatenate([w, w]), (np.concatenate([s, t]), np.concatenate([t, s]))), shape=(n, n)).tocsr()
+t0 = time.perf_counter()
+u, sv, vt = svds(a, k=64, random_state=0)
+el = time.perf_counter() - t0
+print(json.dumps({'scipy_svds_s': el, 'scipy_sigma_1': float(sv.max()), 'scipy_sigma_64': float(sv.min()),
+                  'scipy_python': sys.executable}))
 `;
+
+/** Runs a baseline script under each candidate interpreter until one has its modules. */
+function baseline(script: string, csv: string, key: string): Record<string, unknown> {
+  const pythons = (process.env.BENCH_PYTHONS ?? 'python3,/usr/bin/python3').split(',').filter(Boolean);
+  let last: Record<string, unknown> = { [key]: 'missing: no python3' };
+  for (const py of pythons) {
+    const r = spawnSync(py, ['-c', script, csv], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (r.status !== 0) {
+      if (r.error === undefined) last = { [key]: `failed under ${py}: ${r.stderr.trim().split('\n').pop()}` };
+      continue;
+    }
+    last = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
+    if (!(key in last)) return last;
+  }
+  return last;
+}
+
+interface Measured {
+  entities: number;
+  edges: number;
+  compute_topology_s: number;
+  modularity: number;
+  topics_level0: number;
+  topology_peak_rss_mb_above_base: number;
+  structural_embeddings_s: number;
+  embeddings_converged: boolean;
+  sigma_1: number;
+  sigma_64: number;
+  peak_rss_mb_above_base: number;
+}
+
+/** The child: open the base, then time computeTopology and generateStructuralEmbeddings; peak RSS above the open. */
+async function measure(kbPath: string): Promise<void> {
+  const db = await open(kbPath);
+  (globalThis as { gc?: () => void }).gc?.();
+  const rssBase = process.memoryUsage().rss;
+  const above = () => Math.max(0, (process.resourceUsage().maxRSS * 1024 - rssBase) / 2 ** 20);
+  let t0 = performance.now();
+  const topo = await db.computeTopology({ seed: 0 });
+  const topologyS = (performance.now() - t0) / 1000;
+  const topologyPeak = above();
+  t0 = performance.now();
+  const emb = await db.generateStructuralEmbeddings({ dim: 64 });
+  const embeddingsS = (performance.now() - t0) / 1000;
+  const out: Measured = {
+    entities: topo.entity_count,
+    edges: topo.edge_count,
+    compute_topology_s: topologyS,
+    modularity: topo.levels[0]?.modularity ?? 0,
+    topics_level0: topo.levels[0]?.topic_count ?? 0,
+    topology_peak_rss_mb_above_base: topologyPeak,
+    structural_embeddings_s: embeddingsS,
+    embeddings_converged: emb.converged,
+    sigma_1: emb.singular_values[0] ?? 0,
+    sigma_64: emb.singular_values[63] ?? 0,
+    peak_rss_mb_above_base: above(),
+  };
+  await db.close();
+  console.log(JSON.stringify(out));
+}
 
 async function main() {
   const claims = arg('claims', 'BENCH_CLAIMS', 1_000_000);
   const dir = mkdtempSync(join(tmpdir(), 'evident-topology-bench-'));
   try {
-    const db = await open(join(dir, 'bench.kb'));
+    const kbPath = join(dir, 'bench.kb');
+    const db = await open(kbPath);
     // The same edge list for the baselines: A_ij = distinct facts (subject, predicate, object) between i and j.
     const facts = new Set<string>();
     const pairs = new Map<string, number>();
@@ -67,43 +138,34 @@ async function main() {
     const csv = join(dir, 'edges.csv');
     writeFileSync(csv, `source,target,weight\n${[...pairs].map(([k, w]) => `${k},${w}`).join('\n')}\n`);
     pairs.clear();
-    (globalThis as { gc?: () => void }).gc?.();
-    const rssBase = process.memoryUsage().rss;
-
-    let t0 = performance.now();
-    const topo = await db.computeTopology({ seed: 0 });
-    const topologyS = (performance.now() - t0) / 1000;
-    const peakAfterTopology = process.resourceUsage().maxRSS * 1024;
-    t0 = performance.now();
-    const emb = await db.generateStructuralEmbeddings({ dim: 64 });
-    const embeddingsS = (performance.now() - t0) / 1000;
-    const peak = process.resourceUsage().maxRSS * 1024;
     await db.close();
+    // Measured in a fresh process that opens the base, so that the peak RSS is that of the computations above
+    // the open base, not the ingest's.
+    const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, `--measure=${kbPath}`], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    if (child.status !== 0) throw new Error(`the measuring process failed (status ${child.status})`);
+    const m = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as Measured;
+    const topologyS = m.compute_topology_s;
+    const embeddingsS = m.structural_embeddings_s;
 
-    const py = spawnSync('python3', ['-c', PY, csv], { encoding: 'utf8', maxBuffer: 1 << 24 });
-    let baseline: Record<string, unknown> = { python3: 'missing' };
-    if (py.status === 0) baseline = JSON.parse(py.stdout.trim().split('\n').pop() ?? '{}');
+    const baselines = { ...baseline(PY_LEIDEN, csv, 'leidenalg'), ...baseline(PY_SVDS, csv, 'scipy_svds') };
     const ratio = (a: number, b: unknown) => (typeof b === 'number' && b > 0 ? a / b : null);
     console.log(
       JSON.stringify(
         {
           benchmark: 'topology',
           claims,
-          entities: topo.entity_count,
-          edges: topo.edge_count,
-          figure: {
-            compute_topology_s: topologyS,
-            modularity: topo.levels[0]?.modularity ?? 0,
-            topics_level0: topo.levels[0]?.topic_count ?? 0,
-            structural_embeddings_s: embeddingsS,
-            embeddings_converged: emb.converged,
-            peak_rss_mb_above_base: Math.max(0, (Math.max(peak, peakAfterTopology) - rssBase) / 2 ** 20),
-          },
-          baseline,
+          entities: m.entities,
+          edges: m.edges,
+          figure: m,
+          baseline: baselines,
           ratio: {
-            topology_time_vs_leidenalg: ratio(topologyS, baseline.leidenalg_s),
-            modularity_vs_leidenalg: ratio(topo.levels[0]?.modularity ?? 0, baseline.leidenalg_modularity),
-            embeddings_time_vs_scipy_svds: ratio(embeddingsS, baseline.scipy_svds_s),
+            topology_time_vs_leidenalg: ratio(topologyS, baselines.leidenalg_s),
+            modularity_vs_leidenalg: ratio(m.modularity, baselines.leidenalg_modularity),
+            embeddings_time_vs_scipy_svds: ratio(embeddingsS, baselines.scipy_svds_s),
           },
         },
         null,
@@ -115,4 +177,6 @@ async function main() {
   }
 }
 
-await main();
+const measureFlag = process.argv.find((a) => a.startsWith('--measure='));
+if (measureFlag) await measure(measureFlag.slice('--measure='.length));
+else await main();

@@ -1,19 +1,31 @@
 // Dense kernels on tall blocks (n rows × b columns, b small), stored column-major so that every inner loop runs
-// down a whole column: products with a sparse symmetric matrix, cross products, projections, and a
+// down a whole column: products with a sparse symmetric matrix, cross products, block products, and a
 // rank-revealing orthonormalisation through the b × b Gram matrix.
 import type { CsrGraph } from '../csr.js';
 import { symmetricEigen } from './symmetric-eigen.js';
 
-/** Y = A·X for a CSR matrix A (n × n) and a column-major block X (n × b): one sparse product per column. */
+/**
+ * Y = A·X for a CSR matrix A (n × n) and a column-major block X (n × b). X is first copied row-major so that one
+ * pass over the CSR rows serves all b columns: each stored entry reads one contiguous row of b numbers instead of
+ * b scattered ones, which matters once X no longer fits in cache.
+ */
 export function spmm(a: CsrGraph, x: Float64Array, b: number, y: Float64Array): void {
   const { n, offsets, targets, weights } = a;
+  const xr = new Float64Array(n * b);
   for (let c = 0; c < b; c++) {
     const o = c * n;
-    for (let i = 0; i < n; i++) {
-      let s = 0;
-      for (let p = offsets[i]!; p < offsets[i + 1]!; p++) s += weights[p]! * x[o + targets[p]!]!;
-      y[o + i] = s;
+    for (let i = 0; i < n; i++) xr[i * b + c] = x[o + i]!;
+  }
+  const acc = new Float64Array(b);
+  for (let i = 0; i < n; i++) {
+    acc.fill(0);
+    const end = offsets[i + 1]!;
+    for (let p = offsets[i]!; p < end; p++) {
+      const w = weights[p]!;
+      const o = targets[p]! * b;
+      for (let c = 0; c < b; c++) acc[c]! += w * xr[o + c]!;
     }
+    for (let c = 0; c < b; c++) y[c * n + i] = acc[c]!;
   }
 }
 
@@ -42,19 +54,6 @@ export function crossProduct(x: Float64Array, bx: number, y: Float64Array, by: n
     }
   }
   return g;
-}
-
-/** Y ← Y − X·C for column-major X (n × bx), Y (n × by) and row-major C (bx × by). */
-export function subtractProduct(y: Float64Array, by: number, x: Float64Array, bx: number, c: Float64Array, n: number) {
-  for (let j = 0; j < by; j++) {
-    const oy = j * n;
-    for (let a = 0; a < bx; a++) {
-      const f = c[a * by + j]!;
-      if (f === 0) continue;
-      const ox = a * n;
-      for (let i = 0; i < n; i++) y[oy + i]! -= f * x[ox + i]!;
-    }
-  }
 }
 
 /** Z = X·C (n × bc, column-major) for column-major X (n × bx) and row-major C (bx × bc). */

@@ -1,0 +1,177 @@
+// Thick-restart Lanczos (Wu and Simon 2000) for the k eigenvalues of largest magnitude of a sparse symmetric
+// matrix, from one start vector. One vector per product: each step costs one sparse product and a full
+// re-orthogonalisation against the basis (repeated when needed, see below), and the projected matrix stays at most
+// `m` wide, so the small dense eigenproblem at each restart is O(m³) with m ≈ 2(k + p) rather than the
+// hundreds of columns a block Krylov basis reaches. A restart keeps the best `keep` Ritz vectors and continues
+// from the residual direction, which is how ARPACK-style solvers (scipy's svds) reach clustered values.
+import type { CsrGraph } from '../csr.js';
+import type { Random } from '../random.js';
+import { symmetricEigen } from './symmetric-eigen.js';
+
+export interface LanczosInput {
+  a: CsrGraph;
+  k: number;
+  /** Ritz vectors kept at a restart (≥ k). */
+  keep: number;
+  /** Basis size (≤ n). */
+  m: number;
+  start: Float64Array;
+  tolerance: number;
+  maxProducts: number;
+  rng: Random;
+  onCycle?: (products: number, residual: number) => void;
+  abort?: () => void;
+}
+
+export interface LanczosResult {
+  /** Eigenvalues, largest magnitude first (k of them, or fewer when m < k). */
+  theta: Float64Array;
+  /** Ritz vectors, column-major n × theta.length. */
+  vectors: Float64Array;
+  products: number;
+  residual: number;
+}
+
+export function thickRestartLanczos(input: LanczosInput): LanczosResult {
+  const { a, k, m, tolerance, maxProducts, rng } = input;
+  const n = a.n;
+  const keep = Math.min(input.keep, m - 1);
+  const v = new Float64Array(n * m);
+  const t = new Float64Array(m * m);
+  const w = new Float64Array(n);
+  const h = new Float64Array(m);
+  v.set(input.start.subarray(0, n));
+  if (!normalize(v, 0, n)) randomUnit(v, 0, n, rng);
+  let first = 0; // the first column whose product is still to be taken
+  let products = 0;
+  for (;;) {
+    let beta = 0;
+    for (let j = first; j < m; j++) {
+      input.abort?.();
+      spmv(a, v, j * n, w);
+      products++;
+      h.fill(0, 0, j + 1);
+      // Classical Gram–Schmidt against the whole basis; a second pass only when the first cancelled most of w
+      // (the criterion of Daniel, Gragg, Kaufman and Stewart 1976: ‖w'‖ < ‖w‖/√2), where orthogonality is lost.
+      let before = Math.sqrt(dotColumn(w, 0, w, n));
+      for (let pass = 0; pass < 3; pass++) {
+        for (let i = 0; i <= j; i++) {
+          const c = dotColumn(v, i * n, w, n);
+          h[i]! += c;
+          axpyColumn(w, v, i * n, -c, n);
+        }
+        const after = Math.sqrt(dotColumn(w, 0, w, n));
+        if (after >= Math.SQRT1_2 * before) break;
+        before = after;
+      }
+      for (let i = 0; i <= j; i++) {
+        t[i * m + j] = h[i]!;
+        t[j * m + i] = h[i]!;
+      }
+      beta = Math.sqrt(dotColumn(w, 0, w, n));
+      const scale = Math.abs(h[j]!) + beta + 1e-300;
+      if (beta <= 1e-12 * scale) beta = 0; // an invariant subspace: continue from a fresh direction
+      if (j + 1 < m) {
+        if (beta > 0) {
+          for (let i = 0; i < n; i++) v[(j + 1) * n + i] = w[i]! / beta;
+        } else {
+          freshDirection(v, j + 1, n, rng);
+        }
+        t[(j + 1) * m + j] = beta;
+        t[j * m + j + 1] = beta;
+      }
+    }
+    // Rayleigh–Ritz on T = Vᵀ·A·V; residual of pair c is β·|s_{m−1,c}| (the only part of A·y outside span V).
+    const eig = symmetricEigen(t, m);
+    const order = Array.from(eig.values, (_, i) => i).sort(
+      (x, y) => Math.abs(eig.values[y]!) - Math.abs(eig.values[x]!),
+    );
+    const kk = Math.min(k, m);
+    const scale = Math.abs(eig.values[order[0]!]!) || 1;
+    let residual = 0;
+    for (let c = 0; c < kk; c++) {
+      const th = eig.values[order[c]!]!;
+      const r = beta * Math.abs(eig.vectors[(m - 1) * m + order[c]!]!);
+      // Error bound on the value: min(‖r‖, ‖r‖²/gap) (Kato–Temple, the gap from the nearest other Ritz value).
+      let gap = Number.POSITIVE_INFINITY;
+      for (let e = 0; e < m; e++) if (e !== order[c]) gap = Math.min(gap, Math.abs(eig.values[e]! - th));
+      const bound = Math.min(r, (r * r) / gap);
+      residual = Math.max(residual, bound / Math.max(Math.abs(th), 1e-12 * scale));
+    }
+    input.onCycle?.(products, residual);
+    const done = residual <= tolerance || products >= maxProducts || m === n;
+    const width = done ? kk : keep;
+    // Y = V·S_width (n × width), written back over the first columns of V.
+    const y = new Float64Array(n * width);
+    for (let c = 0; c < width; c++) {
+      const col = order[c]!;
+      const oy = c * n;
+      for (let r = 0; r < m; r++) {
+        const f = eig.vectors[r * m + col]!;
+        if (f !== 0) axpyColumn(y.subarray(oy, oy + n), v, r * n, f, n);
+      }
+    }
+    const theta = Float64Array.from(order.slice(0, width), (i) => eig.values[i]!);
+    if (done) return { theta, vectors: y, products, residual };
+    v.set(y);
+    t.fill(0);
+    for (let c = 0; c < width; c++) t[c * m + c] = theta[c]!;
+    // The next vector is the residual direction; its couplings to the kept vectors come from its product.
+    if (beta > 0) for (let i = 0; i < n; i++) v[width * n + i] = w[i]! / beta;
+    else freshDirection(v, width, n, rng);
+    first = width;
+  }
+}
+
+/** w = A·x[xo .. xo + n). */
+function spmv(a: CsrGraph, x: Float64Array, xo: number, w: Float64Array): void {
+  const { n, offsets, targets, weights } = a;
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    const end = offsets[i + 1]!;
+    for (let p = offsets[i]!; p < end; p++) s += weights[p]! * x[xo + targets[p]!]!;
+    w[i] = s;
+  }
+}
+
+function dotColumn(x: Float64Array, xo: number, y: Float64Array, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    s0 += x[xo + i]! * y[i]!;
+    s1 += x[xo + i + 1]! * y[i + 1]!;
+  }
+  if (i < n) s0 += x[xo + i]! * y[i]!;
+  return s0 + s1;
+}
+
+/** y += f·x[xo .. xo + n). */
+function axpyColumn(y: Float64Array, x: Float64Array, xo: number, f: number, n: number): void {
+  for (let i = 0; i < n; i++) y[i]! += f * x[xo + i]!;
+}
+
+function normalize(v: Float64Array, o: number, n: number): boolean {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += v[o + i]! * v[o + i]!;
+  if (!(s > 0)) return false;
+  const f = 1 / Math.sqrt(s);
+  for (let i = 0; i < n; i++) v[o + i]! *= f;
+  return true;
+}
+
+function randomUnit(v: Float64Array, o: number, n: number, rng: Random): void {
+  for (let i = 0; i < n; i++) v[o + i] = rng.normal();
+  normalize(v, o, n);
+}
+
+/** Column j ← a random unit vector orthogonal to columns 0..j−1 (or zero when they already span everything). */
+function freshDirection(v: Float64Array, j: number, n: number, rng: Random): void {
+  const o = j * n;
+  const col = v.subarray(o, o + n);
+  randomUnit(v, o, n, rng);
+  for (let pass = 0; pass < 2; pass++) {
+    for (let i = 0; i < j; i++) axpyColumn(col, v, i * n, -dotColumn(v, i * n, col, n), n);
+  }
+  if (!normalize(v, o, n)) col.fill(0);
+}
