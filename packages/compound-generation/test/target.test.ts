@@ -61,10 +61,14 @@ test('a structure in the request is read at validation: residues, chain and pock
     for (const [k, v] of [a.x, a.y, a.z].entries()) assert.ok(Math.abs(v - center[k]!) <= size[k]! / 2);
   const contacts = site.contacts(anp);
   for (const r of ['K297', 'T340', 'M343']) assert.ok(contacts.includes(r), `${r} in ${contacts.join(' ')}`);
-  assert.ok(
-    site.receptorPdb.split('\n').every((l) => !l.startsWith('HETATM')),
-    'the receptor holds no ligand',
+  // the receptor keeps the chain's modified residues (phospho-Tyr527 is PTR, a HETATM record) but no ligand or water
+  const het = new Set(
+    site.receptorPdb
+      .split('\n')
+      .filter((l) => l.startsWith('HETATM'))
+      .map((l) => l.slice(17, 20)),
   );
+  assert.deepEqual([...het], ['PTR']);
   assert.ok(site.summary.pocket_pdb.includes(' LYS A 295'));
 });
 
