@@ -38,9 +38,13 @@ export const EXPECTED_ROUNDS = 8;
 /** In-search docking picks no two molecules above this similarity in one round (spread the information). */
 const ROUND_SIMILARITY = 0.7;
 
-/** Docking calls kept for the final pass: every returned molecule is docked, with room for stereoisomers. */
-export function finalDockingReserve(numMolecules: number): number {
-  return Math.ceil(1.5 * numMolecules) + 4;
+/**
+ * Docking calls kept for the final pass, at the requested exhaustiveness: every returned molecule, with room for
+ * stereoisomers, and at least two thirds of the budget, so that the returned set is chosen from a wide field of
+ * finally docked molecules (the search rounds' exhaustiveness-1 scores only guide the search).
+ */
+export function finalDockingReserve(numMolecules: number, budget: number): number {
+  return Math.min(budget, Math.max(Math.ceil(1.5 * numMolecules) + 4, Math.ceil((2 * budget) / 3)));
 }
 
 /** Generations without improvement of the selected set's mean score before the run counts as converged. */
@@ -69,7 +73,7 @@ export async function runGeneticAlgorithm(
     if (hooks.signal?.aborted) throw new GenerationAbortedError();
   };
   const rounds = port ? new DockingRounds(rd, port, options.docking_budget, options.docking_exhaustiveness) : null;
-  const reserve = Math.min(options.docking_budget, finalDockingReserve(target));
+  const reserve = finalDockingReserve(target, options.docking_budget);
   const perRound = Math.max(2, Math.ceil((options.docking_budget - reserve) / EXPECTED_ROUNDS));
   const dockingShare = () => (rounds ? rounds.stats.calls / Math.max(1, rounds.stats.budget) : 0);
   // One docking round: the fittest undocked passing members, spread out by similarity; then every scored
@@ -189,6 +193,22 @@ export async function runGeneticAlgorithm(
       report('docking', Math.max(progress, Math.min(99, 90 + 9 * dockingShare())) / 100);
       const before = rounds.stats.calls;
       await rounds.dock(pending, hooks.signal, true);
+      refresh();
+      if (rounds.stats.calls === before) break;
+    }
+    // What the budget still holds docks the next-best candidates by the estimate, a batch at a time, and the
+    // returned set is chosen among all of them: the wider the field, the better the set.
+    for (let pass = 0; pass < 50 && rounds.remaining > 0; pass++) {
+      check();
+      const field = selectDiverse(
+        archive.filter((e) => !rounds.isFinal(e)),
+        Math.min(rounds.remaining, target),
+        options.similarity_cap,
+      );
+      if (field.length === 0) break;
+      report('docking', Math.max(progress, Math.min(99, 90 + 9 * dockingShare())) / 100);
+      const before = rounds.stats.calls;
+      await rounds.dock(field, hooks.signal, true);
       refresh();
       if (rounds.stats.calls === before) break;
     }

@@ -26,7 +26,7 @@ export function dockingSeconds(input: GenerationInput): number {
   if (!o.docking) return 0;
   const call = (exhaustiveness: number) =>
     DOCKING_CALL.prepare + DOCKING_CALL.maps + DOCKING_CALL.perExhaustiveness * exhaustiveness;
-  const final = Math.min(o.docking_budget, finalDockingReserve(input.num_molecules));
+  const final = finalDockingReserve(input.num_molecules, o.docking_budget);
   const search = o.docking_budget - final;
   return TARGET_SETUP + (search * call(1) + final * call(o.docking_exhaustiveness)) / DOCKING_CONCURRENCY;
 }
