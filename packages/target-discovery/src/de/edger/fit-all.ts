@@ -9,15 +9,19 @@ import { designGroups, levenberg, oneGroup, unitDeviance } from './glm.js';
 
 /** One gene's fit at a time, with the design's structure and the scratch space set up once per thread. */
 export class GeneFitter {
-  /** The last gene's fitted means and coefficients (natural log). */
+  /** The last gene's fitted means, their logarithms (one-way layouts only) and coefficients (natural log). */
   readonly mu: Float64Array;
+  readonly logMu: Float64Array;
   readonly beta: Float64Array;
-  private readonly oneWay: boolean;
+  /** One mean per group (mglmOneWay); then fit(row, phi, false) also fills logMu. */
+  readonly oneWay: boolean;
   private readonly group: Int32Array;
   private readonly members: number[][];
   private readonly inv: Float64Array;
   private readonly op: Float64Array;
   private readonly gb: Float64Array;
+  private readonly eg: Float64Array;
+  private readonly libs: Float64Array;
 
   constructor(
     readonly x: Float64Array,
@@ -26,8 +30,11 @@ export class GeneFitter {
     readonly offset: Float64Array,
   ) {
     this.mu = new Float64Array(n);
+    this.logMu = new Float64Array(n);
     this.beta = new Float64Array(p);
     this.gb = new Float64Array(p);
+    this.eg = new Float64Array(p);
+    this.libs = Float64Array.from(offset, Math.exp);
     const { group, first } = designGroups(x, n, p);
     this.group = group;
     this.oneWay = first.length === p;
@@ -44,19 +51,28 @@ export class GeneFitter {
 
   /**
    * Fits `row` (n counts) at dispersion phi into mu and beta; returns the deviance, or NaN for a one-way
-   * layout when `deviance` is false (the profile-likelihood grid needs only the means).
+   * layout when `deviance` is false (the profile-likelihood grid needs only the means; logMu is then set).
    */
   fit(row: Float64Array, phi: number, deviance = true): number {
-    const { n, p, offset, mu, beta, gb, group, inv } = this;
+    const { n, p, offset, mu, beta, gb, eg, libs, group, inv } = this;
     if (!this.oneWay) return levenberg(row, 0, n, this.x, p, offset, phi, beta, mu, 0, this.op);
-    for (let c = 0; c < p; c++) gb[c] = Math.max(oneGroup(row, 0, this.members[c]!, offset, phi), -1e8);
-    for (let j = 0; j < n; j++) mu[j] = Math.exp(gb[group[j]!]! + offset[j]!);
+    for (let c = 0; c < p; c++) {
+      gb[c] = Math.max(oneGroup(row, 0, this.members[c]!, libs, phi), -1e8);
+      eg[c] = Math.exp(gb[c]!);
+    }
+    // The grid's 21 fits per gene take one exponential per group (as in oneGroup); the fits whose deviances
+    // are tested keep edgeR's exp(log mean + offset), which costs little there.
+    if (deviance) for (let j = 0; j < n; j++) mu[j] = Math.exp(gb[group[j]!]! + offset[j]!);
+    else for (let j = 0; j < n; j++) mu[j] = eg[group[j]!]! * libs[j]!;
     for (let c = 0; c < p; c++) {
       let s = 0;
       for (let r = 0; r < p; r++) s += inv[c * p + r]! * gb[r]!;
       beta[c] = s;
     }
-    if (!deviance) return NaN;
+    if (!deviance) {
+      for (let j = 0; j < n; j++) this.logMu[j] = gb[group[j]!]! + offset[j]!;
+      return NaN;
+    }
     let dev = 0;
     for (let j = 0; j < n; j++) dev += unitDeviance(row[j]!, mu[j]!, phi);
     return dev;

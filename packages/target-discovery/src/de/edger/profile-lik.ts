@@ -116,6 +116,7 @@ export function gridRange(a: GridArgs, start: number, end: number): void {
   const { ys, m, xs, q } = a;
   const L = GRID.length;
   const fitter = new GeneFitter(xs, m, q, a.off);
+  const logMu = fitter.oneWay ? fitter.logMu : null;
   const row = new Float64Array(m);
   const lgy1 = new Float64Array(m);
   const work = {
@@ -133,20 +134,22 @@ export function gridRange(a: GridArgs, start: number, end: number): void {
     for (let i = 0; i < L; i++) {
       const phi = 0.1 * 2 ** GRID[i]!;
       fitter.fit(row, phi, false);
-      a.l0[a.outRows[k]! * L + i] = adjustedProfileLik(row, fitter.mu, lgy1, xs, q, phi, work);
+      a.l0[a.outRows[k]! * L + i] = adjustedProfileLik(row, fitter.mu, logMu, lgy1, xs, q, phi, work);
     }
   }
 }
 
 /**
- * The Cox-Reid adjusted profile log-likelihood of one gene at dispersion phi, given its fitted means mu and
- * log Gamma(y + 1) per sample (the same at every phi, so computed once per gene), over its (reduced) design xs
+ * The Cox-Reid adjusted profile log-likelihood of one gene at dispersion phi, given its fitted means mu (and
+ * their logarithms when the fit has them: log mean + offset, no logarithm per sample) and log Gamma(y + 1) per
+ * sample (the same at every phi, so computed once per gene), over its (reduced) design xs
  * (column-major, y.length x q). The terms are summed in edgeR's order; only values that do not change between
  * samples are taken out of the loop.
  */
 export function adjustedProfileLik(
   y: Float64Array,
   mu: Float64Array,
+  logMu: Float64Array | null,
   lgy1: Float64Array,
   xs: Float64Array,
   q: number,
@@ -164,10 +167,11 @@ export function adjustedProfileLik(
     work.w[k] = 0;
     if (cm === 0) continue;
     const logmur = Math.log(cm + r);
+    const logm = logMu ? logMu[k]! : Math.log(cm);
     ll +=
       phi > 0
-        ? cy * Math.log(cm) - cy * logmur + rLogR - r * logmur + gammaln(cy + r) - lgy1[k]! - lgR
-        : cy * Math.log(cm) - cm - lgy1[k]!;
+        ? cy * logm - cy * logmur + rLogR - r * logmur + gammaln(cy + r) - lgy1[k]! - lgR
+        : cy * logm - cm - lgy1[k]!;
     work.w[k] = cm / (1 + phi * cm);
   }
   crossprodWeighted(xs, m, q, work.w, work.b);
