@@ -6,7 +6,7 @@
 // Prints one JSON document on stdout.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { referencePath } from '@evident/testkit';
 import {
@@ -24,7 +24,19 @@ import {
   syntheticCounts,
   type Design,
 } from '../src/index.js';
+import { defaultThreads } from '../src/parallel/pool.js';
 import { rScripts, runR, type RBaseline } from './r-baseline.js';
+
+// The machine is shared: the load averages at the start and the end say how contended every figure is.
+const loadAtStart = loadavg().map(round);
+const startedAt = new Date().toISOString();
+/** Each figure also goes to stderr as soon as it is measured, so a long run shows its same-run figures early. */
+const progress = <T>(label: string, v: T): T => {
+  process.stderr.write(
+    `${new Date().toISOString()} load ${loadavg().map(round).join(' ')} ${label} ${JSON.stringify(v)}\n`,
+  );
+  return v;
+};
 
 const LARGE_GOAL_RSS_MB = 2048;
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -51,6 +63,11 @@ function ratio(ours: number, base: RBaseline): number | string {
     : 'timed_out_after_seconds' in base
       ? `< ${round(ours / base.timed_out_after_seconds)}`
       : 'baseline missing';
+}
+
+/** Our CPU seconds over R's (both CPU time: R's user + system from system.time). */
+function cpuRatio(ours: number, base: RBaseline): number | string {
+  return 'cpu_seconds' in base && base.cpu_seconds ? round(ours / base.cpu_seconds) : 'no R CPU time';
 }
 
 function largeDesign(isCase: Uint8Array): Design {
@@ -91,6 +108,7 @@ if (child) {
       seconds,
       cpu_seconds: (cpu.user + cpu.system) / 1e6,
       peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+      threads: child === 'voom' ? 1 : defaultThreads(G * n),
       rss_before_pipeline_mb: rssBefore / 2 ** 20,
       features_tested: tested,
     }),
@@ -111,7 +129,7 @@ for (let i = 0; i < 7; i++) {
   const [, s] = time(() => adjustBH(eBayes(lmFit(ds.values, design), 1).pValue));
   limmaRuns.push(s);
 }
-const limmaSeconds = medianOf(limmaRuns.slice(2)); // first runs warm the JIT
+const limmaSeconds = progress('limma', medianOf(limmaRuns.slice(2))); // first runs warm the JIT
 const [, e2eSeconds] = time(() =>
   discoverTargets({
     expression_matrix: exprText,
@@ -122,14 +140,17 @@ const [, e2eSeconds] = time(() =>
   }),
 );
 
-const rLimma = runR(
-  rScripts.limmaAll(
-    referencePath('target-discovery', 'all_bcrabl_expr.csv'),
-    referencePath('target-discovery', 'all_bcrabl_meta.csv'),
+const rLimma = progress(
+  'rLimma',
+  runR(
+    rScripts.limmaAll(
+      referencePath('target-discovery', 'all_bcrabl_expr.csv'),
+      referencePath('target-discovery', 'all_bcrabl_meta.csv'),
+    ),
+    ['limma'],
+    'R lmFit + eBayes + topTable, mean of 5 runs, same data, this run',
+    600,
   ),
-  ['limma'],
-  'R lmFit + eBayes + topTable, mean of 5 runs, same data, this run',
-  600,
 );
 
 // DESeq2 on the simulated counts (10,000 x 12), from the parsed matrix, as R's DESeq() + results().
@@ -145,21 +166,22 @@ const simDesign = buildDesign(simDs, 'condition', 'tumor', 'control').design;
 const deseqRuns: number[] = [];
 for (let i = 0; i < 3; i++)
   deseqRuns.push(time(() => deseq2(simDs.values, simDesign, 1, { singleTwoLevelFactor: true }))[1]);
-const deseqSeconds = medianOf(deseqRuns);
-const rDeseq = runR(
-  rScripts.deseq2Csv(simCounts, simMeta),
-  ['DESeq2'],
-  'R DESeq() + results(), same data, this run',
-  600,
+const deseqSeconds = progress('sim deseq2', medianOf(deseqRuns));
+const rDeseq = progress(
+  'rDeseq',
+  runR(rScripts.deseq2Csv(simCounts, simMeta), ['DESeq2'], 'R DESeq() + results(), same data, this run', 600),
 );
 const edgerRuns: number[] = [];
 for (let i = 0; i < 3; i++) edgerRuns.push(time(() => edgerQl(simDs.values, simDesign, 1, [6, 6]))[1]);
-const edgerSeconds = medianOf(edgerRuns);
-const rEdger = runR(
-  rScripts.edgerQlCsv(simCounts, simMeta),
-  ['edgeR'],
-  'R filterByExpr + calcNormFactors + estimateDisp + glmQLFit + glmQLFTest, same data, this run',
-  600,
+const edgerSeconds = progress('sim edger-ql', medianOf(edgerRuns));
+const rEdger = progress(
+  'rEdger',
+  runR(
+    rScripts.edgerQlCsv(simCounts, simMeta),
+    ['edgeR'],
+    'R filterByExpr + calcNormFactors + estimateDisp + glmQLFit + glmQLFTest, same data, this run',
+    600,
+  ),
 );
 
 const out: Record<string, unknown> = {
@@ -209,6 +231,7 @@ if (!process.argv.includes('--skip-large')) {
     });
     if (r.status !== 0) throw new Error(`large ${method} failed: ${r.stderr}`);
     const v = JSON.parse(r.stdout) as Record<string, number>;
+    v.load_after = loadavg()[0]!;
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round(x)]));
   };
   // The R baseline reads the very same counts (same generator, same seed) from a binary file.
@@ -217,20 +240,21 @@ if (!process.argv.includes('--skip-large')) {
   const gen = syntheticCounts(G, n, seed);
   writeFileSync(file, Int32Array.from(gen.data));
   const caseFrom = gen.isCase.indexOf(1);
-  const voomRun = runChild('voom');
-  const deseqRun = runChild('deseq2');
-  const edgerRun = runChild('edger-ql');
-  const rLargeEdger = runR(
-    rScripts.edgerQlBin(file, G, n, caseFrom),
-    ['edgeR'],
-    'R edgeR QL pipeline, same counts, this run',
-    rTimeout,
+  const voomRun = progress('large voom', runChild('voom'));
+  const deseqRun = progress('large deseq2', runChild('deseq2'));
+  const edgerRun = progress('large edger-ql', runChild('edger-ql'));
+  const rLargeEdger = progress(
+    'large R edgeR',
+    runR(rScripts.edgerQlBin(file, G, n, caseFrom), ['edgeR'], 'R edgeR QL pipeline, same counts, this run', rTimeout),
   );
-  const rLarge = runR(
-    rScripts.deseq2Bin(file, G, n, caseFrom),
-    ['DESeq2'],
-    'R DESeq() + results(), same counts, this run',
-    rTimeout,
+  const rLarge = progress(
+    'large R DESeq2',
+    runR(
+      rScripts.deseq2Bin(file, G, n, caseFrom),
+      ['DESeq2'],
+      'R DESeq() + results(), same counts, this run',
+      rTimeout,
+    ),
   );
   rmSync(dir, { recursive: true, force: true });
   out[`synthetic_counts_${G}x${n}`] = {
@@ -241,6 +265,7 @@ if (!process.argv.includes('--skip-large')) {
       baseline: rLarge,
       ratio: {
         seconds: ratio(deseqRun.seconds!, rLarge),
+        cpu_seconds_vs_r_cpu: cpuRatio(deseqRun.cpu_seconds!, rLarge),
         peak_rss_vs_goal: round(deseqRun.peak_rss_mb! / LARGE_GOAL_RSS_MB),
       },
     },
@@ -249,12 +274,20 @@ if (!process.argv.includes('--skip-large')) {
       baseline: rLargeEdger,
       ratio: {
         seconds: ratio(edgerRun.seconds!, rLargeEdger),
+        cpu_seconds_vs_r_cpu: cpuRatio(edgerRun.cpu_seconds!, rLargeEdger),
         peak_rss_vs_goal: round(edgerRun.peak_rss_mb! / LARGE_GOAL_RSS_MB),
       },
     },
-    note: 'each pipeline runs from an in-memory matrix in its own process (peak RSS includes the 480 MB input); seconds = wall clock on a shared machine, cpu_seconds = CPU time',
+    cores: availableParallelism(),
+    note: 'each pipeline runs from an in-memory matrix in its own process (peak RSS includes the 480 MB input); seconds = wall clock on a shared machine, cpu_seconds = CPU time of all threads',
   };
 }
+out.run = {
+  started_at: startedAt,
+  finished_at: new Date().toISOString(),
+  load_average_at_start: loadAtStart,
+  load_average_at_end: loadavg().map(round),
+};
 
 function round(v: number): number {
   return Math.round(v * 1000) / 1000;

@@ -18,7 +18,7 @@ export { detectDataType, type DataType } from './pipeline/detect.js';
 export { chooseMethod, DE_METHODS, type DeMethod, type ResolvedMethod, type MethodChoice } from './pipeline/method.js';
 export { deseq2, type Deseq2Result, type Deseq2Options } from './de/deseq2/index.js';
 export { sizeFactorsMedianOfRatios } from './de/deseq2/size-factors.js';
-export { edgerQl, type EdgerQlResult } from './de/edger/index.js';
+export { edgerQl, type EdgerQlOptions, type EdgerQlResult } from './de/edger/index.js';
 export {
   differentialExpression,
   type DeTable,

@@ -1,12 +1,13 @@
 // DESeq2's dispersion estimation (estimateDispersionsGeneEst, estimateDispersionsFit, estimateDispersionsMAP):
 // gene-wise Cox-Reid estimates from a moments start, the mean-dispersion trend, then maximum a posteriori
 // estimates shrunk towards the trend, with gene-wise estimates kept for dispersion outliers.
-import { gridSearch, lineSearch, DispersionProblem } from './likelihood.js';
-import { BetaFitter, leastSquaresOperator, linearFit } from './glm.js';
+import { parallelFor } from '../../parallel/pool.js';
+import { sharedF64, sharedI32, sharedU8 } from '../../parallel/shared.js';
+import { geneWiseRange, MIN_DISP, type GeneWiseArgs } from './gene-wise.js';
+import { mapRange, type MapArgs } from './map.js';
 import { dispersionPriorVar, mad, parametricDispersionFit } from './trend.js';
 
-export const MIN_DISP = 1e-8;
-const MIN_MU = 0.5;
+export { MIN_DISP, startBeta } from './gene-wise.js';
 
 /** Counts of the genes that are not all zero, with their size factors and the design. */
 export interface NbProblem {
@@ -18,8 +19,10 @@ export interface NbProblem {
   x: Float64Array;
   p: number;
   sf: Float64Array;
-  /** Checked every 1,024 genes in the long per-gene loops, so a cancelled job stops promptly. */
+  /** Checked before every block of genes, so a cancelled job stops promptly. */
   signal?: AbortSignal;
+  /** Threads for the per-gene loops (1: the calling thread only); counts must then be on shared memory. */
+  threads?: number;
 }
 
 export interface BaseStats {
@@ -60,91 +63,44 @@ export function designIsGroups(x: Float64Array, n: number, p: number): boolean {
 export interface GeneEstimates {
   dispGeneEst: Float64Array;
   dispGeneIter: Int32Array;
-  /** G x n fitted means (clamped at 0.5) the estimates were made at, reused by the MAP step. */
+  /**
+   * G x n fitted means (clamped at 0.5) the estimates were made at, reused by the MAP step; empty for a group
+   * design, whose means are cheap to recompute (saves a 480 MB matrix at 60,000 x 1,000).
+   */
   mu: Float64Array;
+}
+
+/** Per-gene outputs on shared memory when other threads will write them. */
+export function outputs(threads: number) {
+  return threads > 1
+    ? { f64: sharedF64, i32: sharedI32, u8: sharedU8 }
+    : {
+        f64: (k: number) => new Float64Array(k),
+        i32: (k: number) => new Int32Array(k),
+        u8: (k: number) => new Uint8Array(k),
+      };
 }
 
 export function geneWiseDispersions(pr: NbProblem, base: BaseStats): GeneEstimates {
   const { counts, G, n, x, p, sf } = pr;
-  const maxDisp = Math.max(10, n);
-  const op = leastSquaresOperator(x, n, p);
-  const norm = new Float64Array(n);
-  const fitted = new Float64Array(n);
-  const beta = new Float64Array(p);
-  let xim = 0;
-  for (let j = 0; j < n; j++) xim += 1 / sf[j]!;
-  xim /= n;
-  // Start: the smaller of a rough (linear-model) and a moments estimate.
-  const alphaInit = new Float64Array(G);
-  for (let g = 0; g < G; g++) {
-    for (let j = 0; j < n; j++) norm[j] = counts[g * n + j]! / sf[j]!;
-    linearFit(op, x, n, p, norm, 0, fitted, 0, beta);
-    let s = 0;
-    for (let j = 0; j < n; j++) {
-      const m = Math.max(1, fitted[j]!);
-      const d = norm[j]! - m;
-      s += (d * d - m) / (m * m);
-    }
-    const rough = Math.max(s / (n - p), 0);
-    const bm = base.baseMean[g]!;
-    const moments = (base.baseVar[g]! - xim * bm) / (bm * bm);
-    alphaInit[g] = Math.min(Math.max(MIN_DISP, Math.min(rough, moments)), maxDisp);
-  }
-  const mu = new Float64Array(G * n);
-  if (designIsGroups(x, n, p)) {
-    for (let g = 0; g < G; g++) {
-      for (let j = 0; j < n; j++) norm[j] = counts[g * n + j]! / sf[j]!;
-      linearFit(op, x, n, p, norm, 0, mu, g * n, beta);
-      for (let j = 0; j < n; j++) mu[g * n + j] = Math.max(mu[g * n + j]! * sf[j]!, MIN_MU);
-    }
-  } else {
-    const fitter = new BetaFitter(x, n, p, new Float64Array(p).fill(1e-6 / Math.LN2 ** 2));
-    for (let g = 0; g < G; g++) {
-      startBeta(op, counts, g, n, p, sf, norm, fitter.beta);
-      fitter.fit(counts, g * n, sf, alphaInit[g]!, false);
-      for (let j = 0; j < n; j++) {
-        let eta = 0;
-        for (let k = 0; k < p; k++) eta += x[k * n + j]! * fitter.beta[k]!;
-        mu[g * n + j] = Math.max(sf[j]! * Math.exp(eta), MIN_MU);
-      }
-    }
-  }
-  const prob = new DispersionProblem(x, n, p);
-  const dispGeneEst = new Float64Array(G);
-  const dispGeneIter = new Int32Array(G);
-  const minLogAlpha = Math.log(MIN_DISP / 10);
-  for (let g = 0; g < G; g++) {
-    if ((g & 1023) === 0) pr.signal?.throwIfAborted();
-    prob.setGene(counts, g * n, mu, g * n);
-    const r = lineSearch(prob, Math.log(alphaInit[g]!), minLogAlpha);
-    let est = Math.min(Math.exp(r.logAlpha), maxDisp);
-    dispGeneIter[g] = r.iter;
-    // No increase of the likelihood: keep the start.
-    if (r.lastLp < r.initialLp + Math.abs(r.initialLp) / 1e6) est = alphaInit[g]!;
-    const converged = r.iter < 100 && r.iter !== 1;
-    if (!converged && est > MIN_DISP * 10) est = Math.exp(gridSearch(prob));
-    dispGeneEst[g] = Math.min(Math.max(est, MIN_DISP), maxDisp);
-  }
-  return { dispGeneEst, dispGeneIter, mu };
-}
-
-/** DESeq2's starting coefficients: least squares of log(normalised count + 0.1). */
-export function startBeta(
-  op: Float64Array,
-  counts: Float64Array,
-  g: number,
-  n: number,
-  p: number,
-  sf: Float64Array,
-  work: Float64Array,
-  beta: Float64Array,
-): void {
-  for (let j = 0; j < n; j++) work[j] = Math.log(counts[g * n + j]! / sf[j]! + 0.1);
-  for (let k = 0; k < p; k++) {
-    let s = 0;
-    for (let j = 0; j < n; j++) s += op[k * n + j]! * work[j]!;
-    beta[k] = s;
-  }
+  const threads = pr.threads ?? 1;
+  const out = outputs(threads);
+  const groups = designIsGroups(x, n, p);
+  const args: GeneWiseArgs = {
+    counts,
+    n,
+    x,
+    p,
+    sf,
+    baseMean: base.baseMean,
+    baseVar: base.baseVar,
+    groups,
+    dispGeneEst: out.f64(G),
+    dispGeneIter: out.i32(G),
+    mu: groups ? new Float64Array(0) : out.f64(G * n),
+  };
+  parallelFor('deseq2.geneWise', geneWiseRange, args, G, { threads, block: 64, signal: pr.signal });
+  return { dispGeneEst: args.dispGeneEst, dispGeneIter: args.dispGeneIter, mu: args.mu };
 }
 
 export interface DispersionTrend {
@@ -233,33 +189,26 @@ export function mapDispersions(
   gene: GeneEstimates,
   trend: DispersionTrend,
 ): FinalDispersions {
-  const { counts, G, n, x, p } = pr;
-  const maxDisp = Math.max(10, n);
-  const dispFit = new Float64Array(G);
+  const { counts, G, n, x, p, sf } = pr;
+  const threads = pr.threads ?? 1;
+  const out = outputs(threads);
+  const dispFit = out.f64(G);
   for (let g = 0; g < G; g++) dispFit[g] = trend.at(base.baseMean[g]!);
-  const prob = new DispersionProblem(x, n, p);
-  prob.usePrior = true;
-  prob.priorVar = trend.priorVar;
-  const dispMAP = new Float64Array(G);
-  const dispersion = new Float64Array(G);
-  const dispOutlier = new Uint8Array(G);
-  const minLogAlpha = Math.log(MIN_DISP / 10);
-  const sdLog = Math.sqrt(trend.varLogDispEsts);
-  for (let g = 0; g < G; g++) {
-    if ((g & 1023) === 0) pr.signal?.throwIfAborted();
-    const ge = gene.dispGeneEst[g]!;
-    const fit = dispFit[g]!;
-    const init = ge > 0.1 * fit ? ge : fit;
-    prob.priorMean = Math.log(fit);
-    prob.setGene(counts, g * n, gene.mu, g * n);
-    const r = lineSearch(prob, Math.log(init), minLogAlpha);
-    let d = Math.exp(r.logAlpha);
-    if (!(r.iter < 100)) d = Math.exp(gridSearch(prob));
-    d = Math.min(Math.max(d, MIN_DISP), maxDisp);
-    dispMAP[g] = d;
-    const outlier = Math.log(ge) > Math.log(fit) + 2 * sdLog;
-    dispOutlier[g] = outlier ? 1 : 0;
-    dispersion[g] = outlier ? ge : d;
-  }
-  return { dispFit, dispMAP, dispersion, dispOutlier };
+  const args: MapArgs = {
+    counts,
+    n,
+    x,
+    p,
+    sf,
+    mu: gene.mu,
+    dispGeneEst: gene.dispGeneEst,
+    dispFit,
+    priorVar: trend.priorVar,
+    sdLog: Math.sqrt(trend.varLogDispEsts),
+    dispMAP: out.f64(G),
+    dispersion: out.f64(G),
+    dispOutlier: out.u8(G),
+  };
+  parallelFor('deseq2.map', mapRange, args, G, { threads, block: 64, signal: pr.signal });
+  return { dispFit, dispMAP: args.dispMAP, dispersion: args.dispersion, dispOutlier: args.dispOutlier };
 }

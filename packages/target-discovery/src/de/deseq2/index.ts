@@ -7,6 +7,8 @@ import type { RunHooks } from '@evident/contract';
 import { TargetDiscoveryInputError } from '../../errors.js';
 import type { Design } from '../../stats/lmfit.js';
 import type { Matrix } from '../../stats/matrix.js';
+import { defaultThreads } from '../../parallel/pool.js';
+import { sharedF64, toSharedF64 } from '../../parallel/shared.js';
 import { sizeFactorsMedianOfRatios } from './size-factors.js';
 import {
   baseMeansAndVariances,
@@ -27,6 +29,11 @@ export interface Deseq2Options {
   minReplicatesForReplace?: number;
   /** results()'s alpha for independent filtering (default 0.1). */
   alpha?: number;
+  /**
+   * Threads for the per-gene fits (default: every core for large inputs, see parallel/pool.ts). Any count
+   * gives the same results bit for bit: each gene is fitted by the same code on whichever thread takes it.
+   */
+  threads?: number;
 }
 
 export interface Deseq2Result {
@@ -65,9 +72,13 @@ export function deseq2(counts: Matrix, design: Design, coefficient: number, opts
   step('DESeq2 size factors', 0);
   const sf = sizeFactorsMedianOfRatios(counts);
   const nz = nonZeroRows(counts.data, G, n);
-  // Without all-zero genes the counts are used in place (no copy: 480 MB at 60,000 x 1,000).
-  const sub = nz.length === G ? counts.data : pickRows(counts.data, n, nz);
-  const pr: NbProblem = { counts: sub, G: nz.length, n, x, p, sf, signal: hooks.signal };
+  const threads = Math.max(1, Math.floor(opts.threads ?? defaultThreads(G * n)));
+  const shared = threads > 1;
+  // Without all-zero genes the counts are used in place (no copy: 480 MB at 60,000 x 1,000) unless worker
+  // threads need them on shared memory (then one copy, and the G x n matrix of fitted means is not kept).
+  const sub =
+    nz.length === G ? (shared ? toSharedF64(counts.data) : counts.data) : pickRows(counts.data, n, nz, shared);
+  const pr: NbProblem = { counts: sub, G: nz.length, n, x, p, sf, signal: hooks.signal, threads };
   step('DESeq2 gene-wise dispersions', 0.05);
   const base = baseMeansAndVariances(pr);
   const gene = geneWiseDispersions(pr, base);
@@ -118,8 +129,8 @@ function nonZeroRows(data: Float64Array, G: number, n: number): Int32Array {
   return Int32Array.from(out);
 }
 
-function pickRows(data: Float64Array, n: number, rows: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(rows.length * n);
+function pickRows(data: Float64Array, n: number, rows: ArrayLike<number>, shared: boolean): Float64Array {
+  const out = shared ? sharedF64(rows.length * n) : new Float64Array(rows.length * n);
   for (let r = 0; r < rows.length; r++) out.set(data.subarray(rows[r]! * n, rows[r]! * n + n), r * n);
   return out;
 }
@@ -168,7 +179,7 @@ function refitOutliers(
     keep.push(r);
   });
   if (keep.length > 0) {
-    const subCounts = pickRows(newCounts, n, keep);
+    const subCounts = pickRows(newCounts, n, keep, (pr.threads ?? 1) > 1);
     const sub: NbProblem = { ...pr, counts: subCounts, G: keep.length };
     const base = baseMeansAndVariances(sub);
     const gene = geneWiseDispersions(sub, base);

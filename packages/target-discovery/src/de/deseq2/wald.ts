@@ -1,9 +1,10 @@
 // DESeq2's nbinomWaldTest with betaPrior = FALSE (the default since DESeq2 1.16) and the Cook's distances
 // it records (calculateCooksDistance, recordMaxCooks): per gene, the GLM fit at the final dispersion, the
 // Wald statistic of every coefficient, and the largest Cook's distance among samples in cells of three or more.
+import { parallelFor } from '../../parallel/pool.js';
 import { BetaFitter, leastSquaresOperator } from './glm.js';
-import { startBeta, type NbProblem } from './dispersions.js';
-import { trimmedMean } from './dispersions.js';
+import { outputs, trimmedMean, type NbProblem } from './dispersions.js';
+import { startBeta } from './gene-wise.js';
 
 export interface WaldFit {
   /** G x p, log2 scale. */
@@ -41,6 +42,26 @@ export function designCells(x: Float64Array, n: number, p: number): { cell: Int3
   return { cell, size };
 }
 
+export interface WaldArgs {
+  counts: Float64Array;
+  n: number;
+  x: Float64Array;
+  p: number;
+  sf: Float64Array;
+  dispersion: Float64Array;
+  cooksCutoff: number;
+  /** Samples whose counts can be replaced (empty: none). */
+  replaceable: Uint8Array;
+  /** Outputs (see WaldFit). */
+  beta: Float64Array;
+  se: Float64Array;
+  betaIter: Int32Array;
+  betaConv: Uint8Array;
+  maxCooks: Float64Array;
+  maxCooksKept: Float64Array;
+  maxCooksSample: Int32Array;
+}
+
 export function waldTest(
   pr: NbProblem,
   dispersion: Float64Array,
@@ -48,16 +69,37 @@ export function waldTest(
   replaceable?: Uint8Array,
 ): WaldFit {
   const { counts, G, n, x, p, sf } = pr;
+  const threads = pr.threads ?? 1;
+  const out = outputs(threads);
+  const args: WaldArgs = {
+    counts,
+    n,
+    x,
+    p,
+    sf,
+    dispersion,
+    cooksCutoff,
+    replaceable: replaceable ?? new Uint8Array(0),
+    beta: out.f64(G * p),
+    se: out.f64(G * p),
+    betaIter: out.i32(G),
+    betaConv: out.u8(G),
+    maxCooks: out.f64(G),
+    maxCooksKept: out.f64(G),
+    maxCooksSample: out.i32(G),
+  };
+  const blocks = parallelFor('deseq2.wald', waldRange, args, G, { threads, block: 128, signal: pr.signal });
+  const outlierSamples = new Map<number, number[]>();
+  for (const list of blocks as Array<Array<[number, number[]]>>) for (const [g, s] of list) outlierSamples.set(g, s);
+  const { beta, se, betaIter, betaConv, maxCooks, maxCooksKept, maxCooksSample } = args;
+  return { beta, se, betaIter, betaConv, maxCooks, maxCooksKept, maxCooksSample, outlierSamples };
+}
+
+/** The per-gene fits and Cook's distances for genes [start, end); returns the genes with outlying samples. */
+export function waldRange(a: WaldArgs, start: number, end: number): Array<[number, number[]]> | undefined {
+  const { counts, n, x, p, sf, dispersion, cooksCutoff, replaceable } = a;
   const op = leastSquaresOperator(x, n, p);
   const fitter = new BetaFitter(x, n, p, new Float64Array(p).fill(1e-6 / Math.LN2 ** 2));
-  const beta = new Float64Array(G * p);
-  const se = new Float64Array(G * p);
-  const betaIter = new Int32Array(G);
-  const betaConv = new Uint8Array(G);
-  const maxCooks = new Float64Array(G);
-  const maxCooksKept = new Float64Array(G);
-  const maxCooksSample = new Int32Array(G);
-  const outlierSamples = new Map<number, number[]>();
   const work = new Float64Array(n);
   const { cell, size } = designCells(x, n, p);
   const forCooks = new Uint8Array(n);
@@ -70,16 +112,16 @@ export function waldTest(
   const moments = new RobustMoments(cell, size, n);
   const log2e = Math.LOG2E;
   const mu = new Float64Array(n);
-  for (let g = 0; g < G; g++) {
-    if ((g & 1023) === 0) pr.signal?.throwIfAborted();
+  let found: Array<[number, number[]]> | undefined;
+  for (let g = start; g < end; g++) {
     startBeta(op, counts, g, n, p, sf, work, fitter.beta);
     const alpha = dispersion[g]!;
     const r = fitter.fit(counts, g * n, sf, alpha, true);
-    betaIter[g] = r.iter;
-    betaConv[g] = r.iter < 100 ? 1 : 0;
+    a.betaIter[g] = r.iter;
+    a.betaConv[g] = r.iter < 100 ? 1 : 0;
     for (let k = 0; k < p; k++) {
-      beta[g * p + k] = log2e * fitter.beta[k]!;
-      se[g * p + k] = log2e * Math.sqrt(Math.max(fitter.betaVar[k]!, 0));
+      a.beta[g * p + k] = log2e * fitter.beta[k]!;
+      a.se[g * p + k] = log2e * Math.sqrt(Math.max(fitter.betaVar[k]!, 0));
     }
     // Cook's distances: Pearson residuals under a robust moments dispersion, at the unclamped mean.
     for (let j = 0; j < n; j++) {
@@ -87,7 +129,7 @@ export function waldTest(
       for (let k = 0; k < p; k++) eta += x[k * n + j]! * fitter.beta[k]!;
       mu[j] = sf[j]! * Math.exp(eta);
     }
-    const a = moments.dispersion(counts, g * n, sf);
+    const disp = moments.dispersion(counts, g * n, sf);
     let best = -Infinity;
     let kept = -Infinity;
     let bestAll = -Infinity;
@@ -95,7 +137,7 @@ export function waldTest(
     let outs: number[] | undefined;
     for (let j = 0; j < n; j++) {
       const m = mu[j]!;
-      const v = m + a * m * m;
+      const v = m + disp * m * m;
       const d = counts[g * n + j]! - m;
       const h = fitter.hat[j]!;
       const c = ((d * d) / v / p) * (h / ((1 - h) * (1 - h)));
@@ -105,7 +147,7 @@ export function waldTest(
       }
       if (forCooks[j] && (c > best || Number.isNaN(c))) best = c;
       if (forCooks[j]) {
-        const ck = replaceable?.[j] ? 0 : c;
+        const ck = replaceable[j] ? 0 : c;
         if (ck > kept || Number.isNaN(ck)) kept = ck;
       }
       if (c > cooksCutoff) {
@@ -113,12 +155,15 @@ export function waldTest(
         outs.push(j);
       }
     }
-    maxCooks[g] = cooksRecorded ? best : NaN;
-    maxCooksKept[g] = cooksRecorded ? kept : NaN;
-    maxCooksSample[g] = bestAllJ;
-    if (outs) outlierSamples.set(g, outs);
+    a.maxCooks[g] = cooksRecorded ? best : NaN;
+    a.maxCooksKept[g] = cooksRecorded ? kept : NaN;
+    a.maxCooksSample[g] = bestAllJ;
+    if (outs) {
+      found ??= [];
+      found.push([g, outs]);
+    }
   }
-  return { beta, se, betaIter, betaConv, maxCooks, maxCooksKept, maxCooksSample, outlierSamples };
+  return found;
 }
 
 /**

@@ -1,18 +1,21 @@
 // edgeR's negative-binomial GLM pieces (glmFit as edgeR 3.40 runs them): the one-group Newton fit
-// (mglmOneGroup), the one-way layout (mglmOneWay: one mean per group), the unit deviance, the prior-count
-// augmentation behind its shrunk log fold changes (addPriorCount) and the Cox-Reid adjusted profile likelihood.
-import { lgammaFast as gammaln } from '../../stats/gamma-fast.js';
+// (mglmOneGroup), the design's groups (for mglmOneWay: one mean per group), the unit deviance, the
+// Levenberg-damped scoring for other designs and the prior-count augmentation behind its shrunk log fold
+// changes (addPriorCount). fit-all.ts runs them over all genes.
 import { crossprodWeighted, invertInPlace } from '../../stats/small-matrix.js';
-import { leastSquaresOperator } from '../deseq2/glm.js';
 
 const LOW = 1e-10;
 
-/** log mean (per unit offset) of one group by Newton-Raphson; -Inf when every count is zero. */
+/**
+ * log mean (per unit offset) of one group by Newton-Raphson; -Inf when every count is zero. Takes the library
+ * sizes exp(offset) rather than the offsets: each step's means are exp(beta) x library size, one exponential
+ * per step instead of one per sample (edgeR's exp(beta + offset) differs by rounding only, ~1e-16 relative).
+ */
 export function oneGroup(
   y: ArrayLike<number>,
   yOff: number,
   idx: ArrayLike<number>,
-  offset: ArrayLike<number>,
+  libs: ArrayLike<number>,
   disp: number,
   maxit = 50,
   tol = 1e-10,
@@ -27,7 +30,7 @@ export function oneGroup(
       const j = idx[k]!;
       const v = y[yOff + j]!;
       if (v > LOW) {
-        beta += v / Math.exp(offset[j]!);
+        beta += v / libs[j]!;
         nonzero = true;
       }
     }
@@ -39,9 +42,10 @@ export function oneGroup(
   for (let i = 0; i < maxit; i++) {
     let dl = 0;
     let info = 0;
+    const eb = Math.exp(beta);
     for (let k = 0; k < m; k++) {
       const j = idx[k]!;
-      const mu = Math.exp(beta + offset[j]!);
+      const mu = eb * libs[j]!;
       const den = 1 + mu * disp;
       dl += (y[yOff + j]! - mu) / den;
       info += mu / den;
@@ -86,97 +90,13 @@ export function unitDeviance(y: number, mu: number, phi: number): number {
   return 2 * (y * Math.log(y / mu) + (y + inv) * Math.log((mu + inv) / (y + inv)));
 }
 
-export interface GlmFit {
-  /** K x p coefficients (natural log), K = the genes fitted. */
-  coef: Float64Array;
-  deviance: Float64Array;
-  /** K x n: 1 where both the count and the fitted mean are below 1e-4 (edgeR's "fitted zero"). */
-  zeros: Uint8Array;
-  /** Per gene, the smallest fitted mean. */
-  minMu: Float64Array;
-}
-
-export interface GlmFitOptions {
-  /** Fit these rows of counts (default: all G). disp is indexed like this list. */
-  genes?: ArrayLike<number>;
-  /** A per-sample amount added to every count (addPriorCount), without copying the matrix. */
-  add?: ArrayLike<number>;
-  /** Called per gene with its fitted means (a scratch buffer, valid during the call). */
-  onGene?: (k: number, g: number, mu: Float64Array) => void;
-}
-
-/**
- * glmFit for every gene: one-way layouts by group means (mglmOneWay), other designs by edgeR's
- * Levenberg-damped scoring (mglmLevenberg). Fitted means are not kept (a G x n matrix is 480 MB at
- * 60,000 x 1,000): callers get the fitted-zero pattern, the smallest mean, or a per-gene callback.
- */
-export function glmFitAll(
-  counts: Float64Array,
-  G: number,
-  n: number,
-  x: Float64Array,
-  p: number,
-  offset: Float64Array,
-  disp: ArrayLike<number>,
-  opts: GlmFitOptions = {},
-): GlmFit {
-  const K = opts.genes ? opts.genes.length : G;
-  const coef = new Float64Array(K * p);
-  const deviance = new Float64Array(K);
-  const zeros = new Uint8Array(K * n);
-  const minMu = new Float64Array(K);
-  const row = new Float64Array(n);
-  const mu = new Float64Array(n);
-  const { group, first } = designGroups(x, n, p);
-  const oneWay = first.length === p;
-  const members = first.map((_, g) => Array.from({ length: n }, (_, j) => j).filter((j) => group[j] === g));
-  const inv = new Float64Array(p * p);
-  if (oneWay) {
-    // Coefficients from group means: solve design[first rows] beta = group log-means.
-    const du = new Float64Array(p * p);
-    for (let r = 0; r < p; r++) for (let k = 0; k < p; k++) du[r * p + k] = x[k * n + first[r]!]!;
-    invertInPlace(du, p, inv);
-  }
-  const gb = new Float64Array(p);
-  const beta = new Float64Array(p);
-  const op = oneWay ? new Float64Array(0) : leastSquaresOperator(x, n, p);
-  for (let k = 0; k < K; k++) {
-    const g = opts.genes ? opts.genes[k]! : k;
-    for (let j = 0; j < n; j++) row[j] = counts[g * n + j]! + (opts.add ? opts.add[j]! : 0);
-    const phi = disp[k]!;
-    if (oneWay) {
-      for (let c = 0; c < p; c++) gb[c] = Math.max(oneGroup(row, 0, members[c]!, offset, phi), -1e8);
-      for (let j = 0; j < n; j++) mu[j] = Math.exp(gb[group[j]!]! + offset[j]!);
-      for (let c = 0; c < p; c++) {
-        let s = 0;
-        for (let r = 0; r < p; r++) s += inv[c * p + r]! * gb[r]!;
-        coef[k * p + c] = s;
-      }
-      let dev = 0;
-      for (let j = 0; j < n; j++) dev += unitDeviance(row[j]!, mu[j]!, phi);
-      deviance[k] = dev;
-    } else {
-      deviance[k] = levenberg(row, 0, n, x, p, offset, phi, beta, mu, 0, op);
-      coef.set(beta, k * p);
-    }
-    let mm = Infinity;
-    for (let j = 0; j < n; j++) {
-      if (row[j]! < 1e-4 && mu[j]! < 1e-4) zeros[k * n + j] = 1;
-      if (mu[j]! < mm) mm = mu[j]!;
-    }
-    minMu[k] = mm;
-    opts.onGene?.(k, g, mu);
-  }
-  return { coef, deviance, zeros, minMu };
-}
-
 /**
  * edgeR's Levenberg-damped Fisher scoring (glm_levenberg): a Newton step on (X'WX + lambda I), lambda from
  * 1e-6 x the largest information at the start, doubled while the deviance does not fall, divided by ten after
  * an undamped success; stops when dl . dbeta < 1e-6 or after 250 iterations. Start: edgeR's "null" start, a weighted
  * average of count / library size projected on the design.
  */
-function levenberg(
+export function levenberg(
   y: Float64Array,
   yOff: number,
   n: number,
@@ -314,73 +234,13 @@ export function aveLogCPM(
   disp: ArrayLike<number>,
 ): Float64Array {
   const { add, offset: off } = priorCount(n, offset, 2);
+  const libs = Float64Array.from(off, Math.exp);
   const all = Array.from({ length: n }, (_, j) => j);
   const row = new Float64Array(n);
   const out = new Float64Array(G);
   for (let g = 0; g < G; g++) {
     for (let j = 0; j < n; j++) row[j] = counts[g * n + j]! + add[j]!;
-    out[g] = (oneGroup(row, 0, all, off, disp[g]!) + Math.log(1e6)) / Math.LN2;
+    out[g] = (oneGroup(row, 0, all, libs, disp[g]!) + Math.log(1e6)) / Math.LN2;
   }
   return out;
-}
-
-/**
- * The Cox-Reid adjusted profile log-likelihood of one gene at dispersion phi, given its fitted means, over
- * the samples in `idx` and their (reduced) design xs (column-major, idx.length x q).
- */
-export function adjustedProfileLik(
-  y: Float64Array,
-  yOff: number,
-  mu: Float64Array,
-  muOff: number,
-  idx: ArrayLike<number>,
-  xs: Float64Array,
-  q: number,
-  phi: number,
-  work: { w: Float64Array; b: Float64Array; bi: Float64Array },
-): number {
-  const m = idx.length;
-  let ll = 0;
-  const r = 1 / phi;
-  for (let k = 0; k < m; k++) {
-    const j = idx[k]!;
-    const cy = y[yOff + j]!;
-    const cm = mu[muOff + j]!;
-    work.w[k] = 0;
-    if (cm === 0) continue;
-    const logmur = Math.log(cm + r);
-    ll +=
-      phi > 0
-        ? cy * Math.log(cm) -
-          cy * logmur +
-          r * Math.log(r) -
-          r * logmur +
-          gammaln(cy + r) -
-          gammaln(cy + 1) -
-          gammaln(r)
-        : cy * Math.log(cm) - cm - gammaln(cy + 1);
-    work.w[k] = cm / (1 + phi * cm);
-  }
-  crossprodWeighted(xs, m, q, work.w, work.b);
-  // 0.5 log det(X'WX) via the LDL' diagonal; a tiny or non-finite pivot counts as 1e-10 (as edgeR does).
-  const d = ldlDiagonal(work.b, q);
-  let logdet = 0;
-  for (let i = 0; i < q; i++) logdet += d[i]! < LOW || !Number.isFinite(d[i]) ? Math.log(LOW) : Math.log(d[i]!);
-  return ll - 0.5 * logdet;
-}
-
-function ldlDiagonal(a: Float64Array, q: number): Float64Array {
-  const L = new Float64Array(q * q);
-  const d = new Float64Array(q);
-  for (let j = 0; j < q; j++) {
-    let s = a[j * q + j]!;
-    for (let k = 0; k < j; k++) s -= L[j * q + k]! * L[j * q + k]! * d[k]!;
-    d[j] = s;
-    for (let i = j + 1; i < q; i++) {
-      let t = a[i * q + j]!;
-      for (let k = 0; k < j; k++) t -= L[i * q + k]! * L[j * q + k]! * d[k]!;
-      L[i * q + j] = t / s;
-    }
-  }
-  return d;
 }

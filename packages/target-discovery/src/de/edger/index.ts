@@ -10,12 +10,15 @@ import { adjustBH } from '../../stats/bh.js';
 import { squeezeVar } from '../../stats/ebayes.js';
 import { filterByExpr } from '../../stats/filter-by-expr.js';
 import type { Design } from '../../stats/lmfit.js';
-import { columnSums, subsetRows, type Matrix } from '../../stats/matrix.js';
-import { householder } from '../../stats/qr.js';
+import { columnSums, type Matrix } from '../../stats/matrix.js';
 import { calcNormFactorsTMM } from '../../stats/tmm.js';
-import { adjustedProfileLik, aveLogCPM, glmFitAll, priorCount } from './glm.js';
+import { defaultThreads } from '../../parallel/pool.js';
+import { sharedF64 } from '../../parallel/shared.js';
+import { glmFitAll } from './fit-all.js';
+import { aveLogCPM, priorCount } from './glm.js';
 import { maximizeInterpolant } from './interpolate.js';
 import { locfitDegree0ByCol } from './locfit.js';
+import { GRID, independentColumns, profileLikelihoodGrid } from './profile-lik.js';
 
 export interface EdgerQlResult {
   /** Which input rows were kept by filterByExpr (the statistics are for those, in order). */
@@ -34,7 +37,13 @@ export interface EdgerQlResult {
   span: number;
 }
 
-const GRID = Array.from({ length: 21 }, (_, i) => -10 + i); // seq(-10, 10, length.out = 21)
+export interface EdgerQlOptions {
+  /**
+   * Threads for the per-gene fits (default: every core for large inputs, see parallel/pool.ts). Any count
+   * gives the same results bit for bit: each gene is fitted by the same code on whichever thread takes it.
+   */
+  threads?: number;
+}
 
 export function edgerQl(
   counts: Matrix,
@@ -42,6 +51,7 @@ export function edgerQl(
   coef: number,
   groupSizes: number[],
   hooks: RunHooks = {},
+  opts: EdgerQlOptions = {},
 ): EdgerQlResult {
   const step = (stage: string, f: number) => {
     hooks.signal?.throwIfAborted();
@@ -57,7 +67,10 @@ export function edgerQl(
     );
   step('edgeR filterByExpr and TMM', 0);
   const keep = filterByExpr(counts, groupSizes);
-  const sub = subsetRows(counts, keep);
+  const threads = Math.max(1, Math.floor(opts.threads ?? defaultThreads(counts.nrow * n)));
+  const signal = hooks.signal;
+  const fitOpts = { threads, signal };
+  const sub = keptRows(counts, keep, threads > 1);
   const G = sub.nrow;
   if (G < 2)
     throw new TargetDiscoveryInputError(
@@ -71,19 +84,20 @@ export function edgerQl(
   const offset = Float64Array.from(libSize, (l, j) => Math.log(l * normFactors[j]!));
 
   step('edgeR estimateDisp', 0.1);
-  const sel: number[] = [];
+  const selected: number[] = [];
   for (let g = 0; g < G; g++) {
     let s = 0;
     for (let j = 0; j < n; j++) s += y[g * n + j]!;
-    if (s >= 5) sel.push(g);
+    if (s >= 5) selected.push(g);
   }
+  const sel = Int32Array.from(selected);
   const S = sel.length;
-  const l0 = profileLikelihoodGrid(y, sel, n, x, p, offset);
+  const l0 = profileLikelihoodGrid(y, sel, n, x, p, offset, threads, signal);
   const colSumsL0 = new Float64Array(GRID.length);
   for (let r = 0; r < S; r++) for (let i = 0; i < GRID.length; i++) colSumsL0[i]! += l0[r * GRID.length + i]!;
   const common = 0.1 * 2 ** maximizeInterpolant(GRID, colSumsL0, 1)[0]!;
   const logCPM = aveLogCPM(y, G, n, offset, new Float64Array(G).fill(common));
-  const cov = sel.map((g) => logCPM[g]!);
+  const cov = selected.map((g) => logCPM[g]!);
   const span = S <= 50 ? 1 : 0.25 + 0.75 * (50 / S) ** 0.5;
   step('edgeR dispersion trend', 0.5);
   const m0 = locfitDegree0ByCol(l0, S, GRID.length, cov, span);
@@ -91,14 +105,14 @@ export function edgerQl(
   let minAt = 0;
   for (let r = 1; r < S; r++) if (cov[r]! < cov[minAt]!) minAt = r;
   const trended = new Float64Array(G).fill(0.1 * 2 ** trendSel[minAt]!);
-  sel.forEach((g, r) => {
+  selected.forEach((g, r) => {
     trended[g] = 0.1 * 2 ** trendSel[r]!;
   });
 
   step('edgeR glmQLFit', 0.7);
-  const fit = glmFitAll(y, G, n, x, p, offset, trended);
+  const fit = glmFitAll(y, G, n, x, p, offset, trended, fitOpts);
   const aug = priorCount(n, offset, 0.125);
-  const shrunk = glmFitAll(y, G, n, x, p, aug.offset, trended, { add: aug.add });
+  const shrunk = glmFitAll(y, G, n, x, p, aug.offset, trended, { ...fitOpts, add: aug.add });
   const df = residualDf(fit.zeros, G, n, x, p);
   const s2 = new Float64Array(G);
   for (let g = 0; g < G; g++) s2[g] = df[g] === 0 ? 0 : Math.max(fit.deviance[g]! / df[g]!, 0);
@@ -108,7 +122,7 @@ export function edgerQl(
   const p0 = p - 1;
   const x0 = new Float64Array(n * p0);
   for (let k = 0, c = 0; k < p; k++) if (k !== coef) x0.set(x.subarray(k * n, k * n + n), n * c++);
-  const nul = glmFitAll(y, G, n, x0, p0, offset, trended);
+  const nul = glmFitAll(y, G, n, x0, p0, offset, trended, fitOpts);
   const maxDf = G * (n - p);
   const logFC = new Float64Array(G);
   const F = new Float64Array(G);
@@ -145,23 +159,6 @@ function fUpper(f: number, d1: number, d2: number): number {
   return betainc(d2 / (d2 + d1 * f), d2 / 2, d1 / 2, true, false);
 }
 
-/** The columns of x (rows `rows`) that stay linearly independent, in order (R's qr() pivot[1:rank]). */
-function independentColumns(x: Float64Array, n: number, p: number, rows: number[]): number[] {
-  const kept: number[] = [];
-  for (let k = 0; k < p; k++) {
-    const cand = [...kept, k];
-    const m = rows.length;
-    const a = new Float64Array(m * cand.length);
-    cand.forEach((c, ci) => {
-      rows.forEach((r, ri) => {
-        a[ci * m + ri] = x[c * n + r]!;
-      });
-    });
-    if (householder(a, m, cand.length, new Float64Array(cand.length), new Float64Array(cand.length))) kept.push(k);
-  }
-  return kept;
-}
-
 /** edgeR's .residDF: residual df per gene, less where fitted zeros make coefficients inestimable. */
 function residualDf(zeros: Uint8Array, G: number, n: number, x: Float64Array, p: number): Float64Array {
   const df = new Float64Array(G);
@@ -187,73 +184,6 @@ function residualDf(zeros: Uint8Array, G: number, n: number, x: Float64Array, p:
 }
 
 /**
- * The adjusted profile log-likelihood of every gene at the 21 grid dispersions 0.1 x 2^(-10..10). Genes with
- * fitted zeros use the samples that are not zero and the columns still estimable there, as edgeR does.
- */
-function profileLikelihoodGrid(
-  y: Float64Array,
-  sel: number[],
-  n: number,
-  x: Float64Array,
-  p: number,
-  offset: Float64Array,
-) {
-  const L = GRID.length;
-  const S = sel.length;
-  const l0 = new Float64Array(S * L);
-  const first = glmFitAll(y, 0, n, x, p, offset, new Float64Array(S).fill(0.05), { genes: sel });
-  const byPattern = new Map<string, number[]>();
-  for (let r = 0; r < S; r++) {
-    const key = first.zeros.subarray(r * n, r * n + n).join('');
-    const list = byPattern.get(key);
-    if (list) list.push(r);
-    else byPattern.set(key, [r]);
-  }
-  for (const [key, members] of byPattern) {
-    const rows = Array.from({ length: n }, (_, j) => j).filter((j) => key[j] === '0');
-    if (rows.length === 0) continue;
-    const full = rows.length === n;
-    const cols = full ? Array.from({ length: p }, (_, k) => k) : independentColumns(x, n, p, rows);
-    const m = rows.length;
-    const q = cols.length;
-    if (m === q) continue;
-    // The common case (no fitted zeros) reads the counts in place; reduced designs copy their few genes.
-    let ys = y;
-    let genes: number[] = members.map((r) => sel[r]!);
-    let xs = x;
-    let off = offset;
-    if (!full) {
-      xs = new Float64Array(m * q);
-      cols.forEach((c, ci) => {
-        rows.forEach((r, ri) => {
-          xs[ci * m + ri] = x[c * n + r]!;
-        });
-      });
-      ys = new Float64Array(members.length * m);
-      genes.forEach((g, gi) => {
-        rows.forEach((r, ri) => {
-          ys[gi * m + ri] = y[g * n + r]!;
-        });
-      });
-      genes = members.map((_, gi) => gi);
-      off = Float64Array.from(rows, (r) => offset[r]!);
-    }
-    const idx = Array.from({ length: m }, (_, j) => j);
-    const work = { w: new Float64Array(m), b: new Float64Array(q * q), bi: new Float64Array(q * q) };
-    for (let i = 0; i < L; i++) {
-      const phi = 0.1 * 2 ** GRID[i]!;
-      glmFitAll(ys, 0, m, xs, q, off, new Float64Array(genes.length).fill(phi), {
-        genes,
-        onGene: (k, g, mu) => {
-          l0[members[k]! * L + i] = adjustedProfileLik(ys, g * m, mu, 0, idx, xs, q, phi, work);
-        },
-      });
-    }
-  }
-  return l0;
-}
-
-/**
  * glmQLFTest's Poisson bound: where the QL dispersion pulls a gene's variance below Poisson for some sample,
  * its p-value is at least the Poisson likelihood-ratio test's.
  */
@@ -276,11 +206,22 @@ function poissonBound(
   for (let g = 0; g < G; g++) if ((minMu[g]! * disp[g]! + 1) * s2[g]! < 1) below.push(g);
   if (below.length === 0) return;
   const zero = new Float64Array(below.length);
-  const full = glmFitAll(y, G, n, x, p, offset, zero, { genes: below });
-  const nul = glmFitAll(y, G, n, x0, p0, offset, zero, { genes: below });
+  const genes = Int32Array.from(below);
+  const full = glmFitAll(y, G, n, x, p, offset, zero, { genes });
+  const nul = glmFitAll(y, G, n, x0, p0, offset, zero, { genes });
   below.forEach((g, r) => {
     const lr = nul.deviance[r]! - full.deviance[r]!;
     const pp = lr > 0 ? gammainc(lr / 2, (p - p0) / 2, true, true) : 1;
     pValue[g] = Math.max(pValue[g]!, pp);
   });
+}
+
+/** filterByExpr's kept rows, copied (onto shared memory when worker threads will read them). */
+function keptRows(m: Matrix, keep: Uint8Array, shared: boolean): Matrix {
+  let rows = 0;
+  for (let i = 0; i < m.nrow; i++) if (keep[i]) rows++;
+  const n = m.ncol;
+  const out = shared ? sharedF64(rows * n) : new Float64Array(rows * n);
+  for (let i = 0, r = 0; i < m.nrow; i++) if (keep[i]) out.set(m.data.subarray(i * n, i * n + n), n * r++);
+  return { nrow: rows, ncol: n, data: out };
 }
