@@ -83,6 +83,7 @@ function ensureWorkers(k: number): PoolWorker[] {
   }
   while (pool.length < Math.min(k, MAX_WORKERS)) {
     const slot = pool.length;
+    Atomics.store(state, slot, 0);
     const { port1, port2 } = new MessageChannel();
     let worker: Worker;
     try {
@@ -144,12 +145,22 @@ export function parallelFor<A extends object>(
     mainError = e;
     Atomics.store(ctl, ABORT, 1);
   }
-  // Wait for every worker that can answer: one that failed to start never took a block.
+  // Wait for every worker that can answer: one that failed to start never took a block. A worker that died
+  // (threadId -1 once its thread has stopped, before any 'exit' event this blocked thread could not see) never
+  // counts itself done: the job fails rather than waiting for it forever, and the pool is rebuilt next time.
+  let died = 0;
   for (;;) {
     const done = Atomics.load(ctl, DONE);
     const failed = workers.filter((w) => Atomics.load(state, w.slot) === FAILED).length;
     if (done + failed >= workers.length) break;
+    died = workers.filter((w) => w.worker.threadId === -1).length;
+    if (died > 0) break;
     Atomics.wait(ctl, DONE, done, 50);
+  }
+  if (died > 0) {
+    Atomics.store(ctl, ABORT, 1);
+    for (const w of pool.splice(0)) void w.worker.terminate();
+    throw new Error(`parallelFor(${name}): a worker thread stopped before finishing its blocks`);
   }
   const errors: string[] = [];
   for (const w of workers) {
