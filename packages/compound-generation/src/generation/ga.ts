@@ -77,8 +77,9 @@ export async function runGeneticAlgorithm(
   const dockingShare = () => (rounds ? rounds.stats.calls / Math.max(1, rounds.stats.budget) : 0);
   // One docking round: the fittest undocked passing members, spread out by similarity; then every scored
   // molecule's docking estimate is refreshed, so that selection sees what docking taught.
+  const roundsLeft = () => rounds !== null && rounds.remaining - perRound >= reserve;
   const dockRound = async (pool: Evaluated[]) => {
-    if (!rounds || rounds.remaining - perRound < reserve) return;
+    if (!rounds || !roundsLeft()) return;
     const picks: Evaluated[] = [];
     for (const e of [...pool].sort((a, b) => b.fitness - a.fitness)) {
       if (picks.length >= perRound) break;
@@ -163,7 +164,9 @@ export async function runGeneticAlgorithm(
         } else {
           stale++;
         }
-        if (stale >= PATIENCE) {
+        // With docking, convergence on the surrogate is not the end while the search rounds still have budget:
+        // each round's scores reshape the fitness the convergence was measured on.
+        if (stale >= PATIENCE && !roundsLeft()) {
           stopReason = 'num_molecules_reached';
           break;
         }
