@@ -112,10 +112,10 @@ async function dockAndSelect(
   const rounds = new DockingRounds(rd, port, calls, exhaustiveness);
   const t0 = performance.now();
   const candidates = selectDiverse(archive, calls, base.options.similarity_cap);
-  await rounds.dock(candidates, undefined, true);
-  for (const e of archive) if (rounds.isFinal(e)) applyDockingTerm(e, rounds.term(e).term);
+  await rounds.dock(candidates);
+  for (const e of archive) if (rounds.isDocked(e)) applyDockingTerm(e, rounds.term(e).term);
   const chosen = selectDiverse(
-    archive.filter((e) => rounds.isFinal(e)),
+    archive.filter((e) => rounds.isDocked(e)),
     n,
     base.options.similarity_cap,
   );

@@ -43,7 +43,7 @@ export {
 } from './results.js';
 export type { StopReason, RunHooks } from './generation/ga.js';
 export { finalDockingReserve, DOCK_EVERY, EXPECTED_ROUNDS } from './generation/ga.js';
-export { SEARCH_EXHAUSTIVENESS } from './generation/docking-rounds.js';
+
 export { randomEnumerationBaseline } from './generation/baseline.js';
 export { depictSvg, svgGrid, type GridCell } from './depict.js';
 export { siteComplementarity, residueFit, type PharmacophoreFeatures } from './scoring/site.js';

@@ -1,9 +1,11 @@
 // Docking inside the search: the fast surrogate (QED, SA, constraints, alerts, and an estimate of the docking
-// score) ranks every candidate; each round docks the most promising undocked candidates at a low exhaustiveness
-// (SEARCH_EXHAUSTIVENESS: cheap, noisier), and their Vina scores feed back into selection through the estimate, a
-// similarity-weighted k-nearest-neighbour average over the molecules docked so far (Morgan r=2 Tanimoto). The
-// molecules that are returned are docked again at the requested exhaustiveness ("final" records): those are the
-// scores and poses reported. Every docking call, at either level, counts once against the run's budget.
+// score) ranks every candidate; each round docks the most promising undocked candidates, and their Vina scores
+// feed back into selection through the estimate, a similarity-weighted k-nearest-neighbour average over the
+// molecules docked so far (Morgan r=2 Tanimoto). Every call docks at the requested exhaustiveness, so every
+// docked molecule can be returned with the score and pose it got: a cheaper search level saves little CPU per
+// call (ligand preparation and grid maps dominate at low exhaustiveness; packages/docking README, "Cost") and
+// its scores could only guide, never be reported, which narrows the field the returned set is chosen from.
+// Every docking call counts once against the run's budget.
 import { tanimoto, type Fingerprint } from '../chem/fingerprint.js';
 import { enumerateStereoisomers } from '../chem/stereo.js';
 import type { RDKit } from '../rdkit.js';
@@ -22,8 +24,6 @@ export interface DockingRecord {
   isomer_scores: Record<string, number>;
   /** True when the molecule had more unspecified stereocentres than the cap allows to enumerate. */
   isomers_capped: boolean;
-  /** Docked at the requested exhaustiveness (a returned molecule's record always is). */
-  final: boolean;
 }
 
 export interface DockingStats {
@@ -47,8 +47,6 @@ const NEIGHBOURS = 5;
 const MIN_NEIGHBOUR_SIMILARITY = 0.25;
 /** At most this many stereoisomers are docked per molecule (the rest are reported, not silently dropped). */
 export const MAX_ISOMERS = 4;
-/** Vina exhaustiveness of the search rounds: about a third of the CPU of exhaustiveness 8 for most ligands. */
-export const SEARCH_EXHAUSTIVENESS = 1;
 
 export class DockingRounds {
   readonly records = new Map<string, DockingRecord>();
@@ -60,7 +58,7 @@ export class DockingRounds {
     private readonly rd: RDKit,
     private readonly port: DockingPort,
     budget: number,
-    private readonly finalExhaustiveness: number,
+    private readonly exhaustiveness: number,
   ) {
     this.stats = { budget, calls: 0, failures: 0, rounds: 0, molecules_docked: 0, seconds: 0 };
   }
@@ -73,23 +71,17 @@ export class DockingRounds {
     return this.records.has(e.smiles);
   }
 
-  /** Docked at the requested exhaustiveness: its score and pose can be reported. */
-  isFinal(e: Evaluated): boolean {
-    return this.records.get(e.smiles)?.final === true;
-  }
-
   /**
    * Docks the given molecules (each stereoisomer of each), in parallel through the port (which bounds its own
    * concurrency), as far as the budget goes. Returns how many molecules got a record.
    */
-  async dock(molecules: Evaluated[], signal?: AbortSignal, final = false): Promise<number> {
+  async dock(molecules: Evaluated[], signal?: AbortSignal): Promise<number> {
     const t0 = performance.now();
     const jobs: Array<Promise<void>> = [];
-    const exhaustiveness = final ? this.finalExhaustiveness : Math.min(SEARCH_EXHAUSTIVENESS, this.finalExhaustiveness);
+    const exhaustiveness = this.exhaustiveness;
     let docked = 0;
     for (const e of molecules) {
-      const known = this.records.get(e.smiles);
-      if (known && (known.final || !final)) continue;
+      if (this.records.has(e.smiles)) continue;
       const { isomers, capped } = enumerateStereoisomers(this.rd, e.smiles, { max: MAX_ISOMERS });
       if (isomers.length > this.remaining) break;
       this.stats.calls += isomers.length;
@@ -111,7 +103,6 @@ export class DockingRounds {
           if (ok.length === 0) return;
           ok.sort((a, b) => a.pose.score - b.pose.score || (a.s < b.s ? -1 : 1));
           const best = ok[0]!;
-          const first = !this.records.has(e.smiles);
           this.records.set(e.smiles, {
             smiles: best.s,
             score: best.pose.score,
@@ -120,12 +111,9 @@ export class DockingRounds {
             isomers_docked: isomers.length,
             isomer_scores: Object.fromEntries(ok.map((r) => [r.s, r.pose.score])),
             isomers_capped: capped,
-            final: final || exhaustiveness === this.finalExhaustiveness,
           });
-          if (first) {
-            this.fps.push(e.fp);
-            this.terms.push(dockingTerm(best.pose.score));
-          }
+          this.fps.push(e.fp);
+          this.terms.push(dockingTerm(best.pose.score));
           docked++;
         })(),
       );

@@ -39,12 +39,11 @@ export const EXPECTED_ROUNDS = 8;
 const ROUND_SIMILARITY = 0.7;
 
 /**
- * Docking calls kept for the final pass, at the requested exhaustiveness: every returned molecule, with room for
- * stereoisomers, and at least two thirds of the budget, so that the returned set is chosen from a wide field of
- * finally docked molecules (the search rounds' exhaustiveness-1 scores only guide the search).
+ * Docking calls kept for after the search: enough to dock every returned molecule that the rounds have not
+ * docked yet, with room for stereoisomers. The rounds spend the rest, and everything docked can be returned.
  */
 export function finalDockingReserve(numMolecules: number, budget: number): number {
-  return Math.min(budget, Math.max(Math.ceil(1.5 * numMolecules) + 4, Math.ceil((2 * budget) / 3)));
+  return Math.min(budget, Math.ceil(1.5 * numMolecules) + 4);
 }
 
 /** Generations without improvement of the selected set's mean score before the run counts as converged. */
@@ -78,8 +77,9 @@ export async function runGeneticAlgorithm(
   const dockingShare = () => (rounds ? rounds.stats.calls / Math.max(1, rounds.stats.budget) : 0);
   // One docking round: the fittest undocked passing members, spread out by similarity; then every scored
   // molecule's docking estimate is refreshed, so that selection sees what docking taught.
+  const roundsLeft = () => rounds !== null && rounds.remaining - perRound >= reserve;
   const dockRound = async (pool: Evaluated[]) => {
-    if (!rounds || rounds.remaining - perRound < reserve) return;
+    if (!rounds || !roundsLeft()) return;
     const picks: Evaluated[] = [];
     for (const e of [...pool].sort((a, b) => b.fitness - a.fitness)) {
       if (picks.length >= perRound) break;
@@ -164,7 +164,9 @@ export async function runGeneticAlgorithm(
         } else {
           stale++;
         }
-        if (stale >= PATIENCE) {
+        // With docking, convergence on the surrogate is not the end while the search rounds still have budget:
+        // each round's scores reshape the fitness the convergence was measured on.
+        if (stale >= PATIENCE && !roundsLeft()) {
           stopReason = 'num_molecules_reached';
           break;
         }
@@ -182,39 +184,31 @@ export async function runGeneticAlgorithm(
       const selected = selectDiverse(archive, target, options.similarity_cap);
       return { selected, evaluator, stopReason, generations, initial, docking: null, archive };
     }
-    // Final pass: dock at the requested exhaustiveness whatever the diverse selection holds that is not docked so
-    // yet (new, or docked only in a search round), re-select with those scores, and repeat until the selection is
-    // all final or the budget is spent; only molecules docked at the requested exhaustiveness return.
-    for (let pass = 0; pass < 20; pass++) {
-      check();
-      const selected = selectDiverse(archive, target, options.similarity_cap);
-      const pending = selected.filter((e) => !rounds.isFinal(e));
-      if (pending.length === 0 || rounds.remaining <= 0) break;
+    // After the search: dock whatever the diverse selection holds that is not docked yet, re-select with those
+    // scores, and repeat until the selection is all docked or the budget is spent; then what the budget still
+    // holds docks the next-best candidates by the estimate, a batch at a time. The returned set is chosen among
+    // every docked molecule (search rounds included): the wider the field, the better the set.
+    const dockPass = async (molecules: Evaluated[]) => {
       report('docking', Math.max(progress, Math.min(99, 90 + 9 * dockingShare())) / 100);
       const before = rounds.stats.calls;
-      await rounds.dock(pending, hooks.signal, true);
+      await rounds.dock(molecules, hooks.signal);
       refresh();
-      if (rounds.stats.calls === before) break;
+      return rounds.stats.calls > before;
+    };
+    for (let pass = 0; pass < 20 && rounds.remaining > 0; pass++) {
+      check();
+      const pending = selectDiverse(archive, target, options.similarity_cap).filter((e) => !rounds.isDocked(e));
+      if (pending.length === 0 || !(await dockPass(pending))) break;
     }
-    // What the budget still holds docks the next-best candidates by the estimate, a batch at a time, and the
-    // returned set is chosen among all of them: the wider the field, the better the set.
     for (let pass = 0; pass < 50 && rounds.remaining > 0; pass++) {
       check();
-      const field = selectDiverse(
-        archive.filter((e) => !rounds.isFinal(e)),
-        Math.min(rounds.remaining, target),
-        options.similarity_cap,
-      );
-      if (field.length === 0) break;
-      report('docking', Math.max(progress, Math.min(99, 90 + 9 * dockingShare())) / 100);
-      const before = rounds.stats.calls;
-      await rounds.dock(field, hooks.signal, true);
-      refresh();
-      if (rounds.stats.calls === before) break;
+      const undocked = archive.filter((e) => !rounds.isDocked(e));
+      const field = selectDiverse(undocked, Math.min(rounds.remaining, target), options.similarity_cap);
+      if (field.length === 0 || !(await dockPass(field))) break;
     }
     check();
     const selected = selectDiverse(
-      archive.filter((e) => rounds.isFinal(e)),
+      archive.filter((e) => rounds.isDocked(e)),
       target,
       options.similarity_cap,
     );

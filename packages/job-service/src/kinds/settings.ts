@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ServiceConfig } from '../config.js';
 import type { KindSettings } from './job-kind.js';
 
-export function kindSettingsOf(config: ServiceConfig): KindSettings {
+export function kindSettingsOf(config: ServiceConfig): KindSettings & Required<Pick<KindSettings, 'structures'>> {
   return {
     structures: {
       cacheDir: join(config.dataDir, 'structures'),

@@ -58,33 +58,35 @@ function loadModels(): Map<string, Model> {
   ]);
 }
 
+/** The standard amino acids, three-letter to one-letter (the tests' own table, independent of the lead's). */
+export const THREE_TO_ONE: Record<string, string> = {
+  ALA: 'A',
+  ARG: 'R',
+  ASN: 'N',
+  ASP: 'D',
+  CYS: 'C',
+  GLN: 'Q',
+  GLU: 'E',
+  GLY: 'G',
+  HIS: 'H',
+  ILE: 'I',
+  LEU: 'L',
+  LYS: 'K',
+  MET: 'M',
+  PHE: 'F',
+  PRO: 'P',
+  SER: 'S',
+  THR: 'T',
+  TRP: 'W',
+  TYR: 'Y',
+  VAL: 'V',
+};
+
 /** Sequence from SEQRES (three-letter codes to one-letter), as AlphaFold DB's `uniprotSequence` gives it. */
 function seqres(text: string): string {
-  const one: Record<string, string> = {
-    ALA: 'A',
-    ARG: 'R',
-    ASN: 'N',
-    ASP: 'D',
-    CYS: 'C',
-    GLN: 'Q',
-    GLU: 'E',
-    GLY: 'G',
-    HIS: 'H',
-    ILE: 'I',
-    LEU: 'L',
-    LYS: 'K',
-    MET: 'M',
-    PHE: 'F',
-    PRO: 'P',
-    SER: 'S',
-    THR: 'T',
-    TRP: 'W',
-    TYR: 'Y',
-    VAL: 'V',
-  };
   return [...text.matchAll(/^SEQRES.{13}(.*)$/gm)]
     .flatMap((m) => m[1]!.trim().split(/\s+/))
-    .map((r) => one[r] ?? 'X')
+    .map((r) => THREE_TO_ONE[r] ?? 'X')
     .join('');
 }
 

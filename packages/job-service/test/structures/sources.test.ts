@@ -15,30 +15,7 @@ import {
   type StructureFormat,
   type StructureSourcesOptions,
 } from '../../src/structures/index.js';
-import { AF_FIXTURES, FakeSources, PDB_FIXTURES, fixture } from './fake-sources.js';
-
-const THREE_TO_ONE: Record<string, string> = {
-  ALA: 'A',
-  ARG: 'R',
-  ASN: 'N',
-  ASP: 'D',
-  CYS: 'C',
-  GLN: 'Q',
-  GLU: 'E',
-  GLY: 'G',
-  HIS: 'H',
-  ILE: 'I',
-  LEU: 'L',
-  LYS: 'K',
-  MET: 'M',
-  PHE: 'F',
-  PRO: 'P',
-  SER: 'S',
-  THR: 'T',
-  TRP: 'W',
-  TYR: 'Y',
-  VAL: 'V',
-};
+import { AF_FIXTURES, FakeSources, PDB_FIXTURES, THREE_TO_ONE, fixture } from './fake-sources.js';
 
 /**
  * A stand-in for the lead's residue check: every label (K295) is a CA atom of that residue type and author number

@@ -2,13 +2,13 @@
 // - the search: about SECONDS_PER_EVALUATION per scored molecule (operators, RDKit parsing, descriptors, QED, SA,
 //   alerts); a run needs roughly EVALUATIONS_PER_MOLECULE scored molecules per requested one before it converges,
 //   bounded by the evaluation budget (npm run bench:chem, 2026-11-21: 100 molecules, 4,139 evaluations in 22-41 s);
-// - docking (when on): the schedule of packages/compound-generation (search rounds at exhaustiveness 1, the
-//   returned molecules again at the requested exhaustiveness), each call costing ligand preparation + Vina's grid
+// - docking (when on): the schedule of packages/compound-generation (the whole docking budget, every call at the
+//   requested exhaustiveness), each call costing ligand preparation + Vina's grid
 //   maps + a part proportional to exhaustiveness (packages/docking README, "Cost": CPU seconds for a ~25-heavy-atom
 //   ligand on the 2SRC pocket), run DOCKING_CONCURRENCY at a time; plus the structure download and receptor
 //   preparation once.
 import { availableParallelism } from 'node:os';
-import { finalDockingReserve, type GenerationInput } from '@evident/compound-generation';
+import type { GenerationInput } from '@evident/compound-generation';
 
 export const SECONDS_PER_EVALUATION = 0.008;
 export const EVALUATIONS_PER_MOLECULE = 42;
@@ -26,9 +26,7 @@ export function dockingSeconds(input: GenerationInput): number {
   if (!o.docking) return 0;
   const call = (exhaustiveness: number) =>
     DOCKING_CALL.prepare + DOCKING_CALL.maps + DOCKING_CALL.perExhaustiveness * exhaustiveness;
-  const final = finalDockingReserve(input.num_molecules, o.docking_budget);
-  const search = o.docking_budget - final;
-  return TARGET_SETUP + (search * call(1) + final * call(o.docking_exhaustiveness)) / DOCKING_CONCURRENCY;
+  return TARGET_SETUP + (o.docking_budget * call(o.docking_exhaustiveness)) / DOCKING_CONCURRENCY;
 }
 
 export function estimateCgSeconds(input: GenerationInput): [number, number] {
