@@ -1,7 +1,7 @@
-// Dense kernels on tall blocks (n rows × b columns, b small), stored column-major so that every inner loop runs
-// down a whole column: products with a sparse symmetric matrix, cross products, block products, and a
-// rank-revealing orthonormalisation through the b × b Gram matrix.
+// Tall blocks (n rows × b columns, b small, column-major): products with a sparse symmetric matrix and a
+// rank-revealing orthonormalisation through the b × b Gram matrix (the dense kernels are column-kernels.ts).
 import type { CsrGraph } from '../csr.js';
+import { combineColumns, crossColumns } from './column-kernels.js';
 import { symmetricEigen } from './symmetric-eigen.js';
 
 /**
@@ -29,48 +29,6 @@ export function spmm(a: CsrGraph, x: Float64Array, b: number, y: Float64Array): 
   }
 }
 
-/** Σ_i x[xo + i]·y[yo + i] over n entries. */
-function dot(x: Float64Array, xo: number, y: Float64Array, yo: number, n: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let i = 0;
-  for (; i + 1 < n; i += 2) {
-    s0 += x[xo + i]! * y[yo + i]!;
-    s1 += x[xo + i + 1]! * y[yo + i + 1]!;
-  }
-  if (i < n) s0 += x[xo + i]! * y[yo + i]!;
-  return s0 + s1;
-}
-
-/** G = Xᵀ·Y (bx × by, row-major) for column-major blocks X (n × bx), Y (n × by). */
-export function crossProduct(x: Float64Array, bx: number, y: Float64Array, by: number, n: number): Float64Array {
-  const g = new Float64Array(bx * by);
-  const same = x === y && bx === by;
-  for (let a = 0; a < bx; a++) {
-    for (let c = same ? a : 0; c < by; c++) {
-      const v = dot(x, a * n, y, c * n, n);
-      g[a * by + c] = v;
-      if (same) g[c * by + a] = v;
-    }
-  }
-  return g;
-}
-
-/** Z = X·C (n × bc, column-major) for column-major X (n × bx) and row-major C (bx × bc). */
-export function multiplyBlock(x: Float64Array, bx: number, c: Float64Array, bc: number, n: number): Float64Array {
-  const z = new Float64Array(n * bc);
-  for (let j = 0; j < bc; j++) {
-    const oz = j * n;
-    for (let a = 0; a < bx; a++) {
-      const f = c[a * bc + j]!;
-      if (f === 0) continue;
-      const ox = a * n;
-      for (let i = 0; i < n; i++) z[oz + i]! += f * x[ox + i]!;
-    }
-  }
-  return z;
-}
-
 /**
  * An orthonormal basis of the columns of W (n × b, column-major): W = V·M with V (n × r) orthonormal, M (r × b), r the
  * numerical rank. Through the Gram matrix's eigen-decomposition (G = UΛUᵀ, V = W·U·Λ^−½, M = Λ^½·Uᵀ), done twice
@@ -88,7 +46,7 @@ export function orthonormalBasis(
   let m = new Float64Array(b * b);
   for (let i = 0; i < b; i++) m[i * b + i] = 1;
   for (let pass = 0; pass < 2; pass++) {
-    const g = crossProduct(v, width, v, width, n);
+    const g = crossColumns(v, width, v, width, n);
     const { values, vectors } = symmetricEigen(g, width);
     let lmax = 0;
     for (const x of values) if (x > lmax) lmax = x;
@@ -108,7 +66,9 @@ export function orthonormalBasis(
         next[q * b + c] = s * acc;
       }
     }
-    v = multiplyBlock(v, width, t, r, n);
+    const nextV = new Float64Array(n * r);
+    combineColumns(v, n, width, t, r, nextV);
+    v = nextV;
     m = next;
     width = r;
   }

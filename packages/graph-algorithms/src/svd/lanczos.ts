@@ -6,6 +6,7 @@
 // from the residual direction, which is how ARPACK-style solvers (scipy's svds) reach clustered values.
 import type { CsrGraph } from '../csr.js';
 import type { Random } from '../random.js';
+import { combineColumns, projectOnColumns, subtractColumns } from './column-kernels.js';
 import { symmetricEigen } from './symmetric-eigen.js';
 
 export interface LanczosInput {
@@ -40,6 +41,7 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
   const t = new Float64Array(m * m);
   const w = new Float64Array(n);
   const h = new Float64Array(m);
+  const coef = new Float64Array(m);
   v.set(input.start.subarray(0, n));
   if (!normalize(v, 0, n)) randomUnit(v, 0, n, rng);
   let first = 0; // the first column whose product is still to be taken
@@ -55,11 +57,9 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
       // (the criterion of Daniel, Gragg, Kaufman and Stewart 1976: ‖w'‖ < ‖w‖/√2), where orthogonality is lost.
       let before = Math.sqrt(dotColumn(w, 0, w, n));
       for (let pass = 0; pass < 3; pass++) {
-        for (let i = 0; i <= j; i++) {
-          const c = dotColumn(v, i * n, w, n);
-          h[i]! += c;
-          axpyColumn(w, v, i * n, -c, n);
-        }
+        projectOnColumns(v, n, j + 1, w, coef);
+        for (let i = 0; i <= j; i++) h[i]! += coef[i]!;
+        subtractColumns(v, n, j + 1, coef, w);
         const after = Math.sqrt(dotColumn(w, 0, w, n));
         if (after >= Math.SQRT1_2 * before) break;
         before = after;
@@ -92,25 +92,26 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
     for (let c = 0; c < kk; c++) {
       const th = eig.values[order[c]!]!;
       const r = beta * Math.abs(eig.vectors[(m - 1) * m + order[c]!]!);
-      // Error bound on the value: min(‖r‖, ‖r‖²/gap) (Kato–Temple, the gap from the nearest other Ritz value).
+      // Error bound on the value: min(‖r‖, ‖r‖²/gap) (Kato–Temple). The gap is a lower bound on the distance to
+      // the rest of the spectrum: each other Ritz value's distance less its own residual (an eigenvalue lies within
+      // that residual of it), so an unconverged neighbour cannot make the bound look tighter than it is.
       let gap = Number.POSITIVE_INFINITY;
-      for (let e = 0; e < m; e++) if (e !== order[c]) gap = Math.min(gap, Math.abs(eig.values[e]! - th));
-      const bound = Math.min(r, (r * r) / gap);
+      for (let e = 0; e < m; e++) {
+        if (e === order[c]) continue;
+        const re = beta * Math.abs(eig.vectors[(m - 1) * m + e]!);
+        gap = Math.min(gap, Math.abs(eig.values[e]! - th) - re);
+      }
+      const bound = gap > 0 ? Math.min(r, (r * r) / gap) : r;
       residual = Math.max(residual, bound / Math.max(Math.abs(th), 1e-12 * scale));
     }
     input.onCycle?.(products, residual);
     const done = residual <= tolerance || products >= maxProducts || m === n;
     const width = done ? kk : keep;
     // Y = V·S_width (n × width), written back over the first columns of V.
+    const s = new Float64Array(m * width);
+    for (let r = 0; r < m; r++) for (let c = 0; c < width; c++) s[r * width + c] = eig.vectors[r * m + order[c]!]!;
     const y = new Float64Array(n * width);
-    for (let c = 0; c < width; c++) {
-      const col = order[c]!;
-      const oy = c * n;
-      for (let r = 0; r < m; r++) {
-        const f = eig.vectors[r * m + col]!;
-        if (f !== 0) axpyColumn(y.subarray(oy, oy + n), v, r * n, f, n);
-      }
-    }
+    combineColumns(v, n, m, s, width, y);
     const theta = Float64Array.from(order.slice(0, width), (i) => eig.values[i]!);
     if (done) return { theta, vectors: y, products, residual };
     v.set(y);
