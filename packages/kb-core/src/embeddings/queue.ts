@@ -12,6 +12,8 @@ import { VectorSet } from './vectors.js';
 const SLICE_MS = 8;
 /** Texts per provider call (the providers batch further inside). */
 const PORT_BATCH = 64;
+/** Local vectors computed, then inserted into the ANN index in one call (well inside a slice). */
+const EMBED_BATCH = 16;
 const MAX_BACKOFF_MS = 60_000;
 
 export class KbEmbeddingError extends KbError {
@@ -52,9 +54,9 @@ export class Lane {
     this.head = 0;
   }
 
-  /** Stores a computed vector (into the set being rebuilt, if any; swapped in when nothing is pending). */
-  store(key: number, v: Float32Array): void {
-    (this.next ?? this.vectors).set(key, v);
+  /** Stores computed vectors, row i of `rows` being keys[i]'s (into the set being rebuilt, if any; swapped in when nothing is pending). */
+  store(keys: readonly number[], rows: Float32Array): void {
+    (this.next ?? this.vectors).setMany(keys, rows);
     if (this.next !== null && this.count === 0) {
       this.vectors = this.next;
       this.next = null;
@@ -254,7 +256,10 @@ export class EmbeddingQueue {
     }
     for (const lane of [this.facts, this.entities]) {
       while (lane.count > 0) {
-        for (const k of lane.take(16)) lane.store(k, this.local.embedText(lane.text(k)));
+        const keys = lane.take(EMBED_BATCH);
+        const rows = new Float32Array(keys.length * lane.vectors.dim);
+        for (let i = 0; i < keys.length; i++) rows.set(this.local.embedText(lane.text(keys[i]!)), i * lane.vectors.dim);
+        lane.store(keys, rows);
         if (performance.now() > end) return;
       }
     }
@@ -269,7 +274,10 @@ export class EmbeddingQueue {
       if (vs.length !== keys.length)
         throw new KbEmbeddingError('embedding_count', `asked ${keys.length} vectors, got ${vs.length}`);
       for (const v of vs) this.checkDim(v);
-      for (let i = 0; i < keys.length; i++) lane.store(keys[i]!, vs[i]!);
+      const dim = lane.vectors.dim;
+      const rows = new Float32Array(keys.length * dim);
+      for (let i = 0; i < keys.length; i++) rows.set(vs[i]!, i * dim);
+      lane.store(keys, rows);
       this.backoff = 0;
       this.lastError = null;
       return true;
