@@ -6,6 +6,7 @@
 import { KbError } from '../errors.js';
 import { LocalEmbedder } from './local.js';
 import type { EmbeddingPort } from './port.js';
+import { textHash, type SharedVectors } from './shared.js';
 import { VectorSet } from './vectors.js';
 
 /** Milliseconds of local work per slice before yielding to the event loop (ingests' continuations wait at most this). */
@@ -15,6 +16,11 @@ const PORT_BATCH = 64;
 /** Local vectors computed, then inserted into the ANN index in one call (well inside a slice). */
 const EMBED_BATCH = 16;
 const MAX_BACKOFF_MS = 60_000;
+/** A reservation in the shared vectors older than this is taken over (shared.ts). */
+export const SHARED_LEASE_MS = 120_000;
+/** Wait between asks for vectors another process is computing (doubling to MAX_WAIT_MS). */
+const MIN_WAIT_MS = 100;
+const MAX_WAIT_MS = 5_000;
 
 export class KbEmbeddingError extends KbError {
   constructor(code: string, message: string) {
@@ -119,6 +125,8 @@ export class EmbeddingQueue {
     readonly port: EmbeddingPort | undefined,
     localDim: number | undefined,
     private readonly entityCount: () => number,
+    /** A provider's vectors shared through the base (PostgreSQL); only used with a port. */
+    private readonly shared?: SharedVectors,
   ) {
     this.local = new LocalEmbedder(localDim);
     const dim = port ? port.dim : this.local.dim;
@@ -239,8 +247,11 @@ export class EmbeddingQueue {
     }
     const left = this.left();
     if (left === 0 || failed) this.wake();
-    if (left > 0) this.schedule(failed ? this.backoff : 0);
+    if (left > 0) this.schedule(failed ? this.backoff : this.wait);
   }
+
+  /** Delay before the next step while every item left is being computed by another process (0 otherwise). */
+  private wait = 0;
 
   private left(): number {
     return this.facts.count + this.entities.count + (this.port ? 0 : this.factsKnown - this.learned);
@@ -265,27 +276,60 @@ export class EmbeddingQueue {
     }
   }
 
+  /** The shared vectors' name for this embedder. */
+  private get embedder(): string {
+    return `${this.port!.provider}/${this.port!.model}/${this.port!.dim}`;
+  }
+
   /** One provider batch; false when it failed (the items go back, the next try waits longer). */
   private async portStep(port: EmbeddingPort): Promise<boolean> {
-    const lane = this.facts.count > 0 ? this.facts : this.entities;
-    const keys = lane.take(PORT_BATCH);
+    // Entities while facts wait on another process, so one lane's waiting does not stall the other.
+    const lane = this.facts.count > 0 && (this.wait === 0 || this.entities.count === 0) ? this.facts : this.entities;
+    let keys = lane.take(PORT_BATCH);
+    let texts = keys.map((k) => lane.text(k));
+    let mine: string[] = [];
     try {
-      const vs = await port.embed(keys.map((k) => lane.text(k)));
+      if (this.shared) {
+        // Stored vectors are used, reserved ones are computed here, others' reservations are waited for.
+        const hashes = texts.map(textHash);
+        const got = await this.shared.claim(this.embedder, hashes, SHARED_LEASE_MS);
+        const at = keys.map((_, i) => i).filter((i) => got.found.has(hashes[i]!));
+        this.storeRows(
+          lane,
+          at.map((i) => keys[i]!),
+          at.map((i) => got.found.get(hashes[i]!)!),
+        );
+        const waiting = keys.filter((_, i) => !got.found.has(hashes[i]!) && !got.mine.has(hashes[i]!));
+        lane.pending.push(...waiting);
+        this.wait = waiting.length === keys.length ? Math.min(MAX_WAIT_MS, this.wait ? this.wait * 2 : MIN_WAIT_MS) : 0;
+        const own = keys.map((_, i) => got.mine.has(hashes[i]!));
+        keys = keys.filter((_, i) => own[i]);
+        texts = texts.filter((_, i) => own[i]);
+        mine = [...got.mine];
+        if (keys.length === 0) return true;
+      }
+      const vs = await port.embed(texts);
       if (vs.length !== keys.length)
         throw new KbEmbeddingError('embedding_count', `asked ${keys.length} vectors, got ${vs.length}`);
       for (const v of vs) this.checkDim(v);
-      const dim = lane.vectors.dim;
-      const rows = new Float32Array(keys.length * dim);
-      for (let i = 0; i < keys.length; i++) rows.set(vs[i]!, i * dim);
-      lane.store(keys, rows);
+      if (this.shared) await this.shared.put(this.embedder, texts.map(textHash), vs);
+      this.storeRows(lane, keys, vs);
       this.backoff = 0;
       this.lastError = null;
       return true;
     } catch (e) {
       lane.putBack(keys);
+      if (mine.length) await this.shared?.release(this.embedder, mine).catch(() => undefined);
       this.lastError = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
       this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff ? this.backoff * 2 : 500);
       return false;
     }
+  }
+
+  private storeRows(lane: Lane, keys: readonly number[], vs: readonly Float32Array[]): void {
+    const dim = lane.vectors.dim;
+    const rows = new Float32Array(keys.length * dim);
+    for (let i = 0; i < keys.length; i++) rows.set(vs[i]!, i * dim);
+    lane.store(keys, rows);
   }
 }
