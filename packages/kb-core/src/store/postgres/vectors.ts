@@ -58,14 +58,12 @@ export class PostgresSharedVectors implements SharedVectors {
   async put(embedder: string, hashes: readonly string[], vectors: readonly Float32Array[]): Promise<void> {
     if (hashes.length === 0) return;
     // One row per hash (a row may be written once per statement): equal texts have equal vectors.
-    const at = new Map<string, number>();
-    hashes.forEach((h, i) => at.set(h, i));
-    hashes = [...at.keys()];
-    vectors = [...at.values()].map((i) => vectors[i]!);
+    const byHash = new Map<string, Float32Array>();
+    for (let i = 0; i < hashes.length; i++) byHash.set(hashes[i]!, vectors[i]!);
     await this.pool.query(
       `INSERT INTO ${VECTORS} (embedder, hash, vec) SELECT $1, unnest($2::text[]), unnest($3::bytea[])
         ON CONFLICT (embedder, hash) DO UPDATE SET vec = EXCLUDED.vec WHERE ${VECTORS}.vec IS NULL`,
-      [embedder, hashes, vectors.map(toBytes)],
+      [embedder, [...byHash.keys()], [...byHash.values()].map(toBytes)],
     );
   }
 
