@@ -11,6 +11,9 @@ import { VectorSet } from './vectors.js';
 
 /** Milliseconds of local work per slice before yielding to the event loop (ingests' continuations wait at most this). */
 const SLICE_MS = 8;
+/** While a fact arrived less than BUSY_MS ago, slices are BUSY_PAUSE_MS apart (see pause()). */
+const BUSY_MS = 100;
+const BUSY_PAUSE_MS = 4 * SLICE_MS;
 /** Texts per provider call (the providers batch further inside). */
 const PORT_BATCH = 64;
 /** Local vectors computed, then inserted into the ANN index in one call (well inside a slice). */
@@ -53,6 +56,11 @@ export class Lane {
     }
     return out;
   }
+  /** Whether a full re-embedding is under way (see restart()). */
+  get rebuilding(): boolean {
+    return this.next !== null;
+  }
+
   /** Queues every key below n again, into a fresh set; searches keep using the current one meanwhile. */
   restart(n: number): void {
     this.next = new VectorSet(this.vectors.dim);
@@ -94,7 +102,7 @@ export class EmbeddingQueue {
   readonly entities: Lane;
   readonly local: LocalEmbedder;
   private scheduled = false;
-  /** The backoff timer of a failed provider call (unref'd: pending work never keeps a process alive). */
+  /** The timer of a delayed step (a backoff, a wait on another process, a pause while ingesting). */
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private waiters: (() => void)[] = [];
@@ -154,6 +162,7 @@ export class EmbeddingQueue {
   private learned = 0;
 
   addFact(f: number): void {
+    this.lastAdd = performance.now();
     if (f + 1 > this.factsKnown) this.factsKnown = f + 1;
     this.facts.pending.push(f);
     this.schedule();
@@ -172,9 +181,33 @@ export class EmbeddingQueue {
   private learnt(): void {
     const n = this.learned;
     if (n < 2 * this.refreshedAt || n < 8) return;
-    this.refreshedAt = n;
+    // A re-embedding under way is finished first, then followed by the due one: restarting it would throw its
+    // vectors away, and under a fast feed (the facts doubling faster than they are embedded) every pass would
+    // be thrown away, all of that work wasted. The vectors in use then lag by at most one pass more.
+    if (this.facts.rebuilding || this.entities.rebuilding) this.refreshDue = true;
+    else this.refresh();
+  }
+
+  private refreshDue = false;
+
+  private refresh(): void {
+    this.refreshDue = false;
+    this.refreshedAt = this.learned;
     this.facts.restart(this.factsKnown);
     this.entities.restart(this.entityCount());
+  }
+
+  /** When a fact was last added (performance.now()): the base is being written to. */
+  private lastAdd = Number.NEGATIVE_INFINITY;
+
+  /**
+   * The pause before the next local slice: while facts keep arriving and nobody waits for the vectors, the
+   * background takes at most a fifth of the event loop (one slice of SLICE_MS per BUSY_PAUSE_MS), so an ingest
+   * keeps most of it; otherwise none.
+   */
+  private pause(): number {
+    if (this.port || this.waiters.length > 0 || this.left() === 0) return 0;
+    return performance.now() - this.lastAdd < BUSY_MS ? BUSY_PAUSE_MS : 0;
   }
 
   /** Embeds a query with this base's embedder. */
@@ -231,7 +264,8 @@ export class EmbeddingQueue {
     };
     if (delay > 0) {
       this.timer = setTimeout(run, delay);
-      this.timer.unref();
+      // Pending work alone never keeps a process alive; someone awaiting ready() does.
+      if (this.waiters.length === 0) this.timer.unref();
     } else setImmediate(run);
   }
 
@@ -247,7 +281,7 @@ export class EmbeddingQueue {
     }
     const left = this.left();
     if (left === 0 || failed) this.wake();
-    if (left > 0) this.schedule(failed ? this.backoff : this.wait);
+    if (left > 0) this.schedule(failed ? this.backoff : this.port ? this.wait : this.pause());
   }
 
   /** Delay before the next step while every item left is being computed by another process (0 otherwise). */
@@ -265,6 +299,7 @@ export class EmbeddingQueue {
       if (this.learned === this.factsKnown) this.learnt();
       if (performance.now() > end) return;
     }
+    if (this.refreshDue && !this.facts.rebuilding && !this.entities.rebuilding) this.refresh();
     for (const lane of [this.facts, this.entities]) {
       while (lane.count > 0) {
         const keys = lane.take(EMBED_BATCH);
