@@ -181,11 +181,17 @@ export class EmbeddingQueue {
   private learnt(): void {
     const n = this.learned;
     if (n < 2 * this.refreshedAt || n < 8) return;
-    // A re-embedding under way is finished first, then followed by the due one: restarting it would throw its
-    // vectors away, and under a fast feed (the facts doubling faster than they are embedded) every pass would
-    // be thrown away, all of that work wasted. The vectors in use then lag by at most one pass more.
-    if (this.facts.rebuilding || this.entities.rebuilding) this.refreshDue = true;
+    // While facts keep arriving, a re-embedding under way is finished first and the due one follows it: a
+    // sustained feed doubles the facts faster than they are embedded, and restarting at each doubling would
+    // throw every pass away before it completes (new facts would never reach the vectors searched). Once the
+    // feed pauses, an unfinished pass that is already stale is restarted, so a burst ends with one full pass.
+    if ((this.facts.rebuilding || this.entities.rebuilding) && this.busy()) this.refreshDue = true;
     else this.refresh();
+  }
+
+  /** Whether facts keep arriving (one less than BUSY_MS ago). */
+  private busy(): boolean {
+    return performance.now() - this.lastAdd < BUSY_MS;
   }
 
   private refreshDue = false;
@@ -207,7 +213,7 @@ export class EmbeddingQueue {
    */
   private pause(): number {
     if (this.port || this.waiters.length > 0 || this.left() === 0) return 0;
-    return performance.now() - this.lastAdd < BUSY_MS ? BUSY_PAUSE_MS : 0;
+    return this.busy() ? BUSY_PAUSE_MS : 0;
   }
 
   /** Embeds a query with this base's embedder. */
@@ -299,7 +305,7 @@ export class EmbeddingQueue {
       if (this.learned === this.factsKnown) this.learnt();
       if (performance.now() > end) return;
     }
-    if (this.refreshDue && !this.facts.rebuilding && !this.entities.rebuilding) this.refresh();
+    if (this.refreshDue && (!this.busy() || (!this.facts.rebuilding && !this.entities.rebuilding))) this.refresh();
     for (const lane of [this.facts, this.entities]) {
       while (lane.count > 0) {
         const keys = lane.take(EMBED_BATCH);
