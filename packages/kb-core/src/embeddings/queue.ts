@@ -152,7 +152,7 @@ export class EmbeddingQueue {
       model: this.port?.model ?? this.local.model,
       dim: this.facts.vectors.dim,
       indexed: this.facts.vectors.size,
-      pending: this.left(),
+      pending: this.left() + this.inFlight,
       last_error: this.lastError,
     };
   }
@@ -284,6 +284,7 @@ export class EmbeddingQueue {
       else this.localStep();
     } finally {
       this.running = false;
+      this.inFlight = 0;
     }
     const left = this.left();
     if (left === 0 || failed) this.wake();
@@ -327,6 +328,8 @@ export class EmbeddingQueue {
     // Entities while facts wait on another process, so one lane's waiting does not stall the other.
     const lane = this.facts.count > 0 && (this.wait === 0 || this.entities.count === 0) ? this.facts : this.entities;
     let keys = lane.take(PORT_BATCH);
+    // Taken from the lane but not stored yet: still pending for status().
+    this.inFlight = keys.length;
     let texts = keys.map((k) => lane.text(k));
     let mine: string[] = [];
     try {
@@ -366,6 +369,9 @@ export class EmbeddingQueue {
       return false;
     }
   }
+
+  /** Items of the provider step under way (see status()). */
+  private inFlight = 0;
 
   private storeRows(lane: Lane, keys: readonly number[], vs: readonly Float32Array[]): void {
     const dim = lane.vectors.dim;
