@@ -2,7 +2,7 @@
 // and MRR per mode (lexical, semantic with the local embedder, hybrid). Performance: the KB benchmark's
 // synthetic workload (bench/workload.ts) ingested twice in the same run, with the local embedder and with
 // embedding off (the baseline), for ingest throughput; then index build time (ingest end to embeddingsReady) and
-// its CPU time), memory, and hybrid search p50/p99. Size: --claims=N or SEARCH_BENCH_CLAIMS (default 100,000).
+// its CPU time, memory, and hybrid search p50/p99. Size: --claims=N or SEARCH_BENCH_CLAIMS (default 100,000).
 import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
