@@ -112,7 +112,11 @@ export class KbDB implements KbReader {
       throw new KbValidationError('invalid_value', 'curator', "must be 'heuristic' or 'none'");
     const embedding = embeddingChoice(options.embedding, options.embedding_dim);
     const store = await openStore(path);
-    const db = new KbDB(store, policy, backend, options.extraction, options.strict ?? false, embedding);
+    // A provider's vectors go through the base when it can share them (PostgreSQL): one provider call per text
+    // for all its processes. The local embedder's are a function of the log: each process computes its own.
+    const shared = embedding !== false && embedding.port !== undefined ? store.sharedVectors : undefined;
+    const choice = shared === undefined ? embedding : { ...embedding, shared };
+    const db = new KbDB(store, policy, backend, options.extraction, options.strict ?? false, choice);
     try {
       await db.w.catchUp(null);
     } catch (e) {

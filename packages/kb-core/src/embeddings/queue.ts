@@ -6,13 +6,24 @@
 import { KbError } from '../errors.js';
 import { LocalEmbedder } from './local.js';
 import type { EmbeddingPort } from './port.js';
+import { textHash, type SharedVectors } from './shared.js';
 import { VectorSet } from './vectors.js';
 
 /** Milliseconds of local work per slice before yielding to the event loop (ingests' continuations wait at most this). */
 const SLICE_MS = 8;
+/** While a fact arrived less than BUSY_MS ago, slices are BUSY_PAUSE_MS apart (see pause()). */
+const BUSY_MS = 100;
+const BUSY_PAUSE_MS = 4 * SLICE_MS;
 /** Texts per provider call (the providers batch further inside). */
 const PORT_BATCH = 64;
+/** Local vectors computed, then inserted into the ANN index in one call (well inside a slice). */
+const EMBED_BATCH = 16;
 const MAX_BACKOFF_MS = 60_000;
+/** A reservation in the shared vectors older than this is taken over (shared.ts). */
+export const SHARED_LEASE_MS = 120_000;
+/** Wait between asks for vectors another process is computing (doubling to MAX_WAIT_MS). */
+const MIN_WAIT_MS = 100;
+const MAX_WAIT_MS = 5_000;
 
 export class KbEmbeddingError extends KbError {
   constructor(code: string, message: string) {
@@ -45,6 +56,11 @@ export class Lane {
     }
     return out;
   }
+  /** Whether a full re-embedding is under way (see restart()). */
+  get rebuilding(): boolean {
+    return this.next !== null;
+  }
+
   /** Queues every key below n again, into a fresh set; searches keep using the current one meanwhile. */
   restart(n: number): void {
     this.next = new VectorSet(this.vectors.dim);
@@ -52,9 +68,9 @@ export class Lane {
     this.head = 0;
   }
 
-  /** Stores a computed vector (into the set being rebuilt, if any; swapped in when nothing is pending). */
-  store(key: number, v: Float32Array): void {
-    (this.next ?? this.vectors).set(key, v);
+  /** Stores computed vectors, row i of `rows` being keys[i]'s (into the set being rebuilt, if any; swapped in when nothing is pending). */
+  store(keys: readonly number[], rows: Float32Array): void {
+    (this.next ?? this.vectors).setMany(keys, rows);
     if (this.next !== null && this.count === 0) {
       this.vectors = this.next;
       this.next = null;
@@ -86,7 +102,7 @@ export class EmbeddingQueue {
   readonly entities: Lane;
   readonly local: LocalEmbedder;
   private scheduled = false;
-  /** The backoff timer of a failed provider call (unref'd: pending work never keeps a process alive). */
+  /** The timer of a delayed step (a backoff, a wait on another process, a pause while ingesting). */
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private waiters: (() => void)[] = [];
@@ -117,6 +133,8 @@ export class EmbeddingQueue {
     readonly port: EmbeddingPort | undefined,
     localDim: number | undefined,
     private readonly entityCount: () => number,
+    /** A provider's vectors shared through the base (PostgreSQL); only used with a port. */
+    private readonly shared?: SharedVectors,
   ) {
     this.local = new LocalEmbedder(localDim);
     const dim = port ? port.dim : this.local.dim;
@@ -134,7 +152,7 @@ export class EmbeddingQueue {
       model: this.port?.model ?? this.local.model,
       dim: this.facts.vectors.dim,
       indexed: this.facts.vectors.size,
-      pending: this.left(),
+      pending: this.left() + this.inFlight,
       last_error: this.lastError,
     };
   }
@@ -144,6 +162,7 @@ export class EmbeddingQueue {
   private learned = 0;
 
   addFact(f: number): void {
+    this.lastAdd = performance.now();
     if (f + 1 > this.factsKnown) this.factsKnown = f + 1;
     this.facts.pending.push(f);
     this.schedule();
@@ -162,9 +181,39 @@ export class EmbeddingQueue {
   private learnt(): void {
     const n = this.learned;
     if (n < 2 * this.refreshedAt || n < 8) return;
-    this.refreshedAt = n;
+    // While facts keep arriving, a re-embedding under way is finished first and the due one follows it: a
+    // sustained feed doubles the facts faster than they are embedded, and restarting at each doubling would
+    // throw every pass away before it completes (new facts would never reach the vectors searched). Once the
+    // feed pauses, an unfinished pass that is already stale is restarted, so a burst ends with one full pass.
+    if ((this.facts.rebuilding || this.entities.rebuilding) && this.busy()) this.refreshDue = true;
+    else this.refresh();
+  }
+
+  /** Whether facts keep arriving (one less than BUSY_MS ago). */
+  private busy(): boolean {
+    return performance.now() - this.lastAdd < BUSY_MS;
+  }
+
+  private refreshDue = false;
+
+  private refresh(): void {
+    this.refreshDue = false;
+    this.refreshedAt = this.learned;
     this.facts.restart(this.factsKnown);
     this.entities.restart(this.entityCount());
+  }
+
+  /** When a fact was last added (performance.now()): the base is being written to. */
+  private lastAdd = Number.NEGATIVE_INFINITY;
+
+  /**
+   * The pause before the next local slice: while facts keep arriving and nobody waits for the vectors, the
+   * background takes at most a fifth of the event loop (one slice of SLICE_MS per BUSY_PAUSE_MS), so an ingest
+   * keeps most of it; otherwise none.
+   */
+  private pause(): number {
+    if (this.port || this.waiters.length > 0 || this.left() === 0) return 0;
+    return this.busy() ? BUSY_PAUSE_MS : 0;
   }
 
   /** Embeds a query with this base's embedder. */
@@ -221,7 +270,8 @@ export class EmbeddingQueue {
     };
     if (delay > 0) {
       this.timer = setTimeout(run, delay);
-      this.timer.unref();
+      // Pending work alone never keeps a process alive; someone awaiting ready() does.
+      if (this.waiters.length === 0) this.timer.unref();
     } else setImmediate(run);
   }
 
@@ -234,11 +284,15 @@ export class EmbeddingQueue {
       else this.localStep();
     } finally {
       this.running = false;
+      this.inFlight = 0;
     }
     const left = this.left();
     if (left === 0 || failed) this.wake();
-    if (left > 0) this.schedule(failed ? this.backoff : 0);
+    if (left > 0) this.schedule(failed ? this.backoff : this.port ? this.wait : this.pause());
   }
+
+  /** Delay before the next step while every item left is being computed by another process (0 otherwise). */
+  private wait = 0;
 
   private left(): number {
     return this.facts.count + this.entities.count + (this.port ? 0 : this.factsKnown - this.learned);
@@ -252,32 +306,77 @@ export class EmbeddingQueue {
       if (this.learned === this.factsKnown) this.learnt();
       if (performance.now() > end) return;
     }
+    if (this.refreshDue && (!this.busy() || (!this.facts.rebuilding && !this.entities.rebuilding))) this.refresh();
     for (const lane of [this.facts, this.entities]) {
       while (lane.count > 0) {
-        for (const k of lane.take(16)) lane.store(k, this.local.embedText(lane.text(k)));
+        const keys = lane.take(EMBED_BATCH);
+        const rows = new Float32Array(keys.length * lane.vectors.dim);
+        for (let i = 0; i < keys.length; i++) rows.set(this.local.embedText(lane.text(keys[i]!)), i * lane.vectors.dim);
+        lane.store(keys, rows);
         if (performance.now() > end) return;
       }
     }
   }
 
+  /** The shared vectors' name for this embedder. */
+  private get embedder(): string {
+    return `${this.port!.provider}/${this.port!.model}/${this.port!.dim}`;
+  }
+
   /** One provider batch; false when it failed (the items go back, the next try waits longer). */
   private async portStep(port: EmbeddingPort): Promise<boolean> {
-    const lane = this.facts.count > 0 ? this.facts : this.entities;
-    const keys = lane.take(PORT_BATCH);
+    // Entities while facts wait on another process, so one lane's waiting does not stall the other.
+    const lane = this.facts.count > 0 && (this.wait === 0 || this.entities.count === 0) ? this.facts : this.entities;
+    let keys = lane.take(PORT_BATCH);
+    // Taken from the lane but not stored yet: still pending for status().
+    this.inFlight = keys.length;
+    let texts = keys.map((k) => lane.text(k));
+    let mine: string[] = [];
     try {
-      const vs = await port.embed(keys.map((k) => lane.text(k)));
+      if (this.shared) {
+        // Stored vectors are used, reserved ones are computed here, others' reservations are waited for.
+        const hashes = texts.map(textHash);
+        const got = await this.shared.claim(this.embedder, hashes, SHARED_LEASE_MS);
+        const at = keys.map((_, i) => i).filter((i) => got.found.has(hashes[i]!));
+        this.storeRows(
+          lane,
+          at.map((i) => keys[i]!),
+          at.map((i) => got.found.get(hashes[i]!)!),
+        );
+        const waiting = keys.filter((_, i) => !got.found.has(hashes[i]!) && !got.mine.has(hashes[i]!));
+        lane.pending.push(...waiting);
+        this.wait = waiting.length === keys.length ? Math.min(MAX_WAIT_MS, this.wait ? this.wait * 2 : MIN_WAIT_MS) : 0;
+        const own = keys.map((_, i) => got.mine.has(hashes[i]!));
+        keys = keys.filter((_, i) => own[i]);
+        texts = texts.filter((_, i) => own[i]);
+        mine = [...got.mine];
+        if (keys.length === 0) return true;
+      }
+      const vs = await port.embed(texts);
       if (vs.length !== keys.length)
         throw new KbEmbeddingError('embedding_count', `asked ${keys.length} vectors, got ${vs.length}`);
       for (const v of vs) this.checkDim(v);
-      for (let i = 0; i < keys.length; i++) lane.store(keys[i]!, vs[i]!);
+      if (this.shared) await this.shared.put(this.embedder, texts.map(textHash), vs);
+      this.storeRows(lane, keys, vs);
       this.backoff = 0;
       this.lastError = null;
       return true;
     } catch (e) {
       lane.putBack(keys);
+      if (mine.length) await this.shared?.release(this.embedder, mine).catch(() => undefined);
       this.lastError = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
       this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff ? this.backoff * 2 : 500);
       return false;
     }
+  }
+
+  /** Items of the provider step under way (see status()). */
+  private inFlight = 0;
+
+  private storeRows(lane: Lane, keys: readonly number[], vs: readonly Float32Array[]): void {
+    const dim = lane.vectors.dim;
+    const rows = new Float32Array(keys.length * dim);
+    for (let i = 0; i < keys.length; i++) rows.set(vs[i]!, i * dim);
+    lane.store(keys, rows);
   }
 }

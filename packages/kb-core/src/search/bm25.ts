@@ -1,28 +1,34 @@
 // Okapi BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009) over
 // documents numbered densely from 0, fed one document at a time. Hand-written: the npm BM25 packages
 // (wink-bm25-text-search and kin) index a corpus in one go and cannot add a document after consolidation,
-// and the index must grow with every ingest.
+// and the index must grow with every ingest. The top-k query is bm25-top.ts.
+import { Postings } from './postings.js';
 
-const K1 = 1.2;
-const B = 0.75;
-
-interface Postings {
-  docs: number[];
-  tfs: number[];
-}
+export const K1 = 1.2;
+export const B = 0.75;
 
 export class Bm25 {
   private readonly terms = new Map<string, Postings>();
-  private readonly lengths: number[] = [];
+  /** Token count per document (grown by doubling). */
+  lengths = new Int32Array(1024);
+  private docs = 0;
   private totalLength = 0;
 
   get docCount(): number {
-    return this.lengths.length;
+    return this.docs;
+  }
+
+  get averageLength(): number {
+    return this.docs === 0 ? 0 : this.totalLength / this.docs;
+  }
+
+  postings(term: string): Postings | undefined {
+    return this.terms.get(term);
   }
 
   /** Number of documents holding the term. */
   df(term: string): number {
-    return this.terms.get(term)?.docs.length ?? 0;
+    return this.terms.get(term)?.length ?? 0;
   }
 
   /** Inverse document frequency, BM25's (with the +1 that keeps it positive). */
@@ -32,48 +38,58 @@ export class Bm25 {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  /** Adds document `doc` (the next number, or a gap filled with empty documents) with its tokens. */
+  /** A term's contribution to the score of a document of length `len` holding it `tf` times. */
+  static contribution(idf: number, tf: number, len: number, avg: number): number {
+    return (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avg));
+  }
+
+  /** The most a term can add to any document's score (its largest count in its shortest document). */
+  upperBound(p: Postings, idf: number): number {
+    return Bm25.contribution(idf, p.maxTf, p.minLen, this.averageLength);
+  }
+
+  /** Adds document `doc` (the next number, or a gap filled with empty documents), or more words to it. */
   add(doc: number, tokens: readonly string[]): void {
-    while (this.lengths.length <= doc) this.lengths.push(0);
+    if (doc >= this.lengths.length) {
+      const grown = new Int32Array(Math.max(doc + 1, this.lengths.length * 2));
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
+    if (doc >= this.docs) this.docs = doc + 1;
+    const len = this.lengths[doc]! + tokens.length;
+    this.lengths[doc] = len;
+    this.totalLength += tokens.length;
     const tf = new Map<string, number>();
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
     for (const [t, n] of tf) {
       let p = this.terms.get(t);
       if (p === undefined) {
-        p = { docs: [], tfs: [] };
+        p = new Postings();
         this.terms.set(t, p);
       }
-      const last = p.docs.length - 1;
-      if (last >= 0 && p.docs[last] === doc) p.tfs[last]! += n;
-      else {
-        p.docs.push(doc);
-        p.tfs.push(n);
-      }
+      p.add(doc, n, len);
     }
-    this.lengths[doc]! += tokens.length;
-    this.totalLength += tokens.length;
   }
 
-  /**
-   * Scores of every document holding a query term. Terms are taken once each; a query term held by more
-   * than `maxDf` documents (a stop word of this corpus) still counts, its postings walked only to `maxDf`.
-   */
-  score(queryTokens: readonly string[], maxDf = Infinity): Map<number, number> {
+  /** BM25 scores of the given documents (those holding no query term are left out). */
+  scoreDocs(queryTokens: readonly string[], docs: Iterable<number>): Map<number, number> {
     const out = new Map<number, number>();
-    const n = this.docCount;
-    if (n === 0) return out;
-    const avg = this.totalLength / n;
-    for (const t of new Set(queryTokens)) {
+    const avg = this.averageLength;
+    const terms = [...new Set(queryTokens)].flatMap((t) => {
       const p = this.terms.get(t);
-      if (p === undefined) continue;
-      const idf = this.idf(t);
-      const m = Math.min(p.docs.length, maxDf);
-      for (let i = 0; i < m; i++) {
-        const d = p.docs[i]!;
-        const tf = p.tfs[i]!;
-        const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[d]!) / avg));
-        out.set(d, (out.get(d) ?? 0) + s);
+      return p === undefined ? [] : [{ p, idf: this.idf(t) }];
+    });
+    for (const d of docs) {
+      let s = 0;
+      let held = false;
+      for (const { p, idf } of terms) {
+        const i = p.lowerBound(d, 0);
+        if (i < p.length && p.docs[i] === d) {
+          s += Bm25.contribution(idf, p.tfs[i]!, this.lengths[d]!, avg);
+          held = true;
+        }
       }
+      if (held) out.set(d, s);
     }
     return out;
   }

@@ -7,6 +7,7 @@ import type { ReadSnapshot } from '../graph/snapshot.js';
 import type { LogEntry } from '../store/types.js';
 import { EmbeddingQueue } from '../embeddings/queue.js';
 import type { EmbeddingPort } from '../embeddings/port.js';
+import type { SharedVectors } from '../embeddings/shared.js';
 import { Bm25 } from './bm25.js';
 import { entityText, factText, renderPayload } from './text.js';
 import { tokenize } from './tokenize.js';
@@ -14,7 +15,7 @@ import { tokenize } from './tokenize.js';
 export const SEARCH_INDEX = 'search';
 
 /** How a base embeds: off, the local embedder, or a provider's port. */
-export type EmbeddingChoice = { port?: EmbeddingPort; dim?: number } | false;
+export type EmbeddingChoice = { port?: EmbeddingPort; dim?: number; shared?: SharedVectors } | false;
 
 export class SearchIndex implements DerivedIndex {
   readonly name = SEARCH_INDEX;
@@ -40,6 +41,7 @@ export class SearchIndex implements DerivedIndex {
             choice.port,
             choice.dim,
             () => this.entitiesSeen,
+            choice.shared,
           );
   }
 

@@ -5,6 +5,7 @@
 import type { ReadContext } from '../graph/read.js';
 import { normalizeToken } from '../model/normalize.js';
 import type { Claim, EntitySummary } from '../types.js';
+import { topDocs } from './bm25-top.js';
 import { reciprocalRankFusion } from './fuse.js';
 import type { SearchIndex } from './search-index.js';
 import { tokenize } from './tokenize.js';
@@ -91,6 +92,14 @@ function claimOfFact(rc: ReadContext, f: number, filters: CompiledFilters): numb
   return best;
 }
 
+/** Whether fact f has a claim to answer with (remembered in claimOf). */
+function acceptFact(rc: ReadContext, f: number, filters: CompiledFilters, claimOf: Map<number, number>): boolean {
+  const c = claimOfFact(rc, f, filters);
+  if (c < 0) return false;
+  claimOf.set(f, c);
+  return true;
+}
+
 interface CompiledFilters {
   entityType?: string;
   predicate?: string;
@@ -148,8 +157,10 @@ export async function searchClaims(
   const useSemantic = mode !== 'lexical' && q !== null;
   const useLexical = mode !== 'semantic';
   const n = depth(k);
-  const lexScores = useLexical ? index.facts.score(tokenize(query)) : new Map<number, number>();
-  const lexical = useLexical ? rankFacts(rc, lexScores, f, n, claimOf) : [];
+  const tokens = tokenize(query);
+  // The n best facts with a claim passing the filters (the top-k walk asks only of those that would enter).
+  const lexTop = useLexical ? topDocs(index.facts, tokens, n, (d) => acceptFact(rc, d, f, claimOf)) : [];
+  const lexical = lexTop.map(([d]) => d);
   const simOf = new Map<number, number>();
   let semantic: number[] = [];
   if (useSemantic) {
@@ -165,7 +176,7 @@ export async function searchClaims(
   const named = mode === 'hybrid' ? namedEntities(rc, query) : new Set<number>();
   const touches = (fact: number) => named.has(rc.s.factS[fact]!) || named.has(rc.s.factO[fact]!);
   let ranked: [number, number][];
-  if (mode === 'lexical') ranked = lexical.map((d) => [d, lexScores.get(d)!]);
+  if (mode === 'lexical') ranked = lexTop;
   else if (mode === 'semantic' || !useLexical) ranked = semantic.map((d) => [d, simOf.get(d)!]);
   else {
     // The graph list: fused candidates that touch an entity the query names, in the order of the others.
@@ -176,7 +187,15 @@ export async function searchClaims(
       .map(([d]) => d);
     ranked = [...reciprocalRankFusion([lexical, semantic, graph]).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   }
-  const results: SearchHit[] = ranked.slice(0, k).map(([d, score]) => ({
+  const shown = ranked.slice(0, k);
+  // Lexical signal of every hit, also of those only the semantic list brought.
+  const lexScores = useLexical
+    ? index.facts.scoreDocs(
+        tokens,
+        shown.map(([d]) => d),
+      )
+    : new Map<number, number>();
+  const results: SearchHit[] = shown.map(([d, score]) => ({
     claim: rc.toClaim(claimOf.get(d)!),
     score,
     signals: { semantic: simOf.get(d) ?? null, lexical: lexScores.get(d) ?? null, graph: touches(d) ? 1 : 0 },
@@ -203,8 +222,9 @@ export async function searchEntities(
       .map(([e]) => e);
   const n = depth(k);
   const q = index.embeddings;
-  const lexScores = mode === 'semantic' ? new Map<number, number>() : index.entities.score(tokenize(query));
-  const lexical = rank(lexScores, n);
+  const tokens = tokenize(query);
+  const lexTop = mode === 'semantic' ? [] : topDocs(index.entities, tokens, n, ok);
+  const lexical = lexTop.map(([e]) => e);
   const simOf = new Map<number, number>();
   let semantic: number[] = [];
   if (mode !== 'lexical' && q !== null) {
@@ -218,12 +238,20 @@ export async function searchEntities(
   }
   const ranked: [number, number][] =
     mode === 'lexical' || q === null
-      ? lexical.map((e) => [e, lexScores.get(e)!])
+      ? lexTop
       : mode === 'semantic'
         ? semantic.map((e) => [e, simOf.get(e)!])
         : [...reciprocalRankFusion([lexical, semantic]).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const shown = ranked.slice(0, k);
+  const lexScores =
+    mode === 'semantic'
+      ? new Map<number, number>()
+      : index.entities.scoreDocs(
+          tokens,
+          shown.map(([e]) => e),
+        );
   return {
-    results: ranked.slice(0, k).map(([e, score]) => ({
+    results: shown.map(([e, score]) => ({
       entity: rc.summary(e),
       score,
       signals: { semantic: simOf.get(e) ?? null, lexical: lexScores.get(e) ?? null },

@@ -2,6 +2,7 @@
 // Everything else (entities, edges, corroboration groups, registries, inquiries) is derived from the log
 // by the engine, in memory, and rebuilt on open. See ./README.md for the full contract.
 import type { ClaimRun } from '../model/claim-run.js';
+import type { SharedVectors } from '../embeddings/shared.js';
 
 /** A claim as written to the log: the caller's ClaimInput plus the id the engine assigned. */
 export interface ClaimEntry {
@@ -121,6 +122,12 @@ export interface ClaimStore {
 
   /** Releases connections / file handles. Idempotent. */
   close(): Promise<void>;
+
+  /**
+   * Optional: a provider's vectors kept in the base for every process on it (PostgreSQL), so a text is sent
+   * to the provider once, whichever process needs it first. Derived data, not part of the log.
+   */
+  readonly sharedVectors?: SharedVectors;
 }
 
 export interface PendingAppend {

@@ -2,11 +2,13 @@
 //   evident_kb_meta (key, value)   the format marker, so a foreign table of the same name is refused
 //   evident_kb_log  (seq, n, ts, body)  one row per chunk of entries appended together (../chunks.ts),
 //                                    body = JSON text; entries get seqs seq .. seq+n-1
+// and evident_kb_vectors (vectors.ts): derived, not part of the log (a provider's vectors, shared by processes).
 // Chunk rows keep a million-claim ingest to a few hundred rows (the per-row B-tree and tuple cost is what
 // bounds bulk inserts), while every entry keeps its own seq. Text, not jsonb: the store never looks inside
 // an entry, and text round-trips exactly and costs no parsing on the server.
 import type pg from 'pg';
 import { KbOpenError } from '../../errors.js';
+import { ensureVectorsTable } from './vectors.js';
 
 // /2 adds claim-run chunks (../chunks.ts); a /1 base is read as it is and marked /2 when opened for writing.
 export const FORMAT = 'evident-kb-log/2';
@@ -59,6 +61,8 @@ export async function ensureSchema(
       } else {
         await checkTables(client, t!.meta !== null, t!.log !== null, opts.location, opts.readonly);
       }
+      // Provider vectors shared by the base's processes (vectors.ts); a base from before them gains the table.
+      if (!opts.readonly) await ensureVectorsTable(client);
       await client.query('COMMIT');
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);

@@ -7,6 +7,8 @@ import type { ClaimStore, LogEntry, LogRecord } from '../types.js';
 import { entrySpan, lastSeqOf } from '../log-span.js';
 import { decodeChunk, encodeChunks } from '../chunks.js';
 import { APPEND_LOCK, LOG } from './schema.js';
+import type { SharedVectors } from '../../embeddings/shared.js';
+import { PostgresSharedVectors } from './vectors.js';
 
 const HEAD_SQL = `SELECT coalesce((SELECT seq + n - 1 FROM ${LOG} ORDER BY seq DESC LIMIT 1), 0)::float8 AS h`;
 
@@ -33,7 +35,11 @@ export class PostgresClaimStore implements ClaimStore {
     this.location = location;
     this.lockKey = lockKey;
     this.readonly = readonly;
+    if (!readonly) this.sharedVectors = new PostgresSharedVectors(pool);
   }
+
+  /** A provider's vectors, kept in the base for every process (../../embeddings/shared.ts). */
+  readonly sharedVectors?: SharedVectors;
 
   async append(entries: readonly LogEntry[], ts: number, expectedHead: number): Promise<number> {
     if (this.closed) throw new KbClosedError();
