@@ -78,7 +78,6 @@ export class DockingRounds {
   async dock(molecules: Evaluated[], signal?: AbortSignal): Promise<number> {
     const t0 = performance.now();
     const jobs: Array<Promise<void>> = [];
-    const exhaustiveness = this.exhaustiveness;
     let docked = 0;
     for (const e of molecules) {
       if (this.records.has(e.smiles)) continue;
@@ -89,7 +88,7 @@ export class DockingRounds {
         (async () => {
           const results = await Promise.all(
             isomers.map((s) =>
-              this.port.dock(s, signal, exhaustiveness).then(
+              this.port.dock(s, signal, this.exhaustiveness).then(
                 (pose) => ({ s, pose }),
                 (err: unknown) => {
                   if (signal?.aborted) throw err;

@@ -42,7 +42,8 @@ export function designCells(x: Float64Array, n: number, p: number): { cell: Int3
   return { cell, size };
 }
 
-export interface WaldArgs {
+/** The kernel's arguments on shared memory: the inputs, and WaldFit's arrays as outputs. */
+export interface WaldArgs extends Omit<WaldFit, 'outlierSamples'> {
   counts: Float64Array;
   n: number;
   x: Float64Array;
@@ -52,14 +53,6 @@ export interface WaldArgs {
   cooksCutoff: number;
   /** Samples whose counts can be replaced (empty: none). */
   replaceable: Uint8Array;
-  /** Outputs (see WaldFit). */
-  beta: Float64Array;
-  se: Float64Array;
-  betaIter: Int32Array;
-  betaConv: Uint8Array;
-  maxCooks: Float64Array;
-  maxCooksKept: Float64Array;
-  maxCooksSample: Int32Array;
 }
 
 export function waldTest(
