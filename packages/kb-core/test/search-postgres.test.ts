@@ -164,3 +164,70 @@ describe('provider vectors shared through a PostgreSQL base', { skip: probe.skip
     }
   });
 });
+
+describe("the local embedder's vectors shared through a PostgreSQL base", { skip: probe.skip }, () => {
+  let db: TempDatabase;
+  let admin: pg.Client;
+  before(async () => {
+    db = await createTempDatabase('kb_local_vectors');
+    admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+  });
+  after(async () => {
+    await admin?.end();
+    await db?.drop();
+  });
+
+  /** Counts the texts a handle's local embedder embeds for the index (queries are embedded apart). */
+  function countEmbeds(kb: KbDB): string[] {
+    const q = (
+      kb as unknown as { searchIndex: { embeddings: { local: { embed(t: string[]): Promise<Float32Array[]> } } } }
+    ).searchIndex.embeddings.local;
+    const seen: string[] = [];
+    const embed = q.embed.bind(q);
+    q.embed = (texts) => {
+      seen.push(...texts);
+      return embed(texts);
+    };
+    return seen;
+  }
+
+  test('the handle that ingests embeds; one opened later reads the vectors, per generation', async () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      c(`drug${i}`, 'drug', 'inhibits', `GENE${i % 7}`, 'gene', `p${i}`),
+    );
+    const a = await open(db.url);
+    const seenA = countEmbeds(a);
+    let b: KbDB | undefined;
+    try {
+      await a.ingestBatch([...CLAIMS, ...many]);
+      await a.embeddingsReady();
+      assert.ok(seenA.length > 0);
+      const { rows } = await admin.query(
+        `SELECT embedder, count(*)::int AS n, count(vec)::int AS filled FROM evident_kb_vectors GROUP BY embedder`,
+      );
+      // 44 facts learnt: generation floor(log2 44) = 5, named in the embedder.
+      assert.deepEqual(
+        rows.map((r) => [r.embedder, r.n === r.filled]),
+        [[`local/random-indexing+char-trigrams/256/g5`, true]],
+      );
+      b = await open(db.url);
+      const seenB = countEmbeds(b);
+      await b.embeddingsReady();
+      assert.deepEqual(seenB, [], 'b computed no vector: it read them');
+      assert.equal(b.embeddingStatus()!.indexed, a.embeddingStatus()!.indexed);
+      assert.deepEqual(await semantic(b, 'PARP inhibitor'), await semantic(a, 'PARP inhibitor'));
+      // A new claim: embedded by the handle that ingests it, read by the other.
+      await b.ingestBatch([c('talazoparib', 'drug', 'inhibits', 'PARP1', 'protein', 's9')]);
+      await b.embeddingsReady();
+      assert.ok(seenB.some((t) => /talazoparib/i.test(t)));
+      const before = seenA.length;
+      await a.embeddingsReady();
+      assert.equal(seenA.length, before, 'a embedded nothing for b’s claim');
+      assert.ok((await semantic(a, 'talazoparib')).length > 0);
+    } finally {
+      await a.close();
+      await b?.close();
+    }
+  });
+});

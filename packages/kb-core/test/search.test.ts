@@ -7,6 +7,9 @@ import { KbValidationError, open, quickstart, type ClaimInput, type KbDB } from 
 import type { EmbeddingPort } from '../src/embeddings/port.js';
 import { tokenize } from '../src/search/tokenize.js';
 import { tempKb } from './helpers.js';
+import type { SearchIndex } from '../src/search/search-index.js';
+import { cpSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 const c = (s: string, st: string, p: string, o: string, ot: string, src: string, type = 'literature'): ClaimInput => ({
   subject: [s, st],
@@ -179,6 +182,81 @@ describe('background embedding', () => {
       const s = db.embeddingStatus()!;
       assert.equal(s.provider, 'local');
       assert.equal(s.indexed, BASE.length);
+    } finally {
+      await db.close();
+      kb.cleanup();
+    }
+  });
+
+  it("keeps the local embedder's vectors and learner beside the base: a reopen answers the same at once", async () => {
+    const kb = tempKb();
+    let db = await quickstart(kb.path);
+    try {
+      await db.ingestBatch(BASE);
+      await db.embeddingsReady();
+      const before = await db.search('PARP inhibitor for breast cancer', { k: 5, mode: 'semantic' });
+      await db.close();
+      assert.ok(existsSync(join(`${kb.path}.vectors`, 'learner.context')), 'the learner is saved at close');
+      db = await quickstart(kb.path);
+      assert.deepEqual(
+        { indexed: db.embeddingStatus()!.indexed, pending: db.embeddingStatus()!.pending },
+        { indexed: BASE.length, pending: 0 },
+        'nothing to recompute after a reopen',
+      );
+      const after = await db.search('PARP inhibitor for breast cancer', { k: 5, mode: 'semantic' });
+      assert.deepEqual(
+        after.results.map((h) => [text(h), h.signals.semantic]),
+        before.results.map((h) => [text(h), h.signals.semantic]),
+      );
+      // New facts after the reopen are learnt and embedded on top of the restored learner.
+      await db.ingestBatch([c('rucaparib', 'drug', 'inhibits', 'PARP1', 'protein', 's20')]);
+      await db.embeddingsReady();
+      assert.equal(db.embeddingStatus()!.indexed, BASE.length + 1);
+      const r = await db.search('PARP inhibitor', { k: 5, mode: 'semantic' });
+      assert.ok(r.results.some((h) => h.claim.subject[0] === 'rucaparib'));
+    } finally {
+      await db.close();
+      kb.cleanup();
+    }
+  });
+
+  it("ignores saved local vectors that are another log's", async () => {
+    const kb = tempKb();
+    const other = tempKb();
+    try {
+      let db = await quickstart(kb.path);
+      await db.ingestBatch(BASE);
+      await db.embeddingsReady();
+      await db.close();
+      db = await quickstart(other.path);
+      await db.ingestBatch([...BASE].reverse());
+      await db.close();
+      // The first base's vectors beside the second's log: same counts, other facts in another order.
+      rmSync(`${other.path}.vectors`, { recursive: true, force: true });
+      cpSync(`${kb.path}.vectors`, `${other.path}.vectors`, { recursive: true });
+      db = await quickstart(other.path);
+      assert.equal(db.embeddingStatus()!.indexed, 0, 'stale vectors are not loaded');
+      await db.embeddingsReady();
+      assert.equal(db.embeddingStatus()!.indexed, BASE.length);
+      await db.close();
+    } finally {
+      kb.cleanup();
+      other.cleanup();
+    }
+  });
+
+  it("an ingest's commit leaves the search index alone; the next read takes the claims in", async () => {
+    const kb = tempKb();
+    const db = await open(kb.path, { embedding: false });
+    try {
+      await db.ingestBatch(BASE);
+      const ix = (db as unknown as { searchIndex: SearchIndex }).searchIndex;
+      assert.equal(ix.facts.docCount, 0, 'nothing indexed in the commit');
+      assert.equal(ix.intake.count, BASE.length);
+      const r = await db.search('olaparib', { k: 5, mode: 'lexical' });
+      assert.ok(r.results.some((h) => h.claim.subject[0] === 'olaparib'));
+      assert.equal(ix.intake.count, 0);
+      assert.equal(ix.facts.docCount, BASE.length);
     } finally {
       await db.close();
       kb.cleanup();

@@ -112,9 +112,9 @@ export class KbDB implements KbReader {
       throw new KbValidationError('invalid_value', 'curator', "must be 'heuristic' or 'none'");
     const embedding = embeddingChoice(options.embedding, options.embedding_dim);
     const store = await openStore(path);
-    // A provider's vectors go through the base when it can share them (PostgreSQL): one provider call per text
-    // for all its processes. The local embedder's are a function of the log: each process computes its own.
-    const shared = embedding !== false && embedding.port !== undefined ? store.sharedVectors : undefined;
+    // Vectors go through the base when it can share them (PostgreSQL): one provider call per text for all its
+    // processes, and one local embedding per text and generation (embeddings/queue.ts).
+    const shared = embedding !== false ? store.sharedVectors : undefined;
     const choice = shared === undefined ? embedding : { ...embedding, shared };
     const db = new KbDB(store, policy, backend, options.extraction, options.strict ?? false, choice);
     try {
@@ -124,8 +124,7 @@ export class KbDB implements KbReader {
       throw e;
     }
     const q = db.searchIndex.embeddings;
-    if (q?.port && store.backend === 'sqlite')
-      loadVectors(q, store.location, db.state.factCount, db.state.entityIds.length);
+    if (q && store.backend === 'sqlite') loadVectors(q, store.location, db.state.factCount, db.state.entityIds.length);
     return db;
   }
 
@@ -382,19 +381,21 @@ export class KbDB implements KbReader {
   async embeddingsReady(): Promise<void> {
     if (this.w.closed) throw new KbClosedError();
     await this.w.beforeRead();
-    let q = this.searchIndex.embeddings;
     // A rebuild (failed append) replaces the graph and its index: wait on the current one.
-    while (q !== null) {
-      await q.ready();
-      const now = this.searchIndex.embeddings;
-      if (now === q || this.w.closed) break;
-      q = now;
+    for (;;) {
+      const ix = this.searchIndex;
+      await ix.ready();
+      await ix.embeddings?.ready();
+      if (this.searchIndex === ix || this.w.closed) break;
     }
   }
 
   /** Provider, model, dimension, vectors indexed, items pending, and the last provider error; null when off. */
   embeddingStatus(): EmbeddingStatus | null {
-    return this.searchIndex.embeddings?.status() ?? null;
+    const ix = this.searchIndex;
+    const st = ix.embeddings?.status();
+    // Facts and entities not yet taken in (search/intake.ts) are pending too, unless a vector was loaded.
+    return st ? { ...st, pending: st.pending + ix.untakenWithoutVector() } : null;
   }
 
   // ---- reasoning over evidence (src/reasoning; README "Reasoning over evidence"): the live view's, and whatIf ----
@@ -594,9 +595,9 @@ export class KbDB implements KbReader {
     // Let queued writes finish first: a write whose promise is pending must not be cut in half.
     await this.w.queue;
     this.w.closed = true;
+    this.searchIndex.close();
     const q = this.searchIndex.embeddings;
-    q?.close();
-    if (q?.port && this.store.backend === 'sqlite') {
+    if (q && this.store.backend === 'sqlite') {
       try {
         saveVectors(q, this.store.location);
       } catch {

@@ -80,6 +80,17 @@ function normalize(v: Float32Array): Float32Array {
   return v;
 }
 
+/** A learner's state: facts learnt, each token's document frequency, and the context vectors (rows). */
+export interface LearnerState {
+  docs: number;
+  tokens: string[];
+  df: Int32Array;
+  /** Index into `tokens` of each context row. */
+  context_rows: Int32Array;
+  /** context_rows.length × dim. */
+  context: Float32Array;
+}
+
 export class LocalEmbedder {
   readonly provider = 'local';
   readonly model = 'random-indexing+char-trigrams';
@@ -148,6 +159,33 @@ export class LocalEmbedder {
       }
     }
     return normalize(v);
+  }
+
+  /** What it has learnt, for saving beside the base (persist.ts): the embedder is a function of it. */
+  exportState(): LearnerState {
+    const tokens = [...this.df.keys()];
+    const df = Int32Array.from(tokens, (t) => this.df.get(t)!);
+    const withContext: number[] = [];
+    tokens.forEach((t, i) => {
+      if (this.context.has(t)) withContext.push(i);
+    });
+    const context = new Float32Array(withContext.length * this.dim);
+    for (let row = 0; row < withContext.length; row++)
+      context.set(this.context.get(tokens[withContext[row]!]!)!, row * this.dim);
+    return { docs: this.docs, tokens, df, context_rows: Int32Array.from(withContext), context };
+  }
+
+  /** Replaces what it has learnt with a saved state (of the same dimension). */
+  importState(st: LearnerState): void {
+    const { tokens, df, context_rows: rows, context } = st;
+    if (df.length !== tokens.length || context.length !== rows.length * this.dim)
+      throw new RangeError('the saved learner state does not fit this embedder');
+    this.df.clear();
+    this.context.clear();
+    for (let i = 0; i < tokens.length; i++) this.df.set(tokens[i]!, df[i]!);
+    for (let row = 0; row < rows.length; row++)
+      this.context.set(tokens[rows[row]!]!, context.slice(row * this.dim, (row + 1) * this.dim));
+    this.docs = st.docs;
   }
 
   /** The EmbeddingPort shape, for code that treats every embedder alike. */

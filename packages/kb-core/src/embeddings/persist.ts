@@ -1,12 +1,23 @@
-// A provider's vectors kept beside the base file (`<base>.vectors/`), so a restart does not pay the provider
-// again: saved at close, loaded at open when the provider, model and dimension match and every saved key is a
-// fact or entity the log still has (facts and entities are numbered by log order, so a key names the same one
-// in every replay of the same log). Anything else is stale and ignored: the vectors are rebuilt from the log,
-// in the background, like any pending work. The local embedder's vectors are not kept: they are recomputed from
-// the log at open (learning the base is the method), while search answers lexically and reports `pending`.
+// Vectors kept beside the base file (`<base>.vectors/`), so a restart neither pays a provider again nor redoes
+// the local embedder's work: saved at close, loaded at open when the embedder (provider, model, dimension)
+// matches and every saved key is a fact or entity the log still has (facts and entities are numbered by log
+// order, so a key names the same one in every replay of the same log). The local embedder's vectors are a
+// function of what it had learnt, so its learner is saved with them (token document frequencies and context
+// vectors) and restored, after a check that the facts it learnt are this log's. Anything else is stale and
+// ignored: the vectors are rebuilt from the log in the background, like any pending work.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingQueue } from './queue.js';
+import { textHash } from './shared.js';
+
+interface LearnerMeta {
+  docs: number;
+  learned: number;
+  /** The vectors' generation (queue.ts). */
+  generation: number;
+  /** Hash of the tokens of the last fact learnt, as the log gives them at save time. */
+  last_fact: string;
+}
 
 interface Meta {
   provider: string;
@@ -14,28 +25,61 @@ interface Meta {
   dim: number;
   facts: number;
   entities: number;
+  learner?: LearnerMeta;
 }
 
 export function vectorsDir(base: string): string {
   return `${base}.vectors`;
 }
 
-/** Saves a provider's vectors (no-op for the local embedder). Written to a temporary directory, then renamed. */
+function bytes(a: Int32Array | Float32Array): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+function readInt32(path: string): Int32Array {
+  const buf = readFileSync(path);
+  return new Int32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+}
+
+function readFloat32(path: string): Float32Array {
+  const buf = readFileSync(path);
+  return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+}
+
+function embedderOf(q: EmbeddingQueue): { provider: string; model: string; dim: number } {
+  return q.port
+    ? { provider: q.port.provider, model: q.port.model, dim: q.port.dim }
+    : { provider: q.local.provider, model: q.local.model, dim: q.local.dim };
+}
+
+function learnerCheck(q: EmbeddingQueue, learned: number): string {
+  return learned === 0 ? '' : textHash(q.factTokens(learned - 1).join(' '));
+}
+
+/** Saves the vectors (and the local learner). Written to a temporary directory, then renamed. */
 export function saveVectors(q: EmbeddingQueue, base: string): void {
-  if (!q.port) return;
   const dir = vectorsDir(base);
   const tmp = `${dir}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  const meta: Meta = { provider: q.port.provider, model: q.port.model, dim: q.port.dim, facts: 0, entities: 0 };
+  const meta: Meta = { ...embedderOf(q), facts: 0, entities: 0 };
   for (const [name, lane] of [
     ['facts', q.facts],
     ['entities', q.entities],
   ] as const) {
     const keys = lane.vectors.keyList();
     meta[name] = keys.length;
-    writeFileSync(join(tmp, `${name}.keys`), Buffer.from(keys.buffer, keys.byteOffset, keys.byteLength));
+    writeFileSync(join(tmp, `${name}.keys`), bytes(keys));
     if (keys.length) lane.vectors.save(join(tmp, `${name}.usearch`));
+  }
+  if (!q.port) {
+    const { learned, generation } = q.learnerProgress();
+    const st = q.local.exportState();
+    meta.learner = { docs: st.docs, learned, generation, last_fact: learnerCheck(q, learned) };
+    writeFileSync(join(tmp, 'learner.tokens.json'), JSON.stringify(st.tokens));
+    writeFileSync(join(tmp, 'learner.df'), bytes(st.df));
+    writeFileSync(join(tmp, 'learner.rows'), bytes(st.context_rows));
+    writeFileSync(join(tmp, 'learner.context'), bytes(st.context));
   }
   writeFileSync(join(tmp, 'meta.json'), JSON.stringify(meta));
   rmSync(dir, { recursive: true, force: true });
@@ -45,19 +89,41 @@ export function saveVectors(q: EmbeddingQueue, base: string): void {
 /** Loads saved vectors when they fit; returns whether it did. `facts`/`entities`: how many the log holds. */
 export function loadVectors(q: EmbeddingQueue, base: string, facts: number, entities: number): boolean {
   const dir = vectorsDir(base);
-  if (!q.port || !existsSync(join(dir, 'meta.json'))) return false;
+  if (!existsSync(join(dir, 'meta.json'))) return false;
   try {
     const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Meta;
-    if (meta.provider !== q.port.provider || meta.model !== q.port.model || meta.dim !== q.port.dim) return false;
+    const want = embedderOf(q);
+    if (meta.provider !== want.provider || meta.model !== want.model || meta.dim !== want.dim) return false;
+    const learner = meta.learner;
+    if (!q.port) {
+      // The learner must have learnt a prefix of this log's facts, else its vectors are another base's.
+      if (
+        !learner ||
+        typeof learner.generation !== 'number' ||
+        learner.learned > facts ||
+        learner.last_fact !== learnerCheck(q, learner.learned)
+      )
+        return false;
+    }
     const loaded: [typeof q.facts, Int32Array, string][] = [];
     for (const [name, lane, limit] of [
       ['facts', q.facts, facts],
       ['entities', q.entities, entities],
     ] as const) {
-      const buf = readFileSync(join(dir, `${name}.keys`));
-      const keys = new Int32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+      const keys = readInt32(join(dir, `${name}.keys`));
       if (keys.length !== meta[name] || (keys.length && keys[keys.length - 1]! >= limit)) return false;
       loaded.push([lane, keys, join(dir, `${name}.usearch`)]);
+    }
+    if (!q.port && learner) {
+      const tokens = JSON.parse(readFileSync(join(dir, 'learner.tokens.json'), 'utf8')) as string[];
+      const state = {
+        docs: learner.docs,
+        tokens,
+        df: readInt32(join(dir, 'learner.df')),
+        context_rows: readInt32(join(dir, 'learner.rows')),
+        context: readFloat32(join(dir, 'learner.context')),
+      };
+      q.restoreLearner(state, learner.learned, learner.generation);
     }
     for (const [lane, keys, path] of loaded) {
       if (keys.length) lane.vectors.load(path, keys);

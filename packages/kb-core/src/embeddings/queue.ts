@@ -4,7 +4,7 @@
 // is a function of the log (a rebuild makes a fresh one with everything pending), so pending work survives a
 // restart, and a provider outage leaves items pending (retried with backoff), never loses them.
 import { KbError } from '../errors.js';
-import { LocalEmbedder } from './local.js';
+import { LocalEmbedder, type LearnerState } from './local.js';
 import type { EmbeddingPort } from './port.js';
 import { textHash, type SharedVectors } from './shared.js';
 import { VectorSet } from './vectors.js';
@@ -16,6 +16,8 @@ const BUSY_MS = 100;
 const BUSY_PAUSE_MS = 4 * SLICE_MS;
 /** Texts per provider call (the providers batch further inside). */
 const PORT_BATCH = 64;
+/** Texts per round trip to the shared vectors for the local embedder (about 10 ms of local embedding). */
+const SHARED_LOCAL_BATCH = 256;
 /** Local vectors computed, then inserted into the ANN index in one call (well inside a slice). */
 const EMBED_BATCH = 16;
 const MAX_BACKOFF_MS = 60_000;
@@ -108,8 +110,12 @@ export class EmbeddingQueue {
   private waiters: (() => void)[] = [];
   private backoff = 0;
   private lastError: string | null = null;
-  /** Facts learnt when every vector was last (re)computed; see learnt(). */
-  private refreshedAt = 0;
+  /**
+   * The generation of the vectors: floor(log2(facts learnt)) when every vector was last (re)computed, -1
+   * before the first pass; see learnt(). A function of the log, not of timing, so that processes sharing a
+   * PostgreSQL base agree on which vectors are current (shared vectors are kept per generation).
+   */
+  private generation = -1;
   private closed = false;
   /** Set for hypothetical graphs (whatIf): no background work until someone searches or waits. */
   private deferred = false;
@@ -129,7 +135,7 @@ export class EmbeddingQueue {
     factText: (f: number) => string,
     entityText: (e: number) => string,
     /** The fact's tokens, as the lexical index has them (the local embedder learns from them). */
-    private readonly factTokens: (f: number) => readonly string[],
+    readonly factTokens: (f: number) => readonly string[],
     readonly port: EmbeddingPort | undefined,
     localDim: number | undefined,
     private readonly entityCount: () => number,
@@ -157,6 +163,18 @@ export class EmbeddingQueue {
     };
   }
 
+  /** The local learner's progress, for saving it with the vectors (persist.ts). */
+  learnerProgress(): { learned: number; generation: number } {
+    return { learned: this.learned, generation: this.generation };
+  }
+
+  /** Restores a saved learner: it has learnt the first `learned` facts (persist.ts checks they are this log's). */
+  restoreLearner(state: LearnerState, learned: number, generation: number): void {
+    this.local.importState(state);
+    this.learned = learned;
+    this.generation = generation;
+  }
+
   /** Facts known (dense from 0) and, of them, those the local embedder has learnt (in order, in the background). */
   private factsKnown = 0;
   private learned = 0;
@@ -164,23 +182,24 @@ export class EmbeddingQueue {
   addFact(f: number): void {
     this.lastAdd = performance.now();
     if (f + 1 > this.factsKnown) this.factsKnown = f + 1;
-    this.facts.pending.push(f);
+    // A vector loaded at open (persist.ts) is kept, unless a re-embedding must replace every vector.
+    if (this.facts.rebuilding || !this.facts.vectors.has(f)) this.facts.pending.push(f);
     this.schedule();
   }
 
   addEntity(e: number): void {
-    this.entities.pending.push(e);
+    if (this.entities.rebuilding || !this.entities.vectors.has(e)) this.entities.pending.push(e);
     this.schedule();
   }
 
   /**
    * The local embedder's context vectors grow with the base, so vectors computed early drift from the ones a
-   * query gets now. Each time the facts learnt double, every local vector is queued again: amortised, each
-   * fact is embedded at most about twice over the base's life.
+   * query gets now. Each time the facts learnt pass a power of two, every local vector is queued again:
+   * amortised, each fact is embedded at most about twice over the base's life.
    */
   private learnt(): void {
     const n = this.learned;
-    if (n < 2 * this.refreshedAt || n < 8) return;
+    if (n < 8 || Math.floor(Math.log2(n)) <= this.generation) return;
     // While facts keep arriving, a re-embedding under way is finished first and the due one follows it: a
     // sustained feed doubles the facts faster than they are embedded, and restarting at each doubling would
     // throw every pass away before it completes (new facts would never reach the vectors searched). Once the
@@ -198,7 +217,13 @@ export class EmbeddingQueue {
 
   private refresh(): void {
     this.refreshDue = false;
-    this.refreshedAt = this.learned;
+    this.generation = Math.floor(Math.log2(this.learned));
+    // Shared local vectors two generations back are nobody's current ones any more (a process that lags
+    // that far recomputes what it needs).
+    if (this.shared && !this.port && this.generation >= 5) {
+      const old = this.embedder.replace(/\/g\d+$/, `/g${this.generation - 2}`);
+      void this.shared.drop(old).catch(() => undefined);
+    }
     this.facts.restart(this.factsKnown);
     this.entities.restart(this.entityCount());
   }
@@ -281,6 +306,7 @@ export class EmbeddingQueue {
     let failed = false;
     try {
       if (this.port) failed = !(await this.portStep(this.port));
+      else if (this.shared) failed = !(await this.sharedLocalStep(this.shared));
       else this.localStep();
     } finally {
       this.running = false;
@@ -288,25 +314,42 @@ export class EmbeddingQueue {
     }
     const left = this.left();
     if (left === 0 || failed) this.wake();
-    if (left > 0) this.schedule(failed ? this.backoff : this.port ? this.wait : this.pause());
+    if (left > 0) this.schedule(failed ? this.backoff : Math.max(this.wait, this.pause()));
   }
 
   /** Delay before the next step while every item left is being computed by another process (0 otherwise). */
   private wait = 0;
 
   private left(): number {
-    return this.facts.count + this.entities.count + (this.port ? 0 : this.factsKnown - this.learned);
+    // The learner may be ahead of the facts known (restored at open, while the facts are still coming in).
+    return this.facts.count + this.entities.count + (this.port ? 0 : Math.max(0, this.factsKnown - this.learned));
+  }
+
+  /** Learns until `end`; true once every fact known is learnt (no vector is computed before). */
+  private learnUntil(end: number): boolean {
+    while (this.learned < this.factsKnown) {
+      for (let i = 0; i < 64 && this.learned < this.factsKnown; i++) this.local.learn(this.factTokens(this.learned++));
+      if (this.learned === this.factsKnown) this.learnt();
+      if (performance.now() > end) return this.learned >= this.factsKnown;
+    }
+    if (this.refreshDue && (!this.busy() || (!this.facts.rebuilding && !this.entities.rebuilding))) this.refresh();
+    return true;
+  }
+
+  /**
+   * The local embedder on a shared base (PostgreSQL): learning is each process's own (a function of the log),
+   * vectors go through the base like a provider's, under the generation's name, so each text is embedded
+   * once per generation for all processes and a process that opens the base later reads them.
+   */
+  private async sharedLocalStep(shared: SharedVectors): Promise<boolean> {
+    if (!this.learnUntil(performance.now() + SLICE_MS)) return true;
+    return this.portStep(this.local, shared);
   }
 
   /** Learns, then embeds, for SLICE_MS: every fact known is learnt before any vector is computed. */
   private localStep(): void {
     const end = performance.now() + SLICE_MS;
-    while (this.learned < this.factsKnown) {
-      for (let i = 0; i < 64 && this.learned < this.factsKnown; i++) this.local.learn(this.factTokens(this.learned++));
-      if (this.learned === this.factsKnown) this.learnt();
-      if (performance.now() > end) return;
-    }
-    if (this.refreshDue && (!this.busy() || (!this.facts.rebuilding && !this.entities.rebuilding))) this.refresh();
+    if (!this.learnUntil(end)) return;
     for (const lane of [this.facts, this.entities]) {
       while (lane.count > 0) {
         const keys = lane.take(EMBED_BATCH);
@@ -318,25 +361,27 @@ export class EmbeddingQueue {
     }
   }
 
-  /** The shared vectors' name for this embedder. */
+  /** The shared vectors' name for this embedder (the local one's vectors are per generation). */
   private get embedder(): string {
-    return `${this.port!.provider}/${this.port!.model}/${this.port!.dim}`;
+    const e = this.port ?? this.local;
+    const name = `${e.provider}/${e.model}/${e.dim}`;
+    return this.port ? name : `${name}/g${this.generation}`;
   }
 
-  /** One provider batch; false when it failed (the items go back, the next try waits longer). */
-  private async portStep(port: EmbeddingPort): Promise<boolean> {
+  /** One batch of a port (a provider, or the local embedder on a shared base); false when it failed (the items go back, the next try waits longer). */
+  private async portStep(port: EmbeddingPort, shared = this.shared): Promise<boolean> {
     // Entities while facts wait on another process, so one lane's waiting does not stall the other.
     const lane = this.facts.count > 0 && (this.wait === 0 || this.entities.count === 0) ? this.facts : this.entities;
-    let keys = lane.take(PORT_BATCH);
+    let keys = lane.take(port === this.local ? SHARED_LOCAL_BATCH : PORT_BATCH);
     // Taken from the lane but not stored yet: still pending for status().
     this.inFlight = keys.length;
     let texts = keys.map((k) => lane.text(k));
     let mine: string[] = [];
     try {
-      if (this.shared) {
+      if (shared) {
         // Stored vectors are used, reserved ones are computed here, others' reservations are waited for.
         const hashes = texts.map(textHash);
-        const got = await this.shared.claim(this.embedder, hashes, SHARED_LEASE_MS);
+        const got = await shared.claim(this.embedder, hashes, SHARED_LEASE_MS);
         const at = keys.map((_, i) => i).filter((i) => got.found.has(hashes[i]!));
         this.storeRows(
           lane,
@@ -356,14 +401,14 @@ export class EmbeddingQueue {
       if (vs.length !== keys.length)
         throw new KbEmbeddingError('embedding_count', `asked ${keys.length} vectors, got ${vs.length}`);
       for (const v of vs) this.checkDim(v);
-      if (this.shared) await this.shared.put(this.embedder, texts.map(textHash), vs);
+      if (shared) await shared.put(this.embedder, texts.map(textHash), vs);
       this.storeRows(lane, keys, vs);
       this.backoff = 0;
       this.lastError = null;
       return true;
     } catch (e) {
       lane.putBack(keys);
-      if (mine.length) await this.shared?.release(this.embedder, mine).catch(() => undefined);
+      if (mine.length) await shared?.release(this.embedder, mine).catch(() => undefined);
       this.lastError = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
       this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff ? this.backoff * 2 : 500);
       return false;

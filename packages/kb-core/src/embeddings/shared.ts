@@ -1,5 +1,6 @@
-// Provider vectors shared through the base (PostgreSQL: store/postgres/vectors.ts), so that of several
-// processes on one base only one pays the provider for a text. Keyed by the embedder (provider, model,
+// Vectors shared through the base (PostgreSQL: store/postgres/vectors.ts), so that of several
+// processes on one base only one pays the provider for a text (or computes a local vector, per generation of
+// the local embedder: queue.ts). Keyed by the embedder (provider, model,
 // dimension) and a hash of the text embedded, not by fact number: a text is what the provider was paid for,
 // and a fact whose text changes (a new synonym) needs a new vector anyway.
 //
@@ -16,6 +17,8 @@ export interface SharedVectors {
   put(embedder: string, hashes: readonly string[], vectors: readonly Float32Array[]): Promise<void>;
   /** Drops reservations whose vectors were not computed (a failed provider call), for anyone to retry. */
   release(embedder: string, hashes: readonly string[]): Promise<void>;
+  /** Drops every vector of an embedder (an old generation of the local embedder's). */
+  drop(embedder: string): Promise<void>;
 }
 
 export interface SharedClaim {

@@ -1,7 +1,8 @@
-// The search stage's derived index (see graph/derived.ts): fed by the apply with every new fact and entity,
-// it keeps BM25 over fact texts and over entity names, teaches the local embedder each new fact's tokens, and
-// queues the fact and its new entities for vectors (computed in the background: embeddings/queue.ts). One
-// document per fact: a fact's claims share its text, and a claim's own payload joins the fact's document.
+// The search stage's derived index (see graph/derived.ts): fed by the apply with every claim, it keeps BM25
+// over fact texts and over entity names, and queues each new fact and its new entities for vectors (computed
+// in the background: embeddings/queue.ts). The apply only queues the claim (intake.ts); the claim enters BM25
+// after the commit, and every read drains what is left first (`ready`). One document per fact: a fact's
+// claims share its text, and a claim's own payload joins the fact's document.
 import type { DerivedIndex, DerivedIndexFactory } from '../graph/derived.js';
 import type { ReadSnapshot } from '../graph/snapshot.js';
 import type { LogEntry } from '../store/types.js';
@@ -9,6 +10,7 @@ import { EmbeddingQueue } from '../embeddings/queue.js';
 import type { EmbeddingPort } from '../embeddings/port.js';
 import type { SharedVectors } from '../embeddings/shared.js';
 import { Bm25 } from './bm25.js';
+import { SearchIntake } from './intake.js';
 import { entityText, factText, renderPayload } from './text.js';
 import { tokenize } from './tokenize.js';
 
@@ -24,6 +26,8 @@ export class SearchIndex implements DerivedIndex {
   readonly entities = new Bm25();
   /** Null when embedding is off: search is lexical only. */
   readonly embeddings: EmbeddingQueue | null;
+  /** Claims applied but not in BM25 yet. */
+  readonly intake = new SearchIntake((c) => this.index(c));
   private factsSeen = 0;
   private entitiesSeen = 0;
 
@@ -46,6 +50,37 @@ export class SearchIndex implements DerivedIndex {
   }
 
   onClaim(c: number): void {
+    this.intake.push(c);
+  }
+
+  /** Resolves once every claim applied so far is in BM25 (and its fact queued for a vector). */
+  ready(): Promise<void> {
+    return this.intake.count === 0 ? Promise.resolve() : this.intake.drain();
+  }
+
+  /** Facts and entities not taken in yet that will need a vector (those loaded at open have one). */
+  untakenWithoutVector(): number {
+    const q = this.embeddings;
+    if (q === null || this.intake.count === 0) return 0;
+    let n = 0;
+    for (let f = this.factsSeen; f < this.s.factCount; f++) if (!q.facts.vectors.has(f)) n++;
+    for (let e = this.entitiesSeen; e < this.s.entityIds.length; e++) if (!q.entities.vectors.has(e)) n++;
+    return n;
+  }
+
+  /** No background work until a read asks (a what-if view's graph, which may never be searched). */
+  defer(): void {
+    this.intake.defer();
+    this.embeddings?.defer();
+  }
+
+  close(): void {
+    this.intake.close();
+    this.embeddings?.close();
+  }
+
+  /** Claim c into BM25, its fact (when new) and the entities added since into the embedding queue. */
+  private index(c: number): void {
     const s = this.s;
     const f = s.claimFact[c]!;
     const payload = s.claimPayloadOf(c);

@@ -94,15 +94,18 @@ export function runSearch(rc: () => ReadContext, query: unknown, rest: unknown[]
     filters.min_confidence = m;
   }
   const ctx = rc();
-  return searchClaims(ctx, indexOf(ctx), q, k, mode, filters);
+  const ix = indexOf(ctx);
+  return ix.ready().then(() => searchClaims(ctx, ix, q, k, mode, filters));
 }
 
 /** searchEntities(query, k) or searchEntities(query, { k, entity_type, mode }). */
 export function runSearchEntities(rc: () => ReadContext, query: unknown, rest: unknown[]): Promise<EntitySearchAnswer> {
   const q = checkQuery(query);
   const o = callForm<SearchEntitiesOptions>(rest, ['k', 'entity_type'], ['number', 'string'], SEARCH_ENTITIES_KEYS);
+  const [k, mode, type] = [checkK(o.k), checkMode(o.mode), checkText(o.entity_type, 'entity_type')];
   const ctx = rc();
-  return searchEntities(ctx, indexOf(ctx), q, checkK(o.k), checkMode(o.mode), checkText(o.entity_type, 'entity_type'));
+  const ix = indexOf(ctx);
+  return ix.ready().then(() => searchEntities(ctx, ix, q, k, mode, type));
 }
 
 /** The embedding state of the graph a context reads (null when embedding is off). */

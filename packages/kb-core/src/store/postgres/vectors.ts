@@ -67,6 +67,10 @@ export class PostgresSharedVectors implements SharedVectors {
     );
   }
 
+  async drop(embedder: string): Promise<void> {
+    await this.pool.query(`DELETE FROM ${VECTORS} WHERE embedder = $1`, [embedder]);
+  }
+
   async release(embedder: string, hashes: readonly string[]): Promise<void> {
     if (hashes.length === 0) return;
     await this.pool.query(`DELETE FROM ${VECTORS} WHERE embedder = $1 AND hash = ANY($2::text[]) AND vec IS NULL`, [
