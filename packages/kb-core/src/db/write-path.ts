@@ -129,7 +129,9 @@ export class WritePath {
 
   /** Throws the index away and replays the whole log: after an append failed, the index held what the log lacks. */
   private async rebuild(): Promise<void> {
-    // A fresh graph, with fresh instances of every derived index: the replay feeds them all again.
+    // A fresh graph, with fresh instances of every derived index: the replay feeds them all again. The old
+    // indexes' background work (search intake, embeddings) stops with them.
+    for (const d of this.ref.current.derived) d.close?.();
     this.ref.current = this.newGraph();
     this.lastSeq = 0;
     await this.catchUp(null);

@@ -16,6 +16,8 @@ export interface DerivedIndex {
   onClaim(c: number, ts: number, events: PendingEvent[] | null): void;
   /** A log entry other than a claim or a claim run was applied (retract, inquiry, registry entries). */
   onEntry(e: LogEntry, ts: number, events: PendingEvent[] | null): void;
+  /** The graph was thrown away (a rebuild): stop any background work. */
+  close?(): void;
 }
 
 /** Makes a graph's instance of an index; it reads the graph (claims, entities) through `graph`. */
