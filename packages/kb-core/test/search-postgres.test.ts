@@ -225,6 +225,18 @@ describe("the local embedder's vectors shared through a PostgreSQL base", { skip
       await a.embeddingsReady();
       assert.equal(seenA.length, before, 'a embedded nothing for b’s claim');
       assert.ok((await semantic(a, 'talazoparib')).length > 0);
+      // A whatIf view reads the shared vectors but keeps its own (its learner learnt a claim the base lacks).
+      const rowsBefore = (await admin.query(`SELECT count(*)::int AS n FROM evident_kb_vectors`)).rows[0].n;
+      const view = await a.hypothetical([c('veliparib', 'drug', 'inhibits', 'PARP2', 'protein', 'h1')]);
+      // The view embeds in the background once asked; search answers with what is indexed meanwhile.
+      let hits = await view.search('veliparib PARP2', { k: 3, mode: 'semantic' });
+      for (let i = 0; i < 400 && hits.pending > 0; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        hits = await view.search('veliparib PARP2', { k: 3, mode: 'semantic' });
+      }
+      assert.equal(hits.results[0]!.claim.subject[0], 'veliparib');
+      const rowsAfter = (await admin.query(`SELECT count(*)::int AS n FROM evident_kb_vectors`)).rows[0].n;
+      assert.equal(rowsAfter, rowsBefore, 'nothing written to the shared vectors');
     } finally {
       await a.close();
       await b?.close();

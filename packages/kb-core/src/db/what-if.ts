@@ -82,7 +82,7 @@ export async function whatIfView(
     const searchView = () => {
       rebuilt ??= (async () => {
         const ref = { current: w.newGraph() } as StateRef;
-        (ref.current.derivedIndex(SEARCH_INDEX) as SearchIndex | undefined)?.defer();
+        (ref.current.derivedIndex(SEARCH_INDEX) as SearchIndex | undefined)?.markHypothetical();
         await new WritePath(w.store, ref, new EventHub()).catchUp(null);
         applyChanges(ref.current, retract, run, strict);
         return new KbView(ref, { beforeRead: () => Promise.resolve(), describeStore }, Infinity);

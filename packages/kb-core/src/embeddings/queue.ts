@@ -27,6 +27,20 @@ export const SHARED_LEASE_MS = 120_000;
 const MIN_WAIT_MS = 100;
 const MAX_WAIT_MS = 5_000;
 
+/** Shared vectors to read only: stored ones are found, every other one is this process's to compute and keep. */
+function readOnly(shared: SharedVectors): SharedVectors {
+  return {
+    claim: async (embedder, hashes) => {
+      const found = await shared.find(embedder, hashes);
+      return { found, mine: new Set(hashes.filter((h) => !found.has(h))) };
+    },
+    find: (embedder, hashes) => shared.find(embedder, hashes),
+    put: async () => undefined,
+    release: async () => undefined,
+    drop: async () => undefined,
+  };
+}
+
 export class KbEmbeddingError extends KbError {
   constructor(code: string, message: string) {
     super(code, message, { status: 502 });
@@ -119,10 +133,18 @@ export class EmbeddingQueue {
   private closed = false;
   /** Set for hypothetical graphs (whatIf): no background work until someone searches or waits. */
   private deferred = false;
+  /** A hypothetical graph's queue (whatIf): reads shared local vectors, never writes or drops any. */
+  private hypothetical = false;
 
-  /** Defers all work until the first query or ready() (a whatIf view may never search). */
-  defer(): void {
+  /**
+   * For a whatIf view's graph: defers all work until the first query or ready() (the view may never search),
+   * and keeps its local vectors to itself: its learner has learnt claims that are not in the base, so what it
+   * computes must not become the base's shared vectors (a provider's vectors depend on the text alone and
+   * are shared as usual).
+   */
+  markHypothetical(): void {
     this.deferred = true;
+    this.hypothetical = true;
   }
 
   private resume(): void {
@@ -220,7 +242,7 @@ export class EmbeddingQueue {
     this.generation = Math.floor(Math.log2(this.learned));
     // Shared local vectors two generations back are nobody's current ones any more (a process that lags
     // that far recomputes what it needs).
-    if (this.shared && !this.port && this.generation >= 5) {
+    if (this.shared && !this.port && !this.hypothetical && this.generation >= 5) {
       const old = this.embedder.replace(/\/g\d+$/, `/g${this.generation - 2}`);
       void this.shared.drop(old).catch(() => undefined);
     }
@@ -343,7 +365,7 @@ export class EmbeddingQueue {
    */
   private async sharedLocalStep(shared: SharedVectors): Promise<boolean> {
     if (!this.learnUntil(performance.now() + SLICE_MS)) return true;
-    return this.portStep(this.local, shared);
+    return this.portStep(this.local, this.hypothetical ? readOnly(shared) : shared);
   }
 
   /** Learns, then embeds, for SLICE_MS: every fact known is learnt before any vector is computed. */

@@ -13,6 +13,8 @@ import { createHash } from 'node:crypto';
 export interface SharedVectors {
   /** Stored vectors for `hashes`, and which of the others this process now holds the reservation for. */
   claim(embedder: string, hashes: readonly string[], leaseMs: number): Promise<SharedClaim>;
+  /** Stored vectors for `hashes` (no reservation). */
+  find(embedder: string, hashes: readonly string[]): Promise<Map<string, Float32Array>>;
   /** Stores computed vectors (ending their reservations). */
   put(embedder: string, hashes: readonly string[], vectors: readonly Float32Array[]): Promise<void>;
   /** Drops reservations whose vectors were not computed (a failed provider call), for anyone to retry. */

@@ -68,10 +68,10 @@ export class SearchIndex implements DerivedIndex {
     return n;
   }
 
-  /** No background work until a read asks (a what-if view's graph, which may never be searched). */
-  defer(): void {
+  /** A what-if view's graph: no background work until a read asks (it may never be searched); see markHypothetical. */
+  markHypothetical(): void {
     this.intake.defer();
-    this.embeddings?.defer();
+    this.embeddings?.markHypothetical();
   }
 
   close(): void {

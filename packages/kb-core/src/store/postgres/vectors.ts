@@ -30,15 +30,10 @@ export class PostgresSharedVectors implements SharedVectors {
   constructor(private readonly pool: pg.Pool) {}
 
   async claim(embedder: string, hashes: readonly string[], leaseMs: number): Promise<SharedClaim> {
-    const found = new Map<string, Float32Array>();
     const mine = new Set<string>();
-    if (hashes.length === 0) return { found, mine };
     const list = [...new Set(hashes)];
-    const got = await this.pool.query<{ hash: string; vec: Buffer }>(
-      `SELECT hash, vec FROM ${VECTORS} WHERE embedder = $1 AND hash = ANY($2::text[]) AND vec IS NOT NULL`,
-      [embedder, list],
-    );
-    for (const r of got.rows) found.set(r.hash, fromBytes(r.vec));
+    const found = await this.find(embedder, list);
+    if (list.length === 0) return { found, mine };
     const missing = list.filter((h) => !found.has(h));
     if (missing.length === 0) return { found, mine };
     const fresh = await this.pool.query<{ hash: string }>(
@@ -53,6 +48,17 @@ export class PostgresSharedVectors implements SharedVectors {
     );
     for (const r of stale.rows) mine.add(r.hash);
     return { found, mine };
+  }
+
+  async find(embedder: string, hashes: readonly string[]): Promise<Map<string, Float32Array>> {
+    const found = new Map<string, Float32Array>();
+    if (hashes.length === 0) return found;
+    const got = await this.pool.query<{ hash: string; vec: Buffer }>(
+      `SELECT hash, vec FROM ${VECTORS} WHERE embedder = $1 AND hash = ANY($2::text[]) AND vec IS NOT NULL`,
+      [embedder, hashes],
+    );
+    for (const r of got.rows) found.set(r.hash, fromBytes(r.vec));
+    return found;
   }
 
   async put(embedder: string, hashes: readonly string[], vectors: readonly Float32Array[]): Promise<void> {
