@@ -97,6 +97,8 @@ function figures(r: GenerationResult, seconds: number) {
     wall_time_s: r3(seconds),
     evaluations: r.summary.evaluations,
     docking_calls: r.docking?.calls ?? 0,
+    // a failed call (e.g. Vina timed out on a loaded machine) drops its molecule from the field
+    docking_failures: r.docking?.failures ?? 0,
     returned: r.summary.returned,
     docking_score: distribution(r.molecules.map((m) => m.docking_score!)),
     mean_qed: r.summary.mean_qed,
@@ -130,6 +132,7 @@ async function dockAndSelect(
     wall_time_s: r3(seconds + (performance.now() - t0) / 1000),
     evaluations,
     docking_calls: rounds.stats.calls,
+    docking_failures: rounds.stats.failures,
     returned: chosen.length,
     docking_score: distribution(chosen.map((e) => rounds.records.get(e.smiles)!.score)),
     mean_qed: r3(mean(chosen.map((e) => e.properties.qed))),
