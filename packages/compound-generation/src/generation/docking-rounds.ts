@@ -1,7 +1,12 @@
 // Docking inside the search: the fast surrogate (QED, SA, constraints, alerts, and an estimate of the docking
 // score) ranks every candidate; each round docks the most promising undocked candidates, and their Vina scores
-// feed back into selection through the estimate, a similarity-weighted k-nearest-neighbour average over the
-// molecules docked so far (Morgan r=2 Tanimoto). Every call docks at the requested exhaustiveness, so every
+// feed back into selection through the estimate. The estimate starts from the surrogate's own site term (the
+// residue heuristic, put on the docked scale by the mean offset between docked terms and their site terms) and
+// corrects it by the residuals of the nearest docked neighbours (Morgan r=2 Tanimoto), shrunk by how much
+// neighbour evidence there is: a molecule with no close docked analogue keeps the surrogate's ranking, one with
+// several close analogues follows what docking measured. A plain neighbour average replaced the surrogate
+// outright and, with a few dozen docked molecules, was mostly noise that steered the search away from what the
+// surrogate finds (README "Benchmark"). Every call docks at the requested exhaustiveness, so every
 // docked molecule can be returned with the score and pose it got: a cheaper search level saves little CPU per
 // call (ligand preparation and grid maps dominate at low exhaustiveness; packages/docking README, "Cost") and
 // its scores could only guide, never be reported, which narrows the field the returned set is chosen from.
@@ -40,11 +45,15 @@ export function dockingTerm(score: number): number {
   return Math.min(1, Math.max(0, (-score - 5) / 6));
 }
 
-/** Before anything is docked, an undocked molecule's docking term is assumed to be this (a middling -8). */
-const PRIOR_TERM = 0.5;
 const NEIGHBOURS = 5;
-/** Below this similarity to every docked molecule, the estimate falls back to the mean of the docked set. */
+/** Docked molecules below this similarity are not neighbours: their residuals say nothing about the molecule. */
 const MIN_NEIGHBOUR_SIMILARITY = 0.25;
+/**
+ * Prior strength of the surrogate, in units of neighbour weight (similarity cubed): one docked analogue at 0.8
+ * similarity (weight 0.51) moves the estimate half way to what its residual says; analogues at 0.5 (0.125 each)
+ * need four to do that. Close analogues dock alike, loose ones barely more alike than any two molecules.
+ */
+const PRIOR_WEIGHT = 0.5;
 /** At most this many stereoisomers are docked per molecule (the rest are reported, not silently dropped). */
 export const MAX_ISOMERS = 4;
 
@@ -52,7 +61,9 @@ export class DockingRounds {
   readonly records = new Map<string, DockingRecord>();
   readonly stats: DockingStats;
   private readonly fps: Fingerprint[] = [];
-  private readonly terms: number[] = [];
+  /** Per docked molecule: its docking term minus its site term (what docking found beyond the surrogate). */
+  private readonly residuals: number[] = [];
+  private offsetSum = 0;
 
   constructor(
     private readonly rd: RDKit,
@@ -111,8 +122,10 @@ export class DockingRounds {
             isomer_scores: Object.fromEntries(ok.map((r) => [r.s, r.pose.score])),
             isomers_capped: capped,
           });
+          const residual = dockingTerm(best.pose.score) - e.scores.site_complementarity;
           this.fps.push(e.fp);
-          this.terms.push(dockingTerm(best.pose.score));
+          this.residuals.push(residual);
+          this.offsetSum += residual;
           docked++;
         })(),
       );
@@ -124,42 +137,41 @@ export class DockingRounds {
     return docked;
   }
 
-  /** The docking term of a molecule: its own when docked, else the neighbour estimate. */
+  /** The docking term of a molecule: its own when docked, else the estimate. */
   term(e: Evaluated): { term: number; docked: boolean } {
     const r = this.records.get(e.smiles);
     if (r) return { term: dockingTerm(r.score), docked: true };
-    return { term: this.estimate(e.fp), docked: false };
+    return { term: this.estimate(e), docked: false };
   }
 
-  private estimate(fp: Fingerprint): number {
+  /**
+   * Site term + mean offset (the surrogate on the docked scale) + the neighbours' residuals from that, weighted
+   * by similarity cubed and shrunk towards zero by PRIOR_WEIGHT: a kernel regression on the surrogate's errors.
+   * Before anything is docked it is the site term itself, so the search starts as the surrogate-only GA would.
+   */
+  private estimate(e: Evaluated): number {
+    const site = e.scores.site_complementarity;
     const n = this.fps.length;
-    if (n === 0) return PRIOR_TERM;
-    let mean = 0;
-    for (const t of this.terms) mean += t;
-    mean /= n;
-    // the k most similar docked molecules, weighted by similarity cubed (close analogues dominate)
+    if (n === 0) return site;
+    const offset = this.offsetSum / n;
     const top: Array<[number, number]> = [];
     for (let i = 0; i < n; i++) {
-      const sim = tanimoto(fp, this.fps[i]!);
-      if (top.length < NEIGHBOURS) top.push([sim, this.terms[i]!]);
+      const sim = tanimoto(e.fp, this.fps[i]!);
+      if (sim < MIN_NEIGHBOUR_SIMILARITY) continue;
+      if (top.length < NEIGHBOURS) top.push([sim, this.residuals[i]!]);
       else {
         let lo = 0;
         for (let j = 1; j < top.length; j++) if (top[j]![0] < top[lo]![0]) lo = j;
-        if (sim > top[lo]![0]) top[lo] = [sim, this.terms[i]!];
+        if (sim > top[lo]![0]) top[lo] = [sim, this.residuals[i]!];
       }
     }
     let wsum = 0;
     let acc = 0;
-    let maxSim = 0;
-    for (const [sim, t] of top) {
+    for (const [sim, r] of top) {
       const w = sim * sim * sim;
       wsum += w;
-      acc += w * t;
-      maxSim = Math.max(maxSim, sim);
+      acc += w * (r - offset);
     }
-    if (maxSim < MIN_NEIGHBOUR_SIMILARITY || wsum === 0) return mean;
-    // trust the neighbours as far as they are similar; the docked mean fills the rest
-    const trust = Math.min(1, maxSim / 0.7);
-    return trust * (acc / wsum) + (1 - trust) * mean;
+    return Math.min(1, Math.max(0, site + offset + acc / (wsum + PRIOR_WEIGHT)));
   }
 }

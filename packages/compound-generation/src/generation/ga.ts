@@ -105,6 +105,8 @@ export async function runGeneticAlgorithm(
     const initial = new Set(population.map((p) => p.smiles));
     if (rounds) {
       report('docking', 0.01);
+      // the evaluator scored every molecule with a placeholder docking term: put the estimate in before ranking
+      refresh();
       await dockRound(population);
     }
     let generations = 0;

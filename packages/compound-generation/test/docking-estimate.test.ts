@@ -1,0 +1,72 @@
+// The docking estimate inside the search, with a port that returns set scores (the estimate is arithmetic over
+// what the port returned; real Vina runs are in target.test.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { validateRequest, type DockingPort } from '../src/index.js';
+import { DockingRounds, dockingTerm } from '../src/generation/docking-rounds.js';
+import { loadRDKit } from '../src/rdkit.js';
+import { Evaluator, type Evaluated } from '../src/scoring/evaluate.js';
+import { tanimoto } from '../src/chem/fingerprint.js';
+
+const STRONG = 'O=C(Nc1ccccc1)c1ccc(cc1)N1CCOCC1'; // docked at -11 (term 1)
+const WEAK = 'CCCCCCCCCCOC(=O)CCCC'; // docked at -5 (term 0)
+const CLOSE = 'O=C(Nc1ccccc1)c1ccc(cc1)N1CCNCC1'; // a close analogue of STRONG
+const LOOSE = 'O=C(Nc1ccncc1)c1ccc(cc1)C'; // a looser one
+const UNLIKE = 'OC1CCN(CC1)c1nc2ccccc2s1'; // like neither
+
+/** Scores by the canonical SMILES the rounds dock (filled in once the molecules are evaluated). */
+const scores = new Map<string, number>();
+const port: DockingPort = {
+  dock: async (s) => ({ score: scores.get(s) ?? -8, pose_sdf: '', contacts: [] }),
+  describe: () => ({ engine: 'fixed', version: '0', exhaustiveness: 1, seed: 0, preparation: 'none' }),
+};
+
+async function setup() {
+  const rd = await loadRDKit();
+  const input = await validateRequest({
+    target_uniprot: 'P12931',
+    binding_site: { residues: ['K297', 'T340', 'M343'] },
+    num_molecules: 2,
+    options: { docking: false },
+  });
+  const evaluator = new Evaluator(rd, input);
+  const mol = (s: string): Evaluated => evaluator.evaluate(s).result!;
+  return { rounds: new DockingRounds(rd, port, 10, 1), mol };
+}
+
+test('before anything is docked, the estimate is the surrogate site term itself', async () => {
+  const { rounds, mol } = await setup();
+  for (const s of [CLOSE, LOOSE, UNLIKE]) {
+    const e = mol(s);
+    assert.deepEqual(rounds.term(e), { term: e.scores.site_complementarity, docked: false });
+  }
+});
+
+test('docked neighbours correct the surrogate in proportion to their similarity; unlike molecules keep its ranking', async () => {
+  const { rounds, mol } = await setup();
+  const strong = mol(STRONG);
+  const weak = mol(WEAK);
+  scores.set(strong.smiles, -11);
+  scores.set(weak.smiles, -5);
+  const [close, loose, unlike] = [mol(CLOSE), mol(LOOSE), mol(UNLIKE)];
+  assert.equal(await rounds.dock([strong, weak]), 2);
+  assert.deepEqual(rounds.term(strong), { term: 1, docked: true });
+  assert.equal(dockingTerm(-5), 0);
+
+  const simClose = tanimoto(close.fp, strong.fp);
+  const simLoose = tanimoto(loose.fp, strong.fp);
+  assert.ok(simClose > simLoose && simLoose >= 0.25, `similarities ${simClose} ${simLoose}`);
+  for (const e of [close, loose, unlike]) assert.ok(tanimoto(e.fp, weak.fp) < 0.25);
+  assert.ok(tanimoto(unlike.fp, strong.fp) < 0.25);
+
+  // the surrogate on the docked scale: site term + mean (docked term - site term)
+  const offset = (1 - strong.scores.site_complementarity + (0 - weak.scores.site_complementarity)) / 2;
+  const prior = (e: Evaluated) => e.scores.site_complementarity + offset;
+  // what the strong neighbour alone would say: its residual carried over in full
+  const neighbour = (e: Evaluated) => e.scores.site_complementarity + 1 - strong.scores.site_complementarity;
+
+  assert.ok(Math.abs(rounds.term(unlike).term - prior(unlike)) < 1e-9);
+  const shift = (e: Evaluated) => (rounds.term(e).term - prior(e)) / (neighbour(e) - prior(e));
+  assert.ok(shift(close) > 0 && shift(close) < 1, `close analogue moved ${shift(close)} of the way`);
+  assert.ok(shift(loose) > 0 && shift(loose) < shift(close), `loose ${shift(loose)} vs close ${shift(close)}`);
+});
