@@ -163,6 +163,8 @@ export class EmbeddingQueue {
     private readonly entityCount: () => number,
     /** A provider's vectors shared through the base (PostgreSQL); only used with a port. */
     private readonly shared?: SharedVectors,
+    /** Claims applied but not yet handed to this queue (search/intake.ts): facts that are sure to come. */
+    private readonly backlog: () => number = () => 0,
   ) {
     this.local = new LocalEmbedder(localDim);
     const dim = port ? port.dim : this.local.dim;
@@ -226,7 +228,10 @@ export class EmbeddingQueue {
     // sustained feed doubles the facts faster than they are embedded, and restarting at each doubling would
     // throw every pass away before it completes (new facts would never reach the vectors searched). Once the
     // feed pauses, an unfinished pass that is already stale is restarted, so a burst ends with one full pass.
-    if ((this.facts.rebuilding || this.entities.rebuilding) && this.busy()) this.refreshDue = true;
+    // Facts already applied but still in the intake would pass the next powers of two within moments: a pass
+    // now would be thrown away at once (after a bulk ingest that re-embedded everything several times over).
+    if (this.backlog() > 0 || ((this.facts.rebuilding || this.entities.rebuilding) && this.busy()))
+      this.refreshDue = true;
     else this.refresh();
   }
 
@@ -347,6 +352,11 @@ export class EmbeddingQueue {
     return this.facts.count + this.entities.count + (this.port ? 0 : Math.max(0, this.factsKnown - this.learned));
   }
 
+  /** A re-embedding is due once the intake's backlog is in: vectors computed before it would be thrown away. */
+  private awaitingBacklog(): boolean {
+    return this.refreshDue && this.backlog() > 0;
+  }
+
   /** Learns until `end`; true once every fact known is learnt (no vector is computed before). */
   private learnUntil(end: number): boolean {
     while (this.learned < this.factsKnown) {
@@ -354,7 +364,12 @@ export class EmbeddingQueue {
       if (this.learned === this.factsKnown) this.learnt();
       if (performance.now() > end) return this.learned >= this.factsKnown;
     }
-    if (this.refreshDue && (!this.busy() || (!this.facts.rebuilding && !this.entities.rebuilding))) this.refresh();
+    if (
+      this.refreshDue &&
+      this.backlog() === 0 &&
+      (!this.busy() || (!this.facts.rebuilding && !this.entities.rebuilding))
+    )
+      this.refresh();
     return true;
   }
 
@@ -364,14 +379,14 @@ export class EmbeddingQueue {
    * once per generation for all processes and a process that opens the base later reads them.
    */
   private async sharedLocalStep(shared: SharedVectors): Promise<boolean> {
-    if (!this.learnUntil(performance.now() + SLICE_MS)) return true;
+    if (!this.learnUntil(performance.now() + SLICE_MS) || this.awaitingBacklog()) return true;
     return this.portStep(this.local, this.hypothetical ? readOnly(shared) : shared);
   }
 
   /** Learns, then embeds, for SLICE_MS: every fact known is learnt before any vector is computed. */
   private localStep(): void {
     const end = performance.now() + SLICE_MS;
-    if (!this.learnUntil(end)) return;
+    if (!this.learnUntil(end) || this.awaitingBacklog()) return;
     for (const lane of [this.facts, this.entities]) {
       while (lane.count > 0) {
         const keys = lane.take(EMBED_BATCH);

@@ -46,6 +46,7 @@ export class SearchIndex implements DerivedIndex {
             choice.dim,
             () => this.entitiesSeen,
             choice.shared,
+            () => this.intake.count,
           );
   }
 
