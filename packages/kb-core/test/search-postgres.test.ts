@@ -1,4 +1,4 @@
-// A provider's vectors on a PostgreSQL base (src/embeddings/shared.ts, src/store/postgres/vectors.ts): computed
+// A provider's (and the local embedder's) vectors on a PostgreSQL base (src/embeddings/shared.ts, src/store/postgres/vectors.ts): computed
 // once for all the handles (processes) on the base, whichever needs them first; another handle finds them by
 // tailing the log and reading the shared table; two handles catching up at once never pay twice for a text;
 // a reservation left by a process that died is taken over after the lease.
@@ -47,7 +47,7 @@ function countingPort(sent: string[], hang = false): EmbeddingPort {
 const semantic = async (db: KbDB, q: string) =>
   (await db.search(q, { k: 5, mode: 'semantic' })).results.map((h) => [h.claim.claim_id, h.signals.semantic]);
 
-describe('provider vectors shared through a PostgreSQL base', { skip: probe.skip }, () => {
+describe('vectors shared through a PostgreSQL base', { skip: probe.skip }, () => {
   let db: TempDatabase;
   let admin: pg.Client;
   let n = 0;
@@ -163,20 +163,6 @@ describe('provider vectors shared through a PostgreSQL base', { skip: probe.skip
       await stuck.close();
     }
   });
-});
-
-describe("the local embedder's vectors shared through a PostgreSQL base", { skip: probe.skip }, () => {
-  let db: TempDatabase;
-  let admin: pg.Client;
-  before(async () => {
-    db = await createTempDatabase('kb_local_vectors');
-    admin = new pg.Client({ connectionString: db.url });
-    await admin.connect();
-  });
-  after(async () => {
-    await admin?.end();
-    await db?.drop();
-  });
 
   /** Counts the texts a handle's local embedder embeds for the index (queries are embedded apart). */
   function countEmbeds(kb: KbDB): string[] {
@@ -192,11 +178,12 @@ describe("the local embedder's vectors shared through a PostgreSQL base", { skip
     return seen;
   }
 
-  test('the handle that ingests embeds; one opened later reads the vectors, per generation', async () => {
+  test('the local embedder: the handle that ingests embeds; one opened later reads the vectors, per generation', async () => {
+    const { url, schema } = await freshUrl();
     const many = Array.from({ length: 40 }, (_, i) =>
       c(`drug${i}`, 'drug', 'inhibits', `GENE${i % 7}`, 'gene', `p${i}`),
     );
-    const a = await open(db.url);
+    const a = await open(url);
     const seenA = countEmbeds(a);
     let b: KbDB | undefined;
     try {
@@ -204,14 +191,14 @@ describe("the local embedder's vectors shared through a PostgreSQL base", { skip
       await a.embeddingsReady();
       assert.ok(seenA.length > 0);
       const { rows } = await admin.query(
-        `SELECT embedder, count(*)::int AS n, count(vec)::int AS filled FROM evident_kb_vectors GROUP BY embedder`,
+        `SELECT embedder, count(*)::int AS n, count(vec)::int AS filled FROM ${schema}.evident_kb_vectors GROUP BY embedder`,
       );
       // 44 facts learnt: generation floor(log2 44) = 5, named in the embedder.
       assert.deepEqual(
         rows.map((r) => [r.embedder, r.n === r.filled]),
         [[`local/random-indexing+char-trigrams/256/g5`, true]],
       );
-      b = await open(db.url);
+      b = await open(url);
       const seenB = countEmbeds(b);
       await b.embeddingsReady();
       assert.deepEqual(seenB, [], 'b computed no vector: it read them');
@@ -226,7 +213,7 @@ describe("the local embedder's vectors shared through a PostgreSQL base", { skip
       assert.equal(seenA.length, before, 'a embedded nothing for b’s claim');
       assert.ok((await semantic(a, 'talazoparib')).length > 0);
       // A whatIf view reads the shared vectors but keeps its own (its learner learnt a claim the base lacks).
-      const rowsBefore = (await admin.query(`SELECT count(*)::int AS n FROM evident_kb_vectors`)).rows[0].n;
+      const rowsBefore = (await admin.query(`SELECT count(*)::int AS n FROM ${schema}.evident_kb_vectors`)).rows[0].n;
       const view = await a.hypothetical([c('veliparib', 'drug', 'inhibits', 'PARP2', 'protein', 'h1')]);
       // The view embeds in the background once asked; search answers with what is indexed meanwhile.
       let hits = await view.search('veliparib PARP2', { k: 3, mode: 'semantic' });
@@ -235,7 +222,7 @@ describe("the local embedder's vectors shared through a PostgreSQL base", { skip
         hits = await view.search('veliparib PARP2', { k: 3, mode: 'semantic' });
       }
       assert.equal(hits.results[0]!.claim.subject[0], 'veliparib');
-      const rowsAfter = (await admin.query(`SELECT count(*)::int AS n FROM evident_kb_vectors`)).rows[0].n;
+      const rowsAfter = (await admin.query(`SELECT count(*)::int AS n FROM ${schema}.evident_kb_vectors`)).rows[0].n;
       assert.equal(rowsAfter, rowsBefore, 'nothing written to the shared vectors');
     } finally {
       await a.close();

@@ -10,10 +10,11 @@ import { textHash, type SharedVectors } from './shared.js';
 import { VectorSet } from './vectors.js';
 
 /** Milliseconds of local work per slice before yielding to the event loop (ingests' continuations wait at most this). */
-const SLICE_MS = 8;
+export const SLICE_MS = 8;
 /** While a fact arrived less than BUSY_MS ago, slices are BUSY_PAUSE_MS apart (see pause()). */
 const BUSY_MS = 100;
-const BUSY_PAUSE_MS = 4 * SLICE_MS;
+/** A slice per BUSY_PAUSE_MS while the base is written to: background work takes a fifth of the event loop. */
+export const BUSY_PAUSE_MS = 4 * SLICE_MS;
 /** Texts per provider call (the providers batch further inside). */
 const PORT_BATCH = 64;
 /** Texts per round trip to the shared vectors for the local embedder (about 10 ms of local embedding). */
@@ -161,7 +162,7 @@ export class EmbeddingQueue {
     readonly port: EmbeddingPort | undefined,
     localDim: number | undefined,
     private readonly entityCount: () => number,
-    /** A provider's vectors shared through the base (PostgreSQL); only used with a port. */
+    /** Vectors shared through the base (PostgreSQL): a provider's, or the local embedder's per generation. */
     private readonly shared?: SharedVectors,
     /** Claims applied but not yet handed to this queue (search/intake.ts): facts that are sure to come. */
     private readonly backlog: () => number = () => 0,
@@ -247,10 +248,8 @@ export class EmbeddingQueue {
     this.generation = Math.floor(Math.log2(this.learned));
     // Shared local vectors two generations back are nobody's current ones any more (a process that lags
     // that far recomputes what it needs).
-    if (this.shared && !this.port && !this.hypothetical && this.generation >= 5) {
-      const old = this.embedder.replace(/\/g\d+$/, `/g${this.generation - 2}`);
-      void this.shared.drop(old).catch(() => undefined);
-    }
+    if (this.shared && !this.port && !this.hypothetical && this.generation >= 5)
+      void this.shared.drop(this.embedderAt(this.generation - 2)).catch(() => undefined);
     this.facts.restart(this.factsKnown);
     this.entities.restart(this.entityCount());
   }
@@ -400,9 +399,13 @@ export class EmbeddingQueue {
 
   /** The shared vectors' name for this embedder (the local one's vectors are per generation). */
   private get embedder(): string {
+    return this.embedderAt(this.generation);
+  }
+
+  private embedderAt(generation: number): string {
     const e = this.port ?? this.local;
     const name = `${e.provider}/${e.model}/${e.dim}`;
-    return this.port ? name : `${name}/g${this.generation}`;
+    return this.port ? name : `${name}/g${generation}`;
   }
 
   /** One batch of a port (a provider, or the local embedder on a shared base); false when it failed (the items go back, the next try waits longer). */

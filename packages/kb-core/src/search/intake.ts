@@ -3,10 +3,8 @@
 // several times longer than the rest of the apply, and ran inside every commit before. The claims enter the
 // index after the commit, in slices in the background, and every read of the index first takes in what is
 // left (`drain`), so lexical search is always current; only vectors may lag (`pending`).
-/** Milliseconds of indexing per background slice, and per slice of a drain (the process keeps serving). */
-const SLICE_MS = 8;
-/** While claims keep arriving (some since the last slice), slices are BUSY_PAUSE_MS apart (a fifth of the loop). */
-const BUSY_PAUSE_MS = 4 * SLICE_MS;
+// Slices as the embedding queue's: SLICE_MS of work, BUSY_PAUSE_MS apart while claims keep arriving.
+import { BUSY_PAUSE_MS, SLICE_MS } from '../embeddings/queue.js';
 
 export class SearchIntake {
   private claims = new Int32Array(1024);
