@@ -59,14 +59,33 @@ test('docked neighbours correct the surrogate in proportion to their similarity;
   for (const e of [close, loose, unlike]) assert.ok(tanimoto(e.fp, weak.fp) < 0.25);
   assert.ok(tanimoto(unlike.fp, strong.fp) < 0.25);
 
-  // the surrogate on the docked scale: site term + mean (docked term - site term)
-  const offset = (1 - strong.scores.site_complementarity + (0 - weak.scores.site_complementarity)) / 2;
-  const prior = (e: Evaluated) => e.scores.site_complementarity + offset;
-  // what the strong neighbour alone would say: its residual carried over in full
-  const neighbour = (e: Evaluated) => e.scores.site_complementarity + 1 - strong.scores.site_complementarity;
+  // the surrogate on the docked scale: site term + the trend learnt from the docked molecules
+  const prior = (e: Evaluated) => e.scores.site_complementarity + rounds.trend.predict(e);
+  // what the strong neighbour alone would say: its residual from the trend carried over in full
+  const strongResidual = 1 - strong.scores.site_complementarity - rounds.trend.predict(strong);
+  const neighbour = (e: Evaluated) => prior(e) + strongResidual;
 
   assert.ok(Math.abs(rounds.term(unlike).term - prior(unlike)) < 1e-9);
   const shift = (e: Evaluated) => (rounds.term(e).term - prior(e)) / (neighbour(e) - prior(e));
   assert.ok(shift(close) > 0 && shift(close) < 1, `close analogue moved ${shift(close)} of the way`);
   assert.ok(shift(loose) > 0 && shift(loose) < shift(close), `loose ${shift(loose)} vs close ${shift(close)}`);
+});
+
+test('the trend learns what docking adds with size and carries it to molecules like nothing docked', async () => {
+  const { rounds, mol } = await setup();
+  // docked: the larger molecules score better, each by its own size (not by chemotype)
+  const docked = [
+    'CC(=O)Nc1ccccc1', // small
+    'OC1CCNCC1',
+    'O=C(Nc1ccc(cc1)N1CCOCC1)c1ccc2ccccc2c1', // large
+    'Cc1ccc(cc1)S(=O)(=O)N1CCC(CC1)C(=O)Nc1ccc2OCOc2c1',
+  ].map(mol);
+  for (const e of docked) scores.set(e.smiles, -5 - 0.3 * (e.properties.heavy_atoms - 8));
+  await rounds.dock(docked);
+  assert.ok(rounds.trend.slopes()[0]! > 0, `heavy-atom slope ${rounds.trend.slopes()[0]}`);
+  const small = mol('CCOC(=O)c1ccncc1');
+  const large = mol('CCN(CC)C(=O)c1cc2cc(ccc2n1Cc1ccc(F)cc1)S(=O)(=O)N1CCCC1');
+  for (const e of [small, large]) assert.ok(rounds.nearestDocked(e) < 0.25, 'unlike everything docked');
+  const lift = (e: Evaluated) => rounds.term(e).term - e.scores.site_complementarity;
+  assert.ok(lift(large) > lift(small), `large ${lift(large)} vs small ${lift(small)}`);
 });

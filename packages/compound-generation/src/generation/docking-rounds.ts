@@ -1,8 +1,8 @@
 // Docking inside the search: the fast surrogate (QED, SA, constraints, alerts, and an estimate of the docking
 // score) ranks every candidate; each round docks the most promising undocked candidates, and their Vina scores
 // feed back into selection through the estimate. The estimate starts from the surrogate's own site term (the
-// residue heuristic, put on the docked scale by the mean offset between docked terms and their site terms) and
-// corrects it by the residuals of the nearest docked neighbours (Morgan r=2 Tanimoto), shrunk by how much
+// residue heuristic, put on the docked scale by a trend learnt from the docked molecules' size and shape
+// descriptors: docking-trend.ts) and corrects it by the residuals from that trend of the nearest docked neighbours (Morgan r=2 Tanimoto), shrunk by how much
 // neighbour evidence there is: a molecule with no close docked analogue keeps the surrogate's ranking, one with
 // several close analogues follows what docking measured. A plain neighbour average replaced the surrogate
 // outright and, with a few dozen docked molecules, was mostly noise that steered the search away from what the
@@ -16,6 +16,7 @@ import { enumerateStereoisomers } from '../chem/stereo.js';
 import type { RDKit } from '../rdkit.js';
 import type { Evaluated } from '../scoring/evaluate.js';
 import type { DockingPort } from '../target/port.js';
+import { DockingTrend } from './docking-trend.js';
 
 export interface DockingRecord {
   /** The isomeric SMILES that was docked best (the molecule's own when it has no unspecified stereo). */
@@ -63,7 +64,9 @@ export class DockingRounds {
   private readonly fps: Fingerprint[] = [];
   /** Per docked molecule: its docking term minus its site term (what docking found beyond the surrogate). */
   private readonly residuals: number[] = [];
-  private offsetSum = 0;
+  private readonly docked: Evaluated[] = [];
+  /** What docking adds to the site term, as a trend on descriptors (refit as molecules are docked). */
+  readonly trend = new DockingTrend();
 
   constructor(
     private readonly rd: RDKit,
@@ -125,7 +128,8 @@ export class DockingRounds {
           const residual = dockingTerm(best.pose.score) - e.scores.site_complementarity;
           this.fps.push(e.fp);
           this.residuals.push(residual);
-          this.offsetSum += residual;
+          this.docked.push(e);
+          this.trend.add(e, residual);
           docked++;
         })(),
       );
@@ -144,34 +148,41 @@ export class DockingRounds {
     return { term: this.estimate(e), docked: false };
   }
 
+  /** The highest similarity of a molecule to anything docked so far (0 before anything is docked). */
+  nearestDocked(e: Evaluated): number {
+    let best = 0;
+    for (const fp of this.fps) best = Math.max(best, tanimoto(e.fp, fp));
+    return best;
+  }
+
   /**
-   * Site term + mean offset (the surrogate on the docked scale) + the neighbours' residuals from that, weighted
-   * by similarity cubed and shrunk towards zero by PRIOR_WEIGHT: a kernel regression on the surrogate's errors.
-   * Before anything is docked it is the site term itself, so the search starts as the surrogate-only GA would.
+   * Site term + the trend (the surrogate on the docked scale) + the neighbours' residuals from the trend,
+   * weighted by similarity cubed and shrunk towards zero by PRIOR_WEIGHT: a kernel regression on what the
+   * trend gets wrong. Before anything is docked it is the site term itself, so the search starts as the
+   * surrogate-only GA would.
    */
   private estimate(e: Evaluated): number {
     const site = e.scores.site_complementarity;
     const n = this.fps.length;
     if (n === 0) return site;
-    const offset = this.offsetSum / n;
     const top: Array<[number, number]> = [];
     for (let i = 0; i < n; i++) {
       const sim = tanimoto(e.fp, this.fps[i]!);
       if (sim < MIN_NEIGHBOUR_SIMILARITY) continue;
-      if (top.length < NEIGHBOURS) top.push([sim, this.residuals[i]!]);
+      if (top.length < NEIGHBOURS) top.push([sim, i]);
       else {
         let lo = 0;
         for (let j = 1; j < top.length; j++) if (top[j]![0] < top[lo]![0]) lo = j;
-        if (sim > top[lo]![0]) top[lo] = [sim, this.residuals[i]!];
+        if (sim > top[lo]![0]) top[lo] = [sim, i];
       }
     }
     let wsum = 0;
     let acc = 0;
-    for (const [sim, r] of top) {
+    for (const [sim, i] of top) {
       const w = sim * sim * sim;
       wsum += w;
-      acc += w * (r - offset);
+      acc += w * (this.residuals[i]! - this.trend.predict(this.docked[i]!));
     }
-    return Math.min(1, Math.max(0, site + offset + acc / (wsum + PRIOR_WEIGHT)));
+    return Math.min(1, Math.max(0, site + this.trend.predict(e) + acc / (wsum + PRIOR_WEIGHT)));
   }
 }

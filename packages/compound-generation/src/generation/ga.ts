@@ -35,8 +35,6 @@ export interface RunOutcome {
 export const DOCK_EVERY = 2;
 /** Rounds the in-search share of the docking budget is spread over. */
 export const EXPECTED_ROUNDS = 8;
-/** In-search docking picks no two molecules above this similarity in one round (spread the information). */
-const ROUND_SIMILARITY = 0.7;
 
 /**
  * Docking calls kept for after the search: enough to dock every returned molecule that the rounds have not
@@ -75,18 +73,29 @@ export async function runGeneticAlgorithm(
   const reserve = finalDockingReserve(target, options.docking_budget);
   const perRound = Math.max(2, Math.ceil((options.docking_budget - reserve) / EXPECTED_ROUNDS));
   const dockingShare = () => (rounds ? rounds.stats.calls / Math.max(1, rounds.stats.budget) : 0);
+  // Every docked molecule should be returnable: nothing is docked above the similarity cap to something
+  // docked before it or picked with it, or the returned set (diverse under the cap) could hold only one of the
+  // two and the other call was spent for the trend alone.
+  const cap = options.similarity_cap;
+  const spread = (candidates: Evaluated[], limit: number): Evaluated[] => {
+    const picks: Evaluated[] = [];
+    for (const e of candidates) {
+      if (picks.length >= limit) break;
+      if (!e.passes || rounds!.isDocked(e) || rounds!.nearestDocked(e) > cap) continue;
+      if (picks.some((p) => tanimoto(p.fp, e.fp) > cap)) continue;
+      picks.push(e);
+    }
+    return picks;
+  };
   // One docking round: the fittest undocked passing members, spread out by similarity; then every scored
   // molecule's docking estimate is refreshed, so that selection sees what docking taught.
   const roundsLeft = () => rounds !== null && rounds.remaining - perRound >= reserve;
   const dockRound = async (pool: Evaluated[]) => {
     if (!rounds || !roundsLeft()) return;
-    const picks: Evaluated[] = [];
-    for (const e of [...pool].sort((a, b) => b.fitness - a.fitness)) {
-      if (picks.length >= perRound) break;
-      if (!e.passes || rounds.isDocked(e)) continue;
-      if (picks.some((p) => tanimoto(p.fp, e.fp) > ROUND_SIMILARITY)) continue;
-      picks.push(e);
-    }
+    const picks = spread(
+      [...pool].sort((a, b) => b.fitness - a.fitness),
+      perRound,
+    );
     if (picks.length === 0) return;
     await rounds.dock(picks, hooks.signal);
     check();
@@ -204,8 +213,8 @@ export async function runGeneticAlgorithm(
     }
     for (let pass = 0; pass < 50 && rounds.remaining > 0; pass++) {
       check();
-      const undocked = archive.filter((e) => !rounds.isDocked(e));
-      const field = selectDiverse(undocked, Math.min(rounds.remaining, target), options.similarity_cap);
+      const undocked = archive.filter((e) => !rounds.isDocked(e) && rounds.nearestDocked(e) <= cap);
+      const field = spread(selectDiverse(undocked, Math.min(rounds.remaining, target), cap), target);
       if (field.length === 0 || !(await dockPass(field))) break;
     }
     check();
