@@ -162,6 +162,7 @@ test('whatIf with claims to add (a copy of the index) reads as the base does aft
     assert.equal((await db.getClaim(r.claim_ids[0]!))!.status, 'active');
     await db.ingest(['G', 'gene'], ['r', 'association'], ['H', 'gene'], { source_type: 'literature', source_id: 's7' });
     assert.equal(await v.getEntity('G'), null);
+    assert.deepEqual(await read(v), hypothetical);
     // The same changes made for real: the same answers.
     await db.retractCascade('s1', 'x');
     await db.ingestBatch(added);
@@ -169,6 +170,40 @@ test('whatIf with claims to add (a copy of the index) reads as the base does aft
     assert.deepEqual(hypothetical, await read(db));
     assert.deepEqual(hypothetical.claims, ['retracted', 'retracted', 'active']);
     assert.equal(hypothetical.stats.claim_count, 4);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('a what-if view with claims added stays as it was while the base takes writes that touch what it holds', async () => {
+  // The view's maps read through to the base's until the base changes (copy-on-write, graph/clone.ts): the
+  // base's writes below reuse the view's new entity, add spellings and facts to its entities, and retract.
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    await db.ingestBatch([claim('A', 'gene', 'r', 'B', 'gene', 's1'), claim('B', 'gene', 'r', 'C', 'gene', 's2')]);
+    const v = await db.hypothetical([claim('X', 'gene', 'p', 'A', 'gene', 's3'), claim('a', 'gene', 'r', 'B', 'gene', 's4')]);
+    const read = async (x: typeof db | typeof v) => ({
+      stats: (({ claim_count, entity_count }) => ({ claim_count, entity_count }))(await x.stats()),
+      entities: await x.listEntities(),
+      x: await x.getEntity('X'),
+      frame: (await x.query('A', { depth: 2 })).entities,
+      consensus: (await x.consensus('A')).assertions.map((a) => [a.content_id, a.source_count]),
+    });
+    const before = await read(v);
+    await db.ingestBatch([
+      claim('x', 'gene', 'q', ' a ', 'gene', 's5'),
+      claim('Y', 'gene', 'r', 'B', 'gene', 's5'),
+      claim('A', 'gene', 'r', 'B', 'gene', 's6'),
+    ]);
+    await db.retractCascade('s2', 'x');
+    assert.deepEqual(await read(v), before);
+    assert.equal(before.x!.name, 'X');
+    assert.equal((await db.getEntity('X'))!.name, 'x');
+    // a second view of the changed base sees the base's writes and its own claims
+    const w = await db.hypothetical([claim('X', 'gene', 'p', 'A', 'gene', 's3')]);
+    assert.equal((await w.stats()).claim_count, (await db.stats()).claim_count + 1);
+    assert.deepEqual(await read(v), before);
   } finally {
     t.cleanup();
   }

@@ -5,12 +5,14 @@
 //   columns in which the hypothetical retraction is marked. Copying three columns costs milliseconds on a
 //   million claims, where a rebuild costs an open; the copies also keep later writes to the base out of the
 //   view (a claim created later is past the copied column's end, so it never exists there).
-// - with claims to add: a copy of the committed index (graph/clone.ts: typed arrays block-copied, maps and
-//   arrays copied natively), then the changes go through the graph's own apply (cascade retractions, then the
-//   claims as one batch): a hypothetical claim can add entities, predicates, facts and adjacency, and the apply
-//   is the one place that gets duplicates, corroboration counts, cascades and derived indexes right. The copy
-//   costs about a second of a million-claim base's open (measured in bench:kb); the vocabulary registry is
-//   shared with the base, not copied (applying claims reads it only). The search index is not copied either (it
+// - with claims to add: a copy-on-write copy of the committed index (graph/clone.ts: typed arrays and arrays
+//   block-copied, maps overlaid), then the changes go through the graph's own apply (cascade retractions, then
+//   the claims as one batch): a hypothetical claim can add entities, predicates, facts and adjacency, and the
+//   apply is the one place that gets duplicates, corroboration counts, cascades and derived indexes right. The
+//   copy's maps read through to the base's until the base next changes, which first detaches every live copy
+//   (GraphState.beforeChange); a copy nobody holds costs the base nothing. A full copy of a million-claim
+//   index took about a second (bench:kb, kb-performance.md run 5), most of it in maps. The vocabulary
+//   registry is shared with the base, not copied (applying claims reads it only). The search index is not copied either (it
 //   holds a native vector index and a background queue): the first search on such a view rebuilds the graph
 //   from the log the slow way (about an open), only then.
 import { SEARCH_INDEX, type SearchIndex } from '../search/search-index.js';
@@ -71,7 +73,11 @@ export async function whatIfView(
   // out of the copy (shared, then dropped from the copy's derived indexes), so the base's is never fed.
   const base = w.ref.current;
   const search = base.derivedIndex(SEARCH_INDEX);
-  const g = cloneIndex(base, new Set<object>([base.registry, ...(search ? [search] : [])]));
+  const copied = cloneIndex(base, new Set<object>([base.registry, ...(search ? [search] : [])]), {
+    copyOnWrite: true,
+  });
+  base.addReader(copied);
+  const g = copied.copy;
   if (search) g.derived.splice(g.derived.indexOf(search), 1);
   applyChanges(g, retract, run, strict);
   const view = new KbView({ current: g } as StateRef, { beforeRead: () => Promise.resolve(), describeStore }, Infinity);

@@ -91,6 +91,8 @@ export class WritePath {
    */
   private applyEntry(e: LogEntry, ts: number, events: PendingEvent[] | null): number {
     const s = this.state;
+    // what-if copies stop reading through before any part of the graph changes (derived indexes included)
+    s.beforeChange();
     switch (e.kind) {
       case 'claim':
         return s.applyClaim(e, ts, events);

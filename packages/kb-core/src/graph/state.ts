@@ -22,6 +22,13 @@ export { ACTIVE, DEGRADED, RETRACTED, STATUS_NAMES } from './claim-columns.js';
 export { factText, contentIdOf } from './facts.js';
 export type { PendingEvent } from './events.js';
 
+/**
+ * Copy-on-write copies of a graph (what-if views, clone.ts) that may still read its maps, held weakly (a view
+ * that nobody reads any more costs nothing): each is detached before the graph changes. Kept beside the
+ * graph, not in it, so that copying a graph never copies this.
+ */
+const readers = new WeakMap<GraphState, Set<WeakRef<{ detach(): void }>>>();
+
 export interface Retraction {
   ts: number;
   source_id: string;
@@ -51,6 +58,8 @@ export class GraphState implements ReadSnapshot {
   emitIngested = true;
   /** Whether the apply queues claim_corroborated (off when nobody listens: no content_id hash per event). */
   emitCorroborated = true;
+  /** Whether a copy may read through to this graph (see addReader); checked per applied entry. */
+  private hasReaders = false;
   /** The claim being applied (refilled per claim; see claim-fields.ts). */
   private readonly fields: ClaimFields = emptyClaimFields();
 
@@ -78,7 +87,26 @@ export class GraphState implements ReadSnapshot {
 
   /** An applied entry moves the clock, so the next write's timestamp never goes back. */
   touch(ts: number): void {
+    this.beforeChange();
     if (ts > this.lastTs) this.lastTs = ts;
+  }
+
+  /** A copy that reads through to this graph until detached (see `readers`). */
+  addReader(copy: { detach(): void }): void {
+    let set = readers.get(this);
+    if (!set) readers.set(this, (set = new Set()));
+    set.add(new WeakRef(copy));
+    this.hasReaders = true;
+  }
+
+  /** Called before anything in the graph or its derived indexes changes: copies stop reading through. */
+  beforeChange(): void {
+    if (!this.hasReaders) return;
+    this.hasReaders = false;
+    const set = readers.get(this);
+    if (set === undefined) return;
+    readers.delete(this);
+    for (const r of set) r.deref()?.detach();
   }
 
   /** A new predicate (normalised name), with its class. */
@@ -134,6 +162,7 @@ export class GraphState implements ReadSnapshot {
   }
   /** Synonyms changed (a vocabulary was registered): raw spellings may now mean other entities. */
   forgetRawNames(): void {
+    this.beforeChange();
     this.entities.forgetRawNames();
   }
 
@@ -278,6 +307,7 @@ export class GraphState implements ReadSnapshot {
    * parses `claim_id`.
    */
   applyClaim(e: ClaimEntry, ts: number, events: PendingEvent[] | null, idPrefix = '', idCounter = -1): number {
+    this.beforeChange();
     const prov = e.provenance;
     let keys = 0;
     for (const _ in prov) keys++;
@@ -307,6 +337,7 @@ export class GraphState implements ReadSnapshot {
    * no id); otherwise claim i has id id_start + i, as stored. Returns how many claims were added.
    */
   applyRun(r: ClaimRun, ts: number, events: PendingEvent[] | null, out: Int32Array | null, compact: boolean): number {
+    this.beforeChange();
     const extras = r.provenance_extra;
     const payloads = r.payload;
     const a = this.fields;
@@ -338,6 +369,7 @@ export class GraphState implements ReadSnapshot {
 
   /** Retracts every non-retracted claim of the source; with cascade, degrades their dependants transitively. */
   applyRetract(e: RetractEntry, ts: number, events: PendingEvent[] | null): ReturnType<typeof applyRetract> {
+    this.beforeChange();
     return applyRetract(this, e, ts, events);
   }
 }
