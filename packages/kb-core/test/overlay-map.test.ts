@@ -8,7 +8,10 @@ import { cloneIndex } from '../src/graph/clone.js';
 /** A small deterministic generator (tests need repeatable sequences, not quality). */
 function lcg(seed: number) {
   let x = seed >>> 0;
-  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
 }
 
 test('an overlay reads, iterates and sizes as a copy of the original does, under any mix of changes', () => {
@@ -45,7 +48,9 @@ test('an overlay reads, iterates and sizes as a copy of the original does, under
     assert.deepEqual([...overlay], [...copy], `seed ${seed}: entries in order`);
     assert.deepEqual([...overlay.keys()], [...copy.keys()]);
     const each: unknown[] = [];
-    overlay.forEach((v, k) => each.push([k, v]));
+    overlay.forEach((v, k) => {
+      each.push([k, v]);
+    });
     assert.deepEqual(each, [...copy]);
     assert.equal(JSON.stringify([...base]), before, `seed ${seed}: the original is unchanged`);
     assert.ok(overlay instanceof Map);
@@ -77,13 +82,19 @@ test('a copy-on-write clone shares what it only reads, and detaching makes it in
   original.byName.get('a')!.push(9);
   original.byName.set('z', [9]);
   original.nested.get('gene')!.set('z', 9);
-  assert.deepEqual([...c.byName], [
-    ['a', [0]],
-    ['b', [1, 2, 3]],
-    ['c', [3]],
-  ]);
-  assert.deepEqual([...c.nested.get('gene')!], [
-    ['a', 0],
-    ['c', 3],
-  ]);
+  assert.deepEqual(
+    [...c.byName],
+    [
+      ['a', [0]],
+      ['b', [1, 2, 3]],
+      ['c', [3]],
+    ],
+  );
+  assert.deepEqual(
+    [...c.nested.get('gene')!],
+    [
+      ['a', 0],
+      ['c', 3],
+    ],
+  );
 });

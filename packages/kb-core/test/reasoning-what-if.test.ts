@@ -182,7 +182,10 @@ test('a what-if view with claims added stays as it was while the base takes writ
   try {
     await using db = await open(t.path);
     await db.ingestBatch([claim('A', 'gene', 'r', 'B', 'gene', 's1'), claim('B', 'gene', 'r', 'C', 'gene', 's2')]);
-    const v = await db.hypothetical([claim('X', 'gene', 'p', 'A', 'gene', 's3'), claim('a', 'gene', 'r', 'B', 'gene', 's4')]);
+    const v = await db.hypothetical([
+      claim('X', 'gene', 'p', 'A', 'gene', 's3'),
+      claim('a', 'gene', 'r', 'B', 'gene', 's4'),
+    ]);
     const read = async (x: typeof db | typeof v) => ({
       stats: (({ claim_count, entity_count }) => ({ claim_count, entity_count }))(await x.stats()),
       entities: await x.listEntities(),

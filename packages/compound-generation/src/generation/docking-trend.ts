@@ -36,7 +36,7 @@ export class DockingTrend {
   /** The residual the trend expects for a molecule (0 before anything is docked). */
   predict(e: Evaluated): number {
     if (this.ys.length === 0) return 0;
-    const b = (this.coef ??= this.fit());
+    const b = this.coefficients();
     const x = trendFeatures(e);
     let y = 0;
     for (let j = 0; j < b.length; j++) y += b[j]! * x[j]!;
@@ -46,7 +46,13 @@ export class DockingTrend {
   /** Slopes (without the intercept), for reports and tests. */
   slopes(): number[] {
     if (this.ys.length === 0) return [];
-    return (this.coef ??= this.fit()).slice(1);
+    return this.coefficients().slice(1);
+  }
+
+  /** The fitted coefficients, refit only after molecules were added. */
+  private coefficients(): number[] {
+    if (this.coef === null) this.coef = this.fit();
+    return this.coef;
   }
 
   private fit(): number[] {

@@ -23,7 +23,7 @@ export class OverlayMap<K, V> extends Map<K, V> {
 
   /** Whether the original still holds the key live (not deleted here). */
   #inBase(k: K): boolean {
-    return this.#base.has(k) && !(this.#dead !== null && this.#dead.has(k));
+    return this.#base.has(k) && !this.#dead?.has(k);
   }
 
   override get(k: K): V | undefined {
@@ -49,13 +49,19 @@ export class OverlayMap<K, V> extends Map<K, V> {
   override delete(k: K): boolean {
     if (super.has(k)) {
       super.delete(k);
-      if (this.#inBase(k)) (this.#dead ??= new Set()).add(k);
+      if (this.#inBase(k)) this.#kill(k);
       else this.#added--;
       return true;
     }
     if (!this.#inBase(k)) return false;
-    (this.#dead ??= new Set()).add(k);
+    this.#kill(k);
     return true;
+  }
+
+  /** Marks a key of the original as deleted here. */
+  #kill(k: K): void {
+    if (this.#dead === null) this.#dead = new Set();
+    this.#dead.add(k);
   }
 
   override clear(): void {
@@ -71,7 +77,7 @@ export class OverlayMap<K, V> extends Map<K, V> {
 
   override *entries(): MapIterator<[K, V]> {
     for (const k of this.#base.keys()) {
-      if (this.#dead !== null && this.#dead.has(k)) continue;
+      if (this.#dead?.has(k)) continue;
       yield [k, this.get(k)!];
     }
     for (const [k, v] of super.entries()) if (!this.#inBase(k)) yield [k, v];

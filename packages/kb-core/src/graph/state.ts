@@ -94,7 +94,10 @@ export class GraphState implements ReadSnapshot {
   /** A copy that reads through to this graph until detached (see `readers`). */
   addReader(copy: { detach(): void }): void {
     let set = readers.get(this);
-    if (!set) readers.set(this, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      readers.set(this, set);
+    }
     set.add(new WeakRef(copy));
     this.hasReaders = true;
   }
