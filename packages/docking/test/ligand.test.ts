@@ -32,16 +32,32 @@ async function canonical(smiles: string): Promise<string> {
 }
 
 /** Heavy-atom coordinates of a mol block, as sorted strings (to compare with the PDBQT's). */
-function sdfHeavyCoords(sdf: string): string[] {
+function sdfHeavyCoords(sdf: string): number[][] {
   const lines = sdf.split('\n');
   const n = Number(lines[3]!.slice(0, 3));
-  const out: string[] = [];
+  const out: number[][] = [];
   for (let i = 4; i < 4 + n; i++) {
     const l = lines[i]!;
     if (l.slice(31, 34).trim() === 'H') continue;
-    out.push([l.slice(0, 10), l.slice(10, 20), l.slice(20, 30)].map((v) => Number(v).toFixed(3)).join(','));
+    out.push([l.slice(0, 10), l.slice(10, 20), l.slice(20, 30)].map(Number));
   }
-  return out.sort();
+  return out;
+}
+
+/**
+ * Whether two atom lists hold the same points in any order, each coordinate within `tol`: PDBQT rounds to
+ * 3 decimals from the 4 of the SDF, so a coordinate such as -1.0625 may be written -1.063 where toFixed(3) of
+ * the SDF's gives -1.062.
+ */
+function samePoints(a: number[][], b: number[][], tol = 0.0011): boolean {
+  if (a.length !== b.length) return false;
+  const used = new Array<boolean>(b.length).fill(false);
+  return a.every((p) => {
+    const j = b.findIndex((q, k) => !used[k] && q.every((v, d) => Math.abs(v - p[d]!) <= tol));
+    if (j < 0) return false;
+    used[j] = true;
+    return true;
+  });
 }
 
 const STEREO_PAIRS: Array<[string, string, string]> = [
@@ -60,10 +76,9 @@ for (const [what, a, b] of STEREO_PAIRS) {
     assert.notEqual(sa, sb, 'the two stereoisomers give different 3D structures');
     for (const l of [la, lb]) {
       // The PDBQT Vina docks is that same conformer: the same heavy-atom coordinates.
-      const fromPdbqt = poseAtoms(l.pdbqt)
-        .map((x) => [x.x, x.y, x.z].map((v) => v.toFixed(3)).join(','))
-        .sort();
-      assert.deepEqual(fromPdbqt, sdfHeavyCoords(l.sdf));
+      const fromPdbqt = poseAtoms(l.pdbqt).map((x) => [x.x, x.y, x.z]);
+      const fromSdf = sdfHeavyCoords(l.sdf);
+      assert.ok(samePoints(fromPdbqt, fromSdf), `PDBQT ${JSON.stringify(fromPdbqt)} vs SDF ${JSON.stringify(fromSdf)}`);
     }
   });
 }
