@@ -102,6 +102,8 @@ function figures(r: GenerationResult, seconds: number) {
     returned: r.summary.returned,
     docking_score: distribution(r.molecules.map((m) => m.docking_score!)),
     mean_qed: r.summary.mean_qed,
+    // size is what Vina's score follows most: the arms' returned sets compared on it
+    mean_heavy_atoms: r3(mean(r.molecules.map((m) => m.properties.heavy_atoms))),
     constraint_pass_rate: r.summary.constraint_pass_rate,
     internal_diversity: r.summary.internal_diversity,
     alerts_in_returned: r.molecules.filter((m) => m.alerts.length > 0).length,
@@ -136,6 +138,7 @@ async function dockAndSelect(
     returned: chosen.length,
     docking_score: distribution(chosen.map((e) => rounds.records.get(e.smiles)!.score)),
     mean_qed: r3(mean(chosen.map((e) => e.properties.qed))),
+    mean_heavy_atoms: r3(mean(chosen.map((e) => e.properties.heavy_atoms))),
     constraint_pass_rate:
       chosen.filter((e) => {
         const p = e.properties;

@@ -3,7 +3,9 @@
 //   - protonation: Open Babel's pH model (-p); RDKit has none;
 //   - 3D conformer: Open Babel --gen3d (RDKit's WebAssembly build, MinimalLib, has no 3D embedding: its only
 //     coordinate generator is 2D depiction). The protonated molecule is built, so the added hydrogens get
-//     force-field geometry; --gen3d is deterministic for the same input, so preparation is reproducible;
+//     force-field geometry. --gen3d is NOT repeatable: its builder seeds its own random numbers and
+//     takes no seed (Open Babel issue #1934; every speed, 'fastest' included), so the same SMILES can dock a few
+//     tenths of a kcal/mol apart between runs (README "Reproducibility");
 //   - stereo check: RDKit reads stereo back from the 3D coordinates and it must match the SMILES;
 //   - PDBQT: Open Babel (Gasteiger charges, AutoDock types, non-polar hydrogens merged, rotatable bonds as a
 //     torsion tree). Vina's scoring ignores the charges; they are there because the format carries them.
