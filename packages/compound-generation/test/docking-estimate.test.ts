@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateRequest, type DockingPort } from '../src/index.js';
 import { DockingRounds, dockingTerm } from '../src/generation/docking-rounds.js';
+import { TREND_MIN_MOLECULES } from '../src/generation/docking-trend.js';
 import { loadRDKit } from '../src/rdkit.js';
 import { Evaluator, type Evaluated } from '../src/scoring/evaluate.js';
 import { tanimoto } from '../src/chem/fingerprint.js';
@@ -77,15 +78,24 @@ test('the trend learns what docking adds with size and carries it to molecules l
   const docked = [
     'CC(=O)Nc1ccccc1', // small
     'OC1CCNCC1',
+    'CC(C)Cc1ccccc1',
+    'Cc1ccc(O)cc1C',
     'O=C(Nc1ccc(cc1)N1CCOCC1)c1ccc2ccccc2c1', // large
     'Cc1ccc(cc1)S(=O)(=O)N1CCC(CC1)C(=O)Nc1ccc2OCOc2c1',
+    'O=C(NCc1ccccc1)c1cc2ccccc2[nH]1',
+    'CN1CCN(CC1)c1ccc(NC(=O)c2ccc(Cl)cc2)cc1',
   ].map(mol);
+  assert.equal(docked.length, TREND_MIN_MOLECULES);
   for (const e of docked) scores.set(e.smiles, -5 - 0.3 * (e.properties.heavy_atoms - 8));
-  await rounds.dock(docked);
+  // with fewer docked molecules than the trend needs, it is the mean offset alone
+  await rounds.dock(docked.slice(0, TREND_MIN_MOLECULES - 1));
+  assert.deepEqual(rounds.trend.slopes(), [0, 0, 0, 0]);
+  await rounds.dock(docked.slice(TREND_MIN_MOLECULES - 1));
   assert.ok(rounds.trend.slopes()[0]! > 0, `heavy-atom slope ${rounds.trend.slopes()[0]}`);
   const small = mol('CCOC(=O)c1ccncc1');
   const large = mol('CCN(CC)C(=O)c1cc2cc(ccc2n1Cc1ccc(F)cc1)S(=O)(=O)N1CCCC1');
-  for (const e of [small, large]) assert.ok(rounds.nearestDocked(e) < 0.25, 'unlike everything docked');
+  for (const e of [small, large])
+    assert.ok(rounds.nearestDocked(e) < 0.25, `${e.smiles} unlike everything docked: ${rounds.nearestDocked(e)}`);
   const lift = (e: Evaluated) => rounds.term(e).term - e.scores.site_complementarity;
   assert.ok(lift(large) > lift(small), `large ${lift(large)} vs small ${lift(small)}`);
 });

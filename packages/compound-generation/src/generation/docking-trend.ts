@@ -16,6 +16,12 @@ export function trendFeatures(e: Evaluated): number[] {
 
 /** Ridge penalty on the slopes, in units of docked molecules at one unit of the descriptor. */
 export const TREND_RIDGE = 3;
+/**
+ * Docked molecules needed before the slopes are fitted (two per slope); until then the trend is the mean offset
+ * alone. A run with a small docking budget docks two or four molecules in its search rounds, and four slopes
+ * fitted to those follow their noise (a 14-call test run steered its search by such a trend).
+ */
+export const TREND_MIN_MOLECULES = 8;
 const INTERCEPT_RIDGE = 1e-6;
 
 export class DockingTrend {
@@ -57,6 +63,11 @@ export class DockingTrend {
 
   private fit(): number[] {
     const p = this.xs[0]!.length;
+    if (this.ys.length < TREND_MIN_MOLECULES) {
+      const b = new Array<number>(p).fill(0);
+      b[0] = this.ys.reduce((a, y) => a + y, 0) / this.ys.length;
+      return b;
+    }
     const a = Array.from({ length: p }, (_, i) =>
       Array.from({ length: p + 1 }, (_, j) => (i === j && j < p ? (i === 0 ? INTERCEPT_RIDGE : TREND_RIDGE) : 0)),
     );
