@@ -11,7 +11,7 @@
 // call (ligand preparation and grid maps dominate at low exhaustiveness; packages/docking README, "Cost") and
 // its scores could only guide, never be reported, which narrows the field the returned set is chosen from.
 // Every docking call counts once against the run's budget.
-import { tanimoto, type Fingerprint } from '../chem/fingerprint.js';
+import { tanimoto } from '../chem/fingerprint.js';
 import { enumerateStereoisomers } from '../chem/stereo.js';
 import type { RDKit } from '../rdkit.js';
 import type { Evaluated } from '../scoring/evaluate.js';
@@ -61,7 +61,6 @@ export const MAX_ISOMERS = 4;
 export class DockingRounds {
   readonly records = new Map<string, DockingRecord>();
   readonly stats: DockingStats;
-  private readonly fps: Fingerprint[] = [];
   /** Per docked molecule: its docking term minus its site term (what docking found beyond the surrogate). */
   private readonly residuals: number[] = [];
   private readonly docked: Evaluated[] = [];
@@ -126,7 +125,6 @@ export class DockingRounds {
             isomers_capped: capped,
           });
           const residual = dockingTerm(best.pose.score) - e.scores.site_complementarity;
-          this.fps.push(e.fp);
           this.residuals.push(residual);
           this.docked.push(e);
           this.trend.add(e, residual);
@@ -151,7 +149,7 @@ export class DockingRounds {
   /** The highest similarity of a molecule to anything docked so far (0 before anything is docked). */
   nearestDocked(e: Evaluated): number {
     let best = 0;
-    for (const fp of this.fps) best = Math.max(best, tanimoto(e.fp, fp));
+    for (const d of this.docked) best = Math.max(best, tanimoto(e.fp, d.fp));
     return best;
   }
 
@@ -163,11 +161,11 @@ export class DockingRounds {
    */
   private estimate(e: Evaluated): number {
     const site = e.scores.site_complementarity;
-    const n = this.fps.length;
+    const n = this.docked.length;
     if (n === 0) return site;
     const top: Array<[number, number]> = [];
     for (let i = 0; i < n; i++) {
-      const sim = tanimoto(e.fp, this.fps[i]!);
+      const sim = tanimoto(e.fp, this.docked[i]!.fp);
       if (sim < MIN_NEIGHBOUR_SIMILARITY) continue;
       if (top.length < NEIGHBOURS) top.push([sim, i]);
       else {
