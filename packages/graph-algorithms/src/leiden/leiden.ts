@@ -10,6 +10,7 @@ import { Random } from '../random.js';
 import { moveNodes } from './move.js';
 import { modularity } from './quality.js';
 import { refinePartition } from './refine.js';
+import { LeidenScratch } from './scratch.js';
 import { aggregateWorkGraph, relabel, type WorkGraph, workGraphFromCsr } from './work-graph.js';
 
 export interface LeidenOptions {
@@ -64,11 +65,12 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
 
   const base = workGraphFromCsr(graph);
   const rng = new Random(seed);
+  const scratch = new LeidenScratch();
   let iterations = 0;
   while (iterations < maxIterations) {
     hooks?.signal?.throwIfAborted();
     iterations++;
-    const moved = leidenPass(base, membership, resolution, theta, rng);
+    const moved = leidenPass(base, membership, resolution, theta, rng, scratch);
     // Unbounded runs have no known end: report a fraction that keeps rising towards 1.
     const fraction = Number.isFinite(maxIterations) ? iterations / maxIterations : iterations / (iterations + 10);
     hooks?.progress?.('leiden', fraction);
@@ -81,29 +83,40 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
 }
 
 /** One Leiden iteration from `membership` (updated in place). Returns whether any node moved. */
-function leidenPass(base: WorkGraph, membership: Int32Array, gamma: number, theta: number, rng: Random): boolean {
+function leidenPass(
+  base: WorkGraph,
+  membership: Int32Array,
+  gamma: number,
+  theta: number,
+  rng: Random,
+  scratch: LeidenScratch,
+): boolean {
   const n = base.n;
   let g = base;
-  let partition = membership.slice();
-  relabel(partition);
-  const toAggregate = new Int32Array(n);
+  let side: 0 | 1 = 0;
+  let partition = scratch.int32('pass.partition.1', n);
+  partition.set(membership);
+  relabel(partition, scratch);
+  const toAggregate = scratch.int32('pass.toAggregate', n);
   for (let v = 0; v < n; v++) toAggregate[v] = v;
   let anyMove = false;
   for (;;) {
-    if (moveNodes(g, partition, gamma, rng) > 0) anyMove = true;
-    const count = relabel(partition);
+    if (moveNodes(g, partition, gamma, rng, scratch) > 0) anyMove = true;
+    const count = relabel(partition, scratch);
     if (count === g.n) break;
-    let refined = refinePartition(g, partition, count, gamma, theta, rng);
-    let refinedCount = relabel(refined);
+    let refined = refinePartition(g, partition, count, gamma, theta, rng, scratch);
+    let refinedCount = relabel(refined, scratch);
     // Refinement that merged nothing would aggregate to the same graph forever: aggregate on the moved
     // partition instead (leidenalg does the same).
     if (refinedCount === g.n) {
       refined = partition;
       refinedCount = count;
     }
-    const next = new Int32Array(refinedCount);
+    // The aggregate's starting partition, in the slot `partition` is not in.
+    const next = scratch.int32(`pass.partition.${side}`, refinedCount);
     for (let v = 0; v < g.n; v++) next[refined[v]!] = partition[v]!;
-    g = aggregateWorkGraph(g, refined, refinedCount);
+    g = aggregateWorkGraph(g, refined, refinedCount, scratch, side);
+    side = side === 0 ? 1 : 0;
     for (let v = 0; v < n; v++) toAggregate[v] = refined[toAggregate[v]!]!;
     partition = next;
   }

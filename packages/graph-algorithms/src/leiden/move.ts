@@ -2,35 +2,42 @@
 // random order, move each to the community (possibly a new, empty one) that improves modularity most, and
 // queue again only the neighbours that the move may have changed something for.
 import type { Random } from '../random.js';
+import type { LeidenScratch } from './scratch.js';
 import type { WorkGraph } from './work-graph.js';
 
 /**
  * Moves nodes of `g` between the communities of `membership` (labels < g.n), in place. Returns the number of
  * moves. The gain of moving v into C is w(v, C) − γ·k_v·K_C / 2m (modularity up to the factor 1/m).
  */
-export function moveNodes(g: WorkGraph, membership: Int32Array, gamma: number, rng: Random): number {
+export function moveNodes(
+  g: WorkGraph,
+  membership: Int32Array,
+  gamma: number,
+  rng: Random,
+  scratch: LeidenScratch,
+): number {
   const { n, offsets, targets, weights, strength, total } = g;
   if (n === 0 || total === 0) return 0;
-  const K = new Float64Array(n);
-  const size = new Int32Array(n);
+  const K = scratch.float64('move.K', n).fill(0);
+  const size = scratch.int32('move.size', n).fill(0);
   for (let v = 0; v < n; v++) {
     K[membership[v]!]! += strength[v]!;
     size[membership[v]!]!++;
   }
-  const empties = new Int32Array(n);
+  const empties = scratch.int32('move.empties', n);
   let nEmpty = 0;
   for (let c = n - 1; c >= 0; c--) if (size[c] === 0) empties[nEmpty++] = c;
 
-  const queue = new Int32Array(n);
+  const queue = scratch.int32('move.queue', n);
   for (let v = 0; v < n; v++) queue[v] = v;
   rng.shuffle(queue);
-  const inQueue = new Uint8Array(n).fill(1);
+  const inQueue = scratch.uint8('move.inQueue', n).fill(1);
   let head = 0;
   let queued = n;
 
-  const acc = new Float64Array(n);
-  const mark = new Int32Array(n).fill(-1);
-  const list = new Int32Array(n);
+  const acc = scratch.float64('move.acc', n);
+  const mark = scratch.int32('move.mark', n).fill(-1);
+  const list = scratch.int32('move.list', n);
   const scale = gamma / total;
   let moves = 0;
 

@@ -4,6 +4,7 @@
 // ∝ exp(ΔH / θ) among the moves with ΔH ≥ 0. Sub-communities only ever grow by nodes joined through an edge,
 // so each one is connected; aggregating on them is what gives Leiden its guarantee.
 import type { Random } from '../random.js';
+import type { LeidenScratch } from './scratch.js';
 import type { WorkGraph } from './work-graph.js';
 
 export function refinePartition(
@@ -13,14 +14,15 @@ export function refinePartition(
   gamma: number,
   theta: number,
   rng: Random,
+  scratch: LeidenScratch,
 ): Int32Array {
   const { n, offsets, targets, weights, strength, total } = g;
-  const refined = new Int32Array(n);
-  const Kr = new Float64Array(n);
-  const size = new Int32Array(n);
+  const refined = scratch.int32('refine.refined', n);
+  const Kr = scratch.float64('refine.Kr', n);
+  const size = scratch.int32('refine.size', n);
   /** Weight from a sub-community to the rest of its community S. */
-  const ext = new Float64Array(n);
-  const KS = new Float64Array(communityCount);
+  const ext = scratch.float64('refine.ext', n);
+  const KS = scratch.float64('refine.KS', communityCount).fill(0);
   for (let v = 0; v < n; v++) {
     refined[v] = v;
     Kr[v] = strength[v]!;
@@ -33,14 +35,14 @@ export function refinePartition(
   }
   if (total === 0) return refined;
   const scale = gamma / total;
-  const order = new Int32Array(n);
+  const order = scratch.int32('refine.order', n);
   for (let v = 0; v < n; v++) order[v] = v;
   rng.shuffle(order);
 
-  const acc = new Float64Array(n);
-  const mark = new Int32Array(n).fill(-1);
-  const list = new Int32Array(n);
-  const gains = new Float64Array(n);
+  const acc = scratch.float64('refine.acc', n);
+  const mark = scratch.int32('refine.mark', n).fill(-1);
+  const list = scratch.int32('refine.list', n);
+  const gains = scratch.float64('refine.gains', n);
   // ΔH in units of edge weight (H = Σ_c [e_c − γ·K_c²/4m], as in the authors' own implementation), so that θ
   // is a weight: with θ = 0.01, merges are nearly greedy and random only among almost equal choices.
 

@@ -2,6 +2,7 @@
 // node's strength (its row sum, diagonal included). The aggregate graph of a partition is again one of these.
 import type { CsrGraph } from '../csr.js';
 import { GraphInputError } from '../errors.js';
+import { LeidenScratch } from './scratch.js';
 
 export interface WorkGraph {
   n: number;
@@ -50,27 +51,36 @@ export function workGraphFromCsr(g: CsrGraph): WorkGraph {
 
 /**
  * The graph whose nodes are the communities of `membership` (labels 0..count-1): edge weights summed between
- * communities, weights inside a community onto its diagonal.
+ * communities, weights inside a community onto its diagonal. Its arrays are `scratch`'s slot `side` (0 or 1):
+ * Leiden builds level k+1 from level k only, so two sides suffice and each level overwrites the one before last.
  */
-export function aggregateWorkGraph(g: WorkGraph, membership: Int32Array, count: number): WorkGraph {
+export function aggregateWorkGraph(
+  g: WorkGraph,
+  membership: Int32Array,
+  count: number,
+  scratch = new LeidenScratch(),
+  side: 0 | 1 = 0,
+): WorkGraph {
   const { n, offsets, targets, weights } = g;
   // Nodes grouped by community (counting sort).
-  const start = new Int32Array(count + 1);
+  const start = scratch.int32('aggregate.start', count + 1).fill(0);
   for (let v = 0; v < n; v++) start[membership[v]! + 1]!++;
   for (let c = 0; c < count; c++) start[c + 1]! += start[c]!;
-  const fill = start.slice(0, count);
-  const byCommunity = new Int32Array(n);
+  const fill = scratch.int32('aggregate.fill', count);
+  fill.set(start.subarray(0, count));
+  const byCommunity = scratch.int32('aggregate.byCommunity', n);
   for (let v = 0; v < n; v++) byCommunity[fill[membership[v]!]!++] = v;
 
-  const loop = new Float64Array(count);
-  const strength = new Float64Array(count);
-  const outOffsets = new Int32Array(count + 1);
-  let cap = Math.max(16, Math.min(targets.length, count * 4));
-  let outTargets = new Int32Array(cap);
-  let outWeights = new Float64Array(cap);
-  const acc = new Float64Array(count);
-  const mark = new Int32Array(count).fill(-1);
-  const list = new Int32Array(count);
+  const loop = scratch.float64(`aggregate.loop.${side}`, count).fill(0);
+  const strength = scratch.float64(`aggregate.strength.${side}`, count).fill(0);
+  const outOffsets = scratch.int32(`aggregate.offsets.${side}`, count + 1);
+  outOffsets[0] = 0;
+  // Each aggregate entry sums at least one entry of g, so g's entry count bounds it.
+  const outTargets = scratch.int32(`aggregate.targets.${side}`, targets.length);
+  const outWeights = scratch.float64(`aggregate.weights.${side}`, targets.length);
+  const acc = scratch.float64('aggregate.acc', count);
+  const mark = scratch.int32('aggregate.mark', count).fill(-1);
+  const list = scratch.int32('aggregate.list', count);
   let k = 0;
   for (let c = 0; c < count; c++) {
     let nc = 0;
@@ -92,15 +102,6 @@ export function aggregateWorkGraph(g: WorkGraph, membership: Int32Array, count: 
         acc[d]! += weights[p]!;
       }
     }
-    if (k + nc > cap) {
-      cap = Math.max(cap * 2, k + nc);
-      const t = new Int32Array(cap);
-      t.set(outTargets.subarray(0, k));
-      outTargets = t;
-      const w = new Float64Array(cap);
-      w.set(outWeights.subarray(0, k));
-      outWeights = w;
-    }
     for (let j = 0; j < nc; j++) {
       const d = list[j]!;
       outTargets[k] = d;
@@ -111,8 +112,8 @@ export function aggregateWorkGraph(g: WorkGraph, membership: Int32Array, count: 
   return {
     n: count,
     offsets: outOffsets,
-    targets: outTargets.slice(0, k),
-    weights: outWeights.slice(0, k),
+    targets: outTargets.subarray(0, k),
+    weights: outWeights.subarray(0, k),
     loop,
     strength,
     total: g.total,
@@ -120,8 +121,8 @@ export function aggregateWorkGraph(g: WorkGraph, membership: Int32Array, count: 
 }
 
 /** Renumbers labels to 0..count-1 in order of first appearance; returns count. */
-export function relabel(membership: Int32Array): number {
-  const map = new Int32Array(membership.length).fill(-1);
+export function relabel(membership: Int32Array, scratch?: LeidenScratch): number {
+  const map = (scratch?.int32('relabel.map', membership.length) ?? new Int32Array(membership.length)).fill(-1);
   let count = 0;
   for (let v = 0; v < membership.length; v++) {
     const c = membership[v]!;
