@@ -1,23 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { csrFromEdges, randomizedSvd } from '@evident/graph-algorithms';
-import { claimBatches, entityCount } from './workload.js';
+import { factEdges } from './workload.js';
 const claims = Number(process.argv[2] ?? 20000);
-const n = entityCount(claims);
-const facts = new Set<string>();
-const s: number[] = [];
-const t: number[] = [];
-for (const b of claimBatches(claims, 50000))
-  for (const c of b) {
-    const a = Number(c.subject[0].slice(1)),
-      o = Number(c.object[0].slice(1));
-    const key = `${a}|${c.predicate[0]}|${o}`;
-    if (a === o || facts.has(key)) continue;
-    facts.add(key);
-    s.push(a);
-    t.push(o);
-  }
-const csr = csrFromEdges(n, Int32Array.from(s), Int32Array.from(t));
+const { n, sources, targets } = factEdges(claims);
+const csr = csrFromEdges(n, sources, targets);
 console.log('n', n, 'nnz', csr.offsets[n]);
 const t0 = performance.now();
 const r = randomizedSvd(csr, 64, {

@@ -39,6 +39,28 @@ export function entityCount(claims: number): number {
 }
 
 /**
+ * The workload's entity graph as the topology stage sees it, one edge per distinct fact (subject, predicate,
+ * object) between two different entities: what bench/topology.ts hands its baselines, for the profiling aids.
+ */
+export function factEdges(claims: number): { n: number; sources: Int32Array; targets: Int32Array } {
+  const facts = new Set<string>();
+  const sources: number[] = [];
+  const targets: number[] = [];
+  for (const batch of claimBatches(claims, 50_000)) {
+    for (const c of batch) {
+      const a = Number(c.subject[0].slice(1));
+      const b = Number(c.object[0].slice(1));
+      const key = `${a}|${c.predicate[0]}|${b}`;
+      if (a === b || facts.has(key)) continue;
+      facts.add(key);
+      sources.push(a);
+      targets.push(b);
+    }
+  }
+  return { n: entityCount(claims), sources: Int32Array.from(sources), targets: Int32Array.from(targets) };
+}
+
+/**
  * The claims as a stream of batches, generated just before each is needed (as a real feed would arrive), so a
  * benchmark does not hold a million inputs in memory.
  */

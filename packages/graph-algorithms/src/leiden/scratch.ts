@@ -4,36 +4,30 @@
 // 1.53M, then 10,000 and 1.47M), so that was megabytes per level, hundreds of times over.
 // Contents are stale between uses: every caller initialises what it reads.
 
+type ScratchArray = Int32Array | Float64Array | Uint8Array;
+
 export class LeidenScratch {
-  private readonly int32s = new Map<string, Int32Array>();
-  private readonly float64s = new Map<string, Float64Array>();
-  private readonly uint8s = new Map<string, Uint8Array>();
+  private readonly arrays = new Map<string, ScratchArray>();
 
   /** The Int32Array named `name`, `length` long (grown when a use needs more). */
   int32(name: string, length: number): Int32Array {
-    let a = this.int32s.get(name);
-    if (a === undefined || a.length < length) {
-      a = new Int32Array(length);
-      this.int32s.set(name, a);
-    }
-    return a.subarray(0, length);
+    return this.take(name, length, Int32Array);
   }
 
   float64(name: string, length: number): Float64Array {
-    let a = this.float64s.get(name);
-    if (a === undefined || a.length < length) {
-      a = new Float64Array(length);
-      this.float64s.set(name, a);
-    }
-    return a.subarray(0, length);
+    return this.take(name, length, Float64Array);
   }
 
   uint8(name: string, length: number): Uint8Array {
-    let a = this.uint8s.get(name);
-    if (a === undefined || a.length < length) {
-      a = new Uint8Array(length);
-      this.uint8s.set(name, a);
+    return this.take(name, length, Uint8Array);
+  }
+
+  private take<T extends ScratchArray>(name: string, length: number, kind: new (length: number) => T): T {
+    let a = this.arrays.get(name);
+    if (!(a instanceof kind) || a.length < length) {
+      a = new kind(length);
+      this.arrays.set(name, a);
     }
-    return a.subarray(0, length);
+    return a.subarray(0, length) as T;
   }
 }
