@@ -29,5 +29,5 @@ console.log(
   r.values[63],
 );
 if (process.argv[3]) {
-  writeFileSync(process.argv[3], `${s.map((a, i) => `${a},${t[i]}`).join('\n')}\n`);
+  writeFileSync(process.argv[3], `${Array.from(sources, (a, i) => `${a},${targets[i]}`).join('\n')}\n`);
 }
