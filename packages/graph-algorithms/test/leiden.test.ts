@@ -64,6 +64,38 @@ describe('leiden', () => {
     assert.equal(leiden(csrFromEdges(0, new Int32Array(0), new Int32Array(0))).count, 0);
   });
 
+  it('keeps the best of its restarts (seeds seed, seed + 1, ...)', () => {
+    // A sparse random graph: its converged partitions differ in modularity from seed to seed.
+    let x = 12345;
+    const next = () => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return x / 2 ** 32;
+    };
+    const s: number[] = [];
+    const t: number[] = [];
+    for (let k = 0; k < 3000; k++) {
+      s.push(Math.floor(next() * 1500));
+      t.push(Math.floor(next() * 1500));
+    }
+    const g = csrFromEdges(1500, Int32Array.from(s), Int32Array.from(t));
+    const single = [0, 1, 2, 3].map((seed) => leiden(g, { seed, restarts: 1 }));
+    const spread = new Set(single.map((r) => r.modularity));
+    assert.ok(spread.size > 1, 'the seeds should not all reach the same partition');
+    const best = single.reduce((a, b) => (b.modularity > a.modularity ? b : a));
+    const four = leiden(g, { seed: 0, restarts: 4 });
+    assert.equal(four.modularity, best.modularity);
+    assert.deepEqual(four.membership, best.membership);
+    assert.deepEqual(leiden(g, { seed: 2 }).membership, single[2]!.membership);
+    assert.throws(
+      () => leiden(g, { restarts: 0 }),
+      (e: unknown) => {
+        assert.ok(e instanceof GraphInputError);
+        assert.equal(e.problems?.[0]?.path, '/restarts');
+        return true;
+      },
+    );
+  });
+
   it('refuses bad input naming the field', () => {
     assert.throws(
       () => leiden(csr, { resolution: -1 }),

@@ -29,6 +29,16 @@ export interface LeidenOptions {
   maxIterations?: number;
   /** A starting partition (labels per node); default every node alone. */
   initial?: Int32Array;
+  /**
+   * Independent runs (seeds `seed`, `seed + 1`, ...), keeping the partition of highest modularity. Default 1.
+   * A converged run lands on one of many local optima: on sparse graphs their modularity spreads by ±0.003
+   * between seeds (ours and leidenalg's alike; igraph's 5,000-node Barabási–Albert graph with m = 3 gave
+   * 0.4174-0.4233 over leidenalg's seeds 0-9), so one run falls below the median of ten by more than 0.002
+   * about one time in five, and the best of four about once in six hundred. Not the default: the best
+   * modularity is not the best agreement with planted communities (on lfr_5000_mu03 NMI varies 0.936-0.947
+   * between seeds whose modularity differs by 2·10⁻⁴, independently of it), and it multiplies the time.
+   */
+  restarts?: number;
   /** Skip the input check (the caller built the CSR itself). */
   trusted?: boolean;
   hooks?: RunHooks;
@@ -52,10 +62,45 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
     throw new GraphInputError('/maxIterations', 'must be an integer ≥ 1 or Infinity');
   }
   if (!options.trusted) checkCsr(graph);
+  const restarts = options.restarts ?? 1;
+  if (!(Number.isInteger(restarts) && restarts >= 1)) throw new GraphInputError('/restarts', 'must be an integer ≥ 1');
+  if (initial && initial.length !== graph.n) {
+    throw new GraphInputError('/initial', `must have one label per node (${graph.n})`);
+  }
+  const base = workGraphFromCsr(graph);
+  const scratch = new LeidenScratch();
+  let best: LeidenResult | null = null;
+  for (let r = 0; r < restarts; r++) {
+    const settings = { resolution, seed: seed + r, theta, maxIterations, initial };
+    const run = leidenRun(graph, base, scratch, settings, hooks?.signal, (f) =>
+      hooks?.progress?.('leiden', (r + f) / restarts),
+    );
+    if (best === null || run.modularity > best.modularity) best = run;
+  }
+  hooks?.progress?.('leiden', 1);
+  return best!;
+}
+
+interface RunSettings {
+  resolution: number;
+  seed: number;
+  theta: number;
+  maxIterations: number;
+  initial: Int32Array | undefined;
+}
+
+/** One run: Leiden iterations from `initial` (or singletons) until no node moves or maxIterations. */
+function leidenRun(
+  graph: CsrGraph,
+  base: WorkGraph,
+  scratch: LeidenScratch,
+  { resolution, seed, theta, maxIterations, initial }: RunSettings,
+  signal: AbortSignal | undefined,
+  progress: (fraction: number) => void,
+): LeidenResult {
   const n = graph.n;
   const membership = new Int32Array(n);
   if (initial) {
-    if (initial.length !== n) throw new GraphInputError('/initial', `must have one label per node (${n})`);
     for (let v = 0; v < n; v++) {
       const c = initial[v]!;
       if (!(c >= 0 && c < n)) throw new GraphInputError(`/initial/${v}`, `must be a label in 0..${n - 1}`);
@@ -63,22 +108,18 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
     }
   } else for (let v = 0; v < n; v++) membership[v] = v;
 
-  const base = workGraphFromCsr(graph);
   const rng = new Random(seed);
-  const scratch = new LeidenScratch();
   let iterations = 0;
   while (iterations < maxIterations) {
-    hooks?.signal?.throwIfAborted();
+    signal?.throwIfAborted();
     iterations++;
     const moved = leidenPass(base, membership, resolution, theta, rng, scratch);
     // Unbounded runs have no known end: report a fraction that keeps rising towards 1.
-    const fraction = Number.isFinite(maxIterations) ? iterations / maxIterations : iterations / (iterations + 10);
-    hooks?.progress?.('leiden', fraction);
+    progress(Number.isFinite(maxIterations) ? iterations / maxIterations : iterations / (iterations + 10));
     if (!moved) break;
   }
   splitDisconnected(base, membership);
   const count = relabel(membership);
-  hooks?.progress?.('leiden', 1);
   return { membership, count, modularity: modularity(graph, membership, resolution), iterations };
 }
 
