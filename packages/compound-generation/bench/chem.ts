@@ -107,6 +107,8 @@ function figures(r: GenerationResult, seconds: number) {
     constraint_pass_rate: r.summary.constraint_pass_rate,
     internal_diversity: r.summary.internal_diversity,
     alerts_in_returned: r.molecules.filter((m) => m.alerts.length > 0).length,
+    // each returned molecule, so that an outlying score can be looked at again (re-docked, re-scored)
+    molecules: r.molecules.map((m) => ({ smiles: m.smiles, docking_score: m.docking_score })),
   };
 }
 
@@ -137,6 +139,7 @@ async function dockAndSelect(
     docking_failures: rounds.stats.failures,
     returned: chosen.length,
     docking_score: distribution(chosen.map((e) => rounds.records.get(e.smiles)!.score)),
+    molecules: chosen.map((e) => ({ smiles: e.smiles, docking_score: rounds.records.get(e.smiles)!.score })),
     mean_qed: r3(mean(chosen.map((e) => e.properties.qed))),
     mean_heavy_atoms: r3(mean(chosen.map((e) => e.properties.heavy_atoms))),
     constraint_pass_rate:
