@@ -7,6 +7,7 @@ export {
   InvalidSmilesError,
 } from './errors.js';
 export { type Box, DOCKING_LIMITS } from './limits.js';
+export { bestPoseUnboundAffinities, type VinaEnergies } from './pose/affinity.js';
 export { elementOfType, type PoseAtom, parseVinaOutput, poseAtoms, splitModels, type VinaPose } from './pose/pdbqt.js';
 export { poseToSdf } from './pose/sdf.js';
 export { type PreparedLigand, type PrepareLigandOptions, prepareLigand } from './prepare/ligand.js';

@@ -6,6 +6,7 @@ import {
   dock,
   elementOfType,
   parseScoreOnly,
+  bestPoseUnboundAffinities,
   parseVinaOutput,
   poseAtoms,
   prepareReceptor,
@@ -34,14 +35,53 @@ test('parseVinaOutput reads every model with its energies, in file order', () =>
   const poses = parseVinaOutput(`MODEL 1\n${a}\nENDMDL\nMODEL 2\n${b}\nENDMDL\n`);
   assert.equal(poses.length, 2);
   assert.deepEqual(
-    poses.map(({ pdbqt: _, ...rest }) => rest),
+    poses.map(({ pdbqt: _, affinity_corrected: __, ...rest }) => rest),
     [
       { affinity: -7.25, rmsd_lb: 0, rmsd_ub: 0, intermolecular: -9.5, intramolecular: -0.75, unbound: -0.5 },
       { affinity: -6.5, rmsd_lb: 1.25, rmsd_ub: 3.75, intermolecular: -8.75, intramolecular: -0.5, unbound: -0.5 },
     ],
   );
+  assert.deepEqual(
+    poses.map((p) => p.affinity_corrected),
+    bestPoseUnboundAffinities(poses),
+  );
   assert.doesNotMatch(poses[0]!.pdbqt, /MODEL|ENDMDL/);
   assert.throws(() => parseVinaOutput('MODEL 1\nROOT\nENDROOT\nENDMDL\n'), /REMARK VINA RESULT/);
+});
+
+test("bestPoseUnboundAffinities: the best pose's INTRA as the unbound reference, f recovered from Vina's figures", () => {
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  for (const f of [1, 0.8954, 0.7]) {
+    const energies = [
+      { intermolecular: -10.704, intramolecular: -0.576 },
+      { intermolecular: -10.057, intramolecular: -0.689 },
+      { intermolecular: -8.335, intramolecular: -0.632 },
+    ];
+    // Vina 1.2.3: the unbound reference from a strained pose the output does not hold.
+    const printed = energies.map((e) => ({
+      ...e,
+      unbound: 3.167,
+      affinity: round3(f * (e.intermolecular + e.intramolecular - 3.167)),
+    }));
+    const corrected = bestPoseUnboundAffinities(printed);
+    energies.forEach((e, i) => {
+      const expected = f * (e.intermolecular + e.intramolecular - energies[0]!.intramolecular);
+      assert.ok(Math.abs(corrected[i]! - expected) < 0.002, `pose ${i}, f ${f}: ${corrected[i]} vs ${expected}`);
+    });
+    // The best pose scores f·INTER, what --score_only gives it; the ranking is unchanged.
+    assert.ok(Math.abs(corrected[0]! - f * energies[0]!.intermolecular) < 0.002);
+    assert.ok(corrected[0]! > printed[0]!.affinity + 3 * f);
+    // A run whose reference is already the best pose's INTRA is left as printed.
+    const right = energies.map((e) => ({
+      ...e,
+      unbound: -0.576,
+      affinity: round3(f * (e.intermolecular + e.intramolecular + 0.576)),
+    }));
+    bestPoseUnboundAffinities(right).forEach((a, i) => {
+      assert.ok(Math.abs(a - right[i]!.affinity) < 0.002);
+    });
+  }
+  assert.deepEqual(bestPoseUnboundAffinities([]), []);
 });
 
 test('poseAtoms: heavy atoms of the first model, elements from AutoDock types', () => {

@@ -103,6 +103,8 @@ test('PP1 docks into the 2SRC ATP site: a finite negative affinity, poses inside
   // The same pose re-scored against the session's receptor: the intermolecular term Vina reported.
   const s = await session.scoreOnly(docking.poses[0]!.pdbqt, { id: 'PP1' });
   assert.ok(Math.abs(s.intermolecular - docking.poses[0]!.intermolecular) <= 0.1);
+  // and the score a generator reports for it (the corrected affinity) is --score_only's
+  assert.ok(Math.abs(s.affinity - docking.affinity_corrected) <= 0.1, `${docking.affinity_corrected} vs ${s.affinity}`);
 });
 
 test('a session docks several ligands through its limit; the same seed gives the same result', { skip }, async () => {

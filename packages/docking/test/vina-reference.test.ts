@@ -87,5 +87,18 @@ test('dock() reproduces the vina command line on the same inputs and seed', { sk
     assert.ok(normalise > 0 && normalise < 1, `torsion normalisation ${normalise}`);
     const rebuilt = (s.intermolecular + s.intramolecular - pose.unbound) * normalise;
     assert.ok(Math.abs(rebuilt - pose.affinity) <= 0.1, `reported ${pose.affinity} vs re-scored ${rebuilt}`);
+    // With the best pose's INTRA as the reference (what Vina 1.2.4+ prints; Debian's 1.2.3 may not).
+    const corrected = (s.intermolecular + s.intramolecular - mine.poses[0]!.intramolecular) * normalise;
+    assert.ok(
+      Math.abs(corrected - pose.affinity_corrected) <= 0.1,
+      `corrected ${pose.affinity_corrected} vs re-scored ${corrected}`,
+    );
   }
+  // So the best pose's corrected affinity is exactly what --score_only gives it.
+  const best = await scoreOnly({ receptor: d.receptor, ligand: mine.poses[0]!.pdbqt, box, tools });
+  assert.equal(mine.affinity_corrected, mine.poses[0]!.affinity_corrected);
+  assert.ok(
+    Math.abs(best.affinity - mine.affinity_corrected) <= 0.1,
+    `corrected ${mine.affinity_corrected} vs --score_only ${best.affinity}`,
+  );
 });

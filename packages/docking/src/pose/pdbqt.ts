@@ -1,11 +1,18 @@
 // Reading Vina's PDBQT output: models, the REMARK lines Vina 1.2 writes for each, and atom coordinates.
 // Hand-written: PDBQT is PDB's fixed columns plus charge and AutoDock type, a few lines of slicing, and no npm
 // library reads it.
+import { bestPoseUnboundAffinities } from './affinity.js';
 
 /** One docked pose as Vina reported it. Energies in kcal/mol. */
 export interface VinaPose {
   /** Vina's affinity (REMARK VINA RESULT), the number its result table prints. */
   affinity: number;
+  /**
+   * The affinity with the best pose's internal energy as the unbound reference (pose/affinity.ts): what Vina 1.2.4
+   * and later print, and for the best pose what `vina --score_only` gives it. Debian's Vina 1.2.3 prints numbers
+   * shifted by the internal energy of a pose it discarded.
+   */
+  affinity_corrected: number;
   /** RMSD lower and upper bound to the best pose, Å. */
   rmsd_lb: number;
   rmsd_ub: number;
@@ -52,7 +59,7 @@ const remark = (model: string, label: string): number[] | undefined => {
 
 /** The poses of Vina's output file, in its order (best first); a model without Vina's remarks is an error. */
 export function parseVinaOutput(pdbqt: string): VinaPose[] {
-  return splitModels(pdbqt).map((model, i) => {
+  const poses = splitModels(pdbqt).map((model, i) => {
     const result = remark(model, 'VINA RESULT');
     const inter = remark(model, 'INTER');
     const intra = remark(model, 'INTRA');
@@ -70,6 +77,8 @@ export function parseVinaOutput(pdbqt: string): VinaPose[] {
       pdbqt: model,
     };
   });
+  const corrected = bestPoseUnboundAffinities(poses);
+  return poses.map((p, i) => ({ ...p, affinity_corrected: corrected[i]! }));
 }
 
 /** AutoDock 4 atom types that are not element symbols. */

@@ -6,7 +6,10 @@ import { poseToSdf } from '../pose/sdf.js';
 import type { DockingSession } from './session.js';
 
 export interface SmilesPose {
-  /** Vina affinity of the best pose, kcal/mol. */
+  /**
+   * Vina affinity of the best pose, kcal/mol, with the best pose's own internal energy as the unbound reference
+   * (DockResult.affinity_corrected: what `vina --score_only` gives the pose).
+   */
   score: number;
   /** The best pose as SDF (Open Babel, from Vina's PDBQT). */
   pose_sdf: string;
@@ -30,7 +33,7 @@ export function smilesDockingPort(
       });
       const best = r.docking.poses[0]!;
       return {
-        score: r.docking.affinity,
+        score: r.docking.affinity_corrected,
         pose_sdf: await poseToSdf(best.pdbqt, { tools: session.tools, ...(signal ? { signal } : {}) }),
         contacts: contacts(poseAtoms(best.pdbqt)),
       };

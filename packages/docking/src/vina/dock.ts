@@ -11,8 +11,14 @@ import { checkBox, checkSearch, dockArgs, boxArgs, resolveSearch, type VinaSearc
 import { parseScoreOnly, parseSeed, type ScoreOnlyResult } from './parse.js';
 
 export interface DockResult {
-  /** The best pose's affinity, kcal/mol (Vina's first result row). */
+  /** The best pose's affinity, kcal/mol (Vina's first result row, as this Vina printed it). */
   affinity: number;
+  /**
+   * The best pose's affinity with its own internal energy as the unbound reference (pose/affinity.ts): equal to
+   * `vina --score_only` of that pose, and what Vina 1.2.4 and later print. Scores compared across molecules
+   * should be these: Debian's Vina 1.2.3 shifts `affinity` by a discarded pose's strain, differently per molecule.
+   */
+  affinity_corrected: number;
   /** Best first, as Vina ranks them. */
   poses: VinaPose[];
   /** The seed Vina reports it used. */
@@ -98,6 +104,7 @@ export async function dockInDir(
   }
   return {
     affinity: best.affinity,
+    affinity_corrected: best.affinity_corrected,
     poses,
     seed: parseSeed(r.stdout) ?? search.seed,
     vina_version: tools.vina.version,
