@@ -87,7 +87,7 @@ test('dock() reproduces the vina command line on the same inputs and seed', { sk
     assert.ok(normalise > 0 && normalise < 1, `torsion normalisation ${normalise}`);
     const rebuilt = (s.intermolecular + s.intramolecular - pose.unbound) * normalise;
     assert.ok(Math.abs(rebuilt - pose.affinity) <= 0.1, `reported ${pose.affinity} vs re-scored ${rebuilt}`);
-    // With the best pose's INTRA as the reference (what Vina 1.2.4+ prints; Debian's 1.2.3 may not).
+    // With the best pose's INTRA as the reference (what Vina releases after 1.2.3 print; Debian's 1.2.3 may not).
     const corrected = (s.intermolecular + s.intramolecular - mine.poses[0]!.intramolecular) * normalise;
     assert.ok(
       Math.abs(corrected - pose.affinity_corrected) <= 0.1,

@@ -2,12 +2,12 @@
 // Vina 1.2 reports each pose as f·(INTER + INTRA − UNBOUND), f = 1 / (1 + w·N_rot), and UNBOUND is meant to be
 // the best pose's internal energy, so that the best pose scores f·INTER, as `vina --score_only` scores it.
 // Vina 1.2.3 (Debian bookworm's `autodock-vina`) takes UNBOUND from the last pose of its search instead, often a
-// strained one the output no longer holds (AutoDock-Vina issue #68, fixed by pull request #81 in 1.2.4): every
+// strained one the output no longer holds (AutoDock-Vina issue #68, fixed after 1.2.3 by pull request #81): every
 // affinity of the run moves by f·(UNBOUND − INTRA_best), by several kcal/mol when that pose was strained, and by a
 // different amount for each molecule, so molecules are ranked partly by a discarded pose's strain. Measured
 // here: a 24-atom pyrrolopyrimidine docked into c-Src printed −12.93 with UNBOUND +3.17 against its best pose's
 // INTRA −0.58, and `--score_only` of that pose gave −9.58, what this module gives.
-// Where Vina's reference is right (1.2.4 and later, or a run that happens to end on the best pose) the
+// Where Vina's reference is right (releases after 1.2.3, or a run that happens to end on the best pose) the
 // correction changes nothing.
 
 export interface VinaEnergies {

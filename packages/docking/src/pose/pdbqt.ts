@@ -8,8 +8,8 @@ export interface VinaPose {
   /** Vina's affinity (REMARK VINA RESULT), the number its result table prints. */
   affinity: number;
   /**
-   * The affinity with the best pose's internal energy as the unbound reference (pose/affinity.ts): what Vina 1.2.4
-   * and later print, and for the best pose what `vina --score_only` gives it. Debian's Vina 1.2.3 prints numbers
+   * The affinity with the best pose's internal energy as the unbound reference (pose/affinity.ts): what Vina releases
+   * after 1.2.3 print, and for the best pose what `vina --score_only` gives it. Debian's Vina 1.2.3 prints numbers
    * shifted by the internal energy of a pose it discarded.
    */
   affinity_corrected: number;

@@ -15,7 +15,7 @@ export interface DockResult {
   affinity: number;
   /**
    * The best pose's affinity with its own internal energy as the unbound reference (pose/affinity.ts): equal to
-   * `vina --score_only` of that pose, and what Vina 1.2.4 and later print. Scores compared across molecules
+   * `vina --score_only` of that pose, and what Vina releases after 1.2.3 print. Scores compared across molecules
    * should be these: Debian's Vina 1.2.3 shifts `affinity` by a discarded pose's strain, differently per molecule.
    */
   affinity_corrected: number;
