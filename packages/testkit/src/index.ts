@@ -2,3 +2,4 @@ export * from './services.js';
 export * from './paths.js';
 export * from './raw-http.js';
 export * from './fuzz.js';
+export * from './readme.js';
