@@ -1,9 +1,11 @@
 // README examples run verbatim: each js/ts block of a README, parsed by Node's own parser (`node --check`, so
 // syntax the minimum Node lacks fails) and run as a module in an empty directory against the repository's
 // packages (their sources, through tsx), with the files the example names copied in beside it.
+import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { test } from 'node:test';
 import { repoRoot, tempDir } from './paths.js';
 
 export interface ReadmeExample {
@@ -49,5 +51,23 @@ export function runReadmeExample(
     });
   } finally {
     dir.cleanup();
+  }
+}
+
+/**
+ * Registers the tests that a README's examples run verbatim: one that it has any, and one per example (exit 0
+ * and something printed). `files` are copied beside each example; `skip` skips them (e.g. a tool is missing).
+ */
+export function testReadmeExamples(readme: string, options: { files?: string[]; skip?: string | false } = {}): void {
+  const examples = readmeExamples(readme);
+  test(`${readme} has an example to run`, () => {
+    assert.ok(examples.length >= 1);
+  });
+  for (const example of examples) {
+    test(`${readme}:${example.line} runs verbatim`, { skip: options.skip ?? false, timeout: 600_000 }, () => {
+      const run = runReadmeExample(example, { files: options.files ?? [], timeoutMs: 540_000 });
+      assert.equal(run.status, 0, `exit ${run.status}:\n${run.stderr}`);
+      assert.ok(run.stdout.trim().length > 0, 'the example prints its result');
+    });
   }
 }
