@@ -85,6 +85,21 @@ describe('randomizedSvd', () => {
     );
   });
 
+  it('gives the same values and vectors with worker threads as on one thread', () => {
+    const g = loadGraph('sbm_20000');
+    const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);
+    const one = randomizedSvd(csr, 8, { seed: 4, threads: 1 });
+    const three = randomizedSvd(csr, 8, { seed: 4, threads: 3 });
+    assert.ok(one.converged && three.converged);
+    assert.equal(three.products, one.products);
+    assert.deepEqual(three.values, one.values);
+    assert.deepEqual(three.vectors, one.vectors);
+    assert.throws(
+      () => randomizedSvd(csr, 8, { threads: 0 }),
+      (e: unknown) => e instanceof GraphInputError && e.problems?.[0]?.path === '/threads',
+    );
+  });
+
   it('is deterministic for a seed and refuses k out of range naming k', () => {
     const g = loadGraph('karate');
     const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);

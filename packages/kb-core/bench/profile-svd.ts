@@ -9,6 +9,7 @@ console.log('n', n, 'nnz', csr.offsets[n]);
 const t0 = performance.now();
 const r = randomizedSvd(csr, 64, {
   seed: 0,
+  threads: process.env.THREADS ? Number(process.env.THREADS) : undefined,
   maxProducts: Number(process.env.MAXP ?? 100000),
   hooks: {
     progress: (_s, f) => console.log('progress', f.toExponential(2), ((performance.now() - t0) / 1000).toFixed(1)),
@@ -27,6 +28,10 @@ console.log(
   Array.from(r.values.slice(0, 3)),
   'last',
   r.values[63],
+  'workerShare',
+  r.workerShare.toFixed(3),
+  'cpu',
+  (process.cpuUsage().user / 1e6).toFixed(1),
 );
 if (process.argv[3]) {
   writeFileSync(process.argv[3], `${Array.from(sources, (a, i) => `${a},${targets[i]}`).join('\n')}\n`);

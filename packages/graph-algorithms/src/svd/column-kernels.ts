@@ -10,11 +10,20 @@ const CHUNK = 1024;
 /** Rows per chunk when combining: the m columns' chunk (m·256·8 bytes, 320 KB at m = 160) stays in L2. */
 const COMBINE_CHUNK = 256;
 
-/** h[i] = Σ_r v[i·n + r]·w[r] for i < count (h[0 .. count) overwritten). */
-export function projectOnColumns(v: Float64Array, n: number, count: number, w: Float64Array, h: Float64Array): void {
-  h.fill(0, 0, count);
-  for (let r0 = 0; r0 < n; r0 += CHUNK) {
-    const r1 = Math.min(n, r0 + CHUNK);
+/** h[ho + i] = Σ_r v[i·n + r]·w[r] over rows r in [from, to), for i < count (h[ho .. ho + count) overwritten). */
+export function projectOnColumns(
+  v: Float64Array,
+  n: number,
+  count: number,
+  w: Float64Array,
+  h: Float64Array,
+  from = 0,
+  to = n,
+  ho = 0,
+): void {
+  h.fill(0, ho, ho + count);
+  for (let r0 = from; r0 < to; r0 += CHUNK) {
+    const r1 = Math.min(to, r0 + CHUNK);
     let i = 0;
     for (; i + 3 < count; i += 4) {
       const o0 = i * n;
@@ -32,24 +41,32 @@ export function projectOnColumns(v: Float64Array, n: number, count: number, w: F
         s2 += v[o2 + r]! * x;
         s3 += v[o3 + r]! * x;
       }
-      h[i]! += s0;
-      h[i + 1]! += s1;
-      h[i + 2]! += s2;
-      h[i + 3]! += s3;
+      h[ho + i]! += s0;
+      h[ho + i + 1]! += s1;
+      h[ho + i + 2]! += s2;
+      h[ho + i + 3]! += s3;
     }
     for (; i < count; i++) {
       const o = i * n;
       let s = 0;
       for (let r = r0; r < r1; r++) s += v[o + r]! * w[r]!;
-      h[i]! += s;
+      h[ho + i]! += s;
     }
   }
 }
 
-/** w[r] −= Σ_{i<count} h[i]·v[i·n + r]. */
-export function subtractColumns(v: Float64Array, n: number, count: number, h: Float64Array, w: Float64Array): void {
-  for (let r0 = 0; r0 < n; r0 += CHUNK) {
-    const r1 = Math.min(n, r0 + CHUNK);
+/** w[r] −= Σ_{i<count} h[i]·v[i·n + r] for rows r in [from, to). */
+export function subtractColumns(
+  v: Float64Array,
+  n: number,
+  count: number,
+  h: Float64Array,
+  w: Float64Array,
+  from = 0,
+  to = n,
+): void {
+  for (let r0 = from; r0 < to; r0 += CHUNK) {
+    const r1 = Math.min(to, r0 + CHUNK);
     let i = 0;
     for (; i + 3 < count; i += 4) {
       const o0 = i * n;
@@ -73,7 +90,8 @@ export function subtractColumns(v: Float64Array, n: number, count: number, h: Fl
 }
 
 /**
- * Y = V·C: y (n × width, column-major, overwritten) from v (n × m, column-major) and c (m × width, row-major).
+ * Y = V·C: y (n × width, column-major; rows [from, to) overwritten) from v (n × m, column-major) and c
+ * (m × width, row-major).
  */
 export function combineColumns(
   v: Float64Array,
@@ -82,10 +100,12 @@ export function combineColumns(
   c: Float64Array,
   width: number,
   y: Float64Array,
+  from = 0,
+  to = n,
 ): void {
-  y.fill(0, 0, n * width);
-  for (let r0 = 0; r0 < n; r0 += COMBINE_CHUNK) {
-    const r1 = Math.min(n, r0 + COMBINE_CHUNK);
+  for (let j = 0; j < width; j++) y.fill(0, j * n + from, j * n + to);
+  for (let r0 = from; r0 < to; r0 += COMBINE_CHUNK) {
+    const r1 = Math.min(to, r0 + COMBINE_CHUNK);
     for (let j = 0; j < width; j++) {
       const oy = j * n;
       let i = 0;

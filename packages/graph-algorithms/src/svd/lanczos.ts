@@ -6,7 +6,8 @@
 // from the residual direction, which is how ARPACK-style solvers (scipy's svds) reach clustered values.
 import type { CsrGraph } from '../csr.js';
 import type { Random } from '../random.js';
-import { combineColumns, projectOnColumns, subtractColumns } from './column-kernels.js';
+import { RowOp } from './row-ops.js';
+import { RowTeam } from './row-team.js';
 import { symmetricEigen } from './symmetric-eigen.js';
 
 export interface LanczosInput {
@@ -20,6 +21,8 @@ export interface LanczosInput {
   tolerance: number;
   maxProducts: number;
   rng: Random;
+  /** Threads sharing the products and dense steps (row-team.ts); 1 runs them all on the caller's. */
+  threads: number;
   onCycle?: (products: number, residual: number) => void;
   abort?: () => void;
 }
@@ -31,17 +34,28 @@ export interface LanczosResult {
   vectors: Float64Array;
   products: number;
   residual: number;
+  /** Fraction of the row blocks that worker threads ran (0 on one thread). */
+  workerShare: number;
 }
 
 export function thickRestartLanczos(input: LanczosInput): LanczosResult {
+  const keep = Math.min(input.keep, input.m - 1);
+  const team = new RowTeam(input.a, input.m, Math.max(keep, Math.min(input.k, input.m)), input.threads);
+  try {
+    const result = lanczosCycles(input, keep, team);
+    result.workerShare = team.blocksRun > 0 ? 1 - team.callerBlocks / team.blocksRun : 0;
+    return result;
+  } finally {
+    team.close();
+  }
+}
+
+function lanczosCycles(input: LanczosInput, keep: number, team: RowTeam): LanczosResult {
   const { a, k, m, tolerance, maxProducts, rng } = input;
   const n = a.n;
-  const keep = Math.min(input.keep, m - 1);
-  const v = new Float64Array(n * m);
+  const { v, w } = team.buffers;
   const t = new Float64Array(m * m);
-  const w = new Float64Array(n);
   const h = new Float64Array(m);
-  const coef = new Float64Array(m);
   v.set(input.start.subarray(0, n));
   if (!normalize(v, 0, n)) randomUnit(v, 0, n, rng);
   let first = 0; // the first column whose product is still to be taken
@@ -50,16 +64,16 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
     let beta = 0;
     for (let j = first; j < m; j++) {
       input.abort?.();
-      spmv(a, v, j * n, w);
+      team.run(RowOp.Spmv, j);
       products++;
       h.fill(0, 0, j + 1);
       // Classical Gram–Schmidt against the whole basis; a second pass only when the first cancelled most of w
       // (the criterion of Daniel, Gragg, Kaufman and Stewart 1976: ‖w'‖ < ‖w‖/√2), where orthogonality is lost.
       let before = Math.sqrt(dotColumn(w, 0, w, n));
       for (let pass = 0; pass < 3; pass++) {
-        projectOnColumns(v, n, j + 1, w, coef);
+        const coef = team.project(j + 1);
         for (let i = 0; i <= j; i++) h[i]! += coef[i]!;
-        subtractColumns(v, n, j + 1, coef, w);
+        team.run(RowOp.Subtract, j + 1);
         const after = Math.sqrt(dotColumn(w, 0, w, n));
         if (after >= Math.SQRT1_2 * before) break;
         before = after;
@@ -108,12 +122,12 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
     const done = residual <= tolerance || products >= maxProducts || m === n;
     const width = done ? kk : keep;
     // Y = V·S_width (n × width), written back over the first columns of V.
-    const s = new Float64Array(m * width);
+    const s = team.buffers.s;
     for (let r = 0; r < m; r++) for (let c = 0; c < width; c++) s[r * width + c] = eig.vectors[r * m + order[c]!]!;
-    const y = new Float64Array(n * width);
-    combineColumns(v, n, m, s, width, y);
+    team.run(RowOp.Combine, m, width);
+    const y = team.buffers.y.subarray(0, n * width);
     const theta = Float64Array.from(order.slice(0, width), (i) => eig.values[i]!);
-    if (done) return { theta, vectors: y, products, residual };
+    if (done) return { theta, vectors: y.slice(), products, residual, workerShare: 0 };
     v.set(y);
     t.fill(0);
     for (let c = 0; c < width; c++) t[c * m + c] = theta[c]!;
@@ -121,17 +135,6 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
     if (beta > 0) for (let i = 0; i < n; i++) v[width * n + i] = w[i]! / beta;
     else freshDirection(v, width, n, rng);
     first = width;
-  }
-}
-
-/** w = A·x[xo .. xo + n). */
-function spmv(a: CsrGraph, x: Float64Array, xo: number, w: Float64Array): void {
-  const { n, offsets, targets, weights } = a;
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    const end = offsets[i + 1]!;
-    for (let p = offsets[i]!; p < end; p++) s += weights[p]! * x[xo + targets[p]!]!;
-    w[i] = s;
   }
 }
 

@@ -16,6 +16,7 @@ import { GraphInputError } from '../errors.js';
 import { Random } from '../random.js';
 import { orthonormalBasis, spmm } from './dense.js';
 import { thickRestartLanczos } from './lanczos.js';
+import { defaultThreads } from './row-team.js';
 
 export interface SvdOptions {
   /** Extra columns beyond k in the test block (p in the paper). Default max(10, ⌈k/4⌉), capped at n − k. */
@@ -32,6 +33,11 @@ export interface SvdOptions {
   maxProducts?: number;
   /** Relative error bound on each value at which it counts as converged (see above). Default 1e-7. */
   tolerance?: number;
+  /**
+   * Threads sharing the polish's products and dense steps (the caller's and workers over shared memory; the
+   * result does not depend on it). Default: up to 4 of the machine's cores from 32,768 rows, else 1.
+   */
+  threads?: number;
   seed?: number;
   trusted?: boolean;
   hooks?: RunHooks;
@@ -50,6 +56,8 @@ export interface SvdResult {
   /** Largest relative error bound among the k values at the end. */
   residual: number;
   converged: boolean;
+  /** Fraction of the polish's row blocks that worker threads ran (0 on one thread; see `threads`). */
+  workerShare: number;
 }
 
 interface Block {
@@ -70,6 +78,10 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
     throw new GraphInputError('/maxProducts', 'must be an integer ≥ 1');
   }
   if (!(tolerance > 0)) throw new GraphInputError('/tolerance', 'must be > 0');
+  const threads = options.threads ?? defaultThreads(n);
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) {
+    throw new GraphInputError('/threads', 'must be an integer in 1..64');
+  }
   if (!options.trusted) checkCsr(a);
   const l = k + p;
   const rng = new Random(seed);
@@ -106,6 +118,7 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
     tolerance,
     maxProducts: Math.max(1, maxProducts - products),
     rng,
+    threads,
     onCycle: (done, res) => progress(Math.max((products + done) / maxProducts, Math.min(1, tolerance / res))),
     abort: hooks?.signal ? () => hooks.signal!.throwIfAborted() : undefined,
   });
@@ -122,5 +135,14 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
   eigenvalues.set(theta.subarray(0, Math.min(k, theta.length)));
   const values = eigenvalues.map(Math.abs);
   progress(1);
-  return { k, values, eigenvalues, vectors, products, residual, converged: residual <= tolerance };
+  return {
+    k,
+    values,
+    eigenvalues,
+    vectors,
+    products,
+    residual,
+    converged: residual <= tolerance,
+    workerShare: polish.workerShare,
+  };
 }

@@ -1,0 +1,159 @@
+// The calling thread and up to `threads − 1` workers sharing the Lanczos polish's row blocks (row-ops.ts) through
+// SharedArrayBuffers. The dense steps are bound by memory bandwidth and one thread does not use all of it; scipy's
+// svds, through OpenBLAS, uses every core too. Synchronous for the caller: it publishes an operation, takes blocks
+// itself, and waits (Atomics.wait) only for blocks a worker has claimed and not yet finished. Blocks are claimed
+// one at a time by compare-and-swap on a word that also carries the operation's generation, so a worker that wakes
+// late cannot take a block of the next operation with the last one's parameters; a worker that has not started yet
+// (or whose core is busy) just leaves more blocks to the caller. Results are the same for any number of threads.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { CsrGraph } from '../csr.js';
+import { blockCount, type RowBuffers, RowOp, runBlock } from './row-ops.js';
+
+// Control words (Int32Array over a SharedArrayBuffer).
+export const GEN = 0; // bumped once per operation (workers wait on it)
+export const CLAIM = 1; // (generation & 0x7fff) << 16 | next block
+export const FINISHED = 2; // blocks of the current operation done
+export const OP = 3;
+export const ARG_A = 4;
+export const ARG_B = 5;
+export const STOP = 6; // 1: workers exit
+export const CONTROL_WORDS = 8;
+
+/** Rows below which the workers' start-up (tens of milliseconds) costs more than they save. */
+export const PARALLEL_MIN_ROWS = 32_768;
+
+export function defaultThreads(n: number): number {
+  return n >= PARALLEL_MIN_ROWS ? Math.min(4, availableParallelism()) : 1;
+}
+
+export function claimTag(generation: number): number {
+  return (generation & 0x7fff) << 16;
+}
+
+/** Takes blocks of the operation tagged `tag` until none is left; returns how many this thread ran. */
+export function takeBlocks(control: Int32Array, buffers: RowBuffers, tag: number, blocks: number): number {
+  const op = Atomics.load(control, OP) as RowOp;
+  const a = Atomics.load(control, ARG_A);
+  const b = Atomics.load(control, ARG_B);
+  let ran = 0;
+  for (;;) {
+    const c = Atomics.load(control, CLAIM);
+    if ((c & 0x7fff0000) !== tag) return ran;
+    const block = c & 0xffff;
+    if (block >= blocks) return ran;
+    if (Atomics.compareExchange(control, CLAIM, c, c + 1) !== c) continue;
+    runBlock(buffers, op, a, b, block);
+    ran++;
+    if (Atomics.add(control, FINISHED, 1) + 1 === blocks) Atomics.notify(control, FINISHED);
+  }
+}
+
+export class RowTeam {
+  readonly buffers: RowBuffers;
+  readonly blocks: number;
+  private readonly control: Int32Array;
+  private readonly workers: Worker[] = [];
+  private generation = 0;
+  /** Blocks run, and how many of them by this (the calling) thread. */
+  blocksRun = 0;
+  callerBlocks = 0;
+
+  constructor(a: CsrGraph, m: number, yColumns: number, threads: number) {
+    const n = a.n;
+    this.blocks = blockCount(n);
+    if (this.blocks > 0xffff) throw new RangeError('too many rows for the row team');
+    const parallel = threads > 1;
+    const f64 = (length: number) =>
+      parallel ? new Float64Array(new SharedArrayBuffer(8 * length)) : new Float64Array(length);
+    const shared = <T extends Int32Array | Float64Array>(x: T): T => {
+      if (!parallel || x.buffer instanceof SharedArrayBuffer) return x;
+      const copy = (
+        x instanceof Int32Array
+          ? new Int32Array(new SharedArrayBuffer(4 * x.length))
+          : new Float64Array(new SharedArrayBuffer(8 * x.length))
+      ) as T;
+      copy.set(x);
+      return copy;
+    };
+    this.buffers = {
+      n,
+      m,
+      offsets: shared(a.offsets),
+      targets: shared(a.targets),
+      weights: shared(a.weights),
+      v: f64(n * m),
+      w: f64(n),
+      coef: f64(m),
+      s: f64(m * Math.max(1, yColumns)),
+      y: f64(n * Math.max(1, yColumns)),
+      partials: f64(this.blocks * m),
+    };
+    this.control = parallel ? new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS)) : new Int32Array(CONTROL_WORDS);
+    for (let t = 1; t < threads; t++) this.workers.push(startWorker(this.control, this.buffers));
+  }
+
+  /** Runs one operation over every block, with the workers that are ready. */
+  run(op: RowOp, a: number, b = 0): void {
+    const { blocks, buffers, control } = this;
+    this.blocksRun += blocks;
+    if (this.workers.length === 0) {
+      for (let block = 0; block < blocks; block++) runBlock(buffers, op, a, b, block);
+      this.callerBlocks += blocks;
+      return;
+    }
+    this.generation++;
+    const tag = claimTag(this.generation);
+    Atomics.store(control, OP, op);
+    Atomics.store(control, ARG_A, a);
+    Atomics.store(control, ARG_B, b);
+    Atomics.store(control, FINISHED, 0);
+    Atomics.store(control, CLAIM, tag);
+    Atomics.store(control, GEN, this.generation);
+    Atomics.notify(control, GEN);
+    this.callerBlocks += takeBlocks(control, buffers, tag, blocks);
+    for (;;) {
+      const done = Atomics.load(control, FINISHED);
+      if (done === blocks) return;
+      Atomics.wait(control, FINISHED, done, 100);
+    }
+  }
+
+  /** coef[i] = Σ over blocks, in block order, of the projection's partial sums. */
+  project(count: number): Float64Array {
+    const { coef, partials, m } = this.buffers;
+    this.run(RowOp.Project, count);
+    coef.fill(0, 0, count);
+    for (let block = 0; block < this.blocks; block++) {
+      const o = block * m;
+      for (let i = 0; i < count; i++) coef[i]! += partials[o + i]!;
+    }
+    return coef;
+  }
+
+  close(): void {
+    if (this.workers.length === 0) return;
+    Atomics.store(this.control, STOP, 1);
+    Atomics.add(this.control, GEN, 1);
+    Atomics.notify(this.control, GEN);
+    for (const worker of this.workers) worker.unref();
+    this.workers.length = 0;
+  }
+}
+
+function startWorker(control: Int32Array, buffers: RowBuffers): Worker {
+  const self = import.meta.url;
+  const workerData = { control, buffers };
+  // From the TypeScript sources (tests and benchmarks run them through tsx), the worker must register tsx's
+  // loader before it can import a .ts module; the built package starts the compiled file directly.
+  const worker = self.endsWith('.ts')
+    ? new Worker(
+        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL('./row-worker.ts', self).href)}); });`,
+        { eval: true, workerData },
+      )
+    : new Worker(new URL('./row-worker.js', self), { workerData });
+  // A worker that fails to start leaves its blocks to the others; nothing waits for it.
+  worker.on('error', () => {});
+  worker.unref();
+  return worker;
+}
