@@ -10,6 +10,7 @@ const t0 = performance.now();
 const r = randomizedSvd(csr, 64, {
   seed: 0,
   threads: process.env.THREADS ? Number(process.env.THREADS) : undefined,
+  basisSize: process.env.BASIS ? Number(process.env.BASIS) : undefined,
   maxProducts: Number(process.env.MAXP ?? 100000),
   hooks: {
     progress: (_s, f) => console.log('progress', f.toExponential(2), ((performance.now() - t0) / 1000).toFixed(1)),
