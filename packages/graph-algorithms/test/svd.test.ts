@@ -67,6 +67,39 @@ describe('randomizedSvd', () => {
       assert.ok(Math.abs(r.values[i]! - e) < 1e-9, `σ${i + 1} = ${r.values[i]}`);
   });
 
+  for (const dims of [
+    [20, 20],
+    [8, 8, 8],
+  ]) {
+    it(`finds every copy of a repeated value: a ${dims.join(' × ')} grid (σ = |Σ_d 2cos(π·i_d/(side + 1))|)`, () => {
+      // Grids have symmetric spectra (bipartite: ±λ) and values repeated by permuting the i_d: up to 2 × 6 copies
+      // in three dimensions, which one Lanczos start vector sees once each.
+      const n = dims.reduce((x, y) => x * y, 1);
+      const s: number[] = [];
+      const t: number[] = [];
+      for (let v = 0; v < n; v++) {
+        let stride = 1;
+        for (const side of dims) {
+          if (Math.floor(v / stride) % side < side - 1) s.push(v), t.push(v + stride);
+          stride *= side;
+        }
+      }
+      let exact = [0];
+      for (const side of dims) {
+        const next: number[] = [];
+        for (const x of exact) for (let i = 1; i <= side; i++) next.push(x + 2 * Math.cos((Math.PI * i) / (side + 1)));
+        exact = next;
+      }
+      exact = exact.map(Math.abs).sort((x, y) => y - x);
+      const r = randomizedSvd(csrFromEdges(n, Int32Array.from(s), Int32Array.from(t)), 16, { seed: 6 });
+      assert.ok(r.converged);
+      assert.ok(r.deflationRounds >= 1);
+      for (let i = 0; i < 16; i++) {
+        assert.ok(Math.abs(r.values[i]! - exact[i]!) < 1e-9 * exact[i]!, `σ${i + 1} = ${r.values[i]} vs ${exact[i]}`);
+      }
+    });
+  }
+
   it('stops at maxProducts and says it has not converged', () => {
     const g = loadGraph('lfr_5000_mu03');
     const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);

@@ -26,6 +26,16 @@ export interface LanczosInput {
   rng: Random;
   /** Threads sharing the products and dense steps (row-team.ts); 1 runs them all on the caller's. */
   threads: number;
+  /**
+   * Eigenvectors already found (column-major n × L, orthonormal): the run works on A deflated by them, P·A·P with
+   * P = I − Y·Yᵀ, by keeping every basis vector orthogonal to them.
+   */
+  locked?: Float64Array;
+  /**
+   * When set, a Ritz pair also counts as settled once it is clearly below this magnitude (|θ| + ‖r‖ under
+   * below·(1 − tolerance)): the question is only whether anything above it is left.
+   */
+  below?: number;
   onCycle?: (products: number, residual: number) => void;
   abort?: () => void;
 }
@@ -43,7 +53,8 @@ export interface LanczosResult {
 
 export function thickRestartLanczos(input: LanczosInput): LanczosResult {
   const keep = Math.min(input.keep, input.m - 1);
-  const team = new RowTeam(input.a, input.m, Math.max(keep, Math.min(input.k, input.m)), input.threads);
+  const lockedColumns = (input.locked?.length ?? 0) / Math.max(1, input.a.n);
+  const team = new RowTeam(input.a, lockedColumns + input.m, Math.max(keep, Math.min(input.k, input.m)), input.threads);
   try {
     const result = lanczosCycles(input, keep, team);
     result.workerShare = team.blocksRun > 0 ? 1 - team.callerBlocks / team.blocksRun : 0;
@@ -54,20 +65,26 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
 }
 
 function lanczosCycles(input: LanczosInput, keep: number, team: RowTeam): LanczosResult {
-  const { a, k, m, tolerance, maxProducts, rng } = input;
+  const { a, k, m, tolerance, maxProducts, rng, below } = input;
   const n = a.n;
-  const { v, w } = team.buffers;
+  const { w } = team.buffers;
+  // The locked vectors are the team's first L columns; the basis follows them (column j of the basis is column
+  // L + j of the team's block), so one projection and one subtraction serve deflation and re-orthogonalisation.
+  const L = (input.locked?.length ?? 0) / Math.max(1, n);
+  if (input.locked) team.buffers.v.set(input.locked);
+  const v = team.buffers.v.subarray(L * n);
   const t = new Float64Array(m * m);
   const h = new Float64Array(m);
   v.set(input.start.subarray(0, n));
-  if (!normalize(v, 0, n)) randomUnit(v, 0, n, rng);
+  orthogonalizeAgainst(team.buffers.v, L, L, n);
+  if (!normalize(v, 0, n)) freshDirection(team.buffers.v, L, n, rng);
   let first = 0; // the first column whose product is still to be taken
   let products = 0;
   for (;;) {
     let beta = 0;
     for (let j = first; j < m; j++) {
       input.abort?.();
-      team.run(RowOp.Spmv, j);
+      team.run(RowOp.Spmv, L + j);
       products++;
       h.fill(0, 0, j + 1);
       // Classical Gram–Schmidt against the whole basis, and a second pass only when the first cancelled more than
@@ -79,9 +96,9 @@ function lanczosCycles(input: LanczosInput, keep: number, team: RowTeam): Lanczo
       // this one: the same products and values to 1e-14, a quarter less CPU time).
       let before = Math.sqrt(dotColumn(w, 0, w, n));
       for (let pass = 0; pass < 3; pass++) {
-        const coef = team.project(j + 1);
-        for (let i = 0; i <= j; i++) h[i]! += coef[i]!;
-        team.run(RowOp.Subtract, j + 1);
+        const coef = team.project(L + j + 1);
+        for (let i = 0; i <= j; i++) h[i]! += coef[L + i]!;
+        team.run(RowOp.Subtract, L + j + 1);
         const after = Math.sqrt(dotColumn(w, 0, w, n));
         if (after >= SECOND_PASS_BELOW * before) break;
         before = after;
@@ -97,7 +114,7 @@ function lanczosCycles(input: LanczosInput, keep: number, team: RowTeam): Lanczo
         if (beta > 0) {
           for (let i = 0; i < n; i++) v[(j + 1) * n + i] = w[i]! / beta;
         } else {
-          freshDirection(v, j + 1, n, rng);
+          freshDirection(team.buffers.v, L + j + 1, n, rng);
         }
         t[(j + 1) * m + j] = beta;
         t[j * m + j + 1] = beta;
@@ -124,15 +141,23 @@ function lanczosCycles(input: LanczosInput, keep: number, team: RowTeam): Lanczo
         gap = Math.min(gap, Math.abs(eig.values[e]! - th) - re);
       }
       const bound = gap > 0 ? Math.min(r, (r * r) / gap) : r;
+      if (below !== undefined && Math.abs(th) + r < below * (1 - tolerance)) continue;
       residual = Math.max(residual, bound / Math.max(Math.abs(th), 1e-12 * scale));
     }
+    // Nothing above `below` is left once the largest Ritz value is clearly under it (the others are smaller).
+    if (below !== undefined && kk > 0) {
+      const top = order[0]!;
+      if (Math.abs(eig.values[top]!) + beta * Math.abs(eig.vectors[(m - 1) * m + top]!) < below * (1 - tolerance)) {
+        residual = 0;
+      }
+    }
     input.onCycle?.(products, residual);
-    const done = residual <= tolerance || products >= maxProducts || m === n;
+    const done = residual <= tolerance || products >= maxProducts || m === n - L;
     const width = done ? kk : keep;
     // Y = V·S_width (n × width), written back over the first columns of V.
     const s = team.buffers.s;
     for (let r = 0; r < m; r++) for (let c = 0; c < width; c++) s[r * width + c] = eig.vectors[r * m + order[c]!]!;
-    team.run(RowOp.Combine, m, width);
+    team.run(RowOp.Combine, m, width, L);
     const y = team.buffers.y.subarray(0, n * width);
     const theta = Float64Array.from(order.slice(0, width), (i) => eig.values[i]!);
     if (done) return { theta, vectors: y.slice(), products, residual, workerShare: 0 };
@@ -141,7 +166,7 @@ function lanczosCycles(input: LanczosInput, keep: number, team: RowTeam): Lanczo
     for (let c = 0; c < width; c++) t[c * m + c] = theta[c]!;
     // The next vector is the residual direction; its couplings to the kept vectors come from its product.
     if (beta > 0) for (let i = 0; i < n; i++) v[width * n + i] = w[i]! / beta;
-    else freshDirection(v, width, n, rng);
+    else freshDirection(team.buffers.v, L + width, n, rng);
     first = width;
   }
 }
@@ -180,10 +205,15 @@ function randomUnit(v: Float64Array, o: number, n: number, rng: Random): void {
 /** Column j ← a random unit vector orthogonal to columns 0..j−1 (or zero when they already span everything). */
 function freshDirection(v: Float64Array, j: number, n: number, rng: Random): void {
   const o = j * n;
-  const col = v.subarray(o, o + n);
   randomUnit(v, o, n, rng);
+  orthogonalizeAgainst(v, j, j, n);
+  if (!normalize(v, o, n)) v.fill(0, o, o + n);
+}
+
+/** Column j minus its components along columns 0..count−1 (twice, so that it is orthogonal to working precision). */
+function orthogonalizeAgainst(v: Float64Array, j: number, count: number, n: number): void {
+  const col = v.subarray(j * n, j * n + n);
   for (let pass = 0; pass < 2; pass++) {
-    for (let i = 0; i < j; i++) axpyColumn(col, v, i * n, -dotColumn(v, i * n, col, n), n);
+    for (let i = 0; i < count; i++) axpyColumn(col, v, i * n, -dotColumn(v, i * n, col, n), n);
   }
-  if (!normalize(v, o, n)) col.fill(0);
 }

@@ -58,7 +58,12 @@ export interface SvdResult {
   converged: boolean;
   /** Fraction of the polish's row blocks that worker threads ran (0 on one thread; see `threads`). */
   workerShare: number;
+  /** Deflated runs that found missing copies of repeated values (0 when none was missing). */
+  deflationRounds: number;
 }
+
+/** Deflated runs at most; each finds one more direction of every repeated value among the k largest. */
+const MAX_DEFLATION_ROUNDS = 16;
 
 interface Block {
   v: Float64Array;
@@ -123,9 +128,55 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
     abort: hooks?.signal ? () => hooks.signal!.throwIfAborted() : undefined,
   });
   products += polish.products;
-  const theta = polish.theta;
-  const ritz = polish.vectors;
-  const residual = polish.residual;
+  let theta = polish.theta;
+  let ritz = polish.vectors;
+  let residual = polish.residual;
+
+  // Missing multiplicities. From one start vector, Lanczos sees one direction of each eigenspace, so an eigenvalue
+  // of multiplicity two or more (symmetric graphs: grids, rings of cliques, identical components) is found once
+  // and the next one takes its place; scipy's ARPACK has the same weakness but iterates to machine precision,
+  // long enough for rounding to bring the other directions in. So: run Lanczos again on A deflated by the k
+  // vectors found, from a random vector, asking only whether anything of magnitude σ_k or more is left; take
+  // what is, and repeat until nothing is (each round finds one more direction of each repeated value).
+  let rounds = 0;
+  for (; rounds < MAX_DEFLATION_ROUNDS; rounds++) {
+    const found = ritz.length / Math.max(1, n);
+    const sigmaK = found === k ? Math.abs(theta[k - 1]!) : 0;
+    const free = n - found;
+    if (!(sigmaK > 1e-12 * Math.abs(theta[0] ?? 0)) || free < 1 || residual > tolerance) break;
+    const want = Math.min(p > 0 ? p : 1, free);
+    const mCheck = Math.min(free, 4 * want);
+    const check = thickRestartLanczos({
+      a,
+      k: want,
+      keep: Math.min(2 * want, mCheck - 1),
+      m: mCheck,
+      start: Float64Array.from({ length: n }, () => rng.normal()),
+      tolerance,
+      maxProducts: Math.max(1, maxProducts - products),
+      rng,
+      threads,
+      locked: ritz,
+      below: sigmaK,
+      abort: hooks?.signal ? () => hooks.signal!.throwIfAborted() : undefined,
+    });
+    products += check.products;
+    residual = Math.max(residual, check.residual);
+    const extra: number[] = [];
+    for (let c = 0; c < check.theta.length; c++) {
+      if (Math.abs(check.theta[c]!) >= sigmaK * (1 - tolerance)) extra.push(c);
+    }
+    if (extra.length === 0) break;
+    // Merge: the found pairs and the new ones (orthogonal to them), largest magnitude first, k kept.
+    const pool = [
+      ...Array.from(theta, (value, c) => ({ value, from: ritz, c })),
+      ...extra.map((c) => ({ value: check.theta[c]!, from: check.vectors, c })),
+    ].sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
+    const kept = pool.slice(0, k);
+    theta = Float64Array.from(kept, (e) => e.value);
+    ritz = new Float64Array(n * k);
+    for (const [c, e] of kept.entries()) ritz.set(e.from.subarray(e.c * n, e.c * n + n), c * n);
+  }
 
   // U: the first k Ritz vectors; a matrix of rank < k gets zero values and zero vectors for the rest.
   const width = ritz.length / Math.max(1, n);
@@ -144,5 +195,6 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
     residual,
     converged: residual <= tolerance,
     workerShare: polish.workerShare,
+    deflationRounds: rounds,
   };
 }

@@ -14,7 +14,7 @@ export const RowOp = {
   Project: 2,
   /** w −= Σ_{i<a} coef[i]·V[·, i]. */
   Subtract: 3,
-  /** Y = V(first a columns)·S (a × b, row-major), b columns. */
+  /** Y = V(a columns from column c)·S (a × b, row-major), b columns. */
   Combine: 4,
 } as const;
 export type RowOp = (typeof RowOp)[keyof typeof RowOp];
@@ -39,7 +39,7 @@ export function blockCount(n: number): number {
   return Math.max(1, Math.ceil(n / BLOCK_ROWS));
 }
 
-export function runBlock(buffers: RowBuffers, op: RowOp, a: number, b: number, block: number): void {
+export function runBlock(buffers: RowBuffers, op: RowOp, a: number, b: number, c: number, block: number): void {
   const { n, m, v, w } = buffers;
   const from = block * BLOCK_ROWS;
   const to = Math.min(n, from + BLOCK_ROWS);
@@ -62,7 +62,7 @@ export function runBlock(buffers: RowBuffers, op: RowOp, a: number, b: number, b
       subtractColumns(v, n, a, buffers.coef, w, from, to);
       return;
     case RowOp.Combine:
-      combineColumns(v, n, a, buffers.s, b, buffers.y, from, to);
+      combineColumns(c === 0 ? v : v.subarray(c * n), n, a, buffers.s, b, buffers.y, from, to);
       return;
   }
 }

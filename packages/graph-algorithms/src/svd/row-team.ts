@@ -18,6 +18,7 @@ export const OP = 3;
 export const ARG_A = 4;
 export const ARG_B = 5;
 export const STOP = 6; // 1: workers exit
+export const ARG_C = 7;
 export const CONTROL_WORDS = 8;
 
 /** Rows below which the workers' start-up (tens of milliseconds) costs more than they save. */
@@ -36,6 +37,7 @@ export function takeBlocks(control: Int32Array, buffers: RowBuffers, tag: number
   const op = Atomics.load(control, OP) as RowOp;
   const a = Atomics.load(control, ARG_A);
   const b = Atomics.load(control, ARG_B);
+  const c0 = Atomics.load(control, ARG_C);
   let ran = 0;
   for (;;) {
     const c = Atomics.load(control, CLAIM);
@@ -43,7 +45,7 @@ export function takeBlocks(control: Int32Array, buffers: RowBuffers, tag: number
     const block = c & 0xffff;
     if (block >= blocks) return ran;
     if (Atomics.compareExchange(control, CLAIM, c, c + 1) !== c) continue;
-    runBlock(buffers, op, a, b, block);
+    runBlock(buffers, op, a, b, c0, block);
     ran++;
     if (Atomics.add(control, FINISHED, 1) + 1 === blocks) Atomics.notify(control, FINISHED);
   }
@@ -94,11 +96,11 @@ export class RowTeam {
   }
 
   /** Runs one operation over every block, with the workers that are ready. */
-  run(op: RowOp, a: number, b = 0): void {
+  run(op: RowOp, a: number, b = 0, c = 0): void {
     const { blocks, buffers, control } = this;
     this.blocksRun += blocks;
     if (this.workers.length === 0) {
-      for (let block = 0; block < blocks; block++) runBlock(buffers, op, a, b, block);
+      for (let block = 0; block < blocks; block++) runBlock(buffers, op, a, b, c, block);
       this.callerBlocks += blocks;
       return;
     }
@@ -107,6 +109,7 @@ export class RowTeam {
     Atomics.store(control, OP, op);
     Atomics.store(control, ARG_A, a);
     Atomics.store(control, ARG_B, b);
+    Atomics.store(control, ARG_C, c);
     Atomics.store(control, FINISHED, 0);
     Atomics.store(control, CLAIM, tag);
     Atomics.store(control, GEN, this.generation);
