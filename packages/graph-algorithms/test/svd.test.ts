@@ -80,7 +80,10 @@ describe('randomizedSvd', () => {
       for (let v = 0; v < n; v++) {
         let stride = 1;
         for (const side of dims) {
-          if (Math.floor(v / stride) % side < side - 1) s.push(v), t.push(v + stride);
+          if (Math.floor(v / stride) % side < side - 1) {
+            s.push(v);
+            t.push(v + stride);
+          }
           stride *= side;
         }
       }
