@@ -7,7 +7,7 @@
 import type { CsrGraph } from '../csr.js';
 import type { Random } from '../random.js';
 import { RowOp } from './row-ops.js';
-import { RowTeam } from './row-team.js';
+import type { RowTeam } from './row-team.js';
 import { symmetricEigen } from './symmetric-eigen.js';
 
 /** A second Gram–Schmidt pass when the first left less than this fraction of ‖w‖ (see the loop). */
@@ -24,8 +24,11 @@ export interface LanczosInput {
   tolerance: number;
   maxProducts: number;
   rng: Random;
-  /** Threads sharing the products and dense steps (row-team.ts); 1 runs them all on the caller's. */
-  threads: number;
+  /**
+   * The threads and shared buffers the products and dense steps run on (row-team.ts), owned by the caller: at
+   * least L + m columns (L locked) and max(keep, k) columns for the Ritz block.
+   */
+  team: RowTeam;
   /**
    * Eigenvectors already found (column-major n × L, orthonormal): the run works on A deflated by them, P·A·P with
    * P = I − Y·Yᵀ, by keeping every basis vector orthogonal to them.
@@ -47,26 +50,12 @@ export interface LanczosResult {
   vectors: Float64Array;
   products: number;
   residual: number;
-  /** Fraction of the row blocks that worker threads ran (0 on one thread). */
-  workerShare: number;
 }
 
 export function thickRestartLanczos(input: LanczosInput): LanczosResult {
-  const keep = Math.min(input.keep, input.m - 1);
-  const lockedColumns = (input.locked?.length ?? 0) / Math.max(1, input.a.n);
-  const team = new RowTeam(input.a, lockedColumns + input.m, Math.max(keep, Math.min(input.k, input.m)), input.threads);
-  try {
-    const result = lanczosCycles(input, keep, team);
-    result.workerShare = team.blocksRun > 0 ? 1 - team.callerBlocks / team.blocksRun : 0;
-    return result;
-  } finally {
-    team.close();
-  }
-}
-
-function lanczosCycles(input: LanczosInput, keep: number, team: RowTeam): LanczosResult {
-  const { a, k, m, tolerance, maxProducts, rng, below } = input;
+  const { a, k, m, tolerance, maxProducts, rng, below, team } = input;
   const n = a.n;
+  const keep = Math.min(input.keep, m - 1);
   const { w } = team.buffers;
   // The locked vectors are the team's first L columns; the basis follows them (column j of the basis is column
   // L + j of the team's block), so one projection and one subtraction serve deflation and re-orthogonalisation.
@@ -160,7 +149,7 @@ function lanczosCycles(input: LanczosInput, keep: number, team: RowTeam): Lanczo
     team.run(RowOp.Combine, m, width, L);
     const y = team.buffers.y.subarray(0, n * width);
     const theta = Float64Array.from(order.slice(0, width), (i) => eig.values[i]!);
-    if (done) return { theta, vectors: y.slice(), products, residual, workerShare: 0 };
+    if (done) return { theta, vectors: y.slice(), products, residual };
     v.set(y);
     t.fill(0);
     for (let c = 0; c < width; c++) t[c * m + c] = theta[c]!;

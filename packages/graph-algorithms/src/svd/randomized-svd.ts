@@ -16,7 +16,7 @@ import { GraphInputError } from '../errors.js';
 import { Random } from '../random.js';
 import { orthonormalBasis, spmm } from './dense.js';
 import { thickRestartLanczos } from './lanczos.js';
-import { defaultThreads } from './row-team.js';
+import { defaultThreads, RowTeam } from './row-team.js';
 
 export interface SvdOptions {
   /** Extra columns beyond k in the test block (p in the paper). Default max(10, ⌈k/4⌉), capped at n − k. */
@@ -114,87 +114,93 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
   if (!(Number.isInteger(m) && (m > l || m === n))) {
     throw new GraphInputError('/basisSize', `must be an integer > k + p = ${l}`);
   }
-  const polish = thickRestartLanczos({
-    a,
-    k,
-    keep: l,
-    m,
-    start,
-    tolerance,
-    maxProducts: Math.max(1, maxProducts - products),
-    rng,
-    threads,
-    onCycle: (done, res) => progress(Math.max((products + done) / maxProducts, Math.min(1, tolerance / res))),
-    abort: hooks?.signal ? () => hooks.signal!.throwIfAborted() : undefined,
-  });
-  products += polish.products;
-  let theta = polish.theta;
-  let ritz = polish.vectors;
-  let residual = polish.residual;
-
-  // Missing multiplicities. From one start vector, Lanczos sees one direction of each eigenspace, so an eigenvalue
-  // of multiplicity two or more (symmetric graphs: grids, rings of cliques, identical components) is found once
-  // and the next one takes its place; scipy's ARPACK has the same weakness but iterates to machine precision,
-  // long enough for rounding to bring the other directions in. So: run Lanczos again on A deflated by the k
-  // vectors found, from a random vector, asking only whether anything of magnitude σ_k or more is left; take
-  // what is, and repeat until nothing is (each round finds one more direction of each repeated value).
-  let rounds = 0;
-  for (; rounds < MAX_DEFLATION_ROUNDS; rounds++) {
-    const found = ritz.length / Math.max(1, n);
-    const sigmaK = found === k ? Math.abs(theta[k - 1]!) : 0;
-    const free = n - found;
-    if (!(sigmaK > 1e-12 * Math.abs(theta[0] ?? 0)) || free < 1 || residual > tolerance) break;
-    const want = Math.min(p > 0 ? p : 1, free);
-    const mCheck = Math.min(free, 4 * want);
-    const check = thickRestartLanczos({
+  // One team of threads and shared buffers for the polish and the checks below (the check's basis follows the
+  // k vectors it is deflated by), so that workers start and the matrix is shared once per call.
+  const want = Math.min(Math.max(p, 1), n - k);
+  const mCheck = Math.min(n - k, 4 * want);
+  const team = new RowTeam(a, Math.max(m, k + mCheck), Math.max(l, k, 2 * want), threads);
+  try {
+    const polish = thickRestartLanczos({
       a,
-      k: want,
-      keep: Math.min(2 * want, mCheck - 1),
-      m: mCheck,
-      start: Float64Array.from({ length: n }, () => rng.normal()),
+      k,
+      keep: l,
+      m,
+      start,
       tolerance,
       maxProducts: Math.max(1, maxProducts - products),
       rng,
-      threads,
-      locked: ritz,
-      below: sigmaK,
+      team,
+      onCycle: (done, res) => progress(Math.max((products + done) / maxProducts, Math.min(1, tolerance / res))),
       abort: hooks?.signal ? () => hooks.signal!.throwIfAborted() : undefined,
     });
-    products += check.products;
-    residual = Math.max(residual, check.residual);
-    const extra: number[] = [];
-    for (let c = 0; c < check.theta.length; c++) {
-      if (Math.abs(check.theta[c]!) >= sigmaK * (1 - tolerance)) extra.push(c);
-    }
-    if (extra.length === 0) break;
-    // Merge: the found pairs and the new ones (orthogonal to them), largest magnitude first, k kept.
-    const pool = [
-      ...Array.from(theta, (value, c) => ({ value, from: ritz, c })),
-      ...extra.map((c) => ({ value: check.theta[c]!, from: check.vectors, c })),
-    ].sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
-    const kept = pool.slice(0, k);
-    theta = Float64Array.from(kept, (e) => e.value);
-    ritz = new Float64Array(n * k);
-    for (const [c, e] of kept.entries()) ritz.set(e.from.subarray(e.c * n, e.c * n + n), c * n);
-  }
+    products += polish.products;
+    let theta = polish.theta;
+    let ritz = polish.vectors;
+    let residual = polish.residual;
 
-  // U: the first k Ritz vectors; a matrix of rank < k gets zero values and zero vectors for the rest.
-  const width = ritz.length / Math.max(1, n);
-  const vectors = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) for (let c = 0; c < Math.min(k, width); c++) vectors[i * k + c] = ritz[c * n + i]!;
-  const eigenvalues = new Float64Array(k);
-  eigenvalues.set(theta.subarray(0, Math.min(k, theta.length)));
-  const values = eigenvalues.map(Math.abs);
-  progress(1);
-  return {
-    k,
-    values,
-    eigenvalues,
-    vectors,
-    products,
-    residual,
-    converged: residual <= tolerance,
-    workerShare: polish.workerShare,
-    deflationRounds: rounds,
-  };
+    // Missing multiplicities. From one start vector, Lanczos sees one direction of each eigenspace, so an eigenvalue
+    // of multiplicity two or more (symmetric graphs: grids, rings of cliques, identical components) is found once
+    // and the next one takes its place; scipy's ARPACK has the same weakness but iterates to machine precision,
+    // long enough for rounding to bring the other directions in. So: run Lanczos again on A deflated by the k
+    // vectors found, from a random vector, asking only whether anything of magnitude σ_k or more is left; take
+    // what is, and repeat until nothing is (each round finds one more direction of each repeated value).
+    let rounds = 0;
+    for (; rounds < MAX_DEFLATION_ROUNDS; rounds++) {
+      const found = ritz.length / Math.max(1, n);
+      const sigmaK = found === k ? Math.abs(theta[k - 1]!) : 0;
+      if (!(sigmaK > 1e-12 * Math.abs(theta[0] ?? 0)) || want < 1 || residual > tolerance) break;
+      const check = thickRestartLanczos({
+        a,
+        k: want,
+        keep: Math.min(2 * want, mCheck - 1),
+        m: mCheck,
+        start: Float64Array.from({ length: n }, () => rng.normal()),
+        tolerance,
+        maxProducts: Math.max(1, maxProducts - products),
+        rng,
+        team,
+        locked: ritz,
+        below: sigmaK,
+        abort: hooks?.signal ? () => hooks.signal!.throwIfAborted() : undefined,
+      });
+      products += check.products;
+      residual = Math.max(residual, check.residual);
+      const extra: number[] = [];
+      for (let c = 0; c < check.theta.length; c++) {
+        if (Math.abs(check.theta[c]!) >= sigmaK * (1 - tolerance)) extra.push(c);
+      }
+      if (extra.length === 0) break;
+      // Merge: the found pairs and the new ones (orthogonal to them), largest magnitude first, k kept.
+      const pool = [
+        ...Array.from(theta, (value, c) => ({ value, from: ritz, c })),
+        ...extra.map((c) => ({ value: check.theta[c]!, from: check.vectors, c })),
+      ].sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
+      const kept = pool.slice(0, k);
+      theta = Float64Array.from(kept, (e) => e.value);
+      ritz = new Float64Array(n * k);
+      for (const [c, e] of kept.entries()) ritz.set(e.from.subarray(e.c * n, e.c * n + n), c * n);
+    }
+
+    // U: the first k Ritz vectors; a matrix of rank < k gets zero values and zero vectors for the rest.
+    const width = ritz.length / Math.max(1, n);
+    const vectors = new Float64Array(n * k);
+    for (let i = 0; i < n; i++) for (let c = 0; c < Math.min(k, width); c++) vectors[i * k + c] = ritz[c * n + i]!;
+    const eigenvalues = new Float64Array(k);
+    eigenvalues.set(theta.subarray(0, Math.min(k, theta.length)));
+    const values = eigenvalues.map(Math.abs);
+    progress(1);
+    return {
+      k,
+      values,
+      eigenvalues,
+      vectors,
+      products,
+      residual,
+      converged: residual <= tolerance,
+      workerShare: team.blocksRun > 0 ? 1 - team.callerBlocks / team.blocksRun : 0,
+      deflationRounds: rounds,
+    };
+  } finally {
+    team.close();
+  }
 }
