@@ -221,4 +221,22 @@ describe('topology through the KB: behaviour', () => {
     assert.equal(past.entity_count, 13);
     await assert.rejects(db.computeTopology({ resolution: -1 }), /resolution/);
   });
+
+  it('n_iterations counts Leiden iterations as leidenalg does; -1 (the default) runs until nothing moves', async () => {
+    const one = await db.computeTopology({ n_iterations: 1 });
+    assert.deepEqual(
+      one.levels.map((l) => l.iterations),
+      one.levels.map(() => 1),
+    );
+    // From singletons the first iteration always moves nodes, so "until one moves none" takes at least two.
+    const all = await db.computeTopology();
+    assert.ok(all.levels[0]!.iterations >= 2, JSON.stringify(all.levels));
+    for (const bad of [0, -2, 1.5, '2']) {
+      await assert.rejects(db.computeTopology({ n_iterations: bad as number }), (e: unknown) => {
+        assert.ok(e instanceof KbValidationError);
+        assert.equal(e.problems?.[0]?.path, '/n_iterations');
+        return true;
+      });
+    }
+  });
 });

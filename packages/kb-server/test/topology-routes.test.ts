@@ -44,6 +44,17 @@ test('topology routes: 409 first, then compute, topics, a topic, density, cross-
   assert.equal(bad.statusCode, 400);
   assert.equal(bad.json().error.code, 'invalid_parameters');
 
+  const noIterations = await app.inject({
+    method: 'POST',
+    url: '/api/v1/topology/compute',
+    payload: { n_iterations: 0 },
+  });
+  assert.equal(noIterations.statusCode, 400);
+  assert.equal(noIterations.json().error.details[0].path, '/n_iterations');
+  const once = await app.inject({ method: 'POST', url: '/api/v1/topology/compute', payload: { n_iterations: 1 } });
+  assert.equal(once.statusCode, 200, once.body);
+  assert.equal(once.json().levels[0].iterations, 1);
+
   const computed = await app.inject({ method: 'POST', url: '/api/v1/topology/compute', payload: { seed: 1 } });
   assert.equal(computed.statusCode, 200, computed.body);
   const result = computed.json();

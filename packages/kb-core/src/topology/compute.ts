@@ -13,7 +13,8 @@ export function computeTopology(
   options: Required<Omit<ComputeTopologyOptions, 'progress'>> & Pick<ComputeTopologyOptions, 'progress'>,
   logSeq: number,
 ): StoredTopology {
-  const { resolution, levels, seed, min_topic_size, progress } = options;
+  const { resolution, levels, seed, min_topic_size, n_iterations, progress } = options;
+  const maxIterations = n_iterations < 0 ? Number.POSITIVE_INFINITY : n_iterations;
   const graph = entityGraph(rc, false);
   const { csr } = graph;
   progress?.('topology', 0.05);
@@ -22,7 +23,7 @@ export function computeTopology(
   const parents: Int32Array[] = [];
   if (csr.n > 0) {
     const hooks = progress ? { progress: (_: string, f: number) => progress('topology', 0.05 + 0.6 * f) } : undefined;
-    const first = leiden(csr, { resolution, seed, trusted: true, hooks });
+    const first = leiden(csr, { resolution, seed, maxIterations, trusted: true, hooks });
     let count = first.count;
     let membership = first.membership;
     if (min_topic_size > 1) count = mergeSmallTopics(csr, membership, count, min_topic_size);
@@ -32,12 +33,13 @@ export function computeTopology(
       resolution,
       modularity: sum(modularityContributions(csr, membership, resolution)),
       topic_count: count,
+      iterations: first.iterations,
     });
     let levelGraph: CsrGraph = aggregateCsr(csr, membership, count);
     let r = resolution;
     for (let level = 1; level < levels && count > 1; level++) {
       r /= 2;
-      const up = leiden(levelGraph, { resolution: r, seed, trusted: true });
+      const up = leiden(levelGraph, { resolution: r, seed, maxIterations, trusted: true });
       if (up.count >= count) break;
       const next = new Int32Array(csr.n);
       for (let v = 0; v < csr.n; v++) next[v] = up.membership[membership[v]!]!;
@@ -48,6 +50,7 @@ export function computeTopology(
         resolution: r,
         modularity: sum(modularityContributions(csr, next, r)),
         topic_count: up.count,
+        iterations: up.iterations,
       });
       levelGraph = aggregateCsr(levelGraph, up.membership, up.count);
       membership = next;

@@ -21,6 +21,19 @@ function int(v: unknown, field: string, dflt: number, min: number, max: number):
   return v;
 }
 
+/** leidenalg's n_iterations: −1 for "until nothing moves", else a positive count. */
+function iterations(v: unknown): number {
+  if (v === undefined || v === -1) return -1;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 100_000) {
+    throw new KbValidationError(
+      'out_of_range',
+      'n_iterations',
+      'must be -1 (until no node moves) or an integer from 1 to 100000',
+    );
+  }
+  return v;
+}
+
 function progressOf(v: unknown): Progress | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'function') throw new KbValidationError('invalid_type', 'progress', 'must be a function');
@@ -62,6 +75,7 @@ export class TopologyStage {
         levels: int(options.levels, 'levels', 3, 1, 10),
         seed: int(options.seed, 'seed', 0, 0, 2 ** 31 - 1),
         min_topic_size: int(options.min_topic_size, 'min_topic_size', 1, 1, 1_000_000),
+        n_iterations: iterations(options.n_iterations),
         progress: progressOf(options.progress),
       },
       this.describe().log_seq,

@@ -9,6 +9,13 @@ export interface ComputeTopologyOptions {
   seed?: number;
   /** Level-0 topics with fewer entities join the neighbouring topic they share most facts with. Default 1 (none). */
   min_topic_size?: number;
+  /**
+   * Leiden iterations per level, as leidenalg's `n_iterations`: −1 (the default) iterates until an iteration moves
+   * no node, which is what the reference figures use; a positive number stops after that many. leidenalg's own
+   * default is 2: on large sparse graphs with weak structure it is far faster (100,000 entities: 2 iterations
+   * against about 365) for a lower modularity (0.225 against 0.240 there).
+   */
+  n_iterations?: number;
   progress?: (stage: string, fraction: number) => void;
 }
 
@@ -34,6 +41,8 @@ export interface TopologyLevel {
   resolution: number;
   modularity: number;
   topic_count: number;
+  /** Leiden iterations this level's partition took (the last one moved no node unless `n_iterations` stopped it). */
+  iterations: number;
 }
 
 export interface TopologyResult {

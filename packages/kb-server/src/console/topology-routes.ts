@@ -33,7 +33,14 @@ const Topic = Type.Object(
   open,
 );
 const Level = Type.Object(
-  { level: Type.Integer(), resolution: Type.Number(), modularity: Type.Number(), topic_count: Type.Integer() },
+  {
+    level: Type.Integer(),
+    resolution: Type.Number(),
+    modularity: Type.Number(),
+    topic_count: Type.Integer(),
+    // Absent from topologies kept before the field existed.
+    iterations: Type.Optional(Type.Integer()),
+  },
   open,
 );
 const TopologyResult = Type.Object(
@@ -165,6 +172,16 @@ export async function registerTopologyRoutes(api: FastifyInstance, db: KbDB): Pr
             levels: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 3 })),
             seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 })),
             min_topic_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+            // 0 passes the schema and the KB rejects it with a message that says what -1 means.
+            n_iterations: Type.Optional(
+              Type.Integer({
+                minimum: -1,
+                maximum: 100_000,
+                default: -1,
+                description:
+                  "Leiden iterations, as leidenalg's n_iterations: -1 until no node moves, else at most this many",
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
