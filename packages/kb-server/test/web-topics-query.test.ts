@@ -144,6 +144,9 @@ test('topics view: compute, the topic tree with sizes and labels, entities colou
     await page.click('#topology-form button[type=submit]');
     await page.waitForFunction(() => document.querySelector('#topology-result')?.classList.contains('ok'));
     await page.waitForSelector('#topic-tree li');
+    // The form's default n_iterations, -1, iterates until an iteration moves nothing: two at least.
+    const iterations = /after (\d+) Leiden iterations/.exec((await page.textContent('#topology-result')) ?? '');
+    assert.ok(iterations && Number(iterations[1]) >= 2, `${await page.textContent('#topology-result')}`);
 
     const topics = await db.topics();
     assert.ok(topics.some((t) => t.level === 0) && topics.length > 1, 'the base has a hierarchy');
