@@ -222,7 +222,7 @@ describe('topology through the KB: behaviour', () => {
     await assert.rejects(db.computeTopology({ resolution: -1 }), /resolution/);
   });
 
-  it('n_iterations counts Leiden iterations as leidenalg does; -1 (the default) runs until nothing moves', async () => {
+  it('n_iterations counts Leiden iterations as leidenalg does (-1, the default, until nothing moves); restarts', async () => {
     const one = await db.computeTopology({ n_iterations: 1 });
     assert.deepEqual(
       one.levels.map((l) => l.iterations),
@@ -231,6 +231,16 @@ describe('topology through the KB: behaviour', () => {
     // From singletons the first iteration always moves nodes, so "until one moves none" takes at least two.
     const all = await db.computeTopology();
     assert.ok(all.levels[0]!.iterations >= 2, JSON.stringify(all.levels));
+    // The default keeps the best of three runs, seed's among them, so it is never below seed's run alone.
+    const single = await db.computeTopology({ restarts: 1 });
+    assert.ok(all.levels[0]!.modularity >= single.levels[0]!.modularity);
+    for (const bad of [0, 17, 1.5]) {
+      await assert.rejects(db.computeTopology({ restarts: bad }), (e: unknown) => {
+        assert.ok(e instanceof KbValidationError);
+        assert.equal(e.problems?.[0]?.path, '/restarts');
+        return true;
+      });
+    }
     for (const bad of [0, -2, 1.5, '2']) {
       await assert.rejects(db.computeTopology({ n_iterations: bad as number }), (e: unknown) => {
         assert.ok(e instanceof KbValidationError);

@@ -51,6 +51,9 @@ test('topology routes: 409 first, then compute, topics, a topic, density, cross-
   });
   assert.equal(noIterations.statusCode, 400);
   assert.equal(noIterations.json().error.details[0].path, '/n_iterations');
+  const noRuns = await app.inject({ method: 'POST', url: '/api/v1/topology/compute', payload: { restarts: 0 } });
+  assert.equal(noRuns.statusCode, 400);
+  assert.equal(noRuns.json().error.details[0].path, '/restarts');
   const once = await app.inject({ method: 'POST', url: '/api/v1/topology/compute', payload: { n_iterations: 1 } });
   assert.equal(once.statusCode, 200, once.body);
   assert.equal(once.json().levels[0].iterations, 1);

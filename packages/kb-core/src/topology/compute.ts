@@ -13,7 +13,7 @@ export function computeTopology(
   options: Required<Omit<ComputeTopologyOptions, 'progress'>> & Pick<ComputeTopologyOptions, 'progress'>,
   logSeq: number,
 ): StoredTopology {
-  const { resolution, levels, seed, min_topic_size, n_iterations, progress } = options;
+  const { resolution, levels, seed, min_topic_size, n_iterations, restarts, progress } = options;
   const maxIterations = n_iterations < 0 ? Number.POSITIVE_INFINITY : n_iterations;
   const graph = entityGraph(rc, false);
   const { csr } = graph;
@@ -23,7 +23,7 @@ export function computeTopology(
   const parents: Int32Array[] = [];
   if (csr.n > 0) {
     const hooks = progress ? { progress: (_: string, f: number) => progress('topology', 0.05 + 0.6 * f) } : undefined;
-    const first = leiden(csr, { resolution, seed, maxIterations, trusted: true, hooks });
+    const first = leiden(csr, { resolution, seed, maxIterations, restarts, trusted: true, hooks });
     let count = first.count;
     let membership = first.membership;
     if (min_topic_size > 1) count = mergeSmallTopics(csr, membership, count, min_topic_size);
@@ -39,7 +39,7 @@ export function computeTopology(
     let r = resolution;
     for (let level = 1; level < levels && count > 1; level++) {
       r /= 2;
-      const up = leiden(levelGraph, { resolution: r, seed, maxIterations, trusted: true });
+      const up = leiden(levelGraph, { resolution: r, seed, maxIterations, restarts, trusted: true });
       if (up.count >= count) break;
       const next = new Int32Array(csr.n);
       for (let v = 0; v < csr.n; v++) next[v] = up.membership[membership[v]!]!;

@@ -76,6 +76,7 @@ export class TopologyStage {
         seed: int(options.seed, 'seed', 0, 0, 2 ** 31 - 1),
         min_topic_size: int(options.min_topic_size, 'min_topic_size', 1, 1, 1_000_000),
         n_iterations: iterations(options.n_iterations),
+        restarts: int(options.restarts, 'restarts', 3, 1, 16),
         progress: progressOf(options.progress),
       },
       this.describe().log_seq,

@@ -16,6 +16,11 @@ export interface ComputeTopologyOptions {
    * against about 365) for a lower modularity (0.225 against 0.240 there).
    */
   n_iterations?: number;
+  /**
+   * Leiden runs per level (seeds `seed`, `seed + 1`, ...), keeping the partition of highest modularity. Default 3:
+   * one converged run sometimes lands on a clearly worse optimum (see `leiden` in @evident/graph-algorithms).
+   */
+  restarts?: number;
   progress?: (stage: string, fraction: number) => void;
 }
 

@@ -172,6 +172,14 @@ export async function registerTopologyRoutes(api: FastifyInstance, db: KbDB): Pr
             levels: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, default: 3 })),
             seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 0 })),
             min_topic_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+            restarts: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: 16,
+                default: 3,
+                description: 'Leiden runs (seeds seed, seed + 1, ...); the partition of highest modularity is kept',
+              }),
+            ),
             // 0 passes the schema and the KB rejects it with a message that says what -1 means.
             n_iterations: Type.Optional(
               Type.Integer({

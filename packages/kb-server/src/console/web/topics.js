@@ -118,6 +118,13 @@ export async function showTopics(main, ctx) {
       num('resolution', 'resolution', { min: 0.01, max: 1000, step: 'any', value: 1 }),
       num('levels', 'levels', { min: 1, max: 10, step: 1, value: 3 }),
       num('seed', 'seed', { min: 0, step: 1, value: 0 }),
+      num('restarts', 'runs', {
+        min: 1,
+        max: 16,
+        step: 1,
+        value: 3,
+        title: 'Leiden runs from seeds seed, seed + 1, ...; the partition of highest modularity is kept',
+      }),
       num('n_iterations', 'iterations', {
         min: -1,
         max: 100000,
@@ -155,6 +162,7 @@ export async function showTopics(main, ctx) {
           levels: Number(form.levels.value),
           seed: Number(form.seed.value),
           n_iterations: Number(form.n_iterations.value),
+          restarts: Number(form.restarts.value),
         },
       });
       out.className = 'result ok';
