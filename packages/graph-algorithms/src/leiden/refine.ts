@@ -30,7 +30,8 @@ export function refinePartition(
     KS[membership[v]!]! += strength[v]!;
     const s = membership[v]!;
     let w = 0;
-    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) if (membership[targets[p]!] === s) w += weights[p]!;
+    const end = offsets[v + 1]!;
+    for (let p = offsets[v]!; p < end; p++) if (membership[targets[p]!] === s) w += weights[p]!;
     ext[v] = w;
   }
   if (total === 0) return refined;
@@ -54,7 +55,8 @@ export function refinePartition(
     if (ext[v]! < scale * kv * (KS[s]! - kv)) continue; // v is not well connected to S
 
     let nc = 0;
-    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
+    const end = offsets[v + 1]!;
+    for (let p = offsets[v]!; p < end; p++) {
       const u = targets[p]!;
       if (membership[u] !== s) continue;
       const r = refined[u]!;

@@ -88,7 +88,8 @@ export function aggregateWorkGraph(
       const v = byCommunity[q]!;
       loop[c]! += g.loop[v]!;
       strength[c]! += g.strength[v]!;
-      for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
+      const end = offsets[v + 1]!;
+      for (let p = offsets[v]!; p < end; p++) {
         const d = membership[targets[p]!]!;
         if (d === c) {
           loop[c]! += weights[p]!;
