@@ -99,6 +99,33 @@ describe('leiden', () => {
     );
   });
 
+  it('runs its restarts on worker threads with the same result as on one thread', () => {
+    // Four runs of about a second each: time for the worker to start (tsx compiles it first) and take some.
+    const g = loadGraph('sbm_20000');
+    const graph = csrFromEdges(g.n, g.sources, g.targets, g.weights);
+    const one = leiden(graph, { seed: 4, restarts: 4, threads: 1 });
+    assert.equal(one.workerRestarts, 0);
+    const progress: number[] = [];
+    const two = leiden(graph, { seed: 4, restarts: 4, threads: 2, hooks: { progress: (_s, f) => progress.push(f) } });
+    assert.ok(two.workerRestarts >= 1, 'the worker ran a restart');
+    assert.equal(two.modularity, one.modularity);
+    assert.equal(two.iterations, one.iterations);
+    assert.deepEqual(two.membership, one.membership);
+    assert.ok(progress.length > 1 && progress.at(-1) === 1);
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i]! >= progress[i - 1]!, 'progress never goes back');
+    const aborted = new AbortController();
+    aborted.abort();
+    assert.throws(() => leiden(graph, { restarts: 3, threads: 2, hooks: { signal: aborted.signal } }), /abort/i);
+    assert.throws(
+      () => leiden(graph, { threads: 0 }),
+      (e: unknown) => {
+        assert.ok(e instanceof GraphInputError);
+        assert.equal(e.problems?.[0]?.path, '/threads');
+        return true;
+      },
+    );
+  });
+
   it('refuses bad input naming the field', () => {
     assert.throws(
       () => leiden(csr, { resolution: -1 }),

@@ -1,17 +1,14 @@
 // The Leiden algorithm (Traag, Waltman and van Eck 2019, "From Louvain to Leiden: guaranteeing well-connected
-// communities") for modularity with a resolution parameter on a weighted undirected graph: fast local moving,
-// refinement, aggregation on the refined partition with the moved partition as the aggregate's starting point,
-// until moving leaves every aggregate node alone; then again from the result until nothing moves (as leidenalg's
-// n_iterations = -1). Deterministic for a given seed.
+// communities") for modularity with a resolution parameter on a weighted undirected graph: the options, their
+// checks, and the restarts (run.ts is one run; restart-team.ts runs restarts on several threads). Deterministic
+// for a given seed, whatever the number of threads.
 import type { RunHooks } from '@evident/contract';
 import { type CsrGraph, checkCsr } from '../csr.js';
 import { GraphInputError } from '../errors.js';
-import { Random } from '../random.js';
-import { moveNodes } from './move.js';
-import { modularity } from './quality.js';
-import { refinePartition } from './refine.js';
+import { defaultLeidenThreads, runRestartsInParallel } from './restart-team.js';
+import { leidenRun } from './run.js';
 import { LeidenScratch } from './scratch.js';
-import { aggregateWorkGraph, relabel, type WorkGraph, workGraphFromCsr } from './work-graph.js';
+import { workGraphFromCsr } from './work-graph.js';
 
 export interface LeidenOptions {
   /** γ in the modularity; higher gives more, smaller communities. Default 1. */
@@ -41,6 +38,12 @@ export interface LeidenOptions {
    * times the time; `restarts: 1` is one run.
    */
   restarts?: number;
+  /**
+   * Threads running the restarts (the calling one and workers). Default: as many as there are restarts, up to the
+   * machine's cores, on graphs of 32,768 nodes or more (below that a worker's start-up outweighs a run); else 1.
+   * The result is the same for any number.
+   */
+  threads?: number;
   /** Skip the input check (the caller built the CSR itself). */
   trusted?: boolean;
   hooks?: RunHooks;
@@ -53,6 +56,8 @@ export interface LeidenResult {
   /** Modularity of the partition at the given resolution. */
   modularity: number;
   iterations: number;
+  /** Restarts that worker threads ran (0 on one thread; see `threads`). */
+  workerRestarts: number;
 }
 
 export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResult {
@@ -69,131 +74,40 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
   if (initial && initial.length !== graph.n) {
     throw new GraphInputError('/initial', `must have one label per node (${graph.n})`);
   }
-  const base = workGraphFromCsr(graph);
-  const scratch = new LeidenScratch();
-  let best: LeidenResult | null = null;
-  for (let r = 0; r < restarts; r++) {
-    const settings = { resolution, seed: seed + r, theta, maxIterations, initial };
-    const run = leidenRun(graph, base, scratch, settings, hooks?.signal, (f) =>
-      hooks?.progress?.('leiden', (r + f) / restarts),
-    );
-    if (best === null || run.modularity > best.modularity) best = run;
+  for (let v = 0; initial && v < graph.n; v++) {
+    const c = initial[v]!;
+    if (!(Number.isInteger(c) && c >= 0 && c < graph.n)) {
+      throw new GraphInputError(`/initial/${v}`, `must be a label in 0..${graph.n - 1}`);
+    }
   }
+  const threads = options.threads ?? defaultLeidenThreads(graph.n, restarts);
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) {
+    throw new GraphInputError('/threads', 'must be an integer in 1..64');
+  }
+  const settings = { resolution, seed, theta, maxIterations, initial };
+  const progress = (f: number) => hooks?.progress?.('leiden', f);
+  let runs: LeidenResult[];
+  if (threads > 1 && restarts > 1) {
+    runs = runRestartsInParallel(graph, settings, restarts, Math.min(threads, restarts), hooks?.signal, progress);
+  } else {
+    const base = workGraphFromCsr(graph);
+    const scratch = new LeidenScratch();
+    runs = [];
+    for (let r = 0; r < restarts; r++) {
+      const run = leidenRun(
+        graph,
+        base,
+        scratch,
+        { ...settings, seed: seed + r },
+        () => hooks?.signal?.throwIfAborted(),
+        (f) => progress((r + f) / restarts),
+      );
+      runs.push(run);
+    }
+  }
+  // The first of the best, as one thread taking them in order would keep.
+  let best = runs[0]!;
+  for (const run of runs) if (run.modularity > best.modularity) best = run;
   hooks?.progress?.('leiden', 1);
-  return best!;
-}
-
-interface RunSettings {
-  resolution: number;
-  seed: number;
-  theta: number;
-  maxIterations: number;
-  initial: Int32Array | undefined;
-}
-
-/** One run: Leiden iterations from `initial` (or singletons) until no node moves or maxIterations. */
-function leidenRun(
-  graph: CsrGraph,
-  base: WorkGraph,
-  scratch: LeidenScratch,
-  { resolution, seed, theta, maxIterations, initial }: RunSettings,
-  signal: AbortSignal | undefined,
-  progress: (fraction: number) => void,
-): LeidenResult {
-  const n = graph.n;
-  const membership = new Int32Array(n);
-  if (initial) {
-    for (let v = 0; v < n; v++) {
-      const c = initial[v]!;
-      if (!(c >= 0 && c < n)) throw new GraphInputError(`/initial/${v}`, `must be a label in 0..${n - 1}`);
-      membership[v] = c;
-    }
-  } else for (let v = 0; v < n; v++) membership[v] = v;
-
-  const rng = new Random(seed);
-  let iterations = 0;
-  while (iterations < maxIterations) {
-    signal?.throwIfAborted();
-    iterations++;
-    const moved = leidenPass(base, membership, resolution, theta, rng, scratch);
-    // Unbounded runs have no known end: report a fraction that keeps rising towards 1.
-    progress(Number.isFinite(maxIterations) ? iterations / maxIterations : iterations / (iterations + 10));
-    if (!moved) break;
-  }
-  splitDisconnected(base, membership);
-  const count = relabel(membership);
-  return { membership, count, modularity: modularity(graph, membership, resolution), iterations };
-}
-
-/** One Leiden iteration from `membership` (updated in place). Returns whether any node moved. */
-function leidenPass(
-  base: WorkGraph,
-  membership: Int32Array,
-  gamma: number,
-  theta: number,
-  rng: Random,
-  scratch: LeidenScratch,
-): boolean {
-  const n = base.n;
-  let g = base;
-  let side: 0 | 1 = 0;
-  let partition = scratch.int32('pass.partition.1', n);
-  partition.set(membership);
-  relabel(partition, scratch);
-  const toAggregate = scratch.int32('pass.toAggregate', n);
-  for (let v = 0; v < n; v++) toAggregate[v] = v;
-  let anyMove = false;
-  for (;;) {
-    if (moveNodes(g, partition, gamma, rng, scratch) > 0) anyMove = true;
-    const count = relabel(partition, scratch);
-    if (count === g.n) break;
-    let refined = refinePartition(g, partition, count, gamma, theta, rng, scratch);
-    let refinedCount = relabel(refined, scratch);
-    // Refinement that merged nothing would aggregate to the same graph forever: aggregate on the moved
-    // partition instead (leidenalg does the same).
-    if (refinedCount === g.n) {
-      refined = partition;
-      refinedCount = count;
-    }
-    // The aggregate's starting partition, in the slot `partition` is not in.
-    const next = scratch.int32(`pass.partition.${side}`, refinedCount);
-    for (let v = 0; v < g.n; v++) next[refined[v]!] = partition[v]!;
-    g = aggregateWorkGraph(g, refined, refinedCount, scratch, side);
-    side = side === 0 ? 1 : 0;
-    for (let v = 0; v < n; v++) toAggregate[v] = refined[toAggregate[v]!]!;
-    partition = next;
-  }
-  for (let v = 0; v < n; v++) membership[v] = partition[toAggregate[v]!]!;
-  return anyMove;
-}
-
-/**
- * Splits every community into its connected components. Leiden's refinement already guarantees connected
- * communities; this pass keeps the guarantee also when an iteration limit stops it early, and it never lowers
- * modularity (parts with no edge between them only add −γ·K_a·K_b/2m together).
- */
-function splitDisconnected(g: WorkGraph, membership: Int32Array): void {
-  const { n, offsets, targets } = g;
-  const label = new Int32Array(n).fill(-1);
-  const stack = new Int32Array(n);
-  let next = 0;
-  for (let s = 0; s < n; s++) {
-    if (label[s] !== -1) continue;
-    const c = membership[s]!;
-    label[s] = next;
-    let top = 0;
-    stack[top++] = s;
-    while (top > 0) {
-      const v = stack[--top]!;
-      for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
-        const u = targets[p]!;
-        if (label[u] === -1 && membership[u] === c) {
-          label[u] = next;
-          stack[top++] = u;
-        }
-      }
-    }
-    next++;
-  }
-  membership.set(label);
+  return { ...best, workerRestarts: runs.filter((run) => run.workerRestarts > 0).length };
 }

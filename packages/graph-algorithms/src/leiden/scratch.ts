@@ -1,7 +1,7 @@
-// Scratch memory for one leiden() call, handed out again to every level of every iteration. Fresh typed arrays
-// per level cost a page fault per touched page and a collection later; on sparse graphs with weak structure
-// the aggregate levels keep most of the edges (100,000 nodes and 1.67M entries aggregate to 32,000 nodes and
-// 1.53M, then 10,000 and 1.47M), so that was megabytes per level, hundreds of times over.
+// Scratch memory for one thread of a leiden() call, handed out again to every level of every iteration. Fresh typed
+// arrays per level cost a page fault per touched page and a collection later; on sparse graphs with weak structure
+// the aggregate levels keep most of the edges (100,000 nodes and 1.67M entries aggregate to 32,000 nodes and 1.53M,
+// then 10,000 and 1.47M), so that was megabytes per level, hundreds of times over.
 // Contents are stale between uses: every caller initialises what it reads.
 
 type ScratchArray = Int32Array | Float64Array | Uint8Array;

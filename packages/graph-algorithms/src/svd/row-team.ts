@@ -6,8 +6,9 @@
 // late cannot take a block of the next operation with the last one's parameters; a worker that has not started yet
 // (or whose core is busy) just leaves more blocks to the caller. Results are the same for any number of threads.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { CsrGraph } from '../csr.js';
+import { startPackageWorker, toShared } from '../threads.js';
 import { blockCount, type RowBuffers, RowOp, runBlock } from './row-ops.js';
 
 // Control words (Int32Array over a SharedArrayBuffer).
@@ -68,16 +69,7 @@ export class RowTeam {
     const parallel = threads > 1;
     const f64 = (length: number) =>
       parallel ? new Float64Array(new SharedArrayBuffer(8 * length)) : new Float64Array(length);
-    const shared = <T extends Int32Array | Float64Array>(x: T): T => {
-      if (!parallel || x.buffer instanceof SharedArrayBuffer) return x;
-      const copy = (
-        x instanceof Int32Array
-          ? new Int32Array(new SharedArrayBuffer(4 * x.length))
-          : new Float64Array(new SharedArrayBuffer(8 * x.length))
-      ) as T;
-      copy.set(x);
-      return copy;
-    };
+    const shared = <T extends Int32Array | Float64Array>(x: T): T => (parallel ? toShared(x) : x);
     this.buffers = {
       n,
       m,
@@ -145,18 +137,5 @@ export class RowTeam {
 }
 
 function startWorker(control: Int32Array, buffers: RowBuffers): Worker {
-  const self = import.meta.url;
-  const workerData = { control, buffers };
-  // From the TypeScript sources (tests and benchmarks run them through tsx), the worker must register tsx's
-  // loader before it can import a .ts module; the built package starts the compiled file directly.
-  const worker = self.endsWith('.ts')
-    ? new Worker(
-        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(new URL('./row-worker.ts', self).href)}); });`,
-        { eval: true, workerData },
-      )
-    : new Worker(new URL('./row-worker.js', self), { workerData });
-  // A worker that fails to start leaves its blocks to the others; nothing waits for it.
-  worker.on('error', () => {});
-  worker.unref();
-  return worker;
+  return startPackageWorker(import.meta.url, './row-worker', { control, buffers });
 }

@@ -1,0 +1,134 @@
+// Leiden's restarts on several threads. The runs are independent (seeds seed, seed + 1, ...), so the calling
+// thread and `threads − 1` workers each claim the next restart until none is left; a run's result does not depend
+// on which thread ran it, so the partition kept is the same for any number of threads. Synchronous for the
+// caller, like the rest of the package: results come back through SharedArrayBuffers and Atomics, not messages.
+// The caller never depends on a worker: one that fails to start claims nothing, and a restart whose worker stops
+// showing progress (a heartbeat per iteration) is run again by the caller, so the worst case is the time of one
+// thread.
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import type { CsrGraph } from '../csr.js';
+import { startPackageWorker, toShared } from '../threads.js';
+import type { LeidenResult } from './leiden.js';
+import { leidenRun, type RunSettings } from './run.js';
+import { LeidenScratch } from './scratch.js';
+import { workGraphFromCsr } from './work-graph.js';
+
+/** Nodes below which a worker's start-up (tens to hundreds of milliseconds) outweighs a run. */
+export const PARALLEL_MIN_NODES = 32_768;
+
+export function defaultLeidenThreads(n: number, restarts: number): number {
+  return n >= PARALLEL_MIN_NODES ? Math.max(1, Math.min(restarts, availableParallelism())) : 1;
+}
+
+// Control words.
+export const NEXT = 0; // next restart to claim
+export const STOP = 1; // 1: workers stop at their next iteration
+export const BEAT = 2; // bumped by a worker at every iteration
+export const CONTROL_WORDS = 3;
+
+export interface RestartShared {
+  graph: CsrGraph;
+  settings: RunSettings; // seed: the first restart's
+  restarts: number;
+  control: Int32Array;
+  /** 1 once restart r's result is in the arrays below. */
+  done: Int32Array;
+  memberships: Int32Array; // restarts × n
+  modularities: Float64Array;
+  iterations: Int32Array;
+  counts: Int32Array;
+}
+
+/** Runs `restarts` runs on `threads` threads; returns each run's result, in restart order. */
+export function runRestartsInParallel(
+  graph: CsrGraph,
+  settings: RunSettings,
+  restarts: number,
+  threads: number,
+  signal: AbortSignal | undefined,
+  progress: (fraction: number) => void,
+): LeidenResult[] {
+  const n = graph.n;
+  const shared: RestartShared = {
+    graph: { n, offsets: toShared(graph.offsets), targets: toShared(graph.targets), weights: toShared(graph.weights) },
+    settings: { ...settings, initial: settings.initial && toShared(settings.initial) },
+    restarts,
+    control: new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS)),
+    done: new Int32Array(new SharedArrayBuffer(4 * restarts)),
+    memberships: new Int32Array(new SharedArrayBuffer(4 * restarts * n)),
+    modularities: new Float64Array(new SharedArrayBuffer(8 * restarts)),
+    iterations: new Int32Array(new SharedArrayBuffer(4 * restarts)),
+    counts: new Int32Array(new SharedArrayBuffer(4 * restarts)),
+  };
+  const workers: Worker[] = [];
+  for (let t = 1; t < threads; t++) workers.push(startPackageWorker(import.meta.url, './restart-worker', shared));
+  const { control, done } = shared;
+  const results: (LeidenResult | null)[] = new Array(restarts).fill(null);
+  const base = workGraphFromCsr(graph);
+  const scratch = new LeidenScratch();
+  let slowest = 0;
+  const runHere = (r: number) => {
+    let last = performance.now();
+    results[r] = leidenRun(
+      graph,
+      base,
+      scratch,
+      { ...settings, seed: settings.seed + r },
+      () => {
+        signal?.throwIfAborted();
+        const now = performance.now();
+        slowest = Math.max(slowest, now - last);
+        last = now;
+      },
+      (f) => progress((finished() + f) / restarts),
+    );
+  };
+  const finished = () => {
+    let k = 0;
+    for (let r = 0; r < restarts; r++) if (results[r] !== null || Atomics.load(done, r) === 1) k++;
+    return k;
+  };
+  try {
+    for (;;) {
+      const r = Atomics.add(control, NEXT, 1);
+      if (r >= restarts) break;
+      runHere(r);
+    }
+    // Restarts the workers claimed: wait while they show progress, else run them here.
+    for (let r = 0; r < restarts; r++) {
+      if (results[r] !== null) continue;
+      let beat = Atomics.load(control, BEAT);
+      let quietSince = performance.now();
+      while (Atomics.load(done, r) !== 1) {
+        signal?.throwIfAborted();
+        Atomics.wait(done, r, 0, 200);
+        const now = performance.now();
+        const b = Atomics.load(control, BEAT);
+        if (b !== beat) {
+          beat = b;
+          quietSince = now;
+        } else if (now - quietSince > Math.max(5000, 20 * slowest)) {
+          runHere(r);
+          break;
+        }
+      }
+      if (results[r] === null) results[r] = sharedResult(shared, r);
+    }
+  } finally {
+    Atomics.store(control, STOP, 1);
+    for (const worker of workers) void worker.terminate();
+  }
+  return results as LeidenResult[];
+}
+
+function sharedResult(s: RestartShared, r: number): LeidenResult {
+  const n = s.graph.n;
+  return {
+    membership: s.memberships.slice(r * n, (r + 1) * n),
+    count: s.counts[r]!,
+    modularity: s.modularities[r]!,
+    iterations: s.iterations[r]!,
+    workerRestarts: 1,
+  };
+}
