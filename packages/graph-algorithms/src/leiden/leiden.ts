@@ -35,7 +35,7 @@ export interface LeidenOptions {
    * numberings of the nodes). Where the optima differ in ways modularity does not tell (lfr_5000_mu03: NMI
    * 0.934-0.951 between seeds whose modularity differs by at most 5·10⁻⁴) the best of three is no better than one
    * run and no worse: about one in five under leidenalg's seed-0 NMI of 0.9385 either way. Three runs cost three
-   * times the time; `restarts: 1` is one run.
+   * times the CPU time (on worker threads when there are cores for them, see `threads`); `restarts: 1` is one run.
    */
   restarts?: number;
   /**
