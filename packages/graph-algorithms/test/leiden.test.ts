@@ -3,6 +3,15 @@ import { describe, it } from 'node:test';
 import { csrFromEdges, GraphInputError, leiden } from '@evident/graph-algorithms';
 import { disconnectedCommunities, edgeListModularity, GRAPHS, loadGraph, nmi } from './reference-graphs.js';
 
+/** `call` throws a GraphInputError whose first problem is at `path`. */
+function assertRefused(call: () => unknown, path: string): void {
+  assert.throws(call, (e: unknown) => {
+    assert.ok(e instanceof GraphInputError);
+    assert.equal(e.problems?.[0]?.path, path);
+    return true;
+  });
+}
+
 describe('leiden against leidenalg on the reference graphs', () => {
   for (const name of GRAPHS) {
     it(`${name}: modularity ≥ leidenalg's median − 0.002, every community connected, NMI ≥ leidenalg's`, () => {
@@ -89,14 +98,7 @@ describe('leiden', () => {
     const bestOfThree = single.slice(0, 3).reduce((a, b) => (b.modularity > a.modularity ? b : a));
     assert.deepEqual(leiden(g, { seed: 0 }).membership, bestOfThree.membership);
     assert.deepEqual(leiden(g, { seed: 2, restarts: 1 }).membership, single[2]!.membership);
-    assert.throws(
-      () => leiden(g, { restarts: 0 }),
-      (e: unknown) => {
-        assert.ok(e instanceof GraphInputError);
-        assert.equal(e.problems?.[0]?.path, '/restarts');
-        return true;
-      },
-    );
+    assertRefused(() => leiden(g, { restarts: 0 }), '/restarts');
   });
 
   it('runs its restarts on worker threads with the same result as on one thread', () => {
@@ -116,25 +118,11 @@ describe('leiden', () => {
     const aborted = new AbortController();
     aborted.abort();
     assert.throws(() => leiden(graph, { restarts: 3, threads: 2, hooks: { signal: aborted.signal } }), /abort/i);
-    assert.throws(
-      () => leiden(graph, { threads: 0 }),
-      (e: unknown) => {
-        assert.ok(e instanceof GraphInputError);
-        assert.equal(e.problems?.[0]?.path, '/threads');
-        return true;
-      },
-    );
+    assertRefused(() => leiden(graph, { threads: 0 }), '/threads');
   });
 
   it('refuses bad input naming the field', () => {
-    assert.throws(
-      () => leiden(csr, { resolution: -1 }),
-      (e: unknown) => {
-        assert.ok(e instanceof GraphInputError);
-        assert.equal(e.problems?.[0]?.path, '/resolution');
-        return true;
-      },
-    );
+    assertRefused(() => leiden(csr, { resolution: -1 }), '/resolution');
     const asym = {
       n: 2,
       offsets: Int32Array.from([0, 1, 1]),

@@ -74,11 +74,9 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
   if (initial && initial.length !== graph.n) {
     throw new GraphInputError('/initial', `must have one label per node (${graph.n})`);
   }
-  for (let v = 0; initial && v < graph.n; v++) {
-    const c = initial[v]!;
-    if (!(Number.isInteger(c) && c >= 0 && c < graph.n)) {
-      throw new GraphInputError(`/initial/${v}`, `must be a label in 0..${graph.n - 1}`);
-    }
+  for (let v = 0; v < (initial?.length ?? 0); v++) {
+    const c = initial![v]!;
+    if (!(c >= 0 && c < graph.n)) throw new GraphInputError(`/initial/${v}`, `must be a label in 0..${graph.n - 1}`);
   }
   const threads = options.threads ?? defaultLeidenThreads(graph.n, restarts);
   if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) {
@@ -109,5 +107,7 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
   let best = runs[0]!;
   for (const run of runs) if (run.modularity > best.modularity) best = run;
   hooks?.progress?.('leiden', 1);
-  return { ...best, workerRestarts: runs.filter((run) => run.workerRestarts > 0).length };
+  let workerRestarts = 0;
+  for (const run of runs) workerRestarts += run.workerRestarts;
+  return { ...best, workerRestarts };
 }
