@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { csrFromEdges, GraphInputError, leiden } from '@evident/graph-algorithms';
-import { disconnectedCommunities, edgeListModularity, GRAPHS, loadGraph, nmi } from './reference-graphs.js';
+import { disconnectedCommunities, edgeListModularity, loadTopologyGraph, nmi, TOPOLOGY_GRAPHS } from '@evident/testkit';
 
 /** `call` throws a GraphInputError whose first problem is at `path`. */
 function assertRefused(call: () => unknown, path: string): void {
@@ -13,9 +13,9 @@ function assertRefused(call: () => unknown, path: string): void {
 }
 
 describe('leiden against leidenalg on the reference graphs', () => {
-  for (const name of GRAPHS) {
+  for (const name of TOPOLOGY_GRAPHS) {
     it(`${name}: modularity ≥ leidenalg's median − 0.002, every community connected, NMI ≥ leidenalg's`, () => {
-      const g = loadGraph(name);
+      const g = loadTopologyGraph(name);
       const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);
       const result = leiden(csr, { seed: 0 });
       const q = edgeListModularity(g, result.membership);
@@ -33,7 +33,7 @@ describe('leiden against leidenalg on the reference graphs', () => {
 });
 
 describe('leiden', () => {
-  const karate = loadGraph('karate');
+  const karate = loadTopologyGraph('karate');
   const csr = csrFromEdges(karate.n, karate.sources, karate.targets, karate.weights);
 
   it('is deterministic for a seed', () => {
@@ -103,7 +103,7 @@ describe('leiden', () => {
 
   it('runs its restarts on worker threads with the same result as on one thread', () => {
     // Four runs of about a second each: time for the worker to start (tsx compiles it first) and take some.
-    const g = loadGraph('sbm_20000');
+    const g = loadTopologyGraph('sbm_20000');
     const graph = csrFromEdges(g.n, g.sources, g.targets, g.weights);
     const one = leiden(graph, { seed: 4, restarts: 4, threads: 1 });
     assert.equal(one.workerRestarts, 0);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { csrFromEdges, GraphInputError, randomizedSvd } from '@evident/graph-algorithms';
-import { GRAPHS, loadGraph } from './reference-graphs.js';
+import { loadTopologyGraph, TOPOLOGY_GRAPHS } from '@evident/testkit';
 
 describe('randomizedSvd against scipy svds on the reference graphs', () => {
-  for (const name of GRAPHS) {
+  for (const name of TOPOLOGY_GRAPHS) {
     it(`${name}: the 16 largest singular values to a relative 1e-6`, () => {
-      const g = loadGraph(name);
+      const g = loadTopologyGraph(name);
       const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);
       const r = randomizedSvd(csr, 16, { seed: 1 });
       assert.ok(r.converged);
@@ -104,7 +104,7 @@ describe('randomizedSvd', () => {
   }
 
   it('stops at maxProducts and says it has not converged', () => {
-    const g = loadGraph('lfr_5000_mu03');
+    const g = loadTopologyGraph('lfr_5000_mu03');
     const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);
     const r = randomizedSvd(csr, 16, { seed: 1, powerIterations: 0, maxProducts: 60 });
     assert.equal(r.converged, false);
@@ -122,7 +122,7 @@ describe('randomizedSvd', () => {
   });
 
   it('gives the same values and vectors with worker threads as on one thread', () => {
-    const g = loadGraph('sbm_20000');
+    const g = loadTopologyGraph('sbm_20000');
     const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);
     const one = randomizedSvd(csr, 8, { seed: 4, threads: 1 });
     const three = randomizedSvd(csr, 8, { seed: 4, threads: 3 });
@@ -137,7 +137,7 @@ describe('randomizedSvd', () => {
   });
 
   it('is deterministic for a seed and refuses k out of range naming k', () => {
-    const g = loadGraph('karate');
+    const g = loadTopologyGraph('karate');
     const csr = csrFromEdges(g.n, g.sources, g.targets, g.weights);
     assert.deepEqual(randomizedSvd(csr, 4, { seed: 5 }).vectors, randomizedSvd(csr, 4, { seed: 5 }).vectors);
     assert.throws(

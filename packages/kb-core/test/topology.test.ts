@@ -3,45 +3,21 @@
 // A_ij — distinct active facts — is the weight), then the same checks as @evident/graph-algorithms' own tests.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { existsSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
-import { referencePath } from '@evident/testkit';
-import { KbDB, KbNotFoundError, KbTopologyNotComputedError, KbValidationError, type ClaimInput } from '../src/index.js';
+import {
+  disconnectedCommunities,
+  edgeListModularity,
+  loadTopologyGraph,
+  nmi,
+  TOPOLOGY_GRAPHS,
+  type TopologyReferenceGraph,
+} from '@evident/testkit';
+import { type ClaimInput, KbDB, KbNotFoundError, KbTopologyNotComputedError, KbValidationError } from '../src/index.js';
 import { claim, tempKb } from './helpers.js';
 
-interface Ref {
-  n: number;
-  edges: [number, number, number][];
-  truth?: Int32Array;
-  expected: {
-    leidenalg_modularity_median_of_10: number;
-    leidenalg_nmi_vs_truth_seed0: number | null;
-    top_singular_values: number[];
-  };
-}
-
-function load(name: string): Ref {
-  const ref = JSON.parse(readFileSync(referencePath('topology', 'reference.json'), 'utf8')).graphs[name];
-  const edges = readFileSync(referencePath('topology', `${name}.edges.csv`), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split(',').map(Number) as [number, number, number]);
-  let truth: Int32Array | undefined;
-  const tp = referencePath('topology', '..', 'topology');
-  if (existsSync(`${tp}/${name}.truth.csv`)) {
-    truth = new Int32Array(ref.nodes);
-    for (const row of readFileSync(`${tp}/${name}.truth.csv`, 'utf8').trim().split('\n').slice(1)) {
-      const [v, c] = row.split(',').map(Number);
-      truth[v!] = c!;
-    }
-  }
-  return { n: ref.nodes, edges, truth, expected: ref };
-}
-
-async function loadIntoKb(db: KbDB, g: Ref): Promise<void> {
+async function loadIntoKb(db: KbDB, g: TopologyReferenceGraph): Promise<void> {
   let batch: ClaimInput[] = [];
-  for (const [s, t, w] of g.edges) {
+  for (let e = 0; e < g.sources.length; e++) {
+    const [s, t, w] = [g.sources[e]!, g.targets[e]!, g.weights[e]!];
     for (let i = 0; i < w; i++) batch.push(claim(`n${s}`, 'gene', `links_${i}`, `n${t}`, 'gene', 'ref'));
     if (batch.length >= 20_000) {
       await db.ingestBatch(batch);
@@ -61,45 +37,11 @@ async function membershipOf(db: KbDB, n: number): Promise<Int32Array> {
   return m;
 }
 
-function modularity(g: Ref, m: Int32Array): number {
-  let total = 0;
-  const k = new Map<number, number>();
-  const inside = new Map<number, number>();
-  for (const [s, t, w] of g.edges) {
-    total += w;
-    k.set(m[s]!, (k.get(m[s]!) ?? 0) + w);
-    k.set(m[t]!, (k.get(m[t]!) ?? 0) + w);
-    if (m[s] === m[t]) inside.set(m[s]!, (inside.get(m[s]!) ?? 0) + w);
-  }
-  let q = 0;
-  for (const [c, kc] of k) q += (inside.get(c) ?? 0) / total - (kc / (2 * total)) ** 2;
-  return q;
-}
-
-function nmi(a: Int32Array, b: Int32Array): number {
-  const n = a.length;
-  const joint = new Map<string, number>();
-  const ca = new Map<number, number>();
-  const cb = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
-    joint.set(`${a[i]},${b[i]}`, (joint.get(`${a[i]},${b[i]}`) ?? 0) + 1);
-    ca.set(a[i]!, (ca.get(a[i]!) ?? 0) + 1);
-    cb.set(b[i]!, (cb.get(b[i]!) ?? 0) + 1);
-  }
-  const h = (m: Map<number, number>) => [...m.values()].reduce((s, c) => s - (c / n) * Math.log(c / n), 0);
-  let mi = 0;
-  for (const [key, c] of joint) {
-    const [x, y] = key.split(',').map(Number);
-    mi += (c / n) * Math.log((c * n) / (ca.get(x!)! * cb.get(y!)!));
-  }
-  return mi / ((h(ca) + h(cb)) / 2);
-}
-
-for (const name of ['karate', 'les_miserables', 'lfr_5000_mu03', 'sbm_20000']) {
+for (const name of TOPOLOGY_GRAPHS) {
   describe(`topology through the KB: ${name}`, () => {
     const tmp = tempKb();
     let db: KbDB;
-    const g = load(name);
+    const g = loadTopologyGraph(name);
     before(async () => {
       db = await KbDB.open(tmp.path);
       await loadIntoKb(db, g);
@@ -109,14 +51,15 @@ for (const name of ['karate', 'les_miserables', 'lfr_5000_mu03', 'sbm_20000']) {
       tmp.cleanup();
     });
 
-    it('level-0 modularity ≥ leidenalg median − 0.002, NMI ≥ leidenalg, singular values = scipy to 1e-6', async () => {
+    it('level-0 modularity ≥ leidenalg median − 0.002, connected topics, NMI ≥ leidenalg, σ = scipy to 1e-6', async () => {
       const result = await db.computeTopology({ seed: 0, levels: 2 });
       assert.equal(result.entity_count, g.n);
       const m = await membershipOf(db, g.n);
       assert.ok(m.every((c) => c >= 0));
-      const q = modularity(g, m);
+      const q = edgeListModularity(g, m);
       assert.ok(Math.abs(q - result.levels[0]!.modularity) < 1e-9);
       assert.ok(q >= g.expected.leidenalg_modularity_median_of_10 - 0.002, `modularity ${q}`);
+      assert.deepEqual(disconnectedCommunities(g, m), [], 'every topic is connected');
       if (g.truth && g.expected.leidenalg_nmi_vs_truth_seed0 !== null && name !== 'karate') {
         assert.ok(nmi(m, g.truth) >= g.expected.leidenalg_nmi_vs_truth_seed0, `NMI ${nmi(m, g.truth)}`);
       }

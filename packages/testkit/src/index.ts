@@ -3,3 +3,4 @@ export * from './paths.js';
 export * from './raw-http.js';
 export * from './fuzz.js';
 export * from './readme.js';
+export * from './topology-reference.js';

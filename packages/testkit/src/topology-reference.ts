@@ -1,13 +1,14 @@
-// Loads the reference graphs of ../shared/reference/topology (tests only) and the measures the tests compare by,
-// computed here independently of the package.
+// The topology reference graphs of ../shared/reference/topology (tests only) and the measures the tests compare
+// by, computed here from the edge lists, independently of the code under test. Shared by @evident/graph-algorithms'
+// tests (plain arrays) and @evident/kb-core's (the same graphs loaded as claims).
 import { readFileSync } from 'node:fs';
-import { referencePath } from '@evident/testkit';
+import { referencePath } from './paths.js';
 
-export const GRAPHS = ['karate', 'les_miserables', 'lfr_5000_mu03', 'sbm_20000'] as const;
-export type GraphName = (typeof GRAPHS)[number];
+export const TOPOLOGY_GRAPHS = ['karate', 'les_miserables', 'lfr_5000_mu03', 'sbm_20000'] as const;
+export type TopologyGraphName = (typeof TOPOLOGY_GRAPHS)[number];
 
-export interface ReferenceGraph {
-  name: GraphName;
+export interface TopologyReferenceGraph {
+  name: TopologyGraphName;
   n: number;
   sources: Int32Array;
   targets: Int32Array;
@@ -20,7 +21,7 @@ export interface ReferenceGraph {
   };
 }
 
-export function loadGraph(name: GraphName): ReferenceGraph {
+export function loadTopologyGraph(name: TopologyGraphName): TopologyReferenceGraph {
   const ref = JSON.parse(readFileSync(referencePath('topology', 'reference.json'), 'utf8'));
   const lines = readFileSync(referencePath('topology', `${name}.edges.csv`), 'utf8')
     .trim()
@@ -54,7 +55,7 @@ export function loadGraph(name: GraphName): ReferenceGraph {
 }
 
 /** Modularity from the edge list itself (Newman's definition, γ = 1), not from the package's CSR. */
-export function edgeListModularity(g: ReferenceGraph, membership: ArrayLike<number>): number {
+export function edgeListModularity(g: TopologyReferenceGraph, membership: ArrayLike<number>): number {
   let m = 0;
   const strength = new Map<number, number>();
   const inside = new Map<number, number>();
@@ -94,7 +95,7 @@ export function nmi(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /** Whether every community induces a connected subgraph (breadth-first search over the edge list). */
-export function disconnectedCommunities(g: ReferenceGraph, membership: ArrayLike<number>): number[] {
+export function disconnectedCommunities(g: TopologyReferenceGraph, membership: ArrayLike<number>): number[] {
   const adj: number[][] = Array.from({ length: g.n }, () => []);
   for (let e = 0; e < g.sources.length; e++) {
     adj[g.sources[e]!]!.push(g.targets[e]!);
