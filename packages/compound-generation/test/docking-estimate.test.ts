@@ -1,8 +1,9 @@
-// The docking estimate inside the search, with a port that returns set scores (the estimate is arithmetic over
-// what the port returned; real Vina runs are in target.test.ts).
+// The docking estimate inside the search and the search's use of it, with ports that return set scores (the
+// estimate is arithmetic over what the port returned, and a seeded run with such a port is repeatable; real Vina
+// runs, whose ligand preparation is not, are in target.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateRequest, type DockingPort } from '../src/index.js';
+import { generateFromInput, validateRequest, type DockingPort } from '../src/index.js';
 import { DockingRounds, dockingTerm } from '../src/generation/docking-rounds.js';
 import { TREND_MIN_MOLECULES } from '../src/generation/docking-trend.js';
 import { loadRDKit } from '../src/rdkit.js';
@@ -98,4 +99,37 @@ test('the trend learns what docking adds with size and carries it to molecules l
     assert.ok(rounds.nearestDocked(e) < 0.25, `${e.smiles} unlike everything docked: ${rounds.nearestDocked(e)}`);
   const lift = (e: Evaluated) => rounds.term(e).term - e.scores.site_complementarity;
   assert.ok(lift(large) > lift(small), `large ${lift(large)} vs small ${lift(small)}`);
+});
+
+test('the search follows what docking says: two ports that favour different chemistry give sets that each score better under their own', async () => {
+  // Two pockets as deterministic scoring rules over the SMILES the port is given: one rewards aromatic atoms
+  // (lower-case atoms in SMILES), the other heteroatoms and penalises aromatic ones. The request, its residues
+  // and its seed are the same for both runs, so any difference between the sets comes from the docking feedback.
+  const aromatic = (s: string) => (s.match(/[cnos]/g) ?? []).length;
+  const hetero = (s: string) => (s.match(/[NOno]/g) ?? []).length;
+  const rules = {
+    flat: (s: string) => -4 - 0.35 * aromatic(s),
+    polar: (s: string) => -5 - 0.6 * hetero(s) + 0.2 * aromatic(s),
+  };
+  const portFor = (rule: (s: string) => number): DockingPort => ({
+    dock: async (s) => ({ score: rule(s), pose_sdf: '', contacts: [] }),
+    describe: () => ({ engine: 'rule', version: '0', exhaustiveness: 1, seed: 0, preparation: 'none' }),
+  });
+  const summary = { uniprot: 'P12931', structure: null, residues: [], pocket: null, pocket_pdb: '', warnings: [] };
+  const input = await validateRequest({
+    target_uniprot: 'P12931',
+    binding_site: { residues: ['K297', 'T340', 'M343'] },
+    num_molecules: 4,
+    constraints: { mw_range: [250, 450], logp_range: [0, 4.5] },
+    options: { seed: 3, max_evaluations: 600, population_size: 30, docking_budget: 30, include_svg: false },
+  });
+  const run = async (rule: (s: string) => number) =>
+    (await generateFromInput(input, { target: { port: portFor(rule), summary } })).molecules.map((m) => m.smiles);
+  const flatSet = await run(rules.flat);
+  const polarSet = await run(rules.polar);
+  assert.notDeepEqual(flatSet, polarSet, 'the docking feedback changes the molecules');
+  const mean = (set: string[], rule: (s: string) => number) => set.reduce((a, s) => a + rule(s), 0) / set.length;
+  const own = mean(flatSet, rules.flat) + mean(polarSet, rules.polar);
+  const swapped = mean(flatSet, rules.polar) + mean(polarSet, rules.flat);
+  assert.ok(own < swapped - 1, `own ${own.toFixed(2)} against swapped ${swapped.toFixed(2)}`);
 });
