@@ -91,6 +91,8 @@ async function openPocket(t: (typeof TARGETS)[keyof typeof TARGETS], vina: Docki
       preparation: 'Open Babel, pH 7.4',
     }),
   };
+  // A session of its own for the re-docking: a session keeps each ligand's prepared conformer, so re-docking in
+  // the search's session would reuse, in the own pocket only, the conformer the search selected.
   const redock = await open(redockExhaustiveness);
   return { input, port, session, redock, redockPort: smilesDockingPort(redock, site.contacts), summary: site.summary };
 }
