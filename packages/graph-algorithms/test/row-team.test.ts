@@ -1,5 +1,6 @@
 // The SVD's row team: worker threads really start (from the TypeScript sources through tsx, and from the built
-// package) and take blocks, and every operation gives the same bits as on the calling thread alone.
+// package) and take blocks, and every operation gives the same bits as on the calling thread alone; the SIMD
+// kernels (column-kernels.wat) and the plain loops (column-kernels.ts) agree with a direct computation.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
@@ -37,8 +38,9 @@ function exercise(team: sourceTeam.RowTeam, m: number, width: number, seed: numb
 }
 
 async function checkTeam(module: TeamModule): Promise<void> {
-  const g = randomGraph(60_000, 200_000, new Random(9));
-  const m = 12;
+  // An odd row count (the kernels take rows in pairs) and column counts that are not multiples of four.
+  const g = randomGraph(60_001, 200_000, new Random(9));
+  const m = 13;
   const width = 5;
   const alone = new module.RowTeam(g, m, width, 1);
   const team = new module.RowTeam(g, m, width, 3);
@@ -62,7 +64,54 @@ async function checkTeam(module: TeamModule): Promise<void> {
   }
 }
 
+/** The four operations computed directly from their definitions, for comparison. */
+function direct(team: sourceTeam.RowTeam, m: number, width: number, seed: number): Float64Array[] {
+  const { n, offsets, targets, weights } = team.buffers;
+  const rng = new Random(seed);
+  const v = new Float64Array(team.buffers.v.length);
+  const s = new Float64Array(m * width);
+  for (let i = 0; i < v.length; i++) v[i] = rng.normal();
+  for (let i = 0; i < m * width; i++) s[i] = rng.normal();
+  const w = new Float64Array(n);
+  for (let r = 0; r < n; r++)
+    for (let p = offsets[r]!; p < offsets[r + 1]!; p++) w[r]! += weights[p]! * v[2 * n + targets[p]!]!;
+  const spmv = w.slice();
+  const coef = new Float64Array(m);
+  for (let i = 0; i < m; i++) for (let r = 0; r < n; r++) coef[i]! += v[i * n + r]! * w[r]!;
+  for (let r = 0; r < n; r++) for (let i = 0; i < m; i++) w[r]! -= coef[i]! * v[i * n + r]!;
+  const y = new Float64Array(n * width);
+  for (let j = 0; j < width; j++)
+    for (let r = 0; r < n; r++) for (let i = 0; i < m; i++) y[j * n + r]! += v[i * n + r]! * s[i * width + j]!;
+  return [spmv, coef, w, y];
+}
+
 describe('the SVD row team', () => {
+  for (const kernels of ['simd', 'plain'] as const) {
+    it(`${kernels} kernels: projection, subtraction and combination agree with a direct computation`, () => {
+      for (const [n, m, width] of [
+        [9_001, 13, 5],
+        [4_096 * 3, 8, 2],
+        [7, 3, 1],
+        [1, 3, 2],
+      ] as const) {
+        const team = new sourceTeam.RowTeam(randomGraph(n, 4 * n, new Random(n)), m, width, 1, kernels);
+        try {
+          assert.equal(team.buffers.wasm !== undefined, kernels === 'simd');
+          const got = exercise(team, m, width, 5);
+          const expected = direct(team, m, width, 5);
+          for (const [i, x] of expected.entries()) {
+            const scale = x.reduce((a, e) => Math.max(a, Math.abs(e)), 0) || 1;
+            for (let e = 0; e < x.length; e++) {
+              assert.ok(Math.abs(got[i]![e]! - x[e]!) <= 1e-12 * scale, `n ${n}: operation ${i}, entry ${e}`);
+            }
+          }
+        } finally {
+          team.close();
+        }
+      }
+    });
+  }
+
   it('workers started from the TypeScript sources take blocks, with the same results as one thread', async () => {
     await checkTeam(sourceTeam);
   });

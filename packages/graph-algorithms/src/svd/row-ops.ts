@@ -1,8 +1,11 @@
 // The Lanczos polish's per-step work, cut into blocks of rows so that several threads can share it (row-team.ts).
 // Both the calling thread and the workers (row-worker.ts) run a block through `runBlock`, on views of the same
 // shared buffers. A projection leaves one partial sum per block, which the caller adds up in block order, so the
-// result does not depend on how many threads took part or which block each took.
+// result does not depend on how many threads took part or which block each took. The dense operations run in the
+// SIMD kernels of column-kernels.wat when the buffers live in a WebAssembly memory (`wasm`), else in the plain
+// TypeScript loops of column-kernels.ts (buffers beyond the 4 GiB a 32-bit module addresses).
 import { combineColumns, projectOnColumns, subtractColumns } from './column-kernels.js';
+import { type WasmColumnKernels, type WasmMemory, wasmColumnKernels } from './wasm-kernels.js';
 
 /** Rows per block: 4 KB-row chunks of the kernels, about 25 blocks at 100,000 rows. */
 export const BLOCK_ROWS = 4096;
@@ -33,6 +36,30 @@ export interface RowBuffers {
   s: Float64Array;
   y: Float64Array;
   partials: Float64Array;
+  /** When the Float64 buffers are views into one WebAssembly memory: it, and their byte offsets in it. */
+  wasm?: WasmBuffers;
+}
+
+export interface WasmBuffers {
+  memory: WasmMemory;
+  v: number;
+  w: number;
+  coef: number;
+  s: number;
+  y: number;
+  partials: number;
+}
+
+/** Each thread's instance of the kernels over each memory it has been given. */
+const instances = new WeakMap<WasmMemory, WasmColumnKernels>();
+
+function kernelsOver(memory: WasmMemory): WasmColumnKernels {
+  let kernels = instances.get(memory);
+  if (!kernels) {
+    kernels = wasmColumnKernels(memory);
+    instances.set(memory, kernels);
+  }
+  return kernels;
 }
 
 export function blockCount(n: number): number {
@@ -43,6 +70,10 @@ export function runBlock(buffers: RowBuffers, op: RowOp, a: number, b: number, c
   const { n, m, v, w } = buffers;
   const from = block * BLOCK_ROWS;
   const to = Math.min(n, from + BLOCK_ROWS);
+  if (op !== RowOp.Spmv && buffers.wasm) {
+    wasmBlock(buffers, buffers.wasm, op, a, b, c, block, from, to);
+    return;
+  }
   switch (op) {
     case RowOp.Spmv: {
       const { offsets, targets, weights } = buffers;
@@ -64,5 +95,44 @@ export function runBlock(buffers: RowBuffers, op: RowOp, a: number, b: number, c
     case RowOp.Combine:
       combineColumns(c === 0 ? v : v.subarray(c * n), n, a, buffers.s, b, buffers.y, from, to);
       return;
+  }
+}
+
+/** A dense operation on one block in the SIMD kernels, which take an even number of rows; an odd last row here. */
+function wasmBlock(
+  buffers: RowBuffers,
+  at: WasmBuffers,
+  op: RowOp,
+  a: number,
+  b: number,
+  c: number,
+  block: number,
+  from: number,
+  to: number,
+): void {
+  const kernels = kernelsOver(at.memory);
+  const { n, m, v, w } = buffers;
+  const even = to - ((to - from) & 1);
+  if (op === RowOp.Project) {
+    const out = block * m;
+    kernels.project(at.v, n, a, at.w, at.partials + 8 * out, from, even);
+    if (even < to) for (let i = 0; i < a; i++) buffers.partials[out + i]! += v[i * n + even]! * w[even]!;
+  } else if (op === RowOp.Subtract) {
+    kernels.subtract(at.v, n, a, at.coef, at.w, from, even);
+    if (even < to) {
+      let sum = 0;
+      for (let i = 0; i < a; i++) sum += buffers.coef[i]! * v[i * n + even]!;
+      w[even]! -= sum;
+    }
+  } else {
+    kernels.combine(at.v + 8 * c * n, n, a, at.s, b, at.y, from, even);
+    if (even < to) {
+      const { s, y } = buffers;
+      for (let j = 0; j < b; j++) {
+        let sum = 0;
+        for (let i = 0; i < a; i++) sum += v[(c + i) * n + even]! * s[i * b + j]!;
+        y[j * n + even] = sum;
+      }
+    }
   }
 }

@@ -9,7 +9,8 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { CsrGraph } from '../csr.js';
 import { startPackageWorker, toShared } from '../threads.js';
-import { blockCount, type RowBuffers, RowOp, runBlock } from './row-ops.js';
+import { blockCount, type RowBuffers, RowOp, runBlock, type WasmBuffers } from './row-ops.js';
+import { sharedKernelMemory, WASM_MAX_BYTES } from './wasm-kernels.js';
 
 // Control words (Int32Array over a SharedArrayBuffer).
 export const GEN = 0; // bumped once per operation (workers wait on it)
@@ -62,27 +63,27 @@ export class RowTeam {
   blocksRun = 0;
   callerBlocks = 0;
 
-  constructor(a: CsrGraph, m: number, yColumns: number, threads: number) {
+  /**
+   * `kernels`: 'simd' (column-kernels.wat; plain loops anyway when the buffers exceed 4 GiB) or 'plain'
+   * (column-kernels.ts), which the tests compare.
+   */
+  constructor(a: CsrGraph, m: number, yColumns: number, threads: number, kernels: 'simd' | 'plain' = 'simd') {
     const n = a.n;
     this.blocks = blockCount(n);
     if (this.blocks > 0xffff) throw new RangeError('too many rows for the row team');
     const parallel = threads > 1;
-    const f64 = (length: number) =>
-      parallel ? new Float64Array(new SharedArrayBuffer(8 * length)) : new Float64Array(length);
     const shared = <T extends Int32Array | Float64Array>(x: T): T => (parallel ? toShared(x) : x);
-    this.buffers = {
-      n,
-      m,
-      offsets: shared(a.offsets),
-      targets: shared(a.targets),
-      weights: shared(a.weights),
-      v: f64(n * m),
-      w: f64(n),
-      coef: f64(m),
-      s: f64(m * Math.max(1, yColumns)),
-      y: f64(n * Math.max(1, yColumns)),
-      partials: f64(this.blocks * m),
+    const columns = {
+      v: n * m,
+      w: n,
+      coef: m,
+      s: m * Math.max(1, yColumns),
+      y: n * Math.max(1, yColumns),
+      partials: this.blocks * m,
     };
+    const graph = { n, m, offsets: shared(a.offsets), targets: shared(a.targets), weights: shared(a.weights) };
+    const simd = kernels === 'simd' ? wasmBuffers(columns) : undefined;
+    this.buffers = { ...graph, ...(simd ?? plainBuffers(columns, parallel)) };
     this.control = parallel ? new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS)) : new Int32Array(CONTROL_WORDS);
     for (let t = 1; t < threads; t++) this.workers.push(startWorker(this.control, this.buffers));
   }
@@ -134,6 +135,40 @@ export class RowTeam {
     for (const worker of this.workers) worker.unref();
     this.workers.length = 0;
   }
+}
+
+type FloatBuffers = Pick<RowBuffers, 'v' | 'w' | 'coef' | 's' | 'y' | 'partials' | 'wasm'>;
+
+/**
+ * The Float64 buffers as views into one shared WebAssembly memory, for the SIMD kernels (shared even for one
+ * thread: the kernels' module imports a shared memory). Undefined when they would not fit in 4 GiB.
+ */
+function wasmBuffers(lengths: Record<Exclude<keyof FloatBuffers, 'wasm'>, number>): FloatBuffers | undefined {
+  const total = Object.values(lengths).reduce((sum, length) => sum + 8 * length, 0);
+  if (total > WASM_MAX_BYTES) return undefined;
+  const memory = sharedKernelMemory(total);
+  let next = 0;
+  const at = { memory } as WasmBuffers;
+  const views = {} as Record<Exclude<keyof FloatBuffers, 'wasm'>, Float64Array>;
+  for (const [name, length] of Object.entries(lengths) as [Exclude<keyof FloatBuffers, 'wasm'>, number][]) {
+    at[name] = next;
+    views[name] = new Float64Array(memory.buffer, next, length);
+    next += 8 * length;
+  }
+  return { ...views, wasm: at };
+}
+
+function plainBuffers(lengths: Record<Exclude<keyof FloatBuffers, 'wasm'>, number>, parallel: boolean): FloatBuffers {
+  const f64 = (length: number) =>
+    parallel ? new Float64Array(new SharedArrayBuffer(8 * length)) : new Float64Array(length);
+  return {
+    v: f64(lengths.v),
+    w: f64(lengths.w),
+    coef: f64(lengths.coef),
+    s: f64(lengths.s),
+    y: f64(lengths.y),
+    partials: f64(lengths.partials),
+  };
 }
 
 function startWorker(control: Int32Array, buffers: RowBuffers): Worker {
