@@ -42,6 +42,9 @@ export interface RowBuffers {
 
 export interface WasmBuffers {
   memory: WasmMemory;
+  offsets: number;
+  targets: number;
+  weights: number;
   v: number;
   w: number;
   coef: number;
@@ -70,7 +73,7 @@ export function runBlock(buffers: RowBuffers, op: RowOp, a: number, b: number, c
   const { n, m, v, w } = buffers;
   const from = block * BLOCK_ROWS;
   const to = Math.min(n, from + BLOCK_ROWS);
-  if (op !== RowOp.Spmv && buffers.wasm) {
+  if (buffers.wasm) {
     wasmBlock(buffers, buffers.wasm, op, a, b, c, block, from, to);
     return;
   }
@@ -98,7 +101,7 @@ export function runBlock(buffers: RowBuffers, op: RowOp, a: number, b: number, c
   }
 }
 
-/** A dense operation on one block in the SIMD kernels, which take an even number of rows; an odd last row here. */
+/** An operation on one block in the WebAssembly kernels; the SIMD ones take an even number of rows, an odd last row here. */
 function wasmBlock(
   buffers: RowBuffers,
   at: WasmBuffers,
@@ -113,7 +116,9 @@ function wasmBlock(
   const kernels = kernelsOver(at.memory);
   const { n, m, v, w } = buffers;
   const even = to - ((to - from) & 1);
-  if (op === RowOp.Project) {
+  if (op === RowOp.Spmv) {
+    kernels.spmv(at.offsets, at.targets, at.weights, at.v + 8 * a * n, at.w, from, to);
+  } else if (op === RowOp.Project) {
     const out = block * m;
     kernels.project(at.v, n, a, at.w, at.partials + 8 * out, from, even);
     if (even < to) for (let i = 0; i < a; i++) buffers.partials[out + i]! += v[i * n + even]! * w[even]!;

@@ -64,16 +64,15 @@ export class RowTeam {
   callerBlocks = 0;
 
   /**
-   * `kernels`: 'simd' (column-kernels.wat; plain loops anyway when the buffers exceed 4 GiB) or 'plain'
+   * `kernels`: 'wasm' (column-kernels.wat; plain loops anyway when the buffers exceed 4 GiB) or 'plain'
    * (column-kernels.ts), which the tests compare.
    */
-  constructor(a: CsrGraph, m: number, yColumns: number, threads: number, kernels: 'simd' | 'plain' = 'simd') {
+  constructor(a: CsrGraph, m: number, yColumns: number, threads: number, kernels: 'wasm' | 'plain' = 'wasm') {
     const n = a.n;
     this.blocks = blockCount(n);
     if (this.blocks > 0xffff) throw new RangeError('too many rows for the row team');
     const parallel = threads > 1;
-    const shared = <T extends Int32Array | Float64Array>(x: T): T => (parallel ? toShared(x) : x);
-    const columns = {
+    const columns: FloatLengths = {
       v: n * m,
       w: n,
       coef: m,
@@ -81,9 +80,8 @@ export class RowTeam {
       y: n * Math.max(1, yColumns),
       partials: this.blocks * m,
     };
-    const graph = { n, m, offsets: shared(a.offsets), targets: shared(a.targets), weights: shared(a.weights) };
-    const simd = kernels === 'simd' ? wasmBuffers(columns) : undefined;
-    this.buffers = { ...graph, ...(simd ?? plainBuffers(columns, parallel)) };
+    this.buffers =
+      (kernels === 'wasm' ? wasmBuffers(a, m, columns) : undefined) ?? plainBuffers(a, m, columns, parallel);
     this.control = parallel ? new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS)) : new Int32Array(CONTROL_WORDS);
     for (let t = 1; t < threads; t++) this.workers.push(startWorker(this.control, this.buffers));
   }
@@ -137,31 +135,55 @@ export class RowTeam {
   }
 }
 
-type FloatBuffers = Pick<RowBuffers, 'v' | 'w' | 'coef' | 's' | 'y' | 'partials' | 'wasm'>;
+type FloatName = 'v' | 'w' | 'coef' | 's' | 'y' | 'partials';
+type FloatLengths = Record<FloatName, number>;
 
 /**
- * The Float64 buffers as views into one shared WebAssembly memory, for the SIMD kernels (shared even for one
- * thread: the kernels' module imports a shared memory). Undefined when they would not fit in 4 GiB.
+ * The buffers, and a copy of the matrix, as views into one shared WebAssembly memory for the kernels of
+ * column-kernels.wat (shared even for one thread: the module imports a shared memory). The Float64 arrays come
+ * first and the Int32 ones last, so that every view is aligned. Undefined when they would not fit in 4 GiB.
  */
-function wasmBuffers(lengths: Record<Exclude<keyof FloatBuffers, 'wasm'>, number>): FloatBuffers | undefined {
-  const total = Object.values(lengths).reduce((sum, length) => sum + 8 * length, 0);
+function wasmBuffers(a: CsrGraph, m: number, lengths: FloatLengths): RowBuffers | undefined {
+  const nnz = a.targets.length;
+  const floats = Object.values(lengths).reduce((sum, length) => sum + length, 0) + nnz;
+  const total = 8 * floats + 4 * (a.offsets.length + nnz);
   if (total > WASM_MAX_BYTES) return undefined;
   const memory = sharedKernelMemory(total);
   let next = 0;
   const at = { memory } as WasmBuffers;
-  const views = {} as Record<Exclude<keyof FloatBuffers, 'wasm'>, Float64Array>;
-  for (const [name, length] of Object.entries(lengths) as [Exclude<keyof FloatBuffers, 'wasm'>, number][]) {
+  const views = {} as Record<FloatName, Float64Array>;
+  for (const [name, length] of Object.entries(lengths) as [FloatName, number][]) {
     at[name] = next;
     views[name] = new Float64Array(memory.buffer, next, length);
     next += 8 * length;
   }
-  return { ...views, wasm: at };
+  const place = <T extends Float64Array | Int32Array>(name: 'weights' | 'offsets' | 'targets', x: T): T => {
+    at[name] = next;
+    const view = (
+      x instanceof Float64Array
+        ? new Float64Array(memory.buffer, next, x.length)
+        : new Int32Array(memory.buffer, next, x.length)
+    ) as T;
+    view.set(x);
+    next += x.byteLength;
+    return view;
+  };
+  const weights = place('weights', a.weights);
+  const offsets = place('offsets', a.offsets);
+  const targets = place('targets', a.targets);
+  return { n: a.n, m, offsets, targets, weights, ...views, wasm: at };
 }
 
-function plainBuffers(lengths: Record<Exclude<keyof FloatBuffers, 'wasm'>, number>, parallel: boolean): FloatBuffers {
+function plainBuffers(a: CsrGraph, m: number, lengths: FloatLengths, parallel: boolean): RowBuffers {
   const f64 = (length: number) =>
     parallel ? new Float64Array(new SharedArrayBuffer(8 * length)) : new Float64Array(length);
+  const shared = <T extends Int32Array | Float64Array>(x: T): T => (parallel ? toShared(x) : x);
   return {
+    n: a.n,
+    m,
+    offsets: shared(a.offsets),
+    targets: shared(a.targets),
+    weights: shared(a.weights),
     v: f64(lengths.v),
     w: f64(lengths.w),
     coef: f64(lengths.coef),

@@ -4,6 +4,7 @@ import { COLUMN_KERNELS_WASM } from './column-kernels-wasm.js';
 
 /** Byte offsets into the memory; row ranges of even length (column-kernels.wat). */
 export interface WasmColumnKernels {
+  spmv(offsets: number, targets: number, weights: number, x: number, y: number, from: number, to: number): void;
   project(v: number, n: number, count: number, w: number, out: number, from: number, to: number): void;
   subtract(v: number, n: number, count: number, coef: number, w: number, from: number, to: number): void;
   combine(v: number, n: number, m: number, c: number, width: number, y: number, from: number, to: number): void;
