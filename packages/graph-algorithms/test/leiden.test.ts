@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { csrFromEdges, GraphInputError, leiden } from '@evident/graph-algorithms';
+import { defaultLeidenThreads, PARALLEL_MIN_NODES } from '../src/leiden/restart-team.js';
 import { disconnectedCommunities, edgeListModularity, loadTopologyGraph, nmi, TOPOLOGY_GRAPHS } from '@evident/testkit';
 
 /** `call` throws a GraphInputError whose first problem is at `path`. */
@@ -119,6 +120,14 @@ describe('leiden', () => {
     aborted.abort();
     assert.throws(() => leiden(graph, { restarts: 3, threads: 2, hooks: { signal: aborted.signal } }), /abort/i);
     assertRefused(() => leiden(graph, { threads: 0 }), '/threads');
+  });
+
+  it('by default runs one thread per restart, up to twice the cores, on large graphs and machines of 2 cores or more', () => {
+    assert.equal(defaultLeidenThreads(PARALLEL_MIN_NODES - 1, 3, 8), 1);
+    assert.equal(defaultLeidenThreads(PARALLEL_MIN_NODES, 3, 1), 1);
+    assert.equal(defaultLeidenThreads(PARALLEL_MIN_NODES, 3, 2), 3);
+    assert.equal(defaultLeidenThreads(PARALLEL_MIN_NODES, 16, 2), 4);
+    assert.equal(defaultLeidenThreads(PARALLEL_MIN_NODES, 1, 8), 1);
   });
 
   it('refuses bad input naming the field', () => {

@@ -39,8 +39,9 @@ export interface LeidenOptions {
    */
   restarts?: number;
   /**
-   * Threads running the restarts (the calling one and workers). Default: as many as there are restarts, up to the
-   * machine's cores, on graphs of 32,768 nodes or more (below that a worker's start-up outweighs a run); else 1.
+   * Threads running the restarts (the calling one and workers). Default: as many as there are restarts, up to
+   * twice the machine's cores, on graphs of 32,768 nodes or more (below that a worker's start-up outweighs a run)
+   * and machines of two cores or more; else 1.
    * The result is the same for any number.
    */
   threads?: number;

@@ -17,8 +17,15 @@ import { workGraphFromCsr } from './work-graph.js';
 /** Nodes below which a worker's start-up (tens to hundreds of milliseconds) outweighs a run. */
 export const PARALLEL_MIN_NODES = 32_768;
 
-export function defaultLeidenThreads(n: number, restarts: number): number {
-  return n >= PARALLEL_MIN_NODES ? Math.max(1, Math.min(restarts, availableParallelism())) : 1;
+/**
+ * One thread per restart, up to twice the cores, from PARALLEL_MIN_NODES nodes and two cores. More threads than
+ * cores let the operating system share the cores out, so that no core idles while one thread runs two restarts in
+ * a row: three restarts of 40 iterations on the benchmark graph (2 cores) took 31.1 s on two threads and 24.8 s on
+ * three, with the same CPU time. Twice the cores bounds the memory, one scratch pool per thread.
+ */
+export function defaultLeidenThreads(n: number, restarts: number, cores = availableParallelism()): number {
+  if (n < PARALLEL_MIN_NODES || cores < 2) return 1;
+  return Math.max(1, Math.min(restarts, 2 * cores));
 }
 
 // Control words.
