@@ -2,7 +2,7 @@
 export { type CsrGraph, csrFromEdges, checkCsr } from './csr.js';
 export { GraphInputError } from './errors.js';
 export { Random } from './random.js';
-export { leiden, type LeidenOptions, type LeidenResult } from './leiden/leiden.js';
+export { leiden, leidenAsync, type LeidenOptions, type LeidenResult } from './leiden/leiden.js';
 export { aggregateCsr } from './leiden/work-graph.js';
 export { modularity, modularityContributions } from './leiden/quality.js';
 export { randomizedSvd, type SvdOptions, type SvdResult } from './svd/randomized-svd.js';

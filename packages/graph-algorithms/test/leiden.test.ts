@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { csrFromEdges, GraphInputError, leiden } from '@evident/graph-algorithms';
+import { csrFromEdges, GraphInputError, leiden, leidenAsync } from '@evident/graph-algorithms';
 import { defaultLeidenThreads, PARALLEL_MIN_NODES } from '../src/leiden/restart-team.js';
 import { disconnectedCommunities, edgeListModularity, loadTopologyGraph, nmi, TOPOLOGY_GRAPHS } from '@evident/testkit';
 
@@ -120,6 +120,41 @@ describe('leiden', () => {
     aborted.abort();
     assert.throws(() => leiden(graph, { restarts: 3, threads: 2, hooks: { signal: aborted.signal } }), /abort/i);
     assertRefused(() => leiden(graph, { threads: 0 }), '/threads');
+  });
+
+  it('leidenAsync: the same result with the restarts on workers, the event loop answering meanwhile', async () => {
+    const g = loadTopologyGraph('sbm_20000');
+    const graph = csrFromEdges(g.n, g.sources, g.targets, g.weights);
+    const one = leiden(graph, { seed: 4, restarts: 4, threads: 1 });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const progress: number[] = [];
+    const pending = leidenAsync(graph, {
+      seed: 4,
+      restarts: 4,
+      threads: 2,
+      hooks: { progress: (_s, f) => progress.push(f) },
+    });
+    const two = await pending;
+    clearInterval(timer);
+    assert.ok(ticks > 0, 'the event loop ran while the restarts ran');
+    assert.equal(two.workerRestarts, 4);
+    assert.equal(two.modularity, one.modularity);
+    assert.deepEqual(two.membership, one.membership);
+    assert.ok(progress.length > 2 && progress.at(-1) === 1);
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i]! >= progress[i - 1]!, 'progress never goes back');
+
+    const stop = new AbortController();
+    const aborted = leidenAsync(graph, { restarts: 4, threads: 2, hooks: { signal: stop.signal } });
+    setTimeout(() => stop.abort(), 20);
+    await assert.rejects(aborted, /abort/i);
+    await assert.rejects(leidenAsync(graph, { threads: 0 }), (e: unknown) => e instanceof GraphInputError);
+  });
+
+  it('leidenAsync runs a small graph here when no thread count is asked for', async () => {
+    const result = await leidenAsync(csr, { seed: 7 });
+    assert.equal(result.workerRestarts, 0);
+    assert.deepEqual(result.membership, leiden(csr, { seed: 7 }).membership);
   });
 
   it('by default runs one thread per restart, up to twice the cores, on large graphs and machines of 2 cores or more', () => {

@@ -5,8 +5,13 @@
 import type { RunHooks } from '@evident/contract';
 import { type CsrGraph, checkCsr } from '../csr.js';
 import { GraphInputError } from '../errors.js';
-import { defaultLeidenThreads, runRestartsInParallel } from './restart-team.js';
-import { leidenRun } from './run.js';
+import {
+  defaultLeidenThreads,
+  PARALLEL_MIN_NODES,
+  runRestartsInParallel,
+  runRestartsOffThread,
+} from './restart-team.js';
+import { leidenRun, type RunSettings } from './run.js';
 import { LeidenScratch } from './scratch.js';
 import { workGraphFromCsr } from './work-graph.js';
 
@@ -61,7 +66,15 @@ export interface LeidenResult {
   workerRestarts: number;
 }
 
-export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResult {
+/** The checked options of a call: what leiden() and leidenAsync() share. */
+interface LeidenCall {
+  settings: RunSettings;
+  restarts: number;
+  threads: number;
+  hooks: RunHooks | undefined;
+}
+
+function checkOptions(graph: CsrGraph, options: LeidenOptions): LeidenCall {
   const { resolution = 1, seed = 0, theta = 0.01, maxIterations = Number.POSITIVE_INFINITY, initial, hooks } = options;
   if (!(Number.isFinite(resolution) && resolution >= 0)) throw new GraphInputError('/resolution', 'must be ≥ 0');
   if (!(Number.isFinite(theta) && theta > 0)) throw new GraphInputError('/theta', 'must be > 0');
@@ -83,7 +96,11 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
   if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) {
     throw new GraphInputError('/threads', 'must be an integer in 1..64');
   }
-  const settings = { resolution, seed, theta, maxIterations, initial };
+  return { settings: { resolution, seed, theta, maxIterations, initial }, restarts, threads, hooks };
+}
+
+export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResult {
+  const { settings, restarts, threads, hooks } = checkOptions(graph, options);
   const progress = (f: number) => hooks?.progress?.('leiden', f);
   let runs: LeidenResult[];
   if (threads > 1 && restarts > 1) {
@@ -97,14 +114,40 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
         graph,
         base,
         scratch,
-        { ...settings, seed: seed + r },
+        { ...settings, seed: settings.seed + r },
         () => hooks?.signal?.throwIfAborted(),
         (f) => progress((r + f) / restarts),
       );
       runs.push(run);
     }
   }
-  // The first of the best, as one thread taking them in order would keep.
+  return bestRun(runs, hooks);
+}
+
+/**
+ * leiden() with the calling thread's event loop left free, so that a server keeps answering while a large graph
+ * is partitioned: the restarts run on worker threads only (`threads` of them; by default as for leiden(), and at
+ * least one), and the promise settles with the same result as leiden() gives for the same options. On graphs
+ * under 32,768 nodes, unless `threads` is given, the call runs here at once: a worker's start-up would outweigh it.
+ */
+export async function leidenAsync(graph: CsrGraph, options: LeidenOptions = {}): Promise<LeidenResult> {
+  const { settings, restarts, threads, hooks } = checkOptions(graph, options);
+  if (options.threads === undefined && graph.n < PARALLEL_MIN_NODES)
+    return leiden(graph, { ...options, trusted: true });
+  const progress = (f: number) => hooks?.progress?.('leiden', f);
+  const runs = await runRestartsOffThread(
+    graph,
+    settings,
+    restarts,
+    Math.min(threads, restarts),
+    hooks?.signal,
+    progress,
+  );
+  return bestRun(runs, hooks);
+}
+
+/** The first of the best, as one thread taking the runs in order would keep. */
+function bestRun(runs: LeidenResult[], hooks: RunHooks | undefined): LeidenResult {
   let best = runs[0]!;
   for (const run of runs) if (run.modularity > best.modularity) best = run;
   hooks?.progress?.('leiden', 1);

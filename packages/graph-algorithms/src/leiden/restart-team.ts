@@ -12,7 +12,7 @@ import { startPackageWorker, toShared } from '../threads.js';
 import type { LeidenResult } from './leiden.js';
 import { leidenRun, type RunSettings } from './run.js';
 import { LeidenScratch } from './scratch.js';
-import { workGraphFromCsr } from './work-graph.js';
+import { type WorkGraph, workGraphFromCsr } from './work-graph.js';
 
 /** Nodes below which a worker's start-up (tens to hundreds of milliseconds) outweighs a run. */
 export const PARALLEL_MIN_NODES = 32_768;
@@ -47,17 +47,10 @@ export interface RestartShared {
   counts: Int32Array;
 }
 
-/** Runs `restarts` runs on `threads` threads; returns each run's result, in restart order. */
-export function runRestartsInParallel(
-  graph: CsrGraph,
-  settings: RunSettings,
-  restarts: number,
-  threads: number,
-  signal: AbortSignal | undefined,
-  progress: (fraction: number) => void,
-): LeidenResult[] {
+/** The arrays a team shares: the graph and settings in, one slot per restart out. */
+function teamData(graph: CsrGraph, settings: RunSettings, restarts: number): RestartShared {
   const n = graph.n;
-  const shared: RestartShared = {
+  return {
     graph: { n, offsets: toShared(graph.offsets), targets: toShared(graph.targets), weights: toShared(graph.weights) },
     settings: { ...settings, initial: settings.initial && toShared(settings.initial) },
     restarts,
@@ -68,20 +61,118 @@ export function runRestartsInParallel(
     iterations: new Int32Array(new SharedArrayBuffer(4 * restarts)),
     counts: new Int32Array(new SharedArrayBuffer(4 * restarts)),
   };
+}
+
+/** One run on the calling thread, for a restart no worker finished. */
+function runHere(
+  graph: CsrGraph,
+  settings: RunSettings,
+  r: number,
+  beforeIteration: () => void,
+  progress: (f: number) => void,
+  here: { base?: WorkGraph; scratch?: LeidenScratch },
+): LeidenResult {
+  here.base ??= workGraphFromCsr(graph);
+  here.scratch ??= new LeidenScratch();
+  return leidenRun(graph, here.base, here.scratch, { ...settings, seed: settings.seed + r }, beforeIteration, progress);
+}
+
+/**
+ * Runs `restarts` runs on `threads` worker threads while the calling thread's event loop stays free; resolves with
+ * each run's result, in restart order. Workers report each iteration by message (progress) and end when no
+ * restart is left; a restart that no worker finished (every worker gone) runs on the calling thread at the end.
+ */
+export function runRestartsOffThread(
+  graph: CsrGraph,
+  settings: RunSettings,
+  restarts: number,
+  threads: number,
+  signal: AbortSignal | undefined,
+  progress: (fraction: number) => void,
+): Promise<LeidenResult[]> {
+  signal?.throwIfAborted();
+  const shared = teamData(graph, settings, restarts);
+  const iterationsSeen = new Float64Array(restarts);
+  const report = () => {
+    let f = 0;
+    for (let r = 0; r < restarts; r++) {
+      const it = iterationsSeen[r]!;
+      f += Atomics.load(shared.done, r) === 1 ? 1 : it / (it + 10);
+    }
+    progress(f / restarts);
+  };
+  return new Promise<LeidenResult[]>((resolve, reject) => {
+    let alive = threads;
+    const workers: Worker[] = [];
+    const onAbort = () => {
+      Atomics.store(shared.control, STOP, 1);
+      for (const worker of workers) void worker.terminate();
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = () => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) return;
+      try {
+        const here = {};
+        const results: LeidenResult[] = [];
+        for (let r = 0; r < restarts; r++) {
+          results.push(
+            Atomics.load(shared.done, r) === 1
+              ? sharedResult(shared, r)
+              : runHere(
+                  graph,
+                  settings,
+                  r,
+                  () => {},
+                  () => {},
+                  here,
+                ),
+          );
+        }
+        resolve(results);
+      } catch (e) {
+        reject(e);
+      }
+    };
+    for (let t = 0; t < threads; t++) {
+      const worker = startPackageWorker(import.meta.url, './restart-worker', shared);
+      // Referenced, unlike the synchronous team's: here nothing else may keep the process alive until they end.
+      worker.ref();
+      worker.on('message', (m: { restart: number; iterations: number }) => {
+        iterationsSeen[m.restart] = m.iterations;
+        report();
+      });
+      worker.once('exit', () => {
+        if (--alive === 0) finish();
+      });
+      workers.push(worker);
+    }
+  });
+}
+
+/** Runs `restarts` runs on `threads` threads; returns each run's result, in restart order. */
+export function runRestartsInParallel(
+  graph: CsrGraph,
+  settings: RunSettings,
+  restarts: number,
+  threads: number,
+  signal: AbortSignal | undefined,
+  progress: (fraction: number) => void,
+): LeidenResult[] {
+  const shared = teamData(graph, settings, restarts);
   const workers: Worker[] = [];
   for (let t = 1; t < threads; t++) workers.push(startPackageWorker(import.meta.url, './restart-worker', shared));
   const { control, done } = shared;
   const results: (LeidenResult | null)[] = new Array(restarts).fill(null);
-  const base = workGraphFromCsr(graph);
-  const scratch = new LeidenScratch();
+  const here = { base: workGraphFromCsr(graph) };
   let slowest = 0;
-  const runHere = (r: number) => {
+  const runOne = (r: number) => {
     let last = performance.now();
-    results[r] = leidenRun(
+    results[r] = runHere(
       graph,
-      base,
-      scratch,
-      { ...settings, seed: settings.seed + r },
+      settings,
+      r,
       () => {
         signal?.throwIfAborted();
         const now = performance.now();
@@ -89,6 +180,7 @@ export function runRestartsInParallel(
         last = now;
       },
       (f) => progress((finished() + f) / restarts),
+      here,
     );
   };
   const finished = () => {
@@ -100,7 +192,7 @@ export function runRestartsInParallel(
     for (;;) {
       const r = Atomics.add(control, NEXT, 1);
       if (r >= restarts) break;
-      runHere(r);
+      runOne(r);
     }
     // Restarts the workers claimed: wait while they show progress, else run them here.
     for (let r = 0; r < restarts; r++) {
@@ -116,7 +208,7 @@ export function runRestartsInParallel(
           beat = b;
           quietSince = now;
         } else if (now - quietSince > Math.max(5000, 20 * slowest)) {
-          runHere(r);
+          runOne(r);
           break;
         }
       }

@@ -1,6 +1,8 @@
 // A worker of the restart team (restart-team.ts): claims restarts until none is left or the caller says stop,
-// writing each result into the shared arrays before marking it done.
-import { workerData } from 'node:worker_threads';
+// writing each result into the shared arrays before marking it done. Each iteration also goes to the caller by
+// message: a caller that awaits the team (runRestartsOffThread) reports progress from them; a blocked one never
+// reads them.
+import { parentPort, workerData } from 'node:worker_threads';
 import { BEAT, NEXT, type RestartShared, STOP } from './restart-team.js';
 import { leidenRun } from './run.js';
 import { LeidenScratch } from './scratch.js';
@@ -17,6 +19,7 @@ try {
     const r = Atomics.add(control, NEXT, 1);
     if (r >= restarts) break;
     Atomics.add(control, BEAT, 1);
+    let iterations = 0;
     const run = leidenRun(
       graph,
       base,
@@ -25,6 +28,7 @@ try {
       () => {
         if (Atomics.load(control, STOP) === 1) throw stopped;
         Atomics.add(control, BEAT, 1);
+        parentPort?.postMessage({ restart: r, iterations: iterations++ });
       },
       () => {},
     );
