@@ -193,3 +193,56 @@ describe('topology through the KB: behaviour', () => {
     }
   });
 });
+
+describe('topology over 32,768 entities or more', () => {
+  const tmp = tempKb();
+  let db: KbDB;
+  // A ring of 6,600 five-entity cliques (33,000 entities): large enough that Leiden's restarts go to worker threads.
+  const cliques = 6_600;
+  before(async () => {
+    db = await KbDB.open(tmp.path);
+    let batch: ClaimInput[] = [];
+    for (let k = 0; k < cliques; k++) {
+      for (let i = 0; i < 5; i++) {
+        for (let j = i + 1; j < 5; j++) batch.push(claim(`q${k}_${i}`, 'gene', 'binds', `q${k}_${j}`, 'gene', 'ring'));
+      }
+      batch.push(claim(`q${k}_0`, 'gene', 'near', `q${(k + 1) % cliques}_4`, 'gene', 'ring'));
+      if (batch.length >= 20_000) {
+        await db.ingestBatch(batch);
+        batch = [];
+      }
+    }
+    await db.ingestBatch(batch);
+  });
+  after(async () => {
+    await db.close();
+    tmp.cleanup();
+  });
+
+  it('keeps reads and writes answered while Leiden runs; the result is of the log position it started at', async () => {
+    const seqBefore = (await db.stats()).log_seq;
+    let leidenStarted!: () => void;
+    const started = new Promise<void>((resolve) => {
+      leidenStarted = resolve;
+    });
+    let done = false;
+    const computing = db
+      .computeTopology({ restarts: 2, progress: (_stage, f) => f >= 0.05 && leidenStarted() })
+      .finally(() => {
+        done = true;
+      });
+    await started;
+    // Answered while the computation is still running: a read, and a write of a new entity.
+    const stats = await db.stats();
+    await db.ingestBatch([claim('late_a', 'gene', 'binds', 'late_b', 'gene', 'late')]);
+    assert.equal(done, false, 'the read and the write were answered before the computation ended');
+    const result = await computing;
+    assert.equal(result.entity_count, cliques * 5);
+    assert.equal(result.log_seq, seqBefore);
+    assert.ok(stats.log_seq === seqBefore);
+    assert.equal((await db.stats()).derived.topology?.current, false);
+    for (const t of await db.topics({ level: 0 })) assert.ok(!t.label.includes('late_'));
+    const again = await db.computeTopology({ restarts: 2 });
+    assert.equal(again.entity_count, cliques * 5 + 2);
+  });
+});

@@ -1,18 +1,19 @@
 // computeTopology: Leiden on the entity graph of active claims, then coarser levels. Level 0 is Leiden's
 // partition at `resolution`. Level k+1 runs Leiden on the graph of level-k topics (their facts summed, inside
 // facts on the diagonal) at half of level k's resolution, so each coarser topic is a union of finer ones; the
-// hierarchy stops early when a level merges nothing or leaves one topic.
-import { aggregateCsr, type CsrGraph, leiden, modularityContributions } from '@evident/graph-algorithms';
+// hierarchy stops early when a level merges nothing or leaves one topic. Leiden runs through leidenAsync: on large
+// graphs its restarts run on worker threads and the caller's event loop stays free (a server keeps answering).
+import { aggregateCsr, type CsrGraph, leidenAsync, modularityContributions } from '@evident/graph-algorithms';
 import type { ReadContext } from '../graph/read.js';
 import { entityGraph } from './entity-graph.js';
 import { describeTopics } from './labels.js';
 import type { ComputeTopologyOptions, StoredTopology, TopologyLevel } from './types.js';
 
-export function computeTopology(
+export async function computeTopology(
   rc: ReadContext,
   options: Required<Omit<ComputeTopologyOptions, 'progress'>> & Pick<ComputeTopologyOptions, 'progress'>,
   logSeq: number,
-): StoredTopology {
+): Promise<StoredTopology> {
   const { resolution, levels, seed, min_topic_size, n_iterations, restarts, progress } = options;
   const maxIterations = n_iterations < 0 ? Number.POSITIVE_INFINITY : n_iterations;
   const graph = entityGraph(rc, false);
@@ -23,7 +24,7 @@ export function computeTopology(
   const parents: Int32Array[] = [];
   if (csr.n > 0) {
     const hooks = progress ? { progress: (_: string, f: number) => progress('topology', 0.05 + 0.6 * f) } : undefined;
-    const first = leiden(csr, { resolution, seed, maxIterations, restarts, trusted: true, hooks });
+    const first = await leidenAsync(csr, { resolution, seed, maxIterations, restarts, trusted: true, hooks });
     let count = first.count;
     let membership = first.membership;
     if (min_topic_size > 1) count = mergeSmallTopics(csr, membership, count, min_topic_size);
@@ -39,7 +40,7 @@ export function computeTopology(
     let r = resolution;
     for (let level = 1; level < levels && count > 1; level++) {
       r /= 2;
-      const up = leiden(levelGraph, { resolution: r, seed, maxIterations, restarts, trusted: true });
+      const up = await leidenAsync(levelGraph, { resolution: r, seed, maxIterations, restarts, trusted: true });
       if (up.count >= count) break;
       const next = new Int32Array(csr.n);
       for (let v = 0; v < csr.n; v++) next[v] = up.membership[membership[v]!]!;

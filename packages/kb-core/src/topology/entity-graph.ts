@@ -11,6 +11,8 @@ export interface EntityGraph {
   entities: Int32Array;
   /** Entity index → node, −1 for entities not in the graph. */
   nodeOf: Int32Array;
+  /** Facts in the index when the graph was built: later ones (written while Leiden ran) are not in it. */
+  factCount: number;
 }
 
 export function entityGraph(rc: ReadContext, weighted: boolean): EntityGraph {
@@ -40,5 +42,5 @@ export function entityGraph(rc: ReadContext, weighted: boolean): EntityGraph {
     wts[m++] = w;
   }
   const csr = csrFromEdges(list.length, src.subarray(0, m), tgt.subarray(0, m), wts.subarray(0, m));
-  return { csr, entities: Int32Array.from(list), nodeOf };
+  return { csr, entities: Int32Array.from(list), nodeOf, factCount: s.factCount };
 }

@@ -41,7 +41,7 @@ export function describeTopics(
     const members: number[][] = Array.from({ length: count }, () => []);
     for (let v = 0; v < membership.length; v++) members[membership[v]!]!.push(v);
     const predicates: Map<number, number>[] = Array.from({ length: count }, () => new Map());
-    for (let f = 0; f < s.factCount; f++) {
+    for (let f = 0; f < graph.factCount; f++) {
       const a = graph.nodeOf[s.factS[f]!]!;
       const b = graph.nodeOf[s.factO[f]!]!;
       if (a < 0 || b < 0 || a === b || membership[a] !== membership[b] || !rc.factHasLive(f)) continue;

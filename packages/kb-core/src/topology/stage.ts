@@ -42,6 +42,8 @@ function progressOf(v: unknown): Progress | undefined {
 
 export class TopologyStage {
   private store: TopologyStore | undefined;
+  /** The last computation queued (settled, never rejected): the next one starts after it. */
+  private computing: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ctx: () => ReadContext,
@@ -63,26 +65,31 @@ export class TopologyStage {
     return t;
   }
 
-  computeTopology(options: ComputeTopologyOptions = {}): TopologyResult {
+  /**
+   * Computations run one at a time (a second waits for the first): each may hold several worker threads. The graph
+   * and the log position are taken when a computation starts; the labels' names and predicates when it ends.
+   */
+  async computeTopology(options: ComputeTopologyOptions = {}): Promise<TopologyResult> {
     const resolution = options.resolution ?? 1;
     if (typeof resolution !== 'number' || !Number.isFinite(resolution) || resolution <= 0) {
       throw new KbValidationError('out_of_range', 'resolution', 'must be a number > 0');
     }
-    const stored = computeTopology(
-      this.ctx(),
-      {
-        resolution,
-        levels: int(options.levels, 'levels', 3, 1, 10),
-        seed: int(options.seed, 'seed', 0, 0, 2 ** 31 - 1),
-        min_topic_size: int(options.min_topic_size, 'min_topic_size', 1, 1, 1_000_000),
-        n_iterations: iterations(options.n_iterations),
-        restarts: int(options.restarts, 'restarts', 3, 1, 16),
-        progress: progressOf(options.progress),
-      },
-      this.describe().log_seq,
-    );
-    this.kept().setTopology(stored);
-    return stored.result;
+    const settings = {
+      resolution,
+      levels: int(options.levels, 'levels', 3, 1, 10),
+      seed: int(options.seed, 'seed', 0, 0, 2 ** 31 - 1),
+      min_topic_size: int(options.min_topic_size, 'min_topic_size', 1, 1, 1_000_000),
+      n_iterations: iterations(options.n_iterations),
+      restarts: int(options.restarts, 'restarts', 3, 1, 16),
+      progress: progressOf(options.progress),
+    };
+    const turn = this.computing.then(async () => {
+      const stored = await computeTopology(this.ctx(), settings, this.describe().log_seq);
+      this.kept().setTopology(stored);
+      return stored.result;
+    });
+    this.computing = turn.catch(() => {});
+    return turn;
   }
 
   topics(options: { level?: number } = {}) {
