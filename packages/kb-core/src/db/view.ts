@@ -107,6 +107,7 @@ export class KbView {
       () => this.ctx(),
       () => this.host.describeStore(),
       this.asOf === Infinity,
+      () => this.host.beforeRead(),
     );
     return this.topologyStage;
   }

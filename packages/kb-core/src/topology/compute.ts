@@ -13,6 +13,8 @@ export async function computeTopology(
   rc: ReadContext,
   options: Required<Omit<ComputeTopologyOptions, 'progress'>> & Pick<ComputeTopologyOptions, 'progress'>,
   logSeq: number,
+  /** Awaited before the index is read again after Leiden: writes may have come in while it ran off-thread. */
+  settled: () => Promise<void> = async () => {},
 ): Promise<StoredTopology> {
   const { resolution, levels, seed, min_topic_size, n_iterations, restarts, progress } = options;
   const maxIterations = n_iterations < 0 ? Number.POSITIVE_INFINITY : n_iterations;
@@ -59,6 +61,8 @@ export async function computeTopology(
       progress?.('topology', 0.65 + (0.2 * level) / levels);
     }
   }
+  // From here to the end the index is read in one go, as reads must (see the write path): no await below.
+  await settled();
   const topics = describeTopics(rc, graph, memberships, parents, levelInfo);
   progress?.('topology', 1);
   return {

@@ -49,6 +49,8 @@ export class TopologyStage {
     private readonly ctx: () => ReadContext,
     private readonly describe: () => { location: string; log_seq: number },
     private readonly persist: boolean,
+    /** Resolves when no write is between its apply and its append: what a read waits for (the write path's rule). */
+    private readonly settled: () => Promise<void> = async () => {},
   ) {}
 
   private kept(): TopologyStore {
@@ -84,7 +86,9 @@ export class TopologyStage {
       progress: progressOf(options.progress),
     };
     const turn = this.computing.then(async () => {
-      const stored = await computeTopology(this.ctx(), settings, this.describe().log_seq);
+      // After an earlier computation a write may be between its apply and its append: wait, as reads do.
+      await this.settled();
+      const stored = await computeTopology(this.ctx(), settings, this.describe().log_seq, this.settled);
       this.kept().setTopology(stored);
       return stored.result;
     });
