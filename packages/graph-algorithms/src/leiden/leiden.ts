@@ -100,7 +100,11 @@ function checkOptions(graph: CsrGraph, options: LeidenOptions): LeidenCall {
 }
 
 export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResult {
-  const { settings, restarts, threads, hooks } = checkOptions(graph, options);
+  return leidenChecked(graph, checkOptions(graph, options));
+}
+
+/** leiden() once its options are checked: the runs on this thread, or shared with workers while it waits. */
+function leidenChecked(graph: CsrGraph, { settings, restarts, threads, hooks }: LeidenCall): LeidenResult {
   const progress = (f: number) => hooks?.progress?.('leiden', f);
   let runs: LeidenResult[];
   if (threads > 1 && restarts > 1) {
@@ -131,9 +135,9 @@ export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResu
  * under 32,768 nodes, unless `threads` is given, the call runs here at once: a worker's start-up would outweigh it.
  */
 export async function leidenAsync(graph: CsrGraph, options: LeidenOptions = {}): Promise<LeidenResult> {
-  const { settings, restarts, threads, hooks } = checkOptions(graph, options);
-  if (options.threads === undefined && graph.n < PARALLEL_MIN_NODES)
-    return leiden(graph, { ...options, trusted: true });
+  const call = checkOptions(graph, options);
+  if (options.threads === undefined && graph.n < PARALLEL_MIN_NODES) return leidenChecked(graph, call);
+  const { settings, restarts, threads, hooks } = call;
   const progress = (f: number) => hooks?.progress?.('leiden', f);
   const runs = await runRestartsOffThread(
     graph,
