@@ -48,8 +48,14 @@ test('query returns the focal entity, grouped direct relationships and the entit
     const fromDrug = incoming.direct_relationships.find((r) => r.target.id === 'drug:imatinib')!;
     assert.equal(fromDrug.direction, 'incoming');
 
+    const started = performance.now();
     const ex = await db.explain('imatinib', { depth: 2 });
-    assert.ok(ex.timing.total_ms >= 0 && ex.timing.expand_ms >= 0);
+    const wall = performance.now() - started;
+    // Measured phases: each inside the call's wall time, and together the total.
+    const { resolve_ms, direct_ms, expand_ms, narrative_ms, total_ms } = ex.timing;
+    assert.ok(total_ms > 0 && total_ms <= wall, `total ${total_ms} ms, wall ${wall} ms`);
+    for (const phase of [resolve_ms, direct_ms, expand_ms, narrative_ms]) assert.ok(phase >= 0 && phase <= total_ms);
+    assert.ok(Math.abs(resolve_ms + direct_ms + expand_ms + narrative_ms - total_ms) < 1e-6, JSON.stringify(ex.timing));
     assert.ok(ex.candidates.facts_examined >= 2 && ex.candidates.entities_examined === f2.entities.length + 1);
     await assert.rejects(db.query('nothing here'), KbNotFoundError);
     await assert.rejects(
