@@ -29,7 +29,10 @@ test('rawQuery: entities are nodes, facts are relationships typed by the upper-c
     assert.ok(Math.abs((confidence as number) - 0.75) < 1e-12);
     assert.equal(r.stats.rows, 1);
     // Measured, not a constant: inside the wall time this test measured around the call.
-    assert.ok(r.stats.elapsed_ms > 0 && r.stats.elapsed_ms <= wall, `elapsed ${r.stats.elapsed_ms} ms, wall ${wall} ms`);
+    assert.ok(
+      r.stats.elapsed_ms > 0 && r.stats.elapsed_ms <= wall,
+      `elapsed ${r.stats.elapsed_ms} ms, wall ${wall} ms`,
+    );
 
     // A 2-hop count and an aggregation by entity type, with a parameter.
     const two = await db.rawQuery(
