@@ -28,10 +28,31 @@ const kbLogLevel = logLevelFrom({
 });
 
 const kbPath = join(config.dataDir, 'kb.sqlite');
-const kbPort = Number(process.env.KB_CONSOLE_PORT ?? '8080');
-const kbStarted: Promise<{ kb: Awaited<ReturnType<typeof openBase>>; console: RunningConsole }> = (async () => {
-  if (!Number.isInteger(kbPort) || kbPort < 0 || kbPort > 65535) {
-    throw new Error(`KB_CONSOLE_PORT must be a port number, got '${process.env.KB_CONSOLE_PORT}'`);
+const kbPortText = process.env.KB_CONSOLE_PORT ?? '8080';
+const kbPort = Number(kbPortText);
+
+/**
+ * Why a product did not start, in one line a newcomer can act on: a port in use names the port and the variable
+ * that moves it (the usual case: another `npm start`, or another program, already on 8000 or 8080).
+ */
+function notStarted(product: string, port: number, portVariable: string, e: unknown): string {
+  const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const code = err.code ?? err.cause?.code;
+  if (code === 'EADDRINUSE') {
+    return (
+      `${product}: port ${port} is already in use (another npm start, or another program, listens on it). ` +
+      `Stop that program, or choose another port: ${portVariable}=<port> npm start (0 picks a free one).`
+    );
+  }
+  if (code === 'EACCES')
+    return `${product}: not allowed to listen on port ${port}; choose another with ${portVariable}.`;
+  return `${product} did not start: ${err.message}`;
+}
+
+type Kb = { kb: Awaited<ReturnType<typeof openBase>>; console: RunningConsole };
+const kbStarting: Promise<Kb> = (async () => {
+  if (!/^\d+$/.test(kbPortText) || kbPort > 65535) {
+    throw new Error(`KB_CONSOLE_PORT must be a port number (0-65535), got '${kbPortText}'`);
   }
   const kb = await openBase(kbPath, 'kb-console', undefined, { strict: strictFrom(process.env, false, 'kb-console') });
   try {
@@ -49,12 +70,26 @@ const kbStarted: Promise<{ kb: Awaited<ReturnType<typeof openBase>>; console: Ru
     throw e;
   }
 })();
-kbStarted.catch(() => {}); // reported below, after the job service's lines
+const jobsStarting = startServer(config, { logger: { level: process.env.EVIDENT_LOG_LEVEL ?? 'warn' } });
 
-const server = await startServer(config, { logger: { level: process.env.EVIDENT_LOG_LEVEL ?? 'warn' } }).catch((e) => {
-  console.error(`Evident discovery job service did not start: ${(e as Error).message}`);
+// Both or neither: a product that cannot start stops the other, so that nothing is left half-started.
+const [jobsStart, kbStart] = await Promise.allSettled([jobsStarting, kbStarting]);
+if (jobsStart.status === 'rejected' || kbStart.status === 'rejected') {
+  if (jobsStart.status === 'rejected') {
+    console.error(notStarted('Evident discovery job service', config.port, 'PORT', jobsStart.reason));
+  }
+  if (kbStart.status === 'rejected') {
+    console.error(notStarted('Evident KB console', kbPort, 'KB_CONSOLE_PORT', kbStart.reason));
+  }
+  const stops: Promise<unknown>[] = [];
+  if (jobsStart.status === 'fulfilled') stops.push(jobsStart.value.close());
+  if (kbStart.status === 'fulfilled') stops.push(kbStart.value.console.close().then(() => kbStart.value.kb.close()));
+  await Promise.allSettled(stops);
+  console.error('npm start stopped: nothing is left running.');
   process.exit(1);
-});
+}
+const server = jobsStart.value;
+const kb = kbStart.value;
 const dev = await ensureDevKey(server.store, config.dataDir);
 const example = join(root, 'packages/target-discovery/examples/request.json');
 
@@ -64,23 +99,17 @@ console.log(`  development key: ${dev.key}`);
 console.log(`                   (${dev.reused ? 'reused from' : 'new, saved in'} ${dev.file}; plan ${dev.plan})`);
 console.log(`  try:  curl -s -X POST ${server.url}/v1/targets/discover -H "Authorization: Bearer ${dev.key}" \\`);
 console.log(`          -H 'content-type: application/json' -d @${example}`);
-let kb: Awaited<typeof kbStarted> | undefined;
-try {
-  kb = await kbStarted;
-  const url = kb.console.url;
-  console.log(
-    `Evident KB console listening on ${url}/  (base: ${kbPath}; REST API ${url}/api/v1/, docs ${url}/api/v1/docs)`,
-  );
-} catch (e) {
-  console.error(`Evident KB console did not start: ${(e as Error).message}`);
-}
+const kbUrl = kb.console.url;
+console.log(
+  `Evident KB console listening on ${kbUrl}/  (base: ${kbPath}; REST API ${kbUrl}/api/v1/, docs ${kbUrl}/api/v1/docs)`,
+);
 
 let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     if (stopping) return;
     stopping = true;
-    const kbDone = kb ? kb.console.close().then(() => kb!.kb.close()) : Promise.resolve();
+    const kbDone = kb.console.close().then(() => kb.kb.close());
     Promise.all([kbDone, server.close()]).then(
       () => process.exit(0),
       () => process.exit(1),

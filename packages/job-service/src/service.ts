@@ -119,22 +119,25 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     logger: log,
     anonymousRpm: opts.anonymousRpm,
   });
-  const address = await app.listen({ host: config.host, port: config.port });
-  const url = address.replace('[::1]', '127.0.0.1');
-  return {
-    app,
-    url,
-    store,
-    async close() {
-      await app.close();
-      for (const c of closers) await c();
-      await preparePool.close();
-      await largeBodyPool.close();
-      redis?.disconnect();
-      await store.close();
-      unlock();
-    },
+  const close = async () => {
+    await app.close();
+    for (const c of closers) await c();
+    await preparePool.close();
+    await largeBodyPool.close();
+    redis?.disconnect();
+    await store.close();
+    unlock();
   };
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (e) {
+    // A port in use: stop the runner, threads and store started above, so the caller can exit or retry cleanly.
+    await close().catch(() => {});
+    throw e;
+  }
+  const url = address.replace('[::1]', '127.0.0.1');
+  return { app, url, store, close };
 }
 
 /** Heap of the large-body thread: room for a body of the configured limit parsed and prepared, at least 512 MB. */

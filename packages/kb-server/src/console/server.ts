@@ -257,7 +257,7 @@ export async function startConsole(db: KbDB, options: StartConsoleOptions = {}):
     await app.listen({ port, host });
   } catch (e) {
     await app.close();
-    throw new StartupError(`kb-console: cannot listen on ${host}:${port}: ${(e as Error).message}`);
+    throw new StartupError(`kb-console: cannot listen on ${host}:${port}: ${(e as Error).message}`, { cause: e });
   }
   const addr = app.server.address();
   const url =
