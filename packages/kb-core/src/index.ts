@@ -2,6 +2,7 @@
 // (packages/kb/README.md), which opens bases with extraction wired in.
 export { KbDB, type RetractResult } from './db/kb.js';
 export { open, quickstart } from './db/open.js';
+export { openOptionsOf, quickstartOptionsOf } from './db/call-forms.js';
 export { BACKENDS, type Backend, type Curator, type OpenOptions, type QuickstartOptions } from './db/options.js';
 export { KbView, type KbReader, type ClaimsForOptions } from './db/view.js';
 export * from './errors.js';

@@ -115,6 +115,9 @@ export interface Inquiry {
   subject: string;
   object: string;
   predicate_hint: string;
+  /** Given when the inquiry named the subject as `[name, type]`: only an entity of that type answers it. */
+  subject_type?: string;
+  object_type?: string;
   status: 'open' | 'matched';
   created_at: string;
   subject_id: string;

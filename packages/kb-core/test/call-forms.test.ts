@@ -62,6 +62,20 @@ test('positional forms: query, claimsFor, listEntities, pathExists, findPaths, f
   const view = await db.at(Date.now());
   assert.equal((await view.query('olaparib', 1)).depth, 1, 'views take the same forms');
 
+  // Positional arguments followed by an options object, as Python's keyword arguments follow positional ones.
+  assert.equal((await db.query('olaparib', 1, { max_entities: 1 })).depth, 1);
+  assert.equal((await db.claimsFor('PARP1', 'interacts_with', { status: 'all' })).length, 2);
+  assert.equal(
+    (await (db.findPaths as (...a: unknown[]) => Promise<unknown[]>)('olaparib', 'RAD51', 3, { top_k: 1 })).length,
+    1,
+  );
+  const both = await db.ingest(['RAD51', 'protein'], ['binds', 'molecular'], ['DNA', 'compound'], prov('f'), 0.4, {
+    kind: 'a positional payload, not options',
+  });
+  assert.deepEqual((await db.getClaim(both))!.payload, { kind: 'a positional payload, not options' });
+  await assert.rejects(db.query('olaparib', 1, { depth: 2 } as never), refused('options.depth', 'invalid_arguments'));
+  await assert.rejects(db.query('olaparib', 1, { deep: 2 } as never), refused('options.deep', 'unknown_option'));
+
   // Anything else is an error naming the argument.
   await assert.rejects(db.query('olaparib', 'deep' as never), refused('depth', 'invalid_type'));
   await assert.rejects(db.query('olaparib', { dpeth: 1 } as never), refused('options.dpeth', 'unknown_option'));
@@ -93,7 +107,10 @@ test('open() and quickstart() refuse unknown option keys (embeddings, a typo of 
   await assert.rejects(open(kb.path, { embeddings: false, strict: false } as never), refused('options.embeddings'));
   await assert.rejects(quickstart(kb.path, { vocab: ['bio'] } as never), refused('options.vocab'));
   await assert.rejects(KbDB.open(kb.path, { strict: 'yes' } as never), refused('strict'));
-  await assert.rejects(open(kb.path, 'graph' as never), refused('options', 'invalid_type'));
+  // The seed's open(path, backend) is a form of its own (packages/kb/test/upstream-call-forms.test.ts); a
+  // positional value of another type names the argument.
+  await assert.rejects(open(kb.path, 3 as never), refused('backend', 'invalid_type'));
+  await assert.rejects(quickstart(kb.path, 'bio' as never), refused('vocabs', 'invalid_type'));
   await using db = await open(kb.path);
   await assert.rejects(
     db.registerPredicate('measured_in', { subject_type: ['compound'] } as never),

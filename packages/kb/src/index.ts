@@ -12,13 +12,11 @@ export * from '@evident/kb-extract';
 // Named here so that no other module's export of the same name can make it ambiguous (and drop it).
 export { KbEmbeddingError } from '@evident/kb-extract';
 
-// Anything but an options object is handed on as it is, for kb-core to refuse naming the argument. An options
-// object gets an extraction (unless it has one) and its `embedding` translated (embedding.ts); `embedding_dim`
-// goes on as it is.
-async function prepare<O extends object>(options: unknown): Promise<O> {
-  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
-    return options as O;
-  const { embedding, ...rest } = (options ?? {}) as EmbeddingOpenOptions & Extracting;
+// The options object the call forms come to (kb-core's openOptionsOf / quickstartOptionsOf, which refuse
+// anything else naming the argument) gets an extraction (unless it has one) and its `embedding` translated
+// (embedding.ts); `embedding_dim` goes on as it is.
+async function prepare<O extends object>(options: object): Promise<O> {
+  const { embedding, ...rest } = options as EmbeddingOpenOptions & Extracting;
   const translated = await openEmbedding({
     ...(embedding !== undefined ? { embedding } : {}),
     ...(rest.embedding_dim !== undefined ? { embedding_dim: rest.embedding_dim } : {}),
@@ -43,22 +41,37 @@ export {
 } from './embedding.js';
 
 /**
- * Opens (creating if needed) the base at `path`: a file path or a postgres:// URL. A bad `embedding`
- * configuration (unknown provider, missing key, bad base URL) fails here with KbEmbeddingError.
+ * Opens (creating if needed) the base at `path`: a file path or a postgres:// URL. The seed's form
+ * `open(path, backend)` (optionally followed by an options object) works beside `open(path, options)`. A bad
+ * `embedding` configuration (unknown provider, missing key, bad base URL) fails here with KbEmbeddingError.
  */
-export async function open(path: string, options?: OpenOptions): Promise<core.KbDB> {
-  return core.KbDB.open(path, await prepare<core.OpenOptions>(options));
+export function open(path: string, backend?: core.Backend | null, options?: OpenOptions): Promise<core.KbDB>;
+export function open(path: string, options?: OpenOptions): Promise<core.KbDB>;
+export async function open(path: string, ...rest: unknown[]): Promise<core.KbDB> {
+  return core.KbDB.open(path, await prepare<core.OpenOptions>(core.openOptionsOf(rest)));
 }
 
-/** Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. */
-export async function quickstart(path: string, options?: QuickstartOptions): Promise<core.KbDB> {
-  return core.quickstart(path, await prepare<core.QuickstartOptions>(options));
+/**
+ * Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. The
+ * seed's form `quickstart(path, vocabs, curator)` (optionally followed by an options object) works beside
+ * `quickstart(path, options)`.
+ */
+export function quickstart(
+  path: string,
+  vocabs?: string[] | null,
+  curator?: core.Curator | null,
+  options?: QuickstartOptions,
+): Promise<core.KbDB>;
+export function quickstart(path: string, vocabs: string[] | null, options?: QuickstartOptions): Promise<core.KbDB>;
+export function quickstart(path: string, options?: QuickstartOptions): Promise<core.KbDB>;
+export async function quickstart(path: string, ...rest: unknown[]): Promise<core.KbDB> {
+  return core.quickstart(path, await prepare<core.QuickstartOptions>(core.quickstartOptionsOf(rest)));
 }
 
 const statics = {
   open,
-  restore: async (src: string, dest: string, options?: OpenOptions) =>
-    core.KbDB.restore(src, dest, await prepare<core.OpenOptions>(options)),
+  restore: async (src: string, dest: string, ...rest: unknown[]) =>
+    core.KbDB.restore(src, dest, await prepare<core.OpenOptions>(core.openOptionsOf(rest))),
 };
 
 /**

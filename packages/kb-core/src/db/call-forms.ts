@@ -3,6 +3,7 @@
 // argument is never silently ignored, an unknown option key is an error, and anything else is a
 // KbValidationError naming the argument.
 import { KbValidationError } from '../errors.js';
+import { OPEN_OPTION_KEYS, QUICKSTART_OPTION_KEYS, type OpenOptions, type QuickstartOptions } from './options.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
@@ -28,10 +29,12 @@ export function optionsOf<T extends object>(v: unknown, name: string, allowed: r
 }
 
 /**
- * Positional arguments or one options object: `args` are the arguments after the required ones; `names` their
- * names in the seed's order, `types` the typeof each positional must have ('array' for arrays; `null` and
- * undefined skip a position). An options object is recognised in the first position only when that position
- * is not itself an object-typed one, and then must be the last argument.
+ * Positional arguments, one options object, or positional arguments followed by an options object (Python's
+ * `f(a, b, key=value)`): `args` are the arguments after the required ones; `names` their names in the seed's
+ * order, `types` the typeof each positional must have ('array' for arrays; `null` and undefined skip a
+ * position). A plain object is read as the options object when it is the last argument and its position is not
+ * an 'any' one (`ingest`'s payload), or lies beyond the positional ones; an options object in the first
+ * position must be the only argument. A value given both positionally and in the options object is refused.
  */
 export function callForm<T extends object>(
   args: readonly unknown[],
@@ -50,6 +53,13 @@ export function callForm<T extends object>(
         'unexpected argument after the options object; pass either the options object or positional arguments',
       );
     return optionsOf<T>(first, 'options', optionKeys);
+  }
+  const lastAt = args.length - 1;
+  const last = args[lastAt];
+  let options: Record<string, unknown> | undefined;
+  if (isPlainObject(last) && (lastAt >= names.length || types[lastAt] !== 'any')) {
+    options = optionsOf<Record<string, unknown>>(last, 'options', optionKeys);
+    args = args.slice(0, lastAt);
   }
   if (args.length > names.length)
     throw new KbValidationError(
@@ -71,5 +81,31 @@ export function callForm<T extends object>(
       );
     out[names[i]!] = v;
   });
+  for (const [k, v] of Object.entries(options ?? {})) {
+    if (v === undefined) continue;
+    if (k in out)
+      throw new KbValidationError(
+        'invalid_arguments',
+        `options.${k}`,
+        `is given twice: as argument ${names.indexOf(k) + 1} after the required ones and in the options object`,
+      );
+    out[k] = v;
+  }
   return out as T;
+}
+
+/**
+ * The arguments of open() after the path: the seed's `open(path, backend)`, `open(path, backend, options)` or
+ * `open(path, options)`, as one options object (its keys checked; values are checked by KbDB.open).
+ */
+export function openOptionsOf(args: readonly unknown[]): OpenOptions {
+  return callForm<OpenOptions>(args, ['backend'], ['string'], OPEN_OPTION_KEYS);
+}
+
+/**
+ * The arguments of quickstart() after the path: the seed's `quickstart(path, vocabs, curator)` (either may be
+ * left out, or followed by an options object) or `quickstart(path, options)`, as one options object.
+ */
+export function quickstartOptionsOf(args: readonly unknown[]): QuickstartOptions {
+  return callForm<QuickstartOptions>(args, ['vocabs', 'curator'], ['array', 'string'], QUICKSTART_OPTION_KEYS);
 }

@@ -7,6 +7,7 @@ import type { Registry, PredicateSpec, Vocabulary } from '../model/registry.js';
 import { CONFIDENCE_POLICIES, type ConfidencePolicy } from '../model/confidence.js';
 import { LIMITS } from '../model/validate.js';
 import { openStore } from '../store/open-store.js';
+import type { InquiryEntry } from '../store/types.js';
 import type {
   BatchClaimWarning,
   ClaimInput,
@@ -17,7 +18,7 @@ import type {
   Provenance,
 } from '../types.js';
 import { builtinVocabularies } from '../vocab/index.js';
-import { callForm, optionsOf } from './call-forms.js';
+import { callForm, openOptionsOf } from './call-forms.js';
 import { snapshotCounts } from '../analytics/stats.js';
 import type * as extract from './extraction-port.js';
 import { OPTION_KEYS } from './extraction-port.js';
@@ -27,7 +28,7 @@ import { EventHub, type Listener } from './events.js';
 import { newId } from './ids.js';
 import { restoreLog, snapshotTo, type SnapshotResult } from './log-copy.js';
 import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
-import { BACKENDS, OPEN_OPTION_KEYS, type Backend, type OpenOptions } from './options.js';
+import { BACKENDS, type Backend, type OpenOptions } from './options.js';
 import { WritePath } from './write-path.js';
 import { embeddingChoice } from '../embeddings/options.js';
 import { loadVectors, saveVectors } from '../embeddings/persist.js';
@@ -95,8 +96,14 @@ export class KbDB implements KbReader {
     this.extraction = extraction;
   }
 
-  static async open(path: string, o?: OpenOptions): Promise<KbDB> {
-    const options = optionsOf<OpenOptions>(o, 'options', OPEN_OPTION_KEYS);
+  /**
+   * Opens (creating if needed) the base at `path`. Seed form: `open(path, backend)`, optionally followed by
+   * an options object; or `open(path, options)`.
+   */
+  static open(path: string, backend?: Backend | null, options?: OpenOptions): Promise<KbDB>;
+  static open(path: string, options?: OpenOptions): Promise<KbDB>;
+  static async open(path: string, ...rest: unknown[]): Promise<KbDB> {
+    const options = openOptionsOf(rest);
     if (options.strict !== undefined && typeof options.strict !== 'boolean')
       throw new KbValidationError('invalid_type', 'strict', 'must be true or false');
     const backend = options.backend ?? 'graph';
@@ -133,7 +140,10 @@ export class KbDB implements KbReader {
    * checksum is verified) into a new, empty base at `dest` (a path or a postgres:// URL), keeping every
    * entry's order and timestamp, and returns it opened.
    */
-  static async restore(src: string, dest: string, options: OpenOptions = {}): Promise<KbDB> {
+  static restore(src: string, dest: string, backend?: Backend | null, options?: OpenOptions): Promise<KbDB>;
+  static restore(src: string, dest: string, options?: OpenOptions): Promise<KbDB>;
+  static async restore(src: string, dest: string, ...rest: unknown[]): Promise<KbDB> {
+    const options = openOptionsOf(rest);
     await restoreLog(src, dest);
     return KbDB.open(dest, options);
   }
@@ -445,7 +455,11 @@ export class KbDB implements KbReader {
   }
 
   /** Extracts claims from free text; one call is one atomic batch. Seed form: `ingestText(text, source_id)`. */
-  ingestText(text: string, source_id?: string): Promise<extract.IngestResult>;
+  ingestText(
+    text: string,
+    source_id?: string | null,
+    options?: extract.IngestTextOptions,
+  ): Promise<extract.IngestResult>;
   ingestText(text: string, options?: extract.IngestTextOptions): Promise<extract.IngestResult>;
   async ingestText(text: string, ...rest: unknown[]): Promise<extract.IngestResult> {
     const o = callForm<extract.IngestTextOptions>(rest, ['source_id'], ['string'], OPTION_KEYS.ingestText);
@@ -458,8 +472,9 @@ export class KbDB implements KbReader {
    */
   ingestChat(
     messages: unknown[],
-    conversation_id?: string,
-    extraction?: extract.ExtractionMode,
+    conversation_id?: string | null,
+    extraction?: extract.ExtractionMode | null,
+    options?: extract.IngestChatOptions,
   ): Promise<extract.IngestResult>;
   ingestChat(messages: unknown[], options?: extract.IngestChatOptions): Promise<extract.IngestResult>;
   async ingestChat(messages: unknown[], ...rest: unknown[]): Promise<extract.IngestResult> {
@@ -473,7 +488,11 @@ export class KbDB implements KbReader {
   }
 
   /** Claims from a ChatGPT or Claude export ZIP, a JSON conversation or a text transcript; one file, one batch. */
-  ingestChatFile(path: string, platform?: extract.ChatPlatform): Promise<extract.IngestResult>;
+  ingestChatFile(
+    path: string,
+    platform?: extract.ChatPlatform | null,
+    options?: extract.IngestChatFileOptions,
+  ): Promise<extract.IngestResult>;
   ingestChatFile(path: string, options?: extract.IngestChatFileOptions): Promise<extract.IngestResult>;
   async ingestChatFile(path: string, ...rest: unknown[]): Promise<extract.IngestResult> {
     const o = callForm<extract.IngestChatFileOptions>(rest, ['platform'], ['string'], OPTION_KEYS.ingestChatFile);
@@ -484,7 +503,8 @@ export class KbDB implements KbReader {
   ingestTeamChat(
     path: string,
     channels?: string[] | null,
-    extraction?: extract.ExtractionMode,
+    extraction?: extract.ExtractionMode | null,
+    options?: extract.IngestTeamChatOptions,
   ): Promise<extract.IngestResult>;
   ingestTeamChat(path: string, options?: extract.IngestTeamChatOptions): Promise<extract.IngestResult>;
   async ingestTeamChat(path: string, ...rest: unknown[]): Promise<extract.IngestResult> {
@@ -509,8 +529,17 @@ export class KbDB implements KbReader {
 
   // ---- inquiries -------------------------------------------------------------------------------------
 
-  /** Records an open question; the first claim later linking subject and object (fitting the hint) answers it. */
-  async ingestInquiry(question: string, subject: string, object: string, predicate_hint = ''): Promise<Inquiry> {
+  /**
+   * Records an open question; the first claim later linking subject and object (fitting the hint) answers it.
+   * Subject and object are names (any type answers), or `[name, type]` pairs as in claims (the seed's form:
+   * only an entity of that type answers).
+   */
+  async ingestInquiry(
+    question: string,
+    subject: string | [name: string, type: string],
+    object: string | [name: string, type: string],
+    predicate_hint = '',
+  ): Promise<Inquiry> {
     const text = (v: unknown, field: string, allowEmpty = false) => {
       if (typeof v !== 'string' || (!allowEmpty && v.trim() === ''))
         throw new KbValidationError(
@@ -520,15 +549,39 @@ export class KbDB implements KbReader {
         );
       if (v.length > 4000) throw new KbValidationError('too_long', field, 'is longer than 4000 characters');
     };
+    const side = (v: unknown, field: string): { name: string; type?: string } => {
+      if (!Array.isArray(v)) {
+        if (v !== undefined && typeof v !== 'string')
+          throw new KbValidationError('invalid_type', field, 'must be a name or a [name, type] pair');
+        text(v, field);
+        return { name: v as string };
+      }
+      if (v.length !== 2)
+        throw new KbValidationError(
+          'invalid_tuple',
+          field,
+          `must have exactly 2 elements [name, type], got ${v.length}`,
+        );
+      text(v[0], `${field}[0]`);
+      text(v[1], `${field}[1]`);
+      return { name: v[0], type: v[1] };
+    };
     text(question, 'question');
-    text(subject, 'subject');
-    text(object, 'object');
+    const s = side(subject, 'subject');
+    const o = side(object, 'object');
     text(predicate_hint, 'predicate_hint', true);
     const id = newId('inq_');
-    await this.w.write(() => ({
-      entries: [{ kind: 'inquiry', inquiry_id: id, question, subject, object, predicate_hint }],
-      finish: () => undefined,
-    }));
+    const entry: InquiryEntry = {
+      kind: 'inquiry',
+      inquiry_id: id,
+      question,
+      subject: s.name,
+      object: o.name,
+      predicate_hint,
+      ...(s.type !== undefined ? { subject_type: s.type } : {}),
+      ...(o.type !== undefined ? { object_type: o.type } : {}),
+    };
+    await this.w.write(() => ({ entries: [entry], finish: () => undefined }));
     return (await this.getInquiry(id))!;
   }
 

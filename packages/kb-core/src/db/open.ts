@@ -2,16 +2,31 @@
 import { KbValidationError } from '../errors.js';
 import { builtinVocabularies } from '../vocab/index.js';
 import { KbDB } from './kb.js';
-import { optionsOf } from './call-forms.js';
-import { QUICKSTART_OPTION_KEYS, type OpenOptions, type QuickstartOptions } from './options.js';
+import { openOptionsOf, quickstartOptionsOf } from './call-forms.js';
+import type { Backend, Curator, OpenOptions, QuickstartOptions } from './options.js';
 
-export function open(path: string, options?: OpenOptions): Promise<KbDB> {
-  return KbDB.open(path, options);
+/** Opens (creating if needed) the base at `path`: `open(path, backend?, options?)` or `open(path, options)`. */
+export function open(path: string, backend?: Backend | null, options?: OpenOptions): Promise<KbDB>;
+export function open(path: string, options?: OpenOptions): Promise<KbDB>;
+export async function open(path: string, ...rest: unknown[]): Promise<KbDB> {
+  return KbDB.open(path, openOptionsOf(rest));
 }
 
-/** Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. */
-export async function quickstart(path: string, o?: QuickstartOptions): Promise<KbDB> {
-  const options = optionsOf<QuickstartOptions>(o, 'options', QUICKSTART_OPTION_KEYS);
+/**
+ * Opens (creating if needed) a base and registers the named shipped vocabularies not registered yet. Seed
+ * form: `quickstart(path, vocabs, curator)`, optionally followed by an options object; or
+ * `quickstart(path, options)`.
+ */
+export function quickstart(
+  path: string,
+  vocabs?: string[] | null,
+  curator?: Curator | null,
+  options?: QuickstartOptions,
+): Promise<KbDB>;
+export function quickstart(path: string, vocabs: string[] | null, options?: QuickstartOptions): Promise<KbDB>;
+export function quickstart(path: string, options?: QuickstartOptions): Promise<KbDB>;
+export async function quickstart(path: string, ...rest: unknown[]): Promise<KbDB> {
+  const options = quickstartOptionsOf(rest);
   const vocabs = options.vocabs ?? ['bio'];
   if (!Array.isArray(vocabs))
     throw new KbValidationError('invalid_type', 'vocabs', 'must be an array of vocabulary names');

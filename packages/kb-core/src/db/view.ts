@@ -144,7 +144,7 @@ export class KbView {
   }
 
   /** The entity, its relationships and what lies within `depth` hops (seed form: `query(entity, depth)`). */
-  query(entity: string, depth?: number): Promise<QueryFrame>;
+  query(entity: string, depth?: number | null, options?: QueryOptions): Promise<QueryFrame>;
   query(entity: string, options?: QueryOptions): Promise<QueryFrame>;
   async query(entity: string, ...rest: unknown[]): Promise<QueryFrame> {
     const options = callForm<QueryOptions>(rest, ['depth'], ['number'], QUERY_KEYS);
@@ -154,7 +154,7 @@ export class KbView {
     return buildFrame(rc, this.entityOrThrow(rc, entity), { ...options, depth }, false);
   }
 
-  explain(entity: string, depth?: number): Promise<ExplainFrame>;
+  explain(entity: string, depth?: number | null, options?: QueryOptions): Promise<ExplainFrame>;
   explain(entity: string, options?: QueryOptions): Promise<ExplainFrame>;
   async explain(entity: string, ...rest: unknown[]): Promise<ExplainFrame> {
     const options = callForm<QueryOptions>(rest, ['depth'], ['number'], QUERY_KEYS);
@@ -199,7 +199,7 @@ export class KbView {
   }
 
   /** Seed form: `claimsFor(entity, predicate_type)`. */
-  claimsFor(entity: string, predicate_type?: string): Promise<Claim[]>;
+  claimsFor(entity: string, predicate_type?: string | null, options?: ClaimsForOptions): Promise<Claim[]>;
   claimsFor(entity: string, options?: ClaimsForOptions): Promise<Claim[]>;
   async claimsFor(entity: string, ...rest: unknown[]): Promise<Claim[]> {
     const options = callForm<ClaimsForOptions>(rest, ['predicate_type'], ['string'], ['predicate_type', 'status']);
@@ -238,7 +238,7 @@ export class KbView {
    * (default: BM25 and vectors fused by reciprocal rank fusion), 'semantic' or 'lexical'; filters on an end's
    * entity_type, predicate, source_type and min_confidence. `pending` counts what is not embedded yet.
    */
-  search(query: string, k?: number, mode?: SearchMode): Promise<SearchAnswer>;
+  search(query: string, k?: number | null, mode?: SearchMode | null, options?: SearchOptions): Promise<SearchAnswer>;
   search(query: string, options?: SearchOptions): Promise<SearchAnswer>;
   async search(query: string, ...rest: unknown[]): Promise<SearchAnswer> {
     await this.host.beforeRead();
@@ -246,7 +246,12 @@ export class KbView {
   }
 
   /** The k entities that best answer a query (names, synonyms, type, relationships); hybrid by default. */
-  searchEntities(query: string, k?: number, entity_type?: string): Promise<EntitySearchAnswer>;
+  searchEntities(
+    query: string,
+    k?: number | null,
+    entity_type?: string | null,
+    options?: SearchEntitiesOptions,
+  ): Promise<EntitySearchAnswer>;
   searchEntities(query: string, options?: SearchEntitiesOptions): Promise<EntitySearchAnswer>;
   async searchEntities(query: string, ...rest: unknown[]): Promise<EntitySearchAnswer> {
     await this.host.beforeRead();
@@ -254,7 +259,11 @@ export class KbView {
   }
 
   /** Seed form: `listEntities(entity_type, min_claims)`. */
-  listEntities(entity_type?: string, min_claims?: number): Promise<EntitySummary[]>;
+  listEntities(
+    entity_type?: string | null,
+    min_claims?: number | null,
+    options?: ListEntitiesOptions,
+  ): Promise<EntitySummary[]>;
   listEntities(options?: ListEntitiesOptions): Promise<EntitySummary[]>;
   async listEntities(...rest: unknown[]): Promise<EntitySummary[]> {
     const options = callForm<ListEntitiesOptions>(
@@ -356,7 +365,11 @@ export class KbView {
    * neither (the seed's `check_inquiry_matches()`): the open inquiries, naming that entity if one is given, that
    * an active claim in the base already answers.
    */
-  checkInquiryMatches(subject_id?: string, object_id?: string): Promise<Inquiry[]>;
+  checkInquiryMatches(
+    subject_id?: string | null,
+    object_id?: string | null,
+    options?: InquiryMatchOptions,
+  ): Promise<Inquiry[]>;
   checkInquiryMatches(options?: InquiryMatchOptions): Promise<Inquiry[]>;
   async checkInquiryMatches(...rest: unknown[]): Promise<Inquiry[]> {
     const o = callForm<InquiryMatchOptions>(

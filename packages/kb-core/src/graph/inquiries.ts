@@ -1,5 +1,6 @@
-// Open questions and the claims that answer them. An inquiry names a subject and an object (and maybe a
-// predicate hint); the first claim linking the two, in either direction and fitting the hint, matches it.
+// Open questions and the claims that answer them. An inquiry names a subject and an object (each maybe with a
+// type) and maybe a predicate hint; the first claim linking the two, in either direction, of those types and
+// fitting the hint, matches it.
 // It is a derived index (see derived.ts): the graph's apply offers it each claim while any inquiry is open.
 import type { InquiryEntry, LogEntry } from '../store/types.js';
 import { normalizeName, normalizeToken } from '../model/normalize.js';
@@ -14,7 +15,13 @@ export interface InquiryGraph {
   readonly factO: Int32Array;
   readonly factP: Int32Array;
   readonly entityNorm: readonly string[];
+  readonly entityType: readonly string[];
   readonly predName: readonly string[];
+}
+
+/** Whether an entity of type `have` answers for an inquiry's side of type `want` ('' for any type). */
+export function typeFits(want: string, have: string): boolean {
+  return want === '' || want === have;
 }
 
 export interface InquiryState {
@@ -22,6 +29,9 @@ export interface InquiryState {
   /** Canonical names the subject / object may stand for (synonyms followed). */
   subjectNorms: string[];
   objectNorms: string[];
+  /** Normalised types the subject / object must have, '' for any. */
+  subjectType: string;
+  objectType: string;
   hint: string;
   createdTs: number;
   matchedTs: number;
@@ -51,7 +61,18 @@ export class InquiryBook implements DerivedIndex {
   onClaim(c: number, ts: number, events: PendingEvent[] | null): void {
     const g = this.graph;
     const f = g.claimFact[c]!;
-    this.match(c, g.entityNorm[g.factS[f]!]!, g.entityNorm[g.factO[f]!]!, g.predName[g.factP[f]!]!, ts, events);
+    const s = g.factS[f]!;
+    const o = g.factO[f]!;
+    this.match(
+      c,
+      g.entityNorm[s]!,
+      g.entityNorm[o]!,
+      g.predName[g.factP[f]!]!,
+      ts,
+      events,
+      g.entityType[s]!,
+      g.entityType[o]!,
+    );
   }
 
   onEntry(e: LogEntry, ts: number): void {
@@ -64,6 +85,8 @@ export class InquiryBook implements DerivedIndex {
       entry: e,
       subjectNorms: this.registry.canonicalCandidates(normalizeName(e.subject)),
       objectNorms: this.registry.canonicalCandidates(normalizeName(e.object)),
+      subjectType: e.subject_type === undefined ? '' : normalizeToken(e.subject_type),
+      objectType: e.object_type === undefined ? '' : normalizeToken(e.object_type),
       hint: e.predicate_hint.trim() === '' ? '' : normalizeToken(e.predicate_hint),
       createdTs: ts,
       matchedTs: Infinity,
@@ -82,11 +105,22 @@ export class InquiryBook implements DerivedIndex {
     return i;
   }
 
-  /** Whether a claim between entities named a and b (either direction) with this predicate answers inquiry i. */
-  fits(i: number, subjectNorm: string, objectNorm: string, predicate: string): boolean {
+  /**
+   * Whether a claim between entities named a and b (either direction), of types aType and bType, with this
+   * predicate answers inquiry i.
+   */
+  fits(i: number, a: string, b: string, predicate: string, aType: string, bType: string): boolean {
     const q = this.list[i]!;
-    const forward = q.subjectNorms.includes(subjectNorm) && q.objectNorms.includes(objectNorm);
-    const backward = q.subjectNorms.includes(objectNorm) && q.objectNorms.includes(subjectNorm);
+    const forward =
+      q.subjectNorms.includes(a) &&
+      q.objectNorms.includes(b) &&
+      typeFits(q.subjectType, aType) &&
+      typeFits(q.objectType, bType);
+    const backward =
+      q.subjectNorms.includes(b) &&
+      q.objectNorms.includes(a) &&
+      typeFits(q.subjectType, bType) &&
+      typeFits(q.objectType, aType);
     if (!forward && !backward) return false;
     return q.hint === '' || predicate === q.hint || predicate.includes(q.hint) || q.hint.includes(predicate);
   }
@@ -99,11 +133,13 @@ export class InquiryBook implements DerivedIndex {
     predicate: string,
     ts: number,
     events: PendingEvent[] | null,
+    subjectType: string,
+    objectType: string,
   ): void {
     const candidates = this.openByName.get(subjectNorm);
     if (!candidates) return;
     for (const i of [...candidates]) {
-      if (!this.fits(i, subjectNorm, objectNorm, predicate)) continue;
+      if (!this.fits(i, subjectNorm, objectNorm, predicate, subjectType, objectType)) continue;
       const q = this.list[i]!;
       q.matchedTs = ts;
       q.answers.push(c);

@@ -31,6 +31,9 @@ export interface InquiryEntry {
   subject: string;
   object: string;
   predicate_hint: string;
+  /** The types given with the names (`ingestInquiry(q, [name, type], [name, type])`); absent: any type. */
+  subject_type?: string;
+  object_type?: string;
 }
 
 export interface VocabularyEntry {
