@@ -1,6 +1,6 @@
 // Node properties as columns: what a graph offers (GraphReader.scanColumns) so that an aggregation over one
 // node pattern runs as tight loops over arrays instead of a row object per node (see pushdown.ts).
-import type { GraphNode, Value } from './values.js';
+import { type GraphNode, ownValue, type Value } from './values.js';
 
 /**
  * One property over the scanned slots. `dict`: dictionary-encoded (`code < 0` is null; the dictionary's
@@ -25,7 +25,8 @@ export interface NodeColumns {
  * whole scan is refused (`undefined`) so the query runs row by row.
  */
 export function columnsFromNodes(nodes: readonly GraphNode[], keys: readonly string[]): NodeColumns | undefined {
-  const columns: Record<string, Column> = {};
+  // No prototype: a key named `constructor` is a column like any other.
+  const columns: Record<string, Column> = Object.create(null);
   for (const key of keys) {
     const c = columnOf(nodes, key);
     if (!c) return undefined;
@@ -37,7 +38,7 @@ export function columnsFromNodes(nodes: readonly GraphNode[], keys: readonly str
 function columnOf(nodes: readonly GraphNode[], key: string): Column | undefined {
   let kind: 'dict' | 'int' | 'float' | undefined;
   for (const n of nodes) {
-    const v = n.properties[key] ?? null;
+    const v = ownValue(n.properties, key) ?? null;
     if (v === null) continue;
     const k =
       typeof v === 'string' || typeof v === 'boolean'
@@ -55,7 +56,7 @@ function columnOf(nodes: readonly GraphNode[], key: string): Column | undefined 
     const dict: Value[] = [];
     const index = new Map<Value, number>();
     nodes.forEach((n, i) => {
-      const v = n.properties[key] ?? null;
+      const v = ownValue(n.properties, key) ?? null;
       if (v === null) {
         codes[i] = -1;
         return;
@@ -72,7 +73,7 @@ function columnOf(nodes: readonly GraphNode[], key: string): Column | undefined 
   const values = new Float64Array(nodes.length);
   const nulls = new Uint8Array(nodes.length);
   nodes.forEach((n, i) => {
-    const v = n.properties[key] ?? null;
+    const v = ownValue(n.properties, key) ?? null;
     if (v === null) nulls[i] = 1;
     else values[i] = Number(v);
   });

@@ -37,7 +37,7 @@ export function equals(a: Value, b: Value): boolean | null {
   if (ka.length !== kb.length) return false;
   let unknown = false;
   for (const k of ka) {
-    if (!(k in b)) return false;
+    if (!Object.hasOwn(b, k)) return false;
     const e = equals(a[k]!, b[k]!);
     if (e === false) return false;
     if (e === null) unknown = true;

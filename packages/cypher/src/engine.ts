@@ -5,7 +5,7 @@ import { executeQuery, type Result } from './execute.js';
 import type { GraphReader } from './graph.js';
 import { parse } from './parser.js';
 import { check } from './semantic.js';
-import { fromJs, type Value } from './values.js';
+import { fromJs, setOwn, type Value } from './values.js';
 import type { Query } from './ast.js';
 import type { Procedures } from './procedures.js';
 
@@ -35,7 +35,7 @@ export function runCypher(
   const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
   let ticks = 0;
   const p: Record<string, Value> = {};
-  for (const [k, v] of Object.entries(params)) p[k] = fromJs(v);
+  for (const [k, v] of Object.entries(params)) setOwn(p, k, fromJs(v));
   const ctx: EvalContext = {
     graph,
     params: p,

@@ -14,9 +14,22 @@ import type { GraphReader } from './graph.js';
 import type { Procedures } from './procedures.js';
 import { matchPart, matchPattern } from './match.js';
 import { subqueryHasRows } from './execute.js';
-import { type CypherMap, GraphNode, GraphRelationship, isMap, PathValue, type Value, typeName } from './values.js';
+import {
+  type CypherMap,
+  GraphNode,
+  GraphRelationship,
+  isMap,
+  ownValue,
+  PathValue,
+  setOwn,
+  type Value,
+  typeName,
+} from './values.js';
 
 export type Row = Record<string, Value>;
+
+/** A variable of a row: its own binding only (a variable named `constructor` is not Object's). */
+export const lookup = (row: Row, name: string): Value | undefined => ownValue(row, name);
 
 export interface EvalContext {
   graph: GraphReader;
@@ -40,9 +53,9 @@ function property(target: Value, key: string): Value {
   if (target === null) return null;
   if (target instanceof GraphNode || target instanceof GraphRelationship) {
     if (target.deleted) throw new CypherEntityNotFoundError('DeletedEntityAccess', 'the entity was deleted');
-    return target.properties[key] ?? null;
+    return ownValue(target.properties, key) ?? null;
   }
-  if (isMap(target)) return target[key] ?? null;
+  if (isMap(target)) return ownValue(target, key) ?? null;
   throw typeErr(`cannot read property '${key}' of ${typeName(target)}`);
 }
 
@@ -51,18 +64,17 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     case 'literal':
       return e.value;
     case 'param': {
-      if (!(e.name in ctx.params)) throw new CypherParameterMissingError(e.name);
-      return ctx.params[e.name]!;
+      const v = ownValue(ctx.params, e.name);
+      if (v === undefined) throw new CypherParameterMissingError(e.name);
+      return v;
     }
-    case 'var': {
-      const v = row[e.name];
-      return v === undefined ? null : v;
-    }
+    case 'var':
+      return lookup(row, e.name) ?? null;
     case 'list':
       return e.items.map((x) => evaluate(x, row, ctx));
     case 'map': {
       const out: CypherMap = {};
-      for (const [k, x] of e.entries) out[k] = evaluate(x, row, ctx);
+      for (const [k, x] of e.entries) setOwn(out, k, evaluate(x, row, ctx));
       return out;
     }
     case 'prop':
@@ -158,17 +170,17 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       return false;
     }
     case 'mapProjection': {
-      const target = row[e.target] ?? null;
+      const target = lookup(row, e.target) ?? null;
       if (target === null) return null;
       const out: CypherMap = {};
       for (const item of e.items) {
-        if (item.kind === 'property') out[item.key] = property(target, item.key);
+        if (item.kind === 'property') setOwn(out, item.key, property(target, item.key));
         else if (item.kind === 'all') {
           const props = target instanceof GraphNode || target instanceof GraphRelationship ? target.properties : target;
           if (!isMap(props)) throw typeErr(`cannot project ${typeName(target)}`);
-          Object.assign(out, props);
-        } else if (item.kind === 'variable') out[item.name] = row[item.name] ?? null;
-        else out[item.key] = evaluate(item.value, row, ctx);
+          for (const [k, x] of Object.entries(props)) setOwn(out, k, x);
+        } else if (item.kind === 'variable') setOwn(out, item.name, lookup(row, item.name) ?? null);
+        else setOwn(out, item.key, evaluate(item.value, row, ctx));
       }
       return out;
     }

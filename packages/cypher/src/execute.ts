@@ -14,7 +14,7 @@ import {
 import { coerceArgument, yieldItems } from './procedures.js';
 import { countPaths } from './path-count.js';
 import { columnarAggregate } from './pushdown.js';
-import { type EvalContext, evaluate, type Row, truthy } from './eval.js';
+import { type EvalContext, evaluate, lookup, type Row, truthy } from './eval.js';
 import { AGGREGATES } from './functions.js';
 import { type GraphWriter, isWritable } from './graph.js';
 import { type LookupHints, matchPart, matchPattern } from './match.js';
@@ -23,8 +23,10 @@ import {
   GraphNode,
   GraphRelationship,
   isMap,
+  ownValue,
   PathValue,
   type Properties,
+  setOwn,
   TemporalValue,
   type Value,
   typeName,
@@ -82,12 +84,12 @@ function executeSingle(q: SingleQuery, ctx: EvalContext): Result {
     const [out] = runClause(only, rows, scope, ctx);
     // A procedure without outputs returns no rows when called on its own.
     if (columns.length === 0) return { columns, rows: [] };
-    return { columns, rows: out.map((r) => columns.map((k) => r[k] ?? null)) };
+    return { columns, rows: out.map((r) => columns.map((k) => lookup(r, k) ?? null)) };
   }
   for (const c of q.clauses) {
     if (c.kind === 'return') {
       const { rows: out, columns } = project(c, rows, scope, ctx);
-      return { columns, rows: out.map((r) => columns.map((k) => r[k] ?? null)) };
+      return { columns, rows: out.map((r) => columns.map((k) => lookup(r, k) ?? null)) };
     }
     [rows, scope] = runClause(c, rows, scope, ctx);
   }
@@ -132,7 +134,7 @@ function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [
         }
         if (!found && c.optional) {
           const r = { ...row };
-          for (const v of newVars) r[v] = null;
+          for (const v of newVars) setOwn(r, v, null);
           out.push(r);
         }
       }
@@ -197,7 +199,7 @@ function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [
       for (const row of rows) {
         for (const item of c.items) {
           if (item.kind === 'labels') {
-            const n = row[item.variable];
+            const n = lookup(row, item.variable);
             if (n instanceof GraphNode) for (const l of item.labels) g.removeLabel(n, l);
           } else {
             const t = evaluate(item.target, row, ctx);
@@ -249,8 +251,9 @@ function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [
       for (const row of rows) {
         const args = proc.inputs.map((field, i) => {
           if (c.args) return coerceArgument(field, evaluate(c.args[i]!, row, ctx));
-          if (!(field.name in ctx.params)) throw new CypherParameterMissingError(field.name);
-          return coerceArgument(field, ctx.params[field.name]!);
+          const v = ownValue(ctx.params, field.name);
+          if (v === undefined) throw new CypherParameterMissingError(field.name);
+          return coerceArgument(field, v);
         });
         // A procedure without outputs runs for its effect and keeps the row.
         if (proc.outputs.length === 0) {
@@ -261,7 +264,7 @@ function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [
         for (const values of proc.call(args)) {
           ctx.tick();
           const r = { ...row };
-          for (const y of yields) r[y.alias] = values[proc.outputs.findIndex((o) => o.name === y.name)] ?? null;
+          for (const y of yields) setOwn(r, y.alias, values[proc.outputs.findIndex((o) => o.name === y.name)] ?? null);
           if (c.where && truthy(evaluate(c.where, r, ctx)) !== true) continue;
           out.push(r);
         }
@@ -311,7 +314,7 @@ function evalProps(e: Expr | null, row: Row, ctx: EvalContext): Properties {
   if (m === null) return {};
   if (!isMap(m)) throw new CypherTypeError('InvalidArgumentType', 'properties must be a MAP');
   const out: Properties = {};
-  for (const [k, v] of Object.entries(m)) if (v !== null) out[k] = checkPropertyValue(v);
+  for (const [k, v] of Object.entries(m)) if (v !== null) setOwn(out, k, checkPropertyValue(v));
   return out;
 }
 
@@ -324,14 +327,14 @@ function checkPropertyValue(v: Value): Value {
 function createPart(part: PatternPart, row: Row, g: GraphWriter, ctx: EvalContext): Row {
   const r = { ...row };
   const nodes: GraphNode[] = part.nodes.map((n) => {
-    if (n.variable !== null && r[n.variable] !== undefined && r[n.variable] !== null) {
-      const bound = r[n.variable];
+    const bound = n.variable !== null ? lookup(r, n.variable) : undefined;
+    if (bound !== undefined && bound !== null) {
       if (!(bound instanceof GraphNode))
         throw new CypherTypeError('InvalidArgumentType', `${n.variable} is not a node`);
       return bound;
     }
     const node = g.createNode(n.labels, evalProps(n.properties, r, ctx));
-    if (n.variable !== null) r[n.variable] = node;
+    if (n.variable !== null) setOwn(r, n.variable, node);
     return node;
   });
   const rels: GraphRelationship[] = part.rels.map((p, i) => {
@@ -339,17 +342,17 @@ function createPart(part: PatternPart, row: Row, g: GraphWriter, ctx: EvalContex
     const b = nodes[i + 1]!;
     const [s, e] = p.direction === 'in' ? [b, a] : [a, b];
     const rel = g.createRelationship(p.types[0]!, s, e, evalProps(p.properties, r, ctx));
-    if (p.variable !== null) r[p.variable] = rel;
+    if (p.variable !== null) setOwn(r, p.variable, rel);
     return rel;
   });
-  if (part.variable !== null) r[part.variable] = new PathValue(nodes, rels);
+  if (part.variable !== null) setOwn(r, part.variable, new PathValue(nodes, rels));
   return r;
 }
 
 function applySet(items: SetItem[], row: Row, g: GraphWriter, ctx: EvalContext): void {
   for (const item of items) {
     if (item.kind === 'labels') {
-      const n = row[item.variable];
+      const n = lookup(row, item.variable);
       if (n === null || n === undefined) continue;
       if (!(n instanceof GraphNode)) throw new CypherTypeError('InvalidArgumentType', 'labels go on nodes');
       for (const l of item.labels) g.addLabel(n, l);
@@ -364,7 +367,7 @@ function applySet(items: SetItem[], row: Row, g: GraphWriter, ctx: EvalContext):
       g.setProperty(t, item.key, checkPropertyValue(evaluate(item.value, row, ctx)));
       continue;
     }
-    const t = row[item.variable];
+    const t = lookup(row, item.variable);
     if (t === null || t === undefined) continue;
     if (!(t instanceof GraphNode || t instanceof GraphRelationship)) {
       throw new CypherTypeError('InvalidArgumentType', `cannot set properties on ${typeName(t)}`);
@@ -374,7 +377,7 @@ function applySet(items: SetItem[], row: Row, g: GraphWriter, ctx: EvalContext):
     if (v === null) v = {};
     if (!isMap(v)) throw new CypherTypeError('InvalidArgumentType', `cannot set properties from ${typeName(v)}`);
     if (item.kind === 'replace') {
-      for (const k of Object.keys(t.properties)) if (!(k in v)) g.setProperty(t, k, null);
+      for (const k of Object.keys(t.properties)) if (!Object.hasOwn(v, k)) g.setProperty(t, k, null);
     }
     for (const [k, x] of Object.entries(v)) g.setProperty(t, k, checkPropertyValue(x));
   }
@@ -408,7 +411,7 @@ function project(
       ctx.tick();
       const o: Row = {};
       items.forEach((it, k) => {
-        o[columns[k]!] = evaluate(it.expr, row, ctx);
+        setOwn(o, columns[k]!, evaluate(it.expr, row, ctx));
       });
       out.push({ row: o, sortCtx: { ...row, ...o } });
     }
@@ -436,7 +439,7 @@ function project(
       const o: Row = {};
       items.forEach((it, k) => {
         const ki = keyItems.findIndex((x) => x.k === k);
-        o[columns[k]!] = ki >= 0 ? g.keys[ki]! : evaluate(it.expr, g.keyRow, actx);
+        setOwn(o, columns[k]!, ki >= 0 ? g.keys[ki]! : evaluate(it.expr, g.keyRow, actx));
       });
       out.push({ row: o, sortCtx: { ...g.keyRow, ...o }, aggValues: values });
     }
@@ -445,7 +448,7 @@ function project(
   if (p.distinct) {
     const seen = new Set<string>();
     out = out.filter((r) => {
-      const k = equivalenceKey(columns.map((c) => r.row[c] ?? null));
+      const k = equivalenceKey(columns.map((c) => lookup(r.row, c) ?? null));
       if (seen.has(k)) return false;
       seen.add(k);
       return true;

@@ -350,7 +350,9 @@ export const AGGREGATES = new Set([
 ]);
 
 export function lookupFunction(name: string): FnDef | undefined {
-  return FUNCTIONS[name.toLowerCase()];
+  const key = name.toLowerCase();
+  // Own entries only: `constructor(1)` is an unknown function, not Object.
+  return Object.hasOwn(FUNCTIONS, key) ? FUNCTIONS[key] : undefined;
 }
 
 export { checkedInt };

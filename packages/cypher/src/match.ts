@@ -4,9 +4,9 @@
 import type { Expr, NodePattern, PatternPart, RelPattern } from './ast.js';
 import { equals } from './compare.js';
 import type { Direction } from './graph.js';
-import { type EvalContext, evaluate, type Row } from './eval.js';
+import { type EvalContext, evaluate, lookup, type Row } from './eval.js';
 import { CypherTypeError } from './errors.js';
-import { GraphNode, type GraphRelationship, isMap, PathValue, type Value } from './values.js';
+import { GraphNode, type GraphRelationship, isMap, ownValue, PathValue, setOwn, type Value } from './values.js';
 
 type RelBinding = GraphRelationship | GraphRelationship[];
 
@@ -51,13 +51,13 @@ function propsOf(p: Expr | null, row: Row, ctx: EvalContext): [string, Value][] 
 
 function propsMatch(entity: GraphNode | GraphRelationship, props: [string, Value][] | null): boolean {
   if (!props) return true;
-  for (const [k, v] of props) if (equals(entity.properties[k] ?? null, v) !== true) return false;
+  for (const [k, v] of props) if (equals(ownValue(entity.properties, k) ?? null, v) !== true) return false;
   return true;
 }
 
 function nodeMatches(n: GraphNode, pat: NodePattern, props: [string, Value][] | null, row: Row): boolean {
   if (pat.variable !== null) {
-    const bound = row[pat.variable];
+    const bound = lookup(row, pat.variable);
     if (bound !== undefined && bound !== n) return false;
   }
   for (const l of pat.labels) if (!n.labels.includes(l)) return false;
@@ -71,10 +71,8 @@ function candidates(
   ctx: EvalContext,
   hints: LookupHints | undefined,
 ): Iterable<GraphNode> {
-  if (pat.variable !== null && row[pat.variable] !== undefined) {
-    const v = row[pat.variable];
-    return v instanceof GraphNode ? [v] : [];
-  }
+  const v = pat.variable !== null ? lookup(row, pat.variable) : undefined;
+  if (v !== undefined) return v instanceof GraphNode ? [v] : [];
   const label = pat.labels[0];
   if (props && props.length > 0 && ctx.graph.findNodes) {
     const [k, v] = props[0]!;
@@ -93,7 +91,7 @@ function anchorIndex(part: PatternPart, row: Row, hints: LookupHints | undefined
   let best = 0;
   let bestScore = -1;
   part.nodes.forEach((n, i) => {
-    const bound = n.variable !== null && row[n.variable] !== undefined;
+    const bound = n.variable !== null && lookup(row, n.variable) !== undefined;
     const hinted = n.properties !== null || (n.variable !== null && hints?.has(n.variable) === true);
     const score = bound ? 3 : hinted ? 2 : n.labels.length > 0 ? 1 : 0;
     if (score > bestScore) {
@@ -134,12 +132,12 @@ export function* matchPart(
 function bind(part: PatternPart, st: State, row: Row): Row {
   const out = { ...row };
   part.nodes.forEach((p, i) => {
-    if (p.variable !== null) out[p.variable] = st.nodes[i]!;
+    if (p.variable !== null) setOwn(out, p.variable, st.nodes[i]!);
   });
   part.rels.forEach((p, i) => {
-    if (p.variable !== null) out[p.variable] = st.rels[i]!;
+    if (p.variable !== null) setOwn(out, p.variable, st.rels[i]!);
   });
-  if (part.variable !== null) out[part.variable] = toPath(st);
+  if (part.variable !== null) setOwn(out, part.variable, toPath(st));
   return out;
 }
 
@@ -231,7 +229,7 @@ function sameVariableOk(part: PatternPart, st: State, idx: number, n: GraphNode)
 function relOk(r: GraphRelationship, pat: RelPattern, props: [string, Value][] | null, row: Row): boolean {
   if (r.deleted || !propsMatch(r, props)) return false;
   if (pat.variable !== null && pat.range === null) {
-    const bound = row[pat.variable];
+    const bound = lookup(row, pat.variable);
     if (bound !== undefined && bound !== r) return false;
   }
   return true;
@@ -258,7 +256,7 @@ function* hop(
   }
   const min = pat.range.min ?? 1;
   const max = pat.range.max ?? Number.POSITIVE_INFINITY;
-  const bound = pat.variable !== null ? row[pat.variable] : undefined;
+  const bound = pat.variable !== null ? lookup(row, pat.variable) : undefined;
   const path: GraphRelationship[] = [];
   const onPath = new Set<GraphRelationship>();
   function* dfs(n: GraphNode): Generator<[RelBinding, GraphNode]> {

@@ -2,7 +2,7 @@
 // adjacency lists; a label index answers label scans; writes are counted as Neo4j-style statistics.
 import { columnsFromNodes, type NodeColumns } from './columns.js';
 import type { Direction, GraphWriter } from './graph.js';
-import { GraphNode, GraphRelationship, type Properties, type Value } from './values.js';
+import { GraphNode, GraphRelationship, type Properties, setOwn, type Value } from './values.js';
 
 export interface WriteStats {
   nodes_created: number;
@@ -96,7 +96,7 @@ export class MemoryGraph implements GraphWriter {
       delete entity.properties[key];
       return;
     }
-    entity.properties[key] = value;
+    setOwn(entity.properties, key, value);
     this.stats.properties_set++;
   }
 

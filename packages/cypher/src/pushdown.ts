@@ -8,7 +8,7 @@ import type { Expr, SingleQuery } from './ast.js';
 import type { Column, NodeColumns } from './columns.js';
 import type { EvalContext } from './eval.js';
 import type { Result } from './execute.js';
-import type { Value } from './values.js';
+import { ownValue, type Value } from './values.js';
 
 type Item =
   | { kind: 'key'; key: string }
@@ -70,7 +70,7 @@ function planOf(q: SingleQuery): { label: string | undefined; items: Item[]; col
 function run(items: Item[], columns: string[], scan: NodeColumns, ctx: EvalContext): Result | undefined {
   const sel = scan.rows;
   const n = sel ? sel.length : scan.size;
-  const col = (key: string): Column | undefined => scan.columns[key];
+  const col = (key: string): Column | undefined => ownValue(scan.columns, key);
 
   // Group ids: the key columns' codes (shifted by one so null is code 0) in mixed radix.
   const keyItems = [...new Set(items.flatMap((i) => (i.kind === 'key' ? [i.key] : [])))];

@@ -57,6 +57,21 @@ export class PathValue {
 export const INT64_MAX = 9223372036854775807n;
 export const INT64_MIN = -9223372036854775808n;
 
+/**
+ * An own property of a map, a row or a property bag, never one inherited from Object.prototype: a query or a
+ * parameter named `constructor` or `toString` reads what the caller gave, or nothing.
+ */
+export function ownValue<T>(o: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
+/** Sets `key` as an own, enumerable property; a plain assignment of `__proto__` would set the prototype. */
+export function setOwn<T>(o: Record<string, T>, key: string, v: NoInfer<T>): void {
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[key] = v;
+}
+
 export function isMap(v: unknown): v is CypherMap {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
@@ -92,7 +107,7 @@ export function fromJs(v: unknown): Value {
   if (v instanceof TemporalValue || v instanceof DurationValue) return v;
   if (typeof v === 'object') {
     const out: CypherMap = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = fromJs(x);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) setOwn(out, k, fromJs(x));
     return out;
   }
   return String(v);
@@ -112,6 +127,6 @@ export function toJs(v: Value): unknown {
   if (v instanceof PathValue) return { nodes: v.nodes.map(toJs), relationships: v.rels.map(toJs) };
   if (v instanceof TemporalValue || v instanceof DurationValue) return v.toString();
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = toJs(x);
+  for (const [k, x] of Object.entries(v)) setOwn(out, k, toJs(x));
   return out;
 }
