@@ -1,6 +1,7 @@
 // The terminal summary of a generation result: the run's figures and the top molecules.
 import type { GenerationResult } from '@evident/compound-generation';
 import { fmt, textTable } from '../../cli/table.js';
+import { withoutTempPaths } from './tool-messages.js';
 
 const MAX_SMILES = 60;
 
@@ -16,7 +17,8 @@ export function summarizeGeneration(result: GenerationResult, top: number): stri
         `${result.docking!.engine} ${result.docking!.version} (${result.docking!.calls} docking calls); ` +
         `mean Vina score ${fmt(s.mean_docking_score ?? 0, 3)} kcal/mol`
       : `guidance ${result.guidance}: no docking`,
-    ...(result.warnings ?? []).map((w) => `warning: ${w}`),
+    // withoutTempPaths: results stored before tool messages were cleaned may still name a scratch file's path.
+    ...(result.warnings ?? []).map((w) => `warning: ${withoutTempPaths(w)}`),
   ];
   const rows = result.molecules
     .slice(0, top)

@@ -12,6 +12,7 @@ import {
 import { DockingSession, findDockingTools, smilesDockingPort, type DockingTools } from '@evident/docking';
 import type { JobRunContext } from '../job-kind.js';
 import { StructureSources } from '../../structures/index.js';
+import { withoutTempPaths } from './tool-messages.js';
 
 export interface OpenTarget {
   target: { port: DockingPort; summary: TargetSite['summary'] };
@@ -106,5 +107,6 @@ async function dockingTools(): Promise<DockingTools> {
 }
 
 function receptorWarnings(session: DockingSession): string[] {
-  return session.receptor.warnings.map((w) => `receptor preparation: ${w}`);
+  // Open Babel names its scratch file (a temp path on this machine): the reader gets the file's name only.
+  return session.receptor.warnings.map((w) => `receptor preparation: ${withoutTempPaths(w)}`);
 }
