@@ -42,7 +42,12 @@ export function runCypher(
     procedures: options.procedures ?? new Map(),
     tick() {
       if (++ticks % 1024 === 0 && Date.now() > deadline) {
-        throw new CypherLimitError('cypher_timeout', `the query ran past its ${options.timeoutMs} ms budget`);
+        throw new CypherLimitError(
+          'cypher_timeout',
+          'timeout_ms',
+          options.timeoutMs!,
+          `the query ran past its ${options.timeoutMs} ms budget`,
+        );
       }
     },
   };
@@ -50,6 +55,8 @@ export function runCypher(
   if (options.maxRows !== undefined && result.rows.length > options.maxRows) {
     throw new CypherLimitError(
       'cypher_too_many_rows',
+      'max_rows',
+      options.maxRows,
       `the query returned ${result.rows.length} rows, more than max_rows ${options.maxRows}`,
     );
   }

@@ -96,9 +96,38 @@ export class CypherParameterMissingError extends CypherError {
   }
 }
 
-/** A query cut off by its caller: past its time budget or its row budget. */
+/** The stable codes of a query stopped by one of its budgets (see RunOptions and README "Budgets"). */
+export type CypherLimitCode =
+  | 'cypher_timeout'
+  | 'cypher_too_many_rows'
+  | 'cypher_list_too_large'
+  | 'cypher_string_too_long'
+  | 'cypher_memory_exceeded'
+  | 'cypher_value_too_deep'
+  | 'cypher_regex_too_large';
+
+const LIMIT_STATUS: Record<CypherLimitCode, number> = {
+  cypher_timeout: 408,
+  cypher_too_many_rows: 413,
+  cypher_list_too_large: 413,
+  cypher_string_too_long: 413,
+  cypher_memory_exceeded: 413,
+  cypher_value_too_deep: 413,
+  cypher_regex_too_large: 400,
+};
+
+/**
+ * A query stopped by a budget: past its time, its rows, the size of a list or string it builds, the memory it
+ * holds, or the work of one regular expression. `limit` names the budget as the wire names it (`max_rows`,
+ * `max_list_size`, …) and `value` is the budget it ran into.
+ */
 export class CypherLimitError extends EvidentError {
-  constructor(code: 'cypher_timeout' | 'cypher_too_many_rows', message: string) {
-    super(code, message, { status: code === 'cypher_timeout' ? 408 : 413 });
+  readonly limit: string;
+  readonly value: number;
+
+  constructor(code: CypherLimitCode, limit: string, value: number, message: string) {
+    super(code, message, { status: LIMIT_STATUS[code], problems: [{ path: `/${limit}`, message }] });
+    this.limit = limit;
+    this.value = value;
   }
 }

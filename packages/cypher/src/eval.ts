@@ -14,6 +14,7 @@ import type { GraphReader } from './graph.js';
 import type { Procedures } from './procedures.js';
 import { matchPart, matchPattern } from './match.js';
 import { subqueryHasRows } from './execute.js';
+import { regexMatches } from './regex.js';
 import {
   type CypherMap,
   GraphNode,
@@ -312,7 +313,7 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, row: Row, ctx: EvalContext
       return typeof a === 'string' && typeof b === 'string' ? a.includes(b) : null;
     case '=~':
       if (typeof a !== 'string' || typeof b !== 'string') return null;
-      return new RegExp(`^(?:${b})$`, 'u').test(a);
+      return regexMatches(a, b);
     default:
       return arithmetic(e.op, a, b);
   }
