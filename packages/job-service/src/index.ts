@@ -10,6 +10,7 @@ export type {
   JobList,
   TargetList,
   WaitOptions,
+  SubmitOptions,
 } from './client/client.js';
 export { startServer, startWorker } from './service.js';
 export type { RunningServer, ServeOptions } from './service.js';

@@ -99,6 +99,27 @@ test('evident-jobs submit shows progress, prints the final status and writes the
   assert.match(bad.stderr, /\/items: /);
 });
 
+test('the client and evident-jobs submit send an Idempotency-Key: a repeated submission is the same job', async () => {
+  const client = createClient({ baseUrl: s.url, apiKey: key });
+  const a = await client.submit('/v1/demo/run', { items: 2 }, { idempotencyKey: 'client-retry-1' });
+  const b = await client.submit('/v1/demo/run', { items: 2 }, { idempotencyKey: 'client-retry-1' });
+  assert.equal(b.job_id, a.job_id);
+  await assert.rejects(
+    client.submit('/v1/demo/run', { items: 3 }, { idempotencyKey: 'client-retry-1' }),
+    (e: unknown) => e instanceof EvidentApiError && e.status === 409 && e.code === 'idempotency_key_reused',
+  );
+  const cli = () =>
+    runCli(
+      ['submit', 'demo', '-', '--url', s.url, '--no-wait', '--idempotency-key', 'cli-retry-1'],
+      { EVIDENT_API_KEY: key },
+      JSON.stringify({ items: 2, label: 'cli' }),
+    );
+  const first = await cli();
+  const second = await cli();
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(JSON.parse(second.stdout).job_id, JSON.parse(first.stdout).job_id);
+});
+
 /** Starts `evident-jobs submit` on a long demo job, presses Ctrl-C once it is accepted, returns what it said. */
 async function interruptSubmit(extra: string[]): Promise<{ code: number; stderr: string; jobId: string }> {
   const child = spawnCli(['submit', 'demo', '-', '--url', s.url, '--interval', '100', ...extra], {

@@ -90,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('apiKey', null);
   app.decorateRequest('keyRecord', null);
   app.decorateRequest('authProblem', null);
+  app.decorateRequest('bodyDigest', null);
   // Hooks on every request are callback-style: an async hook costs a promise per request (bench:api).
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);

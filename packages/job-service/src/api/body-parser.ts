@@ -2,6 +2,7 @@
 // collected (into one buffer that owns its memory, so it moves to a thread without a copy) and scanned as it
 // arrives (wire/body-scan.ts): a value larger than the route's schema allows, or a body that is not an object,
 // is refused at once and the rest of the body is read and dropped, never kept.
+import { createHash, type Hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { ServiceConfig } from '../config.js';
@@ -9,6 +10,13 @@ import { ApiError, invalidJson, invalidRequest } from '../errors.js';
 import { bodyBounds } from '../wire/body-bounds.js';
 import { BodyScanner } from '../wire/body-scan.js';
 import { parseJsonSafely, RawJsonBody } from '../wire/raw-body.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** SHA-256 (hex) of the body's bytes, as they arrived: made only for a POST with an Idempotency-Key. */
+    bodyDigest: string | null;
+  }
+}
 
 const tooLarge = () => new ApiError(413, 'payload_too_large', 'the request body is larger than the configured limit');
 
@@ -38,6 +46,9 @@ export function addJsonBodyParser(
     let whole: Buffer | undefined;
     let scanner: BodyScanner | undefined;
     let finished = false;
+    // The request an Idempotency-Key stands for is its bytes: hashed as they arrive, never kept for it.
+    let digest: Hash | undefined =
+      large && req.headers['idempotency-key'] !== undefined ? createHash('sha256') : undefined;
 
     const finish = (err: Error | null, body?: unknown) => {
       if (finished) return;
@@ -47,6 +58,10 @@ export function addJsonBodyParser(
       payload.removeListener('error', onError);
       chunks = [];
       whole = undefined;
+      if (digest) {
+        if (!err) req.bodyDigest = digest.digest('hex');
+        digest = undefined;
+      }
       // Whatever else the client sends is read and dropped (the stream keeps flowing without a listener).
       payload.on('error', () => {});
       if (err) payload.resume();
@@ -56,6 +71,7 @@ export function addJsonBodyParser(
     const onData = (chunk: Buffer) => {
       received += chunk.length;
       if (received > limit) return finish(tooLarge());
+      digest?.update(chunk);
       if (large && !scanner && received > inline) {
         scanner = new BodyScanner(boundsOf(req), inline);
         if (declared !== undefined) whole = Buffer.allocUnsafeSlow(declared);

@@ -23,6 +23,10 @@ export function submitCommand(program: Command): void {
     .option('--csv', 'fetch results as CSV')
     .option('--interval <ms>', 'poll interval', Number, 1000)
     .option('--keep-running', 'on Ctrl-C leave the job running (default: cancel it)')
+    .option(
+      '--idempotency-key <key>',
+      'sent as Idempotency-Key: running the same command again within 24 h answers the same job',
+    )
     .action(async (kindArg: string, file: string, o) => {
       const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
       if (!apiKey) throw new Error('no API key: pass --api-key or set EVIDENT_API_KEY');
@@ -33,7 +37,7 @@ export function submitCommand(program: Command): void {
       const body = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
       const client = createClient({ baseUrl: o.url ?? process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000', apiKey });
       try {
-        const accepted = await client.submit(route, body);
+        const accepted = await client.submit(route, body, { idempotencyKey: o.idempotencyKey });
         const queued = accepted.queue_position ? `, ${accepted.queue_position} in the queue` : '';
         console.error(`job ${accepted.job_id} accepted; estimated ${accepted.estimated_time}${queued}`);
         if (!o.wait) {

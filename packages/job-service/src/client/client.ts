@@ -18,6 +18,15 @@ export interface Accepted {
   webhook_url?: string;
 }
 
+export interface SubmitOptions {
+  /**
+   * Sent as `Idempotency-Key` (1-255 printable ASCII characters): within 24 h a submission repeated with the same
+   * key and body answers the first job instead of creating another. Reuse it when retrying one request; use a
+   * new one (a UUID) for each new request.
+   */
+  idempotencyKey?: string;
+}
+
 export type JobStatusName = StatusDocument['status'];
 
 /** The status document of GET /v1/jobs/{id}, as the server defines it. */
@@ -85,11 +94,11 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
 
 export interface Client {
   /** POST /v1/targets/discover */
-  discoverTargets(request: Record<string, unknown>): Promise<Accepted>;
+  discoverTargets(request: Record<string, unknown>, opts?: SubmitOptions): Promise<Accepted>;
   /** POST /v1/compounds/generate */
-  generateCompounds(request: Record<string, unknown>): Promise<Accepted>;
+  generateCompounds(request: Record<string, unknown>, opts?: SubmitOptions): Promise<Accepted>;
   /** POST to any job-kind route, e.g. '/v1/targets/discover'. */
-  submit(route: string, request: Record<string, unknown>): Promise<Accepted>;
+  submit(route: string, request: Record<string, unknown>, opts?: SubmitOptions): Promise<Accepted>;
   getJob(jobId: string): Promise<JobStatus>;
   listJobs(q?: { status?: JobStatusName; kind?: string; limit?: number; cursor?: string }): Promise<JobList>;
   cancelJob(jobId: string): Promise<JobStatus>;
@@ -104,13 +113,20 @@ export function createClient(opts: ClientOptions): Client {
   const base = opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   const f = opts.fetch ?? fetch;
 
-  async function call(method: string, path: string, body?: unknown, accept = 'application/json'): Promise<Response> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    accept = 'application/json',
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Response> {
     const res = await f(`${base}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${opts.apiKey}`,
         accept,
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...extraHeaders,
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
@@ -131,6 +147,11 @@ export function createClient(opts: ClientOptions): Client {
   }
   const json = async <T>(method: string, path: string, body?: unknown) =>
     (await (await call(method, path, body)).json()) as T;
+  const post = async (route: string, body: Record<string, unknown>, o: SubmitOptions = {}): Promise<Accepted> => {
+    const headers: Record<string, string> =
+      o.idempotencyKey === undefined ? {} : { 'idempotency-key': o.idempotencyKey };
+    return (await (await call('POST', route, body, 'application/json', headers)).json()) as Accepted;
+  };
   const qs = (q: Record<string, unknown> = {}) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries(q)) if (v !== undefined) p.set(k, String(v));
@@ -140,9 +161,9 @@ export function createClient(opts: ClientOptions): Client {
   const id = (jobId: string) => encodeURIComponent(jobId);
 
   const client: Client = {
-    discoverTargets: (r) => json('POST', '/v1/targets/discover', r),
-    generateCompounds: (r) => json('POST', '/v1/compounds/generate', r),
-    submit: (route, r) => json('POST', route, r),
+    discoverTargets: (r, o) => post('/v1/targets/discover', r, o),
+    generateCompounds: (r, o) => post('/v1/compounds/generate', r, o),
+    submit: (route, r, o) => post(route, r, o),
     getJob: (jobId) => json('GET', `/v1/jobs/${id(jobId)}`),
     listJobs: (q) => json('GET', `/v1/jobs${qs(q)}`),
     cancelJob: (jobId) => json('DELETE', `/v1/jobs/${id(jobId)}`),

@@ -5,6 +5,8 @@ import type {
   ActiveJob,
   Attempt,
   CreatedKey,
+  IdempotencyClaim,
+  IdempotencyRecord,
   JobRecord,
   JobStatus,
   KeyRecord,
@@ -77,6 +79,10 @@ export class PostgresStore implements Store {
         create table if not exists evident_job_targets (
           seq bigserial primary key, job_id text not null references evident_jobs(id), key_id text not null, data jsonb not null);
         create index if not exists evident_targets_by_key on evident_job_targets (key_id, seq);
+        create table if not exists evident_idempotency_keys (
+          key_id text not null, idem_key text not null, fingerprint text not null, job_id text not null,
+          response text, created_at bigint not null, primary key (key_id, idem_key));
+        create index if not exists evident_idempotency_by_age on evident_idempotency_keys (created_at);
       `);
     });
   }
@@ -135,10 +141,25 @@ export class PostgresStore implements Store {
     return r?.signing_secret;
   }
 
-  async insertJob(job: NewJob, limit: number) {
+  async insertJob(job: NewJob, limit: number, idempotency?: IdempotencyClaim) {
     return this.tx(async (c) => {
-      // Serialises submissions of one key so that two concurrent requests cannot both pass the limit.
+      // Serialises submissions of one key so that two concurrent requests cannot both pass the limit, nor both
+      // record one idempotency key (the primary key would refuse the second anyway).
       await c.query(`select pg_advisory_xact_lock(hashtext($1))`, [job.key_id]);
+      if (idempotency) {
+        const existing = await this.findIdempotency(job.key_id, idempotency.key, idempotency.expiredAt, c);
+        if (existing) return { ok: false as const, existing };
+        await c.query(`delete from evident_idempotency_keys where key_id = $1 and idem_key = $2`, [
+          job.key_id,
+          idempotency.key,
+        ]);
+        // A bounded purge per insert; rows another purge holds are skipped, so two purges never wait on each other.
+        await c.query(
+          `delete from evident_idempotency_keys where ctid in (select ctid from evident_idempotency_keys
+           where created_at <= $1 limit 100 for update skip locked)`,
+          [idempotency.expiredAt],
+        );
+      }
       const [counted] = await this.q<{ n: number }>(
         `select count(*)::int as n from evident_jobs where key_id = $1 and status = 'processing'`,
         [job.key_id],
@@ -164,8 +185,45 @@ export class PostgresStore implements Store {
         ],
         c,
       );
+      if (idempotency) {
+        await c.query(
+          `insert into evident_idempotency_keys (key_id, idem_key, fingerprint, job_id, created_at)
+           values ($1, $2, $3, $4, $5)`,
+          [job.key_id, idempotency.key, idempotency.fingerprint, job.id, now],
+        );
+      }
       return { ok: true as const, job: row! }; // insert … returning yields the row
     });
+  }
+
+  async findIdempotency(
+    keyId: string,
+    key: string,
+    expiredAt: number,
+    client: pg.PoolClient | pg.Pool = this.pool,
+  ): Promise<IdempotencyRecord | undefined> {
+    const [r] = await this.q<IdempotencyRecord>(
+      `select fingerprint, job_id, response, created_at from evident_idempotency_keys
+       where key_id = $1 and idem_key = $2 and created_at > $3`,
+      [keyId, key, expiredAt],
+      client,
+    );
+    return r;
+  }
+
+  async saveIdempotentResponse(keyId: string, key: string, jobId: string, response: string) {
+    await this.q(
+      `update evident_idempotency_keys set response = $1 where key_id = $2 and idem_key = $3 and job_id = $4`,
+      [response, keyId, key, jobId],
+    );
+  }
+
+  async forgetIdempotency(keyId: string, key: string, jobId: string) {
+    await this.q(`delete from evident_idempotency_keys where key_id = $1 and idem_key = $2 and job_id = $3`, [
+      keyId,
+      key,
+      jobId,
+    ]);
   }
 
   async getJob(id: string) {

@@ -8,6 +8,8 @@ import type {
   ActiveJob,
   Attempt,
   CreatedKey,
+  IdempotencyClaim,
+  IdempotencyRecord,
   JobRecord,
   JobStatus,
   KeyRecord,
@@ -75,6 +77,11 @@ export class SqliteStore implements Store {
       -- included, on every update, and a job's row is updated at each progress step.
       create table if not exists job_inputs (job_id text primary key references jobs(id), input blob not null);
       create table if not exists job_results (job_id text primary key references jobs(id), result blob not null);
+      -- Idempotency-Key records of submissions, per API key; expired ones are purged as new ones are made.
+      create table if not exists idempotency_keys (
+        key_id text not null, idem_key text not null, fingerprint text not null, job_id text not null,
+        response text, created_at integer not null, primary key (key_id, idem_key));
+      create index if not exists idempotency_by_age on idempotency_keys (created_at);
     `);
     // A store made before the split keeps them in the row: moved once.
     const columns = this.db.pragma('table_info(jobs)') as Array<{ name: string }>;
@@ -139,8 +146,16 @@ export class SqliteStore implements Store {
     return r?.signing_secret;
   }
 
-  async insertJob(job: NewJob, limit: number) {
+  async insertJob(job: NewJob, limit: number, idempotency?: IdempotencyClaim) {
     const tx = this.db.transaction(() => {
+      if (idempotency) {
+        const existing = this.findIdempotencySync(job.key_id, idempotency.key, idempotency.expiredAt);
+        if (existing) return { ok: false as const, existing };
+        this.stmt(`delete from idempotency_keys where key_id = ? and idem_key = ?`).run(job.key_id, idempotency.key);
+        // A bounded purge per insert keeps the table to about a day of keys without a sweeper.
+        this.stmt(`delete from idempotency_keys where rowid in
+                    (select rowid from idempotency_keys where created_at <= ? limit 100)`).run(idempotency.expiredAt);
+      }
       const { n } = this.stmt(`select count(*) as n from jobs where key_id = ? and status = 'processing'`).get(
         job.key_id,
       ) as { n: number };
@@ -159,9 +174,37 @@ export class SqliteStore implements Store {
         job.callback_url,
       );
       this.stmt(`insert into job_inputs (job_id, input) values (?, ?)`).run(job.id, job.input);
+      if (idempotency) {
+        this.stmt(`insert into idempotency_keys (key_id, idem_key, fingerprint, job_id, created_at)
+                    values (?, ?, ?, ?, ?)`).run(job.key_id, idempotency.key, idempotency.fingerprint, job.id, now);
+      }
       return { ok: true as const, job: this.getJobSync(job.id)! };
     });
     return tx.immediate();
+  }
+
+  private findIdempotencySync(keyId: string, key: string, expiredAt: number): IdempotencyRecord | undefined {
+    return this.stmt(`select fingerprint, job_id, response, created_at from idempotency_keys
+                      where key_id = ? and idem_key = ? and created_at > ?`).get(keyId, key, expiredAt) as
+      | IdempotencyRecord
+      | undefined;
+  }
+
+  async findIdempotency(keyId: string, key: string, expiredAt: number) {
+    return this.findIdempotencySync(keyId, key, expiredAt);
+  }
+
+  async saveIdempotentResponse(keyId: string, key: string, jobId: string, response: string) {
+    this.stmt(`update idempotency_keys set response = ? where key_id = ? and idem_key = ? and job_id = ?`).run(
+      response,
+      keyId,
+      key,
+      jobId,
+    );
+  }
+
+  async forgetIdempotency(keyId: string, key: string, jobId: string) {
+    this.stmt(`delete from idempotency_keys where key_id = ? and idem_key = ? and job_id = ?`).run(keyId, key, jobId);
   }
 
   private getJobSync(id: string): JobRecord | undefined {

@@ -87,6 +87,25 @@ export interface TargetRow {
   target: Record<string, unknown>;
 }
 
+/**
+ * A submission's `Idempotency-Key`, scoped to the API key: the request it stands for (`fingerprint`, a hash of
+ * the route and the body's bytes), the job it created and the accepted answer sent for it (null until stored).
+ */
+export interface IdempotencyRecord {
+  fingerprint: string;
+  job_id: string;
+  response: string | null;
+  created_at: number;
+}
+
+/** What `insertJob` needs to record an `Idempotency-Key` with the job, atomically. */
+export interface IdempotencyClaim {
+  key: string;
+  fingerprint: string;
+  /** Records created at or before this are expired: ignored and replaced. */
+  expiredAt: number;
+}
+
 /** A claimed attempt: everything a worker needs. */
 export interface Attempt {
   job: JobRecord;
@@ -104,11 +123,25 @@ export interface Store {
   findKeyByHash(hash: string): Promise<KeyRecord | undefined>;
   signingSecretOf(keyId: string): Promise<string | undefined>;
 
-  /** Inserts the job unless the key already has `limit` jobs processing; atomically. */
+  /**
+   * Inserts the job unless the key already has `limit` jobs processing; atomically. With `idempotency`, in the
+   * same transaction: when the key's record of that idempotency key exists (and has not expired), nothing is
+   * inserted and the record is returned; else it is recorded with the new job. Two concurrent submissions with
+   * one idempotency key therefore create one job.
+   */
   insertJob(
     job: NewJob,
     concurrencyLimit: number,
-  ): Promise<{ ok: true; job: JobRecord } | { ok: false; processing: number }>;
+    idempotency?: IdempotencyClaim,
+  ): Promise<
+    { ok: true; job: JobRecord } | { ok: false; processing: number } | { ok: false; existing: IdempotencyRecord }
+  >;
+  /** The key's unexpired record of this idempotency key (created after `expiredAt`). */
+  findIdempotency(keyId: string, key: string, expiredAt: number): Promise<IdempotencyRecord | undefined>;
+  /** Keeps the accepted answer sent for the job an idempotency key created, for replays. */
+  saveIdempotentResponse(keyId: string, key: string, jobId: string, response: string): Promise<void>;
+  /** Drops the record (its job could not be queued), so that a retry with the key creates a new job. */
+  forgetIdempotency(keyId: string, key: string, jobId: string): Promise<void>;
   /**
    * `sameStateAs`: the key record this store returned to the same request. The embedded store may then answer
    * from the state that lookup saw (the request reads one consistent state); PostgreSQL reads the row.

@@ -1,11 +1,20 @@
 // POST routes that create jobs: one per job kind served (/v1/targets/discover, /v1/compounds/generate, ...).
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { checkCallbackUrl } from '../../callbacks/address.js';
 import { ApiError, InvalidParametersError } from '../../errors.js';
 import { formatEstimate, withWait } from '../../estimate.js';
 import { newJobId } from '../../ids.js';
 import { RawJsonBody } from '../../wire/raw-body.js';
 import { Accepted, errorResponses, submitBodySchema } from '../../wire/schemas.js';
+import type { JobRecord } from '../../store/types.js';
+import {
+  fingerprintOf,
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_TTL_MS,
+  REPLAYED_HEADER,
+  replayOf,
+  SubmitHeaders,
+} from '../idempotency.js';
 import { keyOf, originOf, queuePlaces, taskLimitsOf, type RouteDeps } from './common.js';
 
 export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
@@ -24,6 +33,33 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
     if (problem) throw new InvalidParametersError([{ path: '/callback_url', message: problem }]);
   }
 
+  /** The accepted answer for a job just stored (its estimate counts the jobs ahead, every key's). */
+  async function acceptedOf(job: JobRecord, withWebhookUrl: boolean, statusUrl: string) {
+    const place = (await queuePlaces(deps, [job])).get(job.id);
+    const [lowAll, highAll] = withWait([job.estimate_low, job.estimate_high], place?.wait ?? [0, 0]);
+    return {
+      job_id: job.id,
+      status: 'processing' as const,
+      estimated_time: formatEstimate([lowAll, highAll]),
+      estimated_seconds: [Math.floor(lowAll), Math.ceil(highAll)] as [number, number],
+      ...(place?.position !== undefined ? { queue_position: place.position } : {}),
+      // The seed's discovery response carries webhook_url; its compound response does not.
+      ...(withWebhookUrl ? { webhook_url: statusUrl } : {}),
+    };
+  }
+
+  /** The first job's accepted answer again: as it was sent, or made from the job if it was not stored yet. */
+  async function replay(req: FastifyRequest, reply: FastifyReply, jobId: string, response: string | null) {
+    const statusUrl = `${originOf(deps, req)}/v1/jobs/${jobId}`;
+    reply.status(202).header('location', statusUrl).header(REPLAYED_HEADER, 'true');
+    if (response !== null) return reply.type('application/json; charset=utf-8').send(response);
+    // Jobs are never deleted: a record always has its job.
+    const job = await store.getJob(jobId);
+    if (!job) throw new Error(`idempotency record of a missing job ${jobId}`);
+    const withWebhookUrl = deps.kinds.find((k) => k.id === job.kind)?.acceptedWithWebhookUrl ?? false;
+    return reply.send(await acceptedOf(job, withWebhookUrl, statusUrl));
+  }
+
   for (const kind of deps.kinds) {
     app.post(
       kind.route,
@@ -31,12 +67,39 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         schema: {
           summary: `Submit a ${kind.id} job`,
           tags: ['jobs'],
+          headers: SubmitHeaders,
           body: submitBodySchema(kind.requestSchema),
-          response: { 202: Accepted, ...errorResponses(400, 401, 413, 429, 500, 503) },
+          response: {
+            202: {
+              ...Accepted,
+              headers: {
+                'Idempotent-Replayed': {
+                  type: 'string',
+                  enum: ['true', 'false'],
+                  description: "With an Idempotency-Key: true when this is the first request's answer again",
+                },
+              },
+            },
+            ...errorResponses(400, 401, 409, 413, 429, 500, 503),
+          },
         },
       },
       async (req, reply) => {
         const key = keyOf(req);
+        const idemKey = req.headers[IDEMPOTENCY_HEADER] as string | undefined;
+        const idempotency =
+          idemKey === undefined
+            ? undefined
+            : {
+                key: idemKey,
+                fingerprint: fingerprintOf(kind.route, req.bodyDigest ?? ''),
+                expiredAt: Date.now() - IDEMPOTENCY_TTL_MS,
+              };
+        if (idempotency) {
+          // A retry of a request already made is answered before any of the work of preparing it.
+          const seen = await store.findIdempotency(key.key_id, idempotency.key, idempotency.expiredAt);
+          if (seen) return replay(req, reply, replayOf(seen, idempotency.fingerprint).job_id, seen.response);
+        }
         let callback_url: string | undefined;
         let task: ReturnType<typeof deps.preparePool.run>;
         const limits = taskLimitsOf(deps, reply);
@@ -73,7 +136,13 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
             input: Buffer.from(prepared.input),
           },
           key.limits.concurrency,
+          idempotency,
         );
+        // A concurrent request with the same key stored its job first.
+        if (!inserted.ok && 'existing' in inserted) {
+          const seen = replayOf(inserted.existing, idempotency!.fingerprint);
+          return replay(req, reply, seen.job_id, seen.response);
+        }
         if (!inserted.ok) {
           throw new ApiError(
             429,
@@ -88,22 +157,18 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
           await deps.enqueue(job);
         } catch (e) {
           await store.failJob(job.id, 'queue_unavailable', 'the job could not be queued', Date.now());
+          // A retry with the same key must make a new job, not replay this one.
+          if (idempotency) await store.forgetIdempotency(key.key_id, idempotency.key, job.id);
           throw e;
         }
         const statusUrl = `${originOf(deps, req)}/v1/jobs/${job.id}`;
-        reply.header('location', statusUrl);
-        // The estimate counts the jobs ahead of this one (every key's) on the workers there are.
-        const place = (await queuePlaces(deps, [job])).get(job.id);
-        const [lowAll, highAll] = withWait([low, high], place?.wait ?? [0, 0]);
-        return reply.status(202).send({
-          job_id: job.id,
-          status: 'processing' as const,
-          estimated_time: formatEstimate([lowAll, highAll]),
-          estimated_seconds: [Math.floor(lowAll), Math.ceil(highAll)],
-          ...(place?.position !== undefined ? { queue_position: place.position } : {}),
-          // The seed's discovery response carries webhook_url; its compound response does not.
-          ...(kind.acceptedWithWebhookUrl ? { webhook_url: statusUrl } : {}),
-        });
+        reply.status(202).header('location', statusUrl);
+        const accepted = await acceptedOf(job, kind.acceptedWithWebhookUrl ?? false, statusUrl);
+        if (!idempotency) return reply.send(accepted);
+        // Kept as sent (the route's serializer), so that a replay is byte for byte the same answer.
+        const json = String(reply.serialize(accepted));
+        await store.saveIdempotentResponse(key.key_id, idempotency.key, job.id, json);
+        return reply.header(REPLAYED_HEADER, 'false').type('application/json; charset=utf-8').send(json);
       },
     );
   }
