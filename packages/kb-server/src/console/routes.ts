@@ -5,6 +5,7 @@ import type { KbDB } from '@evident/kb';
 import { KbNotFoundError, KbValidationError } from '@evident/kb';
 import * as S from '../surface/schemas.js';
 import {
+  findPaths,
   getEntityOrThrow,
   ingestBatch,
   ingestClaim,
@@ -101,14 +102,14 @@ export async function registerRoutes(api: FastifyInstance, db: KbDB): Promise<vo
       schema: {
         tags: ['claims'],
         summary: 'Extract and ingest claims from text',
+        description:
+          'One text is one source (source_id) and one transaction. extraction: "heuristic" (default, offline), "llm" or "smart" ' +
+          "(a language model, named by provider; its API key comes from the server's environment).",
         body: S.TextIngestBody,
-        response: { 200: ok(S.AnyObject, 'What the extractor reports'), ...errors(413, 501) },
+        response: { 200: ok(S.IngestTextResult, 'What the extractor reports'), ...errors(413, 501) },
       },
     },
-    async (req) => {
-      const b = req.body as { text: string; source_id?: string; extraction?: Record<string, unknown> };
-      return ingestText(db, b.text, b.source_id, b.extraction);
-    },
+    async (req) => ingestText(db, req.body as S.TextIngestBody),
   );
 
   api.get(
@@ -322,24 +323,12 @@ export async function registerRoutes(api: FastifyInstance, db: KbDB): Promise<vo
           },
           { additionalProperties: false },
         ),
-        response: {
-          200: Type.Object(
-            { from: Type.String(), to: Type.String(), paths: Type.Array(S.Path) },
-            { additionalProperties: true },
-          ),
-          ...errors(404),
-        },
+        response: { 200: S.PathsResult, ...errors(404) },
       },
     },
     async (req) => {
       const { a, b } = req.params as { a: string; b: string };
-      const q = req.query as { max_depth?: number; top_k?: number };
-      const [ea, eb] = [await getEntityOrThrow(db, a), await getEntityOrThrow(db, b)];
-      return {
-        from: ea.id,
-        to: eb.id,
-        paths: await db.findPaths(ea.id, eb.id, { max_depth: q.max_depth ?? 3, top_k: q.top_k ?? 5 }),
-      };
+      return findPaths(db, { from: a, to: b, ...(req.query as { max_depth?: number; top_k?: number }) });
     },
   );
 

@@ -2,7 +2,15 @@
 import { Type, type TObject } from '@sinclair/typebox';
 import type { KbDB } from '@evident/kb';
 import * as S from '../surface/schemas.js';
-import { getEntityOrThrow, ingestClaim, ingestText, retractSource, searchEntities, viewAt } from '../surface/calls.js';
+import {
+  findPaths,
+  getEntityOrThrow,
+  ingestClaim,
+  ingestText,
+  retractSource,
+  searchEntities,
+  viewAt,
+} from '../surface/calls.js';
 
 export interface ToolAnnotations {
   title: string;
@@ -67,11 +75,12 @@ export const TOOLS: ToolDef[] = [
     name: 'ingest_text',
     description:
       'Extract claims from free text or a chat transcript and ingest them, all under one source_id (retract that source_id to undo; default: text:<hash of the text>). ' +
-      'Returns what the extractor reports (claims ingested, duplicates, skipped statements).',
+      'extraction: "heuristic" (default, offline), "llm" or "smart" (a language model; give provider, e.g. "openai" or "anthropic:claude-3-5-haiku-latest"). ' +
+      'Returns what the extractor reports (claims ingested, duplicates, skipped statements, flagged claims, warnings).',
     input: S.TextIngestBody,
-    output: S.AnyObject,
+    output: S.IngestTextResult,
     annotations: write('Ingest claims from text', false, false),
-    run: async (db, a) => ({ ...(await ingestText(db, a.text, a.source_id, a.extraction)) }),
+    run: async (db, a) => ({ ...(await ingestText(db, a)) }),
   },
   {
     name: 'query_entity',
@@ -172,7 +181,8 @@ export const TOOLS: ToolDef[] = [
     name: 'find_paths',
     description:
       'How two entities are connected: up to `top_k` paths of at most `max_depth` hops, each edge with predicate, direction, claim ids and confidence, ' +
-      'and a path score (product of edge confidences; higher is stronger). An empty list means no connection within max_depth.',
+      'and a path score (product of edge confidences; higher is stronger). Answers the ids `from` and `to` resolved to; an empty list means no connection within max_depth, ' +
+      'an entity that does not resolve is not_found.',
     input: Type.Object(
       {
         from: EntityRef,
@@ -182,11 +192,9 @@ export const TOOLS: ToolDef[] = [
       },
       strict,
     ),
-    output: Type.Object({ paths: Type.Array(S.Path) }, { additionalProperties: true }),
+    output: S.PathsResult,
     annotations: read('Find paths'),
-    run: async (db, a) => ({
-      paths: await db.findPaths(a.from, a.to, { max_depth: a.max_depth ?? 3, top_k: a.top_k ?? 5 }),
-    }),
+    run: (db, a) => findPaths(db, a),
   },
   {
     name: 'knowledge_health',

@@ -8,12 +8,12 @@ import type {
   EntitySummary,
   IngestBatchResult,
   IngestResult,
-  IngestTextOptions,
   KbDB,
   KbReader,
+  Path,
   Provenance,
 } from '@evident/kb';
-import type { ClaimBody } from './schemas.js';
+import type { ClaimBody, TextIngestBody } from './schemas.js';
 
 /**
  * Wire claim -> the library's ClaimInput. source_type and source_id come flat (the wire's form) or inside
@@ -94,21 +94,29 @@ export async function ingestBatch(db: KbDB, claims: ClaimBody[]) {
 }
 
 /**
- * Claims from prose through the library's ingestText. `extraction` is handed on as the wire gives it (as
- * before this package existed; the library reads `extraction` as a mode name).
+ * Claims from prose through the library's ingestText. The wire's fields are the library's options by name
+ * (`extraction` a mode of EXTRACTION_MODES, `provider` a name, "name:model" or options; schemas.ts checks that
+ * they fit IngestTextOptions), so they are handed on as they are.
  */
-export async function ingestText(
-  db: KbDB,
-  text: string,
-  source_id: string | undefined,
-  extraction?: Record<string, unknown>,
-): Promise<IngestResult> {
+export async function ingestText(db: KbDB, body: TextIngestBody): Promise<IngestResult> {
   // Without source_id the library names the text by its hash (text:<sha256 prefix>), as the seed does.
-  const options: Record<string, unknown> = {};
-  if (source_id !== undefined) options.source_id = source_id;
-  if (extraction !== undefined) options.extraction = extraction;
-  const r = await db.ingestText(text, options as IngestTextOptions);
+  const { text, ...options } = body;
+  const r = await db.ingestText(text, options);
   return { ...r, warnings: r.warnings.map(wireWarning) };
+}
+
+/**
+ * Paths between two entities, as both surfaces answer them: the ids the two names resolved to, and the paths.
+ * An entity that does not resolve is not_found (the library would answer no paths, which reads as "not
+ * connected").
+ */
+export async function findPaths(
+  view: KbReader,
+  o: { from: string; to: string; max_depth?: number; top_k?: number },
+): Promise<{ from: string; to: string; paths: Path[] }> {
+  const from = (await getEntityOrThrow(view, o.from)).id;
+  const to = (await getEntityOrThrow(view, o.to)).id;
+  return { from, to, paths: await view.findPaths(from, to, { max_depth: o.max_depth ?? 3, top_k: o.top_k ?? 5 }) };
 }
 
 /** The live base, or a read-only view as of `as_of` (ISO 8601). */
