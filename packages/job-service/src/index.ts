@@ -18,6 +18,6 @@ export { configFromEnv } from './config.js';
 export type { ServiceConfig } from './config.js';
 export { openStore } from './store/open.js';
 export { signBody, SIGNATURE_HEADER } from './callbacks/deliver.js';
-export { formatEstimate } from './estimate.js';
+export { estimateFields, formatEstimate } from './estimate.js';
 export { PLANS } from './plans.js';
 export { ensureDevKey, DEV_KEY_FILE } from './dev-key.js';

@@ -14,6 +14,10 @@ export const ErrorBody = Type.Object(
   { description: 'Every error has this shape' },
 );
 
+const ESTIMATED_SECONDS =
+  '[low, high] whole seconds (low at least 1, high above it); estimated_time is the same range as text: the same ' +
+  'numbers in seconds, else the tightest whole minutes or hours that contain them';
+
 export const StatusDoc = Type.Object({
   job_id: Type.String(),
   kind: Type.String(),
@@ -25,7 +29,7 @@ export const StatusDoc = Type.Object({
   progress: Type.Optional(Type.Object({ stage: Type.String(), percent: Type.Number() })),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
   estimated_time: Type.String({ description: "'<low>-<high> <unit>'; for a queued job it includes the wait" }),
-  estimated_seconds: Type.Tuple([Type.Number(), Type.Number()]),
+  estimated_seconds: Type.Tuple([Type.Number(), Type.Number()], { description: ESTIMATED_SECONDS }),
   queue_position: Type.Optional(
     Type.Integer({ minimum: 1, description: 'While queued: 1 for the next job a worker takes (every key counts)' }),
   ),
@@ -38,7 +42,7 @@ export const Accepted = Type.Object({
   estimated_time: Type.String({
     description: "'<low>-<high> <unit>', e.g. '2-4 hours', '4-32 seconds'; includes the queue",
   }),
-  estimated_seconds: Type.Tuple([Type.Number(), Type.Number()]),
+  estimated_seconds: Type.Tuple([Type.Number(), Type.Number()], { description: ESTIMATED_SECONDS }),
   queue_position: Type.Optional(Type.Integer({ minimum: 1, description: 'When the job waits for a worker' })),
   webhook_url: Type.Optional(
     Type.String({ description: 'Discovery jobs, as the seed shows: absolute URL of GET /v1/jobs/{job_id}' }),

@@ -1,5 +1,5 @@
 // The job status document (GET /v1/jobs/{id}, list items, callbacks).
-import { formatEstimate, withWait } from '../estimate.js';
+import { estimateFields, withWait } from '../estimate.js';
 import type { QueuePlace } from '../queue/wait.js';
 import type { JobRecord } from '../store/types.js';
 
@@ -26,14 +26,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * job stands (its estimate then includes the wait for a worker).
  */
 export function statusDocument(job: JobRecord, baseUrl: string, place?: QueuePlace): StatusDocument {
-  const [low, high] = withWait([job.estimate_low, job.estimate_high], place?.wait ?? [0, 0]);
+  const estimate = estimateFields(withWait([job.estimate_low, job.estimate_high], place?.wait ?? [0, 0]));
   const doc: StatusDocument = {
     job_id: job.id,
     kind: job.kind,
     status: job.status,
     created_at: iso(job.created_at),
-    estimated_time: formatEstimate([low, high]),
-    estimated_seconds: [Math.floor(low), Math.ceil(high)],
+    estimated_time: estimate.estimated_time,
+    estimated_seconds: estimate.estimated_seconds,
     attempts: job.attempts,
   };
   if (place?.position !== undefined) doc.queue_position = place.position;

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { checkCallbackUrl } from '../../callbacks/address.js';
 import { ApiError, InvalidParametersError } from '../../errors.js';
-import { formatEstimate, withWait } from '../../estimate.js';
+import { estimateFields, withWait } from '../../estimate.js';
 import { newJobId } from '../../ids.js';
 import { RawJsonBody } from '../../wire/raw-body.js';
 import { Accepted, errorResponses, submitBodySchema } from '../../wire/schemas.js';
@@ -36,12 +36,12 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
   /** The accepted answer for a job just stored (its estimate counts the jobs ahead, every key's). */
   async function acceptedOf(job: JobRecord, withWebhookUrl: boolean, statusUrl: string) {
     const place = (await queuePlaces(deps, [job])).get(job.id);
-    const [lowAll, highAll] = withWait([job.estimate_low, job.estimate_high], place?.wait ?? [0, 0]);
+    const estimate = estimateFields(withWait([job.estimate_low, job.estimate_high], place?.wait ?? [0, 0]));
     return {
       job_id: job.id,
       status: 'processing' as const,
-      estimated_time: formatEstimate([lowAll, highAll]),
-      estimated_seconds: [Math.floor(lowAll), Math.ceil(highAll)] as [number, number],
+      estimated_time: estimate.estimated_time,
+      estimated_seconds: estimate.estimated_seconds,
       ...(place?.position !== undefined ? { queue_position: place.position } : {}),
       // The seed's discovery response carries webhook_url; its compound response does not.
       ...(withWebhookUrl ? { webhook_url: statusUrl } : {}),
