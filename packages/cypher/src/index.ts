@@ -21,7 +21,7 @@ export type { Result } from './execute.js';
 export { formatFloat } from './functions.js';
 export { type Direction, type GraphReader, type GraphWriter, isWritable } from './graph.js';
 export { MemoryGraph, type WriteStats } from './memory-graph.js';
-export { parse } from './parser.js';
+export { MAX_NESTING, parse } from './parser.js';
 export { coerceArgument, fitsType, type Procedure, type ProcedureField, type Procedures } from './procedures.js';
 export {
   type CypherMap,

@@ -22,13 +22,49 @@ import { CypherSyntaxError } from './errors.js';
 import { positionAt, type Token, tokenize } from './lexer.js';
 import { INT64_MAX } from './values.js';
 
+/**
+ * Parentheses, lists, maps, NOT and signs nested deeper than this, or a syntax tree deeper than this (a chain
+ * of `+` or of `[0]` is as deep as it is long), are refused with a syntax error at the place: the parser, the
+ * checks and the evaluator recurse once per level, and a stack overflow must not be how a query ends. Chains
+ * of OR, XOR and AND are kept shallow (balanced), so a long disjunction is fine.
+ */
+export const MAX_NESTING = 200;
+
+const NESTING = 'NestingTooDeep';
+
 export function parse(src: string): Query {
-  return new Parser(src).query();
+  const q = new Parser(src).query();
+  checkTreeDepth(q, src);
+  return q;
+}
+
+const nestingError = (src: string, pos: number) =>
+  new CypherSyntaxError(NESTING, `the query nests deeper than ${MAX_NESTING} levels`, positionAt(src, pos));
+
+/** The syntax tree's depth (nodes with a `kind`), walked without recursion so any depth is measured safely. */
+function checkTreeDepth(q: Query, src: string): void {
+  const stack: [unknown, number][] = [[q, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    let depth = d;
+    if (!Array.isArray(v) && typeof (v as { kind?: unknown }).kind === 'string') {
+      depth++;
+      if (depth > MAX_NESTING) throw nestingError(src, (v as { pos?: number }).pos ?? 0);
+    }
+    for (const x of Array.isArray(v) ? v : Object.values(v))
+      if (x !== null && typeof x === 'object') stack.push([x, depth]);
+  }
 }
 
 class Parser {
   private readonly t: Token[];
   private i = 0;
+  /** How deep the parse is nested (parentheses, brackets, braces, NOT, signs). */
+  private depth = 0;
+  /** parenAtom and bracketAtom by token index: each tries a pattern first, and without this a nest of
+   *  `({a: ({a: …})})` would be parsed twice per level, 2^n times in all. */
+  private readonly memo = new Map<string, { e: Expr; next: number } | { err: unknown }>();
 
   constructor(private readonly src: string) {
     this.t = tokenize(src);
@@ -300,7 +336,7 @@ class Parser {
     // A parenthesized element: ((a)-->(b)).
     if (this.isSym('(') && this.isSym('(', 1)) {
       this.i++;
-      const el = this.patternElement();
+      const el = this.nest(() => this.patternElement());
       this.expectSym(')');
       return el;
     }
@@ -361,46 +397,79 @@ class Parser {
     return { min, max: min };
   }
 
+  /** One level deeper: refused past MAX_NESTING, at the token where it happens. */
+  private nest<T>(rule: () => T): T {
+    if (this.depth >= MAX_NESTING) throw nestingError(this.src, this.peek.pos);
+    this.depth++;
+    try {
+      return rule();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** A rule whose result at a token index is kept: the same text parses the same way. */
+  private memoized(name: string, rule: () => Expr): Expr {
+    const key = `${name}${this.i}`;
+    const hit = this.memo.get(key);
+    if (hit) {
+      if ('err' in hit) throw hit.err;
+      this.i = hit.next;
+      return hit.e;
+    }
+    try {
+      const e = rule();
+      this.memo.set(key, { e, next: this.i });
+      return e;
+    } catch (err) {
+      this.memo.set(key, { err });
+      throw err;
+    }
+  }
+
   // ---- expressions ----
   expr(): Expr {
-    return this.or();
+    return this.nest(() => this.or());
   }
 
   private or(): Expr {
-    let left = this.xor();
-    while (this.isKw('OR')) {
-      const pos = this.peek.pos;
-      this.i++;
-      left = { kind: 'binary', op: 'or', left, right: this.xor(), pos };
-    }
-    return left;
+    return this.chain('OR', 'or', () => this.xor());
   }
 
   private xor(): Expr {
-    let left = this.and();
-    while (this.isKw('XOR')) {
-      const pos = this.peek.pos;
-      this.i++;
-      left = { kind: 'binary', op: 'xor', left, right: this.and(), pos };
-    }
-    return left;
+    return this.chain('XOR', 'xor', () => this.and());
   }
 
   private and(): Expr {
-    let left = this.not();
-    while (this.isKw('AND')) {
-      const pos = this.peek.pos;
+    return this.chain('AND', 'and', () => this.not());
+  }
+
+  /**
+   * `a OP b OP c …` as a balanced tree. OR, XOR and AND are associative in Cypher's ternary logic, and a
+   * balanced tree evaluates its operands left to right and stops at the same one as a left-deep chain
+   * (the first false for AND, the first true for OR), so only the depth changes: log n instead of n.
+   */
+  private chain(word: string, op: 'or' | 'xor' | 'and', operand: () => Expr): Expr {
+    const operands = [operand()];
+    const positions: number[] = [];
+    while (this.isKw(word)) {
+      positions.push(this.peek.pos);
       this.i++;
-      left = { kind: 'binary', op: 'and', left, right: this.not(), pos };
+      operands.push(operand());
     }
-    return left;
+    const build = (lo: number, hi: number): Expr => {
+      if (lo === hi) return operands[lo]!;
+      const mid = (lo + hi) >> 1;
+      return { kind: 'binary', op, left: build(lo, mid), right: build(mid + 1, hi), pos: positions[mid]! };
+    };
+    return build(0, operands.length - 1);
   }
 
   private not(): Expr {
     if (this.isKw('NOT')) {
       const pos = this.peek.pos;
       this.i++;
-      return { kind: 'unary', op: 'not', arg: this.not(), pos };
+      return { kind: 'unary', op: 'not', arg: this.nest(() => this.not()), pos };
     }
     return this.comparison();
   }
@@ -486,7 +555,7 @@ class Parser {
             : { kind: 'literal', value: -(next.value as number), pos: tok.pos };
         return this.postfix(lit, true);
       }
-      return { kind: 'unary', op: tok.text as '-' | '+', arg: this.unary(), pos: tok.pos };
+      return { kind: 'unary', op: tok.text as '-' | '+', arg: this.nest(() => this.unary()), pos: tok.pos };
     }
     return this.postfix(this.atom(), true);
   }
@@ -678,13 +747,17 @@ class Parser {
     try {
       return rule();
     } catch (e) {
-      if (!(e instanceof CypherSyntaxError)) throw e;
+      if (!(e instanceof CypherSyntaxError) || e.detail === NESTING) throw e;
       this.i = save;
       return null;
     }
   }
 
   private parenAtom(): Expr {
+    return this.memoized('(', () => this.parenAtomRule());
+  }
+
+  private parenAtomRule(): Expr {
     const pos = this.peek.pos;
     const pat = this.attempt(() => {
       const el = this.patternElement();
@@ -699,6 +772,10 @@ class Parser {
   }
 
   private bracketAtom(): Expr {
+    return this.memoized('[', () => this.bracketAtomRule());
+  }
+
+  private bracketAtomRule(): Expr {
     const pos = this.peek.pos;
     // [x IN list WHERE p | e]
     if (this.isName(1) && this.isKw('IN', 2)) {
