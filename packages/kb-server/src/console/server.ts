@@ -58,6 +58,12 @@ export interface ConsoleOptions {
 
 export const API_PREFIX = '/api/v1';
 
+/** '/a/b?x=1' -> ['/a/b', '?x=1']. */
+const splitUrl = (url: string): [string, string] => {
+  const q = url.indexOf('?');
+  return q < 0 ? [url, ''] : [url.slice(0, q), url.slice(q)];
+};
+
 /** The web console's files: beside this module in the sources, or in src/ when running from dist/. */
 function webRoot(): string {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -191,7 +197,21 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
     async (api) => {
       if (options.token) api.addHook('onRequest', bearerGuard(options.token));
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      await api.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+      await api.register(swaggerUi, {
+        routePrefix: '/docs',
+        // Where the page is not at .../docs/ exactly (a query after the slash), it names its assets by absolute
+        // path, made of this and routePrefix: without it they pointed at /docs/static/..., outside the API.
+        indexPrefix: API_PREFIX,
+        uiConfig: { docExpansion: 'list', deepLinking: true },
+        // The page's assets are relative (./static/...), which resolve under /api/v1/docs/ only: /api/v1/docs,
+        // the address the start messages and the web console link give, is sent there (its query kept).
+        uiHooks: {
+          onRequest: async (req, reply) => {
+            const [path, query] = splitUrl(req.url);
+            if (path === `${API_PREFIX}/docs`) return reply.redirect(`${API_PREFIX}/docs/${query}`, 302);
+          },
+        },
+      });
       await registerRoutes(api, db);
       await registerReasoningRoutes(api, db);
       await registerTopologyRoutes(api, db);
