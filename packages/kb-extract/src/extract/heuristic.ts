@@ -1,6 +1,6 @@
 // The offline extractor: sentences -> mentions -> relation patterns -> candidate claims. Negated and
 // speculative statements are skipped with a reason; hedged ones are kept with lower confidence and marked.
-import type { Vocabulary } from '@evident/kb-core';
+import { KbValidationError, type Vocabulary } from '@evident/kb-core';
 import { baseLexicon, type Lexicon } from './lexicon.js';
 import { findMentions, type Mention } from './ner.js';
 import { findRelations } from './relations.js';
@@ -50,6 +50,13 @@ export interface ExtractOutput {
 
 export const CONFIDENCE = { explicit: 0.7, hedged: 0.4 } as const;
 
+/**
+ * Claims and skipped statements one text may yield. Far above what prose gives (a 10-million-character text of
+ * short sentences stays under it); a list of thousands of coordinated names on both sides of a verb would
+ * otherwise fill memory before the call's claim limit is checked.
+ */
+export const MAX_EXTRACTED = 2_000_000;
+
 // Used when a predicate is not registered (a base without the bio vocabulary).
 const DEFAULT_CLASS: Record<string, string> = {
   inhibits: 'pharmacology',
@@ -95,24 +102,41 @@ function fits(rule: PredicateRule | undefined, s: Mention, o: Mention): boolean 
   );
 }
 
-export function extractHeuristic(text: string, ctx: ExtractContext): ExtractOutput {
+/** `limit`: at most this many claims and skipped statements, else `too_large` (MAX_EXTRACTED by default). */
+export function extractHeuristic(text: string, ctx: ExtractContext, limit = MAX_EXTRACTED): ExtractOutput {
   const out: ExtractOutput = { claims: [], skipped: [], empty_sentences: [] };
   for (const { text: sentence } of splitSentences(text)) {
     const before = out.claims.length + out.skipped.length;
-    extractSentence(sentence, ctx, out);
+    extractSentence(sentence, ctx, out, limit);
     if (out.claims.length + out.skipped.length === before) out.empty_sentences.push(sentence);
   }
   return out;
 }
 
-export function extractSentence(sentence: string, ctx: ExtractContext, out: ExtractOutput): void {
+export function extractSentence(
+  sentence: string,
+  ctx: ExtractContext,
+  out: ExtractOutput,
+  limit = MAX_EXTRACTED,
+): void {
   const mentions = findMentions(sentence, ctx.lexicon);
   if (mentions.length < 2) return;
   const seen = new Set<string>();
+  // Hits come one at a time; the bound is checked as records are added, before they can fill memory.
+  const bounded = () => {
+    if (out.claims.length + out.skipped.length > limit)
+      throw new KbValidationError(
+        'too_large',
+        'text',
+        `yields more than ${limit.toLocaleString('en-US')} claims and skipped statements; split the input`,
+      );
+  };
   for (const hit of findRelations(sentence, mentions)) {
     const { subject: s, object: o } = hit;
-    const skip = (predicate: string, reason: string) =>
+    const skip = (predicate: string, reason: string) => {
       out.skipped.push({ sentence, subject: s.name, object: o.name, predicate, reason });
+      bounded();
+    };
     if (s.name.toLowerCase() === o.name.toLowerCase()) continue;
     const predicate = hit.predicates.find((p) => fits(ctx.predicates[p], s, o));
     if (predicate === undefined) {
@@ -145,5 +169,6 @@ export function extractSentence(sentence: string, ctx: ExtractContext, out: Extr
       confidence: hit.hedged ? CONFIDENCE.hedged : CONFIDENCE.explicit,
       payload,
     });
+    bounded();
   }
 }
