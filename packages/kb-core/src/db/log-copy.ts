@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { KbError, KbOpenError, KbValidationError } from '../errors.js';
 import { sliceRun, type ClaimRun } from '../model/claim-run.js';
 import { openStore, isPostgresUrl } from '../store/open-store.js';
+import { PRIVATE_FILE } from '../store/private-files.js';
 import { SqliteClaimStore } from '../store/sqlite.js';
 import { entrySpan, lastSeqOf } from '../store/log-span.js';
 import type { ClaimStore, LogRecord } from '../store/types.js';
@@ -175,7 +176,7 @@ export async function snapshotTo(
       bytes: statSync(path).size,
     };
     const manifestPath = path.replace(/\.kb$/, MANIFEST_SUFFIX);
-    await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+    await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx', mode: PRIVATE_FILE });
     return { path, log_seq: seq, manifest: manifestPath };
   });
 }

@@ -5,8 +5,9 @@
 // function of what it had learnt, so its learner is saved with them (token document frequencies and context
 // vectors) and restored, after a check that the facts it learnt are this log's. Anything else is stale and
 // ignored: the vectors are rebuilt from the log in the background, like any pending work.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivate, makePrivateDir, writePrivateFile } from '../store/private-files.js';
 import type { EmbeddingQueue } from './queue.js';
 import { textHash } from './shared.js';
 
@@ -56,12 +57,12 @@ function learnerCheck(q: EmbeddingQueue, learned: number): string {
   return learned === 0 ? '' : textHash(q.factTokens(learned - 1).join(' '));
 }
 
-/** Saves the vectors (and the local learner). Written to a temporary directory, then renamed. */
+/** Saves the vectors (and the local learner). Written to a temporary directory, then renamed; 0700 and 0600. */
 export function saveVectors(q: EmbeddingQueue, base: string): void {
   const dir = vectorsDir(base);
   const tmp = `${dir}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
+  makePrivateDir(tmp);
   const meta: Meta = { ...embedderOf(q), facts: 0, entities: 0 };
   for (const [name, lane] of [
     ['facts', q.facts],
@@ -69,19 +70,22 @@ export function saveVectors(q: EmbeddingQueue, base: string): void {
   ] as const) {
     const keys = lane.vectors.keyList();
     meta[name] = keys.length;
-    writeFileSync(join(tmp, `${name}.keys`), bytes(keys));
-    if (keys.length) lane.vectors.save(join(tmp, `${name}.usearch`));
+    writePrivateFile(join(tmp, `${name}.keys`), bytes(keys));
+    if (keys.length) {
+      lane.vectors.save(join(tmp, `${name}.usearch`));
+      makePrivate(join(tmp, `${name}.usearch`));
+    }
   }
   if (!q.port) {
     const { learned, generation } = q.learnerProgress();
     const st = q.local.exportState();
     meta.learner = { docs: st.docs, learned, generation, last_fact: learnerCheck(q, learned) };
-    writeFileSync(join(tmp, 'learner.tokens.json'), JSON.stringify(st.tokens));
-    writeFileSync(join(tmp, 'learner.df'), bytes(st.df));
-    writeFileSync(join(tmp, 'learner.rows'), bytes(st.context_rows));
-    writeFileSync(join(tmp, 'learner.context'), bytes(st.context));
+    writePrivateFile(join(tmp, 'learner.tokens.json'), JSON.stringify(st.tokens));
+    writePrivateFile(join(tmp, 'learner.df'), bytes(st.df));
+    writePrivateFile(join(tmp, 'learner.rows'), bytes(st.context_rows));
+    writePrivateFile(join(tmp, 'learner.context'), bytes(st.context));
   }
-  writeFileSync(join(tmp, 'meta.json'), JSON.stringify(meta));
+  writePrivateFile(join(tmp, 'meta.json'), JSON.stringify(meta));
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
 }

@@ -3,12 +3,13 @@
 // chunks are written in one IMMEDIATE transaction, so an append is all-or-nothing and readers never see
 // half of it. Chunking keeps the row count (and the per-row B-tree cost) low while each entry keeps its own seq.
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { KbConflictError, KbError, KbOpenError } from '../errors.js';
 import { entrySpan } from './log-span.js';
 import { decodeChunk, encodeChunks, spanOf } from './chunks.js';
 import { WriterThread, type FromWriter } from './sqlite-writer.js';
+import { makePrivate, makePrivateDir, PRIVATE_FILE } from './private-files.js';
 import type { ClaimStore, LogEntry, LogRecord, PendingAppend, StoreOpenOptions } from './types.js';
 
 // /2 adds claim-run chunks (./chunks.ts); a /1 file is read as it is and marked /2 when opened for writing.
@@ -61,12 +62,13 @@ export class SqliteClaimStore implements ClaimStore {
     const file = resolve(path);
     const create = options.create ?? true;
     const readonly = options.readonly ?? false;
+    let created = false;
     if (!existsSync(file)) {
       if (!create || readonly) throw new KbOpenError('not_found', 'path', `no knowledge base at ${file}`);
       const dir = dirname(file);
       if (!existsSync(dir)) {
         try {
-          mkdirSync(dir, { recursive: true });
+          makePrivateDir(dir);
         } catch (e) {
           throw new KbOpenError('open_failed', 'path', `cannot create directory ${dir}: ${(e as Error).message}`, {
             cause: e,
@@ -76,7 +78,8 @@ export class SqliteClaimStore implements ClaimStore {
       // Created empty and readable by the owner alone (like the job store's files); SQLite gives the -wal and
       // -shm files the database file's mode. An existing file keeps the mode its owner gave it.
       try {
-        closeSync(openSync(file, 'wx', 0o600));
+        closeSync(openSync(file, 'wx', PRIVATE_FILE));
+        created = true;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
           throw new KbOpenError('open_failed', 'path', `cannot create ${file}: ${(e as Error).message}`, { cause: e });
@@ -97,6 +100,9 @@ export class SqliteClaimStore implements ClaimStore {
           db.pragma('page_size = 65536');
         }
         db.pragma('journal_mode = WAL');
+        // SQLite copies the base's mode to its -wal and -shm; set here too, so a base made here is 0600 whole
+        // whatever SQLite's build does.
+        if (created) for (const f of [`${file}-wal`, `${file}-shm`]) if (existsSync(f)) makePrivate(f);
         // FULL: the WAL is fsynced at every commit, so a returned append survives power loss, not only kill -9.
         db.pragma('synchronous = FULL');
         db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -209,13 +215,22 @@ export class SqliteClaimStore implements ClaimStore {
   }
 
   async snapshotTo(dest: string): Promise<void> {
-    // SQLite's online backup copies a consistent image even while this process keeps appending.
-    await this.db.backup(resolve(dest));
-    const copy = new Database(resolve(dest));
+    // Created empty first, for the owner alone: SQLite would create it 0644, and gives its journal, -wal and
+    // -shm the file's mode. 'wx': a snapshot never overwrites.
+    const file = resolve(dest);
+    closeSync(openSync(file, 'wx', PRIVATE_FILE));
     try {
-      copy.pragma('journal_mode = WAL');
-    } finally {
-      copy.close();
+      // SQLite's online backup copies a consistent image even while this process keeps appending.
+      await this.db.backup(file);
+      const copy = new Database(file);
+      try {
+        copy.pragma('journal_mode = WAL');
+      } finally {
+        copy.close();
+      }
+    } catch (e) {
+      for (const f of [file, `${file}-journal`, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+      throw e;
     }
   }
 

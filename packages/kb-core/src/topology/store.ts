@@ -1,7 +1,8 @@
 // Where computed topology and embeddings are kept: in memory, and for a base on a file, beside it
 // (`<base>.topology.json`, `<base>.embeddings-<kind>.json`): derived data, always recomputable from the log, so
 // a file that cannot be read is ignored. Typed arrays are stored as base64 of their bytes.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { writePrivateFile } from '../store/private-files.js';
 import type { StoredEmbedding, StoredTopology } from './types.js';
 
 type Kind = 'structural' | 'weighted';
@@ -61,7 +62,7 @@ export class TopologyStore {
   private write(name: string, data: unknown): void {
     const p = this.path(name);
     if (!p) return;
-    writeFileSync(`${p}.tmp`, JSON.stringify(data));
+    writePrivateFile(`${p}.tmp`, JSON.stringify(data));
     renameSync(`${p}.tmp`, p);
   }
 
