@@ -6,6 +6,8 @@ import type { Vocabulary } from '../model/registry.js';
 const GENE_LIKE = ['gene', 'protein'];
 const CHEMICAL = ['drug', 'compound'];
 const MOLECULAR = ['gene', 'protein', 'drug', 'compound', 'variant'];
+/** What a differential-expression study compares against its control. */
+const COMPARED = ['condition', 'disease', 'phenotype'];
 
 export const bio: Vocabulary = {
   description: 'Biomedical entities and relationships for drug discovery',
@@ -30,6 +32,9 @@ export const bio: Vocabulary = {
     'assay',
     'clinical_trial',
     'cell_line',
+    // A condition or sample group a study compares ('tumor' against 'normal', 'treated' against 'vehicle'), as
+    // its design names it: not necessarily a disease or a phenotype.
+    'condition',
   ],
   predicate_classes: [
     'genetic',
@@ -118,8 +123,8 @@ export const bio: Vocabulary = {
       object_types: ['clinical_trial', 'assay', 'cell_line'],
     },
     // Differential expression: the gene's expression is higher (lower) in the condition than in its control.
-    upregulated_in: { class: 'expression', subject_types: GENE_LIKE, object_types: ['disease', 'phenotype'] },
-    downregulated_in: { class: 'expression', subject_types: GENE_LIKE, object_types: ['disease', 'phenotype'] },
+    upregulated_in: { class: 'expression', subject_types: GENE_LIKE, object_types: COMPARED },
+    downregulated_in: { class: 'expression', subject_types: GENE_LIKE, object_types: COMPARED },
     // Generative design: the molecule was designed against the target; docking then predicts it binds.
     designed_for: { class: 'pharmacology', subject_types: CHEMICAL, object_types: GENE_LIKE },
     predicted_to_bind: { class: 'molecular', subject_types: CHEMICAL, object_types: GENE_LIKE },
