@@ -1,16 +1,20 @@
 // A compound-generation job's molecules as claims: each was designed for the job's target; a molecule that
-// carries a docking score is also predicted to bind it.
+// carries a docking score is also predicted to bind it. Named to read well (names.ts): the target by its gene
+// symbol, each molecule by its label in the job, with the accession and the InChIKey behind them.
 import type { JobStatus } from '@evident/job-service';
 import type { ClaimInput } from '@evident/kb';
 import { confidenceFromDocking, DESIGN_CONFIDENCE } from './confidence.js';
 import { invalidOptions, unexpectedResults } from './errors.js';
 import type { ResolvedOptions } from './options.js';
+import { addName, geneSymbolOf, moleculeLabel, type Names } from './names.js';
 import { jobProvenance } from './provenance.js';
 import { type Doc, optionalNumber, optionalString, Reader } from './shape.js';
 
 export const DESIGN_METHOD = 'graph-ga';
 
 export interface DesignPayload {
+  /** The molecule's name in the claims (`<job_id> #<rank>`). */
+  label: string;
   smiles: string;
   inchikey: string | null;
   qed: number;
@@ -18,6 +22,8 @@ export interface DesignPayload {
   /** The job's combined score of the molecule (0..1). */
   total_score: number;
   rank: number;
+  /** The target as the job's request named it (a UniProt accession). */
+  target_uniprot: string;
   /** kcal/mol, lower binds better: present only when the job docked the molecule. */
   docking_score?: number;
   pose_url?: string;
@@ -38,7 +44,12 @@ function dockingOf(m: Doc): { docking_score?: number; pose_url?: string } {
   };
 }
 
-export function designClaims(status: JobStatus, results: unknown, o: ResolvedOptions): ClaimInput[] {
+/** The claims, and the names (aliases) they need registered first. */
+export function designClaims(
+  status: JobStatus,
+  results: unknown,
+  o: ResolvedOptions,
+): { claims: ClaimInput[]; names: Names } {
   if (o.min_priority !== undefined)
     throw invalidOptions([
       { path: '/min_priority', message: `applies to discovery jobs only; ${status.job_id} is a compound job` },
@@ -51,25 +62,35 @@ export function designClaims(status: JobStatus, results: unknown, o: ResolvedOpt
 
   const provenance = jobProvenance(status, 'generative_design', DESIGN_METHOD);
   const claims: ClaimInput[] = [];
+  const names: Names = {};
+  // The target by its gene symbol, the accession an alias of it; an accession the gene table lacks (not human,
+  // say) stays the name.
+  const symbol = geneSymbolOf(uniprot);
+  const target: [string, string] = [symbol ?? uniprot, 'protein'];
+  if (symbol) addName(names, 'protein', symbol, uniprot);
   for (const [i, raw] of molecules.slice(0, o.top ?? molecules.length).entries()) {
     const at = `/molecules/${i}`;
     const m = r.object(raw, at);
     const props = r.object(m.properties, `${at}/properties`);
+    const rank = r.number(m.rank, `${at}/rank`);
     const payload: DesignPayload = {
+      label: moleculeLabel(status.job_id, rank),
       smiles: r.string(m.smiles, `${at}/smiles`),
       inchikey: optionalString(m.inchikey) ?? null,
       qed: r.number(props.qed, `${at}/properties/qed`),
       sa_score: r.number(props.sa_score, `${at}/properties/sa_score`),
       total_score: r.number(r.object(m.scores, `${at}/scores`).total, `${at}/scores/total`),
-      rank: r.number(m.rank, `${at}/rank`),
+      rank,
+      target_uniprot: uniprot,
       ...dockingOf(m),
     };
     if (r.problems.length) throw unexpectedResults(status.job_id, r.problems);
-    // The entity is named by its InChIKey: the KB folds names to lower case, and SMILES are case-sensitive
-    // (c1ccccc1 is benzene, C1CCCCC1 cyclohexane). The SMILES stays in the payload. A molecule without an
-    // InChIKey gets an id within its job.
-    const compound: [string, string] = [payload.inchikey ?? `${status.job_id}:molecule-${payload.rank}`, 'compound'];
-    const target: [string, string] = [uniprot, 'protein'];
+    // The claims name the molecule by its label; the entity is its InChIKey (its id and name), the label an alias,
+    // so the same molecule from two jobs is one entity. Not the SMILES: the KB folds names to lower case, and SMILES
+    // are case-sensitive (c1ccccc1 is benzene, C1CCCCC1 cyclohexane); the SMILES is in the payload. A molecule
+    // without an InChIKey is the label alone.
+    const compound: [string, string] = [payload.label, 'compound'];
+    if (payload.inchikey) addName(names, 'compound', payload.inchikey, payload.label);
     claims.push({
       subject: compound,
       predicate: ['designed_for', 'pharmacology'],
@@ -89,5 +110,5 @@ export function designClaims(status: JobStatus, results: unknown, o: ResolvedOpt
       });
     }
   }
-  return claims;
+  return { claims, names };
 }

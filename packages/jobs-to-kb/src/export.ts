@@ -6,6 +6,7 @@ import { designClaims } from './design.js';
 import { discoveryClaims } from './discovery.js';
 import { jobNotCompleted, unsupportedKind } from './errors.js';
 import { type ExportOptions, resolveOptions } from './options.js';
+import { type Names, registerNames } from './names.js';
 import { ensurePredicates } from './predicates.js';
 import { sourceIdOf } from './provenance.js';
 
@@ -25,15 +26,34 @@ export interface ExportResult {
   claim_ids: string[];
   /** Predicates registered in this base by this export (empty when it had them). */
   registered_predicates: string[];
+  /**
+   * Aliases registered by this export (the target's accession, the molecules' labels), as the vocabulary
+   * `evident-job.<job_id>`; empty when the job has none or an earlier export registered them.
+   */
+  registered_names: string[];
 }
 
-/** The claims a job's results give, without writing anything (what `exportToKb` ingests). */
-export function claimsFromJob(status: JobStatus, results: unknown, options?: ExportOptions): ClaimInput[] {
+/** A job's claims and the names they need (names.ts). */
+function mapJob(status: JobStatus, results: unknown, options?: ExportOptions): { claims: ClaimInput[]; names: Names } {
   const o = resolveOptions(options);
   if (status.status !== 'completed') throw jobNotCompleted(status.job_id, status.status);
-  if (status.kind === 'td') return discoveryClaims(status, results, o);
+  if (status.kind === 'td') return { claims: discoveryClaims(status, results, o), names: {} };
   if (status.kind === 'cg') return designClaims(status, results, o);
   throw unsupportedKind(status.job_id, status.kind);
+}
+
+/**
+ * The claims a job's results give, without writing anything (what `exportToKb` ingests). A compound job's
+ * claims name molecules and target by their readable names: register `namesFromJob` first (as `exportToKb`
+ * does), so that those resolve to the InChIKey's and the gene symbol's entities.
+ */
+export function claimsFromJob(status: JobStatus, results: unknown, options?: ExportOptions): ClaimInput[] {
+  return mapJob(status, results, options).claims;
+}
+
+/** The aliases a job's claims use, as vocabulary synonyms (type -> canonical name -> aliases). */
+export function namesFromJob(status: JobStatus, results: unknown, options?: ExportOptions): Names {
+  return mapJob(status, results, options).names;
 }
 
 export async function exportToKb(
@@ -46,8 +66,10 @@ export async function exportToKb(
   const status = await client.getJob(jobId);
   if (status.status !== 'completed') throw jobNotCompleted(status.job_id, status.status);
   if (status.kind !== 'td' && status.kind !== 'cg') throw unsupportedKind(status.job_id, status.kind);
-  const claims = claimsFromJob(status, await client.getResults(jobId), options);
+  const { claims, names } = mapJob(status, await client.getResults(jobId), options);
   const registered = await ensurePredicates(db);
+  // Before the claims: they are written with the readable names, which must already resolve to their entities.
+  const aliases = await registerNames(db, status.job_id, names);
   const batch = claims.length ? await db.ingestBatch(claims) : { ingested: 0, duplicates: 0, claim_ids: [] };
   return {
     job_id: status.job_id,
@@ -59,5 +81,6 @@ export async function exportToKb(
     duplicates: batch.duplicates,
     claim_ids: batch.claim_ids,
     registered_predicates: registered,
+    registered_names: aliases,
   };
 }

@@ -2,7 +2,13 @@
 import type { Problem } from '@evident/contract';
 import { invalidOptions } from './errors.js';
 
-export type ConditionType = 'disease' | 'phenotype';
+/**
+ * The entity type of a discovery job's case condition. A job compares the samples whose condition column holds the
+ * case value with those holding the control value: a sample group ('tumor', 'treated', 'knockout'), which is a
+ * `condition` unless the caller says it is a disease or a phenotype.
+ */
+export type ConditionType = 'condition' | 'disease' | 'phenotype';
+export const CONDITION_TYPES: readonly ConditionType[] = ['condition', 'disease', 'phenotype'];
 
 export interface ExportOptions {
   /** Discovery jobs: only targets whose priority_score (0..100) is at least this. */
@@ -11,7 +17,7 @@ export interface ExportOptions {
   top?: number;
   /** Discovery jobs: the condition's name in the KB (default: the job's case value, e.g. 'tumor'). */
   condition?: string;
-  /** Discovery jobs: the condition's entity type (default 'disease'). */
+  /** Discovery jobs: the condition's entity type (default 'condition'). */
   condition_type?: ConditionType;
 }
 
@@ -35,8 +41,8 @@ export function resolveOptions(o: ExportOptions = {}): ResolvedOptions {
     !(typeof condition === 'string' && condition.trim() !== '' && condition.length <= 1000)
   )
     problems.push({ path: '/condition', message: 'must be a non-empty string of at most 1000 characters' });
-  if (condition_type !== undefined && condition_type !== 'disease' && condition_type !== 'phenotype')
-    problems.push({ path: '/condition_type', message: "must be 'disease' or 'phenotype'" });
+  if (condition_type !== undefined && !CONDITION_TYPES.includes(condition_type))
+    problems.push({ path: '/condition_type', message: `must be one of ${CONDITION_TYPES.join(', ')}` });
   if (problems.length) throw invalidOptions(problems);
-  return { min_priority, top, condition, condition_type: condition_type ?? 'disease' };
+  return { min_priority, top, condition, condition_type: condition_type ?? 'condition' };
 }

@@ -6,8 +6,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@evident/testkit';
 import type { JobStatus } from '@evident/job-service';
-import type { Claim, KbDB } from '@evident/kb';
-import { claimsFromJob, confidenceFromAdjustedP, exportToKb, type ExportResult } from '../src/index.js';
+import { bio, type Claim, type KbDB, type Vocabulary } from '@evident/kb';
+import {
+  claimsFromJob,
+  confidenceFromAdjustedP,
+  EXPORT_VOCABULARY,
+  exportToKb,
+  type ExportResult,
+} from '../src/index.js';
 import { designRequest, discoveryRequest, runCli, runJobsCli, startJobService, type JobService } from './helpers.js';
 
 export interface FreshKb {
@@ -67,7 +73,9 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
         const mine = fromJob(await kb.db.claimsFor(id!), td1).filter((c) => c.predicate[0] === predicate);
         assert.equal(mine.length, 1, `${geneOf(t)} ${predicate}`);
         const c = mine[0]!;
-        assert.deepEqual(c.object, [caseValue, 'disease']);
+        // The case value is a sample group of the request's condition column: a condition, not a disease.
+        assert.deepEqual(c.object, [caseValue, 'condition']);
+        assert.equal(c.object_id, `condition:${caseValue}`);
         assert.equal(c.predicate[1], 'expression');
         assert.equal(c.provenance.source_type, 'differential_expression');
         assert.equal(c.provenance.job_url, td1.results_url);
@@ -83,6 +91,10 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
         assert.equal(c.confidence, Math.min(0.99, Math.max(0.5, 1 - t.adjusted_p_value)));
       }
       assert.ok(up > 0 && up < results.targets.length, 'both directions are found in the example');
+      const condition = await kb.db.getEntity(`condition:${caseValue}`);
+      assert.equal(condition?.type, 'condition');
+      assert.equal(condition?.name, caseValue);
+      assert.equal(await kb.db.resolve(caseValue, 'disease'), null, 'no disease is made of a sample group');
       const frame = await kb.db.query(caseValue, { depth: 1 });
       assert.deepEqual(
         new Set(frame.direct_relationships.map((r) => r.predicate)),
@@ -121,28 +133,63 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
       assert.equal(rel?.source_count, 2);
     });
 
-    test("a compound job's molecules become designed_for claims on the target protein", async () => {
+    test("a compound job's molecules: designed_for the target by its gene symbol, each by a readable label", async () => {
       const design: any = await svc.client.getResults(cg.job_id);
+      assert.equal(design.target.uniprot, 'P00533');
       const r = await exportToKb(svc.client, cg.job_id, kb.db);
       assert.equal(r.claims, design.molecules.length);
       assert.equal(r.ingested, design.molecules.length);
-      const target = await kb.db.resolve('P00533', 'protein');
-      assert.ok(target);
+      const label = (m: any) => `${cg.job_id} #${m.rank}`;
+      // The aliases are registered once, as the job's own vocabulary.
+      assert.deepEqual(new Set(r.registered_names), new Set(['P00533', ...design.molecules.map(label)]));
+      assert.ok((await kb.db.schema()).registered.vocabularies.includes(`evident-job.${cg.job_id}`));
+
+      // The target: named by its gene symbol (P00533 is EGFR in the gene table), the accession an alias of it.
+      const target = await kb.db.resolve('EGFR', 'protein');
+      assert.equal(target, 'protein:egfr');
+      assert.equal(await kb.db.resolve('P00533', 'protein'), target, 'the accession finds the same entity');
+      const protein = await kb.db.getEntity(target!);
+      assert.equal(protein?.name, 'EGFR');
+      assert.equal(protein?.type, 'protein');
+      assert.deepEqual(
+        (await kb.db.listEntities({ entity_type: 'protein' })).map((e) => e.id),
+        ['protein:egfr'],
+        'no entity is named by the accession',
+      );
+
       const claims = fromJob(await kb.db.claimsFor(target!), cg);
       assert.equal(claims.length, design.molecules.length);
       for (const m of design.molecules) {
         const c = claims.find((x) => (x.payload as { smiles: string }).smiles === m.smiles);
         assert.ok(c, `molecule ${m.rank}`);
-        assert.deepEqual(c.subject, [m.inchikey, 'compound']);
+        // The claim reads `cg_… #1 designed_for EGFR`; the molecule's entity is its InChIKey.
+        assert.deepEqual(c.subject, [label(m), 'compound']);
+        assert.deepEqual(c.object, ['EGFR', 'protein']);
+        assert.equal(c.object_id, target);
+        assert.match(m.inchikey, /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/);
+        assert.equal(c.subject_id, `compound:${m.inchikey.toLowerCase()}`);
+        const compound = await kb.db.getEntity(c.subject_id);
+        assert.equal(compound?.name, m.inchikey);
+        assert.equal(compound?.type, 'compound');
+        assert.deepEqual(compound?.aliases, [label(m)]);
+        assert.equal(await kb.db.resolve(label(m), 'compound'), c.subject_id);
         assert.deepEqual(c.predicate, ['designed_for', 'pharmacology']);
         assert.equal(c.provenance.source_type, 'generative_design');
         assert.equal(c.provenance.job_url, cg.results_url);
         const p = c.payload as Record<string, unknown>;
+        assert.equal(p.label, label(m));
+        assert.equal(p.inchikey, m.inchikey);
+        assert.equal(p.target_uniprot, 'P00533');
         assert.equal(p.qed, m.properties.qed);
         assert.equal(p.sa_score, m.properties.sa_score);
         assert.equal('docking_score' in p, false, 'no docking in the engine yet');
       }
-      assert.equal((await exportToKb(svc.client, cg.job_id, kb.db)).ingested, 0);
+      const seq = async () => ((await kb.db.stats()) as { log_seq?: number }).log_seq;
+      const before = await seq();
+      const again = await exportToKb(svc.client, cg.job_id, kb.db);
+      assert.equal(again.ingested, 0);
+      assert.deepEqual(again.registered_names, []);
+      assert.equal(await seq(), before, 'a repeated export appends nothing, not even its names');
     });
 
     test('the CLI exports into the same base and a repeat is a no-op', async () => {
@@ -190,7 +237,7 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
       active = await kb.db.claimsFor(gene!);
       assert.equal(active.filter((c) => c.predicate[0].endsWith('regulated_in')).length, 0);
       await kb.db.retractCascade(`evident-job:${cg.job_id}`, 'withdrawn');
-      const target = await kb.db.resolve('P00533', 'protein');
+      const target = await kb.db.resolve('EGFR', 'protein');
       assert.equal(target === null ? 0 : (await kb.db.claimsFor(target)).length, 0);
     });
 
@@ -218,6 +265,42 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
       assert.ok(bind[0]!.confidence! > bind[1]!.confidence!, 'a stronger docking score is more confident');
       assert.equal((bind[1]!.payload as { pose_url?: string }).pose_url, 'https://example.org/pose/1.pdbqt');
       assert.throws(() => claimsFromJob(cg, design, { min_priority: 10 }), /min_priority/);
+    });
+
+    test('a base that registered an older bio (no condition type) is brought up to date before the export writes', async () => {
+      // bio as it was before `condition`: upregulated_in / downregulated_in took a disease or a phenotype only.
+      const before: Vocabulary = {
+        ...bio,
+        entity_types: bio.entity_types!.filter((t) => t !== 'condition'),
+        predicates: {
+          ...bio.predicates,
+          upregulated_in: { ...bio.predicates!.upregulated_in!, object_types: ['disease', 'phenotype'] },
+          downregulated_in: { ...bio.predicates!.downregulated_in!, object_types: ['disease', 'phenotype'] },
+        },
+      };
+      const old = await freshKb();
+      try {
+        await old.db.registerVocabulary('bio', before);
+        const r = await exportToKb(svc.client, td1.job_id, old.db, { top: 3 });
+        assert.deepEqual(r.registered_predicates, ['upregulated_in', 'downregulated_in']);
+        assert.ok((await old.db.schema()).registered.vocabularies.includes(EXPORT_VOCABULARY));
+        const claims = fromJob(await old.db.claimsFor(`condition:${caseValue}`), td1);
+        assert.equal(claims.length, 3);
+        for (const c of claims) {
+          assert.equal(c.object[1], 'condition');
+          assert.equal(c.warnings, undefined, JSON.stringify(c.warnings));
+        }
+        const predicates = (await old.db.schema()).registered.predicates;
+        assert.ok(predicates.upregulated_in!.object_types.includes('condition'));
+        // A disease, as the caller may say, still fits; and a second export registers nothing.
+        const again = await exportToKb(svc.client, td1.job_id, old.db, { top: 3, condition_type: 'disease' });
+        assert.deepEqual(again.registered_predicates, []);
+        assert.equal(again.ingested, 3);
+        const disease = fromJob(await old.db.claimsFor(`disease:${caseValue}`), td1);
+        assert.ok(disease.length === 3 && disease.every((c) => c.warnings === undefined));
+      } finally {
+        await old.cleanup();
+      }
     });
   });
 }

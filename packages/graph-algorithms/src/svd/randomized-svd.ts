@@ -12,9 +12,11 @@
 // Memory: the test block and a Lanczos basis of about 2(k + p) vectors of n numbers; never an n × n matrix.
 import type { RunHooks } from '@evident/contract';
 import { type CsrGraph, checkCsr } from '../csr.js';
-import { GraphInputError } from '../errors.js';
+import { GraphInputError, SvdFailedError } from '../errors.js';
 import { Random } from '../random.js';
+import { checkPairs, type PairCheck } from './check-pairs.js';
 import { orthonormalBasis, spmm } from './dense.js';
+import { DENSE_FALLBACK_MAX_N, DENSE_MAX_N, denseEigenpairs } from './dense-svd.js';
 import { thickRestartLanczos } from './lanczos.js';
 import { defaultThreads, RowTeam } from './row-team.js';
 
@@ -39,6 +41,13 @@ export interface SvdOptions {
    */
   threads?: number;
   seed?: number;
+  /**
+   * 'auto' (the default): the Lanczos polish, its answer checked on A (check-pairs.ts); an answer that fails
+   * the check is replaced by the dense decomposition up to 512 rows, and above by a rerun with two Gram–Schmidt
+   * passes at every step, and a rerun that fails too is refused (SvdFailedError). 'lanczos': the polish and its
+   * check only (a failure throws). 'dense': the dense decomposition (up to 2,048 rows).
+   */
+  solver?: 'auto' | 'lanczos' | 'dense';
   trusted?: boolean;
   hooks?: RunHooks;
 }
@@ -60,6 +69,12 @@ export interface SvdResult {
   workerShare: number;
   /** Deflated runs that found missing copies of repeated values (0 when none was missing). */
   deflationRounds: number;
+  /** Which method gave the answer ('dense' for a fallback or when asked for). */
+  solver: 'lanczos' | 'dense';
+  /** max |UᵀU − I| of the returned vectors, measured. */
+  orthogonality: number;
+  /** Gram–Schmidt passes per Lanczos step (1 to 3; what re-orthogonalisation cost). */
+  passesPerStep: number;
 }
 
 /** Deflated runs at most; each finds one more direction of every repeated value among the k largest. */
@@ -87,10 +102,76 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
   if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) {
     throw new GraphInputError('/threads', 'must be an integer in 1..64');
   }
+  const solver = options.solver ?? 'auto';
+  if (solver !== 'auto' && solver !== 'lanczos' && solver !== 'dense') {
+    throw new GraphInputError('/solver', "must be 'auto', 'lanczos' or 'dense'");
+  }
+  if (solver === 'dense' && n > DENSE_MAX_N) {
+    throw new GraphInputError('/solver', `'dense' takes at most ${DENSE_MAX_N} rows (this matrix has ${n})`);
+  }
+  const l = k + p;
+  const m = Math.min(n, options.basisSize ?? Math.max(2 * l, l + 16));
+  if (!(Number.isInteger(m) && (m > l || m === n))) {
+    throw new GraphInputError('/basisSize', `must be an integer > k + p = ${l}`);
+  }
   if (!options.trusted) checkCsr(a);
+  const progress = (f: number) => hooks?.progress?.('svd', Math.min(1, f));
+  if (solver === 'dense') return dense(a, k, 0, progress);
+  const run = { k, p, m, powerIterations, maxProducts, tolerance, threads, hooks, progress };
+  try {
+    return lanczosSvd(a, run, seed, false);
+  } catch (error) {
+    if (!(error instanceof SvdFailedError) || solver === 'lanczos') throw error;
+    if (n <= DENSE_FALLBACK_MAX_N) return dense(a, k, error.products, progress);
+    // A rerun that does not depend on the orthogonality model: two passes at every step, another start.
+    return lanczosSvd(a, run, (seed + 0x9e3779b9) >>> 0, true);
+  }
+}
+
+interface Run {
+  k: number;
+  p: number;
+  m: number;
+  powerIterations: number;
+  maxProducts: number;
+  tolerance: number;
+  threads: number;
+  hooks: RunHooks | undefined;
+  progress: (fraction: number) => void;
+}
+
+function dense(a: CsrGraph, k: number, products: number, progress: (f: number) => void): SvdResult {
+  const n = a.n;
+  const d = denseEigenpairs(a, k);
+  const check = checkPairs(a, d.theta, d.vectors, d.residuals);
+  const vectors = new Float64Array(n * k);
+  for (let i = 0; i < n; i++) for (let c = 0; c < k; c++) vectors[i * k + c] = d.vectors[c * n + i]!;
+  let residual = 0;
+  for (let c = 0; c < k; c++) {
+    residual = Math.max(residual, d.residuals[c]! / Math.max(Math.abs(d.theta[c]!), 1e-12 * check.normBound));
+  }
+  progress(1);
+  return {
+    k,
+    values: d.theta.map(Math.abs),
+    eigenvalues: d.theta,
+    vectors,
+    products,
+    residual,
+    converged: true,
+    workerShare: 0,
+    deflationRounds: 0,
+    solver: 'dense',
+    orthogonality: check.orthogonality,
+    passesPerStep: 0,
+  };
+}
+
+function lanczosSvd(a: CsrGraph, run: Run, seed: number, strict: boolean): SvdResult {
+  const n = a.n;
+  const { k, p, m, powerIterations, maxProducts, tolerance, threads, hooks, progress } = run;
   const l = k + p;
   const rng = new Random(seed);
-  const progress = (f: number) => hooks?.progress?.('svd', Math.min(1, f));
 
   // Range finder: Q = orth(A·Ω), then (A·Aᵀ)^q applied with re-orthonormalisation after each product.
   let q: Block = { v: new Float64Array(n * l), width: l };
@@ -110,10 +191,6 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
   // dominant subspace; a basis of about 2(k + p) columns, k + p Ritz vectors kept at each restart.
   const start = new Float64Array(n);
   for (let c = 0; c < q.width; c++) for (let i = 0; i < n; i++) start[i]! += q.v[c * n + i]!;
-  const m = Math.min(n, options.basisSize ?? Math.max(2 * l, l + 16));
-  if (!(Number.isInteger(m) && (m > l || m === n))) {
-    throw new GraphInputError('/basisSize', `must be an integer > k + p = ${l}`);
-  }
   // One team of threads and shared buffers for the polish and the checks below (the check's basis follows the
   // k vectors it is deflated by), so that workers start and the matrix is shared once per call.
   const want = Math.min(Math.max(p, 1), n - k);
@@ -130,13 +207,17 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
       maxProducts: Math.max(1, maxProducts - products),
       rng,
       team,
+      strict,
       onCycle: (done, res) => progress(Math.max((products + done) / maxProducts, Math.min(1, tolerance / res))),
       abort: hooks?.signal ? () => hooks.signal!.throwIfAborted() : undefined,
     });
     products += polish.products;
     let theta = polish.theta;
     let ritz = polish.vectors;
+    let estimates = polish.residuals;
     let residual = polish.residual;
+    const work = { passes: polish.passes, steps: polish.steps };
+    let checked = verify(a, theta, ritz, estimates, products);
 
     // Missing multiplicities. From one start vector, Lanczos sees one direction of each eigenspace, so an eigenvalue
     // of multiplicity two or more (symmetric graphs: grids, rings of cliques, identical components) is found once
@@ -160,25 +241,34 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
         rng,
         team,
         locked: ritz,
+        lockedGram: checked.gram,
+        strict,
         below: sigmaK,
         abort: hooks?.signal ? () => hooks.signal!.throwIfAborted() : undefined,
       });
       products += check.products;
+      work.passes += check.passes;
+      work.steps += check.steps;
       residual = Math.max(residual, check.residual);
+      // Only a value above σ_k changes the answer: more copies of σ_k itself (a value repeated more often than
+      // k leaves room for, as 1 is 120 times in 30 disjoint 5-cliques) would be swapped in for equal ones, round
+      // after round, for nothing.
       const extra: number[] = [];
       for (let c = 0; c < check.theta.length; c++) {
-        if (Math.abs(check.theta[c]!) >= sigmaK * (1 - tolerance)) extra.push(c);
+        if (Math.abs(check.theta[c]!) > sigmaK * (1 + tolerance)) extra.push(c);
       }
       if (extra.length === 0) break;
       // Merge: the found pairs and the new ones (orthogonal to them), largest magnitude first, k kept.
       const pool = [
-        ...Array.from(theta, (value, c) => ({ value, from: ritz, c })),
-        ...extra.map((c) => ({ value: check.theta[c]!, from: check.vectors, c })),
+        ...Array.from(theta, (value, c) => ({ value, from: ritz, estimate: estimates[c]!, c })),
+        ...extra.map((c) => ({ value: check.theta[c]!, from: check.vectors, estimate: check.residuals[c]!, c })),
       ].sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
       const kept = pool.slice(0, k);
       theta = Float64Array.from(kept, (e) => e.value);
+      estimates = Float64Array.from(kept, (e) => e.estimate);
       ritz = new Float64Array(n * k);
       for (const [c, e] of kept.entries()) ritz.set(e.from.subarray(e.c * n, e.c * n + n), c * n);
+      checked = verify(a, theta, ritz, estimates, products);
     }
 
     // U: the first k Ritz vectors; a matrix of rank < k gets zero values and zero vectors for the rest.
@@ -199,8 +289,25 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
       converged: residual <= tolerance,
       workerShare: team.blocksRun > 0 ? 1 - team.callerBlocks / team.blocksRun : 0,
       deflationRounds: rounds,
+      solver: 'lanczos',
+      orthogonality: checked.orthogonality,
+      passesPerStep: work.steps > 0 ? work.passes / work.steps : 0,
     };
   } finally {
     team.close();
   }
+}
+
+/** The pairs checked on A (check-pairs.ts); a failure is an SvdFailedError carrying the products spent. */
+function verify(
+  a: CsrGraph,
+  theta: Float64Array,
+  ritz: Float64Array,
+  estimates: Float64Array,
+  products: number,
+): PairCheck {
+  const check = checkPairs(a, theta, ritz, estimates);
+  if (!check.ok)
+    throw new SvdFailedError(`the Lanczos answer failed its check on the matrix: ${check.reason}`, products);
+  return check;
 }

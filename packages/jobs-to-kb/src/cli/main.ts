@@ -7,7 +7,7 @@ import { createClient, EvidentApiError } from '@evident/job-service';
 import { open } from '@evident/kb';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { exportToKb } from '../export.js';
-import { type ExportOptions, resolveOptions } from '../options.js';
+import { CONDITION_TYPES, type ExportOptions, resolveOptions } from '../options.js';
 
 /** fetch's TypeError says only 'fetch failed'; the reason (ECONNREFUSED, ENOTFOUND, …) is its cause. */
 const causeOf = (e: Error): string => {
@@ -33,10 +33,9 @@ const program = new Command('evident-export')
   .option('--top <n>', 'only the first n findings by rank', number('--top'))
   .option('--condition <name>', "discovery jobs: the condition's name in the KB (default: the job's case value)")
   .addOption(
-    new Option('--condition-type <type>', "discovery jobs: the condition's entity type (default disease)").choices([
-      'disease',
-      'phenotype',
-    ]),
+    new Option('--condition-type <type>', "discovery jobs: the condition's entity type (default condition)").choices(
+      CONDITION_TYPES,
+    ),
   )
   .option('--url <url>', 'job service base URL (default: $EVIDENT_URL or http://127.0.0.1:8000)')
   .option('--api-key <key>', 'API key of the job (default: $EVIDENT_API_KEY)')
