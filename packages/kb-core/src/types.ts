@@ -52,6 +52,11 @@ export interface EntitySummary {
 export interface Entity extends EntitySummary {
   /** Other names this entity was written as in claims (normalised to the same id). */
   aliases: string[];
+  /**
+   * The types it was stated with: its own (`type`, the one its id has) first, then types unified with it
+   * (`bio`: a gene symbol stated as a protein too is one entity).
+   */
+  types: string[];
   source_count: number;
   predicates: Record<string, number>;
 }

@@ -31,7 +31,7 @@ test('ingest returns a claim id; the claim reads back with ids, content_id, stat
   }
 });
 
-test('resolve normalises case, spacing and vocabulary synonyms; gene and protein stay distinct', async () => {
+test('resolve normalises case, spacing and vocabulary synonyms; with bio, a gene and its protein are one entity', async () => {
   const t = tempKb();
   try {
     await using db = await quickstart(t.path);
@@ -50,8 +50,13 @@ test('resolve normalises case, spacing and vocabulary synonyms; gene and protein
     assert.equal(await db.resolve('TP53'), 'gene:tp53');
     assert.equal(
       await db.resolve(' tp53 ', 'protein'),
-      'protein:tp53',
-      'synonym p53 became the canonical protein TP53',
+      'gene:tp53',
+      'synonym p53 became the canonical TP53, one entity with the gene (bio unifies gene and protein)',
+    );
+    const tp53 = (await db.getEntity('protein:tp53'))!;
+    assert.deepEqual(
+      [tp53.id, tp53.types, tp53.aliases, tp53.claim_count],
+      ['gene:tp53', ['gene', 'protein'], ['p53'], 2],
     );
     assert.equal(await db.resolve('Trastuzumab'), 'drug:trastuzumab');
     assert.equal(await db.resolve('herceptin'), 'drug:trastuzumab');

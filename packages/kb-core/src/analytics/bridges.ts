@@ -77,7 +77,7 @@ export function findBridges(rc: ReadContext, topK: number): Bridge[] {
   const ranked = [...pairs].filter(([key]) => {
     const a = Math.floor(key / nE);
     const b = key % nE;
-    return !neighbourSet(a).includes(b);
+    return !neighbourSet(a).includes(b) && !rc.sameTarget(a, b);
   });
   ranked.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
   return ranked.slice(0, topK).map(([key, score]) => {

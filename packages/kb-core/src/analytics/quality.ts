@@ -237,7 +237,7 @@ export function findGaps(rc: ReadContext, patterns: ExpectedPattern[] | undefine
   for (const pat of expected) {
     const p = s.predIndex.get(pat.predicate);
     for (const e of rc.visibleEntities()) {
-      if (s.entityType[e] !== pat.entity_type) continue;
+      if (!rc.hasType(e, pat.entity_type)) continue;
       if (p !== undefined && has(e, p, pat.direction)) continue;
       gaps.push({ entity: rc.summary(e), missing: { predicate: pat.predicate, direction: pat.direction } });
       if (gaps.length >= limit) return gaps;

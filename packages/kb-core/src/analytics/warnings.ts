@@ -21,17 +21,30 @@ export function vocabularyWarnings(rc: ReadContext): VocabularyWarnings {
   if (!r.constrainsClaims) return out;
   // A fact's warnings depend on its types and predicate, and on the claim's own class only when the
   // predicate's rule names one: facts are judged once, claims' classes read only where they matter.
+  // The same holds for the claim's own types when an end of the fact was stated with a type other than its
+  // entity's (unified types: a protein claim about an entity first stated as a gene).
   const factWarnings = new Map<number, string[]>();
+  const others = s.entityOtherTypes;
   for (let c = 0; c < s.claimCount; c++) {
     if (!rc.isLive(c)) continue;
     const f = s.claimFact[c]!;
     const predicate = s.predName[s.factP[f]!]!;
-    const needsClass = r.requiredClass(predicate) !== undefined;
-    let codes = needsClass ? undefined : factWarnings.get(f);
+    const perClaim =
+      r.requiredClass(predicate) !== undefined ||
+      (others.size !== 0 && (others.has(s.factS[f]!) || others.has(s.factO[f]!)));
+    let codes = perClaim ? undefined : factWarnings.get(f);
     if (codes === undefined) {
-      const cls = needsClass ? normalizeToken(s.claimEntryOf(c).predicate[1]) : s.predClass[s.factP[f]!]!;
-      codes = r.violations(s.entityType[s.factS[f]!]!, predicate, cls, s.entityType[s.factO[f]!]!).map((w) => w.code);
-      if (!needsClass) factWarnings.set(f, codes);
+      let subjectType = s.entityType[s.factS[f]!]!;
+      let objectType = s.entityType[s.factO[f]!]!;
+      let cls = s.predClass[s.factP[f]!]!;
+      if (perClaim) {
+        const e = s.claimEntryOf(c);
+        subjectType = normalizeToken(e.subject[1]);
+        objectType = normalizeToken(e.object[1]);
+        cls = normalizeToken(e.predicate[1]);
+      }
+      codes = r.violations(subjectType, predicate, cls, objectType).map((w) => w.code);
+      if (!perClaim) factWarnings.set(f, codes);
     }
     if (codes.length === 0) continue;
     out.claims++;

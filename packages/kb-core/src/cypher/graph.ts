@@ -32,7 +32,8 @@ export class KbCypherGraph implements GraphReader {
     if (n) return n;
     const s = this.rc.s;
     const type = s.entityType[e]!;
-    n = new GraphNode(e, [type, ENTITY_LABEL], {
+    // Labels: its type, and the types unified with it it was stated with (a gene also stated as a protein).
+    n = new GraphNode(e, [...this.rc.typesOf(e), ENTITY_LABEL], {
       id: s.entityIds[e]!,
       name: s.entityName[e]!,
       type,
@@ -85,9 +86,8 @@ export class KbCypherGraph implements GraphReader {
   }
 
   *scanNodes(label?: string): Iterable<GraphNode> {
-    const s = this.rc.s;
     const any = label === undefined || label === ENTITY_LABEL;
-    for (const e of this.rc.visibleEntities()) if (any || s.entityType[e] === label) yield this.node(e);
+    for (const e of this.rc.visibleEntities()) if (any || this.rc.hasType(e, label)) yield this.node(e);
   }
 
   /**
@@ -103,7 +103,7 @@ export class KbCypherGraph implements GraphReader {
     const rows = new Int32Array(n);
     let m = 0;
     const any = label === undefined || label === ENTITY_LABEL;
-    for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || s.entityType[e] === label)) rows[m++] = e;
+    for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || rc.hasType(e, label))) rows[m++] = e;
     const picked = rows.subarray(0, m);
     const columns: Record<string, Column> = {};
     for (const key of keys) {

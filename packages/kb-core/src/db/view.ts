@@ -185,6 +185,7 @@ export class KbView {
     return {
       ...rc.summary(e, n),
       aliases: [...(s.entityAliases.get(e) ?? [])],
+      types: rc.typesOf(e),
       source_count: sources.size,
       predicates,
     };
@@ -282,7 +283,7 @@ export class KbView {
     const out: EntitySummary[] = [];
     let skipped = 0;
     for (let e = 0; e < s.entityIds.length && out.length < limit; e++) {
-      if (type !== undefined && s.entityType[e] !== type) continue;
+      if (type !== undefined && !rc.hasType(e, type)) continue;
       const n = rc.entityClaimCount(e);
       if (n < min) continue;
       if (skipped++ < offset) continue;

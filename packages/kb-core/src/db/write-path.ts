@@ -107,7 +107,7 @@ export class WritePath {
         break;
       case 'vocabulary':
         s.registry.applyVocabulary(e.namespace, e.vocab as Vocabulary);
-        s.forgetRawNames();
+        s.vocabularyApplied();
         break;
       case 'predicate':
         s.registry.applyPredicate(e.predicate_type, {

@@ -103,15 +103,17 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
   C.sourceType.a[c] = st;
   C.conf.a[c] = a.confidence;
   C.ts.a[c] = ts;
-  // Keep the raw spellings only when they differ from what the index can rebuild. Entity s has type
-  // subjectType and predicate p is named `predicate` (they were looked up by those), so those are compared
-  // without loading the entity's or predicate's entry.
+  // Keep the raw spellings only when they differ from what the index can rebuild. Predicate p is named
+  // `predicate` (it was looked up by that), and entity s has type subjectType unless it was found under a type
+  // unified with its own (a protein claim about an entity first stated as a gene), which leaves a mark in
+  // otherTypes: the entities' types are loaded only then.
   const names = E.name;
   if (
     ((sameName & 1) === 0 && subjectName !== names[s]) ||
     subjectTypeRaw !== subjectType ||
     ((sameName & 2) === 0 && objectName !== names[o]) ||
     objectTypeRaw !== objectType ||
+    (E.otherTypes.size !== 0 && (E.type[s] !== subjectType || E.type[o] !== objectType)) ||
     relationship !== predicate ||
     predicateClass !== g.predClass[p] ||
     sourceType !== C.sourceTypeName[st]

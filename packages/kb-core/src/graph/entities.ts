@@ -1,4 +1,5 @@
 // Entities: interned to dense integers by (normalised type, canonical name), with their ids, names, aliases,
+// the other types unified with theirs they were stated with (Vocabulary.unified_types: a gene and its protein),
 // the raw spellings already resolved (so a known spelling skips normalising), per-entity counters, and the
 // head and tail of each entity's fact list (the list itself threads through the fact columns, see facts.ts).
 import { KbCapacityError } from '../errors.js';
@@ -31,6 +32,8 @@ export class Entities {
   /** Active claims mentioning the entity (a self-loop counts once). */
   readonly active = new I32Column();
   readonly aliases = new Map<number, Set<string>>();
+  /** Types other than its own that an entity was stated with (types unified with its own; see unifyTypes). */
+  readonly otherTypes = new Map<number, string[]>();
   /** Normalised canonical name -> entities with that name (any type). */
   readonly nameIndex = new Map<string, number[]>();
   // Scratch marks for graph expansions (queries run synchronously, one at a time): entity -> epoch last visited.
@@ -89,11 +92,45 @@ export class Entities {
     this.lastRawType = '';
   }
 
+  /**
+   * The types of each group the registry unifies share one name table, so that a name stated with any of them
+   * is one entity (entityOf and the apply need no other change). Entities that were apart before stay apart:
+   * the name then stands for the one created first.
+   */
+  unifyTypes(): void {
+    for (const group of this.registry.unifiedTypeGroups()) {
+      const tables = new Set<Map<string, number>>();
+      for (const t of group) {
+        const m = this.byType.get(t);
+        if (m) tables.add(m);
+      }
+      let shared: Map<string, number>;
+      if (tables.size === 1) shared = [...tables][0]!;
+      else {
+        shared = new Map();
+        for (const m of tables)
+          for (const [norm, e] of m) {
+            const had = shared.get(norm);
+            if (had === undefined || e < had) shared.set(norm, e);
+          }
+      }
+      for (const t of group) this.byType.set(t, shared);
+    }
+    this.lastType = '';
+    this.lastTypeMap = undefined;
+  }
+
   /** `known`: the entity (type, norm) names, or -1 when it is certainly not indexed yet. */
   intern(type: string, norm: string, raw: string, known: number): number {
     let e = known;
     if (e >= 0) {
       this.rememberRaw(type, raw, e);
+      // The entity found under a type unified with its own: keep the type it is stated with too.
+      if (type !== this.type[e]) {
+        const others = this.otherTypes.get(e);
+        if (!others) this.otherTypes.set(e, [type]);
+        else if (!others.includes(type)) others.push(type);
+      }
       if (raw !== this.name[e]) {
         const shown = raw.trim();
         if (shown !== this.name[e]) {

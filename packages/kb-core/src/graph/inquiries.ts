@@ -19,9 +19,12 @@ export interface InquiryGraph {
   readonly predName: readonly string[];
 }
 
-/** Whether an entity of type `have` answers for an inquiry's side of type `want` ('' for any type). */
-export function typeFits(want: string, have: string): boolean {
-  return want === '' || want === have;
+/**
+ * Whether an entity of type `have` answers for an inquiry's side of type `want` ('' for any type): the same
+ * type, or one unified with it (a protein inquiry is answered by the entity first stated as the gene).
+ */
+export function typeFits(registry: Registry, want: string, have: string): boolean {
+  return want === '' || registry.sameEntityType(want, have);
 }
 
 export interface InquiryState {
@@ -114,13 +117,13 @@ export class InquiryBook implements DerivedIndex {
     const forward =
       q.subjectNorms.includes(a) &&
       q.objectNorms.includes(b) &&
-      typeFits(q.subjectType, aType) &&
-      typeFits(q.objectType, bType);
+      typeFits(this.registry, q.subjectType, aType) &&
+      typeFits(this.registry, q.objectType, bType);
     const backward =
       q.subjectNorms.includes(b) &&
       q.objectNorms.includes(a) &&
-      typeFits(q.subjectType, bType) &&
-      typeFits(q.objectType, aType);
+      typeFits(this.registry, q.subjectType, bType) &&
+      typeFits(this.registry, q.objectType, aType);
     if (!forward && !backward) return false;
     return q.hint === '' || predicate === q.hint || predicate.includes(q.hint) || q.hint.includes(predicate);
   }

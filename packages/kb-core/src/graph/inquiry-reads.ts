@@ -74,7 +74,7 @@ export function checkInquiryMatches(
     if (q?.status !== 'open') continue;
     const state = s.inquiries[i]!;
     const has = (names: string[], want: string, x: { names: string[]; type: string }) =>
-      x.names.some((n) => names.includes(n)) && (x.type === '' || typeFits(want, x.type));
+      x.names.some((n) => names.includes(n)) && (x.type === '' || typeFits(s.registry, want, x.type));
     const forward = has(state.subjectNorms, state.subjectType, a) && has(state.objectNorms, state.objectType, b);
     const backward = has(state.subjectNorms, state.subjectType, b) && has(state.objectNorms, state.objectType, a);
     if (!forward && !backward) continue;
@@ -91,10 +91,11 @@ function answeredNow(rc: ReadContext, i: number): boolean {
   const fitsHint = (p: string) => q.hint === '' || p === q.hint || p.includes(q.hint) || q.hint.includes(p);
   for (const n of q.subjectNorms) {
     for (const e of s.nameIndex.get(n) ?? []) {
-      if (!typeFits(q.subjectType, s.entityType[e]!)) continue;
+      if (!typeFits(s.registry, q.subjectType, s.entityType[e]!)) continue;
       for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
         const other = s.factS[f] === e ? s.factO[f]! : s.factS[f]!;
-        if (!q.objectNorms.includes(s.entityNorm[other]!) || !typeFits(q.objectType, s.entityType[other]!)) continue;
+        if (!q.objectNorms.includes(s.entityNorm[other]!) || !typeFits(s.registry, q.objectType, s.entityType[other]!))
+          continue;
         if (fitsHint(s.predName[s.factP[f]!]!) && rc.factHasLive(f)) return true;
       }
     }

@@ -72,9 +72,32 @@ export class ReadContext {
     return { id: s.entityIds[e]!, name: s.entityName[e]!, type: s.entityType[e]!, claim_count: claimCount };
   }
 
+  /** Whether entity e was stated with this (normalised) type: its own, or another unified with it. */
+  hasType(e: number, type: string): boolean {
+    const s = this.s;
+    return s.entityType[e] === type || (s.entityOtherTypes.get(e)?.includes(type) ?? false);
+  }
+
+  /**
+   * Whether two entities are one target kept apart: the same name under types unified with each other (a
+   * gene and its protein, both in the base from before the vocabulary that unifies them was registered).
+   * Predictions and bridges never propose a link between them.
+   */
+  sameTarget(a: number, b: number): boolean {
+    const s = this.s;
+    return s.entityNorm[a] === s.entityNorm[b] && s.registry.sameEntityType(s.entityType[a]!, s.entityType[b]!);
+  }
+
+  /** The entity's own type first, then the other (unified) types it was stated with. */
+  typesOf(e: number): string[] {
+    const s = this.s;
+    return [s.entityType[e]!, ...(s.entityOtherTypes.get(e) ?? [])];
+  }
+
   /**
    * Entity index for an id (`gene:brca1`) or a name (any case/spacing, synonyms followed). Among several
-   * entities sharing a name (a gene and its protein), the one with most active claims wins.
+   * entities sharing a name (a disease and a phenotype), the one with most active claims wins. A type or an
+   * id's type finds an entity of a type unified with it (`protein:parp1` finds `gene:parp1` under `bio`).
    */
   lookupEntity(ref: string, type?: string, includeInactive = false): number {
     const s = this.s;
@@ -89,7 +112,7 @@ export class ReadContext {
       const t = type === undefined ? undefined : normalizeToken(type);
       for (const n of s.registry.canonicalCandidates(normalizeName(ref))) {
         for (const e of s.nameIndex.get(n) ?? [])
-          if ((t === undefined || s.entityType[e] === t) && this.entityExists(e)) return e;
+          if ((t === undefined || s.registry.sameEntityType(s.entityType[e]!, t)) && this.entityExists(e)) return e;
       }
       return -1;
     }
@@ -97,8 +120,10 @@ export class ReadContext {
     const norm = normalizeName(ref);
     let best = -1;
     let bestCount = 0;
+    // A type unified with the entity's own (a protein for an entity first stated as a gene) finds it too, as an
+    // ingest of that (name, type) would.
     const consider = (e: number) => {
-      if (wantType !== undefined && s.entityType[e] !== wantType) return;
+      if (wantType !== undefined && !s.registry.sameEntityType(s.entityType[e]!, wantType)) return;
       const n = this.entityClaimCount(e);
       if (n > bestCount) {
         best = e;
@@ -109,7 +134,7 @@ export class ReadContext {
     if (colon > 0) {
       // `type:name` written by hand, with other spacing or case, or with a synonym as the name.
       const t = normalizeToken(ref.slice(0, colon));
-      const id = s.entityIndex.get(`${t}:${s.registry.canonicalName(t, normalizeName(ref.slice(colon + 1)))}`);
+      const id = s.entityOf(t, s.registry.canonicalName(t, normalizeName(ref.slice(colon + 1))));
       if (id !== undefined) consider(id);
       if (best >= 0) return best;
     }
@@ -137,11 +162,12 @@ export class ReadContext {
     if (e.payload !== undefined) claim.payload = e.payload;
     const r = s.registry;
     if (r.constrainsClaims) {
+      // The claim's own types: its entity may have been first stated with a type unified with it.
       const w = r.violations(
-        s.entityType[s.factS[f]!]!,
+        normalizeToken(e.subject[1]),
         s.predName[s.factP[f]!]!,
         normalizeToken(e.predicate[1]),
-        s.entityType[s.factO[f]!]!,
+        normalizeToken(e.object[1]),
       );
       if (w.length) claim.warnings = w;
     }

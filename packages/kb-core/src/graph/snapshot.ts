@@ -17,6 +17,10 @@ export interface ReadSnapshot {
   readonly entityNorm: readonly string[];
   readonly entityName: readonly string[];
   readonly entityAliases: ReadonlyMap<number, ReadonlySet<string>>;
+  /** Types other than its own an entity was stated with (unified with its own: a gene and its protein). */
+  readonly entityOtherTypes: ReadonlyMap<number, readonly string[]>;
+  /** Entity index for a normalised (type, canonical name), or undefined (unified types find one entity). */
+  entityOf(type: string, norm: string): number | undefined;
   /** Normalised canonical name -> entities with that name (any type). */
   readonly nameIndex: ReadonlyMap<string, readonly number[]>;
   /** Active claims mentioning the entity (a self-loop counts once). */

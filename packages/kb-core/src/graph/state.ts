@@ -141,6 +141,9 @@ export class GraphState implements ReadSnapshot {
   get entityAliases(): Map<number, Set<string>> {
     return this.entities.aliases;
   }
+  get entityOtherTypes(): Map<number, string[]> {
+    return this.entities.otherTypes;
+  }
   get nameIndex(): Map<string, number[]> {
     return this.entities.nameIndex;
   }
@@ -163,10 +166,14 @@ export class GraphState implements ReadSnapshot {
   entityOf(type: string, norm: string): number | undefined {
     return this.entities.entityOf(type, norm);
   }
-  /** Synonyms changed (a vocabulary was registered): raw spellings may now mean other entities. */
-  forgetRawNames(): void {
+  /**
+   * A vocabulary was registered: raw spellings may now mean other entities (synonyms), and unified types share
+   * their entities from now on.
+   */
+  vocabularyApplied(): void {
     this.beforeChange();
     this.entities.forgetRawNames();
+    this.entities.unifyTypes();
   }
 
   // ---- sources, facts ------------------------------------------------------------------------------

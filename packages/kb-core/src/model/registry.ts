@@ -32,6 +32,12 @@ export interface Vocabulary {
   predicates?: Record<string, PredicateSpec>;
   /** type -> canonical name -> synonyms. Type '*' applies whatever the entity type. */
   synonyms?: Record<string, Record<string, string[]>>;
+  /**
+   * Groups of entity types whose entities of one name are one entity (`bio`: `[['gene', 'protein']]`, a gene
+   * symbol names the gene and its product alike). The entity keeps the type it was first stated with (its id);
+   * the others are kept as its `types`.
+   */
+  unified_types?: string[][];
 }
 
 interface PredicateRule {
@@ -58,7 +64,7 @@ function stringList(v: unknown, field: string): string[] {
 }
 
 const PREDICATE_SPEC_KEYS = ['class', 'subject_types', 'object_types', 'description'];
-const VOCABULARY_KEYS = ['description', 'entity_types', 'predicate_classes', 'predicates', 'synonyms'];
+const VOCABULARY_KEYS = ['description', 'entity_types', 'predicate_classes', 'predicates', 'synonyms', 'unified_types'];
 
 /** A key the registration does not have is refused (a typo would otherwise constrain nothing, silently). */
 function unknownKeys(o: Record<string, unknown>, field: string, allowed: readonly string[]): void {
@@ -91,6 +97,8 @@ export class Registry {
   private readonly synonymLists = new Map<string, Map<string, string[]>>();
   /** Canonical normalised name -> type -> display name. */
   private readonly displayNames = new Map<string, Map<string, string>>();
+  /** Normalised type -> the types it is unified with, itself included, in a fixed order (Vocabulary.unified_types). */
+  private readonly unified = new Map<string, readonly string[]>();
   private readonly ajv: Ajv;
 
   constructor() {
@@ -116,6 +124,15 @@ export class Registry {
       for (const [name, spec] of Object.entries(v.predicates as Record<string, unknown>)) {
         this.checkPredicateSpec(name, spec, `vocab.predicates.${name}`);
       }
+    }
+    if (v.unified_types !== undefined) {
+      if (!Array.isArray(v.unified_types))
+        fail('invalid_type', 'vocab.unified_types', 'must be an array of type lists');
+      v.unified_types.forEach((group, i) => {
+        const types = stringList(group, `vocab.unified_types[${i}]`);
+        if (new Set(types).size < 2)
+          fail('invalid_value', `vocab.unified_types[${i}]`, 'must name at least two different entity types');
+      });
     }
     if (v.synonyms !== undefined) {
       if (v.synonyms === null || typeof v.synonyms !== 'object')
@@ -174,6 +191,13 @@ export class Registry {
         for (const s of syns) byName(this.synonyms, normalizeName(s)).set(type, c);
       }
     }
+    for (const group of vocab.unified_types ?? []) {
+      // Groups that share a type become one group (gene ~ protein and protein ~ peptide: all three).
+      const all = new Set<string>();
+      for (const t of group.map(normalizeToken)) for (const u of this.unified.get(t) ?? [t]) all.add(u);
+      const merged = [...all].sort();
+      for (const t of merged) this.unified.set(t, merged);
+    }
   }
 
   applyPredicate(name: string, spec: PredicateSpec, namespace = 'custom'): void {
@@ -198,6 +222,24 @@ export class Registry {
     if (this.synonyms.size === 0) return norm;
     const m = this.synonyms.get(norm);
     return m === undefined ? norm : (m.get(type) ?? m.get('*') ?? norm);
+  }
+
+  /**
+   * The types unified with a (normalised) type, itself included (Vocabulary.unified_types); undefined for a
+   * type unified with no other.
+   */
+  unifiedTypes(type: string): readonly string[] | undefined {
+    return this.unified.size === 0 ? undefined : this.unified.get(type);
+  }
+
+  /** Every group of unified types (each sorted). */
+  unifiedTypeGroups(): (readonly string[])[] {
+    return [...new Set(this.unified.values())];
+  }
+
+  /** Whether entities of these (normalised) types and one name are one entity: the same type or unified ones. */
+  sameEntityType(a: string, b: string): boolean {
+    return a === b || (this.unified.size > 0 && this.unified.get(a) === this.unified.get(b) && this.unified.has(a));
   }
 
   /** Canonical names a type-less name may stand for (any type's synonym table). */

@@ -43,12 +43,13 @@ export function inferences(
     const rules = BY_FIRST.get(s.predName[s.factP[f1]!]!);
     if (!rules || !rc.factHasLive(f1)) continue;
     const m = s.factO[f1]!;
-    if (m === x) continue;
+    // A hop between one target's gene and protein kept apart (ReadContext.sameTarget) infers nothing.
+    if (m === x || rc.sameTarget(x, m)) continue;
     const c1 = rc.relationship(f1, x)!;
     for (let f2 = s.firstFact(m); f2 >= 0; f2 = s.nextFact(f2, m)) {
       if (s.factS[f2] !== m) continue;
       const y = s.factO[f2]!;
-      if (y === x || y === m || (only >= 0 && y !== only)) continue;
+      if (y === x || y === m || (only >= 0 && y !== only) || rc.sameTarget(x, y) || rc.sameTarget(m, y)) continue;
       const p2 = s.predName[s.factP[f2]!]!;
       for (const rule of rules) {
         if (rule.second !== p2 || !rc.factHasLive(f2)) continue;

@@ -78,8 +78,8 @@ function claimOfFact(rc: ReadContext, f: number, filters: CompiledFilters): numb
   if (filters.predicate !== undefined && s.predName[s.factP[f]!] !== filters.predicate) return -1;
   if (
     filters.entityType !== undefined &&
-    s.entityType[s.factS[f]!] !== filters.entityType &&
-    s.entityType[s.factO[f]!] !== filters.entityType
+    !rc.hasType(s.factS[f]!, filters.entityType) &&
+    !rc.hasType(s.factO[f]!, filters.entityType)
   )
     return -1;
   let best = -1;
@@ -212,8 +212,7 @@ export async function searchEntities(
   entityType: string | undefined,
 ): Promise<EntitySearchAnswer> {
   const type = entityType === undefined ? undefined : normalizeToken(entityType);
-  const s = rc.s;
-  const ok = (e: number) => (type === undefined || s.entityType[e] === type) && rc.entityClaimCount(e) > 0;
+  const ok = (e: number) => (type === undefined || rc.hasType(e, type)) && rc.entityClaimCount(e) > 0;
   const rank = (scores: Map<number, number>, limit: number) =>
     [...scores.entries()]
       .filter(([e]) => ok(e))

@@ -129,6 +129,9 @@ export const bio: Vocabulary = {
     designed_for: { class: 'pharmacology', subject_types: CHEMICAL, object_types: GENE_LIKE },
     predicted_to_bind: { class: 'molecular', subject_types: CHEMICAL, object_types: GENE_LIKE },
   },
+  // A gene symbol names the gene and its product alike: `['PARP1', 'gene']` and `['PARP1', 'protein']` are one
+  // entity, so their claims corroborate each other and queries, paths and predictions see one target.
+  unified_types: [['gene', 'protein']],
   synonyms: {
     // Gene symbols name the gene and its product alike, hence '*'.
     '*': {
