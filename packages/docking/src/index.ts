@@ -14,6 +14,7 @@ export { type PreparedLigand, type PrepareLigandOptions, prepareLigand } from '.
 export { type PreparedReceptor, type PrepareReceptorOptions, prepareReceptor } from './prepare/receptor.js';
 export { stereoKept, type StereoVerdict } from './prepare/stereo.js';
 export { loadRDKit } from './prepare/rdkit.js';
+export { removeStaleTempDirs, type SweepReport } from './process/temp.js';
 export {
   DockingSession,
   type DockingSessionOptions,

@@ -1,7 +1,10 @@
 // One child process, run to completion with bounds: no shell (arguments go as an array), a timeout, an
 // AbortSignal, and captured output capped so a runaway tool cannot fill memory. On timeout or abort the child is
 // killed with SIGKILL (Vina ignores nothing, but a hung grid computation would not notice a SIGTERM any sooner).
-import { spawn } from 'node:child_process';
+// The child also dies with its parent: see parentDeathWrapper.
+import { execFile, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { DockingAbortedError, DockingFailedError } from '../errors.js';
 
 export interface RunOptions {
@@ -29,11 +32,51 @@ export interface RunResult {
 /** How many trailing characters of stderr an error keeps. */
 const STDERR_TAIL = 4000;
 
-export function runTool(path: string, args: readonly string[], o: RunOptions): Promise<RunResult> {
+/**
+ * A tool run by a process that is then killed (kill -9, the OOM killer) would run on, orphaned, and hold its
+ * cores for nothing. On Linux the kernel can signal a child when the thread that started it dies
+ * (prctl PR_SET_PDEATHSIG); util-linux's `setpriv --pdeathsig KILL -- <tool> ...` sets that and then execs the
+ * tool, which keeps its PID, exit code and signals. util-linux is Essential in Debian (bookworm: 2.38.1, with
+ * --pdeathsig since 2.33), so no package is added. The wrapper is used only when `setpriv --pdeathsig KILL --
+ * setpriv --dump` reports the signal set; elsewhere tools run unwrapped, and the next process's sweep of stale
+ * scratch directories (temp.ts) kills the orphans working there. Chosen over a watchdog process per child (one
+ * more process per run, and a watchdog killed with the parent would need a watchdog itself).
+ */
+let wrapper: Promise<string | undefined> | undefined;
+export function parentDeathWrapper(): Promise<string | undefined> {
+  wrapper ??= new Promise((resolve) => {
+    if (process.platform !== 'linux') return resolve(undefined);
+    const path = (process.env.PATH ?? '')
+      .split(delimiter)
+      .concat('/usr/bin', '/bin')
+      .map((d) => join(d, 'setpriv'))
+      .find((p) => {
+        try {
+          accessSync(p, constants.X_OK);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    if (!path) return resolve(undefined);
+    execFile(path, ['--pdeathsig', 'KILL', '--', path, '--dump'], { timeout: 10_000 }, (e, stdout) =>
+      resolve(!e && /Parent death signal: KILL/.test(stdout) ? path : undefined),
+    );
+  });
+  return wrapper;
+}
+
+export async function runTool(path: string, args: readonly string[], o: RunOptions): Promise<RunResult> {
+  if (o.signal?.aborted) throw new DockingAbortedError(o.step);
+  const setpriv = await parentDeathWrapper();
+  return runChild(setpriv ?? path, setpriv ? ['--pdeathsig', 'KILL', '--', path, ...args] : args, path, o);
+}
+
+function runChild(command: string, args: readonly string[], path: string, o: RunOptions): Promise<RunResult> {
   if (o.signal?.aborted) return Promise.reject(new DockingAbortedError(o.step));
   const max = o.maxOutputBytes ?? 32 * 1024 * 1024;
   return new Promise<RunResult>((resolve, reject) => {
-    const child = spawn(path, args, {
+    const child = spawn(command, args, {
       cwd: o.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, LC_ALL: 'C' },
