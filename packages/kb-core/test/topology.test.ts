@@ -127,7 +127,15 @@ describe('topology through the KB: behaviour', () => {
     assert.equal(contents.entities[0]!.centrality, 1);
     await assert.rejects(db.queryTopic('9.9'), KbNotFoundError);
 
-    await assert.rejects(db.generateStructuralEmbeddings({ dim: 12 }), (e: unknown) => {
+    // More dimensions than the base has entities (11) is reduced to entities − 1, and the result says so.
+    const reduced = await db.generateStructuralEmbeddings({ dim: 12 });
+    assert.equal(reduced.dim, 10);
+    assert.equal(reduced.requested_dim, 12);
+    assert.deepEqual(
+      reduced.warnings.map((w) => [w.code, w.field]),
+      [['dim_reduced', 'dim']],
+    );
+    await assert.rejects(db.generateStructuralEmbeddings({ dim: 0 }), (e: unknown) => {
       assert.ok(e instanceof KbValidationError);
       assert.equal(e.problems?.[0]?.path, '/dim');
       return true;

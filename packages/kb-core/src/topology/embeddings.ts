@@ -1,16 +1,34 @@
 // Structural embeddings: the truncated SVD of the symmetric entity adjacency matrix (counts of distinct active
 // facts, or their summed confidences), vectors U·√Σ per entity; cosine neighbours over them.
 import { randomizedSvd } from '@evident/graph-algorithms';
-import { KbNotFoundError, KbValidationError } from '../errors.js';
+import { KbNotFoundError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import type { EntitySummary } from '../types.js';
 import { entityGraph } from './entity-graph.js';
-import type { StoredEmbedding } from './types.js';
+import type { EmbeddingWarning, StoredEmbedding } from './types.js';
+
+/**
+ * The dimension used for `requested` on a graph of n entities: at most n − 1, as scipy's svds takes k < n, and
+ * at least 1 once there is an entity. A default of 64 must work on a base of 11 entities, and an application
+ * that asks for 64 by name must keep working while its base is still small, so a larger dim is reduced (and the
+ * result says so) rather than refused.
+ */
+export function embeddingDim(requested: number, n: number): { dim: number; warnings: EmbeddingWarning[] } {
+  const dim = Math.min(requested, Math.max(1, n - 1), n);
+  if (dim === requested) return { dim, warnings: [] };
+  const message =
+    n === 0
+      ? `dim ${requested} reduced to 0: the graph has no entities`
+      : n === 1
+        ? `dim ${requested} reduced to 1: the graph has 1 entity`
+        : `dim ${requested} reduced to ${dim}: the graph has ${n} entities, and at most n − 1 dimensions are computed`;
+  return { dim, warnings: [{ code: 'dim_reduced', field: 'dim', message }] };
+}
 
 export function generateEmbeddings(
   rc: ReadContext,
   kind: 'structural' | 'weighted',
-  dim: number,
+  requested: number,
   seed: number,
   logSeq: number,
   progress?: (stage: string, fraction: number) => void,
@@ -18,10 +36,18 @@ export function generateEmbeddings(
   const graph = entityGraph(rc, kind === 'weighted');
   const n = graph.csr.n;
   const entity_ids = Array.from(graph.entities, (e) => rc.s.entityIds[e]!);
-  const base = { kind, dim, entity_count: n, log_seq: logSeq, computed_at: new Date().toISOString() };
+  const { dim, warnings } = embeddingDim(requested, n);
+  const base = {
+    kind,
+    dim,
+    requested_dim: requested,
+    entity_count: n,
+    log_seq: logSeq,
+    computed_at: new Date().toISOString(),
+    warnings,
+  };
   if (n === 0)
     return { result: { ...base, singular_values: [], converged: true }, entity_ids, vectors: new Float64Array(0) };
-  if (dim > n) throw new KbValidationError('out_of_range', 'dim', `must be at most the number of entities (${n})`);
   const svd = randomizedSvd(graph.csr, dim, {
     seed,
     trusted: true,

@@ -4,6 +4,7 @@ export { KbTopologyNotComputedError } from './errors.js';
 export type {
   ComputeTopologyOptions,
   EmbeddingResult,
+  EmbeddingWarning,
   Topic,
   TopicEntity,
   TopologyLevel,

@@ -88,7 +88,10 @@ export class TopologyStore {
     }
     for (const kind of ['structural', 'weighted'] as const) {
       const e = read(`embeddings-${kind}`);
-      if (e && typeof e.vectors === 'string') {
+      // A result without `warnings` was written before the SVD's fix of issue 36, whose values on small bases
+      // need not be singular values at all: not served, so that the next read asks for a new computation.
+      const fixed = Array.isArray((e?.result as { warnings?: unknown } | undefined)?.warnings);
+      if (e && typeof e.vectors === 'string' && fixed) {
         this.embeddings.set(kind, {
           result: e.result as StoredEmbedding['result'],
           entity_ids: e.entity_ids as string[],

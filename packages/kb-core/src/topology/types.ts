@@ -60,14 +60,26 @@ export interface TopologyResult {
   topics: Topic[];
 }
 
+/** Something about a computation the caller should know, like a claim's warnings. */
+export interface EmbeddingWarning {
+  /** 'dim_reduced': fewer dimensions than asked for (at most entity_count − 1). */
+  code: string;
+  field: string;
+  message: string;
+}
+
 export interface EmbeddingResult {
   kind: 'structural' | 'weighted';
+  /** The dimensions computed: `requested_dim`, or entity_count − 1 when that is smaller (see `warnings`). */
   dim: number;
+  /** The dim asked for (64 by default). */
+  requested_dim: number;
   entity_count: number;
   singular_values: number[];
   log_seq: number;
   computed_at: string;
   converged: boolean;
+  warnings: EmbeddingWarning[];
 }
 
 /** A topology computation as kept: the result, and each level's membership over the entities it saw. */
