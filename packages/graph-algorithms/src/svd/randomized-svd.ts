@@ -9,7 +9,10 @@
 // (r = A·u − θ·u; |θ − λ| ≤ ‖r‖ for symmetric A, and ‖r‖²/gap by Kato–Temple with the gap bounded below from the
 // other Ritz values less their residuals) is at most tol·|θ|. (A block Krylov polish came first; its Rayleigh–Ritz over bases of hundreds of columns
 // and block re-orthogonalisation made it 28 times slower than scipy's svds on a 2,000-node graph.)
-// Memory: the test block and a Lanczos basis of about 2(k + p) vectors of n numbers; never an n × n matrix.
+// The answer is checked on A before it is returned (check-pairs.ts); one that fails is replaced by the dense
+// decomposition on small matrices, else by a rerun with two Gram–Schmidt passes at every step, else refused.
+// Memory: the test block and a Lanczos basis of about 2(k + p) vectors of n numbers; an n × n matrix only for the
+// dense decomposition (at most 512 rows as a fallback, 2,048 when asked for).
 import type { RunHooks } from '@evident/contract';
 import { type CsrGraph, checkCsr } from '../csr.js';
 import { GraphInputError, SvdFailedError } from '../errors.js';
@@ -124,7 +127,8 @@ export function randomizedSvd(a: CsrGraph, k: number, options: SvdOptions = {}):
     if (!(error instanceof SvdFailedError) || solver === 'lanczos') throw error;
     if (n <= DENSE_FALLBACK_MAX_N) return dense(a, k, error.products, progress);
     // A rerun that does not depend on the orthogonality model: two passes at every step, another start.
-    return lanczosSvd(a, run, (seed + 0x9e3779b9) >>> 0, true);
+    const rerun = lanczosSvd(a, run, (seed + 0x9e3779b9) >>> 0, true);
+    return { ...rerun, products: rerun.products + error.products };
   }
 }
 
