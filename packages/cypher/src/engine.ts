@@ -1,19 +1,17 @@
-// The facade: parse, check, run. `runCypher` is what callers use; it applies a deadline and a row budget.
+// The facade: parse, check, run. `runCypher` is what callers use; it runs the query under its budgets
+// (budget.ts): a deadline, the result's rows, the size of lists and strings, and the memory it holds.
+import type { Query } from './ast.js';
+import { Budget, type Budgets, measure } from './budget.js';
 import { CypherLimitError } from './errors.js';
 import type { EvalContext } from './eval.js';
-import { executeQuery, type Result } from './execute.js';
+import { executeQuery, mayWrite, type Result } from './execute.js';
 import type { GraphReader } from './graph.js';
 import { parse } from './parser.js';
+import type { Procedures } from './procedures.js';
 import { check } from './semantic.js';
 import { fromJs, setOwn, type Value } from './values.js';
-import type { Query } from './ast.js';
-import type { Procedures } from './procedures.js';
 
-export interface RunOptions {
-  /** Cancel the query after this many milliseconds (checked between steps of the match and projection). */
-  timeoutMs?: number;
-  /** Refuse a result with more rows than this. */
-  maxRows?: number;
+export interface RunOptions extends Budgets {
   /** Procedures CALL may name. */
   procedures?: Procedures;
 }
@@ -32,33 +30,38 @@ export function runCypher(
   options: RunOptions = {},
 ): Result {
   const q = compile(cypher, options.procedures);
-  const deadline = options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
-  let ticks = 0;
+  const budget = new Budget(options);
   const p: Record<string, Value> = {};
   for (const [k, v] of Object.entries(params)) setOwn(p, k, fromJs(v));
   const ctx: EvalContext = {
     graph,
     params: p,
     procedures: options.procedures ?? new Map(),
-    tick() {
-      if (++ticks % 1024 === 0 && Date.now() > deadline) {
+    budget,
+    writes: mayWrite(q),
+  };
+  const stream = executeQuery(q, ctx);
+  const rows: Value[][] = [];
+  let held = 0;
+  try {
+    for (const row of stream.rows) {
+      // Counted as produced: the row past max_rows stops the query there.
+      if (rows.length >= budget.maxRows) {
         throw new CypherLimitError(
-          'cypher_timeout',
-          'timeout_ms',
-          options.timeoutMs!,
-          `the query ran past its ${options.timeoutMs} ms budget`,
+          'cypher_too_many_rows',
+          'max_rows',
+          budget.maxRows,
+          `the query returned more than max_rows ${budget.maxRows} rows (stopped at row ${rows.length + 1})`,
         );
       }
-    },
-  };
-  const result = executeQuery(q, ctx);
-  if (options.maxRows !== undefined && result.rows.length > options.maxRows) {
-    throw new CypherLimitError(
-      'cypher_too_many_rows',
-      'max_rows',
-      options.maxRows,
-      `the query returned ${result.rows.length} rows, more than max_rows ${options.maxRows}`,
-    );
+      let bytes = 32;
+      for (const v of row) bytes += measure(v).bytes;
+      held += bytes;
+      budget.hold(bytes, 'the result');
+      rows.push(row);
+    }
+  } finally {
+    budget.release(held);
   }
-  return result;
+  return { columns: stream.columns, rows };
 }

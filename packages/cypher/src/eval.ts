@@ -1,5 +1,6 @@
 // Expression evaluation over one row, with openCypher's null propagation and ternary logic.
 import type { Expr } from './ast.js';
+import { type Budget, ListBuilder, MAX_VALUE_DEPTH, measure, remember } from './budget.js';
 import { compare, equals } from './compare.js';
 import {
   CypherArithmeticError,
@@ -8,7 +9,7 @@ import {
   CypherSyntaxError,
   CypherTypeError,
 } from './errors.js';
-import { checkedInt, lookupFunction } from './functions.js';
+import { checkedInt, lookupFunction, rangeValues } from './functions.js';
 import { addDuration, DurationValue, TemporalValue } from './temporal.js';
 import type { GraphReader } from './graph.js';
 import type { Procedures } from './procedures.js';
@@ -39,11 +40,50 @@ export interface EvalContext {
   procedures?: Procedures;
   /** Values of aggregate calls, computed per group by the projection. */
   aggregates?: Map<Expr, Value>;
-  /** Called in loops, so that a query past its deadline stops. */
-  tick(): void;
+  /** The query's budgets: its deadline (ticked in every loop that can run long) and size limits. */
+  budget: Budget;
+  /** The query writes: a LIMIT still reads all of its input, so the writes before it happen for every row. */
+  writes?: boolean;
+}
+
+/** A map the engine built, measured and checked against the budgets like a list. */
+function builtMap(m: CypherMap, budget: Budget, what: string): CypherMap {
+  let bytes = 32;
+  let depth = 0;
+  for (const [k, x] of Object.entries(m)) {
+    const v = measure(x);
+    bytes += 24 + 2 * k.length + v.bytes;
+    if (v.depth > depth) depth = v.depth;
+  }
+  if (bytes > budget.maxMemoryBytes || depth + 1 > MAX_VALUE_DEPTH) budget.value(bytes, depth + 1, what);
+  return remember(m, bytes, depth + 1);
 }
 
 const typeErr = (msg: string, detail = 'InvalidArgumentType') => new CypherTypeError(detail, msg);
+
+/**
+ * The list an UNWIND, comprehension or quantifier walks: a `range(…)` call is read lazily (rangeValues),
+ * anything else is evaluated. null stays null; a value that is not a list is returned as it is.
+ */
+export function listSource(e: Expr, row: Row, ctx: EvalContext): Iterable<Value> | Value {
+  if (
+    e.kind === 'call' &&
+    e.name.toLowerCase() === 'range' &&
+    !e.distinct &&
+    e.args.length >= 2 &&
+    e.args.length <= 3
+  ) {
+    return rangeValues(
+      e.args.map((a) => evaluate(a, row, ctx)),
+      ctx.budget,
+    );
+  }
+  return evaluate(e, row, ctx);
+}
+
+/** A list, or range()'s lazy values. */
+export const isList = (v: Iterable<Value> | Value): v is Iterable<Value> =>
+  Array.isArray(v) || (typeof v === 'object' && v !== null && typeof (v as Partial<Generator>).next === 'function');
 
 export function truthy(v: Value): boolean | null {
   if (v === null || typeof v === 'boolean') return v;
@@ -71,12 +111,15 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     }
     case 'var':
       return lookup(row, e.name) ?? null;
-    case 'list':
-      return e.items.map((x) => evaluate(x, row, ctx));
+    case 'list': {
+      const out = new ListBuilder(ctx.budget, 'a list');
+      for (const x of e.items) out.push(evaluate(x, row, ctx));
+      return out.done();
+    }
     case 'map': {
       const out: CypherMap = {};
       for (const [k, x] of e.entries) setOwn(out, k, evaluate(x, row, ctx));
-      return out;
+      return builtMap(out, ctx.budget, 'a map');
     }
     case 'prop':
       return property(evaluate(e.target, row, ctx), e.key);
@@ -137,27 +180,29 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       return e.otherwise ? evaluate(e.otherwise, row, ctx) : null;
     }
     case 'listComp': {
-      const src = evaluate(e.source, row, ctx);
+      const src = listSource(e.source, row, ctx);
       if (src === null) return null;
-      if (!Array.isArray(src)) throw typeErr(`expected a LIST, got ${typeName(src)}`);
-      const out: Value[] = [];
+      if (!isList(src)) throw typeErr(`expected a LIST, got ${typeName(src)}`);
+      const out = new ListBuilder(ctx.budget, 'a list comprehension');
       for (const x of src) {
-        ctx.tick();
         const inner = { ...row, [e.variable]: x };
-        if (e.where && evaluate(e.where, inner, ctx) !== true) continue;
+        if (e.where && evaluate(e.where, inner, ctx) !== true) {
+          ctx.budget.tick();
+          continue;
+        }
         out.push(e.map ? evaluate(e.map, inner, ctx) : x);
       }
-      return out;
+      return out.done();
     }
     case 'quantifier':
       return quantifier(e, row, ctx);
     case 'patternComp': {
-      const out: Value[] = [];
+      const out = new ListBuilder(ctx.budget, 'a pattern comprehension');
       for (const r of matchPart(e.pattern, row, ctx, new Set())) {
         if (e.where && evaluate(e.where, r, ctx) !== true) continue;
         out.push(evaluate(e.map, r, ctx));
       }
-      return out;
+      return out.done();
     }
     case 'patternExpr': {
       for (const _ of matchPart(e.pattern, row, ctx, new Set())) return true;
@@ -183,7 +228,7 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
         } else if (item.kind === 'variable') setOwn(out, item.name, lookup(row, item.name) ?? null);
         else setOwn(out, item.key, evaluate(item.value, row, ctx));
       }
-      return out;
+      return builtMap(out, ctx.budget, 'a map projection');
     }
   }
 }
@@ -248,18 +293,20 @@ function sliceValue(target: Value, from: Value | undefined, to: Value | undefine
 }
 
 function quantifier(e: Extract<Expr, { kind: 'quantifier' }>, row: Row, ctx: EvalContext): Value {
-  const src = evaluate(e.source, row, ctx);
+  const src = listSource(e.source, row, ctx);
   if (src === null) return null;
-  if (!Array.isArray(src)) throw typeErr(`expected a LIST, got ${typeName(src)}`);
+  if (!isList(src)) throw typeErr(`expected a LIST, got ${typeName(src)}`);
   let trues = 0;
   let nulls = 0;
+  let total = 0;
   for (const x of src) {
-    ctx.tick();
+    total++;
+    ctx.budget.tick();
     const r = e.where ? truthy(evaluate(e.where, { ...row, [e.variable]: x }, ctx)) : x === null ? null : true;
     if (r === true) trues++;
     else if (r === null) nulls++;
   }
-  const falses = src.length - trues - nulls;
+  const falses = total - trues - nulls;
   switch (e.quantifier) {
     case 'all':
       return falses > 0 ? false : nulls > 0 ? null : true;
@@ -278,7 +325,10 @@ function callFunction(e: Extract<Expr, { kind: 'call' }>, row: Row, ctx: EvalCon
   const def = lookupFunction(e.name);
   if (!def) throw new CypherSyntaxError('UnknownFunction', `unknown function ${e.name}()`, undefined, 'runtime');
   if (e.name.toLowerCase() === 'exists') return evaluate(e.args[0]!, row, ctx) !== null;
-  return def.fn(e.args.map((a) => evaluate(a, row, ctx)));
+  return def.fn(
+    e.args.map((a) => evaluate(a, row, ctx)),
+    ctx.budget,
+  );
 }
 
 function binary(e: Extract<Expr, { kind: 'binary' }>, row: Row, ctx: EvalContext): Value {
@@ -299,6 +349,7 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, row: Row, ctx: EvalContext
       if (!Array.isArray(b)) throw typeErr(`IN expects a LIST, got ${typeName(b)}`);
       let unknown = false;
       for (const x of b) {
+        ctx.budget.tick();
         const r = equals(a, x);
         if (r === true) return true;
         if (r === null) unknown = true;
@@ -315,24 +366,23 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, row: Row, ctx: EvalContext
       if (typeof a !== 'string' || typeof b !== 'string') return null;
       return regexMatches(a, b);
     default:
-      return arithmetic(e.op, a, b);
+      return arithmetic(e.op, a, b, ctx.budget);
   }
 }
 
-export function arithmetic(op: string, a: Value, b: Value): Value {
+export function arithmetic(op: string, a: Value, b: Value, budget: Budget): Value {
   if (a === null || b === null) return null;
   if (a instanceof TemporalValue && b instanceof DurationValue && (op === '+' || op === '-')) {
     return addDuration(a, b, op === '+' ? 1 : -1);
   }
   if (a instanceof DurationValue && b instanceof TemporalValue && op === '+') return addDuration(b, a, 1);
   if (op === '+') {
-    if (Array.isArray(a)) return Array.isArray(b) ? [...a, ...b] : [...a, b];
-    if (Array.isArray(b)) return [a, ...b];
+    if (Array.isArray(a) || Array.isArray(b)) return concatLists(a, b, budget);
     if (typeof a === 'string' && (typeof b === 'string' || typeof b === 'bigint' || typeof b === 'number')) {
-      return a + (typeof b === 'number' ? formatNum(b) : String(b));
+      return concatStrings(a, typeof b === 'number' ? formatNum(b) : String(b), budget);
     }
     if (typeof b === 'string' && (typeof a === 'bigint' || typeof a === 'number')) {
-      return (typeof a === 'number' ? formatNum(a) : String(a)) + b;
+      return concatStrings(typeof a === 'number' ? formatNum(a) : String(a), b, budget);
     }
   }
   const na = typeof a === 'bigint' || typeof a === 'number';
@@ -369,6 +419,29 @@ export function arithmetic(op: string, a: Value, b: Value): Value {
     default:
       return x % y;
   }
+}
+
+/** `list + list`, `list + x`, `x + list`: sized from the operands' measures before the copy. */
+function concatLists(a: Value, b: Value, budget: Budget): Value[] {
+  const la = Array.isArray(a) ? a.length : 1;
+  const lb = Array.isArray(b) ? b.length : 1;
+  budget.list(la + lb, 'list concatenation (+)');
+  const ma = measure(a);
+  const mb = measure(b);
+  const depth = Math.max(Array.isArray(a) ? ma.depth : ma.depth + 1, Array.isArray(b) ? mb.depth : mb.depth + 1);
+  const bytes = ma.bytes + mb.bytes;
+  budget.value(bytes, depth, 'list concatenation (+)');
+  budget.tick(la + lb);
+  const out = Array.isArray(a) ? (Array.isArray(b) ? [...a, ...b] : [...a, b]) : [a, ...(b as Value[])];
+  return remember(out, bytes, depth);
+}
+
+/** A string grown past max_string_length is refused; one no longer than its longest part is not grown. */
+function concatStrings(a: string, b: string, budget: Budget): string {
+  const length = a.length + b.length;
+  if (length > budget.maxStringLength && b.length > 0 && a.length > 0)
+    budget.string(length, 'string concatenation (+)');
+  return a + b;
 }
 
 function formatNum(v: number): string {

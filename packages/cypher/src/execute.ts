@@ -1,7 +1,11 @@
-// The executor: runs a checked query clause by clause over a list of rows. Each clause sees the complete
-// output of the clause before it, which is the semantics openCypher specifies for updates and reads.
-import { aggregate, children, findAggregates } from './aggregate.js';
+// The executor: a pipeline of clauses over a stream of rows. Reading clauses are lazy: each pulls rows from
+// the one before as it needs them, so a LIMIT stops the reading early and the result's row count is checked
+// as rows are produced. A writing clause reads all of its input before it writes (openCypher's semantics
+// for updates: each clause sees the complete output of the one before) and passes its output on from a
+// buffer; ORDER BY, DISTINCT, aggregation and UNION hold what they must, counted against the memory budget.
+import { type Accumulator, accumulator, children, findAggregates } from './aggregate.js';
 import type { Clause, Expr, PatternPart, Projection, Query, SetItem, SingleQuery } from './ast.js';
+import { Held, measure, rowBytes } from './budget.js';
 import { equivalenceKey, orderCompare } from './compare.js';
 import {
   CypherArgumentError,
@@ -11,10 +15,10 @@ import {
   CypherSyntaxError,
   CypherTypeError,
 } from './errors.js';
-import { coerceArgument, yieldItems } from './procedures.js';
+import { coerceArgument, type Procedure, yieldItems } from './procedures.js';
 import { countPaths } from './path-count.js';
 import { columnarAggregate } from './pushdown.js';
-import { type EvalContext, evaluate, lookup, type Row, truthy } from './eval.js';
+import { type EvalContext, evaluate, isList, listSource, lookup, type Row, truthy } from './eval.js';
 import { AGGREGATES } from './functions.js';
 import { type GraphWriter, isWritable } from './graph.js';
 import { type LookupHints, matchPart, matchPattern } from './match.js';
@@ -37,44 +41,67 @@ export interface Result {
   rows: Value[][];
 }
 
+/** A result as it is produced: the columns now, the rows as they are pulled. */
+export interface Stream {
+  columns: string[];
+  rows: Iterable<Value[]>;
+}
+
 type Call = Extract<Expr, { kind: 'call' }>;
 export const isAggregate = (c: Call): boolean => AGGREGATES.has(c.name.toLowerCase());
 
-export function executeQuery(q: Query, ctx: EvalContext): Result {
-  const results = q.parts.map((p) => executeSingle(p, ctx));
-  if (results.length === 1) return results[0]!;
-  const columns = results[0]!.columns;
-  const rows: Value[][] = [];
-  for (const r of results) rows.push(...r.rows);
-  if (q.unionAll.every((a) => a)) return { columns, rows };
-  return { columns, rows: distinctRows(rows) };
+const WRITES = new Set<Clause['kind']>(['create', 'merge', 'set', 'remove', 'delete', 'call']);
+
+/** Whether a query may write (a procedure may): then every LIMIT reads all of its input. */
+export const mayWrite = (q: Query): boolean => q.parts.some((p) => p.clauses.some((c) => WRITES.has(c.kind)));
+
+export function executeQuery(q: Query, ctx: EvalContext): Stream {
+  const parts = q.parts.map((p) => executeSingle(p, ctx));
+  if (parts.length === 1) return parts[0]!;
+  return {
+    columns: parts[0]!.columns,
+    rows: union(
+      parts,
+      q.unionAll.every((a) => a),
+      ctx,
+    ),
+  };
 }
 
-function distinctRows(rows: Value[][]): Value[][] {
+function* union(parts: Stream[], all: boolean, ctx: EvalContext): Generator<Value[]> {
   const seen = new Set<string>();
-  return rows.filter((r) => {
-    const k = equivalenceKey(r);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
-
-/** EXISTS { … }: whether the clauses, run on the outer row, leave any row. */
-export function subqueryHasRows(q: SingleQuery, row: Row, ctx: EvalContext): boolean {
-  let rows: Row[] = [row];
-  let scope = Object.keys(row);
-  for (const c of q.clauses) {
-    if (c.kind === 'return') return project(c, rows, scope, ctx).rows.length > 0;
-    [rows, scope] = runClause(c, rows, scope, ctx);
+  const held = new Held(ctx.budget, 'UNION');
+  try {
+    for (const part of parts) {
+      for (const r of part.rows) {
+        if (!all) {
+          const k = equivalenceKey(r);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          held.add(48 + 2 * k.length);
+        }
+        yield r;
+      }
+    }
+  } finally {
+    held.release();
   }
-  return rows.length > 0;
 }
 
-function executeSingle(q: SingleQuery, ctx: EvalContext): Result {
-  const pushed = columnarAggregate(q, ctx) ?? countPaths(q, ctx);
-  if (pushed) return pushed;
-  let rows: Row[] = [{}];
+/** EXISTS { … }: whether the clauses, run on the outer row, leave any row (it stops at the first). */
+export function subqueryHasRows(q: SingleQuery, row: Row, ctx: EvalContext): boolean {
+  let rows: Iterable<Row> = [row];
+  let scope = Object.keys(row);
+  for (const [i, c] of q.clauses.entries()) {
+    if (c.kind === 'return') rows = project(c, rows, scope, ctx).rows;
+    else [rows, scope] = runClause(c, barrier(rows, i, ctx), scope, ctx);
+  }
+  for (const _ of rows) return true;
+  return false;
+}
+
+function executeSingle(q: SingleQuery, ctx: EvalContext): Stream {
+  let rows: Iterable<Row> = [{}];
   let scope: string[] = [];
   const only = q.clauses.length === 1 ? q.clauses[0] : undefined;
   if (only?.kind === 'call') {
@@ -82,18 +109,62 @@ function executeSingle(q: SingleQuery, ctx: EvalContext): Result {
     const proc = ctx.procedures?.get(only.name);
     const columns = proc ? yieldItems(only.yields, proc).map((y) => y.alias) : [];
     const [out] = runClause(only, rows, scope, ctx);
-    // A procedure without outputs returns no rows when called on its own.
-    if (columns.length === 0) return { columns, rows: [] };
-    return { columns, rows: out.map((r) => columns.map((k) => lookup(r, k) ?? null)) };
+    // A procedure without outputs returns no rows when called on its own (it still runs).
+    if (columns.length === 0) return { columns, rows: drain(out) };
+    return { columns, rows: values(out, columns) };
   }
-  for (const c of q.clauses) {
+  for (const [i, c] of q.clauses.entries()) {
     if (c.kind === 'return') {
-      const { rows: out, columns } = project(c, rows, scope, ctx);
-      return { columns, rows: out.map((r) => columns.map((k) => lookup(r, k) ?? null)) };
+      const p = project(c, rows, scope, ctx);
+      return { columns: p.columns, rows: pushedOr(q, ctx, () => values(p.rows, p.columns)) };
     }
-    [rows, scope] = runClause(c, rows, scope, ctx);
+    [rows, scope] = runClause(c, barrier(rows, i, ctx), scope, ctx);
   }
-  return { columns: [], rows: [] };
+  return { columns: [], rows: drain(rows) };
+}
+
+/** The two pushed-down shapes (pushdown.ts, path-count.ts) when they apply, else the pipeline. */
+function* pushedOr(q: SingleQuery, ctx: EvalContext, pipeline: () => Iterable<Value[]>): Generator<Value[]> {
+  const pushed = columnarAggregate(q, ctx) ?? countPaths(q, ctx);
+  yield* pushed ? pushed.rows : pipeline();
+}
+
+function* values(rows: Iterable<Row>, columns: string[]): Generator<Value[]> {
+  for (const r of rows) yield columns.map((k) => lookup(r, k) ?? null);
+}
+
+/** No rows out: the clauses run (for their writes) when the result is read. */
+function* drain(rows: Iterable<Row>): Generator<never> {
+  for (const _ of rows);
+  yield* [];
+}
+
+// Each clause's rows come through one generator per clause before it; every so many clauses the rows are
+// collected into a buffer, so that a query of a thousand clauses does not pull through a thousand frames.
+const CLAUSES_PER_BUFFER = 32;
+
+function barrier(rows: Iterable<Row>, clause: number, ctx: EvalContext): Iterable<Row> {
+  return clause > 0 && clause % CLAUSES_PER_BUFFER === 0 ? buffered(rows, ctx, 'a long chain of clauses') : rows;
+}
+
+/** Every row of `rows`, read before the first is passed on; held against the memory budget meanwhile. */
+function* buffered(rows: Iterable<Row>, ctx: EvalContext, what: string): Generator<Row> {
+  const held = new Held(ctx.budget, what);
+  try {
+    yield* collect(rows, ctx, held);
+  } finally {
+    held.release();
+  }
+}
+
+function collect(rows: Iterable<Row>, ctx: EvalContext, held: Held): Row[] {
+  const out: Row[] = [];
+  for (const r of rows) {
+    ctx.budget.tick();
+    held.add(rowBytes(r));
+    out.push(r);
+  }
+  return out;
 }
 
 const patternVars = (parts: PatternPart[]): string[] => {
@@ -119,160 +190,214 @@ function writer(ctx: EvalContext): GraphWriter {
   return ctx.graph;
 }
 
-function runClause(c: Clause, rows: Row[], scope: string[], ctx: EvalContext): [Row[], string[]] {
+/**
+ * A writing clause: all of its input is read (and held) first, then `write` runs over it, and its output is
+ * passed on once every write is done.
+ */
+function* writes(rows: Iterable<Row>, ctx: EvalContext, what: string, write: (input: Row[]) => Row[]): Generator<Row> {
+  const held = new Held(ctx.budget, what);
+  try {
+    yield* write(collect(rows, ctx, held));
+  } finally {
+    held.release();
+  }
+}
+
+function runClause(c: Clause, rows: Iterable<Row>, scope: string[], ctx: EvalContext): [Iterable<Row>, string[]] {
   switch (c.kind) {
     case 'match': {
-      const out: Row[] = [];
       const newVars = patternVars(c.pattern).filter((v) => !scope.includes(v));
       const hints = c.where ? lookupHints(c.where, scope) : undefined;
-      for (const row of rows) {
-        let found = false;
-        for (const r of matchPattern(c.pattern, row, ctx, hints)) {
-          if (c.where && truthy(evaluate(c.where, r, ctx)) !== true) continue;
-          found = true;
-          out.push(r);
-        }
-        if (!found && c.optional) {
-          const r = { ...row };
-          for (const v of newVars) setOwn(r, v, null);
-          out.push(r);
-        }
-      }
-      return [out, addScope(scope, newVars)];
+      return [matchRows(c, rows, newVars, hints, ctx), addScope(scope, newVars)];
     }
-    case 'unwind': {
-      const out: Row[] = [];
-      for (const row of rows) {
-        const v = evaluate(c.expr, row, ctx);
-        if (v === null) continue;
-        for (const x of Array.isArray(v) ? v : [v]) {
-          ctx.tick();
-          out.push({ ...row, [c.alias]: x });
-        }
-      }
-      return [out, addScope(scope, [c.alias])];
-    }
+    case 'unwind':
+      return [unwindRows(c, rows, ctx), addScope(scope, [c.alias])];
     case 'with': {
       const { rows: out, columns } = project(c, rows, scope, ctx, c.where);
       return [out, columns];
     }
     case 'create': {
       const g = writer(ctx);
-      const out = rows.map((row) => {
-        let r = row;
-        for (const part of c.pattern) r = createPart(part, r, g, ctx);
-        return r;
-      });
+      const out = writes(rows, ctx, 'CREATE', (input) =>
+        input.map((row) => {
+          ctx.budget.tick();
+          let r = row;
+          for (const part of c.pattern) r = createPart(part, r, g, ctx);
+          return r;
+        }),
+      );
       return [out, addScope(scope, patternVars(c.pattern))];
     }
     case 'merge': {
       const g = writer(ctx);
-      const out: Row[] = [];
-      for (const row of rows) {
-        for (const p of [...c.pattern.nodes, ...c.pattern.rels]) {
-          const props = p.properties ? evaluate(p.properties, row, ctx) : null;
-          if (isMap(props) && Object.values(props).includes(null)) {
-            throw new CypherSemanticError('MergeReadOwnWrites', 'MERGE cannot match or create a null property');
+      const out = writes(rows, ctx, 'MERGE', (input) => {
+        const merged: Row[] = [];
+        for (const row of input) {
+          ctx.budget.tick();
+          for (const p of [...c.pattern.nodes, ...c.pattern.rels]) {
+            const props = p.properties ? evaluate(p.properties, row, ctx) : null;
+            if (isMap(props) && Object.values(props).includes(null)) {
+              throw new CypherSemanticError('MergeReadOwnWrites', 'MERGE cannot match or create a null property');
+            }
+          }
+          const matches = [...matchPart(c.pattern, row, ctx, new Set())];
+          if (matches.length > 0) {
+            for (const m of matches) {
+              applySet(c.onMatch, m, g, ctx);
+              merged.push(m);
+            }
+          } else {
+            const r = createPart(c.pattern, row, g, ctx);
+            applySet(c.onCreate, r, g, ctx);
+            merged.push(r);
           }
         }
-        const matches = [...matchPart(c.pattern, row, ctx, new Set())];
-        if (matches.length > 0) {
-          for (const m of matches) {
-            applySet(c.onMatch, m, g, ctx);
-            out.push(m);
-          }
-        } else {
-          const r = createPart(c.pattern, row, g, ctx);
-          applySet(c.onCreate, r, g, ctx);
-          out.push(r);
-        }
-      }
+        return merged;
+      });
       return [out, addScope(scope, patternVars([c.pattern]))];
     }
     case 'set': {
       const g = writer(ctx);
-      for (const row of rows) applySet(c.items, row, g, ctx);
-      return [rows, scope];
+      const out = writes(rows, ctx, 'SET', (input) => {
+        for (const row of input) {
+          ctx.budget.tick();
+          applySet(c.items, row, g, ctx);
+        }
+        return input;
+      });
+      return [out, scope];
     }
     case 'remove': {
       const g = writer(ctx);
-      for (const row of rows) {
-        for (const item of c.items) {
-          if (item.kind === 'labels') {
-            const n = lookup(row, item.variable);
-            if (n instanceof GraphNode) for (const l of item.labels) g.removeLabel(n, l);
-          } else {
-            const t = evaluate(item.target, row, ctx);
-            if (t instanceof GraphNode || t instanceof GraphRelationship) g.setProperty(t, item.key, null);
+      const out = writes(rows, ctx, 'REMOVE', (input) => {
+        for (const row of input) {
+          ctx.budget.tick();
+          for (const item of c.items) {
+            if (item.kind === 'labels') {
+              const n = lookup(row, item.variable);
+              if (n instanceof GraphNode) for (const l of item.labels) g.removeLabel(n, l);
+            } else {
+              const t = evaluate(item.target, row, ctx);
+              if (t instanceof GraphNode || t instanceof GraphRelationship) g.setProperty(t, item.key, null);
+            }
           }
         }
-      }
-      return [rows, scope];
+        return input;
+      });
+      return [out, scope];
     }
     case 'delete': {
       const g = writer(ctx);
-      const nodes: GraphNode[] = [];
-      for (const row of rows) {
-        for (const e of c.exprs) {
-          const v = evaluate(e, row, ctx);
-          const drop = (x: Value) => {
-            if (x === null) return;
-            if (x instanceof GraphRelationship) g.deleteRelationship(x);
-            else if (x instanceof GraphNode) nodes.push(x);
-            else if (x instanceof PathValue) {
-              for (const r of x.rels) g.deleteRelationship(r);
-              nodes.push(...x.nodes);
-            } else throw new CypherTypeError('InvalidArgumentType', `cannot delete ${typeName(x)}`);
-          };
-          drop(v);
-        }
-      }
-      for (const n of nodes) {
-        if (n.deleted) continue;
-        const rels = [...g.expand(n, 'both', [])];
-        if (rels.length > 0 && !c.detach) {
-          throw new CypherError(
-            'ConstraintVerificationFailed',
-            'DeleteConnectedNode',
-            'cannot delete a node that still has relationships; use DETACH DELETE',
-            'runtime',
-          );
-        }
-        g.deleteNode(n);
-      }
-      return [rows, scope];
+      return [writes(rows, ctx, 'DELETE', (input) => deleteRows(c, input, g, ctx)), scope];
     }
     case 'call': {
       const proc = ctx.procedures?.get(c.name);
-      if (!proc)
+      if (!proc) {
         throw new CypherError('ProcedureError', 'ProcedureNotFound', `there is no procedure ${c.name}`, 'compile');
-      const out: Row[] = [];
-      const yields = yieldItems(c.yields, proc);
-      for (const row of rows) {
-        const args = proc.inputs.map((field, i) => {
-          if (c.args) return coerceArgument(field, evaluate(c.args[i]!, row, ctx));
-          const v = ownValue(ctx.params, field.name);
-          if (v === undefined) throw new CypherParameterMissingError(field.name);
-          return coerceArgument(field, v);
-        });
-        // A procedure without outputs runs for its effect and keeps the row.
-        if (proc.outputs.length === 0) {
-          for (const _ of proc.call(args)) ctx.tick();
-          out.push(row);
-          continue;
-        }
-        for (const values of proc.call(args)) {
-          ctx.tick();
-          const r = { ...row };
-          for (const y of yields) setOwn(r, y.alias, values[proc.outputs.findIndex((o) => o.name === y.name)] ?? null);
-          if (c.where && truthy(evaluate(c.where, r, ctx)) !== true) continue;
-          out.push(r);
-        }
       }
-      return [out, addScope(scope, c.yields ? yields.map((y) => y.alias) : [])];
+      const yields = yieldItems(c.yields, proc);
+      return [callRows(c, proc, yields, rows, ctx), addScope(scope, c.yields ? yields.map((y) => y.alias) : [])];
     }
     case 'return':
       return [rows, scope];
+  }
+}
+
+function* matchRows(
+  c: Extract<Clause, { kind: 'match' }>,
+  rows: Iterable<Row>,
+  newVars: string[],
+  hints: LookupHints | undefined,
+  ctx: EvalContext,
+): Generator<Row> {
+  for (const row of rows) {
+    let found = false;
+    for (const r of matchPattern(c.pattern, row, ctx, hints)) {
+      if (c.where && truthy(evaluate(c.where, r, ctx)) !== true) continue;
+      found = true;
+      yield r;
+    }
+    if (!found && c.optional) {
+      const r = { ...row };
+      for (const v of newVars) setOwn(r, v, null);
+      yield r;
+    }
+  }
+}
+
+function* unwindRows(c: Extract<Clause, { kind: 'unwind' }>, rows: Iterable<Row>, ctx: EvalContext): Generator<Row> {
+  for (const row of rows) {
+    const v = listSource(c.expr, row, ctx);
+    if (v === null) continue;
+    for (const x of isList(v) ? v : [v]) {
+      ctx.budget.tick();
+      yield { ...row, [c.alias]: x };
+    }
+  }
+}
+
+function deleteRows(c: Extract<Clause, { kind: 'delete' }>, input: Row[], g: GraphWriter, ctx: EvalContext): Row[] {
+  const nodes: GraphNode[] = [];
+  for (const row of input) {
+    ctx.budget.tick();
+    for (const e of c.exprs) {
+      const v = evaluate(e, row, ctx);
+      const drop = (x: Value) => {
+        if (x === null) return;
+        if (x instanceof GraphRelationship) g.deleteRelationship(x);
+        else if (x instanceof GraphNode) nodes.push(x);
+        else if (x instanceof PathValue) {
+          for (const r of x.rels) g.deleteRelationship(r);
+          nodes.push(...x.nodes);
+        } else throw new CypherTypeError('InvalidArgumentType', `cannot delete ${typeName(x)}`);
+      };
+      drop(v);
+    }
+  }
+  for (const n of nodes) {
+    ctx.budget.tick();
+    if (n.deleted) continue;
+    const rels = [...g.expand(n, 'both', [])];
+    if (rels.length > 0 && !c.detach) {
+      throw new CypherError(
+        'ConstraintVerificationFailed',
+        'DeleteConnectedNode',
+        'cannot delete a node that still has relationships; use DETACH DELETE',
+        'runtime',
+      );
+    }
+    g.deleteNode(n);
+  }
+  return input;
+}
+
+function* callRows(
+  c: Extract<Clause, { kind: 'call' }>,
+  proc: Procedure,
+  yields: { name: string; alias: string }[],
+  rows: Iterable<Row>,
+  ctx: EvalContext,
+): Generator<Row> {
+  for (const row of rows) {
+    const args = proc.inputs.map((field, i) => {
+      if (c.args) return coerceArgument(field, evaluate(c.args[i]!, row, ctx));
+      const v = ownValue(ctx.params, field.name);
+      if (v === undefined) throw new CypherParameterMissingError(field.name);
+      return coerceArgument(field, v);
+    });
+    // A procedure without outputs runs for its effect and keeps the row.
+    if (proc.outputs.length === 0) {
+      for (const _ of proc.call(args)) ctx.budget.tick();
+      yield row;
+      continue;
+    }
+    for (const values of proc.call(args)) {
+      ctx.budget.tick();
+      const r = { ...row };
+      for (const y of yields) setOwn(r, y.alias, values[proc.outputs.findIndex((o) => o.name === y.name)] ?? null);
+      if (c.where && truthy(evaluate(c.where, r, ctx)) !== true) continue;
+      yield r;
+    }
   }
 }
 
@@ -385,13 +510,20 @@ function applySet(items: SetItem[], row: Row, g: GraphWriter, ctx: EvalContext):
 
 // ---- projection (WITH, RETURN) ----
 
+/** A projected row, with the context ORDER BY and WITH … WHERE may read: the input row under the new names. */
+interface Projected {
+  row: Row;
+  sortCtx: Row;
+  aggValues?: Map<Expr, Value>;
+}
+
 function project(
   p: Projection,
-  rows: Row[],
+  rows: Iterable<Row>,
   scope: string[],
   ctx: EvalContext,
   where: Expr | null = null,
-): { rows: Row[]; columns: string[] } {
+): { rows: Iterable<Row>; columns: string[] } {
   const items = [
     ...(p.star
       ? [...scope].sort().map((v) => ({ expr: { kind: 'var', name: v, pos: 0 } as Expr, alias: v, text: v }))
@@ -399,81 +531,162 @@ function project(
     ...p.items,
   ];
   const columns = items.map((i) => i.alias ?? i.text);
+  return { columns, rows: projectRows(p, items, columns, rows, ctx, where) };
+}
+
+function* projectRows(
+  p: Projection,
+  items: Projection['items'],
+  columns: string[],
+  rows: Iterable<Row>,
+  ctx: EvalContext,
+  where: Expr | null,
+): Generator<Row> {
   const aggs: Call[] = [];
   for (const i of items) findAggregates(i.expr, aggs, isAggregate);
   const orderAggs: Call[] = [];
   for (const o of p.order) findAggregates(o.expr, orderAggs, isAggregate);
-
-  // Each output row keeps the context ORDER BY may read: the input row under the projected names.
-  let out: { row: Row; sortCtx: Row; aggValues?: Map<Expr, Value> }[] = [];
-  if (aggs.length === 0 && orderAggs.length === 0) {
-    for (const row of rows) {
-      ctx.tick();
-      const o: Row = {};
-      items.forEach((it, k) => {
-        setOwn(o, columns[k]!, evaluate(it.expr, row, ctx));
-      });
-      out.push({ row: o, sortCtx: { ...row, ...o } });
+  let out =
+    aggs.length === 0 && orderAggs.length === 0
+      ? mapRows(items, columns, rows, ctx)
+      : groupRows(items, columns, [...aggs, ...orderAggs], rows, ctx);
+  if (p.distinct) out = distinctRows(out, columns, ctx);
+  const skip = p.skip ? count(p.skip, 'SKIP', ctx) : 0;
+  const limit = p.limit ? count(p.limit, 'LIMIT', ctx) : Number.POSITIVE_INFINITY;
+  if (p.order.length > 0) out = sortedRows(out, p, ctx, skip + limit);
+  // SKIP and LIMIT count rows before WITH … WHERE, which sees the projected names and the variables before.
+  const it = out[Symbol.iterator]();
+  try {
+    let seen = 0;
+    let taken = 0;
+    for (let next = taken < limit ? it.next() : undefined; next && !next.done; next = it.next()) {
+      if (seen++ < skip) continue;
+      const r = next.value;
+      if (!where || truthy(evaluate(where, r.sortCtx, ctx)) === true) yield r.row;
+      if (++taken >= limit) break;
     }
-  } else {
-    const keyItems = items
-      .map((it, k) => ({ it, k }))
-      .filter(({ it }) => findAggregates(it.expr, [], isAggregate).length === 0);
-    const groups = new Map<string, { keyRow: Row; rows: Row[]; keys: Value[] }>();
+    // Past the LIMIT a reading query stops here; a writing one reads on, so that its writes happen for all rows.
+    if (ctx.writes) for (let next = it.next(); !next.done; next = it.next());
+  } finally {
+    it.return?.(undefined);
+  }
+}
+
+function* mapRows(items: Projection['items'], columns: string[], rows: Iterable<Row>, ctx: EvalContext) {
+  for (const row of rows) {
+    ctx.budget.tick();
+    const o: Row = {};
+    items.forEach((it, k) => {
+      setOwn(o, columns[k]!, evaluate(it.expr, row, ctx));
+    });
+    yield { row: o, sortCtx: { ...row, ...o } } as Projected;
+  }
+}
+
+/** Aggregation: one group per distinct key, each aggregate folded row by row (rows are not kept). */
+function* groupRows(
+  items: Projection['items'],
+  columns: string[],
+  aggs: Call[],
+  rows: Iterable<Row>,
+  ctx: EvalContext,
+): Generator<Projected> {
+  const keyItems = items
+    .map((it, k) => ({ it, k }))
+    .filter(({ it }) => findAggregates(it.expr, [], isAggregate).length === 0);
+  const held = new Held(ctx.budget, 'aggregation');
+  try {
+    const groups = new Map<string, { keyRow: Row; keys: Value[]; accs: Accumulator[] }>();
+    const group = (keyRow: Row, keys: Value[]) => ({
+      keyRow,
+      keys,
+      accs: aggs.map((a) => accumulator(a, ctx, held)),
+    });
     for (const row of rows) {
-      ctx.tick();
+      ctx.budget.tick();
       const keys = keyItems.map(({ it }) => evaluate(it.expr, row, ctx));
       const k = equivalenceKey(keys);
       let g = groups.get(k);
       if (!g) {
-        g = { keyRow: row, rows: [], keys };
+        g = group(row, keys);
         groups.set(k, g);
+        held.add(rowBytes(row) + 2 * k.length + 64 * (1 + aggs.length));
       }
-      g.rows.push(row);
+      for (const acc of g.accs) acc.add(row);
     }
-    if (groups.size === 0 && keyItems.length === 0) groups.set('', { keyRow: {}, rows: [], keys: [] });
+    if (groups.size === 0 && keyItems.length === 0) groups.set('', group({}, []));
     for (const g of groups.values()) {
+      ctx.budget.tick();
       const values = new Map<Expr, Value>();
-      for (const a of [...aggs, ...orderAggs]) values.set(a, aggregate(a, g.rows, ctx));
+      aggs.forEach((a, i) => {
+        values.set(a, g.accs[i]!.result());
+      });
       const actx = { ...ctx, aggregates: values };
       const o: Row = {};
       items.forEach((it, k) => {
         const ki = keyItems.findIndex((x) => x.k === k);
         setOwn(o, columns[k]!, ki >= 0 ? g.keys[ki]! : evaluate(it.expr, g.keyRow, actx));
       });
-      out.push({ row: o, sortCtx: { ...g.keyRow, ...o }, aggValues: values });
+      yield { row: o, sortCtx: { ...g.keyRow, ...o }, aggValues: values };
     }
+  } finally {
+    held.release();
   }
+}
 
-  if (p.distinct) {
-    const seen = new Set<string>();
-    out = out.filter((r) => {
+function* distinctRows(out: Iterable<Projected>, columns: string[], ctx: EvalContext): Generator<Projected> {
+  const seen = new Set<string>();
+  const held = new Held(ctx.budget, 'DISTINCT');
+  try {
+    for (const r of out) {
       const k = equivalenceKey(columns.map((c) => lookup(r.row, c) ?? null));
-      if (seen.has(k)) return false;
+      if (seen.has(k)) continue;
       seen.add(k);
-      return true;
-    });
+      held.add(48 + 2 * k.length);
+      yield r;
+    }
+  } finally {
+    held.release();
   }
-  if (p.order.length > 0) {
-    const keyed = out.map((r) => {
+}
+
+/**
+ * ORDER BY: every row is held, or with a LIMIT only the `keep` (SKIP + LIMIT) first: the buffer is sorted
+ * and cut back whenever it doubles. The sort is stable, so ties keep their input order either way.
+ */
+function* sortedRows(out: Iterable<Projected>, p: Projection, ctx: EvalContext, keep: number): Generator<Projected> {
+  const held = new Held(ctx.budget, 'ORDER BY');
+  type Keyed = { r: Projected; keys: Value[]; bytes: number };
+  const cmp = (a: Keyed, b: Keyed) => {
+    ctx.budget.tick();
+    for (let i = 0; i < p.order.length; i++) {
+      const c = orderCompare(a.keys[i]!, b.keys[i]!);
+      if (c !== 0) return p.order[i]!.descending ? -c : c;
+    }
+    return 0;
+  };
+  const cut = (buf: Keyed[]) => {
+    buf.sort(cmp);
+    if (buf.length <= keep) return;
+    for (const k of buf.slice(keep)) held.add(-k.bytes);
+    buf.length = keep;
+  };
+  try {
+    const buf: Keyed[] = [];
+    for (const r of out) {
       const octx = r.aggValues ? { ...ctx, aggregates: r.aggValues } : ctx;
-      return { r, keys: p.order.map((o) => evaluate(o.expr, r.sortCtx, octx)) };
-    });
-    keyed.sort((a, b) => {
-      for (let i = 0; i < p.order.length; i++) {
-        const c = orderCompare(a.keys[i]!, b.keys[i]!);
-        if (c !== 0) return p.order[i]!.descending ? -c : c;
-      }
-      return 0;
-    });
-    out = keyed.map((k) => k.r);
+      const keys = p.order.map((o) => evaluate(o.expr, r.sortCtx, octx));
+      let bytes = rowBytes(r.sortCtx) + rowBytes(r.row);
+      for (const k of keys) bytes += measure(k).bytes;
+      held.add(bytes);
+      buf.push({ r, keys, bytes });
+      if (buf.length >= 2 * keep + 1024) cut(buf);
+    }
+    cut(buf);
+    for (const k of buf) yield k.r;
+  } finally {
+    held.release();
   }
-  const skip = p.skip ? count(p.skip, 'SKIP', ctx) : 0;
-  const limit = p.limit ? count(p.limit, 'LIMIT', ctx) : Number.POSITIVE_INFINITY;
-  let sliced = out.slice(skip, skip + limit);
-  // WITH … WHERE sees the projected names and, like ORDER BY, the variables before them.
-  if (where) sliced = sliced.filter((r) => truthy(evaluate(where, r.sortCtx, ctx)) === true);
-  return { rows: sliced.map((r) => r.row), columns };
 }
 
 function count(e: Expr, what: string, ctx: EvalContext): number {

@@ -1,4 +1,5 @@
 // Scalar functions: string, math, list, type conversion and graph functions. Names are matched without case.
+import { type Budget, remember } from './budget.js';
 import { CypherArgumentError, CypherEntityNotFoundError, CypherTypeError } from './errors.js';
 import { DurationValue, makeDuration, makeTemporal, parseTemporal, type TemporalKind } from './temporal.js';
 import {
@@ -13,7 +14,8 @@ import {
   typeName,
 } from './values.js';
 
-type Fn = (args: Value[]) => Value;
+/** A function of its evaluated arguments; the budget bounds what it builds (range, split, replace). */
+type Fn = (args: Value[], budget: Budget) => Value;
 interface FnDef {
   min: number;
   max: number;
@@ -106,8 +108,8 @@ function toBoolean(v: Value): Value {
 
 const nullIn =
   (f: Fn): Fn =>
-  (args) =>
-    args[0] === null ? null : f(args);
+  (args, budget) =>
+    args[0] === null ? null : f(args, budget);
 
 const math1 = (name: string, f: (x: number) => number): FnDef => ({
   min: 1,
@@ -120,7 +122,8 @@ function live<T extends GraphNode | GraphRelationship>(v: T): T {
   return v;
 }
 
-function rangeFn([a, b, s]: Value[]): Value {
+/** range()'s first value, step and length, checked: the length is known before anything is built. */
+function rangeOf([a, b, s]: Value[]): { start: bigint; step: bigint; n: number } {
   const arg = (v: Value): bigint => {
     if (typeof v === 'bigint') return v;
     throw new CypherArgumentError('InvalidArgumentType', `range() takes INTEGERs, not ${typeName(v)}`);
@@ -129,10 +132,69 @@ function rangeFn([a, b, s]: Value[]): Value {
   const end = arg(b!);
   const step = s === undefined ? 1n : arg(s);
   if (step === 0n) throw new CypherArgumentError('NumberOutOfRange', 'range() step cannot be 0');
-  const out: Value[] = [];
-  if (step > 0n) for (let i = start; i <= end; i += step) out.push(i);
-  else for (let i = start; i >= end; i += step) out.push(i);
-  return out;
+  const span = step > 0n ? end - start : start - end;
+  return { start, step, n: span < 0n ? 0 : Number(span / (step > 0n ? step : -step) + 1n) };
+}
+
+function rangeFn(args: Value[], budget: Budget): Value {
+  // range(1, 1000000000) as a value is refused before anything is allocated.
+  const { start, step, n } = rangeOf(args);
+  budget.list(n, 'range()');
+  const bytes = 32 + 32 * n;
+  budget.value(bytes, 1, 'range()');
+  const out: Value[] = new Array(n);
+  let v = start;
+  for (let i = 0; i < n; i++, v += step) {
+    budget.tick();
+    out[i] = v;
+  }
+  return remember(out, bytes, 1);
+}
+
+/**
+ * range()'s values one by one, never as a list: what UNWIND, list comprehensions and quantifiers iterate
+ * over when their list is a range() call, so `UNWIND range(1, 1000000000) AS x` streams (and meets the
+ * deadline) instead of building a billion-element list.
+ */
+export function* rangeValues(args: Value[], budget: Budget): Generator<bigint> {
+  const { start, step, n } = rangeOf(args);
+  let v = start;
+  for (let i = 0; i < n; i++, v += step) {
+    budget.tick();
+    yield v;
+  }
+}
+
+/** How often `search` occurs in `s`, without building anything (split and replace are sized first). */
+function occurrences(s: string, search: string, budget: Budget): number {
+  if (search === '') return s.length;
+  let n = 0;
+  for (let i = s.indexOf(search); i >= 0; i = s.indexOf(search, i + search.length)) {
+    budget.tick();
+    n++;
+  }
+  return n;
+}
+
+function splitFn([s, d]: Value[], budget: Budget): Value {
+  if (s === null || d === null) return null;
+  const text = str('split', s!);
+  const sep = str('split', d!);
+  const pieces = sep === '' ? text.length : occurrences(text, sep, budget) + 1;
+  budget.list(pieces, 'split()');
+  return text.split(sep);
+}
+
+function replaceFn(a: Value[], budget: Budget): Value {
+  if (a.includes(null)) return null;
+  const text = str('replace', a[0]!);
+  const search = str('replace', a[1]!);
+  const by = str('replace', a[2]!);
+  // As String.split(search).join(by): an empty search puts `by` between the characters.
+  const n = search === '' ? Math.max(0, text.length - 1) : occurrences(text, search, budget);
+  const length = text.length + n * (by.length - search.length);
+  if (length > text.length) budget.string(length, 'replace()');
+  return text.split(search).join(by);
 }
 
 function substring([s, a, b]: Value[]): Value {
@@ -191,12 +253,7 @@ const FUNCTIONS: Record<string, FnDef> = {
   trim: { min: 1, max: 1, fn: nullIn(([s]) => str('trim', s!).trim()) },
   ltrim: { min: 1, max: 1, fn: nullIn(([s]) => str('lTrim', s!).trimStart()) },
   rtrim: { min: 1, max: 1, fn: nullIn(([s]) => str('rTrim', s!).trimEnd()) },
-  replace: {
-    min: 3,
-    max: 3,
-    fn: (a) =>
-      a.includes(null) ? null : str('replace', a[0]!).split(str('replace', a[1]!)).join(str('replace', a[2]!)),
-  },
+  replace: { min: 3, max: 3, fn: replaceFn },
   substring: { min: 2, max: 3, fn: substring },
   left: {
     min: 2,
@@ -212,11 +269,7 @@ const FUNCTIONS: Record<string, FnDef> = {
       return k === 0 ? '' : str('right', s!).slice(-k);
     },
   },
-  split: {
-    min: 2,
-    max: 2,
-    fn: ([s, d]) => (s === null || d === null ? null : str('split', s!).split(str('split', d!))),
-  },
+  split: { min: 2, max: 2, fn: splitFn },
   reverse: {
     min: 1,
     max: 1,

@@ -2,6 +2,7 @@
 export type { Clause, Expr, PatternPart, Query } from './ast.js';
 export { type Column, columnsFromNodes, type NodeColumns } from './columns.js';
 export { compare, equals, equivalenceKey, orderCompare } from './compare.js';
+export { type Budgets, DEFAULT_BUDGETS, MAX_VALUE_DEPTH } from './budget.js';
 export { compile, type RunOptions, runCypher } from './engine.js';
 export {
   CypherArgumentError,
@@ -9,6 +10,7 @@ export {
   CypherEntityNotFoundError,
   CypherError,
   type CypherErrorKind,
+  type CypherLimitCode,
   CypherLimitError,
   CypherParameterMissingError,
   type CypherPhase,
@@ -22,6 +24,7 @@ export { formatFloat } from './functions.js';
 export { type Direction, type GraphReader, type GraphWriter, isWritable } from './graph.js';
 export { MemoryGraph, type WriteStats } from './memory-graph.js';
 export { MAX_NESTING, parse } from './parser.js';
+export { MAX_REGEX_SIZE, MAX_REGEX_WORK } from './regex.js';
 export { coerceArgument, fitsType, type Procedure, type ProcedureField, type Procedures } from './procedures.js';
 export {
   type CypherMap,

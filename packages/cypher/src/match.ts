@@ -115,7 +115,7 @@ export function* matchPart(
   const a = anchorIndex(part, row, hints);
   const st: State = { nodes: new Array(part.nodes.length), rels: new Array(part.rels.length) };
   for (const n of candidates(part.nodes[a]!, nodeProps[a]!, row, ctx, hints)) {
-    ctx.tick();
+    ctx.budget.tick();
     if (n.deleted || !nodeMatches(n, part.nodes[a]!, nodeProps[a]!, row)) continue;
     st.nodes[a] = n;
     // A lone node needs no expansion (and no generators: label scans go through here row by row).
@@ -248,7 +248,7 @@ function* hop(
   const other = (r: GraphRelationship, n: GraphNode) => (r.start === n ? r.end : r.start);
   if (pat.range === null) {
     for (const r of ctx.graph.expand(from, dir, pat.types)) {
-      ctx.tick();
+      ctx.budget.tick();
       if (used.has(r) || !relOk(r, pat, props, row)) continue;
       yield [r, other(r, from)];
     }
@@ -259,20 +259,34 @@ function* hop(
   const bound = pat.variable !== null ? lookup(row, pat.variable) : undefined;
   const path: GraphRelationship[] = [];
   const onPath = new Set<GraphRelationship>();
-  function* dfs(n: GraphNode): Generator<[RelBinding, GraphNode]> {
-    if (path.length >= min) {
-      if (bound === undefined || equals(bound, [...path]) === true) yield [[...path], n];
+  const found = (n: GraphNode): [RelBinding, GraphNode] | undefined =>
+    path.length >= min && (bound === undefined || equals(bound, [...path]) === true) ? [[...path], n] : undefined;
+  // Depth first, with an explicit stack (stack[i] expands the node after path[0..i-1]): a path as long as
+  // the graph is wide costs no call stack. Paths come out in the order the recursive walk gives them.
+  const first = found(from);
+  if (first) yield first;
+  if (max === 0) return;
+  const stack: { node: GraphNode; rels: Iterator<GraphRelationship> }[] = [
+    { node: from, rels: ctx.graph.expand(from, dir, pat.types)[Symbol.iterator]() },
+  ];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const next = top.rels.next();
+    if (next.done) {
+      stack.pop();
+      // The relationship that led to the node just finished (none for the start node).
+      if (path.length > 0) onPath.delete(path.pop()!);
+      continue;
     }
-    if (path.length >= max) return;
-    for (const r of ctx.graph.expand(n, dir, pat.types)) {
-      ctx.tick();
-      if (used.has(r) || onPath.has(r) || !relOk(r, pat, props, row)) continue;
-      path.push(r);
-      onPath.add(r);
-      yield* dfs(other(r, n));
-      path.pop();
-      onPath.delete(r);
-    }
+    ctx.budget.tick();
+    const r = next.value;
+    if (used.has(r) || onPath.has(r) || !relOk(r, pat, props, row)) continue;
+    path.push(r);
+    onPath.add(r);
+    const n = other(r, top.node);
+    const hit = found(n);
+    if (hit) yield hit;
+    if (path.length < max) stack.push({ node: n, rels: ctx.graph.expand(n, dir, pat.types)[Symbol.iterator]() });
+    else onPath.delete(path.pop()!);
   }
-  yield* dfs(from);
 }

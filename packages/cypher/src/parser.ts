@@ -169,7 +169,7 @@ class Parser {
       return { kind: 'with', ...p, where, pos };
     }
     if (this.acceptKw('RETURN')) return { kind: 'return', ...this.projection(), pos };
-    if (this.acceptKw('CREATE')) return { kind: 'create', pattern: this.pattern(), pos };
+    if (this.acceptKw('CREATE')) return { kind: 'create', pattern: this.pattern(false), pos };
     if (this.acceptKw('MERGE')) {
       const pattern = this.patternPart();
       const onCreate: SetItem[] = [];
@@ -315,34 +315,52 @@ class Parser {
   }
 
   // ---- patterns ----
-  private pattern(): PatternPart[] {
-    const parts = [this.patternPart()];
-    while (this.acceptSym(',')) parts.push(this.patternPart());
+  /**
+   * `matched`: the pattern will be matched against the graph, part after part and hop after hop (one level
+   * of the matcher each), so it may have at most MAX_NESTING parts and relationships per part. A CREATE
+   * pattern is only walked in a loop.
+   */
+  private pattern(matched = true): PatternPart[] {
+    const parts = [this.patternPart(matched)];
+    while (this.acceptSym(',')) {
+      if (matched && parts.length >= MAX_NESTING) {
+        throw new CypherSyntaxError(
+          NESTING,
+          `a pattern of more than ${MAX_NESTING} parts`,
+          positionAt(this.src, this.peek.pos),
+        );
+      }
+      parts.push(this.patternPart(matched));
+    }
     return parts;
   }
 
-  private patternPart(): PatternPart {
+  private patternPart(matched = true): PatternPart {
     const pos = this.peek.pos;
     let variable: string | null = null;
     if (this.isName() && this.isSym('=', 1)) {
       variable = this.variable();
       this.i++;
     }
-    const el = this.patternElement();
+    const el = this.patternElement(matched);
     return { variable, ...el, pos };
   }
 
-  private patternElement(): { nodes: NodePattern[]; rels: RelPattern[] } {
+  private patternElement(matched = true): { nodes: NodePattern[]; rels: RelPattern[] } {
     // A parenthesized element: ((a)-->(b)).
     if (this.isSym('(') && this.isSym('(', 1)) {
       this.i++;
-      const el = this.nest(() => this.patternElement());
+      const el = this.nest(() => this.patternElement(matched));
       this.expectSym(')');
       return el;
     }
     const nodes = [this.nodePattern()];
     const rels: RelPattern[] = [];
     while (this.isSym('-') || (this.isSym('<') && this.isSym('-', 1))) {
+      if (matched && rels.length >= MAX_NESTING) {
+        const at = positionAt(this.src, this.peek.pos);
+        throw new CypherSyntaxError(NESTING, `a pattern of more than ${MAX_NESTING} relationships`, at);
+      }
       rels.push(this.relPattern());
       nodes.push(this.nodePattern());
     }

@@ -4,7 +4,7 @@
 // relationship appears once on a path). Any other shape returns undefined and runs row by row; the counts are
 // the same either way (test/pushdown.test.ts runs both).
 import type { SingleQuery } from './ast.js';
-import type { EvalContext } from './eval.js';
+import { type EvalContext, lookup } from './eval.js';
 import type { Result } from './execute.js';
 import type { Direction } from './graph.js';
 import { matchPart } from './match.js';
@@ -33,7 +33,7 @@ export function countPaths(q: SingleQuery, ctx: EvalContext): Result | undefined
   const start = { variable: null, nodes: [a], rels: [], pos: part.pos };
   let total = 0;
   for (const row of matchPart(start, {}, ctx, new Set())) {
-    total += walk(row[a.variable] as GraphNode, rel.direction, rel.types, min, max, ctx);
+    total += walk(lookup(row, a.variable) as GraphNode, rel.direction, rel.types, min, max, ctx);
   }
   const n = BigInt(total);
   return { columns: r.items.map((i) => i.alias ?? i.text), rows: [r.items.map(() => n)] };
@@ -47,20 +47,31 @@ function walk(
   max: number,
   ctx: EvalContext,
 ): number {
+  // Depth first with an explicit stack (stack[i] expands the node after path[0..i-1]), as match.ts walks.
   const path: GraphRelationship[] = [];
-  let count = 0;
-  const visit = (n: GraphNode): void => {
-    if (path.length >= min) count++;
-    if (path.length >= max) return;
-    for (const r of ctx.graph.expand(n, dir, types)) {
-      ctx.tick();
-      // The path is short (its bound, or the relationships there are): a scan beats a set here.
-      if (r.deleted || path.includes(r)) continue;
-      path.push(r);
-      visit(r.start === n ? r.end : r.start);
-      path.pop();
+  const onPath = new Set<GraphRelationship>();
+  let count = min === 0 ? 1 : 0;
+  if (max === 0) return count;
+  const stack: { node: GraphNode; rels: Iterator<GraphRelationship> }[] = [
+    { node: from, rels: ctx.graph.expand(from, dir, types)[Symbol.iterator]() },
+  ];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const next = top.rels.next();
+    if (next.done) {
+      stack.pop();
+      if (path.length > 0) onPath.delete(path.pop()!);
+      continue;
     }
-  };
-  visit(from);
+    ctx.budget.tick();
+    const r = next.value;
+    if (r.deleted || onPath.has(r)) continue;
+    path.push(r);
+    onPath.add(r);
+    if (path.length >= min) count++;
+    const n = r.start === top.node ? r.end : r.start;
+    if (path.length < max) stack.push({ node: n, rels: ctx.graph.expand(n, dir, types)[Symbol.iterator]() });
+    else onPath.delete(path.pop()!);
+  }
   return count;
 }

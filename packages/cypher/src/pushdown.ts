@@ -89,7 +89,7 @@ function run(items: Item[], columns: string[], scan: NodeColumns, ctx: EvalConte
   const single = keyCols.length === 1 ? keyCols[0]!.codes : undefined;
   for (let i = 0; i < n; i++) {
     // The deadline is checked every 1024 ticks: one tick per 64 slots still stops a huge scan in time.
-    if ((i & 63) === 0) ctx.tick();
+    if ((i & 63) === 0) ctx.budget.tick();
     const s = sel ? sel[i]! : i;
     let g = 0;
     if (single) g = single[s]! + 1;

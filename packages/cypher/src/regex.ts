@@ -25,8 +25,8 @@ export function regexMatches(text: string, pattern: string): boolean {
       'cypher_regex_too_large',
       'max_regex_work',
       MAX_REGEX_WORK,
-      `=~: a pattern of ${size} steps over a text of ${text.length} characters is more than the ${MAX_REGEX_WORK} ` +
-        'steps one match may take; use a simpler pattern or a shorter text',
+      `=~: a pattern of ${size} steps over a text of ${text.length} characters is more than max_regex_work ` +
+        `${MAX_REGEX_WORK} (steps × characters); use a simpler pattern or a shorter text`,
     );
   }
   return re.matches(text);
@@ -45,7 +45,7 @@ function compiled(pattern: string): RE2JS {
       'cypher_regex_too_large',
       'max_regex_size',
       MAX_REGEX_SIZE,
-      `=~: the pattern expands to about ${size} steps, more than ${MAX_REGEX_SIZE}; use smaller repetition counts`,
+      `=~: the pattern expands to about ${size} steps, more than max_regex_size ${MAX_REGEX_SIZE}; use smaller repetition counts`,
     );
   }
   const intersection = classIntersection(pattern);

@@ -1,3 +1,4 @@
+import { CypherLimitError } from './errors.js';
 import { DurationValue, TemporalValue } from './temporal.js';
 
 // Cypher values in JavaScript. INTEGER is a bigint (64-bit, so 1 and 1.0 stay apart and overflow is caught),
@@ -98,16 +99,30 @@ export function typeName(v: Value | undefined): string {
   return 'MAP';
 }
 
-/** A JavaScript value (from parameters or a caller) → a Cypher value: whole numbers stay FLOAT unless bigint. */
-export function fromJs(v: unknown): Value {
+/** Values nested deeper than this are refused: equality, ordering and conversion recurse once per level. */
+export const MAX_VALUE_DEPTH = 1000;
+
+/**
+ * A JavaScript value (from parameters or a caller) → a Cypher value: whole numbers stay FLOAT unless bigint.
+ * Deeper than MAX_VALUE_DEPTH is `cypher_value_too_deep`.
+ */
+export function fromJs(v: unknown, depth = 0): Value {
   if (v === null || v === undefined) return null;
   if (typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string') return v;
-  if (Array.isArray(v)) return v.map(fromJs);
+  if (depth >= MAX_VALUE_DEPTH) {
+    throw new CypherLimitError(
+      'cypher_value_too_deep',
+      'max_value_depth',
+      MAX_VALUE_DEPTH,
+      `a value nests deeper than max_value_depth ${MAX_VALUE_DEPTH} levels`,
+    );
+  }
+  if (Array.isArray(v)) return v.map((x) => fromJs(x, depth + 1));
   if (v instanceof GraphNode || v instanceof GraphRelationship || v instanceof PathValue) return v;
   if (v instanceof TemporalValue || v instanceof DurationValue) return v;
   if (typeof v === 'object') {
     const out: CypherMap = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) setOwn(out, k, fromJs(x));
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) setOwn(out, k, fromJs(x, depth + 1));
     return out;
   }
   return String(v);

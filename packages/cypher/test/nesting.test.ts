@@ -101,3 +101,26 @@ test('a nest that the parser could read two ways is read once per level', () => 
   // A list of a map projection of a list…: pattern comprehension or list, at each level.
   assert.equal(parse(`WITH {} AS a RETURN ${'[(a {a: '.repeat(n)}1${'})]'.repeat(n)}`).parts.length, 1);
 });
+
+test('a matched pattern is bounded like nesting; a CREATE pattern is not', () => {
+  const chain = (n: number) => `(a)${'-->()'.repeat(n)}`;
+  const parts = (n: number) => Array.from({ length: n }, (_, i) => `(n${i})`).join(', ');
+  const refused = (q: string, what: RegExp) =>
+    assert.throws(
+      () => parse(q),
+      (e: unknown) => tooDeepAt(e) && what.test((e as Error).message),
+      q.slice(0, 40),
+    );
+  refused(`MATCH ${chain(MAX_NESTING + 1)} RETURN a`, /more than 200 relationships/);
+  refused(`MATCH (a) WHERE ${chain(MAX_NESTING + 1)} RETURN a`, /more than 200 relationships/);
+  refused(`MERGE ${chain(MAX_NESTING + 1)}`, /more than 200 relationships/);
+  refused(`MATCH ${parts(MAX_NESTING + 1)} RETURN 1`, /more than 200 parts/);
+  assert.equal(parse(`MATCH ${chain(MAX_NESTING)} RETURN a`).parts.length, 1);
+  // A long chain is created in a loop: no limit there.
+  const g = new MemoryGraph();
+  runCypher(g, `CREATE (a)${'-[:T]->()'.repeat(1000)}`);
+  assert.equal(g.takeStats().relationships_created, 1000);
+});
+
+const tooDeepAt = (e: unknown) =>
+  e instanceof CypherError && e.detail === 'NestingTooDeep' && e.phase === 'compile' && e.position !== undefined;
