@@ -11,6 +11,7 @@ export type {
   TargetList,
   WaitOptions,
   SubmitOptions,
+  ResultsLink,
 } from './client/client.js';
 export { startServer, startWorker } from './service.js';
 export type { RunningServer, ServeOptions } from './service.js';

@@ -1,10 +1,10 @@
 // The one logger of the job service: pino (Fastify's own), for the HTTP API and for worker processes alike.
-// Keys and secrets never reach it: headers are redacted, and a key pasted into a URL is masked.
+// Keys and secrets never reach it: headers are redacted, and a key or a results-link token in a URL is masked.
 import { pino, type Logger as PinoLogger, type LoggerOptions } from 'pino';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const maskSecrets = (s: string) => s.replace(/(evk|whsec)_[A-Za-z0-9_-]+/g, '$1_[redacted]');
+const maskSecrets = (s: string) => s.replace(/(evk|whsec|evl)_[A-Za-z0-9_-]+/g, '$1_[redacted]');
 
 /** `overrides`: pino options that win over the defaults (e.g. `{ level: 'warn' }`). */
 export function createLogger(level: string, overrides: LoggerOptions = {}): PinoLogger {

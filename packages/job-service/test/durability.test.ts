@@ -3,6 +3,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { tempDir } from '@evident/testkit';
 import { demoValue } from './demo-kind.js';
 import { http, jsonLine, killHard, runCli, spawnCli, waitFor, waitForStatus } from './helpers.js';
@@ -148,7 +150,7 @@ test('kill -9 while a callback is being delivered: the restarted server delivers
   }
 });
 
-test('server logs never contain API keys or signing secrets', async () => {
+test('server logs never contain API keys, signing secrets, results-link tokens or the link secret', async () => {
   const created = JSON.parse(
     (await runCli(['keys', '--data-dir', dir.path, 'create', '--plan', 'researcher', '--name', 'logs'])).stdout,
   );
@@ -169,12 +171,38 @@ test('server logs never contain API keys or signing secrets', async () => {
   await waitForStatus(url, key, sub.body.job_id);
   await http(url, 'GET', '/v1/jobs', { key: `${key.slice(0, -2)}xx` });
   await http(url, 'GET', `/v1/jobs?cursor=${encodeURIComponent(key)}`, { key });
-  // Wait for what the assertions read, not for a fixed time: the last request's line (its URL carried the key)
-  // and the first callback attempt (which signs with the secret).
-  await waitFor(async () => logs.includes('cursor=evk_[redacted]') && logs.includes('callback failed'));
+  // A results link made and opened: its token is in the URL the server logs.
+  const link = await http(url, 'POST', `/v1/results/${sub.body.job_id}/links`, { key, body: {} });
+  assert.equal(link.status, 201, link.text);
+  assert.equal((await http(url, 'GET', new URL(link.body.url).pathname + new URL(link.body.url).search)).status, 200);
+  // Wait for what the assertions read, not for a fixed time: the last requests' lines (their URLs carried the key
+  // and the token) and the first callback attempt (which signs with the secret).
+  await waitFor(
+    async () =>
+      logs.includes('cursor=evk_[redacted]') &&
+      logs.includes('token=evl_[redacted]') &&
+      logs.includes('callback failed'),
+  );
   await killHard(child);
   assert.ok(logs.includes('request completed'), 'requests were logged');
-  for (const [i, secret] of [key, key.slice(4, 30), created.signing_secret].entries()) {
+  const db = new Database(join(dir.path, 'evident-jobs.sqlite'), { readonly: true });
+  const linkSecret = (
+    db.prepare(`select value from service_secrets where name = 'result_links'`).get() as {
+      value: Buffer;
+    }
+  ).value;
+  db.close();
+  const secrets = [
+    key,
+    key.slice(4, 30),
+    created.signing_secret,
+    link.body.token,
+    link.body.token.slice(4, 30),
+    linkSecret.toString('hex'),
+    linkSecret.toString('base64'),
+    linkSecret.toString('base64url'),
+  ];
+  for (const [i, secret] of secrets.entries()) {
     const at = logs.indexOf(secret);
     assert.ok(at < 0, `secret ${i} reached the log: ...${logs.slice(Math.max(0, at - 200), at + 60)}`);
   }

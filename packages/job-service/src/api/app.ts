@@ -14,7 +14,10 @@ import type { ThreadPool } from '../runner/thread-pool.js';
 import type { JobRecord } from '../store/types.js';
 import { typeboxValidatorCompiler } from '../wire/validation.js';
 import { addJsonBodyParser } from './body-parser.js';
-import { identifyHook, requireKey } from './auth.js';
+import { identifyHook, linkTokenOf, requireKey } from './auth.js';
+import { errorPage, PAGE_HEADERS, prefersHtml } from './pages.js';
+import { ResultLinks } from './result-links.js';
+import type { RouteDeps } from './routes/common.js';
 import {
   capConnectionsPerClient,
   clientErrorHandler,
@@ -34,6 +37,10 @@ declare module 'fastify' {
     /** The store's record of the caller's key, as `identify` found it. */
     keyRecord: KeyRecord | null;
     authProblem: string | null;
+    /** Why a results link was refused (it answers instead of 401). */
+    authError: ApiError | null;
+    /** The caller is a signed results link, not a key holder: it may only read that job's results. */
+    viaLink: boolean;
   }
 }
 
@@ -91,6 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('keyRecord', null);
   app.decorateRequest('authProblem', null);
   app.decorateRequest('bodyDigest', null);
+  app.decorateRequest('authError', null);
+  app.decorateRequest('viaLink', false);
   // Hooks on every request are callback-style: an async hook costs a promise per request (bench:api).
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
@@ -123,7 +132,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         { retryAfter: Math.ceil(ctx.ttl / 1000) },
       ),
   });
-  const identify = identifyHook(store);
+  const links = new ResultLinks(store);
+  const routeDeps: RouteDeps = { ...deps, links };
+  const identify = identifyHook(store, links);
   const limit = app.rateLimit();
 
   // Every error answer is made by the one mapper; 5xx are logged with the request id the body carries.
@@ -131,20 +142,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const wire = toWireError(toEvidentError(err), { requestId: req.id });
     if (wire.internal) req.log.error({ err, reqId: req.id }, 'request failed');
     if (err instanceof ApiError && err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+    // A person who opened a results link in a browser reads a page, not JSON.
+    if (linkTokenOf(req) !== undefined && prefersHtml(req)) {
+      return reply
+        .status(wire.status)
+        .headers(PAGE_HEADERS)
+        .type('text/html; charset=utf-8')
+        .send(errorPage(wire.status, wire.body.error));
+    }
     return reply.status(wire.status).send(wire.body);
   });
 
-  await registerPublicRoutes(app, deps);
+  await registerPublicRoutes(app, routeDeps);
 
   // The /v1 resources, each a plugin, inside one context whose hooks authenticate and rate-limit every request.
   await app.register(async (authed) => {
     authed.addHook('onRequest', identify);
     authed.addHook('onRequest', limit);
     authed.addHook('onRequest', requireKey);
-    await authed.register(submitRoutes, deps);
-    await authed.register(jobRoutes, deps);
-    await authed.register(resultRoutes, deps);
-    await authed.register(targetRoutes, deps);
+    await authed.register(submitRoutes, routeDeps);
+    await authed.register(jobRoutes, routeDeps);
+    await authed.register(resultRoutes, routeDeps);
+    await authed.register(targetRoutes, routeDeps);
   });
 
   // Unknown routes are authenticated and count against the caller's rate limit too (and carry its headers).

@@ -18,6 +18,8 @@ export function resultsCommand(program: Command): void {
     .option('--csv', 'the full table as CSV')
     .option('--wait', 'wait for the job to finish first')
     .option('--out <file>', 'write the full results (JSON, or CSV with --csv) here; the summary still prints')
+    .option('--link', 'print a signed link that opens the results in a browser without the key (see --expires-in)')
+    .option('--expires-in <seconds>', 'how long the --link lasts (60-86400; default 3600)', (v) => Number(v))
     .action(async (jobId: string, o) => {
       const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
       if (!apiKey) throw new Error('no API key: pass --api-key or set EVIDENT_API_KEY');
@@ -30,6 +32,14 @@ export function resultsCommand(program: Command): void {
         if (status.status !== 'completed') {
           console.log(JSON.stringify(status));
           process.exitCode = status.status === 'processing' ? 0 : 2;
+          return;
+        }
+        if (o.link) {
+          const link = await client.createResultsLink(jobId, { expiresIn: o.expiresIn });
+          console.log(link.url);
+          console.error(
+            `open it in a browser; it works until ${link.expires_at} (anyone holding it can read these results)`,
+          );
           return;
         }
         if (o.csv && !o.out) return void process.stdout.write(await client.getResultsCsv(jobId));

@@ -27,6 +27,13 @@ export interface SubmitOptions {
   idempotencyKey?: string;
 }
 
+/** A signed link that opens a completed job's results in a browser without the API key, until `expires_at`. */
+export interface ResultsLink {
+  url: string;
+  token: string;
+  expires_at: string;
+}
+
 export type JobStatusName = StatusDocument['status'];
 
 /** The status document of GET /v1/jobs/{id}, as the server defines it. */
@@ -106,6 +113,10 @@ export interface Client {
   waitForJob(jobId: string, opts?: WaitOptions): Promise<JobStatus>;
   getResults<T = unknown>(jobId: string): Promise<T>;
   getResultsCsv(jobId: string): Promise<string>;
+  /** POST /v1/results/{id}/links: a signed link for a browser, lasting `expiresIn` seconds (default 3600). */
+  createResultsLink(jobId: string, opts?: { expiresIn?: number }): Promise<ResultsLink>;
+  /** DELETE /v1/results/{id}/links: every link made for the job so far stops working. */
+  revokeResultsLinks(jobId: string): Promise<void>;
   listTargets(q?: { limit?: number; cursor?: string }): Promise<TargetList>;
 }
 
@@ -192,6 +203,9 @@ export function createClient(opts: ClientOptions): Client {
     getResults: (jobId) => json('GET', `/v1/results/${id(jobId)}`),
     getResultsCsv: async (jobId) =>
       (await call('GET', `/v1/results/${id(jobId)}?format=csv`, undefined, 'text/csv')).text(),
+    createResultsLink: (jobId, o = {}) =>
+      json('POST', `/v1/results/${id(jobId)}/links`, o.expiresIn === undefined ? {} : { expires_in: o.expiresIn }),
+    revokeResultsLinks: async (jobId) => void (await call('DELETE', `/v1/results/${id(jobId)}/links`)),
     listTargets: (q) => json('GET', `/v1/targets${qs(q)}`),
   };
   return client;

@@ -1,4 +1,5 @@
 // Scale-out store: the same contract on PostgreSQL, shared by API instances and worker processes.
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
 import type {
@@ -83,6 +84,8 @@ export class PostgresStore implements Store {
           key_id text not null, idem_key text not null, fingerprint text not null, job_id text not null,
           response text, created_at bigint not null, primary key (key_id, idem_key));
         create index if not exists evident_idempotency_by_age on evident_idempotency_keys (created_at);
+        create table if not exists evident_service_secrets (name text primary key, value bytea not null);
+        create table if not exists evident_result_link_generations (job_id text primary key, generation integer not null);
       `);
     });
   }
@@ -139,6 +142,46 @@ export class PostgresStore implements Store {
       [keyId],
     );
     return r?.signing_secret;
+  }
+
+  async findKeyById(keyId: string) {
+    if (hasNul(keyId)) return undefined;
+    const [r] = await this.q<KeyRecord>(
+      `select key_id, name, plan, rpm, concurrency, created_at, revoked_at from evident_api_keys where key_id = $1`,
+      [keyId],
+    );
+    return r;
+  }
+
+  async resultLinkSecret(): Promise<Buffer> {
+    // Every instance proposes one; the first stored is everyone's.
+    await this.q(
+      `insert into evident_service_secrets (name, value) values ('result_links', $1) on conflict (name) do nothing`,
+      [randomBytes(32)],
+    );
+    const [r] = await this.q<{ value: Buffer }>(
+      `select value from evident_service_secrets where name = 'result_links'`,
+    );
+    return r!.value;
+  }
+
+  async resultLinkGeneration(jobId: string) {
+    if (hasNul(jobId)) return 0;
+    const [r] = await this.q<{ generation: number }>(
+      `select generation from evident_result_link_generations where job_id = $1`,
+      [jobId],
+    );
+    return r?.generation ?? 0;
+  }
+
+  async revokeResultLinks(jobId: string) {
+    const [r] = await this.q<{ generation: number }>(
+      `insert into evident_result_link_generations (job_id, generation) values ($1, 1)
+       on conflict (job_id) do update set generation = evident_result_link_generations.generation + 1
+       returning generation`,
+      [jobId],
+    );
+    return r!.generation;
   }
 
   async insertJob(job: NewJob, limit: number, idempotency?: IdempotencyClaim) {

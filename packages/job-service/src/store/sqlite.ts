@@ -1,6 +1,7 @@
 // Embedded store: one SQLite file (WAL) under the data directory. better-sqlite3 is synchronous; its calls
 // are short (indexed lookups, small writes) so they run on the event loop; heavy work is in worker threads.
 import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
@@ -82,6 +83,9 @@ export class SqliteStore implements Store {
         key_id text not null, idem_key text not null, fingerprint text not null, job_id text not null,
         response text, created_at integer not null, primary key (key_id, idem_key));
       create index if not exists idempotency_by_age on idempotency_keys (created_at);
+      -- Server secrets (the results-link signing key), in this 0600 file; never sent or logged.
+      create table if not exists service_secrets (name text primary key, value blob not null);
+      create table if not exists result_link_generations (job_id text primary key, generation integer not null);
     `);
     // A store made before the split keeps them in the row: moved once.
     const columns = this.db.pragma('table_info(jobs)') as Array<{ name: string }>;
@@ -144,6 +148,34 @@ export class SqliteStore implements Store {
       | { signing_secret: string }
       | undefined;
     return r?.signing_secret;
+  }
+
+  async findKeyById(keyId: string): Promise<KeyRecord | undefined> {
+    return this.stmt(
+      `select key_id, name, plan, rpm, concurrency, created_at, revoked_at from api_keys where key_id = ?`,
+    ).get(keyId) as KeyRecord | undefined;
+  }
+
+  async resultLinkSecret(): Promise<Buffer> {
+    this.stmt(`insert or ignore into service_secrets (name, value) values ('result_links', ?)`).run(randomBytes(32));
+    return (this.stmt(`select value from service_secrets where name = 'result_links'`).get() as { value: Buffer })
+      .value;
+  }
+
+  async resultLinkGeneration(jobId: string): Promise<number> {
+    const r = this.stmt(`select generation from result_link_generations where job_id = ?`).get(jobId) as
+      | { generation: number }
+      | undefined;
+    return r?.generation ?? 0;
+  }
+
+  async revokeResultLinks(jobId: string): Promise<number> {
+    return (
+      this.stmt(`insert into result_link_generations (job_id, generation) values (?, 1)
+                  on conflict (job_id) do update set generation = generation + 1 returning generation`).get(jobId) as {
+        generation: number;
+      }
+    ).generation;
   }
 
   async insertJob(job: NewJob, limit: number, idempotency?: IdempotencyClaim) {

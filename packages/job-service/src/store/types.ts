@@ -122,6 +122,16 @@ export interface Store {
   revokeKey(keyId: string): Promise<boolean>;
   findKeyByHash(hash: string): Promise<KeyRecord | undefined>;
   signingSecretOf(keyId: string): Promise<string | undefined>;
+  /** The key's record by id (revoked ones too). */
+  findKeyById(keyId: string): Promise<KeyRecord | undefined>;
+
+  // Signed results links (api/result-links.ts): one server secret, shared by every API instance, made at first
+  // use; and per job a generation that revoking its links moves on (a link carries the generation it was made in).
+  /** The secret results links are signed with (32 random bytes), made once; the same for every caller. */
+  resultLinkSecret(): Promise<Buffer>;
+  resultLinkGeneration(jobId: string): Promise<number>;
+  /** Every link made so far for this job stops working; returns the new generation. */
+  revokeResultLinks(jobId: string): Promise<number>;
 
   /**
    * Inserts the job unless the key already has `limit` jobs processing; atomically. With `idempotency`, in the

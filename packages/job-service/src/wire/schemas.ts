@@ -25,7 +25,21 @@ export const StatusDoc = Type.Object({
   created_at: Type.String({ description: 'ISO 8601 UTC' }),
   started_at: Type.Optional(Type.String()),
   completed_at: Type.Optional(Type.String()),
-  results_url: Type.Optional(Type.String()),
+  results_url: Type.Optional(
+    Type.String({
+      description:
+        'Needs the API key; for a link a browser opens, ask GET /v1/jobs/{job_id}?results_link=true or ' +
+        'POST /v1/results/{job_id}/links',
+    }),
+  ),
+  results_link: Type.Optional(
+    Type.Object(
+      { url: Type.String(), expires_at: Type.String() },
+      {
+        description: 'With ?results_link=true, for a completed job: a signed link that opens the results in a browser',
+      },
+    ),
+  ),
   progress: Type.Optional(Type.Object({ stage: Type.String(), percent: Type.Number() })),
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
   estimated_time: Type.String({ description: "'<low>-<high> <unit>'; for a queued job it includes the wait" }),
@@ -75,9 +89,51 @@ export const PageQuery = Type.Object(
 );
 
 export const ResultsQuery = Type.Object(
-  { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('html')])) },
+  {
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('html')])),
+    token: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          "A signed results link's token (POST /v1/results/{job_id}/links): opens this job's results without " +
+          'an Authorization header, until it expires or is revoked',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
+
+/** Seconds a signed results link lasts: the default, and the bounds a caller may ask for. */
+export const LINK_TTL = { default: 3600, min: 60, max: 24 * 3600 } as const;
+
+export const ResultsLinkBody = Type.Object(
+  {
+    expires_in: Type.Optional(
+      Type.Integer({
+        minimum: LINK_TTL.min,
+        maximum: LINK_TTL.max,
+        description: `Seconds the link lasts (default ${LINK_TTL.default})`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ResultsLinkDoc = Type.Object({
+  url: Type.String({
+    description: 'Opens the results in a browser without the API key (the HTML page where the kind has one)',
+  }),
+  token: Type.String({ description: "The link's token: the same results as ?format=json|csv|html&token=…" }),
+  expires_at: Type.String({ description: 'ISO 8601 UTC' }),
+});
+
+export const StatusQuery = Type.Object({
+  results_link: Type.Optional(
+    Type.Boolean({
+      description: `A completed job's status then carries results_link, a signed link valid ${LINK_TTL.default / 60} minutes`,
+    }),
+  ),
+});
 
 /** The kind's body schema plus the service-level `callback_url`. */
 export function submitBodySchema(kindSchema: TSchema): TSchema {

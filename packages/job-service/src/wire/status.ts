@@ -11,6 +11,8 @@ export interface StatusDocument {
   started_at?: string;
   completed_at?: string;
   results_url?: string;
+  /** Only when asked for (`?results_link=true`), for a completed job. */
+  results_link?: { url: string; expires_at: string };
   progress?: { stage: string; percent: number };
   error?: { code: string; message: string };
   estimated_time: string;

@@ -1,6 +1,6 @@
 // Request validation with TypeBox: every problem is reported with its JSON pointer, unknown fields are
 // errors (schemas say additionalProperties: false) and nothing is coerced or removed from bodies.
-import type { TSchema } from '@sinclair/typebox';
+import { OptionalKind, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 import { InvalidParametersError, type Problem } from '@evident/contract';
@@ -46,6 +46,10 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   return (data: unknown) => {
     // Validated on a thread by the submission route (see raw-body.ts).
     if (httpPart === 'body' && data instanceof RawJsonBody) return { value: data };
+    // A route whose body is Type.Optional(...) may be asked without one (curl -X POST; Fastify gives null).
+    if (httpPart === 'body' && data == null && (schema as { [OptionalKind]?: string })[OptionalKind]) {
+      return { value: undefined };
+    }
     const value = coerce ? convertStrict(schema, data) : data;
     if (C.Check(value)) return { value };
     const where = httpPart === 'body' ? '' : `${httpPart}:`;

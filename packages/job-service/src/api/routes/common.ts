@@ -6,8 +6,12 @@ import { InvalidParametersError, jobNotFound } from '../../errors.js';
 import { queuePlace, type QueuePlace } from '../../queue/wait.js';
 import type { JobRecord } from '../../store/types.js';
 import type { AppDeps } from '../app.js';
+import type { ResultLinks } from '../result-links.js';
 
-export type RouteDeps = AppDeps;
+export type RouteDeps = AppDeps & {
+  /** Signed results links (api/result-links.ts). */
+  links: ResultLinks;
+};
 
 /** The origin absolute URLs are made from: the configured public URL, else the request's own. */
 export function originOf(deps: RouteDeps, req: FastifyRequest): string {

@@ -4,7 +4,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError, jobNotFound } from '../../errors.js';
 import type { JobRecord, JobStatus } from '../../store/types.js';
 import { statusDocument } from '../../wire/status.js';
-import { JobIdParams, ListJobsQuery, StatusDoc, errorResponses } from '../../wire/schemas.js';
+import { JobIdParams, LINK_TTL, ListJobsQuery, StatusDoc, StatusQuery, errorResponses } from '../../wire/schemas.js';
+import { resultsLinkOf } from './results.js';
 import { decodeCursor, encodeCursor, keyOf, originOf, ownJob, queuePlaces, type RouteDeps } from './common.js';
 
 export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
@@ -21,12 +22,17 @@ export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         summary: 'Status of a job',
         tags: ['jobs'],
         params: JobIdParams,
-        response: { 200: StatusDoc, ...errorResponses(401, 404, 429) },
+        querystring: StatusQuery,
+        response: { 200: StatusDoc, ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (req, reply) => {
       const job = await ownJob(deps, req, (req.params as { job_id: string }).job_id);
       const origin = originOf(deps, req);
+      if ((req.query as { results_link?: boolean }).results_link && job.status === 'completed') {
+        const link = await resultsLinkOf(deps, job, origin, LINK_TTL.default);
+        return { ...statusDocument(job, origin), results_link: { url: link.url, expires_at: link.expires_at } };
+      }
       if (job.status === 'processing') {
         return statusDocument(job, origin, (await queuePlaces(deps, [job])).get(job.id));
       }

@@ -1,31 +1,52 @@
-// /v1/results/{job_id}: the results document of a completed job, or its main table as CSV.
+// /v1/results/{job_id}: the results document of a completed job, its main table as CSV, or its page; and the
+// signed links that open them in a browser without the API key (api/result-links.ts).
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ApiError, InvalidParametersError } from '../../errors.js';
-import { JobIdParams, ResultsQuery, errorResponses } from '../../wire/schemas.js';
-import { ownJob, taskLimitsOf, type RouteDeps } from './common.js';
+import type { JobRecord } from '../../store/types.js';
+import {
+  JobIdParams,
+  LINK_TTL,
+  ResultsLinkBody,
+  ResultsLinkDoc,
+  ResultsQuery,
+  errorResponses,
+} from '../../wire/schemas.js';
+import { originOf, ownJob, taskLimitsOf, type RouteDeps } from './common.js';
+
+const notCompleted = (job: JobRecord) =>
+  new ApiError(409, 'job_not_completed', `the job is ${job.status}; results exist only for completed jobs`);
+
+/** A link to the kind's page where it has one, else to the results document. */
+export async function resultsLinkOf(deps: RouteDeps, job: JobRecord, origin: string, ttlSeconds: number) {
+  const page = deps.kinds.find((k) => k.id === job.kind)?.toHtml ? 'html' : undefined;
+  return deps.links.create(job, origin, ttlSeconds, page);
+}
 
 export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   app.get(
     '/v1/results/:job_id',
     {
       schema: {
-        summary: 'Results of a completed job (JSON, or ?format=csv for its main table)',
+        summary:
+          'Results of a completed job (JSON, ?format=csv for its main table, ?format=html for its page); with ' +
+          '?token= from a signed link, without the API key',
         tags: ['jobs'],
         params: JobIdParams,
         querystring: ResultsQuery,
         response: {
           200: { description: 'The results document of the job kind', type: 'object', additionalProperties: true },
-          ...errorResponses(401, 404, 409, 429, 503),
+          ...errorResponses(401, 403, 404, 409, 429, 503),
         },
       },
     },
     async (req, reply) => {
       const job = await ownJob(deps, req, (req.params as { job_id: string }).job_id);
-      if (job.status !== 'completed') {
-        throw new ApiError(409, 'job_not_completed', `the job is ${job.status}; results exist only for completed jobs`);
-      }
+      if (job.status !== 'completed') throw notCompleted(job);
+      // Opened from a link (a browser's address bar): shown, not downloaded, never cached, never sent on as Referer.
+      if (req.viaLink) reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
       const gz = await deps.store.getResult(job.id);
       if (!gz) throw new Error(`completed job ${job.id} has no stored result`);
       const format = (req.query as { format?: string }).format;
@@ -43,7 +64,8 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         ).result;
         if (page.type !== 'csv') throw new Error('unexpected thread answer');
         reply.header('content-security-policy', HTML_PAGE_CSP);
-        return sendStored(req, reply, Buffer.from(page.csv), 'text/html; charset=utf-8', `${job.id}.html`);
+        const name = `${job.id}.html`;
+        return sendStored(req, reply, Buffer.from(page.csv), 'text/html; charset=utf-8', name, req.viaLink);
       }
       if (format === 'csv') {
         const csv = await deps.preparePool.run(
@@ -58,6 +80,46 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
       return sendStored(req, reply, gz, 'application/json; charset=utf-8');
     },
   );
+
+  app.post(
+    '/v1/results/:job_id/links',
+    {
+      schema: {
+        summary: 'A signed link that opens the results of a completed job in a browser, without the API key',
+        description:
+          `The link lasts expires_in seconds (default ${LINK_TTL.default}, ${LINK_TTL.min} to ${LINK_TTL.max}) and ` +
+          "stops working earlier when the job's links are revoked (DELETE) or its API key is revoked. Anyone " +
+          'holding the link can read these results until then: share it as you would the results.',
+        tags: ['jobs'],
+        params: JobIdParams,
+        body: Type.Optional(ResultsLinkBody),
+        response: { 201: ResultsLinkDoc, ...errorResponses(400, 401, 404, 409, 429) },
+      },
+    },
+    async (req, reply) => {
+      const job = await ownJob(deps, req, (req.params as { job_id: string }).job_id);
+      if (job.status !== 'completed') throw notCompleted(job);
+      const ttl = (req.body as { expires_in?: number } | undefined)?.expires_in ?? LINK_TTL.default;
+      return reply.status(201).send(await resultsLinkOf(deps, job, originOf(deps, req), ttl));
+    },
+  );
+
+  app.delete(
+    '/v1/results/:job_id/links',
+    {
+      schema: {
+        summary: "Revoke every signed link made for this job's results so far",
+        tags: ['jobs'],
+        params: JobIdParams,
+        response: { 204: { description: 'Revoked', type: 'null' }, ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (req, reply) => {
+      const job = await ownJob(deps, req, (req.params as { job_id: string }).job_id);
+      await deps.store.revokeResultLinks(job.id);
+      return reply.status(204).send();
+    },
+  );
 };
 
 /**
@@ -69,9 +131,16 @@ const HTML_PAGE_CSP =
   "connect-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'";
 
 /** Stored bodies are gzip: sent as they are to clients that accept gzip, inflated on the fly otherwise. */
-function sendStored(req: FastifyRequest, reply: FastifyReply, gz: Buffer, type: string, filename?: string) {
+function sendStored(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  gz: Buffer,
+  type: string,
+  filename?: string,
+  inline = false,
+) {
   reply.header('content-type', type).header('vary', 'accept-encoding');
-  if (filename) reply.header('content-disposition', `attachment; filename="${filename}"`);
+  if (filename) reply.header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${filename}"`);
   if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
     return reply.header('content-encoding', 'gzip').send(gz);
   }
