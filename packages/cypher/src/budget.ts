@@ -38,8 +38,10 @@ interface Measure {
   depth: number;
 }
 
-// Sizes of lists and maps, measured once: values are never changed after they are built.
+// Sizes of lists and maps, measured once: values are never changed after they are built. Small, shallow ones
+// are measured again when asked (cheaper than a WeakMap entry for every list literal of every row).
 const measured = new WeakMap<object, Measure>();
+const worthKeeping = (bytes: number, depth: number) => bytes >= 1024 || depth >= 8;
 
 export class Budget {
   readonly timeoutMs: number | undefined;
@@ -139,7 +141,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** A list or map the engine built, with its measure known: later checks read it instead of walking it. */
 export function remember<T extends object>(v: T, bytes: number, depth: number): T {
-  measured.set(v, { bytes, depth });
+  if (worthKeeping(bytes, depth)) measured.set(v, { bytes, depth });
   return v;
 }
 
@@ -164,7 +166,7 @@ export function measure(v: Value): Measure {
     if (m.depth > depth) depth = m.depth;
   }
   const m = { bytes, depth: depth + 1 };
-  measured.set(v, m);
+  if (worthKeeping(m.bytes, m.depth)) measured.set(v, m);
   return m;
 }
 
