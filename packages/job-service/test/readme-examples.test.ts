@@ -1,59 +1,50 @@
-// Every shell example the READMEs mark `<!-- readme-test: runs against npm start -->` runs as written against
-// `npm start` (scripts/start.ts), from a working directory laid out like the repository root (packages/,
-// node_modules/, package.json and a fresh ./data). The one change made to the text: the ports npm start prints (8000, 8080)
-// become the free ports this run got, so the test never collides with a server already running.
+// Every README block marked `<!-- readme-test: runs against npm start -->` (shell) or `typescript against npm
+// start` (TypeScript) runs as written against `npm start` (scripts/start.ts), from the root of a fresh checkout of
+// the repository (@evident/testkit's checkoutRepository and scanner), with a fresh ./data. The blocks read the
+// job service's URL from EVIDENT_URL (npm start's port when unset), which this test points at the free port its
+// npm start got; the text itself is not changed. After each block, git says what it left: only files under the
+// ignored work/ and data/ folders may appear (issue 36, points 9 and 10).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { tempDir } from '@evident/testkit';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  checkoutRepository,
+  leftBehind,
+  README_MARKS,
+  readmeBlocks,
+  repoRoot,
+  SHELL_LANGS,
+  trackedReadmes,
+  type ReadmeBlock,
+  type RepoCheckout,
+} from '@evident/testkit';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const READMES = ['README.md', 'packages/target-discovery/README.md', 'packages/job-service/README.md'];
-// A shell block runs with bash; a TypeScript block is saved at the root and run with `npx tsx`, as its README says.
-const MARKS = {
-  sh: '<!-- readme-test: runs against npm start -->',
-  ts: '<!-- readme-test: typescript against npm start -->',
-} as const;
+const found: ReadmeBlock[] = trackedReadmes()
+  .flatMap((r) => readmeBlocks(r))
+  .filter(
+    (b) =>
+      (b.mark === README_MARKS.npmStartShell && SHELL_LANGS.has(b.lang)) ||
+      (b.mark === README_MARKS.npmStartTypescript && b.lang === 'ts'),
+  );
 
-interface Example {
-  file: string;
-  line: number;
-  lang: keyof typeof MARKS;
-  script: string;
-}
-
-function examples(): Example[] {
-  const out: Example[] = [];
-  for (const file of READMES) {
-    const text = readFileSync(join(root, file), 'utf8');
-    for (const lang of ['sh', 'ts'] as const) {
-      const mark = MARKS[lang];
-      for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + 1)) {
-        const m = new RegExp(`^\\s*\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\``).exec(text.slice(at + mark.length));
-        assert.ok(m, `${file}: a ${mark} marker must be followed by a ${lang} block`);
-        out.push({ file, line: text.slice(0, at).split('\n').length, lang, script: m[1]! });
-      }
-    }
-  }
-  return out;
-}
-
-const work = tempDir('evident-readme-');
+let checkout: RepoCheckout;
 let server: ChildProcess;
 let jobsUrl = '';
-let kbUrl = '';
 
 before(async () => {
-  for (const name of ['packages', 'node_modules', 'package.json']) symlinkSync(join(root, name), join(work.path, name));
-  mkdirSync(join(work.path, 'data'), { mode: 0o700 });
-  server = spawn(process.execPath, ['--conditions=evident-source', '--import', 'tsx', join(root, 'scripts/start.ts')], {
-    cwd: work.path,
-    env: { ...process.env, PORT: '0', KB_CONSOLE_PORT: '0', EVIDENT_LOG_LEVEL: 'warn', EVIDENT_DATA_DIR: undefined },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  checkout = checkoutRepository();
+  mkdirSync(join(checkout.path, 'data'), { mode: 0o700 });
+  server = spawn(
+    process.execPath,
+    ['--conditions=evident-source', '--import', 'tsx', join(repoRoot, 'scripts/start.ts')],
+    {
+      cwd: checkout.path,
+      env: { ...process.env, PORT: '0', KB_CONSOLE_PORT: '0', EVIDENT_LOG_LEVEL: 'warn', EVIDENT_DATA_DIR: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let said = '';
   server.stderr!.on('data', (d) => (said += d));
   await new Promise<void>((resolve, reject) => {
@@ -61,56 +52,65 @@ before(async () => {
     server.stdout!.on('data', (d) => {
       said += d;
       jobsUrl ||= /job service listening on (http:\/\/\S+)/.exec(said)?.[1] ?? '';
-      kbUrl ||= /KB console listening on (http:\/\/\S+?)\/ /.exec(said)?.[1] ?? '';
-      if (jobsUrl && kbUrl) resolve();
+      if (jobsUrl && /KB console listening on/.test(said)) resolve();
     });
   });
 });
 
 after(async () => {
-  server.kill('SIGINT');
-  await new Promise((r) => server.once('exit', r));
-  work.cleanup();
+  if (server && server.exitCode === null) {
+    server.kill('SIGINT');
+    await new Promise((r) => server.once('exit', r));
+  }
+  checkout?.cleanup();
 });
 
-const found = examples();
-
 test('the READMEs mark their npm start examples', () => {
-  assert.ok(found.length >= 4, `found ${found.length}`);
+  assert.ok(found.length >= 5, `found ${found.length}`);
 });
 
 for (const ex of found) {
-  test(`${ex.file}:${ex.line} runs as written`, async () => {
-    const script = ex.script.replaceAll('http://127.0.0.1:8000', jobsUrl).replaceAll('http://127.0.0.1:8080', kbUrl);
-    const env: NodeJS.ProcessEnv = { ...process.env, EVIDENT_URL: undefined, EVIDENT_API_KEY: undefined };
-    let command = ['bash', '-e', '-o', 'pipefail', '-c', script];
+  test(`${ex.readme}:${ex.line} runs as written`, async () => {
+    // A block that names npm start's port other than as the default of EVIDENT_URL would ignore a moved port.
+    const commands = ex.code
+      .split('\n')
+      .filter((l) => !/^\s*(#|\/\/)/.test(l))
+      .join('\n')
+      .replace(/\$\{EVIDENT_URL:-http:\/\/127\.0\.0\.1:8000\}/g, '')
+      .replaceAll("process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000'", '');
+    assert.doesNotMatch(commands, /127\.0\.0\.1:8000/, `${ex.readme}:${ex.line}: read the URL from EVIDENT_URL`);
+
+    const root = checkout.path;
+    const key = JSON.parse(readFileSync(join(root, 'data/dev-api-key.json'), 'utf8')).key;
+    const env: NodeJS.ProcessEnv = { ...process.env, EVIDENT_URL: jobsUrl, EVIDENT_API_KEY: undefined };
+    let command = ['bash', '-e', '-o', 'pipefail', '-c', ex.code];
     if (ex.lang === 'ts') {
-      writeFileSync(join(work.path, 'example.ts'), script);
-      env.EVIDENT_API_KEY = JSON.parse(readFileSync(join(work.path, 'data/dev-api-key.json'), 'utf8')).key;
-      command = ['npx', 'tsx', 'example.ts'];
+      // Saved under work/ at the root and run there, as the README says (on the sources, as every test runs).
+      mkdirSync(join(root, 'work'), { recursive: true });
+      writeFileSync(join(root, 'work/readme-example.ts'), ex.code);
+      env.EVIDENT_API_KEY = key;
+      command = [process.execPath, '--conditions=evident-source', '--import', 'tsx', 'work/readme-example.ts'];
     }
-    const r = spawnSync(command[0]!, command.slice(1), {
-      cwd: work.path,
-      env,
-      encoding: 'utf8',
-      timeout: 480_000,
-    });
-    const where = `${relative(root, join(root, ex.file))}:${ex.line}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+    const statusBefore = checkout.status();
+    const r = spawnSync(command[0]!, command.slice(1), { cwd: root, env, encoding: 'utf8', timeout: 480_000 });
+    const where = `${ex.readme}:${ex.line}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
     assert.equal(r.status, 0, where);
     // What the examples promise a reader: an accepted job, then its summary (never an error body).
     assert.doesNotMatch(r.stdout, /"error":\{/, where);
-    if (ex.script.includes('targets/discover') || ex.script.includes('submit discover')) {
+    if (ex.code.includes('targets/discover') || ex.code.includes('submit discover')) {
       if (ex.lang === 'ts') assert.match(r.stdout, /^job td_\w+ accepted/m, where);
       else assert.match(r.stdout, /"job_id":"td_/, where);
     }
-    if (ex.script.includes('format=html')) {
+    if (ex.code.includes('format=html')) {
       // the page the example saves: the viewer and the docked poses in it
-      const page = readFileSync(join(work.path, 'poses.html'), 'utf8');
+      const page = readFileSync(join(root, 'work/poses.html'), 'utf8');
       assert.match(page, /\$3Dmol/, where);
       assert.match(page, /"docking_score":-\d/, where);
     }
-    if (/evident-jobs (results|submit)|getResults/.test(ex.script)) {
+    if (/evident-jobs (results|submit)|getResults/.test(ex.code)) {
       assert.match(r.stdout + r.stderr, /^top \d+/m, where);
     }
+    const left = leftBehind(statusBefore, checkout.status(), ['work/', 'data/']);
+    assert.deepEqual(left, [], `${ex.readme}:${ex.line} left files outside work/ and data/`);
   });
 }
