@@ -1,6 +1,8 @@
 // The KB console's HTTP guards: the shared ones (@evident/http-guards: timeouts, per-address cap, the parser's
 // refusals in the error shape, 405) plus what only the console needs: limits from the environment, and the Host
 // check that keeps a DNS-rebinding page away from a local console.
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '@evident/http-guards';
 
@@ -20,11 +22,23 @@ export function httpLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): HttpLim
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '::1'];
 
-/** A loopback interface: only this machine can reach it. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return LOOPBACK_NAMES.includes(h) || h.startsWith('127.');
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * A loopback address (127.0.0.0/8, ::1, and their IPv4-mapped forms): only this machine can reach it. An address,
+ * never a name: a name is judged by what it resolves to (`127.evil.test` may well resolve to 0.0.0.0).
+ */
+export function isLoopbackAddress(address: string): boolean {
+  const type = isIP(address);
+  return type !== 0 && LOOPBACK.check(address, type === 6 ? 'ipv6' : 'ipv4');
 }
+
+/** Resolves a name to every address it has (dns.lookup with all: true, which /etc/hosts and literals go through). */
+export type HostLookup = (host: string) => Promise<readonly { address: string }[]>;
+
+export const systemLookup: HostLookup = (host) => lookup(host, { all: true });
 
 /** The host name of a Host header, without its port (`[::1]:8080` → `::1`). */
 export function hostName(header: string): string {

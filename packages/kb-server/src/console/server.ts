@@ -31,9 +31,11 @@ import {
   DEFAULT_HTTP_LIMITS,
   fastifyTimeoutOptions,
   hostName,
+  type HostLookup,
   type HttpLimits,
-  isLoopbackHost,
+  isLoopbackAddress,
   RouteMethods,
+  systemLookup,
 } from './http-guards.js';
 
 export interface ConsoleOptions {
@@ -249,6 +251,11 @@ export interface StartConsoleOptions extends ConsoleOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * How `host` is resolved to judge whether it is loopback (default: dns.lookup with all: true). Tests pass their
+   * own to stand for a name that resolves somewhere else without a DNS server.
+   */
+  lookup?: HostLookup;
 }
 
 export interface RunningConsole {
@@ -266,18 +273,27 @@ export interface RunningConsole {
 export async function startConsole(db: KbDB, options: StartConsoleOptions = {}): Promise<RunningConsole> {
   const port = options.port ?? 8080;
   const host = options.host ?? '127.0.0.1';
-  // Anyone who can reach a non-loopback interface could write and retract: not without a token.
-  if (!options.token && !isLoopbackHost(host)) {
-    throw new StartupError(
-      `kb-console: refusing to listen on ${host} without KB_CONSOLE_TOKEN; set it (clients send "Authorization: Bearer <token>") or bind 127.0.0.1`,
-    );
-  }
-  const app = await buildConsole(db, { ...options, host });
+  const { lookup: _lookup, ...consoleOptions } = options;
+  // Anyone who can reach a non-loopback interface could write and retract: not without a token. What is judged is
+  // where the name leads, every address of it (listen binds one of them), then the addresses actually bound.
+  if (!options.token) await refuseOffLoopback(host, options.lookup ?? systemLookup);
+  const app = await buildConsole(db, { ...consoleOptions, host });
   try {
     await app.listen({ port, host });
   } catch (e) {
     await app.close();
     throw new StartupError(`kb-console: cannot listen on ${host}:${port}: ${(e as Error).message}`, { cause: e });
+  }
+  if (!options.token) {
+    // The name may have been resolved again by listen, to something else (a DNS answer that changed meanwhile).
+    const off = app
+      .addresses()
+      .map((a) => (typeof a === 'string' ? a : a.address))
+      .filter((a) => !isLoopbackAddress(a));
+    if (off.length) {
+      await app.close();
+      throw noToken(host, 'bound', off);
+    }
   }
   const addr = app.server.address();
   const url =
@@ -285,4 +301,27 @@ export async function startConsole(db: KbDB, options: StartConsoleOptions = {}):
       ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
       : String(addr);
   return { app, url, close: () => app.close() };
+}
+
+const noToken = (host: string, how: string, addresses: readonly string[]) =>
+  new StartupError(
+    `kb-console: refusing to listen on ${host}${how !== 'bound' && addresses.length === 1 && addresses[0] === host ? '' : ` (${how} ${addresses.join(', ')})`} without KB_CONSOLE_TOKEN: not loopback; set it (clients send "Authorization: Bearer <token>") or bind 127.0.0.1`,
+  );
+
+/** Refuses a host any of whose addresses is not loopback (127.0.0.0/8, ::1). */
+async function refuseOffLoopback(host: string, lookup: HostLookup): Promise<void> {
+  let addresses: readonly { address: string }[];
+  try {
+    addresses = await lookup(host.replace(/^\[(.*)\]$/, '$1'));
+  } catch (e) {
+    throw new StartupError(`kb-console: cannot resolve the host ${host}: ${(e as Error).message}`, { cause: e });
+  }
+  if (addresses.length === 0) throw new StartupError(`kb-console: the host ${host} resolves to no address`);
+  const off = addresses.filter((a) => !isLoopbackAddress(a.address));
+  if (off.length)
+    throw noToken(
+      host,
+      'resolves to',
+      off.map((a) => a.address),
+    );
 }
