@@ -5,10 +5,11 @@ import { startConsole } from '../console/server.js';
 import { httpLimitsFromEnv } from '../console/http-guards.js';
 import { createLogger, logLevelFrom } from '../surface/logger.js';
 import { openBase, redact, StartupError, strictFrom } from '../surface/open-base.js';
+import { createShutdown, onStopSignals, shutdownTimeoutFrom } from '../surface/shutdown.js';
 
 const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [--allowed-hosts NAMES] [--body-limit BYTES]
                   [--request-timeout-ms N] [--headers-timeout-ms N] [--keep-alive-timeout-ms N]
-                  [--max-connections-per-client N] [--log-level LEVEL] [--strict]
+                  [--max-connections-per-client N] [--shutdown-timeout-ms N] [--log-level LEVEL] [--strict]
 
   --db PATH        knowledge base: a file path or a postgres:// URL (default: $KB_DB_PATH)
   --port N         port to listen on (default 8080; 0 picks a free one)
@@ -21,6 +22,8 @@ const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [-
   --keep-alive-timeout-ms N  idle keep-alive connections close (default $EVIDENT_KEEP_ALIVE_TIMEOUT_MS, else 5000)
   --max-connections-per-client N  open connections per address, 0: no cap
                    (default $EVIDENT_MAX_CONNECTIONS_PER_CLIENT, else 64)
+  --shutdown-timeout-ms N    on SIGINT/SIGTERM, exit anyway if closing takes longer (a second signal exits at
+                   once; default $EVIDENT_SHUTDOWN_TIMEOUT_MS, else 10000)
   --log-level L    fatal, error, warn, info, debug, trace or silent (default: $EVIDENT_LOG_LEVEL, else
                    $LOG_LEVEL, else info); logs are JSON lines (pino) on stderr
   --strict         refuse claims that break the registered vocabularies (predicate class, subject/object
@@ -44,6 +47,7 @@ function parseCli() {
       'headers-timeout-ms': { type: 'string' },
       'keep-alive-timeout-ms': { type: 'string' },
       'max-connections-per-client': { type: 'string' },
+      'shutdown-timeout-ms': { type: 'string' },
       'log-level': { type: 'string' },
       strict: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -82,6 +86,8 @@ async function main(): Promise<void> {
     if (!Number.isInteger(n) || n < min) fail(`--${flag} must be an integer >= ${min}`);
     limits[field] = n;
   }
+  const timeoutMs = shutdownTimeoutFrom(process.env, args['shutdown-timeout-ms']);
+  if (typeof timeoutMs === 'string') fail(timeoutMs);
   const allowedHosts = (args['allowed-hosts'] ?? process.env.KB_CONSOLE_ALLOWED_HOSTS ?? '')
     .split(',')
     .map((h) => h.trim())
@@ -116,13 +122,16 @@ async function main(): Promise<void> {
     throw e;
   });
   const { url } = running;
-  const shutdown = async () => {
-    await running.close();
-    await db.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
+  onStopSignals(
+    createShutdown({
+      name: 'kb-console',
+      timeoutMs,
+      close: async () => {
+        await running.close();
+        await db.close();
+      },
+    }),
+  );
   // The one line a person starting it needs, whatever the log level.
   process.stderr.write(
     `kb-console: ${redact(path!)} at ${url}/ (API ${url}/api/v1/, docs ${url}/api/v1/docs)${token ? ', bearer token required' : ''}\n`,

@@ -4,12 +4,15 @@
 // EVIDENT_LOG_LEVEL, else LOG_LEVEL, else info; `--log-level L` overrides). One incoming message (one line) is at
 // most 4 MiB (`--max-message-bytes N` or KB_MCP_MAX_MESSAGE_BYTES); a larger one is answered with an error and the
 // server keeps serving. `--strict` (or KB_STRICT=1) refuses claims that break the registered vocabularies instead
-// of storing them with warnings. It never exits without a line on stderr.
+// of storing them with warnings. It never exits without a line on stderr. Stopping (stdin closed, SIGINT, SIGTERM)
+// closes the server and the base within `--shutdown-timeout-ms` (EVIDENT_SHUTDOWN_TIMEOUT_MS, default 10 s), else
+// exits anyway with a line saying so; a second signal exits at once.
 import { parseArgs } from 'node:util';
 import { createMcpServer } from '../mcp/server.js';
 import { BoundedStdioServerTransport, MCP_MAX_MESSAGE_BYTES } from '../mcp/stdio.js';
 import { createLogger, logLevelFrom } from '../surface/logger.js';
 import { openBase, redact, StartupError, strictFrom } from '../surface/open-base.js';
+import { createShutdown, onStopSignals, shutdownTimeoutFrom } from '../surface/shutdown.js';
 
 // Any stray console output from dependencies must not corrupt the protocol stream.
 for (const m of ['log', 'info', 'debug', 'warn'] as const) console[m] = (...a: unknown[]) => console.error(...a);
@@ -27,11 +30,13 @@ async function main(): Promise<void> {
   let level: string;
   let maxBytes: number;
   let strict: boolean;
+  let timeoutMs: number;
   try {
     const { values } = parseArgs({
       options: {
         'log-level': { type: 'string' },
         'max-message-bytes': { type: 'string' },
+        'shutdown-timeout-ms': { type: 'string' },
         strict: { type: 'boolean' },
       },
       strict: true,
@@ -39,35 +44,35 @@ async function main(): Promise<void> {
     level = logLevelFrom(process.env, values['log-level']);
     maxBytes = maxMessageBytes(values['max-message-bytes']);
     strict = strictFrom(process.env, values.strict, 'kb-mcp');
+    const timeout = shutdownTimeoutFrom(process.env, values['shutdown-timeout-ms']);
+    if (typeof timeout === 'string') throw new StartupError(`kb-mcp: ${timeout}`);
+    timeoutMs = timeout;
   } catch (e) {
     throw e instanceof StartupError ? e : new StartupError(`kb-mcp: ${(e as Error).message}`);
   }
   const log = createLogger('kb-mcp', level);
   const db = await openBase(process.env.KB_DB_PATH, 'kb-mcp', undefined, { strict });
   const server = createMcpServer(db, { log: (message) => log.error(message) });
-  let closing = false;
-  const shutdown = async (code: number, why: string) => {
-    if (closing) return;
-    closing = true;
-    process.stderr.write(`kb-mcp: stopping (${why})\n`);
-    try {
+  // The server first: its close aborts the calls in progress, so that writes waiting their turn are not started
+  // (mcp/server.ts); then the base, which finishes the write under way.
+  const shutdown = createShutdown({
+    name: 'kb-mcp',
+    timeoutMs,
+    close: async () => {
       await server.close();
       await db.close();
-    } finally {
-      process.exit(code);
-    }
-  };
+    },
+  });
   const fatal = (e: unknown) => {
     process.stderr.write(`kb-mcp: fatal: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    void shutdown(1, 'fatal error').catch(() => process.exit(1));
+    shutdown.stop(1, 'fatal error');
   };
   process.on('uncaughtException', fatal);
   process.on('unhandledRejection', fatal);
-  server.onclose = () => void shutdown(0, 'transport closed');
+  server.onclose = () => shutdown.stop(0, 'transport closed');
   server.onerror = (e) => log.warn({ err: e.message }, 'kb-mcp: protocol error');
-  process.stdin.on('end', () => void shutdown(0, 'stdin closed'));
-  process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
-  process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+  process.stdin.on('end', () => shutdown.stop(0, 'stdin closed'));
+  onStopSignals(shutdown);
   const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
     maxMessageBytes: maxBytes,
     onRefused: (code, message) => log.warn({ code }, `kb-mcp: refused a message: ${message}`),

@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { KbDB } from '@evident/kb';
+import { KbClosedError, type KbDB } from '@evident/kb';
 import { invalidParameters, toWireError } from '../surface/errors.js';
 import type { ErrorBody } from '@evident/contract';
 import { TOOLS, type ToolDef } from './tools.js';
@@ -58,7 +58,22 @@ export function createMcpServer(db: KbDB, options: McpServerOptions = {}): Serve
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+  // Writes reach the base one at a time, as the library runs them anyway. One waiting its turn is not started
+  // once its call is cancelled or the connection closes (the SDK aborts the call's signal then): a close would
+  // otherwise wait for every write handed to the base, and with the base's file locked by another process each
+  // of them waits the lock's timeout and rebuilds the index before failing (kb-mcp once took 75 s to stop so).
+  let writes: Promise<unknown> = Promise.resolve();
+  const run = (def: ToolDef, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> => {
+    if (def.annotations.readOnlyHint) return def.run(db, args);
+    const turn = writes.then(() => {
+      if (signal.aborted) throw new KbClosedError();
+      return def.run(db, args);
+    });
+    writes = turn.catch(() => undefined);
+    return turn;
+  };
+
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const tool = tools.get(req.params.name);
     if (!tool)
       throw new McpError(
@@ -69,7 +84,7 @@ export function createMcpServer(db: KbDB, options: McpServerOptions = {}): Serve
     const args = structuredClone(req.params.arguments ?? {}) as Record<string, unknown>;
     if (!tool.validate(args)) return toolError(toWireError(invalidParameters(tool.validate.errors!)).body);
     try {
-      const data = await tool.def.run(db, args);
+      const data = await run(tool.def, args, extra.signal);
       return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
     } catch (e) {
       const wire = toWireError(e);
