@@ -4,3 +4,5 @@ export * from './raw-http.js';
 export * from './fuzz.js';
 export * from './readme.js';
 export * from './topology-reference.js';
+export * from './hostile.js';
+export * from './hostile-server.js';
