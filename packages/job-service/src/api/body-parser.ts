@@ -106,13 +106,12 @@ export function addJsonBodyParser(
         }
         return finish(null, new RawJsonBody(body));
       }
-      const text = Buffer.concat(chunks, received).toString('utf8');
       // The seed sends Content-Type: application/json on every request, body or not (DELETE, GET).
       if (received === 0 && req.method !== 'POST') return finish(null, undefined);
       if (received === 0) return finish(invalidJson('the body is empty but Content-Type says JSON'));
-      // Valid JSON with a forbidden key is invalid_parameters naming the key, not invalid_json.
+      // Valid JSON with a forbidden key, or nested too deep, is invalid_parameters naming it, not invalid_json.
       try {
-        finish(null, parseJsonSafely(text));
+        finish(null, parseJsonSafely(Buffer.concat(chunks, received)));
       } catch (e) {
         finish(e instanceof SyntaxError ? invalidJson() : (e as Error));
       }

@@ -61,9 +61,9 @@ port.on('message', async (m: ToThread) => {
       // A large body: parse, validate against the route's schema, and prepare, all off the event loop.
       let body: unknown;
       try {
-        body = parseJsonSafely(Buffer.from(m.raw.buffer, m.raw.byteOffset, m.raw.byteLength).toString('utf8'));
+        body = parseJsonSafely(Buffer.from(m.raw.buffer, m.raw.byteOffset, m.raw.byteLength));
       } catch (e) {
-        // A forbidden key (valid JSON) is invalid_parameters naming it; anything else is unparseable.
+        // A forbidden key or too deep a nesting is invalid_parameters naming it; anything else is unparseable.
         throw e instanceof InvalidParametersError ? e : invalidJson();
       }
       const problems = problemsOf(submitBodySchema(kind.requestSchema), body);

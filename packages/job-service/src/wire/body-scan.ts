@@ -85,9 +85,10 @@ export class BodyScanner {
             break;
           }
           if (typeAt(c) === undefined) return invalidJson();
-          return this.bounds.object
-            ? new InvalidParametersError([{ path: '', message: 'Expected object' }])
-            : undefined;
+          if (this.bounds.object) return new InvalidParametersError([{ path: '', message: 'Expected object' }]);
+          // No body schema (an unknown route): nothing to follow; the route decides.
+          this.phase = Phase.Stop;
+          return undefined;
         }
         case Phase.KeyOrEnd: {
           const c = b[i]!;
