@@ -239,7 +239,7 @@ export const CSV_COLUMNS = [
   'alerts',
 ] as const;
 
-const csvField = (v: unknown): string => {
+export const csvField = (v: unknown): string => {
   const s = v === null || v === undefined ? '' : String(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };

@@ -45,15 +45,18 @@ function atomInvariants(g: MolGraph): number[] {
   });
 }
 
-/** Environment id → count, for radii 0..radius (RDKit GetMorganFingerprint(mol, radius).GetNonzeroElements()). */
-export function morganCounts(g: MolGraph, radius = 2): Map<number, number> {
+/**
+ * Environment id → count, for radii 0..radius (RDKit GetMorganFingerprint(mol, radius).GetNonzeroElements()).
+ * `invariants` replaces the default connectivity invariants (e.g. feature invariants, FCFP: feature-invariants.ts).
+ */
+export function morganCounts(g: MolGraph, radius = 2, invariants?: readonly number[]): Map<number, number> {
   const n = g.z.length;
   const nBonds = g.bonds.length;
   const words = Math.max(1, Math.ceil(nBonds / 32));
   const counts = new Map<number, number>();
   const add = (id: number) => counts.set(id, (counts.get(id) ?? 0) + 1);
 
-  let current = atomInvariants(g);
+  let current = invariants ? [...invariants] : atomInvariants(g);
   for (const inv of current) add(inv);
 
   let atomEnv: Uint32Array[] = Array.from({ length: n }, () => new Uint32Array(words));
