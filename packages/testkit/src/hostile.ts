@@ -99,7 +99,8 @@ const round = (ms: number) => Math.round(ms);
 function describe(x: Exchange, problem: string): string {
   const r = x.req;
   const sent = r.raw !== undefined ? String(r.raw).slice(0, 60) : `${r.method} ${r.path.slice(0, 80)}`;
-  return `${r.why}: ${sent} -> ${x.timedOut ? 'no answer in time' : x.answer.status} ${x.answer.text.slice(0, 160)} (${problem})`;
+  const status = x.timedOut ? 'no answer in time' : x.answer.status;
+  return `${r.why}: ${sent} -> ${status} (${problem}) ${x.answer.text.slice(0, 160)}`;
 }
 
 function summarise(xs: Exchange[]): ProbeSummary {

@@ -1,0 +1,81 @@
+// npm run bench:hostile (job API; also part of bench:fuzz): issue #37's hostile load against the built
+// `evident-jobs serve` (`tsc -b` first), started as a user would: node, embedded mode with a temp data dir,
+// 127.0.0.1, a free port, default limits, and a key made with `evident-jobs keys create` (enterprise, with a
+// request rate high enough that the rate limiter does not answer for the server). Structure sources point at a
+// closed loopback port: nothing leaves the machine. Baseline: GET /v1/jobs?limit=1 (the cheapest authenticated
+// GET) on the quiet server. Then each case of bench/hostile-cases.ts while a prober sends that request every
+// 50 ms; then 60 s of quiet and the server's RSS (VmRSS, /proc). Prints JSON: per case its statuses, 5xx, answers
+// out of the error shape, unanswered requests and slowest probe, and the goals (0 5xx, 0 out of shape,
+// 0 unanswered, RSS < 300 MB, slowest probe < 1 s) each met or not.
+//
+// For development: HOSTILE_SCALE (default 1) shrinks the large sizes, HOSTILE_SETTLE_S (60) the quiet waits,
+// HOSTILE_BASELINE_N (100) the baseline, HOSTILE_TIMEOUT_MS (150000) a request's deadline, HOSTILE_JOB_TIMEOUT_S
+// (900) the jobs' wait, HOSTILE_CASES a comma-separated list of words: only the cases whose name contains one run.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { envNumber, runHostileBench, spawnServerProcess, tempDir } from '@evident/testkit';
+import { jobApiCases } from './hostile-cases.js';
+
+const scale = envNumber('HOSTILE_SCALE', 1);
+const only = (process.env.HOSTILE_CASES ?? '')
+  .split(',')
+  .map((w) => w.trim().toLowerCase())
+  .filter(Boolean);
+const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+const closed = 'http://127.0.0.1:9';
+
+const dir = tempDir('evident-jobs-hostile-');
+const env: NodeJS.ProcessEnv = {
+  EVIDENT_DATA_DIR: dir.path,
+  // Embedded, whatever the caller's environment holds.
+  DATABASE_URL: '',
+  REDIS_URL: '',
+  EVIDENT_JOB_KIND_MODULES: '',
+  EVIDENT_RCSB_SEARCH_URL: closed,
+  EVIDENT_RCSB_FILES_URL: closed,
+  EVIDENT_ALPHAFOLD_API_URL: closed,
+  EVIDENT_ALPHAFOLD_FILES_URL: closed,
+};
+try {
+  const made = spawnSync(
+    process.execPath,
+    [cli, 'keys', 'create', '--data-dir', dir.path, '--plan', 'enterprise', '--name', 'development'].concat([
+      '--rpm',
+      '1000000',
+      '--concurrency',
+      '10',
+    ]),
+    { env: { ...process.env, ...env }, encoding: 'utf8' },
+  );
+  if (made.status !== 0) throw new Error(`keys create failed: ${made.stderr}`);
+  const key = (JSON.parse(made.stdout.trim().split('\n').pop()!) as { key: string }).key;
+  const cases = jobApiCases({
+    scale,
+    key,
+    seed: envNumber('HOSTILE_FUZZ_SEED', 2026),
+    jobTimeoutMs: envNumber('HOSTILE_JOB_TIMEOUT_S', 900) * 1000,
+  }).filter((c) => !only.length || only.some((w) => c.name.toLowerCase().includes(w)));
+  const report = await runHostileBench({
+    start: () =>
+      spawnServerProcess({
+        name: 'evident-jobs',
+        args: [cli, 'serve', '--data-dir', dir.path, '--port', '0', '--host', '127.0.0.1'],
+        env,
+        ready: /"url":"(http:\/\/127\.0\.0\.1:\d+)"/,
+      }),
+    probe: {
+      why: 'probe',
+      method: 'GET',
+      path: '/v1/jobs?limit=1',
+      headers: { authorization: `Bearer ${key}` },
+      mayPass: true,
+    },
+    cases,
+    baselineN: envNumber('HOSTILE_BASELINE_N', 100),
+    timeoutMs: envNumber('HOSTILE_TIMEOUT_MS', 150_000),
+    settleMs: envNumber('HOSTILE_SETTLE_S', 60) * 1000,
+  });
+  console.log(JSON.stringify({ benchmark: `job API hostile load (issue #37), scale ${scale}`, ...report }, null, 2));
+} finally {
+  dir.cleanup();
+}
