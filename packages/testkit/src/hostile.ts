@@ -243,6 +243,9 @@ export interface HostileReport {
   server: string;
   baseline: { probe: string; n: number; slowest_ms: number; p50_ms: number };
   baseline_slowest_ms: number;
+  probe_interval_ms: number;
+  /** A request not answered by then counts as unanswered. */
+  request_deadline_ms: number;
   cases: CaseResult[];
   settle_seconds: number;
   rss_after_60s_mb: number | null;
@@ -389,6 +392,8 @@ export async function runHostileBench(options: HostileBenchOptions): Promise<Hos
         p50_ms: baseline.p50_ms,
       },
       baseline_slowest_ms: baseline.slowest_ms,
+      probe_interval_ms: intervalMs,
+      request_deadline_ms: timeoutMs,
       cases,
       settle_seconds: settleMs / 1000,
       rss_after_60s_mb: rss,
