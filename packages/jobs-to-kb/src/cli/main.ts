@@ -7,6 +7,7 @@ import { createClient, EvidentApiError } from '@evident/job-service';
 import { open } from '@evident/kb';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { exportToKb } from '../export.js';
+import { checkKbTarget } from './kb-target.js';
 import { CONDITION_TYPES, type ExportOptions, resolveOptions } from '../options.js';
 
 /** fetch's TypeError says only 'fetch failed'; the reason (ECONNREFUSED, ENOTFOUND, …) is its cause. */
@@ -47,6 +48,8 @@ const program = new Command('evident-export')
       condition_type: o.conditionType,
     };
     resolveOptions(options);
+    // Before the job service is asked anything: a --kb that is not a KB location is the user's to fix first.
+    await checkKbTarget(o.kb);
     const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
     if (!apiKey) throw new Error('no API key: pass --api-key or set EVIDENT_API_KEY');
     const baseUrl = o.url ?? process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000';
