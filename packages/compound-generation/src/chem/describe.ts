@@ -80,9 +80,14 @@ const round = (x: number, d: number) => {
   return Math.round(x * f) / f;
 };
 
-export function analyseMol(rd: RDKit, mol: Mol, graph: MolGraph = molGraph(mol)): MolAnalysis {
-  const d = JSON.parse(mol.get_descriptors()) as RDKitDescriptors;
-  const patternFp = patternFingerprint(mol);
+/** QED's eight inputs and the structural alerts matched (what analyseMol and scoring profiles both need). */
+export function qedInputs(
+  rd: RDKit,
+  mol: Mol,
+  graph: MolGraph,
+  d: Pick<RDKitDescriptors, 'amw' | 'CrippenClogP' | 'NumHBD' | 'tpsa' | 'NumRotatableBonds'>,
+  patternFp: Uint32Array,
+): { qedProperties: QedProperties; qedAlerts: number[] } {
   const qedAlerts = qedAlertHits(rd, mol, patternFp);
   const qedProperties: QedProperties = {
     MW: d.amw,
@@ -94,6 +99,13 @@ export function analyseMol(rd: RDKit, mol: Mol, graph: MolGraph = molGraph(mol))
     AROM: qedAromaticRings(rd, mol, graph, patternFp),
     ALERTS: qedAlerts.length,
   };
+  return { qedProperties, qedAlerts };
+}
+
+export function analyseMol(rd: RDKit, mol: Mol, graph: MolGraph = molGraph(mol)): MolAnalysis {
+  const d = JSON.parse(mol.get_descriptors()) as RDKitDescriptors;
+  const patternFp = patternFingerprint(mol);
+  const { qedProperties, qedAlerts } = qedInputs(rd, mol, graph, d, patternFp);
   const qed = qedFromProperties(qedProperties);
   const morgan = morganCounts(graph, 2);
   const sa = saScore({

@@ -1,6 +1,7 @@
 // REINVENT 4's RDKit descriptor components (reinvent_plugins/components/RDKit/comp_physchem.py, comp_tpsa.py,
 // comp_rdkit_descriptors.py, SAScore/comp_sascore.py) on RDKit's WebAssembly build and this package's own QED,
 // SA score and BertzCT. No parameters, except TPSA's includeSandP and RDKitDescriptors' descriptor.
+import { qedInputs } from '../../chem/describe.js';
 import { qedFromProperties } from '../../chem/qed.js';
 import { saScore as computeSa } from '../../chem/sa-score.js';
 import { substructMatches } from '../../rdkit.js';
@@ -21,7 +22,10 @@ const countMatches =
     substructMatches(m.rd, m.mol, smarts, m.patternFp()).length;
 
 /** QED and SA unrounded (describeMolecule rounds them to 5 decimals for display). */
-const qed: Descriptor = (m) => qedFromProperties(m.analysis().qedProperties);
+const qed: Descriptor = (m) => {
+  const d = m.descriptors() as Parameters<typeof qedInputs>[3];
+  return qedFromProperties(qedInputs(m.rd, m.mol, m.graph(), d, m.patternFp()).qedProperties);
+};
 const sa: Descriptor = (m) => {
   const a = m.analysis();
   const ds = m.descriptors();
