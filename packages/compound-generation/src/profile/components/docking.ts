@@ -39,7 +39,13 @@ export const VINA_DOCKING: ComponentDef = {
             Promise.all(
               mols.map(async (m): Promise<RawValue> => {
                 if (!port) return null;
-                const { isomers } = enumerateStereoisomers(m.rd, m.smiles, { max: e.maxIsomers });
+                let isomers: string[];
+                try {
+                  ({ isomers } = enumerateStereoisomers(m.rd, m.smiles, { max: e.maxIsomers }));
+                } catch {
+                  // A canonical SMILES RDKit cannot read back: not dockable, like a docking failure.
+                  return null;
+                }
                 const scores = await Promise.all(
                   isomers.map((s) => {
                     counters.docking_calls++;
