@@ -88,7 +88,11 @@ export class KbDB implements KbReader {
     this.ref.current = this.w.newGraph();
     this.reads = new KbView(
       this.ref,
-      { beforeRead: () => this.w.beforeRead(), describeStore: () => this.describeStore() },
+      {
+        beforeRead: () => this.w.beforeRead(),
+        settled: () => this.w.committedIndex(),
+        describeStore: () => this.describeStore(),
+      },
       Infinity,
     );
     this.capture = new ClaimCapture(policy);

@@ -45,6 +45,8 @@ export interface EmbeddingOptions {
 /** What a view needs from its owner: a liveness check, and catching up with other writers. */
 export interface ViewHost {
   beforeRead(): Promise<void>;
+  /** Resolves when no write is between its apply and its append, without catching up (default: beforeRead). */
+  settled?(): Promise<void>;
   describeStore(): { backend: string; location: string; engine: string; log_seq: number };
 }
 
@@ -110,6 +112,11 @@ export class KbView {
       () => this.host.beforeRead(),
     );
     return this.topologyStage;
+  }
+
+  /** What a read that resumes after an await waits for before it reads the index again. */
+  private settled(): Promise<void> {
+    return this.host.settled ? this.host.settled() : this.host.beforeRead();
   }
 
   protected ctx(): ReadContext {
@@ -243,7 +250,12 @@ export class KbView {
   search(query: string, options?: SearchOptions): Promise<SearchAnswer>;
   async search(query: string, ...rest: unknown[]): Promise<SearchAnswer> {
     await this.host.beforeRead();
-    return runSearch(() => this.ctx(), query, rest);
+    return runSearch(
+      () => this.ctx(),
+      query,
+      rest,
+      () => this.settled(),
+    );
   }
 
   /** The k entities that best answer a query (names, synonyms, type, relationships); hybrid by default. */
@@ -256,7 +268,12 @@ export class KbView {
   searchEntities(query: string, options?: SearchEntitiesOptions): Promise<EntitySearchAnswer>;
   async searchEntities(query: string, ...rest: unknown[]): Promise<EntitySearchAnswer> {
     await this.host.beforeRead();
-    return runSearchEntities(() => this.ctx(), query, rest);
+    return runSearchEntities(
+      () => this.ctx(),
+      query,
+      rest,
+      () => this.settled(),
+    );
   }
 
   /** Seed form: `listEntities(entity_type, min_claims)`. */

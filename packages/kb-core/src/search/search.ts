@@ -143,18 +143,26 @@ function depth(k: number): number {
   return Math.max(50, k * 3);
 }
 
-export async function searchClaims(
+/** The query's vector when the mode reads vectors and the base has them (a provider may be called). */
+export function queryVector(index: SearchIndex, query: string, mode: SearchMode): Promise<Float32Array | undefined> {
+  const q = index.embeddings;
+  return mode !== 'lexical' && q !== null ? q.embedQuery(query) : Promise.resolve(undefined);
+}
+
+/** Synchronous once the query's vector is known (queryVector), so that it runs in one turn (stage.ts). */
+export function searchClaims(
   rc: ReadContext,
   index: SearchIndex,
   query: string,
   k: number,
   mode: SearchMode,
   filters: SearchFilters,
-): Promise<SearchAnswer> {
+  v: Float32Array | undefined,
+): SearchAnswer {
   const f = compile(filters);
   const claimOf = new Map<number, number>();
   const q = index.embeddings;
-  const useSemantic = mode !== 'lexical' && q !== null;
+  const useSemantic = mode !== 'lexical' && q !== null && v !== undefined;
   const useLexical = mode !== 'semantic';
   const n = depth(k);
   const tokens = tokenize(query);
@@ -164,7 +172,6 @@ export async function searchClaims(
   const simOf = new Map<number, number>();
   let semantic: number[] = [];
   if (useSemantic) {
-    const v = await q.embedQuery(query);
     // Over-fetch: the ANN index holds every fact, the filters and visibility apply after.
     for (let want = n * 2; ; want *= 4) {
       const near = q.facts.vectors.nearest(v, want);
@@ -203,14 +210,16 @@ export async function searchClaims(
   return { results, mode: q === null && mode !== 'lexical' ? 'lexical' : mode, pending: q?.status().pending ?? 0 };
 }
 
-export async function searchEntities(
+/** Synchronous once the query's vector is known, as searchClaims. */
+export function searchEntities(
   rc: ReadContext,
   index: SearchIndex,
   query: string,
   k: number,
   mode: SearchMode,
   entityType: string | undefined,
-): Promise<EntitySearchAnswer> {
+  v: Float32Array | undefined,
+): EntitySearchAnswer {
   const type = entityType === undefined ? undefined : normalizeToken(entityType);
   const ok = (e: number) => (type === undefined || rc.hasType(e, type)) && rc.entityClaimCount(e) > 0;
   const rank = (scores: Map<number, number>, limit: number) =>
@@ -226,8 +235,7 @@ export async function searchEntities(
   const lexical = lexTop.map(([e]) => e);
   const simOf = new Map<number, number>();
   let semantic: number[] = [];
-  if (mode !== 'lexical' && q !== null) {
-    const v = await q.embedQuery(query);
+  if (mode !== 'lexical' && q !== null && v !== undefined) {
     for (let want = n * 2; ; want *= 4) {
       const near = q.entities.vectors.nearest(v, want);
       for (const h of near) simOf.set(h.key, h.similarity);

@@ -4,7 +4,9 @@ import { KbError, KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import { callForm } from '../db/call-forms.js';
 import { SEARCH_INDEX, type SearchIndex } from './search-index.js';
+import { searchTurns } from '../offload/turns.js';
 import {
+  queryVector,
   SEARCH_MODES,
   searchClaims,
   searchEntities,
@@ -74,8 +76,17 @@ function indexOf(rc: ReadContext): SearchIndex {
   return ix as SearchIndex;
 }
 
-/** search(query, k) or search(query, { k, mode, entity_type, predicate, source_type, min_confidence }). */
-export function runSearch(rc: () => ReadContext, query: unknown, rest: unknown[]): Promise<SearchAnswer> {
+/**
+ * search(query, k) or search(query, { k, mode, entity_type, predicate, source_type, min_confidence }). The index
+ * takes in what is waiting and the query's vector is made first; the ranking then runs in a turn of its own
+ * (offload/turns.ts), after `settled` (no write between its apply and its append, as reads wait for).
+ */
+export function runSearch(
+  rc: () => ReadContext,
+  query: unknown,
+  rest: unknown[],
+  settled: () => Promise<void>,
+): Promise<SearchAnswer> {
   const q = checkQuery(query);
   const o = callForm<SearchOptions>(rest, ['k', 'mode'], ['number', 'string'], SEARCH_KEYS);
   const k = checkK(o.k);
@@ -95,17 +106,37 @@ export function runSearch(rc: () => ReadContext, query: unknown, rest: unknown[]
   }
   const ctx = rc();
   const ix = indexOf(ctx);
-  return ix.ready().then(() => searchClaims(ctx, ix, q, k, mode, filters));
+  return inTurn(ix, q, mode, settled, (v) => searchClaims(ctx, ix, q, k, mode, filters, v));
 }
 
-/** searchEntities(query, k) or searchEntities(query, { k, entity_type, mode }). */
-export function runSearchEntities(rc: () => ReadContext, query: unknown, rest: unknown[]): Promise<EntitySearchAnswer> {
+/** searchEntities(query, k) or searchEntities(query, { k, entity_type, mode }); in a turn, as runSearch. */
+export function runSearchEntities(
+  rc: () => ReadContext,
+  query: unknown,
+  rest: unknown[],
+  settled: () => Promise<void>,
+): Promise<EntitySearchAnswer> {
   const q = checkQuery(query);
   const o = callForm<SearchEntitiesOptions>(rest, ['k', 'entity_type'], ['number', 'string'], SEARCH_ENTITIES_KEYS);
   const [k, mode, type] = [checkK(o.k), checkMode(o.mode), checkText(o.entity_type, 'entity_type')];
   const ctx = rc();
   const ix = indexOf(ctx);
-  return ix.ready().then(() => searchEntities(ctx, ix, q, k, mode, type));
+  return inTurn(ix, q, mode, settled, (v) => searchEntities(ctx, ix, q, k, mode, type, v));
+}
+
+async function inTurn<T>(
+  ix: SearchIndex,
+  query: string,
+  mode: SearchMode,
+  settled: () => Promise<void>,
+  rank: (v: Float32Array | undefined) => T,
+): Promise<T> {
+  await ix.ready();
+  const v = await queryVector(ix, query, mode);
+  return searchTurns.take(async () => {
+    await settled();
+    return rank(v);
+  });
 }
 
 /** The embedding state of the graph a context reads (null when embedding is off). */
