@@ -25,6 +25,8 @@ export { KbCypherReadOnlyError, type RawQueryOptions, type RawQueryResult } from
 export { isPostgresUrl } from './store/open-store.js';
 export type * from './reasoning/index.js';
 export type { WhatIfChanges } from './db/what-if.js';
+// work off the caller's thread (src/offload)
+export { KbBusyError } from './offload/errors.js';
 export { OPPOSITE_PREDICATES, PREDICATE_COMPOSITIONS, type PredicateComposition } from './vocab/bio.js';
 // search and embeddings (src/search, src/embeddings)
 export { KbEmbeddingError, type EmbeddingStatus } from './embeddings/queue.js';

@@ -5,6 +5,7 @@
 // graphs its restarts run on worker threads and the caller's event loop stays free (a server keeps answering).
 import { aggregateCsr, type CsrGraph, leidenAsync, modularityContributions } from '@evident/graph-algorithms';
 import type { ReadContext } from '../graph/read.js';
+import { offThreadLeidenThreads } from '../offload/threads.js';
 import { entityGraph } from './entity-graph.js';
 import { describeTopics } from './labels.js';
 import type { ComputeTopologyOptions, StoredTopology, TopologyLevel } from './types.js';
@@ -16,8 +17,11 @@ export async function computeTopology(
   /** Awaited before the index is read again after Leiden: writes may have come in while it ran off-thread. */
   settled: () => Promise<void> = async () => {},
 ): Promise<StoredTopology> {
-  const { resolution, levels, seed, min_topic_size, n_iterations, restarts, progress } = options;
+  const { resolution, levels, seed, min_topic_size, n_iterations, restarts, progress, off_thread } = options;
   const maxIterations = n_iterations < 0 ? Number.POSITIVE_INFINITY : n_iterations;
+  // Off the thread: every level's Leiden on workers (leidenAsync's worker path, taken whatever the graph's size
+  // when `threads` is given).
+  const threads = off_thread ? { threads: offThreadLeidenThreads(restarts) } : {};
   const graph = entityGraph(rc, false);
   const { csr } = graph;
   progress?.('topology', 0.05);
@@ -26,7 +30,15 @@ export async function computeTopology(
   const parents: Int32Array[] = [];
   if (csr.n > 0) {
     const hooks = progress ? { progress: (_: string, f: number) => progress('topology', 0.05 + 0.6 * f) } : undefined;
-    const first = await leidenAsync(csr, { resolution, seed, maxIterations, restarts, trusted: true, hooks });
+    const first = await leidenAsync(csr, {
+      resolution,
+      seed,
+      maxIterations,
+      restarts,
+      trusted: true,
+      hooks,
+      ...threads,
+    });
     let count = first.count;
     let membership = first.membership;
     if (min_topic_size > 1) count = mergeSmallTopics(csr, membership, count, min_topic_size);
@@ -42,7 +54,14 @@ export async function computeTopology(
     let r = resolution;
     for (let level = 1; level < levels && count > 1; level++) {
       r /= 2;
-      const up = await leidenAsync(levelGraph, { resolution: r, seed, maxIterations, restarts, trusted: true });
+      const up = await leidenAsync(levelGraph, {
+        resolution: r,
+        seed,
+        maxIterations,
+        restarts,
+        trusted: true,
+        ...threads,
+      });
       if (up.count >= count) break;
       const next = new Int32Array(csr.n);
       for (let v = 0; v < csr.n; v++) next[v] = up.membership[membership[v]!]!;

@@ -6,6 +6,7 @@ import type { ReadContext } from '../graph/read.js';
 import { computeTopology } from './compute.js';
 import { embeddingRow, generateEmbeddings, similarEntities } from './embeddings.js';
 import { KbTopologyNotComputedError } from './errors.js';
+import { KbBusyError } from '../offload/errors.js';
 import { checkLevel, crossDomainBridges, densityMap, listTopics, queryTopic } from './reads.js';
 import { TopologyStore } from './store.js';
 import type { ComputeTopologyOptions, EmbeddingResult, StoredTopology, TopologyResult } from './types.js';
@@ -34,6 +35,15 @@ function iterations(v: unknown): number {
   return v;
 }
 
+function flag(v: unknown, field: string): boolean {
+  if (v === undefined) return false;
+  if (typeof v !== 'boolean') throw new KbValidationError('invalid_type', field, 'must be true or false');
+  return v;
+}
+
+/** Computations that may wait behind the running one, off the thread. */
+const MAX_WAITING = 2;
+
 function progressOf(v: unknown): Progress | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'function') throw new KbValidationError('invalid_type', 'progress', 'must be a function');
@@ -44,6 +54,10 @@ export class TopologyStage {
   private store: TopologyStore | undefined;
   /** The last computation queued (settled, never rejected): the next one starts after it. */
   private computing: Promise<unknown> = Promise.resolve();
+  /** Computations running or waiting. */
+  private queued = 0;
+  /** How long the last computation took (ms): the time to retry after when one is refused. */
+  private lastMs = 1000;
 
   constructor(
     private readonly ctx: () => ReadContext,
@@ -83,16 +97,29 @@ export class TopologyStage {
       min_topic_size: int(options.min_topic_size, 'min_topic_size', 1, 1, 1_000_000),
       n_iterations: iterations(options.n_iterations),
       restarts: int(options.restarts, 'restarts', 3, 1, 16),
+      off_thread: flag(options.off_thread, 'off_thread'),
       progress: progressOf(options.progress),
     };
+    // Off the thread (a server), a computation that would wait behind more than MAX_WAITING others is refused:
+    // each holds a request open, and they would otherwise pile up for minutes.
+    if (settings.off_thread && this.queued > MAX_WAITING) {
+      throw new KbBusyError('topology computations', this.queued, Math.max(1, Math.ceil(this.lastMs / 1000)));
+    }
+    this.queued++;
     const turn = this.computing.then(async () => {
+      const started = performance.now();
       // After an earlier computation a write may be between its apply and its append: wait, as reads do.
       await this.settled();
       const stored = await computeTopology(this.ctx(), settings, this.describe().log_seq, this.settled);
       this.kept().setTopology(stored);
+      this.lastMs = performance.now() - started;
       return stored.result;
     });
     this.computing = turn.catch(() => {});
+    const done = () => {
+      this.queued--;
+    };
+    turn.then(done, done);
     return turn;
   }
 

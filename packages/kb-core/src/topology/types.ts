@@ -21,6 +21,12 @@ export interface ComputeTopologyOptions {
    * one converged run sometimes lands on a clearly worse optimum (see `leiden` in @evident/graph-algorithms).
    */
   restarts?: number;
+  /**
+   * Run Leiden on worker threads whatever the graph's size (below 32,768 entities it otherwise runs on the calling
+   * thread), so the caller's event loop stays free; and refuse a computation (429 `busy`, `retry_after_s`) when
+   * one is running and two more are waiting. What servers use. Default false.
+   */
+  off_thread?: boolean;
   progress?: (stage: string, fraction: number) => void;
 }
 
