@@ -24,9 +24,22 @@ export { normalizeName } from './model/normalize.js';
 export { KbCypherReadOnlyError, type RawQueryOptions, type RawQueryResult } from './cypher/raw-query.js';
 export { isPostgresUrl } from './store/open-store.js';
 export type * from './reasoning/index.js';
-export type { WhatIfChanges } from './db/what-if.js';
+export {
+  WHAT_IF_LIMITS,
+  type WhatIfChanges,
+  type WhatIfHypothesis,
+  type WhatIfSide,
+  type WhatIfSummary,
+  type WhatIfSummaryInput,
+} from './db/what-if.js';
 // work off the caller's thread (src/offload)
-export { KbBusyError } from './offload/errors.js';
+export {
+  KbBusyError,
+  KbOffThreadUnavailableError,
+  KbWorkerMemoryError,
+  KbWorkerTimeoutError,
+} from './offload/errors.js';
+export type { OffThreadSettings } from './offload/replica.js';
 export { OPPOSITE_PREDICATES, PREDICATE_COMPOSITIONS, type PredicateComposition } from './vocab/bio.js';
 // search and embeddings (src/search, src/embeddings)
 export { KbEmbeddingError, type EmbeddingStatus } from './embeddings/queue.js';

@@ -10,6 +10,12 @@ export interface RawQueryOptions {
   timeout_ms?: number;
   /** Refuse a result with more rows (default 10 000). */
   max_rows?: number;
+  /**
+   * Run on the base's replica thread (src/offload/README.md) rather than the caller's: the caller's event loop
+   * stays free, and a query past its budget or its thread's heap cap is stopped and its memory given back.
+   * What servers use. Default false (a small query answers sooner on the caller's thread).
+   */
+  off_thread?: boolean;
 }
 
 export interface RawQueryResult {
@@ -78,20 +84,39 @@ function out(v: Value, g: KbCypherGraph): unknown {
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, out(x, g)]));
 }
 
-export function rawQuery(
-  rc: ReadContext,
+/** rawQuery's arguments checked (KbValidationError naming the field), with the budgets it runs under. */
+export function checkRawQuery(
   cypher: unknown,
-  params: unknown = {},
-  options: RawQueryOptions = {},
-): RawQueryResult {
+  params: unknown,
+  options: RawQueryOptions,
+): { cypher: string; params: Record<string, unknown>; timeoutMs: number; maxRows: number } {
   if (typeof cypher !== 'string' || cypher.trim() === '') {
     throw new KbValidationError('invalid_type', 'cypher', 'must be a non-empty Cypher query');
   }
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     throw new KbValidationError('invalid_type', 'params', 'must be an object of named parameters');
   }
-  const timeoutMs = budget(options.timeout_ms, 'timeout_ms', RAW_QUERY_DEFAULTS.timeout_ms);
-  const maxRows = budget(options.max_rows, 'max_rows', RAW_QUERY_DEFAULTS.max_rows);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new KbValidationError('invalid_type', 'options', 'must be an object { timeout_ms?, max_rows?, off_thread? }');
+  }
+  if (options.off_thread !== undefined && typeof options.off_thread !== 'boolean') {
+    throw new KbValidationError('invalid_type', 'off_thread', 'must be true or false');
+  }
+  return {
+    cypher,
+    params: params as Record<string, unknown>,
+    timeoutMs: budget(options.timeout_ms, 'timeout_ms', RAW_QUERY_DEFAULTS.timeout_ms),
+    maxRows: budget(options.max_rows, 'max_rows', RAW_QUERY_DEFAULTS.max_rows),
+  };
+}
+
+export function rawQuery(
+  rc: ReadContext,
+  cypherIn: unknown,
+  paramsIn: unknown = {},
+  options: RawQueryOptions = {},
+): RawQueryResult {
+  const { cypher, params, timeoutMs, maxRows } = checkRawQuery(cypherIn, paramsIn, options);
   const q = compile(cypher);
   for (const part of q.parts) {
     for (const c of part.clauses) if (c.kind in WRITES) throw new KbCypherReadOnlyError(WRITES[c.kind]!);

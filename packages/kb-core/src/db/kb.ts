@@ -18,7 +18,7 @@ import type {
   Provenance,
 } from '../types.js';
 import { builtinVocabularies } from '../vocab/index.js';
-import { callForm, openOptionsOf } from './call-forms.js';
+import { callForm, openOptionsOf, optionsOf } from './call-forms.js';
 import { snapshotCounts } from '../analytics/stats.js';
 import type * as extract from './extraction-port.js';
 import { OPTION_KEYS } from './extraction-port.js';
@@ -34,7 +34,16 @@ import { embeddingChoice } from '../embeddings/options.js';
 import { loadVectors, saveVectors } from '../embeddings/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
 import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
-import { type WhatIfChanges, whatIfView } from './what-if.js';
+import {
+  checkHypothesis,
+  type WhatIfChanges,
+  type WhatIfSummary,
+  type WhatIfSummaryInput,
+  whatIfView,
+} from './what-if.js';
+import { whatIfSummaryOf } from './what-if-graph.js';
+import { checkRawQuery, type RawQueryOptions, type RawQueryResult } from '../cypher/raw-query.js';
+import { checkOffThreadSettings, type OffThreadSettings, Replica } from '../offload/replica.js';
 
 export interface RetractResult {
   source_id: string;
@@ -58,6 +67,9 @@ export class KbDB implements KbReader {
   private readonly backendName: Backend;
   private readonly w: WritePath;
   private readonly capture: ClaimCapture;
+  private readonly policy: ConfidencePolicy;
+  private replica: Replica | undefined;
+  private offThreadSettings: OffThreadSettings = {};
   /** OpenOptions.strict: refuse vocabulary violations instead of storing them with warnings. */
   readonly strict: boolean;
   /** The log's store (tests reach it to inject failures). */
@@ -96,6 +108,7 @@ export class KbDB implements KbReader {
       Infinity,
     );
     this.capture = new ClaimCapture(policy);
+    this.policy = policy;
     this.backendName = backend;
     this.extraction = extraction;
   }
@@ -378,7 +391,73 @@ export class KbDB implements KbReader {
   findConfidenceAlerts = this.read('findConfidenceAlerts');
   schema = this.read('schema');
   stats = this.read('stats');
-  rawQuery = this.read('rawQuery');
+
+  // ---- Cypher (src/cypher) and the replica thread (src/offload) ---------------------------------------
+
+  /** The replica thread off_thread calls run on (src/offload/README.md), started when first needed. */
+  private replicaOf(): Replica {
+    this.replica ??= new Replica(
+      {
+        position: async () => {
+          await this.w.beforeRead();
+          return this.w.lastSeq;
+        },
+        readAfter: (seq, limit) => this.w.store.readAfter(seq, limit),
+      },
+      { policy: this.policy, strict: this.strict },
+      this.offThreadSettings,
+    );
+    return this.replica;
+  }
+
+  /** A read-only openCypher query (src/cypher/README.md); `off_thread: true` runs it on the replica thread. */
+  async rawQuery(cypher: string, params?: Record<string, unknown>, options?: RawQueryOptions): Promise<RawQueryResult> {
+    if (!options?.off_thread) return this.reads.rawQuery(cypher, params, options);
+    const a = await this.offThreadQuery(cypher, params, options, 'value');
+    return a.value as RawQueryResult;
+  }
+
+  /**
+   * rawQuery on the replica thread, answering the result as JSON text made there: what a server sends as it is,
+   * so that neither the result's rows nor their serialisation take the server's thread.
+   */
+  async rawQueryJson(cypher: string, params?: Record<string, unknown>, options?: RawQueryOptions): Promise<string> {
+    const a = await this.offThreadQuery(cypher, params, options, 'json');
+    return new TextDecoder().decode(a.json!);
+  }
+
+  private offThreadQuery(
+    cypher: unknown,
+    params: unknown,
+    options: RawQueryOptions | undefined,
+    format: 'value' | 'json',
+  ) {
+    if (this.w.closed) return Promise.reject(new KbClosedError());
+    const q = checkRawQuery(cypher, params ?? {}, options ?? {});
+    return this.replicaOf().run(
+      {
+        kind: 'cypher',
+        cypher: q.cypher,
+        params: q.params,
+        timeout_ms: q.timeoutMs,
+        max_rows: q.maxRows,
+        as_of: Infinity,
+        format,
+      },
+      q.timeoutMs,
+    );
+  }
+
+  /**
+   * Settings of the replica thread that off_thread calls run on: its heap cap (`heap_mb`), how long it is kept
+   * idle (`idle_ms`), how many calls may run or wait (`max_waiting`); see src/offload/README.md. A thread already
+   * running keeps its heap cap until it ends.
+   */
+  configureOffThread(settings: OffThreadSettings): void {
+    const checked = checkOffThreadSettings(settings);
+    this.offThreadSettings = { ...this.offThreadSettings, ...checked };
+    this.replica?.configure(checked);
+  }
 
   // ---- search (src/search, src/embeddings): the live view's, and the embedding work's state ------------
   search = this.read('search');
@@ -429,6 +508,34 @@ export class KbDB implements KbReader {
   async whatIf(changes: WhatIfChanges): Promise<KbView> {
     if (this.w.closed) throw new KbClosedError();
     return whatIfView(this.w, this.capture, changes, () => this.describeStore(), this.strict);
+  }
+
+  /**
+   * The base before and after the changes (claim and entity counts, health score), in memory only, and the
+   * hypothesis tested after them: what the console's what-if answers. `off_thread: true` runs it on the replica
+   * thread, stopped past `timeout_ms` (default 30 000).
+   */
+  async whatIfSummary(
+    input: WhatIfSummaryInput,
+    options: { off_thread?: boolean; timeout_ms?: number } = {},
+  ): Promise<WhatIfSummary> {
+    if (this.w.closed) throw new KbClosedError();
+    checkHypothesis(input);
+    const o = optionsOf<{ off_thread?: boolean; timeout_ms?: number }>(options, 'options', [
+      'off_thread',
+      'timeout_ms',
+    ]);
+    if (o.off_thread !== undefined && typeof o.off_thread !== 'boolean')
+      throw new KbValidationError('invalid_type', 'off_thread', 'must be true or false');
+    const t = o.timeout_ms ?? WHAT_IF_TIMEOUT_MS;
+    if (typeof t !== 'number' || !Number.isInteger(t) || t < 1)
+      throw new KbValidationError('out_of_range', 'timeout_ms', 'must be a positive integer');
+    if (o.off_thread) {
+      const a = await this.replicaOf().run({ kind: 'what_if', input }, t);
+      return a.value as WhatIfSummary;
+    }
+    await this.w.beforeRead();
+    return whatIfSummaryOf(this.w, this.capture, input, this.strict, SEARCH_INDEX);
   }
 
   /** whatIf({ add_claims: claims }). */
@@ -652,6 +759,7 @@ export class KbDB implements KbReader {
     // Let queued writes finish first: a write whose promise is pending must not be cut in half.
     await this.w.queue;
     this.w.closed = true;
+    await this.replica?.close();
     this.searchIndex.close();
     const q = this.searchIndex.embeddings;
     if (q && this.store.backend === 'sqlite') {
@@ -678,6 +786,9 @@ export class KbDB implements KbReader {
 }
 
 export { KbError };
+
+/** whatIfSummary's time budget off the thread, by default. */
+const WHAT_IF_TIMEOUT_MS = 30_000;
 
 export interface IngestOptions {
   confidence?: number | null;
