@@ -3,7 +3,7 @@
 // never walked recursively (the old forbidden-key walk overflowed the stack: 500 and a stack trace in the log).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_JSON_DEPTH } from '../src/wire/json-nesting.js';
+import { MAX_JSON_DEPTH } from '../src/wire/json-shape.js';
 import { http, startTestServer, type TestServer } from './helpers.js';
 
 const INLINE = 512 * 1024;

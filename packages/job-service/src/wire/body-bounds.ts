@@ -20,6 +20,8 @@ export interface BodyBounds {
   fields: Map<string, TypeBounds>;
   /** Fields outside `fields` are allowed (additionalProperties is not false): no bound applies to them. */
   openFields: boolean;
+  /** Fields whose value is an object with a closed list of fields of its own: the scan follows their members too. */
+  objects: Map<string, BodyBounds>;
 }
 
 interface Schema {
@@ -111,10 +113,21 @@ const cache = new WeakMap<object, BodyBounds>();
 export function bodyBounds(schema: TSchema): BodyBounds {
   let b = cache.get(schema);
   if (!b) {
-    const s = schema as Schema;
-    const fields = new Map(Object.entries(s.properties ?? {}).map(([k, p]) => [k, typeBounds(p)]));
-    b = { object: typesOf(s).includes('object'), fields, openFields: s.additionalProperties !== false };
+    b = boundsOf(schema as Schema);
     cache.set(schema, b);
   }
   return b;
+}
+
+function boundsOf(s: Schema): BodyBounds {
+  const properties = Object.entries(s.properties ?? {});
+  const fields = new Map(properties.map(([k, p]) => [k, typeBounds(p)]));
+  const objects = new Map<string, BodyBounds>();
+  for (const [k, p] of properties) {
+    // Only a plain closed object (no alternatives): the scan then knows every member a valid value may have.
+    if (p.anyOf || p.oneOf || p.patternProperties || p.additionalProperties !== false) continue;
+    const types = typesOf(p);
+    if (types.length === 1 && types[0] === 'object') objects.set(k, boundsOf(p));
+  }
+  return { object: typesOf(s).includes('object'), fields, openFields: s.additionalProperties !== false, objects };
 }

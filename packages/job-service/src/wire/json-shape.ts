@@ -1,10 +1,12 @@
-// How deeply a JSON body nests, decided on its bytes before JSON.parse: one linear pass outside strings (strings
-// are skipped with Buffer#indexOf, which is native), no recursion, nothing allocated per byte. Every walk over a
-// parsed body (the forbidden-key check, the schema check, a kind's prepare) is then bounded by the limit, and a
-// body nested a hundred thousand levels deep is a 400 naming the limit, never a stack overflow.
+// The shape of a JSON body, decided on its bytes before JSON.parse: how deeply it nests and how many members its
+// objects hold. One linear pass outside strings (strings are skipped with Buffer#indexOf, which is native), no
+// recursion, nothing allocated per byte. Every walk over a parsed body (the forbidden-key check, the schema check,
+// a kind's prepare) is then bounded by the depth limit, and a body nested a hundred thousand levels deep is a 400
+// naming the limit, never a stack overflow; JSON.parse never builds an object of millions of keys (seconds of one
+// thread's time for a body of a few MB, duplicated keys included).
 //
 // Written by hand: the npm JSON tokenizers decode every string on the calling thread (see body-scan.ts); this
-// needs only the brackets.
+// needs only the brackets, colons and commas.
 import { InvalidParametersError, pointer } from '@evident/contract';
 
 /**
@@ -12,6 +14,12 @@ import { InvalidParametersError, pointer } from '@evident/contract';
  * deep at most; the margin leaves room for kinds to come and still keeps every walk over a body shallow.
  */
 export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Members one object may hold, keys repeated included (JSON.parse keeps the last of a repeated key, at a cost per
+ * occurrence). The API's objects have a dozen fields at most.
+ */
+export const MAX_OBJECT_MEMBERS = 1000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -22,15 +30,23 @@ const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const TOO_DEEP = `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels (the limit)`;
+/** The refusal of an object (at `path`) with more than MAX_OBJECT_MEMBERS members; the streaming scan's too. */
+export const tooManyMembers = (path: string) =>
+  new InvalidParametersError(
+    [{ path, message: `has more than ${MAX_OBJECT_MEMBERS} members (repeated keys count), the limit` }],
+    `the body has an object of more than ${MAX_OBJECT_MEMBERS} members, the limit of this API`,
+  );
 /** A refusal's pointer stops growing past this many characters (it then names an ancestor of the deep value). */
 const MAX_POINTER_CHARS = 1000;
 
 /**
  * The refusal of a body that nests deeper than MAX_JSON_DEPTH (400 `invalid_parameters`, the path of the value
- * that crosses the limit), or undefined. Text that is not JSON is left to JSON.parse, which refuses it.
+ * that crosses the limit) or has an object of more than MAX_OBJECT_MEMBERS members (the object's path), or
+ * undefined. Text that is not JSON is left to JSON.parse, which refuses it.
  */
-export function jsonNestingError(b: Buffer): InvalidParametersError | undefined {
-  // Per open level: whether it is an array, its current index (arrays), its current key's bytes (objects).
+export function jsonShapeError(b: Buffer): InvalidParametersError | undefined {
+  // Per open level: whether it is an array, its current index (arrays) or members so far (objects), its current
+  // key's bytes (objects).
   const isArray = new Uint8Array(MAX_JSON_DEPTH + 1);
   const index = new Uint32Array(MAX_JSON_DEPTH + 1);
   const keyStart = new Int32Array(MAX_JSON_DEPTH + 1);
@@ -69,6 +85,9 @@ export function jsonNestingError(b: Buffer): InvalidParametersError | undefined 
       if (depth > 0 && !isArray[depth]) {
         keyStart[depth] = stringStart;
         keyEnd[depth] = stringEnd;
+        if (++index[depth]! > MAX_OBJECT_MEMBERS) {
+          return tooManyMembers(pathOf(b, depth - 1, isArray, index, keyStart, keyEnd));
+        }
       }
     }
     i++;

@@ -1,7 +1,7 @@
 // A large JSON body, kept as bytes: parsing and validating it (tens of MB of base64 matrices) would stall the
 // event loop, so submission routes hand it to a thread that parses, validates and prepares it in one go.
 import { InvalidParametersError, pointer, type Problem } from '@evident/contract';
-import { jsonNestingError } from './json-nesting.js';
+import { jsonShapeError } from './json-shape.js';
 
 export class RawJsonBody {
   constructor(readonly bytes: Buffer) {}
@@ -9,13 +9,14 @@ export class RawJsonBody {
 
 /**
  * JSON.parse of a body's bytes, bounded and checked like Fastify's own parser: a body nesting deeper than
- * MAX_JSON_DEPTH is refused before it is parsed (InvalidParametersError naming the limit); unparseable text throws
+ * MAX_JSON_DEPTH, or with an object of more than MAX_OBJECT_MEMBERS members, is refused before it is parsed
+ * (InvalidParametersError naming the limit); unparseable text throws
  * a SyntaxError; valid JSON with a `__proto__` or `constructor.prototype` key throws InvalidParametersError naming
  * each (JSON.parse defines such keys as plain own properties, so walking the result is safe).
  */
 export function parseJsonSafely(bytes: Buffer): unknown {
-  const tooDeep = jsonNestingError(bytes);
-  if (tooDeep) throw tooDeep;
+  const refused = jsonShapeError(bytes);
+  if (refused) throw refused;
   const text = bytes.toString('utf8');
   const value: unknown = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const problems = forbiddenKeys(value);
