@@ -247,6 +247,8 @@ export interface HostileReport {
   /** A request not answered by then counts as unanswered. */
   request_deadline_ms: number;
   cases: CaseResult[];
+  /** The server's memory on the quiet server, after the baseline (its data loaded): what the cases add to. */
+  memory_at_baseline: ProcessMemory | null;
   settle_seconds: number;
   rss_after_60s_mb: number | null;
   memory_after: ProcessMemory | null;
@@ -324,7 +326,10 @@ export async function runHostileBench(options: HostileBenchOptions): Promise<Hos
     // A few first requests warm the route up; they are not measured.
     await measureBaseline(server.url, options.probe, 5, intervalMs, timeoutMs);
     const baseline = await measureBaseline(server.url, options.probe, options.baselineN ?? 100, intervalMs, timeoutMs);
-    log(`${server.name}: baseline slowest ${baseline.slowest_ms} ms, p50 ${baseline.p50_ms} ms`);
+    const atBaseline = processMemory(server.pid) ?? null;
+    log(
+      `${server.name}: baseline slowest ${baseline.slowest_ms} ms, p50 ${baseline.p50_ms} ms, RSS ${atBaseline?.rss_mb} MB`,
+    );
     const cases: CaseResult[] = [];
     for (const c of options.cases) {
       const started = performance.now();
@@ -395,6 +400,7 @@ export async function runHostileBench(options: HostileBenchOptions): Promise<Hos
       probe_interval_ms: intervalMs,
       request_deadline_ms: timeoutMs,
       cases,
+      memory_at_baseline: atBaseline,
       settle_seconds: settleMs / 1000,
       rss_after_60s_mb: rss,
       memory_after: memory,

@@ -79,6 +79,7 @@ test('each answer is classed: a 5xx, out of shape, unanswered; a server that die
 
   assert.equal(report.baseline.n, 5);
   assert.equal(typeof report.baseline_slowest_ms, 'number');
+  assert.ok(report.memory_at_baseline !== null && report.memory_at_baseline.rss_mb > 0);
 
   const refused = byName['refused in shape']!;
   assert.deepEqual(refused.statuses, { 400: 1 });
