@@ -30,7 +30,7 @@ export {
 } from './request.js';
 export { generateCompounds, generateFromInput, type GenerationHooks } from './generate.js';
 export { analyseTarget, pocketResiduesPdb, type StructureOrigin, type TargetSite } from './target/site.js';
-export { STRUCTURE_LIMITS, PDB_ID, CHAIN_ID, type TargetRequest } from './target/request-target.js';
+export { STRUCTURE_LIMITS, PDB_ID, CHAIN_ID, canonicalPdbId, type TargetRequest } from './target/request-target.js';
 export type { DockingPort, DockedPose, DockingDescription, TargetSummary } from './target/port.js';
 export { dockingTerm, MAX_ISOMERS, type DockingStats } from './generation/docking-rounds.js';
 export {

@@ -17,7 +17,17 @@ export interface TargetRequest {
 
 /** Bounds: the encoded field, the decoded (and, for gzip, inflated) text. */
 export const STRUCTURE_LIMITS = { encodedChars: 40_000_000, decodedBytes: 30_000_000 };
-export const PDB_ID = /^[0-9][A-Za-z0-9]{3}$/;
+// Classic four-character PDB ids (1ABC) and the extended form wwPDB announced for when they run out
+// (pdb_00001abc: "pdb_" and eight characters, a classic id being pdb_0000 followed by it).
+export const PDB_ID = /^(?:[0-9][A-Za-z0-9]{3}|[Pp][Dd][Bb]_[0-9]{5}[A-Za-z0-9]{3})$/;
+
+/** The id in one spelling (upper case; an extended id that holds a classic one becomes it), or undefined. */
+export function canonicalPdbId(raw: string): string | undefined {
+  if (!PDB_ID.test(raw)) return undefined;
+  if (raw.length === 4) return raw.toUpperCase();
+  const rest = raw.slice(4).toUpperCase();
+  return rest.startsWith('0000') ? rest.slice(4) : `pdb_${rest}`;
+}
 export const CHAIN_ID = /^[A-Za-z0-9]{1,4}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -35,10 +45,11 @@ export function readTargetFields(
     if (text !== null) target.structure = text;
   }
   if (raw.pdb_id !== undefined) {
-    const id = raw.pdb_id;
-    if (typeof id !== 'string' || !PDB_ID.test(id)) bad('/pdb_id', 'must be a four-character PDB id such as "2SRC"');
+    const id = typeof raw.pdb_id === 'string' ? canonicalPdbId(raw.pdb_id) : undefined;
+    if (id === undefined)
+      bad('/pdb_id', 'must be a four-character PDB id such as "2SRC", or its extended form such as "pdb_00002src"');
     else if (raw.structure !== undefined) bad('/pdb_id', 'give either structure or pdb_id, not both');
-    else target.pdb_id = id.toUpperCase();
+    else target.pdb_id = id;
   }
   if (raw.chain !== undefined) {
     const c = raw.chain;

@@ -1,21 +1,11 @@
 // Identifiers that end up in URLs and file names. Every id from a request or from a service's answer passes one
 // of these before it is used: only letters, digits, `_` and `-` survive, so no id can climb out of a base URL
 // or out of the cache directory.
-import { RESIDUE_LABEL, UNIPROT_ACCESSION } from '@evident/compound-generation';
+import { canonicalPdbId, RESIDUE_LABEL, UNIPROT_ACCESSION } from '@evident/compound-generation';
 import { InvalidParametersError, type Problem } from '@evident/contract';
 
-// Classic four-character PDB ids (1ABC) and the extended form wwPDB announced for when they run out
-// (pdb_00001abc: "pdb_" and eight characters, the classic id being pdb_0000 + it).
-const CLASSIC_PDB_ID = /^[0-9][A-Za-z0-9]{3}$/;
-const EXTENDED_PDB_ID = /^pdb_[0-9]{5}[A-Za-z0-9]{3}$/i;
-
-/** The id in one spelling (classic ids upper case; an extended id that holds a classic one becomes it), or undefined. */
-export function canonicalPdbId(raw: string): string | undefined {
-  if (CLASSIC_PDB_ID.test(raw)) return raw.toUpperCase();
-  if (!EXTENDED_PDB_ID.test(raw)) return undefined;
-  const rest = raw.slice(4).toUpperCase();
-  return rest.startsWith('0000') ? rest.slice(4) : `pdb_${rest}`;
-}
+// PDB ids, classic (1ABC) or extended (pdb_00001abc), are read as the engine reads a request's pdb_id.
+export { canonicalPdbId };
 
 /** The accession without an isoform suffix: RCSB and AlphaFold DB index canonical sequences. */
 export function canonicalAccession(raw: string): string | undefined {

@@ -123,7 +123,12 @@ export const CgRequest = Type.Object(
       }),
     ),
     pdb_id: Type.Optional(
-      Type.String({ minLength: 4, maxLength: 4, description: 'A PDB entry to use as the target structure, e.g. 2SRC' }),
+      Type.String({
+        minLength: 4,
+        maxLength: 12,
+        description:
+          'A PDB entry to use as the target structure: its id (2SRC) or its extended id (pdb_00002src, wwPDB)',
+      }),
     ),
     chain: Type.Optional(
       Type.String({
