@@ -251,3 +251,28 @@ test('whatIfSummary off the thread answers what it answers on it; its refusals n
     t.cleanup();
   }
 });
+
+test('a replica that does not fit its heap cap answers 503 off_thread_unavailable, naming heap_mb', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path, { embedding: false });
+    await db.ingestBatch(
+      Array.from({ length: 40_000 }, (_, i) =>
+        claim(`gene ${i}`, 'gene', 'binds', `gene ${(i * 7) % 40_000}`, 'gene', `s${i % 300}`),
+      ),
+    );
+    db.configureOffThread({ heap_mb: 16 });
+    for (const q of ['MATCH (n) RETURN count(n)', 'RETURN 1']) {
+      await assert.rejects(db.rawQuery(q, {}, { off_thread: true }), (e: any) => {
+        assert.equal(e.code, 'off_thread_unavailable');
+        assert.equal(e.status, 503);
+        assert.match(e.message, /heap_mb/);
+        return true;
+      });
+    }
+    db.configureOffThread({ heap_mb: 512 });
+    assert.deepEqual((await db.rawQuery('MATCH (n) RETURN count(n)', {}, { off_thread: true })).rows, [[40_000]]);
+  } finally {
+    t.cleanup();
+  }
+});

@@ -225,22 +225,33 @@ export class Replica {
           for (const p of batch) p.reject(e);
           continue;
         }
-        if (worker !== this.worker || this.closed) {
-          // The thread ended while it was being fed: of itself (the batch gets the reason), or because the job it
-          // was running was stopped (the batch goes to a fresh thread).
-          const broken = this.broken.get(worker) ?? (this.closed ? new KbClosedError() : undefined);
-          if (broken) for (const p of batch) p.reject(broken);
-          else this.waiting.unshift(...batch);
-          continue;
-        }
-        for (const p of batch) {
+        worker.ref();
+        for (const [i, p] of batch.entries()) {
+          // Each job's input is copied into the message (a what-if's claims: tens of ms): one per turn.
+          if (i > 0) await new Promise((r) => setImmediate(r));
+          if (worker !== this.worker || this.closed) {
+            this.unsent(worker, batch.slice(i));
+            break;
+          }
           this.posted.set(p.id, p);
           worker.postMessage({ op: 'run', id: p.id, job: p.job } satisfies ToReplica);
         }
-        worker.ref();
       }
     } finally {
       this.pumping = false;
+    }
+  }
+
+  /**
+   * Jobs not yet sent to a thread that has ended: of itself (they get the reason), with the base closed, or because
+   * the job it was running was stopped (they go to a fresh thread, in the order asked).
+   */
+  private unsent(worker: Worker, jobs: Pending[]): void {
+    const why = this.broken.get(worker) ?? (this.closed ? new KbClosedError() : undefined);
+    if (why) for (const p of jobs) p.reject(why);
+    else {
+      this.waiting.push(...jobs);
+      this.waiting.sort((a, b) => a.id - b.id);
     }
   }
 
@@ -316,7 +327,8 @@ export class Replica {
       clearTimeout(running.timer);
       running.reject(this.stopped(running, oom, error));
       // The jobs behind the stopped one had not started: they run on a fresh thread.
-      this.waiting.unshift(...rest);
+      this.waiting.push(...rest);
+      this.waiting.sort((a, b) => a.id - b.id);
       if (this.waiting.length > 0 && !this.closed) void this.pump();
       return;
     }
