@@ -1,9 +1,11 @@
 // /api/v1 topology routes: topics, one topic, density, cross-domain bridges, and the computation itself. Each maps
-// a request to one library call (src/topology of @evident/kb-core); errors go through the console's handler.
+// a request to one library call (src/topology of @evident/kb-core); errors go through the console's handler. The
+// computation runs off the console's thread (off_thread).
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { KbDB } from '@evident/kb';
 import * as S from '../surface/schemas.js';
+import { withRetryAfter } from './long-calls.js';
 
 const open = { additionalProperties: true } as const;
 const errors = (...codes: number[]) =>
@@ -193,9 +195,14 @@ export async function registerTopologyRoutes(api: FastifyInstance, db: KbDB): Pr
           },
           { additionalProperties: false },
         ),
-        response: { 200: TopologyResult, ...errors() },
+        response: { 200: TopologyResult, ...errors(429) },
       },
     },
-    async (req) => db.computeTopology((req.body ?? {}) as Parameters<KbDB['computeTopology']>[0]),
+    // Off the thread: Leiden on worker threads whatever the base's size, and 429 busy (Retry-After) when one
+    // computation runs and two wait.
+    async (req, reply) =>
+      withRetryAfter(reply, () =>
+        db.computeTopology({ ...((req.body ?? {}) as Parameters<KbDB['computeTopology']>[0]), off_thread: true }),
+      ),
   );
 }
