@@ -1,19 +1,29 @@
 // Turns on the caller's thread for work that must stay there (search reads the base's own index, which holds a
-// native vector index that no worker thread can load): each piece of work runs in an event-loop turn of its own,
-// one at a time. Forty searches asked at once then take forty turns, and between two of them the server reads its
-// sockets and answers other requests, instead of running all forty back to back while every other request waits.
+// native vector index that no worker thread can load): work asked while other work is running or waiting starts in
+// an event-loop turn of its own, one at a time. Forty searches asked at once then take forty turns, and between two
+// of them the server reads its sockets and answers other requests, instead of running all forty back to back while
+// every other request waits. Work asked when nothing is running starts at once, as a lone call always did.
+
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
 
 export class Turns {
   private tail: Promise<unknown> = Promise.resolve();
+  /** Work running or waiting. */
+  private count = 0;
 
-  /** Runs `work` once the work asked before it is done, starting in a turn of the event loop of its own. */
+  /** Runs `work` once the work asked before it is done: at once when there is none, else in a turn of its own. */
   take<T>(work: () => T | Promise<T>): Promise<T> {
-    const turn = this.tail.then(
-      () => new Promise<void>((r) => setImmediate(r)),
-      () => new Promise<void>((r) => setImmediate(r)),
+    const start = this.count === 0 ? Promise.resolve() : this.tail.then(nextTurn, nextTurn);
+    this.count++;
+    const done = start.then(work);
+    this.tail = done.then(
+      () => {
+        this.count--;
+      },
+      () => {
+        this.count--;
+      },
     );
-    const done = turn.then(work);
-    this.tail = done.catch(() => undefined);
     return done;
   }
 }
