@@ -38,3 +38,34 @@ test('off the thread, topology answers as on it; a fourth computation while one 
     t.cleanup();
   }
 });
+
+test('structural embeddings off the thread: the same vectors, and the event loop keeps turning while the SVD runs', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path, { embedding: false });
+    const claims = [];
+    for (let i = 0; i < 60; i++) {
+      claims.push(claim(`g${i}`, 'gene', 'binds', `g${(i + 1) % 60}`, 'gene', 's'));
+      claims.push(claim(`g${i}`, 'gene', 'binds', `g${(i * 7 + 3) % 60}`, 'gene', 't'));
+    }
+    await db.ingestBatch(claims);
+    const here = await db.generateWeightedStructuralEmbeddings({ dim: 8, seed: 5 });
+    const hereVector = await db.entityEmbedding('g3', { kind: 'weighted' });
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const there = await db.generateWeightedStructuralEmbeddings({ dim: 8, seed: 5, off_thread: true });
+    running = false;
+    assert.ok(turns > 3, `the event loop turned ${turns} times while the SVD ran elsewhere`);
+    const strip = (r: typeof here) => ({ ...r, computed_at: '' });
+    assert.deepEqual(strip(there), strip(here));
+    assert.deepEqual(await db.entityEmbedding('g3', { kind: 'weighted' }), hereVector);
+    await assert.rejects(db.generateStructuralEmbeddings({ off_thread: 1 as never }), /off_thread/);
+  } finally {
+    t.cleanup();
+  }
+});

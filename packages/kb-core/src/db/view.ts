@@ -39,6 +39,8 @@ import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFr
 export interface EmbeddingOptions {
   dim?: number;
   seed?: number;
+  /** Run the SVD on a worker thread of its own, so the caller's event loop stays free (src/offload). Default false. */
+  off_thread?: boolean;
   progress?: (stage: string, fraction: number) => void;
 }
 

@@ -1,6 +1,6 @@
 // Structural embeddings: the truncated SVD of the symmetric entity adjacency matrix (counts of distinct active
 // facts, or their summed confidences), vectors U·√Σ per entity; cosine neighbours over them.
-import { randomizedSvd } from '@evident/graph-algorithms';
+import { type CsrGraph, randomizedSvd } from '@evident/graph-algorithms';
 import { KbNotFoundError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import type { EntitySummary } from '../types.js';
@@ -25,6 +25,17 @@ export function embeddingDim(requested: number, n: number): { dim: number; warni
   return { dim, warnings: [{ code: 'dim_reduced', field: 'dim', message }] };
 }
 
+/** The SVD an embedding runs: randomizedSvd here, or on a worker thread (offload/svd.ts). */
+export type EmbeddingSvd = (
+  csr: CsrGraph,
+  dim: number,
+  seed: number,
+  progress?: (fraction: number) => void,
+) => { values: Float64Array; vectors: Float64Array; converged: boolean };
+
+const svdHere: EmbeddingSvd = (csr, dim, seed, progress) =>
+  randomizedSvd(csr, dim, { seed, trusted: true, hooks: progress ? { progress: (_, f) => progress(f) } : undefined });
+
 export function generateEmbeddings(
   rc: ReadContext,
   kind: 'structural' | 'weighted',
@@ -33,6 +44,26 @@ export function generateEmbeddings(
   logSeq: number,
   progress?: (stage: string, fraction: number) => void,
 ): StoredEmbedding {
+  const prepared = prepareEmbeddings(rc, kind, requested, logSeq);
+  if (prepared.n === 0) return prepared.finish(undefined);
+  return prepared.finish(svdHere(prepared.csr, prepared.dim, seed, progress && ((f) => progress('embeddings', f))));
+}
+
+/**
+ * An embedding in two steps: the graph read from the index (synchronous, one go), then `finish` with the SVD's
+ * answer (undefined for an empty graph), which may come from another thread in between.
+ */
+export function prepareEmbeddings(
+  rc: ReadContext,
+  kind: 'structural' | 'weighted',
+  requested: number,
+  logSeq: number,
+): {
+  n: number;
+  dim: number;
+  csr: CsrGraph;
+  finish(svd: ReturnType<EmbeddingSvd> | undefined): StoredEmbedding;
+} {
   const graph = entityGraph(rc, kind === 'weighted');
   const n = graph.csr.n;
   const entity_ids = Array.from(graph.entities, (e) => rc.s.entityIds[e]!);
@@ -46,21 +77,19 @@ export function generateEmbeddings(
     computed_at: new Date().toISOString(),
     warnings,
   };
-  if (n === 0)
-    return { result: { ...base, singular_values: [], converged: true }, entity_ids, vectors: new Float64Array(0) };
-  const svd = randomizedSvd(graph.csr, dim, {
-    seed,
-    trusted: true,
-    hooks: progress ? { progress: (_, f) => progress('embeddings', f) } : undefined,
-  });
-  const vectors = svd.vectors;
-  const scale = Float64Array.from(svd.values, Math.sqrt);
-  for (let i = 0; i < n; i++) for (let j = 0; j < dim; j++) vectors[i * dim + j]! *= scale[j]!;
-  return {
-    result: { ...base, singular_values: Array.from(svd.values), converged: svd.converged },
-    entity_ids,
-    vectors,
+  const finish = (svd: ReturnType<EmbeddingSvd> | undefined): StoredEmbedding => {
+    if (svd === undefined)
+      return { result: { ...base, singular_values: [], converged: true }, entity_ids, vectors: new Float64Array(0) };
+    const vectors = svd.vectors;
+    const scale = Float64Array.from(svd.values, Math.sqrt);
+    for (let i = 0; i < n; i++) for (let j = 0; j < dim; j++) vectors[i * dim + j]! *= scale[j]!;
+    return {
+      result: { ...base, singular_values: Array.from(svd.values), converged: svd.converged },
+      entity_ids,
+      vectors,
+    };
   };
+  return { n, dim, csr: graph.csr, finish };
 }
 
 export function embeddingRow(stored: StoredEmbedding, id: string): number {

@@ -4,12 +4,19 @@ import { existsSync } from 'node:fs';
 import { KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import { computeTopology } from './compute.js';
-import { embeddingRow, generateEmbeddings, similarEntities } from './embeddings.js';
+import { embeddingRow, generateEmbeddings, prepareEmbeddings, similarEntities } from './embeddings.js';
+import { svdOffThread } from '../offload/svd.js';
 import { KbTopologyNotComputedError } from './errors.js';
 import { KbBusyError } from '../offload/errors.js';
 import { checkLevel, crossDomainBridges, densityMap, listTopics, queryTopic } from './reads.js';
 import { TopologyStore } from './store.js';
-import type { ComputeTopologyOptions, EmbeddingResult, StoredTopology, TopologyResult } from './types.js';
+import type {
+  ComputeTopologyOptions,
+  EmbeddingResult,
+  StoredEmbedding,
+  StoredTopology,
+  TopologyResult,
+} from './types.js';
 
 type Progress = (stage: string, fraction: number) => void;
 type Kind = 'structural' | 'weighted';
@@ -150,17 +157,23 @@ export class TopologyStage {
     return queryTopic(this.ctx(), this.topology(), topic_id, int(options.limit, 'limit', 50, 1, 100_000));
   }
 
-  generateEmbeddings(kind: Kind, options: { dim?: number; seed?: number; progress?: Progress } = {}): EmbeddingResult {
+  async generateEmbeddings(
+    kind: Kind,
+    options: { dim?: number; seed?: number; off_thread?: boolean; progress?: Progress } = {},
+  ): Promise<EmbeddingResult> {
     const dim = int(options.dim, 'dim', 64, 1, 1024);
     const seed = int(options.seed, 'seed', 0, 0, 2 ** 31 - 1);
-    const stored = generateEmbeddings(
-      this.ctx(),
-      kind,
-      dim,
-      seed,
-      this.describe().log_seq,
-      progressOf(options.progress),
-    );
+    const progress = progressOf(options.progress);
+    let stored: StoredEmbedding;
+    if (flag(options.off_thread, 'off_thread')) {
+      // The graph is read here, in one go; the SVD runs on a thread of its own meanwhile.
+      const prepared = prepareEmbeddings(this.ctx(), kind, dim, this.describe().log_seq);
+      const svd =
+        prepared.n === 0
+          ? undefined
+          : await svdOffThread(prepared.csr, prepared.dim, seed, progress && ((f) => progress('embeddings', f)));
+      stored = prepared.finish(svd);
+    } else stored = generateEmbeddings(this.ctx(), kind, dim, seed, this.describe().log_seq, progress);
     this.kept().setEmbedding(stored);
     return stored.result;
   }

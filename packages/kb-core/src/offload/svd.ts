@@ -1,0 +1,64 @@
+// The structural embeddings' SVD on a worker thread of its own (svd-thread.ts), so the caller's event loop stays
+// free while it runs: the matrix is copied in, the vectors are moved back, and the thread ends with the call.
+import { Worker } from 'node:worker_threads';
+import { deserializeError, type SerializedError } from '@evident/contract';
+import type { CsrGraph } from '@evident/graph-algorithms';
+import { KbOffThreadUnavailableError } from './errors.js';
+
+export interface SvdJob {
+  n: number;
+  offsets: Int32Array;
+  targets: Int32Array;
+  weights: Float64Array;
+  dim: number;
+  seed: number;
+}
+
+export interface SvdAnswer {
+  values?: Float64Array;
+  vectors?: Float64Array;
+  converged?: boolean;
+  error?: SerializedError;
+}
+
+// As replica.ts: from the TypeScript sources a bootstrap registers tsx in the thread first.
+const sourceMode = import.meta.url.endsWith('.ts');
+const threadUrl = new URL(sourceMode ? './svd-thread.ts' : './svd-thread.js', import.meta.url);
+const bootstrap = sourceMode
+  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((t) => { t.register(); return import(${JSON.stringify(threadUrl.href)}); })`
+  : undefined;
+
+/** randomizedSvd(csr, dim, { seed }) on a worker thread: its values, vectors (n × dim) and whether it converged. */
+export function svdOffThread(
+  csr: CsrGraph,
+  dim: number,
+  seed: number,
+  progress?: (fraction: number) => void,
+): Promise<{ values: Float64Array; vectors: Float64Array; converged: boolean }> {
+  const job: SvdJob = { n: csr.n, offsets: csr.offsets, targets: csr.targets, weights: csr.weights, dim, seed };
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const worker = bootstrap
+      ? new Worker(bootstrap, { eval: true, workerData: job })
+      : new Worker(threadUrl, { workerData: job });
+    worker.on('message', (m: SvdAnswer & { progress?: number }) => {
+      if (m.progress !== undefined) {
+        progress?.(m.progress);
+        return;
+      }
+      settled = true;
+      void worker.terminate();
+      if (m.error) reject(deserializeError(m.error));
+      else resolve({ values: m.values!, vectors: m.vectors!, converged: m.converged! });
+    });
+    worker.on('error', (e) => {
+      if (settled) return;
+      settled = true;
+      reject(new KbOffThreadUnavailableError(`the SVD's thread failed (${e.message})`));
+    });
+    worker.on('exit', () => {
+      if (!settled) reject(new KbOffThreadUnavailableError('the SVD thread ended without an answer'));
+      settled = true;
+    });
+  });
+}
