@@ -10,12 +10,26 @@ export class Turns {
   private tail: Promise<unknown> = Promise.resolve();
   /** Work running or waiting. */
   private count = 0;
+  /** Work ran in this turn of the event loop (cleared by the next check phase). */
+  private ranThisTurn = false;
 
-  /** Runs `work` once the work asked before it is done: at once when there is none, else in a turn of its own. */
+  /**
+   * Runs `work` once the work asked before it is done: at once when there is none and none ran in this turn yet,
+   * else in a turn of its own. Requests that arrive together are handled in one turn, one after the other: without
+   * the second condition each would find the one before it finished and run at once, all in that one turn.
+   */
   take<T>(work: () => T | Promise<T>): Promise<T> {
-    const start = this.count === 0 ? Promise.resolve() : this.tail.then(nextTurn, nextTurn);
+    const start = this.count === 0 && !this.ranThisTurn ? Promise.resolve() : this.tail.then(nextTurn, nextTurn);
     this.count++;
-    const done = start.then(work);
+    const done = start.then(() => {
+      if (!this.ranThisTurn) {
+        this.ranThisTurn = true;
+        setImmediate(() => {
+          this.ranThisTurn = false;
+        });
+      }
+      return work();
+    });
     this.tail = done.then(
       () => {
         this.count--;
