@@ -10,6 +10,13 @@ import { entityGraph } from './entity-graph.js';
 import { describeTopics } from './labels.js';
 import type { ComputeTopologyOptions, StoredTopology, TopologyLevel } from './types.js';
 
+/**
+ * Off the thread, a level whose graph has at most this many matrix entries times restarts runs on the calling
+ * thread: tens of milliseconds at most, where starting a worker costs more and holds the calling thread too (the
+ * coarser levels' graphs, one node per finer topic, are usually this small).
+ */
+const INLINE_WORK = 65_536;
+
 export async function computeTopology(
   rc: ReadContext,
   options: Required<Omit<ComputeTopologyOptions, 'progress'>> & Pick<ComputeTopologyOptions, 'progress'>,
@@ -19,9 +26,10 @@ export async function computeTopology(
 ): Promise<StoredTopology> {
   const { resolution, levels, seed, min_topic_size, n_iterations, restarts, progress, off_thread } = options;
   const maxIterations = n_iterations < 0 ? Number.POSITIVE_INFINITY : n_iterations;
-  // Off the thread: every level's Leiden on workers (leidenAsync's worker path, taken whatever the graph's size
-  // when `threads` is given).
-  const threads = off_thread ? { threads: offThreadLeidenThreads(restarts) } : {};
+  // Off the thread: a level's Leiden on workers (leidenAsync's worker path, taken whatever the graph's size when
+  // `threads` is given), unless its graph is so small that the runs cost less than starting a worker would.
+  const threadsFor = (g: CsrGraph) =>
+    off_thread && g.targets.length * restarts > INLINE_WORK ? { threads: offThreadLeidenThreads(restarts) } : {};
   const graph = entityGraph(rc, false);
   const { csr } = graph;
   progress?.('topology', 0.05);
@@ -37,7 +45,7 @@ export async function computeTopology(
       restarts,
       trusted: true,
       hooks,
-      ...threads,
+      ...threadsFor(csr),
     });
     let count = first.count;
     let membership = first.membership;
@@ -60,7 +68,7 @@ export async function computeTopology(
         maxIterations,
         restarts,
         trusted: true,
-        ...threads,
+        ...threadsFor(levelGraph),
       });
       if (up.count >= count) break;
       const next = new Int32Array(csr.n);
