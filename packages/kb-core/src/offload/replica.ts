@@ -55,7 +55,9 @@ export interface ReplicaAnswer {
 
 interface Pending {
   id: number;
-  job: ReplicaJob;
+  kind: ReplicaJob['kind'];
+  /** Dropped once the job has started: only a job that has not started is sent again (to a fresh thread). */
+  job: ReplicaJob | undefined;
   budgetMs: number;
   resolve(a: ReplicaAnswer): void;
   reject(e: unknown): void;
@@ -168,7 +170,16 @@ export class Replica {
     clearTimeout(this.idleTimer);
     this.open++;
     const answer = new Promise<ReplicaAnswer>((resolve, reject) => {
-      this.waiting.push({ id: this.nextId++, job, budgetMs, resolve, reject, started: false, deadline: 0 });
+      this.waiting.push({
+        id: this.nextId++,
+        kind: job.kind,
+        job,
+        budgetMs,
+        resolve,
+        reject,
+        started: false,
+        deadline: 0,
+      });
       void this.pump();
     });
     const settled = () => {
@@ -234,7 +245,7 @@ export class Replica {
             break;
           }
           this.posted.set(p.id, p);
-          worker.postMessage({ op: 'run', id: p.id, job: p.job } satisfies ToReplica);
+          worker.postMessage({ op: 'run', id: p.id, job: p.job! } satisfies ToReplica);
         }
       }
     } finally {
@@ -281,6 +292,7 @@ export class Replica {
     if (!p) return;
     if (m.type === 'started') {
       p.started = true;
+      p.job = undefined;
       const limit = p.budgetMs + graceMs(p.budgetMs);
       p.deadline = Date.now() + limit;
       p.timer = setTimeout(() => {
@@ -345,7 +357,7 @@ export class Replica {
 
   /** The answer of a job whose thread was stopped under it. */
   private stopped(p: Pending, oom: boolean, error: Error | undefined): Error {
-    const cypher = p.job.kind === 'cypher';
+    const cypher = p.kind === 'cypher';
     if (p.timedOut) return new KbWorkerTimeoutError(cypher ? 'cypher_timeout' : 'what_if_timeout', p.budgetMs);
     if (oom)
       return new KbWorkerMemoryError(

@@ -1,9 +1,9 @@
 // What the routes of long calls (Cypher, what-if, topology) share. A call refused because too many of its kind are
 // running or waiting (kb-core's KbBusyError, 429) tells the client when to try again: the Retry-After header,
 // beside the error body the console's handler sends. And a request whose body is large (a what-if of 10,000 claims
-// is about 2 MB of JSON) is checked against its schema in an event-loop turn of its own, one such request at a
-// time: several arriving together would otherwise be validated back to back while every other request waits.
-import type { FastifyReply } from 'fastify';
+// is about 2 MB of JSON) is parsed and checked against its schema in an event-loop turn of its own, one such
+// request at a time: several arriving together would otherwise be handled back to back while every other waits.
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { KbBusyError } from '@evident/kb';
 
 export async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
@@ -17,12 +17,22 @@ export async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise
 
 let tail: Promise<void> = Promise.resolve();
 
-/**
- * A preValidation hook: the request's validation and the synchronous start of its handler run in a turn of the
- * event loop of their own, after those of the requests before it (a setImmediate each, taken in order).
- */
-export function ownTurn(): Promise<void> {
+/** A turn of the event loop of its own, after those of the requests before it (a setImmediate each, in order). */
+function ownTurn(): Promise<void> {
   const turn = tail.then(() => new Promise<void>((r) => setImmediate(r)));
   tail = turn;
   return turn;
+}
+
+/**
+ * JSON bodies of the routes in `scope` are parsed by Fastify's own parser (the same refusals of `__proto__` and
+ * `constructor` keys), in a turn of their own: the parse, the schema check and the handler's start then make one
+ * slice of the event loop per request, where bodies that arrive together were parsed back to back.
+ */
+export function ownTurnJson(scope: FastifyInstance): void {
+  const parse = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    void ownTurn().then(() => parse(req, body as string, done));
+  });
 }

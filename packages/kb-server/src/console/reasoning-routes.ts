@@ -7,7 +7,7 @@ import { KbNotFoundError, type KbDB } from '@evident/kb';
 import * as S from '../surface/schemas.js';
 import * as R from '../surface/reasoning-schemas.js';
 import { toClaimInput, viewAt } from '../surface/calls.js';
-import { ownTurn, withRetryAfter } from './long-calls.js';
+import { ownTurnJson, withRetryAfter } from './long-calls.js';
 
 /** The most one what-if request names: sources to retract, claims to add. */
 const WHAT_IF_MAX_SOURCES = 1000;
@@ -178,11 +178,18 @@ export async function registerReasoningRoutes(api: FastifyInstance, db: KbDB): P
     (v, q) => v.testHypothesis(q.subject, q.predicate, q.object),
   );
 
+  // In a context of its own: its body (up to 10,000 claims, about 2 MB) is parsed and checked in a turn of the
+  // event loop of its own (long-calls.ts).
+  await api.register(async (scope) => {
+    ownTurnJson(scope);
+    registerWhatIf(scope, db);
+  });
+}
+
+function registerWhatIf(api: FastifyInstance, db: KbDB): void {
   api.post(
     '/insights/what-if',
     {
-      // Up to 10,000 claims to check against the schema: in a turn of its own (long-calls.ts).
-      preValidation: ownTurn,
       schema: {
         tags: ['insights'],
         summary: 'The base with sources retracted and claims added, in memory only: counts, health, a hypothesis',
