@@ -276,3 +276,36 @@ test('a replica that does not fit its heap cap answers 503 off_thread_unavailabl
     t.cleanup();
   }
 });
+
+test('a job asked as the watchdog stops its thread for another job runs on a fresh thread, not answered 503', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path, { embedding: false });
+    await db.ingest(['A', 'gene'], ['binds', 'association'], ['B', 'gene'], {
+      source_type: 'literature',
+      source_id: 's1',
+    });
+    assert.deepEqual((await db.rawQuery('RETURN 1 AS one', {}, { off_thread: true })).rows, [[1]]);
+    // The engine stops the first query at 300 ms and answers; its watchdog is due at 400 ms. This thread is held
+    // from 100 ms to 1,000 ms, as a busy server's may be, and the second query is asked as it comes back: it is
+    // sent to the thread before the watchdog, whose turn comes next, stops that thread under it.
+    const first = db.rawQuery(
+      'UNWIND range(1, 1000000000) AS x RETURN count(x)',
+      {},
+      { off_thread: true, timeout_ms: 300 },
+    );
+    await sleep(100);
+    // Held in a check phase (after a setImmediate), so that the next turn's timers, the watchdog's among them,
+    // come before the thread's messages are read.
+    await new Promise((r) => setImmediate(r));
+    const until = Date.now() + 900;
+    while (Date.now() < until) {
+      // held
+    }
+    const second = db.rawQuery('UNWIND range(1, 300000) AS x RETURN count(x) AS n', {}, { off_thread: true });
+    await assert.rejects(first, (e: any) => e.code === 'cypher_timeout' && e.status === 408);
+    assert.deepEqual((await second).rows, [[300_000]]);
+  } finally {
+    t.cleanup();
+  }
+});

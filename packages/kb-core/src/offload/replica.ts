@@ -56,11 +56,12 @@ export interface ReplicaAnswer {
 interface Pending {
   id: number;
   kind: ReplicaJob['kind'];
-  /** Dropped once the job has started: only a job that has not started is sent again (to a fresh thread). */
-  job: ReplicaJob | undefined;
+  job: ReplicaJob;
   budgetMs: number;
   resolve(a: ReplicaAnswer): void;
   reject(e: unknown): void;
+  /** The thread it was sent to. */
+  on?: Worker;
   started: boolean;
   deadline: number;
   timer?: NodeJS.Timeout;
@@ -129,9 +130,12 @@ export class Replica {
   private readonly errors = new WeakMap<Worker, Error>();
   /** Threads that ended with no job running, and what the jobs meant for them are answered. */
   private readonly broken = new WeakMap<Worker, Error>();
+  /** Threads ended on purpose (stop): their end is no fault. */
+  private readonly stopping = new WeakSet<Worker>();
   /** Jobs asked and not answered yet (waiting, being fed, sent). */
   private open = 0;
-  private heapMb = 0;
+  /** Each thread's heap cap (MB), for the messages of its end. */
+  private readonly heaps = new WeakMap<Worker, number>();
   /** The last log position sent to the current thread. */
   private sent = 0;
   private readonly waiting: Pending[] = [];
@@ -206,6 +210,7 @@ export class Replica {
     this.posted.clear();
     const w = this.worker;
     this.worker = undefined;
+    if (w) this.stopping.add(w);
     await w?.terminate();
   }
 
@@ -244,8 +249,9 @@ export class Replica {
             this.unsent(worker, batch.slice(i));
             break;
           }
+          p.on = worker;
           this.posted.set(p.id, p);
-          worker.postMessage({ op: 'run', id: p.id, job: p.job! } satisfies ToReplica);
+          worker.postMessage({ op: 'run', id: p.id, job: p.job } satisfies ToReplica);
         }
       }
     } finally {
@@ -277,7 +283,7 @@ export class Replica {
       throw new KbOffThreadUnavailableError(`the thread could not start (${(e as Error).message})`);
     }
     this.worker = worker;
-    this.heapMb = heapMb;
+    this.heaps.set(worker, heapMb);
     this.sent = 0;
     worker.on('message', (m: FromReplica) => this.onMessage(worker, m));
     worker.on('error', (e) => this.errors.set(worker, e));
@@ -287,17 +293,15 @@ export class Replica {
   }
 
   private onMessage(worker: Worker, m: FromReplica): void {
-    if (worker !== this.worker) return;
     const p = this.posted.get(m.id);
-    if (!p) return;
+    if (!p || p.on !== worker) return;
     if (m.type === 'started') {
       p.started = true;
-      p.job = undefined;
       const limit = p.budgetMs + graceMs(p.budgetMs);
       p.deadline = Date.now() + limit;
       p.timer = setTimeout(() => {
         p.timedOut = true;
-        void worker.terminate();
+        this.stop(worker);
       }, limit);
       p.timer.unref();
       return;
@@ -319,36 +323,53 @@ export class Replica {
 
   /** Ends an idle thread: its heap is given back; the next job builds a fresh replica. */
   private retire(): void {
-    const w = this.worker;
-    if (!w || this.open > 0) return;
-    this.worker = undefined;
-    void w.terminate();
+    if (this.worker && this.open === 0) this.stop(this.worker);
+  }
+
+  /**
+   * Ends a thread on purpose (past a job's budget, or idle): no job is sent to it from now on, and when it has
+   * ended (onExit) the job it was running is answered and those behind it go to a fresh thread.
+   */
+  private stop(worker: Worker): void {
+    this.stopping.add(worker);
+    if (this.worker === worker) this.worker = undefined;
+    void worker.terminate();
   }
 
   private onExit(worker: Worker): void {
-    // A thread ended on purpose (idle, closed) is no longer the current one and had no job.
-    if (worker !== this.worker) return;
-    this.worker = undefined;
+    if (this.worker === worker) this.worker = undefined;
     const error = this.errors.get(worker);
     const oom = (error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
-    const jobs = [...this.posted.values()];
-    this.posted.clear();
-    const running = jobs.find((p) => p.started);
+    const jobs = [...this.posted.values()].filter((p) => p.on === worker);
+    for (const p of jobs) this.posted.delete(p.id);
+    const stopping = this.stopping.has(worker);
+    // The job running when the thread ended is answered for it, unless the thread was stopped for another job's
+    // budget while this one had just started (the stop was asked before its start was read): it runs again.
+    let running = jobs.find((p) => p.started);
+    if (running && stopping && !running.timedOut && !oom) {
+      running.started = false;
+      clearTimeout(running.timer);
+      running = undefined;
+    }
     const rest = jobs.filter((p) => p !== running);
     if (running) {
       clearTimeout(running.timer);
-      running.reject(this.stopped(running, oom, error));
+      running.reject(this.stopped(running, oom, error, this.heaps.get(worker) ?? 0));
+    }
+    if (running || stopping) {
       // The jobs behind the stopped one had not started: they run on a fresh thread.
+      if (rest.length === 0) return;
       this.waiting.push(...rest);
       this.waiting.sort((a, b) => a.id - b.id);
-      if (this.waiting.length > 0 && !this.closed) void this.pump();
+      if (!this.closed) void this.pump();
       return;
     }
-    // Ended with no job running: the records did not fit its heap, or could not be applied. Trying again would
-    // end the same way, so the jobs sent to it, and those being fed to it (pump reads `broken`), get the reason.
+    // Ended of itself with no job running: the records did not fit its heap, or could not be applied. Trying again
+    // would end the same way, so the jobs sent to it, and those being fed to it (pump reads `broken`), get the
+    // reason.
     const why = new KbOffThreadUnavailableError(
       oom
-        ? `its copy of the graph does not fit its heap cap of ${this.heapMb} MB (raise heap_mb with configureOffThread)`
+        ? `its copy of the graph does not fit its heap cap of ${this.heaps.get(worker)} MB (raise heap_mb with configureOffThread)`
         : `the thread ended (${error?.message ?? 'no error reported'})`,
     );
     this.broken.set(worker, why);
@@ -356,14 +377,14 @@ export class Replica {
   }
 
   /** The answer of a job whose thread was stopped under it. */
-  private stopped(p: Pending, oom: boolean, error: Error | undefined): Error {
+  private stopped(p: Pending, oom: boolean, error: Error | undefined, heapMb: number): Error {
     const cypher = p.kind === 'cypher';
     if (p.timedOut) return new KbWorkerTimeoutError(cypher ? 'cypher_timeout' : 'what_if_timeout', p.budgetMs);
     if (oom)
       return new KbWorkerMemoryError(
         cypher ? 'cypher_memory_limit' : 'what_if_memory_limit',
         cypher ? 'cypher' : 'add_claims',
-        this.heapMb,
+        heapMb,
       );
     return new KbOffThreadUnavailableError(`the thread ended while running the call (${error?.message ?? 'no error'})`);
   }
