@@ -2,7 +2,8 @@
 // keep-alive connection may take, how many connections one address may hold, and the answer to a request the
 // parser refuses (bad framing, oversized headers, a timeout), in the one error shape with `Connection: close`.
 // Both HTTP servers (the job API and the KB console) take them from here; it knows nothing of either.
-import { STATUS_CODES, type Server } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 
 export interface HttpLimits {
@@ -38,15 +39,55 @@ export function fastifyTimeoutOptions(limits: HttpLimits) {
 }
 
 /** A complete HTTP/1.1 answer with the error body, ending the connection. */
-export function rawErrorResponse(status: number, code: string, message: string): string {
+export function rawErrorResponse(
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): string {
   const body = JSON.stringify({ error: { code, message } });
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    extra +
     'Connection: close\r\n\r\n' +
     body
   );
+}
+
+/**
+ * Answers, in the error shape and with `Connection: close`, the requests Node's server would not pass to the
+ * router: CONNECT, which it leaves unanswered without a 'connect' listener (405 `method_not_allowed`, `Allow`
+ * listing what the server answers), and an `Expect` other than 100-continue, which it answers with an empty 417
+ * (417 `expectation_failed`). Both close the connection: what follows on it is not an HTTP request to route.
+ */
+export function answerUnroutedRequests(server: Server, allowed: () => readonly string[]): void {
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const allow = allowed().join(', ');
+    socket.on('error', () => {});
+    socket.end(
+      rawErrorResponse(405, 'method_not_allowed', `CONNECT is not served here; use ${allow}`, { Allow: allow }),
+    );
+  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({
+      error: {
+        code: 'expectation_failed',
+        message: `Expect: ${String(req.headers.expect).slice(0, 100)} is not supported; only 100-continue is`,
+      },
+    });
+    res.shouldKeepAlive = false;
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    res.end(body);
+  });
 }
 
 /** Codes of the parser's refusals; anything else the parser refuses is a 400 in `badRequestCode`. */
@@ -121,6 +162,13 @@ export class RouteMethods {
       .join('/');
     const pattern = new RegExp(`^${source}/?$`);
     for (const method of [route.method].flat()) this.routes.push({ pattern, method: method.toUpperCase() });
+  }
+
+  /** Every method some route answers (HEAD with GET): what a request for no resource (CONNECT) may use. */
+  all(): string[] {
+    const methods = new Set(this.routes.map((r) => r.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
   }
 
   /** The methods the path answers (empty: the path is unknown). */

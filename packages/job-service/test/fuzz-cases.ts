@@ -2,7 +2,8 @@
 // (bench/fuzz.bench.ts) send these. Malformed bodies, wrong types, huge numbers, missing or broken headers,
 // oversize and deeply nested bodies, odd paths and queries, and the hardening probe's cases: hostile SMILES,
 // NUL bytes in ids and queries, __proto__ bodies, what Node's parser refuses, wrong methods, HEAD on POST
-// routes, oversized headers, stalled bodies.
+// routes, oversized headers, stalled bodies; CONNECT, unmet Expect headers, deeply nested objects, objects of more
+// members than allowed, strings written as escapes.
 import { MALFORMED, picker, rng, type FuzzRequest } from '@evident/testkit';
 
 export interface FuzzTarget {
@@ -244,6 +245,58 @@ export function jobApiRequests(n: number, seed: number, t: FuzzTarget): FuzzRequ
       headers: { ...auth, 'x-padding': 'a'.repeat(17_000 + Math.floor(r() * 20_000)) },
       why: 'oversized headers',
       expect: [431],
+    }),
+    // Issue 37's cases: what Node's server does not route, and bodies shaped to make parsing slow.
+    () => {
+      const target = pick(['127.0.0.1:22', 'example.com:443', '/v1/jobs']);
+      return {
+        method: 'RAW',
+        path: '',
+        raw: `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`,
+        why: 'CONNECT',
+        expect: [405],
+      };
+    },
+    () => ({
+      method: pick(['GET', 'POST']),
+      path: pick(['/healthz', '/v1/demo/run', '/v1/jobs']),
+      headers: { ...json, expect: pick(['bogus', '200-ok', '100-continue, bogus']) },
+      body: '{"items":1}',
+      why: 'Expect',
+      expect: [417],
+    }),
+    () => {
+      // Unknown routes parse a body only below the inline limit (above it, the route answers first).
+      const path = pick(['/v1/demo/run', '/v1/nope']);
+      const depth = 65 + Math.floor(r() * (path === '/v1/nope' ? 600 : 2000));
+      return {
+        method: 'POST',
+        path,
+        headers: pick([json, { 'content-type': 'application/json' }]),
+        body: `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+        why: 'deep objects',
+        expect: [400],
+      };
+    },
+    () => {
+      const keys = 1001 + Math.floor(r() * 400);
+      const members = Array.from({ length: keys }, (_, i) => (r() < 0.5 ? '"items":1' : `"k${i}":0`)).join(',');
+      return {
+        method: 'POST',
+        path: '/v1/demo/run',
+        headers: json,
+        body: `{${members}}`,
+        why: 'many keys',
+        expect: [400],
+      };
+    },
+    () => ({
+      method: 'POST',
+      path: '/v1/demo/run',
+      headers: json,
+      body: `{"items":1,"label":"${'\\u0041'.repeat(201 + Math.floor(r() * 2000))}"}`,
+      why: 'escaped label',
+      expect: [400],
     }),
   ];
   const out = Array.from({ length: n }, () => pick(gens)());

@@ -92,6 +92,40 @@ test('a known path with another method is 405 with Allow; HEAD on a GET route st
   assert.equal(unknown.status, 404);
 });
 
+test('CONNECT is 405 with Allow and an Expect other than 100-continue is 417, in the error shape', async () => {
+  // Node's server leaves CONNECT unanswered and answers an unknown expectation with an empty 417 of its own.
+  for (const target of ['127.0.0.1:22', '/v1/jobs']) {
+    const r = await rawRequest(portOf(s.url), `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`);
+    assert.equal(r.status, 405, r.text);
+    assert.ok(hasErrorShape(r.body), r.text);
+    assert.equal(r.body.error.code, 'method_not_allowed');
+    assert.equal(r.headers.allow, 'DELETE, GET, HEAD, POST');
+    assert.ok(r.closed);
+  }
+  for (const method of ['GET /healthz', `POST /v1/demo/run`]) {
+    const r = await rawRequest(
+      portOf(s.url),
+      `${method} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nExpect: bogus\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 11\r\n\r\n{"items":1}',
+    );
+    assert.equal(r.status, 417, r.text);
+    assert.ok(hasErrorShape(r.body), r.text);
+    assert.equal(r.body.error.code, 'expectation_failed');
+    assert.equal(r.headers['content-type'], 'application/json; charset=utf-8');
+    assert.ok(r.closed);
+  }
+  // 100-continue is met as before: the interim answer, then the request's own.
+  const go = await rawRequest(
+    portOf(s.url),
+    `POST /v1/demo/run HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nExpect: 100-continue\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"items":1}',
+    // The first submission may wait for the prepare thread to load the kinds.
+    60_000,
+  );
+  assert.equal(go.status, 100, go.text);
+  assert.match(go.text, /^HTTP\/1\.1 202 Accepted/m);
+});
+
 test('a body with a __proto__ key is invalid_parameters naming it', async () => {
   const r = await http(s.url, 'POST', '/v1/demo/run', {
     key,

@@ -19,6 +19,7 @@ import { errorPage, PAGE_HEADERS, prefersHtml } from './pages.js';
 import { ResultLinks } from './result-links.js';
 import type { RouteDeps } from './routes/common.js';
 import {
+  answerUnroutedRequests,
   capConnectionsPerClient,
   clientErrorHandler,
   DEFAULT_HTTP_LIMITS,
@@ -91,6 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
   const routeMethods = new RouteMethods();
+  // CONNECT and an Expect Node's server cannot meet never reach the router: answered here, in the error shape.
+  answerUnroutedRequests(app.server, () => routeMethods.all());
   app.addHook('onRoute', (route) => routeMethods.add(route));
   app.setValidatorCompiler(typeboxValidatorCompiler);
   addJsonBodyParser(app, config);
