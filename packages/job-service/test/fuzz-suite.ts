@@ -42,8 +42,20 @@ export function fuzzSuite(
     console.log(`# statuses: ${JSON.stringify(summary.statuses)}`);
     assert.deepEqual(summary.failures.map(describe), []);
     assert.equal(summary.server_errors_5xx, 0);
-    for (const code of [400, 401, 404, 405, 408, 413, 415, 431]) assert.ok(summary.statuses[code], `no ${code} seen`);
-    for (const why of ['hostile SMILES', 'NUL byte', '__proto__', 'HEAD on a POST route', 'stalled body']) {
+    for (const code of [400, 401, 404, 405, 408, 413, 415, 417, 431]) {
+      assert.ok(summary.statuses[code], `no ${code} seen`);
+    }
+    for (const why of [
+      'hostile SMILES',
+      'NUL byte',
+      '__proto__',
+      'HEAD on a POST route',
+      'stalled body',
+      'CONNECT',
+      'Expect',
+      'deep objects',
+      'many keys',
+    ]) {
       assert.ok(summary.by_generator[why], `no ${why} case sent`);
     }
     assert.ok((summary.statuses[-1] ?? 0) < 50, 'few oversize bodies cut off after their 413');
