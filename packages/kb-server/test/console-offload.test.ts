@@ -1,11 +1,12 @@
 // The console keeps answering while the long operations of issue #37 run (points 1, 3 and 4): each hostile request
 // goes to a real console over HTTP, in a process of its own (offload-console-child.ts), while a prober sends
-// GET /api/v1/health every 50 ms, one at a time. Every probe must be answered 200 and the slowest within
-// PROBE_BOUND_MS. That bound is not a timing of the operation (some take many seconds, and they are not timed): it
-// says that the console's thread was never held for long, which is what running them off the thread buys. It is
-// generous (the goal is 1 s) because this 2-core machine is shared with other test processes and a probe itself
-// reads the whole base (knowledge health). Each hostile request must get its answer in the error shape (or its
-// correct 200), and the console must answer queries afterwards.
+// GET /api/v1/health every 50 ms, one at a time. Every probe must be answered 200, and the slowest within
+// PROBE_BOUND_MS of the slowest of a quiet half second probed just before (this shared 2-core machine's own noise
+// at that moment, which under other test processes reaches hundreds of ms). That bound is not a timing of the
+// operation (some take many seconds, and they are not timed): it says that the console's thread was never held for
+// long, which is what running them off the thread buys (on the thread, the same cases held it 1.9 to 4.4 s). Each
+// hostile request must get its answer in the error shape (or its correct 200), and the console must answer
+// queries afterwards.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type IncomingHttpHeaders, request } from 'node:http';
@@ -126,9 +127,17 @@ function send(method: string, path: string, body?: unknown): Promise<Answer> {
 
 const query = (body: object) => send('POST', '/api/v1/query', body);
 
-/** `work` while the prober runs (at least `minMs`, so that a quick refusal is probed too); every probe checked. */
+const HEALTH = { why: 'probe', method: 'GET', path: '/api/v1/health' };
+
+/**
+ * `work` while the prober runs (at least `minMs`, so that a quick refusal is probed too); every probe checked,
+ * against a quiet half second probed just before.
+ */
 async function probed<T>(what: string, work: () => Promise<T>, minMs = 500): Promise<T> {
-  const prober = startProber(server.url, { why: 'probe', method: 'GET', path: '/api/v1/health' }, 50, 30_000);
+  const quiet = startProber(server.url, HEALTH, 50, 30_000);
+  await new Promise((r) => setTimeout(r, 500));
+  const baseline = await quiet.stop();
+  const prober = startProber(server.url, HEALTH, 50, 30_000);
   const t0 = performance.now();
   let result: T;
   let summary: ProbeSummary;
@@ -139,12 +148,11 @@ async function probed<T>(what: string, work: () => Promise<T>, minMs = 500): Pro
   } finally {
     summary = await prober.stop();
   }
-  console.log(
-    `${what}: ${summary.probes} probes, slowest ${summary.slowest_ms} ms, p50 ${summary.p50_ms} ms, work ${Math.round(performance.now() - t0)} ms`,
-  );
-  assert.ok(summary.probes >= 2, `${what}: ${summary.probes} probes`);
+  const seen = `${what}: ${summary.probes} probes, slowest ${summary.slowest_ms} ms (quiet: ${baseline.slowest_ms} ms)`;
+  console.log(`${seen}, p50 ${summary.p50_ms} ms, work ${Math.round(performance.now() - t0)} ms`);
+  assert.ok(summary.probes >= 2, seen);
   assert.deepEqual(summary.statuses, { 200: summary.probes }, `${what}: ${JSON.stringify(summary)}`);
-  assert.ok(summary.slowest_ms < PROBE_BOUND_MS, `${what}: slowest probe ${summary.slowest_ms} ms`);
+  assert.ok(summary.slowest_ms < baseline.slowest_ms + PROBE_BOUND_MS, seen);
   return result!;
 }
 
