@@ -22,6 +22,11 @@ export interface ServiceConfig {
   /** Threads that validate/prepare submitted inputs (and make CSVs) off the event loop. */
   prepareThreads: number;
   /**
+   * A thread idle this long ends, its memory given back (job threads start again when a job comes; one prepare
+   * thread is kept, renewed once it has worked).
+   */
+  threadIdleMs: number;
+  /**
    * Deadline of a prepare or CSV task once a thread takes it: past it the thread is terminated and replaced,
    * and the request answers 503 `prepare_timeout` / `csv_timeout`.
    */
@@ -83,6 +88,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     // Two where cores allow, so one request stuck until its deadline does not hold every submission; one core
     // is left to the HTTP event loop.
     prepareThreads: num(env.EVIDENT_PREPARE_THREADS, Math.max(1, Math.min(2, availableParallelism() - 1))),
+    threadIdleMs: num(env.EVIDENT_THREAD_IDLE_SECONDS, 30) * 1000,
     requestTaskTimeoutMs: num(env.EVIDENT_REQUEST_TASK_TIMEOUT_MS, 30_000),
     maxAttempts: num(env.EVIDENT_MAX_ATTEMPTS, 3),
     retryBaseMs: num(env.EVIDENT_RETRY_BASE_MS, 5000),

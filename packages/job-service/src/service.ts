@@ -54,9 +54,13 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     unlock();
     throw e;
   }
+  // Idle threads end (their heaps and RDKit's WebAssembly memory go with them); one prepare thread stays started
+  // so that a submission after a quiet spell does not wait for a thread to load the kinds.
   const preparePool = new ThreadPool(Math.max(1, config.prepareThreads), {
     kindModules: config.kindModules,
     settings: kindSettingsOf(config),
+    idleMs: config.threadIdleMs,
+    warmThreads: 1,
   });
   // Bodies above the inline limit: a thread of their own, started per body and ended after it (its heap, grown
   // by the document, goes with it), with a heap cap so one body cannot take the process's memory.
@@ -75,6 +79,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
     const pool = new ThreadPool(Math.max(1, config.workerThreads), {
       kindModules: config.kindModules,
       settings: kindSettingsOf(config),
+      idleMs: config.threadIdleMs,
     });
     const executor = new JobExecutor(store, pool, config, log);
     const runner = new EmbeddedRunner(store, pool, executor, log, config);
@@ -155,6 +160,7 @@ async function startPgWorkerOn(
   const pool = new ThreadPool(Math.max(1, config.workerThreads), {
     kindModules: config.kindModules,
     settings: kindSettingsOf(config),
+    idleMs: config.threadIdleMs,
   });
   const executor = new JobExecutor(store, pool, config, log);
   const threads = Math.max(1, config.workerThreads);

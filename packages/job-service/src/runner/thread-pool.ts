@@ -5,7 +5,11 @@
 // AbortSignal (its HTTP request closed): queued, it is dropped; running, it is aborted as above. A thread that
 // reports a WebAssembly trap (`fatal`) is replaced too, so a poisoned engine instance never serves again.
 // A one-shot pool (large bodies) starts a thread only when a task comes and ends it after that task: a thread's
-// heap, grown by one huge document, is given back whole instead of staying with an idle thread.
+// heap, grown by one huge document, is given back whole instead of staying with an idle thread. A pool with an idle
+// time does the same for threads left idle that long: a thread's heap and its engines' WebAssembly memory (RDKit's
+// only grows while its instance lives) go with it, threads start again when tasks come, and the pool's warm threads
+// are kept started but replaced by fresh ones once they have worked, so that an idle server holds what a fresh
+// thread needs and no more.
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { deserializeError } from '@evident/contract';
 import type { KindSettings } from '../kinds/job-kind.js';
@@ -31,6 +35,13 @@ export interface ThreadPoolOptions {
   abortGraceMs?: number;
   /** Threads start when a task comes and end after it (see above). */
   oneShot?: boolean;
+  /**
+   * A thread idle this long ends (see above); without it threads live as long as the pool. Threads beyond
+   * `warmThreads` start only when a task comes.
+   */
+  idleMs?: number;
+  /** With `idleMs`: threads kept started while idle (default 0), each replaced by a fresh one once it has worked. */
+  warmThreads?: number;
   /** Heap limits of each thread; a task that needs more fails with TaskOutOfMemoryError. */
   resourceLimits?: ResourceLimits;
 }
@@ -69,6 +80,9 @@ interface Slot {
   ready: boolean;
   current?: Pending | undefined;
   killTimer?: NodeJS.Timeout | undefined;
+  /** The thread has taken a task since it started. */
+  worked: boolean;
+  idleTimer?: NodeJS.Timeout | undefined;
 }
 
 export class ThreadPool {
@@ -87,7 +101,19 @@ export class ThreadPool {
   ) {
     this.kindModules = options.kindModules ?? [];
     this.abortGraceMs = options.abortGraceMs ?? 2000;
-    if (!options.oneShot) for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    for (let i = 0; i < this.warm; i++) this.slots.push(this.spawn());
+  }
+
+  /** Threads start only when tasks come (beyond the warm ones). */
+  private get lazy(): boolean {
+    return this.options.oneShot === true || this.options.idleMs !== undefined;
+  }
+
+  /** Threads kept started, idle or not. */
+  private get warm(): number {
+    if (this.options.oneShot) return 0;
+    if (this.options.idleMs === undefined) return this.size;
+    return Math.min(this.size, Math.max(0, this.options.warmThreads ?? 0));
   }
 
   /** Threads alive (or starting) now. */
@@ -96,18 +122,21 @@ export class ThreadPool {
   }
 
   get idle(): number {
-    const free = this.options.oneShot ? this.size - this.slots.length : 0;
+    const free = this.lazy ? this.size - this.slots.length : 0;
     return free + this.slots.filter((s) => !s.current).length - this.queue.length;
   }
 
   private spawn(): Slot {
     const data: ThreadData = { kindModules: [...this.kindModules], settings: this.options.settings ?? {} };
-    const slot: Slot = { worker: newThread(data, this.options.resourceLimits), ready: false };
+    const slot: Slot = { worker: newThread(data, this.options.resourceLimits), ready: false, worked: false };
     slot.worker.unref();
     slot.worker.on('message', (m: FromThread) => {
       if (m.type === 'ready') {
         slot.ready = true;
-        return this.pump();
+        this.pump();
+        // A thread started for a task that went away meanwhile is idle from the start.
+        if (!slot.current) this.armIdle(slot);
+        return;
       }
       const p = slot.current;
       if (!p || p.task.taskId !== m.taskId) return;
@@ -141,18 +170,43 @@ export class ThreadPool {
     if (slot.current?.deadline) clearTimeout(slot.current.deadline);
     slot.killTimer = undefined;
     slot.current = undefined;
-    queueMicrotask(() => this.pump());
+    queueMicrotask(() => {
+      this.pump();
+      if (!slot.current) this.armIdle(slot);
+    });
   }
 
-  /** A fresh thread takes the slot's place (a one-shot pool or a closed one just drops the slot). */
+  /**
+   * A fresh thread takes the slot's place (a one-shot pool or a closed one just drops the slot; a lazy pool only
+   * keeps its warm threads started, the others start when tasks come).
+   */
   private replace(slot: Slot): void {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
     if (this.closed || this.options.oneShot) this.slots.splice(i, 1);
     else {
-      this.slots[i] = this.spawn();
       this.replaced++;
+      if (this.lazy && this.slots.length > this.warm) this.slots.splice(i, 1);
+      else this.slots[i] = this.spawn();
     }
+  }
+
+  /** An idle thread of a pool with an idle time: it ends after it, or, a warm one that has worked, is renewed. */
+  private armIdle(slot: Slot): void {
+    const idleMs = this.options.idleMs;
+    if (idleMs === undefined || this.options.oneShot || this.closed || slot.idleTimer) return;
+    if (!slot.ready || slot.current || this.slots.indexOf(slot) < 0) return;
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = undefined;
+      const i = this.slots.indexOf(slot);
+      if (i < 0 || slot.current || this.closed) return;
+      if (this.slots.length > this.warm) this.slots.splice(i, 1);
+      else if (slot.worked) this.slots[i] = this.spawn();
+      else return;
+      void slot.worker.terminate();
+    }, idleMs);
+    slot.idleTimer.unref();
   }
 
   /** Takes the slot's thread out of service at once: replaced (see replace), the old one terminated. */
@@ -163,9 +217,9 @@ export class ThreadPool {
   }
 
   private pump(): void {
-    if (this.options.oneShot && !this.closed) {
+    if (this.lazy && !this.closed) {
       // One thread per waiting task, up to the pool's size; those starting count as taken.
-      const waiting = this.queue.length - this.slots.filter((s) => !s.current && !s.ready).length;
+      const waiting = this.queue.length - this.slots.filter((s) => !s.current).length;
       for (let k = 0; k < waiting && this.slots.length < this.size; k++) this.slots.push(this.spawn());
     }
     for (const slot of this.slots) {
@@ -173,6 +227,11 @@ export class ThreadPool {
       const p = this.queue.shift();
       if (!p) return;
       slot.current = p;
+      slot.worked = true;
+      if (slot.idleTimer) {
+        clearTimeout(slot.idleTimer);
+        slot.idleTimer = undefined;
+      }
       if (p.timeoutMs !== undefined) {
         const ms = p.timeoutMs;
         p.deadline = setTimeout(() => {
@@ -234,6 +293,7 @@ export class ThreadPool {
     this.closed = true;
     for (const p of this.queue) p.reject(new Error('thread pool closed'));
     this.queue = [];
+    for (const s of this.slots) if (s.idleTimer) clearTimeout(s.idleTimer);
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }
