@@ -19,6 +19,8 @@ export function readDataJson<T>(name: string): T {
   return JSON.parse((name.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')) as T;
 }
 
+/** A text file; a `.gz` one is decompressed. */
 export function readDataText(name: string): string {
-  return readFileSync(join(dataDir, name), 'utf8');
+  const raw = readFileSync(join(dataDir, name));
+  return (name.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
 }

@@ -105,3 +105,17 @@ export {
   type AucOptions,
   type ProfileFormat,
 } from './profile/index.js';
+export {
+  optimize,
+  DEFAULT_STRATEGY,
+  GRAPH_GA_SETTINGS,
+  defaultPool,
+  STRATEGIES,
+  type GraphGaSettings,
+  type StrategyName,
+  type OptimizeOptions,
+  type OptimizeResult,
+  type OptimizeProgress,
+  type OptimizeStopReason,
+  type TopMolecule,
+} from './optimize/index.js';
