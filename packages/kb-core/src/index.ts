@@ -21,7 +21,12 @@ export { SqliteClaimStore } from './store/sqlite.js';
 export type * from './db/extraction-port.js';
 export type { EmbeddingPort } from './embeddings/port.js';
 export { normalizeName } from './model/normalize.js';
-export { KbCypherReadOnlyError, type RawQueryOptions, type RawQueryResult } from './cypher/raw-query.js';
+export {
+  KbCypherReadOnlyError,
+  MAX_PARAM_DEPTH,
+  type RawQueryOptions,
+  type RawQueryResult,
+} from './cypher/raw-query.js';
 export { isPostgresUrl } from './store/open-store.js';
 export type * from './reasoning/index.js';
 export {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KbCypherReadOnlyError, KbValidationError, open } from '../src/index.js';
+import { KbCypherReadOnlyError, KbValidationError, MAX_PARAM_DEPTH, open } from '../src/index.js';
 import { claim, sleep, tempKb } from './helpers.js';
 
 test('rawQuery: entities are nodes, facts are relationships typed by the upper-cased predicate', async () => {
@@ -140,6 +140,65 @@ test('rawQuery: an aggregation over the entity columns equals the row-by-row ans
         ['disease', 1, 4],
       ]),
     );
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('rawQuery: parameters nested past MAX_PARAM_DEPTH are refused naming the limit and the path, on either thread; deep results convert without recursion', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    await db.ingestBatch([claim('EGFR', 'gene', 'inhibited_by', 'erlotinib', 'drug', 's1', { confidence: 0.5 })]);
+    const nested = (levels: number): unknown => {
+      let v: unknown = 7;
+      for (let i = 0; i < levels; i++) v = i % 2 === 0 ? [v] : { 'k/~': v };
+      return v;
+    };
+    // A hundred thousand levels: a recursive conversion overflowed the stack (a 500 through the console).
+    for (const off_thread of [false, true]) {
+      await assert.rejects(
+        db.rawQuery('RETURN $a AS a', { ok: 1, a: nested(100_000) }, { off_thread }),
+        (e: unknown) => {
+          assert.ok(e instanceof KbValidationError);
+          assert.equal(e.code, 'too_deep');
+          assert.equal(e.status, 400);
+          assert.match(e.message, new RegExp(`deeper than ${MAX_PARAM_DEPTH} levels`));
+          const path = e.problems![0]!.path;
+          assert.match(path, /^\/params\/a\/k~1~0\/0\/k~1~0\//, 'the path escapes / and ~ as a JSON pointer');
+          return true;
+        },
+      );
+    }
+    // The value just past the limit is named where it starts: MAX_PARAM_DEPTH containers above it.
+    await assert.rejects(db.rawQuery('RETURN $a AS a', { a: nested(MAX_PARAM_DEPTH + 1) }), (e: unknown) => {
+      assert.ok(e instanceof KbValidationError);
+      assert.equal(e.problems![0]!.path.split('/').length, 2 + MAX_PARAM_DEPTH + 1);
+      return true;
+    });
+    // At the limit the value runs and comes back unchanged (integers as numbers, key order and odd keys kept).
+    const atLimit = nested(MAX_PARAM_DEPTH);
+    const r = await db.rawQuery('RETURN $a AS a', { a: atLimit });
+    assert.deepEqual(r.rows, [[atLimit]]);
+    const m = await db.rawQuery('RETURN {b: 1, a: [2, {z: 3, y: 4}], __proto__: 5} AS m');
+    assert.deepEqual(JSON.stringify(m.rows), '[[{"b":1,"a":[2,{"z":3,"y":4}],"__proto__":5}]]');
+    assert.equal(Object.getPrototypeOf(m.rows[0]![0]), Object.prototype);
+    // A value a query builds 990 levels deep (under the engine's own max_value_depth) converts, on either thread,
+    // and as JSON; its node keeps its KB form.
+    const deepQuery = `MATCH (g:gene) WITH g AS x ${'WITH {a: [x]} AS x '.repeat(495)}RETURN x`;
+    for (const off_thread of [false, true]) {
+      const d = await db.rawQuery(deepQuery, {}, { off_thread });
+      let v = d.rows[0]![0] as { a: unknown[] } | { kind: string; id: string };
+      let levels = 0;
+      while ('a' in v) {
+        v = v.a[0] as typeof v;
+        levels += 2;
+      }
+      assert.equal(levels, 990);
+      assert.deepEqual([v.kind, v.id], ['node', 'gene:egfr']);
+    }
+    const json = JSON.parse(await db.rawQueryJson(deepQuery));
+    assert.equal(json.rows.length, 1);
   } finally {
     t.cleanup();
   }

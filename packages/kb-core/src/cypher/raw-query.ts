@@ -1,6 +1,6 @@
 // rawQuery: a read-only openCypher query over the KB's graph (graph.ts), with a time budget and a row budget.
 // Results come back as JSON-able data: nodes and relationships carry the KB's ids (entity id, content id).
-import { compile, GraphNode, GraphRelationship, PathValue, runCypher, type Value } from '@evident/cypher';
+import { compile, GraphNode, GraphRelationship, MAX_NESTING, PathValue, runCypher, type Value } from '@evident/cypher';
 import { KbError, KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import { KbCypherGraph } from './graph.js';
@@ -53,35 +53,113 @@ function budget(v: unknown, field: string, dflt: number): number {
   return v;
 }
 
-/** JSON parameters → Cypher values: whole numbers are INTEGERs, as a Cypher user writing `LIMIT $n` expects. */
-function param(v: unknown): unknown {
-  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
-  if (Array.isArray(v)) return v.map(param);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, param(x)]));
-  return v;
+/**
+ * Levels of lists and maps a parameter's value may nest: as deep as the engine's parser lets a query write a
+ * literal (MAX_NESTING). Deeper is a 400 naming the limit and the path (`/params/...`) before anything walks it.
+ */
+export const MAX_PARAM_DEPTH = MAX_NESTING;
+/** A refusal's pointer stops growing past this many characters (it then names an ancestor of the deep value). */
+const MAX_POINTER_CHARS = 1000;
+
+/**
+ * The pointer of the first value in `params` nested deeper than MAX_PARAM_DEPTH, or undefined. Iterative: a
+ * body's JSON.parse builds a value of any depth without recursing, and so must every walk that follows.
+ */
+function tooDeepParam(params: Record<string, unknown>): string | undefined {
+  const stack: { v: unknown; depth: number; path: string }[] = [{ v: params, depth: 0, path: '/params' }];
+  while (stack.length > 0) {
+    const { v, depth, path } = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > MAX_PARAM_DEPTH) return path;
+    const entries: [string, unknown][] = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : Object.entries(v);
+    for (const [k, x] of entries) {
+      if (x === null || typeof x !== 'object') continue;
+      const p = path.length > MAX_POINTER_CHARS ? path : `${path}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      stack.push({ v: x, depth: depth + 1, path: p });
+    }
+  }
+  return undefined;
 }
 
+/** An own property, `__proto__` included (an assignment would set the object's prototype instead). */
+function setOwn(o: Record<string, unknown>, key: string, v: unknown): void {
+  Object.defineProperty(o, key, { value: v, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * A tree of lists and maps converted without recursion: `convert` turns one value into either its final form
+ * (`{ value }`) or a container whose members are converted in turn (`{ container, members }`, each member a key
+ * of the container and the value to convert there). Values produced by a query nest as deep as the engine lets
+ * them, and a recursive walk per level would take a frame or more per level of the caller's stack.
+ */
+type Converted =
+  | { value: unknown; container?: undefined }
+  | { container: unknown[] | Record<string, unknown>; members: [string | number, unknown][] };
+
+function convertTree(root: unknown, convert: (v: unknown) => Converted): unknown {
+  const box: Record<string, unknown> = {};
+  const work: [unknown[] | Record<string, unknown>, string | number, unknown][] = [[box, 'root', root]];
+  while (work.length > 0) {
+    const [into, key, v] = work.pop()!;
+    const c = convert(v);
+    const result = c.container === undefined ? c.value : c.container;
+    if (Array.isArray(into)) into[key as number] = result;
+    else setOwn(into, key as string, result);
+    if (c.container !== undefined) {
+      // Keys are laid down in order first, so that filling them in any order keeps the map's key order.
+      if (!Array.isArray(c.container)) for (const [k] of c.members) setOwn(c.container, k as string, null);
+      for (let i = c.members.length - 1; i >= 0; i--) work.push([c.container, c.members[i]![0], c.members[i]![1]]);
+    }
+  }
+  return box.root;
+}
+
+const listOf = (a: unknown[]): Converted => ({ container: new Array(a.length), members: a.map((x, i) => [i, x]) });
+const mapOf = (entries: [string, unknown][]): Converted => ({ container: {}, members: entries });
+
+/** JSON parameters → Cypher values: whole numbers are INTEGERs, as a Cypher user writing `LIMIT $n` expects. */
+function param(v: unknown): unknown {
+  return convertTree(v, (x) => {
+    if (typeof x === 'number' && Number.isInteger(x)) return { value: BigInt(x) };
+    if (Array.isArray(x)) return listOf(x);
+    if (x !== null && typeof x === 'object') return mapOf(Object.entries(x));
+    return { value: x };
+  });
+}
+
+/** A result value → JSON-able data with the KB's ids (nodes by entity id, relationships by content id). */
 function out(v: Value, g: KbCypherGraph): unknown {
-  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => out(x, g));
-  if (v instanceof GraphNode) {
-    return { kind: 'node', id: g.entityIdOf(v), labels: [...v.labels], properties: out(v.properties as Value, g) };
-  }
-  if (v instanceof GraphRelationship) {
-    return {
-      kind: 'relationship',
-      id: v.properties.content_id,
-      type: v.type,
-      start: g.entityIdOf(v.start),
-      end: g.entityIdOf(v.end),
-      properties: out(v.properties as Value, g),
-    };
-  }
-  if (v instanceof PathValue) {
-    return { kind: 'path', nodes: v.nodes.map((n) => out(n, g)), relationships: v.rels.map((r) => out(r, g)) };
-  }
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, out(x, g)]));
+  return convertTree(v, (x) => {
+    if (typeof x === 'bigint') return { value: Number.isSafeInteger(Number(x)) ? Number(x) : x.toString() };
+    if (x === null || typeof x !== 'object') return { value: x };
+    if (Array.isArray(x)) return listOf(x);
+    if (x instanceof GraphNode) {
+      return mapOf([
+        ['kind', 'node'],
+        ['id', g.entityIdOf(x)],
+        ['labels', [...x.labels]],
+        ['properties', x.properties],
+      ]);
+    }
+    if (x instanceof GraphRelationship) {
+      return mapOf([
+        ['kind', 'relationship'],
+        ['id', x.properties.content_id],
+        ['type', x.type],
+        ['start', g.entityIdOf(x.start)],
+        ['end', g.entityIdOf(x.end)],
+        ['properties', x.properties],
+      ]);
+    }
+    if (x instanceof PathValue) {
+      return mapOf([
+        ['kind', 'path'],
+        ['nodes', x.nodes],
+        ['relationships', x.rels],
+      ]);
+    }
+    return mapOf(Object.entries(x));
+  });
 }
 
 /** rawQuery's arguments checked (KbValidationError naming the field), with the budgets it runs under. */
@@ -101,6 +179,14 @@ export function checkRawQuery(
   }
   if (options.off_thread !== undefined && typeof options.off_thread !== 'boolean') {
     throw new KbValidationError('invalid_type', 'off_thread', 'must be true or false');
+  }
+  const deep = tooDeepParam(params as Record<string, unknown>);
+  if (deep !== undefined) {
+    throw new KbValidationError(
+      'too_deep',
+      deep,
+      `nests lists and maps deeper than ${MAX_PARAM_DEPTH} levels (the limit)`,
+    );
   }
   return {
     cypher,
