@@ -93,6 +93,41 @@ test('a known path with another method is 405 with Allow; HEAD on a GET route st
   assert.equal((await get('/api/v1/nothing-here', undefined, 'POST')).status, 404);
 });
 
+test('CONNECT is 405 with Allow and an Expect other than 100-continue is 417, each in the error shape', async () => {
+  const connect = await rawRequest(port, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, 3000);
+  assert.equal(connect.status, 405, connect.text);
+  assert.ok(hasErrorShape(connect.body));
+  assert.equal(connect.body.error.code, 'method_not_allowed');
+  assert.match(connect.headers.allow ?? '', /GET/);
+  assert.ok(connect.closed, 'the connection is closed');
+  const expect = await rawRequest(
+    port,
+    `POST /api/v1/query HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nExpect: bogus\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+    3000,
+  );
+  assert.equal(expect.status, 417, expect.text);
+  assert.ok(hasErrorShape(expect.body));
+  assert.equal(expect.body.error.code, 'expectation_failed');
+  assert.equal((await get('/api/v1/health')).status, 200);
+});
+
+test('query parameters nested past the limit are a 400 naming it and the path, not a stack overflow', async () => {
+  // A hundred thousand levels (200 kB): the body parses, and the conversion of the parameters overflowed the stack.
+  const body = `{"cypher":"RETURN $a AS a","params":{"a":${'['.repeat(100_000)}1${']'.repeat(100_000)}}}`;
+  const r = await rawRequest(
+    port,
+    `POST /api/v1/query HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    20_000,
+  );
+  assert.equal(r.status, 400, r.text.slice(0, 300));
+  assert.ok(hasErrorShape(r.body));
+  assert.equal(r.body.error.code, 'too_deep');
+  assert.match(r.body.error.message, /deeper than 200 levels/);
+  assert.match(JSON.stringify(r.body.error), /"\/params\/a\/0\/0\//);
+});
+
 test('Host must be a name of this console: loopback, the bound host or the allow-list; else 421', async () => {
   for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, 'kb.example.org', 'LOCALHOST']) {
     assert.equal((await get('/api/v1/health', host)).status, 200, host);

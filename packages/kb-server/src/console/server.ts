@@ -26,6 +26,7 @@ import { registerTopologyRoutes } from './topology-routes.js';
 import { registerQueryRoutes } from './query-routes.js';
 import {
   allowedHostNames,
+  answerUnroutedRequests,
   capConnectionsPerClient,
   clientErrorHandler,
   DEFAULT_HTTP_LIMITS,
@@ -108,6 +109,9 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
     done(err, undefined);
   });
   const routeMethods = new RouteMethods();
+  // CONNECT (which Node's server leaves unanswered) and an Expect it cannot meet (an empty 417) never reach the
+  // router: answered here, in the error shape, the connection closed.
+  answerUnroutedRequests(app.server, () => routeMethods.all());
   app.addHook('onRoute', (route) => routeMethods.add(route));
   const hosts = allowedHostNames(options.host, options.allowedHosts);
   app.addHook('onRequest', async (req, reply) => {
