@@ -3,6 +3,11 @@ export { type CsrGraph, csrFromEdges, checkCsr } from './csr.js';
 export { GraphInputError, SvdFailedError } from './errors.js';
 export { Random } from './random.js';
 export { leiden, leidenAsync, type LeidenOptions, type LeidenResult } from './leiden/leiden.js';
+export {
+  leidenIncremental,
+  type LeidenIncrementalOptions,
+  type LeidenIncrementalResult,
+} from './leiden/incremental.js';
 export { aggregateCsr } from './leiden/work-graph.js';
 export { modularity, modularityContributions } from './leiden/quality.js';
 export { randomizedSvd, type SvdOptions, type SvdResult } from './svd/randomized-svd.js';

@@ -98,7 +98,7 @@ function leidenPass(
  * communities; this pass keeps the guarantee also when an iteration limit stops it early, and it never lowers
  * modularity (parts with no edge between them only add −γ·K_a·K_b/2m together).
  */
-function splitDisconnected(g: WorkGraph, membership: Int32Array): void {
+export function splitDisconnected(g: WorkGraph, membership: Int32Array): void {
   const { n, offsets, targets } = g;
   const label = new Int32Array(n).fill(-1);
   const stack = new Int32Array(n);
