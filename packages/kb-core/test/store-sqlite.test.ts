@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tempDir } from '@evident/testkit';
 import { SqliteClaimStore } from '../src/store/sqlite.js';
 import { KbConflictError, KbOpenError } from '../src/errors.js';
+import { open } from '../src/index.js';
 import type { LogEntry } from '../src/store/types.js';
 
 function claim(i: number): LogEntry {
@@ -100,6 +102,71 @@ test('a file that is not a KB is refused with a typed error', async () => {
     const p = join(dir.path, 'junk.kb');
     writeFileSync(p, 'this is not sqlite at all, just some text that is long enough to be a header........');
     await assert.rejects(SqliteClaimStore.open(p), (e: unknown) => e instanceof KbOpenError && e.field === 'path');
+  } finally {
+    dir.cleanup();
+  }
+});
+
+test('an SQLite database of something else is refused naming its path, and not a byte of it is written', async () => {
+  const dir = tempDir();
+  try {
+    // Another program's database, and one with a meta table whose format is not the KB's.
+    const other = join(dir.path, 'orders.sqlite');
+    const made = new Database(other);
+    made.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT); INSERT INTO orders (item) VALUES ('x')");
+    made.exec('CREATE TABLE log (line TEXT)');
+    made.close();
+    const marked = join(dir.path, 'marked.sqlite');
+    const m = new Database(marked);
+    m.exec(
+      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('format', 'someone-else/9')",
+    );
+    m.close();
+    for (const [file, why] of [
+      [other, /an SQLite database of something else \(tables log, orders\)/],
+      [marked, /format someone-else\/9/],
+    ] as const) {
+      const before = readFileSync(file);
+      for (const opening of [
+        () => SqliteClaimStore.open(file),
+        () => SqliteClaimStore.open(file, { readonly: true }),
+        () => open(file),
+      ]) {
+        await assert.rejects(opening(), (e: unknown) => {
+          assert.ok(e instanceof KbOpenError);
+          assert.equal(e.code, 'bad_format');
+          assert.equal(e.field, 'path');
+          assert.ok(e.message.includes(file), e.message);
+          assert.match(e.message, /is not an Evident KB/);
+          assert.match(e.message, why);
+          return true;
+        });
+      }
+      assert.deepEqual(readFileSync(file), before, 'the same bytes');
+      assert.ok(!existsSync(`${file}-wal`) && !existsSync(`${file}-journal`), 'no journal left beside it');
+    }
+  } finally {
+    dir.cleanup();
+  }
+});
+
+test('an empty file or an SQLite database without tables is made a KB; a KB opens again', async () => {
+  const dir = tempDir();
+  try {
+    const empty = join(dir.path, 'empty.kb');
+    writeFileSync(empty, '');
+    const blank = join(dir.path, 'blank.kb');
+    const b = new Database(blank);
+    b.pragma('user_version = 3');
+    b.close();
+    for (const file of [empty, blank]) {
+      const s = await SqliteClaimStore.open(file);
+      assert.equal(await s.append([claim(1)], 1, 0), 1);
+      await s.close();
+      const again = await SqliteClaimStore.open(file, { readonly: true });
+      assert.equal((await again.readAfter(0)).length, 1);
+      await again.close();
+    }
   } finally {
     dir.cleanup();
   }

@@ -21,6 +21,55 @@ const THREAD_MIN_ENTRIES = 2048;
 /** The writer thread's connection does not checkpoint; the checkpointer thread does, every this many bytes. */
 const CHECKPOINT_BYTES = 16 * 2 ** 20;
 
+const listed = (names: readonly string[]) =>
+  names.length > 8 ? `${names.slice(0, 8).join(', ')} and ${names.length - 8} more` : names.join(', ');
+
+/**
+ * Refuses (`bad_format`, naming the path) an existing SQLite file that holds tables but not the KB's marker, the
+ * `format` row of its `meta` table: another program's database. An empty one (no tables) is made a KB. Looked at
+ * on a read-only connection of its own, so that nothing is written to a refused file (a read-write connection
+ * may checkpoint a WAL into it as it closes). A file that is not SQLite is left to the open that follows.
+ */
+function refuseForeignDatabase(file: string): void {
+  let look: Database.Database;
+  try {
+    look = new Database(file, { readonly: true, fileMustExist: true });
+  } catch {
+    return;
+  }
+  let tables: string[];
+  let format: string | undefined;
+  try {
+    tables = (
+      look
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+        )
+        .all() as { name: string }[]
+    ).map((t) => t.name);
+    if (tables.includes('meta')) {
+      try {
+        format = (look.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: unknown } | undefined)
+          ?.value as string | undefined;
+      } catch {
+        // A meta table of another shape: no marker.
+      }
+    }
+  } catch {
+    return;
+  } finally {
+    look.close();
+  }
+  if (tables.length === 0 || (format !== undefined && READABLE_FORMATS.includes(format))) return;
+  throw new KbOpenError(
+    'bad_format',
+    'path',
+    format === undefined
+      ? `${file} is not an Evident KB: an SQLite database of something else (tables ${listed(tables)}); nothing was written to it`
+      : `${file} is not an Evident KB (format ${String(format)}); nothing was written to it`,
+  );
+}
+
 export class SqliteClaimStore implements ClaimStore {
   readonly backend = 'sqlite';
   readonly shared = false;
@@ -86,6 +135,9 @@ export class SqliteClaimStore implements ClaimStore {
         }
       }
     }
+    // An existing file is looked at before anything writes to it: a database of something else is refused as it is,
+    // where the tables below (and WAL mode, written in the file's header) made any SQLite file given a KB.
+    if (!created) refuseForeignDatabase(file);
     let db: Database.Database;
     try {
       db = new Database(file, { readonly, fileMustExist: readonly });
@@ -105,11 +157,14 @@ export class SqliteClaimStore implements ClaimStore {
         if (created) for (const f of [`${file}-wal`, `${file}-shm`]) if (existsSync(f)) makePrivate(f);
         // FULL: the WAL is fsynced at every commit, so a returned append survives power loss, not only kill -9.
         db.pragma('synchronous = FULL');
-        db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                 CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, n INTEGER NOT NULL,
-                                                 ts INTEGER NOT NULL, body TEXT NOT NULL);`);
-        db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
-        db.prepare("UPDATE meta SET value = ? WHERE key = 'format' AND value = ?").run(FORMAT, READABLE_FORMATS[0]);
+        // One transaction: a base is never left with its tables but not its marker (it would be refused as foreign).
+        db.transaction(() => {
+          db.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                   CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, n INTEGER NOT NULL,
+                                                   ts INTEGER NOT NULL, body TEXT NOT NULL);`);
+          db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
+          db.prepare("UPDATE meta SET value = ? WHERE key = 'format' AND value = ?").run(FORMAT, READABLE_FORMATS[0]);
+        }).immediate();
       }
       const row = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined;
       if (!row || !READABLE_FORMATS.includes(row.value)) {
