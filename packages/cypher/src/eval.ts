@@ -10,7 +10,7 @@ import {
   CypherTypeError,
 } from './errors.js';
 import { checkedInt, lookupFunction, rangeValues } from './functions.js';
-import { addDuration, DurationValue, TemporalValue } from './temporal.js';
+import { temporalArithmetic, temporalProperty } from './temporal/operators.js';
 import type { GraphReader } from './graph.js';
 import type { Procedures } from './procedures.js';
 import { matchPart, matchPattern } from './match.js';
@@ -97,6 +97,8 @@ function property(target: Value, key: string): Value {
     return ownValue(target.properties, key) ?? null;
   }
   if (isMap(target)) return ownValue(target, key) ?? null;
+  const component = temporalProperty(target, key);
+  if (component !== undefined) return component;
   throw typeErr(`cannot read property '${key}' of ${typeName(target)}`);
 }
 
@@ -372,10 +374,8 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, row: Row, ctx: EvalContext
 
 export function arithmetic(op: string, a: Value, b: Value, budget: Budget): Value {
   if (a === null || b === null) return null;
-  if (a instanceof TemporalValue && b instanceof DurationValue && (op === '+' || op === '-')) {
-    return addDuration(a, b, op === '+' ? 1 : -1);
-  }
-  if (a instanceof DurationValue && b instanceof TemporalValue && op === '+') return addDuration(b, a, 1);
+  const temporal = temporalArithmetic(op, a, b);
+  if (temporal !== undefined) return temporal;
   if (op === '+') {
     if (Array.isArray(a) || Array.isArray(b)) return concatLists(a, b, budget);
     if (typeof a === 'string' && (typeof b === 'string' || typeof b === 'bigint' || typeof b === 'number')) {

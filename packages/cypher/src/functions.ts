@@ -1,7 +1,7 @@
 // Scalar functions: string, math, list, type conversion and graph functions. Names are matched without case.
 import { type Budget, remember } from './budget.js';
 import { CypherArgumentError, CypherEntityNotFoundError, CypherTypeError } from './errors.js';
-import { DurationValue, makeDuration, makeTemporal, parseTemporal, type TemporalKind } from './temporal.js';
+import { DurationValue, TEMPORAL_FUNCTIONS } from './temporal.js';
 import {
   GraphNode,
   GraphRelationship,
@@ -348,38 +348,8 @@ const FUNCTIONS: Record<string, FnDef> = {
   },
   endnode: { min: 1, max: 1, fn: nullIn(([r]) => (r instanceof GraphRelationship ? r.end : bad('endNode', r!))) },
   timestamp: { min: 0, max: 0, fn: () => BigInt(Date.now()) },
-  date: temporalFn('date'),
-  localtime: temporalFn('localtime'),
-  time: temporalFn('time'),
-  localdatetime: temporalFn('localdatetime'),
-  datetime: temporalFn('datetime'),
-  duration: { min: 1, max: 1, fn: nullIn(([m]) => (isMap(m) ? makeDuration(m) : bad('duration', m!))) },
+  ...TEMPORAL_FUNCTIONS,
 };
-
-/** A temporal constructor: from a map of components, an ISO string, or (no argument) now, in UTC. */
-function temporalFn(kind: TemporalKind): FnDef {
-  return {
-    min: 0,
-    max: 1,
-    fn: (args) => {
-      const v = args[0];
-      if (v === undefined) return parseTemporal(kind, nowIso(kind));
-      if (v === null) return null;
-      if (typeof v === 'string') return parseTemporal(kind, v);
-      if (isMap(v)) return makeTemporal(kind, v);
-      return bad(kind, v);
-    },
-  };
-}
-
-function nowIso(kind: TemporalKind): string {
-  const iso = new Date().toISOString().replace(/Z$/, '');
-  const [date, time] = iso.split('T') as [string, string];
-  if (kind === 'date') return date;
-  if (kind === 'localtime') return time;
-  if (kind === 'time') return `${time}Z`;
-  return kind === 'localdatetime' ? iso : `${iso}Z`;
-}
 
 function orNull(f: (v: Value) => Value, v: Value): Value {
   try {
