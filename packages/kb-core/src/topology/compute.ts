@@ -3,10 +3,19 @@
 // facts on the diagonal) at half of level k's resolution, so each coarser topic is a union of finer ones; the
 // hierarchy stops early when a level merges nothing or leaves one topic. Leiden runs through leidenAsync: on large
 // graphs its restarts run on worker threads and the caller's event loop stays free (a server keeps answering).
-import { aggregateCsr, type CsrGraph, leidenAsync, modularityContributions } from '@evident/graph-algorithms';
+// When a previous result can be updated (incremental.ts decides), level 0 is leidenIncremental from its partition
+// instead, on the calling thread (seconds at most where a full run takes minutes).
+import {
+  aggregateCsr,
+  type CsrGraph,
+  leidenAsync,
+  leidenIncremental,
+  modularityContributions,
+} from '@evident/graph-algorithms';
 import type { ReadContext } from '../graph/read.js';
 import { offThreadLeidenThreads } from '../offload/threads.js';
 import { entityGraph } from './entity-graph.js';
+import { basisOf, planUpdate } from './incremental.js';
 import { describeTopics } from './labels.js';
 import type { ComputeTopologyOptions, StoredTopology, TopologyLevel } from './types.js';
 
@@ -23,8 +32,11 @@ export async function computeTopology(
   logSeq: number,
   /** Awaited before the index is read again after Leiden: writes may have come in while it ran off-thread. */
   settled: () => Promise<void> = async () => {},
+  /** The result kept from before, which an incremental update starts from. */
+  previous?: StoredTopology,
 ): Promise<StoredTopology> {
   const { resolution, levels, seed, min_topic_size, n_iterations, restarts, progress, off_thread } = options;
+  const { full, incremental_max_fraction } = options;
   const maxIterations = n_iterations < 0 ? Number.POSITIVE_INFINITY : n_iterations;
   // Off the thread: a level's Leiden on workers (leidenAsync's worker path, taken whatever the graph's size when
   // `threads` is given), unless its graph is so small that the runs cost less than starting a worker would.
@@ -32,21 +44,39 @@ export async function computeTopology(
     off_thread && g.targets.length * restarts > INLINE_WORK ? { threads: offThreadLeidenThreads(restarts) } : {};
   const graph = entityGraph(rc, false);
   const { csr } = graph;
+  // Read with the graph, before any await: claims and retractions from here on are the next update's change.
+  const basis = basisOf(rc, { resolution, levels, seed, min_topic_size, n_iterations, restarts });
+  const plan = full
+    ? ({ kind: 'full', reason: 'asked for (full: true)' } as const)
+    : planUpdate(rc, graph, previous, basis, incremental_max_fraction);
+  let affected: number | null = null;
   progress?.('topology', 0.05);
   const memberships: Int32Array[] = [];
   const levelInfo: TopologyLevel[] = [];
   const parents: Int32Array[] = [];
   if (csr.n > 0) {
     const hooks = progress ? { progress: (_: string, f: number) => progress('topology', 0.05 + 0.6 * f) } : undefined;
-    const first = await leidenAsync(csr, {
-      resolution,
-      seed,
-      maxIterations,
-      restarts,
-      trusted: true,
-      hooks,
-      ...threadsFor(csr),
-    });
+    let first: { membership: Int32Array; count: number; iterations: number };
+    if (plan.kind === 'incremental') {
+      const update = leidenIncremental(csr, plan.previous, plan.changed, {
+        resolution,
+        seed,
+        maxIterations,
+        trusted: true,
+      });
+      affected = update.affectedCount;
+      first = update;
+    } else {
+      first = await leidenAsync(csr, {
+        resolution,
+        seed,
+        maxIterations,
+        restarts,
+        trusted: true,
+        hooks,
+        ...threadsFor(csr),
+      });
+    }
     let count = first.count;
     let membership = first.membership;
     if (min_topic_size > 1) count = mergeSmallTopics(csr, membership, count, min_topic_size);
@@ -101,9 +131,14 @@ export async function computeTopology(
       edge_count: csr.targets.length / 2,
       levels: levelInfo,
       topics,
+      mode: plan.kind,
+      full_reason: plan.kind === 'full' ? plan.reason : null,
+      changed_entities: plan.kind === 'incremental' ? plan.changed.length : null,
+      affected_entities: affected,
     },
     entity_ids: Array.from(graph.entities, (e) => rc.s.entityIds[e]!),
     memberships,
+    basis,
   };
 }
 

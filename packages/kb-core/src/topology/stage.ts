@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import { computeTopology } from './compute.js';
+import { INCREMENTAL_MAX_FRACTION } from './incremental.js';
 import { embeddingRow, generateEmbeddings, prepareEmbeddings, similarEntities } from './embeddings.js';
 import { svdOffThread } from '../offload/svd.js';
 import { KbTopologyNotComputedError } from './errors.js';
@@ -45,6 +46,14 @@ function iterations(v: unknown): number {
 function flag(v: unknown, field: string): boolean {
   if (v === undefined) return false;
   if (typeof v !== 'boolean') throw new KbValidationError('invalid_type', field, 'must be true or false');
+  return v;
+}
+
+function fraction(v: unknown): number {
+  if (v === undefined) return INCREMENTAL_MAX_FRACTION;
+  if (typeof v !== 'number' || !(v >= 0 && v <= 1)) {
+    throw new KbValidationError('out_of_range', 'incremental_max_fraction', 'must be a number from 0 to 1');
+  }
   return v;
 }
 
@@ -105,6 +114,8 @@ export class TopologyStage {
       n_iterations: iterations(options.n_iterations),
       restarts: int(options.restarts, 'restarts', 3, 1, 16),
       off_thread: flag(options.off_thread, 'off_thread'),
+      full: flag(options.full, 'full'),
+      incremental_max_fraction: fraction(options.incremental_max_fraction),
       progress: progressOf(options.progress),
     };
     // Off the thread (a server), a computation that would wait behind more than MAX_WAITING others is refused:
@@ -117,7 +128,8 @@ export class TopologyStage {
       const started = performance.now();
       // After an earlier computation a write may be between its apply and its append: wait, as reads do.
       await this.settled();
-      const stored = await computeTopology(this.ctx(), settings, this.describe().log_seq, this.settled);
+      const previous = this.kept().getTopology();
+      const stored = await computeTopology(this.ctx(), settings, this.describe().log_seq, this.settled, previous);
       this.kept().setTopology(stored);
       this.lastMs = performance.now() - started;
       return stored.result;

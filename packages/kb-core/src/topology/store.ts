@@ -31,6 +31,7 @@ export class TopologyStore {
       result: t.result,
       entity_ids: t.entity_ids,
       memberships: t.memberships.map((m) => toBase64(m)),
+      basis: t.basis,
     });
   }
 
@@ -84,6 +85,7 @@ export class TopologyStore {
         result: t.result as StoredTopology['result'],
         entity_ids: t.entity_ids as string[],
         memberships: (t.memberships as string[]).map((b) => new Int32Array(fromBase64(b))),
+        basis: t.basis as StoredTopology['basis'],
       };
     }
     for (const kind of ['structural', 'weighted'] as const) {

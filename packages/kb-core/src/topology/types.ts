@@ -27,6 +27,15 @@ export interface ComputeTopologyOptions {
    * one is running and two more are waiting. What servers use. Default false.
    */
   off_thread?: boolean;
+  /**
+   * Recompute from scratch even when the previous result could be updated. Default false: when a previous result
+   * exists, computed with the same settings, and at most `incremental_max_fraction` of the graph's entities have
+   * a claim added or retracted since, level 0 is updated from the previous partition around those entities
+   * (`mode: 'incremental'` in the result); otherwise Leiden runs from scratch (`mode: 'full'`).
+   */
+  full?: boolean;
+  /** The largest share of the graph's entities changed since the previous result for an incremental update. Default 0.01. */
+  incremental_max_fraction?: number;
   progress?: (stage: string, fraction: number) => void;
 }
 
@@ -64,6 +73,35 @@ export interface TopologyResult {
   edge_count: number;
   levels: TopologyLevel[];
   topics: Topic[];
+  /**
+   * 'full': Leiden from scratch at every level. 'incremental': level 0 updated from the previous result's partition,
+   * only around the entities whose claims changed since (leidenIncremental), the coarser levels recomputed on it.
+   */
+  mode: 'full' | 'incremental';
+  /** Why a full recompute ran ('asked for', 'no previous result to update', ...); null when incremental. */
+  full_reason: string | null;
+  /** Incremental: entities with a claim added or retracted since the previous result. Full: null. */
+  changed_entities: number | null;
+  /** Incremental: entities the update considered moving; every other entity kept its level-0 grouping. Full: null. */
+  affected_entities: number | null;
+}
+
+/** Where the index stood when a result's graph was read, and the settings it was computed with. */
+export interface TopologyBasis {
+  /** Claims in the index (numbered in log order). */
+  claim_count: number;
+  /** Retractions applied (in log order). */
+  retraction_count: number;
+  /** The moment read (ms), null for the live base. */
+  as_of: number | null;
+  settings: {
+    resolution: number;
+    levels: number;
+    seed: number;
+    min_topic_size: number;
+    n_iterations: number;
+    restarts: number;
+  };
 }
 
 /** Something about a computation the caller should know, like a claim's warnings. */
@@ -93,6 +131,8 @@ export interface StoredTopology {
   result: TopologyResult;
   entity_ids: string[];
   memberships: Int32Array[];
+  /** What an incremental update starts from; absent in results kept before issue 41 (they are recomputed in full). */
+  basis?: TopologyBasis;
 }
 
 export interface StoredEmbedding {
