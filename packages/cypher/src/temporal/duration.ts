@@ -24,9 +24,6 @@ export function approximateDuration(
   if ([months, days, seconds, nanos].every(Number.isSafeInteger)) {
     return new DurationValue(months, days, BigInt(seconds) * NANOS_PER_SECOND + BigInt(nanos) + exact);
   }
-  for (const v of [months, days, seconds, nanos]) {
-    if (!Number.isFinite(v)) throw new CypherArgumentError('InvalidArgumentValue', 'a duration must be finite');
-  }
   const wholeMonths = Math.trunc(months);
   const monthRest = AVG_NANOS_PER_MONTH * months - AVG_NANOS_PER_MONTH * wholeMonths;
   const d = days + monthRest / NANOS_PER_DAY_F;
@@ -36,6 +33,10 @@ export function approximateDuration(
   const wholeSeconds = Math.trunc(s);
   const secondRest = 1e9 * s - 1e9 * wholeSeconds;
   const n = Math.trunc(nanos + secondRest);
+  // Each part is a 64-bit integer in Cypher: a duration of 10^300 years is refused, not printed in exponent form.
+  for (const v of [wholeMonths, wholeDays, wholeSeconds, n]) {
+    if (!(Math.abs(v) < 9.2e18)) throw new CypherArgumentError('InvalidArgumentValue', 'the duration is out of range');
+  }
   return new DurationValue(wholeMonths, wholeDays, BigInt(wholeSeconds) * NANOS_PER_SECOND + BigInt(n) + exact);
 }
 
@@ -81,14 +82,31 @@ export function secondsAndNanos(d: DurationValue): [bigint, bigint] {
   return [s, d.nanos - s * NANOS_PER_SECOND];
 }
 
+const INT64_LIMIT = 2n ** 63n;
+
+/** A duration from exact parts, each (the nanoseconds as whole seconds) within Cypher's 64-bit integers. */
+function checkedDuration(months: bigint, days: bigint, nanos: bigint): DurationValue {
+  for (const v of [months, days, nanos / NANOS_PER_SECOND]) {
+    if (v >= INT64_LIMIT || v < -INT64_LIMIT) {
+      throw new CypherArgumentError('InvalidArgumentValue', 'the duration is out of range');
+    }
+  }
+  return new DurationValue(Number(months), Number(days), nanos);
+}
+
 export function addDurations(a: DurationValue, b: DurationValue, sign: 1 | -1): DurationValue {
-  return new DurationValue(a.months + sign * b.months, a.days + sign * b.days, a.nanos + BigInt(sign) * b.nanos);
+  const s = BigInt(sign);
+  return checkedDuration(
+    BigInt(a.months) + s * BigInt(b.months),
+    BigInt(a.days) + s * BigInt(b.days),
+    a.nanos + s * b.nanos,
+  );
 }
 
 /** `duration * number` (an INTEGER scales each part exactly; a FLOAT approximates) and `duration / number`. */
 export function scaleDuration(d: DurationValue, factor: number | bigint, divide: boolean): DurationValue {
   if (typeof factor === 'bigint' && !divide) {
-    return new DurationValue(d.months * Number(factor), d.days * Number(factor), d.nanos * factor);
+    return checkedDuration(BigInt(d.months) * factor, BigInt(d.days) * factor, d.nanos * factor);
   }
   const f = Number(factor);
   if (divide && f === 0) throw new CypherArgumentError('InvalidArgumentValue', 'a duration cannot be divided by zero');
