@@ -9,11 +9,11 @@ import {
   parseFeatureAnnotation,
 } from './parse/annotation.js';
 import { parseNumericTable } from './parse/matrix.js';
-import { annotateDataset, type CollapseRule } from './pipeline/annotate.js';
+import { annotateDataset, type CollapseRule, type FeatureGenes } from './pipeline/annotate.js';
 import { parseMetadata } from './parse/metadata.js';
 import { buildDataset } from './pipeline/dataset.js';
 import { buildDesign } from './pipeline/design.js';
-import { differentialExpression, type RunHooks } from './pipeline/differential-expression.js';
+import { differentialExpression, type DeTable, type RunHooks } from './pipeline/differential-expression.js';
 import { detectDataType, type DataType } from './pipeline/detect.js';
 import { chooseMethod, type DeMethod, type ResolvedMethod } from './pipeline/method.js';
 import { filterByExpr } from './stats/filter-by-expr.js';
@@ -205,6 +205,17 @@ export function checkDiscovery(req: DiscoveryRequest): DiscoveryCheck {
 }
 
 export function discoverTargets(req: DiscoveryRequest, hooks: RunHooks = {}): DiscoveryResult {
+  return runDiscovery(req, hooks).result;
+}
+
+/**
+ * discoverTargets with what it computed on the way: the DE table (with the fit's inputs for the limma pipelines)
+ * and the feature-to-gene map, from which `fitContextOf(run.de, run.features.geneOf)` builds enrichment's context.
+ */
+export function runDiscovery(
+  req: DiscoveryRequest,
+  hooks: RunHooks = {},
+): { result: DiscoveryResult; de: DeTable; features: FeatureGenes } {
   hooks.progress?.('parsing input', 0);
   const prepared = prepareDiscovery(req);
   const { opts, raw, design } = prepared;
@@ -230,5 +241,5 @@ export function discoverTargets(req: DiscoveryRequest, hooks: RunHooks = {}): Di
   hooks.progress?.('ranking targets', 0.88);
   const result = assembleResult({ req, opts, raw, ds, design, de, features });
   hooks.progress?.('done', 1);
-  return result;
+  return { result, de, features };
 }

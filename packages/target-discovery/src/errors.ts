@@ -16,7 +16,8 @@ export type TdErrorCode =
   | 'too_few_features'
   | 'bad_design'
   | 'bad_option'
-  | 'no_feature_overlap';
+  | 'no_feature_overlap'
+  | 'bad_gene_sets';
 
 /**
  * Bad input (status 400): names the input (`field`: expression_matrix, metadata, condition_column, ...) and the

@@ -47,3 +47,21 @@ export { priorityScore, TIER_WEIGHT, SAFETY_PENALTY } from './results/priority.j
 export { tableToCsv, TABLE_COLUMNS, type FeatureTable, type TableRow } from './results/table.js';
 export { volcanoSvg, maSvg, type PlotPoint } from './plots/scatter.js';
 export { syntheticStudy, syntheticCounts, negBinomial, rng, type SyntheticStudy } from './examples/synthetic.js';
+export {
+  enrich,
+  fitContextOf,
+  parseGmt,
+  goGeneSets,
+  ENRICHMENT_METHODS,
+  ENRICHMENT_DEFAULTS,
+  GO_COLLECTIONS,
+  GMT_COLLECTION,
+  type EnrichmentMethod,
+  type EnrichmentOptions,
+  type EnrichmentRow,
+  type EnrichmentResult,
+  type FitContext,
+  type GeneSet,
+  type GoCollection,
+} from './enrichment/index.js';
+export type { FitData } from './pipeline/differential-expression.js';

@@ -57,6 +57,17 @@ export interface PipelineReport {
   edger?: { common_dispersion: number; df_prior: number; trend_span: number };
 }
 
+/** The linear model's inputs for the limma pipelines (enrichment's camera and fry refit each row from them). */
+export interface FitData {
+  /** The tested rows' values as fitted (log-scale; voom's log2-CPM; limma-trend's log2(x + 1)), rows x samples. */
+  values: Matrix;
+  /** voom's precision weights, rows x samples. */
+  weights?: Matrix;
+  design: Design;
+  /** The tested coefficient's column. */
+  coefficient: number;
+}
+
 export interface DeTable {
   featureIds: string[];
   logFC: Float64Array;
@@ -66,6 +77,8 @@ export interface DeTable {
   adjPValue: Float64Array;
   b: Float64Array;
   report: PipelineReport;
+  /** Absent for DESeq2 and edgeR-QL. */
+  fitData?: FitData;
 }
 
 // The one hooks shape of every Evident engine: progress as a fraction 0..1, and a signal to stop the run.
@@ -110,6 +123,7 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
   const removed = { low_expression: 0, missing_values: 0, not_estimable: 0 };
   let ids = input.featureIds;
   let fit: LinearFit;
+  let fitData: FitData;
   let stats: ModeratedStats;
   let normalization: PipelineReport['normalization'];
   let policy: string;
@@ -150,6 +164,7 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     const v = voom(counts, input.design, eff);
     step('weighted linear models', 0.6);
     fit = lmFit(v.E, input.design, v.weights);
+    fitData = { values: v.E, weights: v.weights, design: input.design, coefficient: input.coefficient };
     step('empirical Bayes moderation', 0.85);
     stats = eBayes(fit, input.coefficient);
     description =
@@ -185,7 +200,9 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     if (nOk < fit.nGenes) {
       fit = subsetFit(fit, ok);
       ids = ids.filter((_, i) => ok[i]);
+      y = subsetRows(y, ok);
     }
+    fitData = { values: y, design: input.design, coefficient: input.coefficient };
     step('empirical Bayes moderation', 0.8);
     stats = eBayes(fit, input.coefficient, { trend });
     description = trend
@@ -218,6 +235,7 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
       s2_prior: median(stats.s2Prior),
       ...(normalization ? { normalization } : {}),
     },
+    fitData,
   };
 }
 

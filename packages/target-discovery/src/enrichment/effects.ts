@@ -1,0 +1,63 @@
+// The effects of every row's (weighted) least-squares fit with the tested coefficient moved to the last column, as
+// camera and fry start (limma's camera.default and .lmEffects): Q'y from the Householder QR of the design (the
+// same reflections as R's qr, LINPACK dqrdc2, so each residual effect, not only their sum of squares, matches R).
+import { RankDeficientDesignError, type Design } from '../stats/lmfit.js';
+import type { Matrix } from '../stats/matrix.js';
+import { applyQt, householder } from '../stats/qr.js';
+
+export interface RowEffects {
+  /** Rows x n, row-major: the n effects Q'y of each row. Index p - 1 is the tested coefficient's. */
+  effects: Float64Array;
+  /** Sign of R[p, p] of each row's QR (R's `sign(QR$qr[p, p])`), which orients the tested effect. */
+  sign: Float64Array;
+  n: number;
+  p: number;
+}
+
+/** The design's columns reordered so that `coefficient` is last (column-major n x p). */
+export function contrastLast(design: Design, coefficient: number): Float64Array {
+  const { n, p, x } = design;
+  const order = [...Array.from({ length: p }, (_, j) => j).filter((j) => j !== coefficient), coefficient];
+  const out = new Float64Array(n * p);
+  for (const [k, j] of order.entries()) out.set(x.subarray(j * n, j * n + n), k * n);
+  return out;
+}
+
+/** Effects of every row of `values` (rows x n) on the design, with per-row `weights` (voom) when given. */
+export function rowEffects(values: Matrix, design: Design, coefficient: number, weights?: Matrix): RowEffects {
+  const { n, p } = design;
+  const G = values.nrow;
+  if (values.ncol !== n) throw new Error(`enrichment: ${values.ncol} samples but the design has ${n} rows`);
+  const x = contrastLast(design, coefficient);
+  const effects = new Float64Array(G * n);
+  const sign = new Float64Array(G);
+  const vhead = new Float64Array(p);
+  const rdiag = new Float64Array(p);
+  const y = new Float64Array(n);
+  if (!weights) {
+    const qx = Float64Array.from(x);
+    if (!householder(qx, n, p, vhead, rdiag)) throw new RankDeficientDesignError('design matrix is not of full rank');
+    const s = Math.sign(rdiag[p - 1]!);
+    for (let g = 0; g < G; g++) {
+      y.set(values.data.subarray(g * n, g * n + n));
+      applyQt(qx, n, p, vhead, y);
+      effects.set(y, g * n);
+      sign[g] = s;
+    }
+    return { effects, sign, n, p };
+  }
+  const qx = new Float64Array(n * p);
+  for (let g = 0; g < G; g++) {
+    for (let i = 0; i < n; i++) {
+      const sw = Math.sqrt(weights.data[g * n + i]!);
+      y[i] = values.data[g * n + i]! * sw;
+      for (let j = 0; j < p; j++) qx[j * n + i] = x[j * n + i]! * sw;
+    }
+    if (!householder(qx, n, p, vhead, rdiag))
+      throw new RankDeficientDesignError(`weighted design matrix not of full rank for row ${g + 1}`);
+    applyQt(qx, n, p, vhead, y);
+    effects.set(y, g * n);
+    sign[g] = Math.sign(rdiag[p - 1]!);
+  }
+  return { effects, sign, n, p };
+}

@@ -1,0 +1,139 @@
+// limma's fry (Giner & Smyth 2016): the self-contained rotation test in closed form. Each row's effects (the tested
+// coefficient's and the residual ones) are standardised by a robust posterior standard deviation; a set's
+// directional p-value is a t test of its mean effect against its mean residual effects, the mixed p-value a beta
+// approximation to the rotation distribution of the set's sum of squared tested effects. Formulas as limma 3.54's
+// fry.default (standardize = "posterior.sd") and .fryEffects.
+import betainc from '@stdlib/math-base-special-betainc';
+import { fitFDist } from '../stats/ebayes.js';
+import { pt } from '../stats/special.js';
+import { gaussLegendreUniform, qchisq1 } from './distributions.js';
+import type { RowEffects } from './effects.js';
+import { symmetricEigenvalues } from './eigen.js';
+
+export interface FryResult {
+  size: number;
+  direction: 'up' | 'down';
+  pValue: number;
+  pValueMixed: number;
+}
+
+/** E[max of df+1 squared N(0,1) order statistics... ] as fry computes it: 128-point Gauss-Legendre on [0, 1]. */
+function expectedMaxSquare(dfResidual: number): number {
+  const { nodes, oneMinus, weights } = gaussLegendreUniform(128);
+  let s = 0;
+  for (let i = 0; i < 128; i++)
+    s += (dfResidual + 1) * nodes[i]! ** dfResidual * qchisq1(nodes[i]!, oneMinus[i]!) * weights[i]!;
+  return s;
+}
+
+/** The standardised effects: rows x (n - p + 1), the tested effect first (fry's Effects after standardising). */
+export function standardizedEffects(fx: RowEffects): { z: Float64Array; k: number } {
+  const { effects, sign, n, p } = fx;
+  const G = sign.length;
+  const k = n - p + 1;
+  const dfResidual = k - 1;
+  const z = new Float64Array(G * k);
+  const s2 = new Float64Array(G);
+  const s2Robust = new Float64Array(G);
+  const eu2max = expectedMaxSquare(dfResidual);
+  for (let g = 0; g < G; g++) {
+    const row = z.subarray(g * k, g * k + k);
+    for (let j = 0; j < k; j++) row[j] = effects[g * n + p - 1 + j]!;
+    if (sign[g]! < 0) row[0] = -row[0]!;
+    let sum = 0;
+    let max = 0;
+    let res = 0;
+    for (let j = 0; j < k; j++) {
+      const sq = row[j]! ** 2;
+      sum += sq;
+      if (sq > max) max = sq;
+      if (j > 0) res += sq;
+    }
+    s2[g] = res / dfResidual;
+    s2Robust[g] = (sum - max) / (dfResidual + 1 - eu2max);
+  }
+  const fit = fitFDist(s2, new Float64Array(G).fill(dfResidual));
+  const dfPrior = fit.df2;
+  const d = 0.92 * dfResidual;
+  for (let g = 0; g < G; g++) {
+    const scale = fit.scale[0]!;
+    const post = Number.isFinite(dfPrior) ? (d * s2Robust[g]! + dfPrior * scale) / (d + dfPrior) : scale;
+    const inv = 1 / Math.sqrt(post);
+    for (let j = 0; j < k; j++) z[g * k + j]! *= inv;
+  }
+  return { z, k };
+}
+
+/** fry on every set (row indices into the effects' rows). */
+export function fry(fx: RowEffects, sets: readonly Int32Array[]): FryResult[] {
+  const { z, k } = standardizedEffects(fx);
+  const dfResidual = k - 1;
+  const mean = new Float64Array(k);
+  return sets.map((set) => {
+    const m = set.length;
+    mean.fill(0);
+    for (const g of set) for (let j = 0; j < k; j++) mean[j]! += z[g * k + j]!;
+    let res = 0;
+    for (let j = 1; j < k; j++) res += (mean[j]! / m) ** 2;
+    const t = mean[0]! / m / Math.sqrt(res / dfResidual);
+    const pValue = 2 * pt(-Math.abs(t), dfResidual);
+    const direction = t < 0 ? 'down' : 'up';
+    if (m === 1) return { size: m, direction, pValue, pValueMixed: pValue };
+    return { size: m, direction, pValue, pValueMixed: mixedP(z, k, set) };
+  });
+}
+
+/** .fryEffects' beta approximation from the squared singular values A of the set's effects (m x k). */
+function mixedP(z: Float64Array, k: number, set: Int32Array): number {
+  const m = set.length;
+  let fObsNum = 0;
+  for (const g of set) fObsNum += z[g * k]! ** 2;
+  // Gram matrix of the smaller side: its eigenvalues are A (min(m, k) of them)
+  const r = Math.min(m, k);
+  const gram = new Float64Array(r * r);
+  if (m <= k) {
+    for (let a = 0; a < m; a++) {
+      const ra = set[a]! * k;
+      for (let b = 0; b <= a; b++) {
+        const rb = set[b]! * k;
+        let s = 0;
+        for (let j = 0; j < k; j++) s += z[ra + j]! * z[rb + j]!;
+        gram[a * r + b] = s;
+        gram[b * r + a] = s;
+      }
+    }
+  } else {
+    for (const g of set) {
+      const row = g * k;
+      for (let a = 0; a < k; a++) {
+        const va = z[row + a]!;
+        for (let b = 0; b <= a; b++) gram[a * r + b]! += va * z[row + b]!;
+      }
+    }
+    for (let a = 0; a < k; a++) for (let b = 0; b < a; b++) gram[b * r + a] = gram[a * r + b]!;
+  }
+  const A = symmetricEigenvalues(gram, r); // ascending
+  const d1 = r;
+  const d = d1 - 1;
+  const aMax = A[d1 - 1]!;
+  const aMin = A[0]!;
+  let sumA = 0;
+  let sumA2 = 0;
+  for (const v of A) {
+    sumA += v;
+    sumA2 += v * v;
+  }
+  const betaMean = 1 / d1;
+  const betaVar = d / d1 / d1 / (d1 / 2 + 1);
+  const range = aMax - aMin;
+  const fObs = (fObsNum - aMin) / range;
+  const frbMean = (sumA * betaMean - aMin) / range;
+  // A' COV A with COV = betaVar on the diagonal and -betaVar / d off it
+  const frbVar = (betaVar * sumA2 - (betaVar / d) * (sumA * sumA - sumA2)) / (range * range);
+  const apb = (frbMean * (1 - frbMean)) / frbVar - 1;
+  const alpha = apb * frbMean;
+  const beta = apb - alpha;
+  if (fObs >= 1) return 0;
+  if (fObs <= 0) return 1;
+  return betainc(fObs, alpha, beta, true, true);
+}
