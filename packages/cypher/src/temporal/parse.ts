@@ -82,7 +82,8 @@ export function parseTemporal(kind: TemporalKind, raw: string): TemporalValue {
   const time = timePart === undefined ? { nano: 0n } : parseTime(timePart, raw);
   if (!hasTime(kind)) return fromLocal(kind, day, 0n);
   let zone: Zone = UTC;
-  if (time.zone !== undefined) zone = parseZone(time.zone);
+  // A time keeps the offset it is written with; a datetime takes the zone id and resolves its offset there.
+  if (time.zone !== undefined && (kind === 'datetime' || time.offset === undefined)) zone = parseZone(time.zone);
   else if (time.offset !== undefined) zone = { offsetSeconds: time.offset };
   return fromLocal(kind, day, time.nano, zone, time.offset);
 }
