@@ -1,5 +1,5 @@
 // Node properties as columns: what a graph offers (GraphReader.scanColumns) so that an aggregation over one
-// node pattern runs as tight loops over arrays instead of a row object per node (see pushdown.ts).
+// node pattern runs as tight loops over arrays instead of a row object per node (see plan/columnar.ts).
 import { type GraphNode, ownValue, type Value } from './values.js';
 
 /**

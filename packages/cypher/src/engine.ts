@@ -7,13 +7,43 @@ import type { EvalContext } from './eval.js';
 import { executeQuery, mayWrite, type Result } from './execute.js';
 import type { GraphReader } from './graph.js';
 import { parse } from './parser.js';
+import { describePlan, type PlanDescription } from './plan/explain.js';
+import type { Op } from './plan/operators.js';
+import { type Profile, runPlan } from './plan/physical.js';
+import { planQuery } from './plan/planner.js';
+import { rewrite } from './plan/rewrite.js';
 import type { Procedures } from './procedures.js';
-import { check } from './semantic.js';
+import { type BoundQuery, check } from './semantic.js';
 import { fromJs, setOwn, type Value } from './values.js';
 
 export interface RunOptions extends Budgets {
   /** Procedures CALL may name. */
   procedures?: Procedures;
+  /** false: run clause by clause, never through a plan (for comparing the two). Default true. */
+  planner?: boolean;
+}
+
+/** A result with, for `EXPLAIN …` and `PROFILE …`, the plan (with rows and time per operator for PROFILE). */
+export interface PlannedResult extends Result {
+  plan?: PlanDescription;
+}
+
+/**
+ * `EXPLAIN` or `PROFILE` before a query (Neo4j's convention), blanked out so that positions in errors stay
+ * those of the text as written.
+ */
+export function splitMode(cypher: string): { mode: 'run' | 'explain' | 'profile'; cypher: string } {
+  const m = /^\s*(EXPLAIN|PROFILE)\b/i.exec(cypher);
+  if (!m) return { mode: 'run', cypher };
+  return {
+    mode: m[1]!.toLowerCase() as 'explain' | 'profile',
+    cypher: ' '.repeat(m[0].length) + cypher.slice(m[0].length),
+  };
+}
+
+/** The plan a query runs as (after the rewrite rules); `Interpret` when it is not planned. */
+export function planOf(bound: BoundQuery, graph: GraphReader): Op {
+  return rewrite(planQuery(bound, graph));
 }
 
 /** Parses and checks a query without running it: every compile-time error surfaces here. */
@@ -28,8 +58,19 @@ export function runCypher(
   cypher: string,
   params: Record<string, unknown> = {},
   options: RunOptions = {},
-): Result {
-  const q = compile(cypher, options.procedures);
+): PlannedResult {
+  const { mode, cypher: text } = splitMode(cypher);
+  const bound = check(parse(text), options.procedures);
+  const q = bound.query;
+  const plan: Op =
+    options.planner === false || mayWrite(q)
+      ? { op: 'Interpret', reason: options.planner === false ? 'the planner is off' : 'the query writes', est: 0 }
+      : planOf(bound, graph);
+  if (mode === 'explain') {
+    const columns = plan.op === 'ProduceResults' ? plan.columns : [];
+    return { columns, rows: [], plan: describePlan(plan) };
+  }
+  const profile: Profile | undefined = mode === 'profile' ? new Map() : undefined;
   const budget = new Budget(options);
   const p: Record<string, Value> = {};
   for (const [k, v] of Object.entries(params)) setOwn(p, k, fromJs(v));
@@ -40,7 +81,10 @@ export function runCypher(
     budget,
     writes: mayWrite(q),
   };
-  const stream = executeQuery(q, ctx);
+  const stream =
+    plan.op === 'Interpret'
+      ? executeQuery(q, ctx)
+      : { columns: (plan as Extract<Op, { op: 'ProduceResults' }>).columns, rows: runPlan(plan, ctx, profile) };
   const rows: Value[][] = [];
   let held = 0;
   try {
@@ -63,5 +107,7 @@ export function runCypher(
   } finally {
     budget.release(held);
   }
-  return { columns: stream.columns, rows };
+  const out: PlannedResult = { columns: stream.columns, rows };
+  if (mode === 'profile') out.plan = describePlan(plan, profile);
+  return out;
 }

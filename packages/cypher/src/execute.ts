@@ -16,8 +16,6 @@ import {
   CypherTypeError,
 } from './errors.js';
 import { coerceArgument, type Procedure, yieldItems } from './procedures.js';
-import { countPaths } from './path-count.js';
-import { columnarAggregate } from './pushdown.js';
 import { type EvalContext, evaluate, isList, listSource, lookup, type Row, truthy } from './eval.js';
 import { AGGREGATES } from './functions.js';
 import { type GraphWriter, isWritable } from './graph.js';
@@ -116,17 +114,11 @@ function executeSingle(q: SingleQuery, ctx: EvalContext): Stream {
   for (const [i, c] of q.clauses.entries()) {
     if (c.kind === 'return') {
       const p = project(c, rows, scope, ctx);
-      return { columns: p.columns, rows: pushedOr(q, ctx, () => values(p.rows, p.columns)) };
+      return { columns: p.columns, rows: values(p.rows, p.columns) };
     }
     [rows, scope] = runClause(c, barrier(rows, i, ctx), scope, ctx);
   }
   return { columns: [], rows: drain(rows) };
-}
-
-/** The two pushed-down shapes (pushdown.ts, path-count.ts) when they apply, else the pipeline. */
-function* pushedOr(q: SingleQuery, ctx: EvalContext, pipeline: () => Iterable<Value[]>): Generator<Value[]> {
-  const pushed = columnarAggregate(q, ctx) ?? countPaths(q, ctx);
-  yield* pushed ? pushed.rows : pipeline();
 }
 
 function* values(rows: Iterable<Row>, columns: string[]): Generator<Value[]> {
@@ -689,7 +681,8 @@ function* sortedRows(out: Iterable<Projected>, p: Projection, ctx: EvalContext, 
   }
 }
 
-function count(e: Expr, what: string, ctx: EvalContext): number {
+/** The value of a SKIP or LIMIT: a non-negative INTEGER, read once before any row. */
+export function count(e: Expr, what: string, ctx: EvalContext): number {
   const v = evaluate(e, {}, ctx);
   if (typeof v === 'number' && Number.isInteger(v))
     return count({ kind: 'literal', value: BigInt(v), pos: 0 }, what, ctx);

@@ -15,9 +15,20 @@ export interface GraphReader {
   findNodes?(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined;
   /**
    * The nodes `scanNodes(label)` would give, as columns of the properties `keys`, when the graph can; an
-   * aggregation over one node pattern then runs over arrays (pushdown.ts). `undefined`: scan instead.
+   * aggregation over one node pattern then runs over arrays (plan/columnar.ts). `undefined`: scan instead.
    */
   scanColumns?(label: string | undefined, keys: readonly string[]): NodeColumns | undefined;
+  /**
+   * The exact number of nodes carrying `label` (every node when absent): `MATCH (n:L) RETURN count(*)` is
+   * answered from it, and the planner's estimates use it when `estimateNodes` is absent.
+   */
+  countNodes?(label?: string): number | undefined;
+  /** Estimates for the planner (optional; a guess is used without them, and they may be stale). */
+  estimateNodes?(label?: string): number | undefined;
+  /** Relationships of `type` (every one when absent), an estimate. */
+  countRelationships?(type?: string): number | undefined;
+  /** How many nodes `findNodes(label, key, …)` gives for one value, on average (undefined: no index on `key`). */
+  countNodesWhere?(label: string | undefined, key: string): number | undefined;
   /** The relationships at `node` in `direction`, of one of `types` (any type when empty). A self-loop once. */
   expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship>;
 }

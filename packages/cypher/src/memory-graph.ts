@@ -57,6 +57,17 @@ export class MemoryGraph implements GraphWriter {
     return columnsFromNodes([...this.scanNodes(label)], keys);
   }
 
+  countNodes(label?: string): number {
+    return label === undefined ? this.nodeMap.size : (this.byLabel.get(label)?.size ?? 0);
+  }
+
+  countRelationships(type?: string): number {
+    if (type === undefined) return this.relMap.size;
+    let n = 0;
+    for (const r of this.relMap.values()) if (r.type === type) n++;
+    return n;
+  }
+
   *expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship> {
     const pick = (set: Set<GraphRelationship> | undefined) =>
       [...(set ?? [])].filter((r) => types.length === 0 || types.includes(r.type));

@@ -18,22 +18,34 @@ const isAgg = (c: Call) => AGGREGATES.has(c.name.toLowerCase());
 
 let procedures: Procedures = new Map();
 
-export function check(q: Query, procs: Procedures = new Map()): void {
+/** A checked query with its variables resolved: the scope in force after each clause of each part. */
+export interface BoundQuery {
+  query: Query;
+  parts: { query: SingleQuery; scopes: ReadonlyMap<string, VarType>[] }[];
+}
+
+export type { VarType };
+
+export function check(q: Query, procs: Procedures = new Map()): BoundQuery {
   procedures = procs;
+  const bound: BoundQuery = { query: q, parts: [] };
   if (q.unionAll.length > 0 && new Set(q.unionAll).size > 1) {
     fail('InvalidClauseComposition', 'UNION and UNION ALL cannot be mixed');
   }
   let columns: string[] | undefined;
   for (const part of q.parts) {
-    const cols = checkSingle(part, q.parts.length > 1);
+    const scopes: Scope[] = [];
+    const cols = checkSingle(part, q.parts.length > 1, scopes);
+    bound.parts.push({ query: part, scopes });
     if (columns && (cols.length !== columns.length || cols.some((c, i) => c !== columns![i]))) {
       fail('DifferentColumnsInUnion', 'all parts of a UNION must return the same columns');
     }
     columns = cols;
   }
+  return bound;
 }
 
-function checkSingle(q: SingleQuery, inUnion: boolean): string[] {
+function checkSingle(q: SingleQuery, inUnion: boolean, scopes: Scope[]): string[] {
   let scope: Scope = new Map();
   const last = q.clauses[q.clauses.length - 1]!;
   if (inUnion && last.kind !== 'return') fail('InvalidClauseComposition', 'each part of a UNION must end in RETURN');
@@ -45,6 +57,7 @@ function checkSingle(q: SingleQuery, inUnion: boolean): string[] {
   q.clauses.forEach((c, i) => {
     if (c.kind === 'return' && i !== q.clauses.length - 1) fail('InvalidClauseComposition', 'RETURN must come last');
     scope = c.kind === 'call' ? checkCall(c, scope, standalone) : checkClause(c, scope);
+    scopes.push(scope);
   });
   if (last.kind === 'return') return projectionColumns(last, scope);
   if (standalone && last.kind === 'call') {

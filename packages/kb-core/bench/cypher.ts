@@ -49,6 +49,15 @@ const SHAPES: Shape[] = [
     kuzu: 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS n, avg(n.claim_count) AS mean',
     runs: AGG_RUNS,
   },
+  // The same aggregation as users vary it (issue 40): each should cost about what the base shape costs.
+  ...[
+    ['aggregate_by_type_order_by', 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS cnt ORDER BY cnt DESC'],
+    ['aggregate_by_type_where', 'MATCH (n:Entity) WHERE n.claim_count > 1 RETURN n.type AS type, count(*) AS cnt'],
+    ['aggregate_by_type_limit', 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS cnt LIMIT 3'],
+    ['aggregate_by_type_with', 'MATCH (n:Entity) WITH n.type AS type RETURN type, count(*) AS cnt'],
+    ['aggregate_by_type_top_k', 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS cnt ORDER BY cnt DESC LIMIT 3'],
+    ['count_all', 'MATCH (n:Entity) RETURN count(*) AS cnt'],
+  ].map(([name, cypher]) => ({ name: name!, cypher: cypher!, kuzu: cypher!, runs: AGG_RUNS })),
   {
     name: 'var_length_1_to_3',
     cypher: 'MATCH (a:Entity {id: $id})-[*1..3]->(b) RETURN count(b) AS n',

@@ -119,15 +119,22 @@ test('rawQuery: an aggregation over the entity columns equals the row-by-row ans
       'RETURN n.type AS type, count(*) AS n, avg(n.claim_count) AS mean, sum(n.claim_count) AS s',
       'RETURN count(n) AS n, min(n.claim_count) AS lo, max(n.claim_count) AS hi, count(n.name) AS names',
       'RETURN n.name AS name, n.id AS id, sum(n.claim_count) AS s',
+      'RETURN count(*) AS n',
+      'RETURN n.type AS type, count(*) AS n ORDER BY n DESC, type LIMIT 2',
     ];
     const sorted = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r)).sort();
     for (const view of [db, await db.at(mid)]) {
       for (const label of ['Entity', 'gene']) {
         for (const q of queries) {
           const pushed = await view.rawQuery(`MATCH (n:${label}) ${q}`);
-          // WITH in between keeps the executor on its row-by-row path.
-          const rows = await view.rawQuery(`MATCH (n:${label}) WITH n ${q}`);
+          // A predicate the columns cannot answer keeps the plan on its row-by-row path.
+          const rows = await view.rawQuery(`MATCH (n:${label}) WHERE n.name IS NOT NULL ${q}`);
           assert.deepEqual(sorted(pushed.rows), sorted(rows.rows), `${label}: ${q}`);
+          const filtered = await view.rawQuery(`MATCH (n:${label}) WHERE n.claim_count > 1 ${q}`);
+          const filteredRows = await view.rawQuery(
+            `MATCH (n:${label}) WHERE n.claim_count > 1 AND n.name IS NOT NULL ${q}`,
+          );
+          assert.deepEqual(sorted(filtered.rows), sorted(filteredRows.rows), `${label}: WHERE … ${q}`);
         }
       }
     }
@@ -199,6 +206,47 @@ test('rawQuery: parameters nested past MAX_PARAM_DEPTH are refused naming the li
     }
     const json = JSON.parse(await db.rawQueryJson(deepQuery));
     assert.equal(json.rows.length, 1);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('rawQuery: EXPLAIN gives the plan without running, PROFILE runs it with rows per operator, on either thread', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    await db.ingestBatch([
+      claim('EGFR', 'gene', 'inhibited_by', 'erlotinib', 'drug', 's1'),
+      claim('EGFR', 'gene', 'associated_with', 'NSCLC', 'disease', 's1'),
+      claim('KRAS', 'gene', 'associated_with', 'NSCLC', 'disease', 's2'),
+    ]);
+    type Plan = { operator: string; details: string; rows?: number; children: Plan[] };
+    const ops = (p: Plan): string[] => [p.operator, ...p.children.flatMap(ops)];
+    const id = (await db.resolve('EGFR'))!;
+    const q = 'MATCH (a:Entity {id: $id})-[r]->(b) RETURN b.name AS name ORDER BY name';
+    const explained = await db.rawQuery(`EXPLAIN ${q}`, { id });
+    assert.deepEqual(explained.rows, []);
+    assert.deepEqual(explained.columns, ['name']);
+    // The id is the entity index: the plan starts with a seek, not a scan of every entity.
+    assert.ok(ops(explained.plan as Plan).includes('NodeIndexSeek'), JSON.stringify(explained.plan));
+    for (const off_thread of [false, true]) {
+      const profiled = await db.rawQuery(`PROFILE ${q}`, { id }, { off_thread });
+      assert.deepEqual(profiled.rows, [['NSCLC'], ['erlotinib']]);
+      const plan = profiled.plan as Plan;
+      assert.equal(plan.rows, 2);
+      const seek = (function find(p: Plan): Plan | undefined {
+        return p.operator === 'NodeIndexSeek' ? p : p.children.map(find).find((x) => x);
+      })(plan);
+      assert.equal(seek?.rows, 1);
+    }
+    // Counting every entity is answered from the counts, and equals the scan.
+    const counted = await db.rawQuery('PROFILE MATCH (n:gene) RETURN count(*) AS n');
+    assert.deepEqual(counted.rows, [[2]]);
+    assert.ok(ops(counted.plan as Plan).includes('NodeCount'));
+    const plain = await db.rawQuery('MATCH (n:gene) WHERE n.id IS NOT NULL RETURN count(*) AS n');
+    assert.deepEqual(plain.rows, [[2]]);
+    // Without a prefix there is no plan in the result.
+    assert.equal((await db.rawQuery(q, { id })).plan, undefined);
   } finally {
     t.cleanup();
   }

@@ -116,6 +116,47 @@ export class KbCypherGraph implements GraphReader {
     return { rows: picked, size: n, columns };
   }
 
+  private labelCounts?: Map<string, number>;
+
+  /** Exact, for this query's view: the visible entities, by label (counted once per query). */
+  countNodes(label?: string): number {
+    this.labelCounts ??= countLabels(this.rc);
+    return this.labelCounts.get(label ?? ENTITY_LABEL) ?? 0;
+  }
+
+  /** For the planner: the base's label counts, kept across queries while the base stays about the same size. */
+  estimateNodes(label?: string): number {
+    const s = this.rc.s;
+    let e = estimates.get(s);
+    const n = s.entityIds.length;
+    if (!e || Math.abs(e.entities - n) > 0.1 * e.entities) {
+      e = { entities: n, labels: countLabels(this.rc), facts: -1, predicates: new Map() };
+      estimates.set(s, e);
+    }
+    return e.labels.get(label ?? ENTITY_LABEL) ?? 0;
+  }
+
+  /** Facts of a predicate (upper-cased, as relationship types are), counted once while the base is about the same size. */
+  countRelationships(type?: string): number {
+    const s = this.rc.s;
+    this.estimateNodes();
+    const e = estimates.get(s)!;
+    const facts = s.factP.length;
+    if (type === undefined) return facts;
+    if (Math.abs(e.facts - facts) > 0.1 * e.facts || e.facts < 0) {
+      const counts = new Int32Array(s.predName.length);
+      for (let f = 0; f < facts; f++) counts[s.factP[f]!]!++;
+      e.predicates = new Map(s.predName.map((p, i) => [p.toUpperCase(), counts[i]!]));
+      e.facts = facts;
+    }
+    return e.predicates.get(type) ?? 0;
+  }
+
+  /** `id` is the entity index: one node per value. */
+  countNodesWhere(_label: string | undefined, key: string): number | undefined {
+    return key === 'id' ? 1 : undefined;
+  }
+
   findNodes(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined {
     if (key !== 'id' || typeof value !== 'string') return undefined;
     const e = this.rc.s.entityIndex.get(value);
@@ -136,6 +177,29 @@ export class KbCypherGraph implements GraphReader {
       if (r) yield r;
     }
   }
+}
+
+// Planner estimates per base (its state object), refreshed when the base has grown or shrunk by a tenth.
+const estimates = new WeakMap<
+  object,
+  { entities: number; labels: Map<string, number>; facts: number; predicates: Map<string, number> }
+>();
+
+/** Visible entities per label (each type an entity was stated with, and `Entity` for all). */
+function countLabels(rc: ReadContext): Map<string, number> {
+  const s = rc.s;
+  const out = new Map<string, number>();
+  let all = 0;
+  const n = s.entityIds.length;
+  for (let e = 0; e < n; e++) {
+    if (rc.entityClaimCount(e) === 0) continue;
+    all++;
+    const t = s.entityType[e]!;
+    out.set(t, (out.get(t) ?? 0) + 1);
+    for (const o of s.entityOtherTypes.get(e) ?? []) if (o !== t) out.set(o, (out.get(o) ?? 0) + 1);
+  }
+  out.set(ENTITY_LABEL, all);
+  return out;
 }
 
 /** Codes for the scanned slots of a string array (other slots stay null); equal strings share a code. */

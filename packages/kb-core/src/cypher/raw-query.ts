@@ -1,6 +1,16 @@
 // rawQuery: a read-only openCypher query over the KB's graph (graph.ts), with a time budget and a row budget.
 // Results come back as JSON-able data: nodes and relationships carry the KB's ids (entity id, content id).
-import { compile, GraphNode, GraphRelationship, MAX_NESTING, PathValue, runCypher, type Value } from '@evident/cypher';
+import {
+  compile,
+  GraphNode,
+  GraphRelationship,
+  MAX_NESTING,
+  PathValue,
+  type PlanDescription,
+  runCypher,
+  splitMode,
+  type Value,
+} from '@evident/cypher';
 import { KbError, KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
 import { KbCypherGraph } from './graph.js';
@@ -22,6 +32,11 @@ export interface RawQueryResult {
   columns: string[];
   rows: unknown[][];
   stats: { rows: number; elapsed_ms: number };
+  /**
+   * For `EXPLAIN …` (not run: no rows) and `PROFILE …` (run, with rows and time per operator): the plan tree,
+   * `{ operator, details, estimated_rows, rows?, time_ms?, children }`.
+   */
+  plan?: PlanDescription;
 }
 
 export const RAW_QUERY_DEFAULTS = { timeout_ms: 30_000, max_rows: 10_000 };
@@ -203,7 +218,7 @@ export function rawQuery(
   options: RawQueryOptions = {},
 ): RawQueryResult {
   const { cypher, params, timeoutMs, maxRows } = checkRawQuery(cypherIn, paramsIn, options);
-  const q = compile(cypher);
+  const q = compile(splitMode(cypher).cypher);
   for (const part of q.parts) {
     for (const c of part.clauses) if (c.kind in WRITES) throw new KbCypherReadOnlyError(WRITES[c.kind]!);
   }
@@ -211,5 +226,11 @@ export function rawQuery(
   const g = new KbCypherGraph(rc);
   const r = runCypher(g, cypher, param(params) as Record<string, unknown>, { timeoutMs, maxRows });
   const rows = r.rows.map((row) => row.map((v) => out(v, g)));
-  return { columns: r.columns, rows, stats: { rows: rows.length, elapsed_ms: performance.now() - started } };
+  const result: RawQueryResult = {
+    columns: r.columns,
+    rows,
+    stats: { rows: rows.length, elapsed_ms: performance.now() - started },
+  };
+  if (r.plan) result.plan = r.plan;
+  return result;
 }

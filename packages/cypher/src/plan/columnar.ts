@@ -1,0 +1,228 @@
+// ColumnarAggregate: an aggregation over one node scan, run over the columns the graph gives
+// (GraphReader.scanColumns) instead of a node object and a row per node. Filters on `n.key` compare a column
+// with a value known before the scan (a dictionary column is compared once per distinct value, with Cypher's
+// own comparison); grouping keys are dictionary codes combined into one integer group id per slot; each
+// aggregate is a loop over a typed array into per-group accumulators. When the graph has no such columns, a
+// value is of a kind the columns cannot compare exactly, or a sum could lose precision, this returns
+// undefined and the operator's row-by-row fallback runs; the results are the same either way
+// (test/plan.test.ts runs both).
+import type { Column, NodeColumns } from '../columns.js';
+import { type EvalContext, evaluate, type Row, truthy } from '../eval.js';
+import { ownValue, setOwn, type Value } from '../values.js';
+import type { ColumnFilter, ColumnItem, Op } from './operators.js';
+
+/** Beyond this many possible groups the combined group id would not fit a small array: run row by row. */
+const MAX_GROUPS = 1 << 22;
+/** Sums stay exact in a double below 2^53; a column that could pass it runs row by row (overflow checks). */
+const EXACT = 2 ** 53;
+
+export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, ctx: EvalContext): Row[] | undefined {
+  if (!ctx.graph.scanColumns) return undefined;
+  const keys = new Set<string>();
+  for (const i of op.items) if (i.kind !== 'count') keys.add(i.key);
+  for (const f of op.filters) keys.add(f.key);
+  const scan = ctx.graph.scanColumns(op.label, [...keys]);
+  if (!scan) return undefined;
+  const sel = select(scan, op.filters, ctx);
+  if (!sel) return undefined;
+  return run(op.items, scan, sel, ctx);
+}
+
+/** The slots every filter keeps, in scan order. */
+function select(scan: NodeColumns, filters: ColumnFilter[], ctx: EvalContext): ArrayLike<number> | undefined {
+  const all = scan.rows;
+  const n = all ? all.length : scan.size;
+  if (filters.length === 0) return all ?? Int32Array.from({ length: n }, (_, i) => i);
+  const tests: ((slot: number) => boolean)[] = [];
+  for (const f of filters) {
+    const c = ownValue(scan.columns, f.key) as Column | undefined;
+    if (!c) return undefined;
+    const value = evaluate(f.value, {}, ctx);
+    const t = columnTest(c, f.op, value, ctx);
+    if (!t) return undefined;
+    tests.push(t);
+  }
+  const out = new Int32Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if ((i & 63) === 0) ctx.budget.tick();
+    const s = all ? all[i]! : i;
+    let keep = true;
+    for (const t of tests) {
+      if (!t(s)) {
+        keep = false;
+        break;
+      }
+    }
+    if (keep) out[m++] = s;
+  }
+  return out.subarray(0, m);
+}
+
+function columnTest(
+  c: Column,
+  op: ColumnFilter['op'],
+  value: Value,
+  ctx: EvalContext,
+): ((slot: number) => boolean) | undefined {
+  if (c.kind === 'dict') {
+    // Each distinct value is compared once, by the evaluator itself: the column's test is a table lookup.
+    const pass = c.dict.map((d) => {
+      const e = {
+        kind: 'compare' as const,
+        ops: [op],
+        args: [
+          { kind: 'literal' as const, value: d, pos: 0 },
+          { kind: 'literal' as const, value, pos: 0 },
+        ],
+        pos: 0,
+      };
+      return truthy(evaluate(e, {}, ctx)) === true;
+    });
+    const codes = c.codes;
+    return (s) => {
+      const k = codes[s]!;
+      return k >= 0 && pass[k]!;
+    };
+  }
+  // Numbers against a number: the comparison is numeric (INTEGER and FLOAT compare by value); anything else
+  // (a string, null, a huge INTEGER) runs row by row.
+  let x: number;
+  if (typeof value === 'number' && !Number.isNaN(value)) x = value;
+  else if (typeof value === 'bigint' && Number.isSafeInteger(Number(value))) x = Number(value);
+  else return undefined;
+  const { values, nulls } = c;
+  const ok = (s: number) => !nulls || nulls[s] === 0;
+  switch (op) {
+    case '=':
+      return (s) => ok(s) && values[s] === x;
+    case '<>':
+      return (s) => ok(s) && values[s] !== x;
+    case '<':
+      return (s) => ok(s) && values[s]! < x;
+    case '>':
+      return (s) => ok(s) && values[s]! > x;
+    case '<=':
+      return (s) => ok(s) && values[s]! <= x;
+    case '>=':
+      return (s) => ok(s) && values[s]! >= x;
+  }
+}
+
+function run(items: ColumnItem[], scan: NodeColumns, sel: ArrayLike<number>, ctx: EvalContext): Row[] | undefined {
+  const n = sel.length;
+  const col = (key: string): Column | undefined => ownValue(scan.columns, key) as Column | undefined;
+
+  // Group ids: the key columns' codes (shifted by one so null is code 0) in mixed radix.
+  const keyNames = [...new Set(items.flatMap((i) => (i.kind === 'key' ? [i.key] : [])))];
+  const keyCols: { key: string; codes: ArrayLike<number>; dict: readonly Value[]; stride: number }[] = [];
+  let groups = 1;
+  for (const key of keyNames) {
+    const c = col(key);
+    if (c?.kind !== 'dict') return undefined;
+    keyCols.push({ key, codes: c.codes, dict: c.dict, stride: groups });
+    groups *= c.dict.length + 1;
+    if (groups > MAX_GROUPS) return undefined;
+  }
+  const gid = new Int32Array(n);
+  const seen = new Uint8Array(groups);
+  const order: number[] = [];
+  const single = keyCols.length === 1 ? keyCols[0]!.codes : undefined;
+  for (let i = 0; i < n; i++) {
+    // The deadline is checked every 1024 ticks: one tick per 64 slots still stops a huge scan in time.
+    if ((i & 63) === 0) ctx.budget.tick();
+    const s = sel[i]!;
+    let g = 0;
+    if (single) g = single[s]! + 1;
+    else for (const k of keyCols) g += (k.codes[s]! + 1) * k.stride;
+    gid[i] = g;
+    if (seen[g] === 0) {
+      seen[g] = 1;
+      order.push(g);
+    }
+  }
+  // No grouping key: one group, even over no rows (count 0, avg null).
+  if (keyCols.length === 0 && order.length === 0) order.push(0);
+
+  const outputs: ((g: number) => Value)[] = [];
+  for (const it of items) {
+    if (it.kind === 'key') {
+      const k = keyCols.find((x) => x.key === it.key)!;
+      const size = k.dict.length + 1;
+      outputs.push((g) => {
+        const code = Math.floor(g / k.stride) % size;
+        return code === 0 ? null : k.dict[code - 1]!;
+      });
+      continue;
+    }
+    const out = it.kind === 'count' ? countRows(gid, groups) : accumulate(it, col(it.key), gid, groups, sel);
+    if (!out) return undefined;
+    outputs.push(out);
+  }
+  return order.map((g) => {
+    const r: Row = {};
+    items.forEach((it, i) => {
+      setOwn(r, it.name, outputs[i]!(g));
+    });
+    return r;
+  });
+}
+
+function countRows(gid: Int32Array, groups: number): (g: number) => Value {
+  const counts = new Float64Array(groups);
+  for (let i = 0; i < gid.length; i++) counts[gid[i]!]!++;
+  return (g) => BigInt(counts[g]!);
+}
+
+function accumulate(
+  it: Extract<ColumnItem, { kind: 'agg' }>,
+  c: Column | undefined,
+  gid: Int32Array,
+  groups: number,
+  sel: ArrayLike<number>,
+): ((g: number) => Value) | undefined {
+  if (!c) return undefined;
+  const counts = new Float64Array(groups);
+  if (c.kind === 'dict') {
+    // Only nulls (a key no scanned node has): nothing to add up, as row by row.
+    if (c.dict.length === 0) return (_g) => (it.fn === 'count' || it.fn === 'sum' ? 0n : null);
+    if (it.fn !== 'count') return undefined;
+    for (let i = 0; i < gid.length; i++) if (c.codes[sel[i]!]! >= 0) counts[gid[i]!]!++;
+    return (g) => BigInt(counts[g]!);
+  }
+  // min/max over FLOATs keep Cypher's ordering of NaN and -0.0: row by row.
+  if (c.kind === 'float' && (it.fn === 'min' || it.fn === 'max')) return undefined;
+  const { values, nulls } = c;
+  const acc = new Float64Array(groups);
+  if (it.fn === 'min') acc.fill(Number.POSITIVE_INFINITY);
+  if (it.fn === 'max') acc.fill(Number.NEGATIVE_INFINITY);
+  let bound = 0;
+  for (let i = 0; i < gid.length; i++) {
+    const s = sel[i]!;
+    if (nulls && nulls[s] !== 0) continue;
+    const x = values[s]!;
+    const g = gid[i]!;
+    counts[g]!++;
+    if (it.fn === 'min') {
+      if (x < acc[g]!) acc[g] = x;
+    } else if (it.fn === 'max') {
+      if (x > acc[g]!) acc[g] = x;
+    } else {
+      acc[g]! += x;
+      bound += Math.abs(x);
+    }
+  }
+  const int = c.kind === 'int';
+  switch (it.fn) {
+    case 'count':
+      return (g) => BigInt(counts[g]!);
+    case 'avg':
+      return (g) => (counts[g] === 0 ? null : acc[g]! / counts[g]!);
+    case 'sum':
+      if (int && bound >= EXACT) return undefined;
+      // As row by row: the sum of no values is the INTEGER 0.
+      return (g) => (counts[g] === 0 ? 0n : int ? BigInt(acc[g]!) : acc[g]!);
+    default:
+      return (g) => (counts[g] === 0 ? null : int ? BigInt(acc[g]!) : acc[g]!);
+  }
+}

@@ -1,0 +1,191 @@
+// EXPLAIN and PROFILE output: the plan as a tree of { operator, details, estimated_rows, children }, with
+// rows and time per operator when profiled (time is the operator's own: its inputs' time taken off), and as
+// text, one operator per line, indented under the one that reads it (as Neo4j prints plans).
+import type { Expr } from '../ast.js';
+import { inputsOf, type Op, type Predicate } from './operators.js';
+import type { Profile } from './physical.js';
+
+export interface PlanDescription {
+  operator: string;
+  details: string;
+  estimated_rows: number;
+  /** PROFILE only: the rows the operator gave and the milliseconds it spent (its inputs' time excluded). */
+  rows?: number;
+  time_ms?: number;
+  children: PlanDescription[];
+}
+
+export function describePlan(op: Op, profile?: Profile): PlanDescription {
+  const children = inputsOf(op).map((c) => describePlan(c, profile));
+  const d: PlanDescription = {
+    operator: op.op,
+    details: details(op),
+    estimated_rows: Math.round(op.est * 100) / 100,
+    children,
+  };
+  if (profile) {
+    const s = profile.get(op);
+    const inner = inputsOf(op).reduce((t, c) => t + (profile.get(c)?.ms ?? 0), 0);
+    d.rows = s?.rows ?? 0;
+    d.time_ms = Math.round(Math.max(0, (s?.ms ?? 0) - inner) * 1000) / 1000;
+  }
+  return d;
+}
+
+/** The plan as text: `+Operator  details  (est. N[, rows R, T ms])`, inputs indented below. */
+export function planText(d: PlanDescription, depth = 0): string {
+  const stats = d.rows === undefined ? '' : `, rows ${d.rows}, ${d.time_ms} ms`;
+  const line = `${'  '.repeat(depth)}+${d.operator}${d.details ? `  ${d.details}` : ''}  (est. ${d.estimated_rows}${stats})`;
+  return [line, ...d.children.map((c) => planText(c, depth + 1))].join('\n');
+}
+
+function details(op: Op): string {
+  switch (op.op) {
+    case 'Argument':
+      return '';
+    case 'NodeScan':
+      return `(${v(op.variable)})`;
+    case 'NodeByLabelScan':
+      return `(${v(op.variable)}:${op.label})`;
+    case 'NodeIndexSeek':
+      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''} {${op.key}: ${expr(op.value)}})`;
+    case 'Expand':
+    case 'VarLengthExpand': {
+      const range = op.op === 'VarLengthExpand' ? `*${op.min}..${Number.isFinite(op.max) ? op.max : ''}` : '';
+      const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
+      const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+      return `${op.into ? 'Into ' : ''}(${v(op.from)})${l}[${v(op.rel)}${types}${range}]${r}(${v(op.to)})`;
+    }
+    case 'Filter':
+      return op.predicates.map(predicate).join(' AND ');
+    case 'Unwind':
+      return `${expr(op.expr)} AS ${op.alias}`;
+    case 'Projection':
+      return op.items.map((i) => item(i.name, i.expr)).join(', ');
+    case 'Aggregate':
+      return `${op.keys.length > 0 ? `by ${op.keys.map((k) => item(k.name, k.expr)).join(', ')}: ` : ''}${op.items
+        .filter((i) => !op.keys.includes(i))
+        .map((i) => item(i.name, i.expr))
+        .join(', ')}`;
+    case 'Distinct':
+      return op.columns.join(', ');
+    case 'Sort':
+      return `${op.order.map((o) => `${expr(o.expr)}${o.descending ? ' DESC' : ''}`).join(', ')}`;
+    case 'Top':
+      return `${op.order.map((o) => `${expr(o.expr)}${o.descending ? ' DESC' : ''}`).join(', ')} LIMIT ${expr(op.limit)}${op.skip ? ` SKIP ${expr(op.skip)}` : ''}`;
+    case 'Skip':
+    case 'Limit':
+      return expr(op.count);
+    case 'Optional':
+      return op.nullable.join(', ');
+    case 'Union':
+      return op.all ? 'ALL' : 'DISTINCT';
+    case 'ProduceResults':
+      return op.columns.join(', ');
+    case 'Interpret':
+      return op.reason;
+    case 'ColumnarAggregate':
+      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''})${
+        op.filters.length > 0
+          ? ` WHERE ${op.filters.map((f) => `${v(op.variable)}.${f.key} ${f.op} ${expr(f.value)}`).join(' AND ')}`
+          : ''
+      }: ${op.items
+        .map((i) =>
+          i.kind === 'key'
+            ? `${i.name} = .${i.key}`
+            : i.kind === 'count'
+              ? `${i.name} = count(*)`
+              : `${i.name} = ${i.fn}(.${i.key})`,
+        )
+        .join(', ')}`;
+    case 'NodeCount':
+      return `${op.name} = count((${op.label ? `:${op.label}` : ''}))`;
+    case 'ExpandCount':
+      return `${op.names.join(', ')} = count(${details(op.expand)})`;
+  }
+}
+
+/** Planner-made names print as anonymous. */
+const v = (name: string) => (name.startsWith(' ') ? '' : name);
+
+const item = (name: string, e: Expr) => {
+  const t = expr(e);
+  return t === name ? t : `${t} AS ${name}`;
+};
+
+function predicate(p: Predicate): string {
+  switch (p.kind) {
+    case 'expr':
+      return expr(p.expr);
+    case 'labels':
+      return `${v(p.variable)}:${p.labels.join(':')}`;
+    case 'props':
+      return `${v(p.variable)} ${expr(p.map)}`;
+    case 'isNode':
+      return `${v(p.variable)} IS A NODE`;
+  }
+}
+
+/** A compact rendering of an expression (patterns and subqueries abbreviated). */
+export function expr(e: Expr): string {
+  switch (e.kind) {
+    case 'literal':
+      return typeof e.value === 'string'
+        ? `'${e.value}'`
+        : e.value === null
+          ? 'null'
+          : typeof e.value === 'object'
+            ? JSON.stringify(e.value, (_k, x) => (typeof x === 'bigint' ? Number(x) : x))
+            : String(e.value);
+    case 'param':
+      return `$${e.name}`;
+    case 'var':
+      return v(e.name);
+    case 'list':
+      return `[${e.items.map(expr).join(', ')}]`;
+    case 'map':
+      return `{${e.entries.map(([k, x]) => `${k}: ${expr(x)}`).join(', ')}}`;
+    case 'prop':
+      return `${expr(e.target)}.${e.key}`;
+    case 'index':
+      return `${expr(e.target)}[${expr(e.index)}]`;
+    case 'slice':
+      return `${expr(e.target)}[${e.from ? expr(e.from) : ''}..${e.to ? expr(e.to) : ''}]`;
+    case 'hasLabels':
+      return `${expr(e.target)}:${e.labels.join(':')}`;
+    case 'unary':
+      return e.op === 'not' ? `NOT ${expr(e.arg)}` : `${e.op}${expr(e.arg)}`;
+    case 'binary':
+      return `${expr(e.left)} ${BINARY[e.op] ?? e.op} ${expr(e.right)}`;
+    case 'compare':
+      return e.args.map((a, i) => (i === 0 ? expr(a) : `${e.ops[i - 1]} ${expr(a)}`)).join(' ');
+    case 'isNull':
+      return `${expr(e.arg)} IS ${e.negated ? 'NOT ' : ''}NULL`;
+    case 'call':
+      return `${e.name}(${e.distinct ? 'DISTINCT ' : ''}${e.star ? '*' : e.args.map(expr).join(', ')})`;
+    case 'case':
+      return 'CASE … END';
+    case 'listComp':
+      return `[${e.variable} IN ${expr(e.source)} …]`;
+    case 'quantifier':
+      return `${e.quantifier}(${e.variable} IN ${expr(e.source)} …)`;
+    case 'patternComp':
+      return '[pattern comprehension]';
+    case 'patternExpr':
+      return '(pattern)';
+    case 'mapProjection':
+      return `${e.target}{…}`;
+    case 'existsSubquery':
+      return 'EXISTS { … }';
+  }
+}
+
+const BINARY: Partial<Record<string, string>> = {
+  or: 'OR',
+  xor: 'XOR',
+  and: 'AND',
+  in: 'IN',
+  startsWith: 'STARTS WITH',
+  endsWith: 'ENDS WITH',
+  contains: 'CONTAINS',
+};

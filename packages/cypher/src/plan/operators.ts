@@ -1,0 +1,135 @@
+// The logical plan: a tree of operators over rows of bindings, built from the bound query (planner.ts),
+// rewritten (rewrite.ts) and run (physical.ts). Every operator pulls rows from `input`; a leaf `Argument`
+// yields the row the plan is run on (the empty row at the top, the outer row inside Optional). Variables whose
+// name starts with a space are the planner's own (a relationship the query did not name): no query can
+// write such a name, and no projection returns it.
+import type { Expr, SortItem } from '../ast.js';
+import type { Direction } from '../graph.js';
+
+/** A predicate of a Filter: an expression, a node's labels, or a pattern's property map. */
+export type Predicate =
+  | { kind: 'expr'; expr: Expr }
+  | { kind: 'labels'; variable: string; labels: string[] }
+  | { kind: 'props'; variable: string; map: Expr }
+  /** The variable holds a node (an anchor bound before the MATCH: null or another value matches nothing). */
+  | { kind: 'isNode'; variable: string };
+
+/** One output column of a projection or aggregation. */
+export interface Item {
+  name: string;
+  expr: Expr;
+}
+
+/** An aggregation computed over a column store: a grouping key or an aggregate of `variable.key`. */
+export type ColumnItem =
+  | { kind: 'key'; name: string; key: string }
+  | { kind: 'count'; name: string }
+  | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; key: string };
+
+/** A comparison of `variable.key` with a value known before the scan, answered over a column. */
+export interface ColumnFilter {
+  key: string;
+  op: '=' | '<>' | '<' | '>' | '<=' | '>=';
+  value: Expr;
+}
+
+interface Base {
+  /** Estimated rows out (the planner's guess from the graph's counts). */
+  est: number;
+}
+
+export type Op = Base &
+  (
+    | { op: 'Argument' }
+    | { op: 'NodeScan'; input: Op; variable: string }
+    | { op: 'NodeByLabelScan'; input: Op; variable: string; label: string }
+    | { op: 'NodeIndexSeek'; input: Op; variable: string; label: string | undefined; key: string; value: Expr }
+    | {
+        op: 'Expand';
+        input: Op;
+        from: string;
+        rel: string;
+        to: string;
+        direction: Direction;
+        types: string[];
+        /** `to` is bound before the expansion: the relationship must reach it. */
+        into: boolean;
+        /** Relationship variables bound earlier in the same MATCH: relationships are unique within it. */
+        distinctFrom: string[];
+      }
+    | {
+        op: 'VarLengthExpand';
+        input: Op;
+        from: string;
+        rel: string;
+        to: string;
+        direction: Direction;
+        types: string[];
+        min: number;
+        max: number;
+        into: boolean;
+        distinctFrom: string[];
+        /** Walked from the pattern's right end: the list is reversed into the pattern's order. */
+        reversed: boolean;
+        /** A property map every relationship on the path must match. */
+        relProps: Expr | null;
+      }
+    | { op: 'Filter'; input: Op; predicates: Predicate[] }
+    | { op: 'Unwind'; input: Op; expr: Expr; alias: string }
+    /** The input row extended (or replaced, `keep` false) by the items. */
+    | { op: 'Projection'; input: Op; items: Item[]; keep: boolean }
+    | {
+        op: 'Aggregate';
+        input: Op;
+        keys: Item[];
+        items: Item[];
+        aggregates: Extract<Expr, { kind: 'call' }>[];
+        /** Each group's row is its first input row extended by the items (ORDER BY or WHERE read it). */
+        keep: boolean;
+        /** The variables the ORDER BY and WHERE after it read. */
+        reads: string[];
+      }
+    | { op: 'Distinct'; input: Op; columns: string[] }
+    | { op: 'Sort'; input: Op; order: SortItem[]; bounded: boolean }
+    | { op: 'Top'; input: Op; order: SortItem[]; skip: Expr | null; limit: Expr }
+    | { op: 'Skip'; input: Op; count: Expr }
+    | { op: 'Limit'; input: Op; count: Expr }
+    /** Each input row with the rows of `inner` run on it, or with `nullable` set to null when there are none. */
+    | { op: 'Optional'; input: Op; inner: Op; nullable: string[] }
+    | { op: 'Union'; inputs: Op[]; all: boolean; columns: string[] }
+    | { op: 'ProduceResults'; input: Op; columns: string[] }
+    /** Not planned: the query runs in the clause-by-clause interpreter (execute.ts). */
+    | { op: 'Interpret'; reason: string }
+    /** Rewritten shapes. */
+    | {
+        op: 'ColumnarAggregate';
+        variable: string;
+        label: string | undefined;
+        filters: ColumnFilter[];
+        items: ColumnItem[];
+        /** The same aggregation row by row, when the graph cannot give the columns. */
+        fallback: Op;
+      }
+    | { op: 'NodeCount'; name: string; label: string | undefined; fallback: Op }
+    /** count(*) of the rows `Expand`/`VarLengthExpand` would give, without building them. */
+    | { op: 'ExpandCount'; input: Op; names: string[]; expand: Op }
+  );
+
+export type OpName = Op['op'];
+
+/** The operators directly under `op`, in display order. */
+export function inputsOf(op: Op): Op[] {
+  switch (op.op) {
+    case 'Argument':
+    case 'Interpret':
+    case 'ColumnarAggregate':
+    case 'NodeCount':
+      return [];
+    case 'Union':
+      return op.inputs;
+    case 'Optional':
+      return [op.input, op.inner];
+    default:
+      return [op.input];
+  }
+}

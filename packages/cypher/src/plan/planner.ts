@@ -1,0 +1,330 @@
+// The planner: a bound query (semantic.ts) → a logical plan (operators.ts). Each MATCH part starts at its
+// cheapest node (bound before the MATCH, found by an index seek, or the smallest label by the graph's counts)
+// and expands right, then left; WHERE is split into conjuncts, each placed right after the operator that binds
+// its last variable. WITH and RETURN become Projection or Aggregate, Distinct, Sort, Skip, Limit and Filter.
+// What is not planned yet (writes, CALL, path variables, an aggregate inside ORDER BY, a relationship
+// variable bound before its MATCH) makes the whole query an `Interpret` leaf: it runs clause by clause.
+import { children, findAggregates } from '../aggregate.js';
+import type { Clause, Expr, NodePattern, PatternPart, Projection, SingleQuery } from '../ast.js';
+import { isAggregate } from '../execute.js';
+import type { Direction, GraphReader } from '../graph.js';
+import type { BoundQuery } from '../semantic.js';
+import type { Item, Op, Predicate } from './operators.js';
+
+class NotPlanned extends Error {}
+
+/** Guesses when the graph gives no counts. */
+const DEFAULT_NODES = 1000;
+const EQUALITY = 0.1;
+const RANGE = 0.3;
+
+const WRITES = new Set<Clause['kind']>(['create', 'merge', 'set', 'remove', 'delete', 'call']);
+
+export function planQuery(bound: BoundQuery, graph: GraphReader): Op {
+  const q = bound.query;
+  if (q.parts.some((p) => p.clauses.some((c) => WRITES.has(c.kind)))) {
+    return { op: 'Interpret', reason: 'the query writes or calls a procedure', est: 0 };
+  }
+  try {
+    const planner = new Planner(graph);
+    const parts = bound.parts.map((p) => planner.single(p.query, p.scopes));
+    if (parts.length === 1) return parts[0]!;
+    const all = q.unionAll.every((a) => a);
+    const columns = (parts[0] as Extract<Op, { op: 'ProduceResults' }>).columns;
+    const inputs = parts.map((p) => (p as Extract<Op, { op: 'ProduceResults' }>).input);
+    const est = inputs.reduce((s, p) => s + p.est, 0);
+    return { op: 'ProduceResults', columns, est, input: { op: 'Union', inputs, all, columns, est } };
+  } catch (e) {
+    if (e instanceof NotPlanned) return { op: 'Interpret', reason: e.message, est: 0 };
+    throw e;
+  }
+}
+
+/** The names an expression reads; `late` when it holds a pattern (placed after the whole MATCH). */
+export function varsOf(e: Expr): Set<string> | 'late' {
+  const out = new Set<string>();
+  let late = false;
+  const visit = (x: Expr) => {
+    if (x.kind === 'var') out.add(x.name);
+    else if (x.kind === 'mapProjection') out.add(x.target);
+    if (x.kind === 'patternExpr' || x.kind === 'patternComp' || x.kind === 'existsSubquery') late = true;
+    for (const c of children(x)) visit(c);
+  };
+  visit(e);
+  return late ? 'late' : out;
+}
+
+function conjuncts(e: Expr | null): Expr[] {
+  if (!e) return [];
+  if (e.kind === 'binary' && e.op === 'and') return [...conjuncts(e.left), ...conjuncts(e.right)];
+  return [e];
+}
+
+/** `v.key = expr` (either side) with expr readable before v is bound: an index seek's key and value. */
+function seekOf(e: Expr, v: string, bound: Set<string>): { key: string; value: Expr } | undefined {
+  if (e.kind !== 'compare' || e.ops.length !== 1 || e.ops[0] !== '=') return undefined;
+  const [a, b] = e.args as [Expr, Expr];
+  for (const [p, x] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    if (p.kind !== 'prop' || p.target.kind !== 'var' || p.target.name !== v) continue;
+    const vars = varsOf(x);
+    if (vars !== 'late' && [...vars].every((n) => bound.has(n))) return { key: p.key, value: x };
+  }
+  return undefined;
+}
+
+function selectivity(e: Expr): number {
+  if (e.kind === 'compare') return e.ops[0] === '=' ? EQUALITY : RANGE;
+  return RANGE;
+}
+
+class Planner {
+  private hidden = 0;
+
+  constructor(private readonly graph: GraphReader) {}
+
+  private anon(kind: string): string {
+    return ` ${kind}${this.hidden++}`;
+  }
+
+  private readonly counts = new Map<string | undefined, number>();
+
+  private nodes(label?: string): number {
+    let n = this.counts.get(label);
+    if (n === undefined) {
+      const g = this.graph;
+      n = (g.estimateNodes ? g.estimateNodes(label) : g.countNodes?.(label)) ?? DEFAULT_NODES;
+      this.counts.set(label, n);
+    }
+    return n;
+  }
+
+  /** Average relationships of `types` per node, in `direction` (both ways doubles it). */
+  private degree(types: string[], direction: Direction): number {
+    const n = Math.max(1, this.nodes());
+    const rels =
+      types.length === 0
+        ? this.graph.countRelationships?.()
+        : types.reduce<number | undefined>((s, t) => {
+            const c = this.graph.countRelationships?.(t);
+            return s === undefined || c === undefined ? undefined : s + c;
+          }, 0);
+    const per = rels === undefined ? 2 : rels / n;
+    return direction === 'both' ? 2 * per : per;
+  }
+
+  single(q: SingleQuery, scopes: readonly ReadonlyMap<string, unknown>[]): Op {
+    let op: Op = { op: 'Argument', est: 1 };
+    let scope = new Set<string>();
+    for (const [i, c] of q.clauses.entries()) {
+      switch (c.kind) {
+        case 'match':
+          if (c.optional) {
+            const inner = this.match(c.pattern, c.where, { op: 'Argument', est: 1 }, scope);
+            const nullable = [...scopes[i]!.keys()].filter((v) => !scope.has(v));
+            op = { op: 'Optional', input: op, inner, nullable, est: Math.max(op.est, op.est * inner.est) };
+          } else op = this.match(c.pattern, c.where, op, scope);
+          break;
+        case 'unwind':
+          op = { op: 'Unwind', input: op, expr: c.expr, alias: c.alias, est: op.est * 10 };
+          break;
+        case 'with':
+          op = this.projection(c, op, scope, c.where);
+          break;
+        case 'return': {
+          op = this.projection(c, op, scope, null);
+          const columns = [...(c.star ? [...scope].sort() : []), ...c.items.map((it) => it.alias ?? it.text)];
+          return { op: 'ProduceResults', input: op, columns, est: op.est };
+        }
+        default:
+          throw new NotPlanned(`${c.kind.toUpperCase()} is not planned`);
+      }
+      scope = new Set(scopes[i]!.keys());
+    }
+    throw new NotPlanned('a query without RETURN');
+  }
+
+  private match(parts: PatternPart[], where: Expr | null, input: Op, before: Set<string>): Op {
+    const bound = new Set(before);
+    const relVars: string[] = [];
+    let pending = conjuncts(where);
+    let op = input;
+    const seen = new Set<string>();
+    for (const part of parts) {
+      if (part.variable !== null) throw new NotPlanned('a path variable');
+      for (const r of part.rels) {
+        if (r.variable === null) continue;
+        if (bound.has(r.variable) || seen.has(r.variable)) throw new NotPlanned('a relationship variable bound twice');
+        seen.add(r.variable);
+      }
+    }
+    /** Filters whose variables are now all bound, placed here. */
+    const place = (extra: Predicate[]): void => {
+      const ready: Predicate[] = [...extra];
+      pending = pending.filter((e) => {
+        const vars = varsOf(e);
+        if (vars === 'late' || ![...vars].every((v) => bound.has(v) || !this.isPatternVar(v, parts))) return true;
+        ready.push({ kind: 'expr', expr: e });
+        return false;
+      });
+      if (ready.length === 0) return;
+      let est = op.est;
+      for (const p of ready) est *= p.kind === 'expr' ? selectivity(p.expr) : p.kind === 'props' ? EQUALITY : 1;
+      op = { op: 'Filter', input: op, predicates: ready, est };
+    };
+    for (const part of parts) {
+      const names = part.nodes.map((n) => n.variable ?? this.anon('node'));
+      const rels = part.rels.map((r) => r.variable ?? this.anon('rel'));
+      const a = this.anchor(part, names, bound, pending);
+      op = this.anchorOp(part.nodes[a]!, names[a]!, op, bound, pending);
+      bound.add(names[a]!);
+      place(this.nodePredicates(part.nodes[a]!, names[a]!, op.op === 'NodeByLabelScan' ? 1 : 0));
+      const hop = (i: number, from: number, to: number, direction: Direction, reversed: boolean) => {
+        const r = part.rels[i]!;
+        const into = bound.has(names[to]!);
+        const common = {
+          input: op,
+          from: names[from]!,
+          rel: rels[i]!,
+          to: names[to]!,
+          direction,
+          types: r.types,
+          into,
+          distinctFrom: [...relVars],
+        };
+        const deg = this.degree(r.types, direction);
+        if (r.range === null) {
+          op = { op: 'Expand', ...common, est: op.est * (into ? Math.min(1, deg) : deg) };
+        } else {
+          const min = r.range.min ?? 1;
+          const max = r.range.max ?? Number.POSITIVE_INFINITY;
+          const est = op.est * deg ** Math.min(max, 3);
+          op = { op: 'VarLengthExpand', ...common, min, max, reversed, relProps: r.properties, est };
+        }
+        relVars.push(rels[i]!);
+        bound.add(names[to]!);
+        const preds = this.nodePredicates(part.nodes[to]!, names[to]!, 0);
+        if (r.range === null && r.properties) preds.push({ kind: 'props', variable: rels[i]!, map: r.properties });
+        bound.add(rels[i]!);
+        place(preds);
+      };
+      for (let i = a; i < part.rels.length; i++) hop(i, i, i + 1, part.rels[i]!.direction, false);
+      for (let i = a - 1; i >= 0; i--) hop(i, i + 1, i, flip(part.rels[i]!.direction), true);
+    }
+    if (pending.length > 0) {
+      let est = op.est;
+      for (const e of pending) est *= selectivity(e);
+      op = { op: 'Filter', input: op, predicates: pending.map((expr) => ({ kind: 'expr', expr })), est };
+    }
+    return op;
+  }
+
+  private isPatternVar(v: string, parts: PatternPart[]): boolean {
+    return parts.some((p) => p.nodes.some((n) => n.variable === v) || p.rels.some((r) => r.variable === v));
+  }
+
+  /** Labels beyond the first `skip` (a label scan checks the first) and the property map of a node. */
+  private nodePredicates(n: NodePattern, name: string, skip: number): Predicate[] {
+    const out: Predicate[] = [];
+    if (n.labels.length > skip) out.push({ kind: 'labels', variable: name, labels: n.labels.slice(skip) });
+    if (n.properties) out.push({ kind: 'props', variable: name, map: n.properties });
+    return out;
+  }
+
+  /** The node to start from: bound, else the cheapest by estimated rows. */
+  private anchor(part: PatternPart, names: string[], bound: Set<string>, where: Expr[]): number {
+    let best = 0;
+    let bestCost = Number.POSITIVE_INFINITY;
+    part.nodes.forEach((n, i) => {
+      const cost = bound.has(names[i]!) ? 0 : this.startCost(n, names[i]!, bound, where);
+      if (cost < bestCost) {
+        best = i;
+        bestCost = cost;
+      }
+    });
+    return best;
+  }
+
+  private seek(n: NodePattern, name: string, bound: Set<string>, where: Expr[]) {
+    if (!this.graph.findNodes) return undefined;
+    if (n.properties?.kind === 'map' && n.properties.entries.length > 0) {
+      const [key, value] = n.properties.entries[0]!;
+      const vars = varsOf(value);
+      if (vars !== 'late' && [...vars].every((v) => bound.has(v))) return { key, value };
+    }
+    for (const e of where) {
+      const s = seekOf(e, name, bound);
+      if (s) return s;
+    }
+    return undefined;
+  }
+
+  private startCost(n: NodePattern, name: string, bound: Set<string>, where: Expr[]): number {
+    const label = n.labels[0];
+    const s = this.seek(n, name, bound, where);
+    if (s) return this.graph.countNodesWhere?.(label, s.key) ?? Math.max(1, this.nodes(label) * EQUALITY * EQUALITY);
+    return label === undefined ? this.nodes() : this.nodes(label);
+  }
+
+  private anchorOp(n: NodePattern, name: string, input: Op, bound: Set<string>, where: Expr[]): Op {
+    if (bound.has(name)) {
+      return { op: 'Filter', input, predicates: [{ kind: 'isNode', variable: name }], est: input.est };
+    }
+    const label = n.labels[0];
+    const s = this.seek(n, name, bound, where);
+    if (s) {
+      const est = input.est * this.startCost(n, name, bound, where);
+      return { op: 'NodeIndexSeek', input, variable: name, label, key: s.key, value: s.value, est };
+    }
+    if (label !== undefined) {
+      return { op: 'NodeByLabelScan', input, variable: name, label, est: input.est * this.nodes(label) };
+    }
+    return { op: 'NodeScan', input, variable: name, est: input.est * this.nodes() };
+  }
+
+  private projection(p: Projection, input: Op, scope: Set<string>, where: Expr | null): Op {
+    const items: Item[] = [
+      ...(p.star ? [...scope].sort().map((v) => ({ name: v, expr: { kind: 'var', name: v, pos: 0 } as Expr })) : []),
+      ...p.items.map((it) => ({ name: it.alias ?? it.text, expr: it.expr })),
+    ];
+    const aggregates: Extract<Expr, { kind: 'call' }>[] = [];
+    for (const it of items) findAggregates(it.expr, aggregates, isAggregate);
+    for (const o of p.order) {
+      if (findAggregates(o.expr, [], isAggregate).length > 0) throw new NotPlanned('an aggregate inside ORDER BY');
+    }
+    // ORDER BY and WITH … WHERE read the input's variables too: the rows stay extended until they are done.
+    const extended = p.order.length > 0 || where !== null;
+    let op: Op;
+    if (aggregates.length > 0) {
+      const keys = items.filter((it) => findAggregates(it.expr, [], isAggregate).length === 0);
+      const est = keys.length === 0 ? 1 : Math.max(1, Math.sqrt(input.est));
+      const reads = new Set<string>();
+      for (const e of [...p.order.map((o) => o.expr), ...(where ? [where] : [])]) {
+        const vars = varsOf(e);
+        if (vars === 'late') reads.add(' pattern');
+        else for (const v of vars) reads.add(v);
+      }
+      op = { op: 'Aggregate', input, keys, items, aggregates, keep: extended, reads: [...reads], est };
+    } else {
+      op = { op: 'Projection', input, items, keep: extended, est: input.est };
+    }
+    const columns = items.map((it) => it.name);
+    if (p.distinct) op = { op: 'Distinct', input: op, columns, est: op.est };
+    if (p.order.length > 0) op = { op: 'Sort', input: op, order: p.order, bounded: false, est: op.est };
+    if (p.skip) op = { op: 'Skip', input: op, count: p.skip, est: op.est };
+    if (p.limit) op = { op: 'Limit', input: op, count: p.limit, est: Math.min(op.est, limitEstimate(p.limit)) };
+    if (where) op = { op: 'Filter', input: op, predicates: [{ kind: 'expr', expr: where }], est: op.est * RANGE };
+    if (extended) {
+      const vars = columns.map((name) => ({ name, expr: { kind: 'var', name, pos: 0 } as Expr }));
+      op = { op: 'Projection', input: op, items: vars, keep: false, est: op.est };
+    }
+    return op;
+  }
+}
+
+const limitEstimate = (e: Expr): number =>
+  e.kind === 'literal' && typeof e.value === 'bigint' ? Number(e.value) : DEFAULT_NODES;
+
+const flip = (d: Direction): Direction => (d === 'out' ? 'in' : d === 'in' ? 'out' : 'both');

@@ -1,0 +1,287 @@
+// Rewrite rules over a logical plan, applied bottom-up (each operator after its inputs):
+// - Sort + [Skip] + Limit → Top: keep only SKIP + LIMIT rows while sorting;
+// - a projection feeding an aggregation is inlined into it (WITH n.type AS t RETURN t, count(*) groups on
+//   n.type directly), so the shapes below see the scan;
+// - count-only aggregation: count(*) over a node scan → NodeCount (the graph's counts), over the last
+//   expansion of a pattern → ExpandCount (relationships or paths counted as they are walked, no rows);
+// - an aggregation over one node scan whose filters compare `n.key` with known values → ColumnarAggregate
+//   (projection pruning: only the columns it reads are scanned);
+// - a projection that only renames a row to the names it already has is dropped;
+// - a Sort whose every row goes to the result is marked bounded (it stops at max_rows before sorting).
+// Predicate push-down (conjuncts placed where their variables are bound, equality on an indexed property as
+// an index seek) and the anchor choice by estimated rows happen in the planner.
+import { children, findAggregates } from '../aggregate.js';
+import type { Expr } from '../ast.js';
+import { isAggregate } from '../execute.js';
+import type { ColumnFilter, ColumnItem, Item, Op } from './operators.js';
+import { varsOf } from './planner.js';
+
+type Call = Extract<Expr, { kind: 'call' }>;
+
+export function rewrite(op: Op): Op {
+  const out = bottomUp(op);
+  return out.op === 'ProduceResults' ? { ...out, input: markBounded(out.input) } : out;
+}
+
+function bottomUp(op: Op): Op {
+  let o = withInputs(op, bottomUp);
+  for (const rule of RULES) o = rule(o) ?? o;
+  return o;
+}
+
+function withInputs(op: Op, f: (x: Op) => Op): Op {
+  switch (op.op) {
+    case 'Argument':
+    case 'Interpret':
+    case 'ColumnarAggregate':
+    case 'NodeCount':
+      return op;
+    case 'Union':
+      return { ...op, inputs: op.inputs.map(f) };
+    case 'Optional':
+      return { ...op, input: f(op.input), inner: f(op.inner) };
+    default:
+      return { ...op, input: f(op.input) } as Op;
+  }
+}
+
+const RULES: ((op: Op) => Op | undefined)[] = [topK, inlineProjection, nodeCount, columnar, expandCount, prune];
+
+function topK(op: Op): Op | undefined {
+  if (op.op !== 'Limit') return undefined;
+  const skip = op.input.op === 'Skip' ? op.input : undefined;
+  const sort = skip ? skip.input : op.input;
+  if (sort.op !== 'Sort') return undefined;
+  return { op: 'Top', input: sort.input, order: sort.order, skip: skip?.count ?? null, limit: op.count, est: op.est };
+}
+
+/** Names an aggregation's output rows can be read by after it: its items (its input's when it keeps them). */
+const readsOnlyItems = (a: Extract<Op, { op: 'Aggregate' }>) =>
+  !a.keep || a.reads.every((v) => a.items.some((it) => it.name === v));
+
+const SCOPING = new Set<Expr['kind']>([
+  'listComp',
+  'quantifier',
+  'patternComp',
+  'patternExpr',
+  'existsSubquery',
+  'mapProjection',
+]);
+const NONDETERMINISTIC = new Set(['rand', 'randomuuid', 'timestamp']);
+
+function pure(e: Expr): boolean {
+  if (SCOPING.has(e.kind)) return false;
+  if (e.kind === 'call' && NONDETERMINISTIC.has(e.name.toLowerCase())) return false;
+  return children(e).every(pure);
+}
+
+function substitute(e: Expr, names: Map<string, Expr>): Expr {
+  if (e.kind === 'var') return names.get(e.name) ?? e;
+  const s = (x: Expr) => substitute(x, names);
+  switch (e.kind) {
+    case 'list':
+      return { ...e, items: e.items.map(s) };
+    case 'map':
+      return { ...e, entries: e.entries.map(([k, v]) => [k, s(v)]) };
+    case 'prop':
+    case 'hasLabels':
+      return { ...e, target: s(e.target) };
+    case 'index':
+      return { ...e, target: s(e.target), index: s(e.index) };
+    case 'slice':
+      return { ...e, target: s(e.target), from: e.from && s(e.from), to: e.to && s(e.to) };
+    case 'unary':
+    case 'isNull':
+      return { ...e, arg: s(e.arg) };
+    case 'binary':
+      return { ...e, left: s(e.left), right: s(e.right) };
+    case 'compare':
+      return { ...e, args: e.args.map(s) };
+    case 'call':
+      return { ...e, args: e.args.map(s) };
+    case 'case':
+      return {
+        ...e,
+        subject: e.subject && s(e.subject),
+        whens: e.whens.map(([a, b]) => [s(a), s(b)]),
+        otherwise: e.otherwise && s(e.otherwise),
+      };
+    default:
+      return e;
+  }
+}
+
+function inlineProjection(op: Op): Op | undefined {
+  if (op.op !== 'Aggregate' || op.input.op !== 'Projection' || op.input.keep) return undefined;
+  const proj = op.input;
+  if (!readsOnlyItems(op) || !proj.items.every((it) => pure(it.expr))) return undefined;
+  if (!op.items.every((it) => pure(it.expr))) return undefined;
+  const names = new Map(proj.items.map((it) => [it.name, it.expr]));
+  const items = op.items.map((it) => ({ name: it.name, expr: substitute(it.expr, names) }));
+  const keys = op.keys.map((k) => items[op.items.indexOf(k)]!);
+  const aggregates: Call[] = [];
+  for (const it of items) findAggregates(it.expr, aggregates, isAggregate);
+  return { ...op, input: proj.input, items, keys, aggregates };
+}
+
+/** `v.key` of the scanned variable. */
+const propOf = (e: Expr, v: string): string | undefined =>
+  e.kind === 'prop' && e.target.kind === 'var' && e.target.name === v ? e.key : undefined;
+
+const isCountOf = (e: Expr, vars: (string | undefined)[]): boolean =>
+  e.kind === 'call' &&
+  e.name.toLowerCase() === 'count' &&
+  !e.distinct &&
+  (e.star || (e.args[0]?.kind === 'var' && vars.includes(e.args[0].name)));
+
+/** A scan over the top of the plan (its input is the Argument). */
+function topScan(op: Op): Extract<Op, { op: 'NodeScan' | 'NodeByLabelScan' }> | undefined {
+  return (op.op === 'NodeScan' || op.op === 'NodeByLabelScan') && op.input.op === 'Argument' ? op : undefined;
+}
+
+function nodeCount(op: Op): Op | undefined {
+  if (op.op !== 'Aggregate' || op.keys.length > 0 || op.items.length !== 1 || !readsOnlyItems(op)) return undefined;
+  const scan = topScan(op.input);
+  const item = op.items[0]!;
+  if (!scan || !isCountOf(item.expr, [scan.variable])) return undefined;
+  const label = scan.op === 'NodeByLabelScan' ? scan.label : undefined;
+  return { op: 'NodeCount', name: item.name, label, fallback: op, est: 1 };
+}
+
+function columnar(op: Op): Op | undefined {
+  if (op.op !== 'Aggregate' || !readsOnlyItems(op)) return undefined;
+  const filter = op.input.op === 'Filter' ? op.input : undefined;
+  const scan = topScan(filter ? filter.input : op.input);
+  if (!scan) return undefined;
+  const v = scan.variable;
+  const items: ColumnItem[] = [];
+  for (const it of op.items) {
+    const c = columnItem(it, v);
+    if (!c) return undefined;
+    items.push(c);
+  }
+  if (items.every((i) => i.kind === 'key')) return undefined;
+  const filters: ColumnFilter[] = [];
+  for (const p of filter?.predicates ?? []) {
+    if (p.kind !== 'expr') return undefined;
+    for (const e of splitAnd(p.expr)) {
+      const f = columnFilter(e, v);
+      if (!f) return undefined;
+      filters.push(f);
+    }
+  }
+  const label = scan.op === 'NodeByLabelScan' ? scan.label : undefined;
+  return { op: 'ColumnarAggregate', variable: v, label, filters, items, fallback: op, est: op.est };
+}
+
+function splitAnd(e: Expr): Expr[] {
+  return e.kind === 'binary' && e.op === 'and' ? [...splitAnd(e.left), ...splitAnd(e.right)] : [e];
+}
+
+const AGG_FNS = new Set(['count', 'sum', 'avg', 'min', 'max']);
+
+function columnItem(it: Item, v: string): ColumnItem | undefined {
+  const key = propOf(it.expr, v);
+  if (key !== undefined) return { kind: 'key', name: it.name, key };
+  const e = it.expr;
+  if (e.kind !== 'call' || e.distinct) return undefined;
+  if (isCountOf(e, [v])) return { kind: 'count', name: it.name };
+  const fn = e.name.toLowerCase();
+  const arg = e.args.length === 1 ? propOf(e.args[0]!, v) : undefined;
+  if (arg === undefined || !AGG_FNS.has(fn)) return undefined;
+  return { kind: 'agg', name: it.name, fn: fn as Extract<ColumnItem, { kind: 'agg' }>['fn'], key: arg };
+}
+
+const FLIPPED = { '=': '=', '<>': '<>', '<': '>', '>': '<', '<=': '>=', '>=': '<=' } as const;
+
+function columnFilter(e: Expr, v: string): ColumnFilter | undefined {
+  if (e.kind !== 'compare' || e.ops.length !== 1) return undefined;
+  const [a, b] = e.args as [Expr, Expr];
+  const known = (x: Expr) => x.kind === 'literal' || x.kind === 'param';
+  const ka = propOf(a, v);
+  if (ka !== undefined && known(b)) return { key: ka, op: e.ops[0]!, value: b };
+  const kb = propOf(b, v);
+  if (kb !== undefined && known(a)) return { key: kb, op: FLIPPED[e.ops[0]!], value: a };
+  return undefined;
+}
+
+function expandCount(op: Op): Op | undefined {
+  if (op.op !== 'Aggregate' || op.keys.length > 0 || !readsOnlyItems(op)) return undefined;
+  const e = op.input;
+  if (e.op !== 'Expand' && e.op !== 'VarLengthExpand') return undefined;
+  if (e.into || (e.op === 'VarLengthExpand' && e.relProps)) return undefined;
+  // Every item counts the expansions (the variables it binds are never null).
+  if (!op.items.every((it) => isCountOf(it.expr, [e.from, e.to, e.rel]))) return undefined;
+  return { op: 'ExpandCount', input: e.input, names: op.items.map((i) => i.name), expand: e, est: 1 };
+}
+
+/** The exact names of the rows `op` gives, when known. */
+function shapeOf(op: Op): string[] | undefined {
+  switch (op.op) {
+    case 'Aggregate':
+      return op.keep ? undefined : op.items.map((i) => i.name);
+    case 'Projection':
+      return op.keep ? undefined : op.items.map((i) => i.name);
+    case 'ColumnarAggregate':
+      return op.items.map((i) => i.name);
+    case 'NodeCount':
+      return [op.name];
+    case 'ExpandCount':
+      return op.names;
+    case 'Sort':
+    case 'Top':
+    case 'Skip':
+    case 'Limit':
+    case 'Filter':
+    case 'Distinct':
+      return shapeOf(op.input);
+    default:
+      return undefined;
+  }
+}
+
+function prune(op: Op): Op | undefined {
+  if (op.op !== 'Projection' || op.keep) return undefined;
+  if (!op.items.every((it) => it.expr.kind === 'var' && it.expr.name === it.name)) return undefined;
+  const names = op.items.map((it) => it.name);
+  const shape = shapeOf(op.input);
+  if (shape && shape.length === names.length && names.every((n) => shape.includes(n))) return op.input;
+  // The rows were kept extended for ORDER BY or WHERE; when those read only the projected names, they need not be.
+  return narrowed(op.input, names);
+}
+
+const readsOnly = (e: Expr, names: string[]) => {
+  const vars = varsOf(e);
+  return vars !== 'late' && [...vars].every((v) => names.includes(v));
+};
+
+function narrowed(op: Op, names: string[]): Op | undefined {
+  const under = (x: Op) => {
+    const n = narrowed(x, names);
+    return n && ({ ...op, input: n } as Op);
+  };
+  switch (op.op) {
+    case 'Sort':
+    case 'Top':
+      return op.order.every((o) => readsOnly(o.expr, names)) ? under(op.input) : undefined;
+    case 'Filter':
+      return op.predicates.every((p) => p.kind === 'expr' && readsOnly(p.expr, names)) ? under(op.input) : undefined;
+    case 'Skip':
+    case 'Limit':
+    case 'Distinct':
+      return under(op.input);
+    case 'Projection':
+    case 'Aggregate': {
+      const same = op.items.length === names.length && op.items.every((it) => names.includes(it.name));
+      return op.keep && same ? { ...op, keep: false } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function markBounded(op: Op): Op {
+  if (op.op === 'Projection') return { ...op, input: markBounded(op.input) };
+  if (op.op === 'Sort') return { ...op, bounded: true };
+  return op;
+}
