@@ -119,3 +119,4 @@ export {
   type OptimizeStopReason,
   type TopMolecule,
 } from './optimize/index.js';
+export { callLogCsv } from './cli/call-log.js';

@@ -7,7 +7,7 @@
 import { FragmentLibrary } from '../generation/library.js';
 import { MUTATION_FAMILIES, Operators } from '../generation/operators.js';
 import type { Random } from '../generation/prng.js';
-import { parseSmiles, type RDKit } from '../rdkit.js';
+import { parseSmiles, type Mol, type RDKit } from '../rdkit.js';
 
 const REACTION_FAMILIES = MUTATION_FAMILIES.filter((f) => f !== 'replace_side_chain' && f !== 'grow');
 const TRIES = 10;
@@ -23,6 +23,9 @@ export function gaussian(rng: Random): number {
 export class GraphOperators {
   private readonly ops: Operators;
 
+  /** Called with each child that passes, while its RDKit molecule is at hand (e.g. for its fingerprint). */
+  onChild: ((canonical: string, mol: Mol) => void) | undefined;
+
   constructor(private readonly rd: RDKit) {
     this.ops = new Operators(rd, FragmentLibrary.load());
   }
@@ -37,7 +40,9 @@ export class GraphOperators {
       const target = SIZE_STDEV * gaussian(rng) + AVERAGE_SIZE;
       if (n <= 5 || n >= target) return null;
       const c = mol.get_smiles();
-      return c.includes('.') ? null : c;
+      if (c.includes('.')) return null;
+      this.onChild?.(c, mol);
+      return c;
     } finally {
       mol.delete();
     }

@@ -2,6 +2,7 @@
 export { optimize, DEFAULT_STRATEGY } from './optimize.js';
 export { GRAPH_GA_SETTINGS, type GraphGaSettings } from './graph-ga.js';
 export { defaultPool } from './pool.js';
+export { MOL_GA_SETTINGS, type MolGaSettings } from './mol-ga.js';
 export {
   STRATEGIES,
   type StrategyName,

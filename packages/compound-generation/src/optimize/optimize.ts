@@ -7,13 +7,14 @@ import { loadRDKit } from '../rdkit.js';
 import { Oracle } from '../profile/oracle.js';
 import { topKMean } from '../profile/auc.js';
 import { runGraphGa } from './graph-ga.js';
+import { MOL_GA_SETTINGS, runMolGa } from './mol-ga.js';
 import { defaultPool } from './pool.js';
 import { runRandomScreen } from './random-screen.js';
 import { Search } from './search.js';
 import { STRATEGIES, type OptimizeOptions, type OptimizeResult, type OptimizeStopReason } from './types.js';
 
 /** What `strategy: 'default'` runs. */
-export const DEFAULT_STRATEGY = 'graph_ga' as const;
+export const DEFAULT_STRATEGY = 'surrogate_ga' as const;
 const DEFAULT_TOP_N = 100;
 
 function validate(options: OptimizeOptions): void {
@@ -64,6 +65,12 @@ export async function optimize(options: OptimizeOptions): Promise<OptimizeResult
       break;
     case 'graph_ga':
       stop = await runGraphGa(search, pool, rng);
+      break;
+    case 'mol_ga':
+      stop = await runMolGa(search, pool, rng, { ...MOL_GA_SETTINGS, oversample: 1 });
+      break;
+    case 'surrogate_ga':
+      stop = await runMolGa(search, pool, rng);
       break;
   }
   const calls = [...oracle.log];

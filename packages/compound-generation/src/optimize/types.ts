@@ -2,8 +2,12 @@
 import type { OracleBudget, OracleCall } from '../profile/oracle.js';
 import type { EndpointInfo, ScoringProfile } from '../profile/profile.js';
 
-/** The optimizers: `default` is the one the PMO benchmark shows best (see the package README). */
-export const STRATEGIES = ['default', 'graph_ga', 'random_screen'] as const;
+/**
+ * The optimizers: `default` is the one the PMO benchmark shows best (see the package README); `surrogate_ga`
+ * is Mol GA's tuning with a surrogate choosing what to score, `mol_ga` the same GA without the surrogate,
+ * `graph_ga` Jensen's graph GA with PMO's settings, `random_screen` PMO's screening of the pool.
+ */
+export const STRATEGIES = ['default', 'surrogate_ga', 'mol_ga', 'graph_ga', 'random_screen'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
 export interface OptimizeProgress {
@@ -45,7 +49,10 @@ export interface OptimizeOptions {
 export type OptimizeStopReason =
   /** Every oracle call was used. */
   | 'budget_exhausted'
-  /** The search stopped making progress (graph_ga: population unchanged for 5 generations, as Graph GA). */
+  /**
+   * The search stopped making progress (graph_ga: population unchanged for 5 generations, as Graph GA; the
+   * other GAs: 50 generations in a row without one new molecule to score).
+   */
   | 'no_progress'
   /** random_screen: every molecule of the pool was screened. */
   | 'pool_exhausted';
