@@ -9,7 +9,8 @@ import { createShutdown, onStopSignals, shutdownTimeoutFrom } from '../surface/s
 
 const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [--allowed-hosts NAMES] [--body-limit BYTES]
                   [--request-timeout-ms N] [--headers-timeout-ms N] [--keep-alive-timeout-ms N]
-                  [--max-connections-per-client N] [--shutdown-timeout-ms N] [--log-level LEVEL] [--strict]
+                  [--max-connections-per-client N] [--shutdown-timeout-ms N] [--replica-heap-mb N]
+                  [--replica-idle-seconds N] [--log-level LEVEL] [--strict]
 
   --db PATH        knowledge base: a file path or a postgres:// URL (default: $KB_DB_PATH)
   --port N         port to listen on (default 8080; 0 picks a free one)
@@ -24,6 +25,11 @@ const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [-
                    (default $EVIDENT_MAX_CONNECTIONS_PER_CLIENT, else 64)
   --shutdown-timeout-ms N    on SIGINT/SIGTERM, exit anyway if closing takes longer (a second signal exits at
                    once; default $EVIDENT_SHUTDOWN_TIMEOUT_MS, else 10000)
+  --replica-heap-mb N  heap cap of the thread queries and what-ifs run on, in MB (at least 16; default: the
+                   console's heap in use when the thread starts plus 512); past it a call is stopped, 413
+  --replica-idle-seconds N  that thread ends after N s without a call, giving its memory back, and is built
+                   again by the next (default $EVIDENT_THREAD_IDLE_SECONDS, else 30; at most 86400). It is built
+                   in the background at start
   --log-level L    fatal, error, warn, info, debug, trace or silent (default: $EVIDENT_LOG_LEVEL, else
                    $LOG_LEVEL, else info); logs are JSON lines (pino) on stderr
   --strict         refuse claims that break the registered vocabularies (predicate class, subject/object
@@ -48,12 +54,29 @@ function parseCli() {
       'keep-alive-timeout-ms': { type: 'string' },
       'max-connections-per-client': { type: 'string' },
       'shutdown-timeout-ms': { type: 'string' },
+      'replica-heap-mb': { type: 'string' },
+      'replica-idle-seconds': { type: 'string' },
       'log-level': { type: 'string' },
       strict: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   }).values;
+}
+
+/** The replica thread's settings (kb-core's configureOffThread) from the flags and the environment. */
+function offThreadSettings(heapMb: string | undefined, idleSeconds: string | undefined) {
+  const int = (v: string, flag: string, min: number, max: number) => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isInteger(n) || n < min || n > max)
+      fail(`--${flag} must be an integer from ${min} to ${max}, got '${v}'`);
+    return n;
+  };
+  const idle = idleSeconds ?? process.env.EVIDENT_THREAD_IDLE_SECONDS;
+  return {
+    ...(heapMb === undefined ? {} : { heap_mb: int(heapMb, 'replica-heap-mb', 16, 1_048_576) }),
+    ...(idle === undefined || idle === '' ? {} : { idle_ms: int(idle, 'replica-idle-seconds', 0, 86_400) * 1000 }),
+  };
 }
 
 async function main(): Promise<void> {
@@ -86,6 +109,7 @@ async function main(): Promise<void> {
     if (!Number.isInteger(n) || n < min) fail(`--${flag} must be an integer >= ${min}`);
     limits[field] = n;
   }
+  const offThread = offThreadSettings(args['replica-heap-mb'], args['replica-idle-seconds']);
   const timeoutMs = shutdownTimeoutFrom(process.env, args['shutdown-timeout-ms']);
   if (typeof timeoutMs === 'string') fail(timeoutMs);
   const allowedHosts = (args['allowed-hosts'] ?? process.env.KB_CONSOLE_ALLOWED_HOSTS ?? '')
@@ -106,6 +130,7 @@ async function main(): Promise<void> {
     fail((e as Error).message);
   }
   const db = await openBase(path, 'kb-console', undefined, { strict });
+  db.configureOffThread(offThread);
   const token = process.env.KB_CONSOLE_TOKEN || undefined;
   const log = createLogger('kb-console', level);
   const options = {
@@ -116,6 +141,7 @@ async function main(): Promise<void> {
     host: args.host!,
     limits,
     allowedHosts,
+    warmReplica: true,
   };
   const running = await startConsole(db, options).catch(async (e: unknown) => {
     await db.close();

@@ -57,6 +57,11 @@ export interface ConsoleOptions {
    * Host is refused (421), so that a page renamed to point at this machine (DNS rebinding) cannot use it.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Once listening, build the base's replica thread (what queries and what-ifs run on) in the background, so that
+   * the first of them does not wait for it (seconds on a large base). Default false; kb-console sets it.
+   */
+  warmReplica?: boolean;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -277,7 +282,7 @@ export interface RunningConsole {
 export async function startConsole(db: KbDB, options: StartConsoleOptions = {}): Promise<RunningConsole> {
   const port = options.port ?? 8080;
   const host = options.host ?? '127.0.0.1';
-  const { lookup: _lookup, ...consoleOptions } = options;
+  const { lookup: _lookup, warmReplica: warm, ...consoleOptions } = options;
   // Anyone who can reach a non-loopback interface could write and retract: not without a token. What is judged is
   // where the name leads, every address of it (listen binds one of them), then the addresses actually bound.
   if (!options.token) await refuseOffLoopback(host, options.lookup ?? systemLookup);
@@ -299,12 +304,29 @@ export async function startConsole(db: KbDB, options: StartConsoleOptions = {}):
       throw noToken(host, 'bound', off);
     }
   }
+  if (warm) warmReplica(db, app.log);
   const addr = app.server.address();
   const url =
     typeof addr === 'object' && addr
       ? `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`
       : String(addr);
   return { app, url, close: () => app.close() };
+}
+
+/**
+ * A query of nothing on the replica thread, not awaited: the thread starts and is fed the log a slice per event-loop
+ * turn (requests are answered in between), after listening, so that neither listening nor the first query waits
+ * for it. An idle replica still ends after its idle time (configureOffThread's idle_ms); the next call builds it.
+ */
+function warmReplica(db: KbDB, log: FastifyBaseLogger): void {
+  const started = performance.now();
+  db.rawQueryJson('RETURN 1').then(
+    () => log.info({ ms: Math.round(performance.now() - started) }, 'replica thread ready'),
+    (e: unknown) => {
+      if ((e as { code?: unknown }).code === 'closed') return;
+      log.warn({ err: e }, 'the replica thread could not be built ahead; the first query or what-if will try again');
+    },
+  );
 }
 
 const noToken = (host: string, how: string, addresses: readonly string[]) =>
