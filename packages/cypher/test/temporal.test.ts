@@ -191,3 +191,17 @@ test('a product of a duration past 64-bit parts is refused', () => {
   assert.throws(() => value('RETURN duration({months: 2}) * 9223372036854775807 AS v'), CypherError);
   assert.equal(value('RETURN duration({months: 2, seconds: 1}) * 3 AS v'), 'P6MT3S');
 });
+
+test('epoch fields build an instant; dates stay within the years ±999,999,999', () => {
+  assert.equal(
+    value('RETURN datetime({epochSeconds: 416779, nanosecond: 999999999}) AS v'),
+    '1970-01-05T19:46:19.999999999Z',
+  );
+  assert.equal(
+    value("RETURN datetime({epochMillis: 237821673987, timezone: 'Europe/Stockholm'}) AS v"),
+    '1977-07-15T14:34:33.987+01:00[Europe/Stockholm]',
+  );
+  assert.equal(value("RETURN date('+999999999-12-30') + duration({days: 1}) AS v"), '+999999999-12-31');
+  assert.throws(() => value("RETURN date('+999999999-12-31') + duration({days: 1}) AS v"), CypherError);
+  assert.throws(() => value('RETURN date({year: 2015, day: 3}) AS v'), /day needs month/);
+});

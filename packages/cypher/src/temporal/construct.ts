@@ -75,7 +75,16 @@ type Components = Record<string, unknown>;
 
 const DATE_KEYS = ['year', 'month', 'day', 'week', 'dayOfWeek', 'ordinalDay', 'quarter', 'dayOfQuarter'];
 const TIME_KEYS = ['hour', 'minute', 'second', 'millisecond', 'microsecond', 'nanosecond'];
-const KNOWN = new Set([...DATE_KEYS, ...TIME_KEYS, 'timezone', 'date', 'time', 'datetime']);
+const KNOWN = new Set([
+  ...DATE_KEYS,
+  ...TIME_KEYS,
+  'timezone',
+  'date',
+  'time',
+  'datetime',
+  'epochSeconds',
+  'epochMillis',
+]);
 
 function intField(c: Components, key: string, min: number, max: number): number | undefined {
   const v = c[key];
@@ -135,7 +144,9 @@ function dayOf(c: Components, base: number | undefined): number {
   const m = intField(c, 'month', 1, 12) ?? b?.month ?? 1;
   const d = intField(c, 'day', 1, 31) ?? b?.day ?? 1;
   if (d > monthLength(y, m)) throw new CypherArgumentError('InvalidArgumentValue', `${y}-${m} has no day ${d}`);
-  if (!has('month') && has('day') && b === undefined) throw mixed();
+  if (!has('month') && has('day') && b === undefined) {
+    throw new CypherArgumentError('InvalidArgumentValue', 'day needs month (or a selected date)');
+  }
   return daysFromCivil(y, m, d);
 }
 
@@ -171,6 +182,7 @@ export function fromMap(kind: TemporalKind, c: Components): TemporalValue {
   for (const k of Object.keys(c)) {
     if (!KNOWN.has(k)) throw new CypherArgumentError('InvalidArgumentValue', `${kind}() has no field '${k}'`);
   }
+  if (c.epochSeconds !== undefined || c.epochMillis !== undefined) return fromEpoch(kind, c);
   const dt = temporalField(c, 'datetime');
   const dateSrc = temporalField(c, 'date') ?? dt;
   const timeSrc = temporalField(c, 'time') ?? dt;
@@ -218,4 +230,27 @@ export function convert(kind: TemporalKind, v: TemporalValue): TemporalValue {
   if (!hasTime(v.kind)) return fromLocal(kind, v.epochDay, 0n, UTC);
   if (kind === 'time' && isZoned(v.kind)) return new TemporalValue('time', 0, v.nanoOfDay, v.offsetSeconds);
   return fromLocal(kind, v.epochDay, v.nanoOfDay, isZoned(v.kind) ? v.zone : UTC, v.offsetSeconds);
+}
+
+/** `datetime({epochSeconds: s, nanosecond: n, timezone: z})` or `{epochMillis: ms}`: an instant, read in the zone. */
+function fromEpoch(kind: TemporalKind, c: Components): TemporalValue {
+  if (kind !== 'datetime') throw new CypherArgumentError('InvalidArgumentValue', `${kind}() takes no epoch fields`);
+  const int = (k: string): bigint => {
+    const v = c[k];
+    if (v === undefined || v === null) return 0n;
+    if (typeof v === 'bigint') return v;
+    throw new CypherTypeError('InvalidArgumentType', `${k} must be an INTEGER`);
+  };
+  for (const k of Object.keys(c)) {
+    if (!['epochSeconds', 'epochMillis', 'millisecond', 'microsecond', 'nanosecond', 'timezone'].includes(k)) {
+      throw new CypherArgumentError('InvalidArgumentValue', `an epoch datetime cannot also take '${k}'`);
+    }
+  }
+  const instant =
+    int('epochSeconds') * NANOS_PER_SECOND +
+    int('epochMillis') * 1_000_000n +
+    int('millisecond') * 1_000_000n +
+    int('microsecond') * 1000n +
+    int('nanosecond');
+  return fromInstant(c.timezone === undefined || c.timezone === null ? UTC : parseZone(c.timezone), instant);
 }

@@ -1,6 +1,7 @@
 // The temporal value types: five instants or wall-clock values and a duration. They print as Java's ISO forms,
 // which is how Cypher and the TCK show them.
-import { civilFromDays } from './calendar.js';
+import { CypherArgumentError } from '../errors.js';
+import { civilFromDays, daysFromCivil } from './calendar.js';
 import { formatOffset, type Zone } from './zone.js';
 
 export type TemporalKind = 'date' | 'localtime' | 'time' | 'localdatetime' | 'datetime';
@@ -13,6 +14,10 @@ export const hasDate = (kind: TemporalKind): boolean =>
 export const hasTime = (kind: TemporalKind): boolean => kind !== 'date';
 export const isZoned = (kind: TemporalKind): boolean => kind === 'time' || kind === 'datetime';
 
+// The years java.time (and so Cypher) allows: -999,999,999 to +999,999,999.
+const MIN_EPOCH_DAY = daysFromCivil(-999_999_999, 1, 1);
+const MAX_EPOCH_DAY = daysFromCivil(999_999_999, 12, 31);
+
 export class TemporalValue {
   constructor(
     readonly kind: TemporalKind,
@@ -24,7 +29,11 @@ export class TemporalValue {
     readonly offsetSeconds: number,
     /** A named zone's id (`Europe/Stockholm`), for datetime only. */
     readonly zoneId?: string,
-  ) {}
+  ) {
+    if (!(epochDay >= MIN_EPOCH_DAY && epochDay <= MAX_EPOCH_DAY)) {
+      throw new CypherArgumentError('InvalidArgumentValue', 'the date is outside the years -999999999 to +999999999');
+    }
+  }
 
   get zone(): Zone {
     return this.zoneId === undefined ? { offsetSeconds: this.offsetSeconds } : { id: this.zoneId, offsetSeconds: 0 };
