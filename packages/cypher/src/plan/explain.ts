@@ -80,6 +80,10 @@ function details(op: Op): string {
       return op.nullable.join(', ');
     case 'Union':
       return op.all ? 'ALL' : 'DISTINCT';
+    case 'SemiApply':
+      return op.anti ? 'NOT' : '';
+    case 'NamedPath':
+      return `${op.variable} = (${op.nodes.map(v).join(')-(')})`;
     case 'ProduceResults':
       return op.columns.join(', ');
     case 'Interpret':

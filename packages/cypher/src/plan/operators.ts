@@ -97,6 +97,10 @@ export type Op = Base &
     /** Each input row with the rows of `inner` run on it, or with `nullable` set to null when there are none. */
     | { op: 'Optional'; input: Op; inner: Op; nullable: string[] }
     | { op: 'Union'; inputs: Op[]; all: boolean; columns: string[] }
+    /** Each input row for which `inner` (run on it) gives a row, or none with `anti` (pattern predicates, EXISTS). */
+    | { op: 'SemiApply'; input: Op; inner: Op; anti: boolean }
+    /** A path variable built from the variables of its pattern part (`rels` bind single relationships or lists). */
+    | { op: 'NamedPath'; input: Op; variable: string; nodes: string[]; rels: string[] }
     | { op: 'ProduceResults'; input: Op; columns: string[] }
     /** Not planned: the query runs in the clause-by-clause interpreter (execute.ts). */
     | { op: 'Interpret'; reason: string }
@@ -128,6 +132,7 @@ export function inputsOf(op: Op): Op[] {
     case 'Union':
       return op.inputs;
     case 'Optional':
+    case 'SemiApply':
       return [op.input, op.inner];
     default:
       return [op.input];

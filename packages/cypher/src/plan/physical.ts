@@ -10,7 +10,7 @@ import { equals, equivalenceKey, orderCompare } from '../compare.js';
 import { CypherLimitError, CypherTypeError } from '../errors.js';
 import { type EvalContext, evaluate, isList, listSource, lookup, type Row, truthy } from '../eval.js';
 import { count } from '../execute.js';
-import { GraphNode, GraphRelationship, isMap, ownValue, setOwn, type Value } from '../values.js';
+import { GraphNode, GraphRelationship, isMap, ownValue, PathValue, setOwn, type Value } from '../values.js';
 import { columnarAggregate } from './columnar.js';
 import { countExpansions, nodeCount } from './count.js';
 import type { Op, Predicate } from './operators.js';
@@ -113,6 +113,10 @@ export class Runner {
         return this.optional(op, arg);
       case 'Union':
         return this.union(op, arg);
+      case 'SemiApply':
+        return this.semiApply(op, arg);
+      case 'NamedPath':
+        return this.namedPath(op, arg);
       case 'ColumnarAggregate':
         return columnarAggregate(op, ctx) ?? this.rows(op.fallback, arg);
       case 'NodeCount':
@@ -360,6 +364,37 @@ export class Runner {
         for (const v of op.nullable) setOwn(r, v, null);
         yield r;
       }
+    }
+  }
+
+  private *semiApply(op: Extract<Op, { op: 'SemiApply' }>, arg: Row): Generator<Row> {
+    for (const row of this.rows(op.input, arg)) {
+      let found = false;
+      for (const _ of this.rows(op.inner, row)) {
+        found = true;
+        break;
+      }
+      if (found !== op.anti) yield row;
+    }
+  }
+
+  private *namedPath(op: Extract<Op, { op: 'NamedPath' }>, arg: Row): Generator<Row> {
+    for (const row of this.rows(op.input, arg)) {
+      const at = (i: number) => lookup(row, op.nodes[i]!) as GraphNode;
+      const nodes = [at(0)];
+      const rels: GraphRelationship[] = [];
+      op.rels.forEach((v, i) => {
+        const b = lookup(row, v) as GraphRelationship | GraphRelationship[];
+        const list = Array.isArray(b) ? b : [b];
+        let cur = nodes[nodes.length - 1]!;
+        for (const r of list) {
+          rels.push(r);
+          cur = r.start === cur ? r.end : r.start;
+          nodes.push(cur);
+        }
+        if (list.length === 0 || cur !== at(i + 1)) nodes[nodes.length - 1] = at(i + 1);
+      });
+      yield with1(row, op.variable, new PathValue(nodes, rels));
     }
   }
 

@@ -153,7 +153,6 @@ class Planner {
     let op = input;
     const seen = new Set<string>();
     for (const part of parts) {
-      if (part.variable !== null) throw new NotPlanned('a path variable');
       for (const r of part.rels) {
         if (r.variable === null) continue;
         if (bound.has(r.variable) || seen.has(r.variable)) throw new NotPlanned('a relationship variable bound twice');
@@ -212,17 +211,54 @@ class Planner {
       };
       for (let i = a; i < part.rels.length; i++) hop(i, i, i + 1, part.rels[i]!.direction, false);
       for (let i = a - 1; i >= 0; i--) hop(i, i + 1, i, flip(part.rels[i]!.direction), true);
+      if (part.variable !== null) {
+        op = { op: 'NamedPath', input: op, variable: part.variable, nodes: names, rels, est: op.est };
+        bound.add(part.variable);
+        place([]);
+      }
     }
-    if (pending.length > 0) {
+    // Pattern predicates become SemiApply over the pattern planned from the bound variables; the rest filter.
+    const semis: Op[] = [];
+    const rest: Expr[] = [];
+    for (const e of pending) {
+      const s = this.semiApply(e, bound);
+      if (s) semis.push(s);
+      else rest.push(e);
+    }
+    if (rest.length > 0) {
       let est = op.est;
-      for (const e of pending) est *= selectivity(e);
-      op = { op: 'Filter', input: op, predicates: pending.map((expr) => ({ kind: 'expr', expr })), est };
+      for (const e of rest) est *= selectivity(e);
+      op = { op: 'Filter', input: op, predicates: rest.map((expr) => ({ kind: 'expr', expr })), est };
     }
+    for (const s of semis) op = { ...(s as Extract<Op, { op: 'SemiApply' }>), input: op, est: op.est * RANGE };
     return op;
   }
 
+  /** `(pattern)`, `EXISTS { pattern [WHERE …] }` or their negation, as a SemiApply (its input set later). */
+  private semiApply(e: Expr, bound: Set<string>): Op | undefined {
+    const anti = e.kind === 'unary' && e.op === 'not';
+    const x = anti ? (e as Extract<Expr, { kind: 'unary' }>).arg : e;
+    let pattern: PatternPart[];
+    let where: Expr | null = null;
+    if (x.kind === 'patternExpr') pattern = [x.pattern];
+    else if (x.kind === 'existsSubquery' && x.pattern && !x.query) {
+      pattern = x.pattern;
+      where = x.where;
+    } else return undefined;
+    const arg: Op = { op: 'Argument', est: 1 };
+    try {
+      const inner = this.match(pattern, where, arg, bound);
+      return { op: 'SemiApply', input: arg, inner, anti, est: 1 };
+    } catch (err) {
+      if (err instanceof NotPlanned) return undefined;
+      throw err;
+    }
+  }
+
   private isPatternVar(v: string, parts: PatternPart[]): boolean {
-    return parts.some((p) => p.nodes.some((n) => n.variable === v) || p.rels.some((r) => r.variable === v));
+    return parts.some(
+      (p) => p.variable === v || p.nodes.some((n) => n.variable === v) || p.rels.some((r) => r.variable === v),
+    );
   }
 
   /** Labels beyond the first `skip` (a label scan checks the first) and the property map of a node. */

@@ -39,6 +39,7 @@ function withInputs(op: Op, f: (x: Op) => Op): Op {
     case 'Union':
       return { ...op, inputs: op.inputs.map(f) };
     case 'Optional':
+    case 'SemiApply':
       return { ...op, input: f(op.input), inner: f(op.inner) };
     default:
       return { ...op, input: f(op.input) } as Op;
