@@ -130,7 +130,7 @@ export function consoleCases(s: ConsoleSizes): HostileCase[] {
       run: many(40, (i) => ({
         why: 'search',
         method: 'GET',
-        path: `${API}/search?q=${encodeURIComponent(`HG${i} interacts with gene`)}&k=1000`,
+        path: `${API}/search?query=${encodeURIComponent(`HG${i} interacts with gene`)}&k=1000`,
         mayPass: true,
       })),
     },

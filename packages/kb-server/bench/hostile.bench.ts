@@ -58,7 +58,7 @@ try {
       log(`kb-console: ${claims.length} claims ingested in ${Math.round((performance.now() - t0) / 1000)} s`);
       // Vectors are computed in the background after a write: the baseline waits until none are pending.
       for (let waited = 0; waited < 900; waited += 2) {
-        const x = await c.send({ why: 'pending', method: 'GET', path: '/api/v1/search?q=gene&k=1' });
+        const x = await c.send({ why: 'pending', method: 'GET', path: '/api/v1/search?query=gene&k=1' });
         if (x.answer.status === 200 && JSON.parse(x.answer.text).pending === 0) break;
         await sleep(2000);
       }

@@ -250,7 +250,7 @@ test('40 concurrent searches with k=1000 and 6 concurrent what-ifs of 10,000 cla
     Promise.all(
       // Words held by thousands of facts: each search ranks a thousand hits (a rare word would find a few).
       Array.from({ length: 40 }, (_, i) =>
-        send('GET', `/api/v1/search?q=${encodeURIComponent(SEARCHES[i % SEARCHES.length]!)}&k=1000`),
+        send('GET', `/api/v1/search?query=${encodeURIComponent(SEARCHES[i % SEARCHES.length]!)}&k=1000`),
       ),
     ),
   );
@@ -287,7 +287,7 @@ test('40 concurrent searches with k=1000 and 6 concurrent what-ifs of 10,000 cla
   const tooMany = await send('POST', '/api/v1/insights/what-if', { add_claims: [...add(0), ...add(1).slice(0, 1)] });
   refusal(tooMany, 400, 'invalid_parameters');
   assert.equal(tooMany.body.error.details[0].path, '/add_claims');
-  const k = await send('GET', '/api/v1/search?q=kinase&k=1001');
+  const k = await send('GET', '/api/v1/search?query=kinase&k=1001');
   refusal(k, 400, 'invalid_parameters');
   assert.equal(k.body.error.details[0].path, '/k');
   assert.equal(

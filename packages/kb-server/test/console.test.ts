@@ -166,39 +166,40 @@ test('POST /claims/text: the library ingestText', async () => {
   isError(await req('POST', '/api/v1/claims/text', { source_id: 'x' }), 400, 'invalid_parameters', 'text');
 });
 
-test('GET /entities: search ranking, type filter, min_claims, cursor paging, bad parameters', async () => {
-  const r = await req('GET', '/api/v1/entities?q=brca1');
-  assert.equal(r.body.entities[0].id, 'gene:brca1');
-  assert.equal(r.body.entities[0].match, 'exact');
-  const t = await req('GET', '/api/v1/entities?type=disease');
-  assert.ok(t.body.entities.length >= 1 && t.body.entities.every((e: any) => e.type === 'disease'), 'type filter');
+test('GET /entities: search ranking, type filter, min_claims, offset paging, bad parameters', async () => {
+  const r = await req('GET', '/api/v1/entities?query=brca1');
+  assert.equal(r.body.results[0].id, 'gene:brca1');
+  assert.equal(r.body.results[0].match, 'exact');
+  const t = await req('GET', '/api/v1/entities?entity_type=disease');
+  assert.ok(t.body.results.length >= 1 && t.body.results.every((e: any) => e.type === 'disease'), 'type filter');
   const all = await req('GET', '/api/v1/entities?limit=1000');
   const seen: string[] = [];
-  let cursor: string | null = '';
-  while (cursor !== null) {
-    const page: any = await req('GET', `/api/v1/entities?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
-    assert.ok(page.body.entities.length <= 2, 'page size');
-    seen.push(...page.body.entities.map((e: any) => e.id));
-    cursor = page.body.next_cursor;
+  for (let offset = 0; offset < all.body.total; offset += 2) {
+    const page: any = await req('GET', `/api/v1/entities?limit=2&offset=${offset}`);
+    assert.ok(page.body.results.length <= 2, 'page size');
+    assert.equal(page.body.total, all.body.total, 'total counts every hit');
+    seen.push(...page.body.results.map((e: any) => e.id));
   }
   assert.deepEqual(
     seen,
-    all.body.entities.map((e: any) => e.id),
+    all.body.results.map((e: any) => e.id),
     'pages cover the list once, in order',
   );
   const many = await req('GET', '/api/v1/entities?min_claims=2');
   assert.ok(
-    many.body.entities.every((e: any) => e.claim_count >= 2),
+    many.body.results.every((e: any) => e.claim_count >= 2),
     'min_claims',
   );
   isError(await req('GET', '/api/v1/entities?limit=0'), 400, 'invalid_parameters', 'limit');
   isError(await req('GET', '/api/v1/entities?limit=abc'), 400, 'invalid_parameters', 'limit');
-  isError(await req('GET', '/api/v1/entities?cursor=%21%21'), 400, 'invalid_cursor', 'cursor');
-  isError(await req('GET', '/api/v1/entities?cursor=bm9wZQ'), 400, 'invalid_cursor', 'cursor');
+  isError(await req('GET', '/api/v1/entities?offset=-1'), 400, 'invalid_parameters', 'offset');
+  // The REST-only names of before are refused, not ignored.
+  isError(await req('GET', '/api/v1/entities?cursor=bm9wZQ'), 400, 'invalid_parameters', 'cursor');
+  isError(await req('GET', '/api/v1/entities?q=brca1'), 400, 'invalid_parameters', 'q');
   isError(await req('GET', '/api/v1/entities?nope=1'), 400, 'invalid_parameters', 'nope');
 });
 
-test('GET /entities/{id}, /claims, /context: summary, provenance, frame; 404 for unknown', async () => {
+test('GET /entities/{entity}, /claims, /context: summary, provenance, frame; 404 for unknown', async () => {
   const e = await req('GET', `/api/v1/entities/${encodeURIComponent('disease:breast cancer')}`);
   assert.equal(e.status, 200);
   assert.deepEqual(e.body, await db.getEntity('disease:breast cancer'));
@@ -215,8 +216,9 @@ test('GET /entities/{id}, /claims, /context: summary, provenance, frame; 404 for
   );
   const p1 = await req('GET', '/api/v1/entities/gene:brca1/claims?limit=1');
   assert.equal(p1.body.claims.length, 1);
-  const p2 = await req('GET', `/api/v1/entities/gene:brca1/claims?limit=1&cursor=${p1.body.next_cursor}`);
+  const p2 = await req('GET', '/api/v1/entities/gene:brca1/claims?limit=1&offset=1');
   assert.notEqual(p2.body.claims[0].claim_id, p1.body.claims[0].claim_id);
+  assert.equal(p2.body.total, p1.body.total);
   isError(await req('GET', '/api/v1/entities/nobody/claims'), 404, 'not_found');
   const f = await req('GET', '/api/v1/entities/gene:brca1/context?depth=2');
   assert.deepEqual(f.body, await db.query('gene:brca1', { depth: 2 }));
@@ -260,7 +262,9 @@ test('reports and insights: /schema /stats /health /quality /insights/bridges /i
     g.body.alerts.some((a: any) => a.alerts.includes('low_confidence')),
     'alerts',
   );
-  assert.ok(Array.isArray(g.body.gaps), 'gaps');
+  assert.deepEqual(Object.keys(g.body), ['alerts'], "confidence_alerts' shape, as over MCP");
+  const missing = await req('GET', '/api/v1/insights/missing?limit=5');
+  assert.deepEqual(missing.body, { gaps: JSON.parse(JSON.stringify(await db.findGaps(undefined, { limit: 5 }))) });
   isError(await req('GET', '/api/v1/insights/gaps?low_confidence=3'), 400, 'invalid_parameters', 'low_confidence');
 });
 
@@ -381,10 +385,10 @@ test('OpenAPI 3.1 document covers every route with its schemas; /api/v1/docs ren
     ['post', '/api/v1/claims/batch'],
     ['post', '/api/v1/claims/text'],
     ['get', '/api/v1/entities'],
-    ['get', '/api/v1/entities/{id}'],
-    ['get', '/api/v1/entities/{id}/claims'],
-    ['get', '/api/v1/entities/{id}/context'],
-    ['get', '/api/v1/paths/{a}/{b}'],
+    ['get', '/api/v1/entities/{entity}'],
+    ['get', '/api/v1/entities/{entity}/claims'],
+    ['get', '/api/v1/entities/{entity}/context'],
+    ['get', '/api/v1/paths/{from}/{to}'],
     ['post', '/api/v1/retract'],
     ['get', '/api/v1/schema'],
     ['get', '/api/v1/stats'],
@@ -392,6 +396,9 @@ test('OpenAPI 3.1 document covers every route with its schemas; /api/v1/docs ren
     ['get', '/api/v1/quality'],
     ['get', '/api/v1/insights/bridges'],
     ['get', '/api/v1/insights/gaps'],
+    ['get', '/api/v1/insights/missing'],
+    ['post', '/api/v1/inquiries'],
+    ['get', '/api/v1/inquiries'],
   ];
   for (const [m, p] of expected) {
     const op = doc.paths[p]?.[m];
@@ -405,7 +412,7 @@ test('OpenAPI 3.1 document covers every route with its schemas; /api/v1/docs ren
     'object',
   ]);
   assert.ok(
-    doc.paths['/api/v1/entities'].get.parameters.some((p: any) => p.name === 'cursor' && p.in === 'query'),
+    doc.paths['/api/v1/entities'].get.parameters.some((p: any) => p.name === 'offset' && p.in === 'query'),
     'query parameters',
   );
   assert.ok(!Object.keys(doc.paths).some((p) => !p.startsWith('/api/v1/') || p.includes('/docs')), 'only API routes');

@@ -1,4 +1,4 @@
-// GET /api/v1/search and the semantic part of GET /api/v1/entities?q= against a real temporary SQLite base.
+// GET /api/v1/search and the semantic part of GET /api/v1/entities?query= against a real temporary SQLite base.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
@@ -39,7 +39,7 @@ after(async () => {
 test('GET /search answers ranked claims with signals, per mode, and refuses bad parameters', async () => {
   const r = await app.inject({
     method: 'GET',
-    url: `/api/v1/search?q=${encodeURIComponent('PARP inhibitor for breast cancer')}&k=2`,
+    url: `/api/v1/search?query=${encodeURIComponent('PARP inhibitor for breast cancer')}&k=2`,
   });
   assert.equal(r.statusCode, 200, r.body);
   const body = r.json();
@@ -49,24 +49,27 @@ test('GET /search answers ranked claims with signals, per mode, and refuses bad 
     'olaparib PARP1',
     'olaparib breast cancer',
   ]);
-  const lex = await app.inject({ method: 'GET', url: '/api/v1/search?q=hypertension&mode=lexical' });
+  const lex = await app.inject({ method: 'GET', url: '/api/v1/search?query=hypertension&mode=lexical' });
   assert.equal(lex.json().results[0].claim.object[0], 'hypertension');
   assert.equal(lex.json().results[0].signals.semantic, null);
   for (const url of [
     '/api/v1/search',
-    '/api/v1/search?q=',
-    '/api/v1/search?q=x&k=0',
-    '/api/v1/search?q=x&mode=fuzzy',
+    '/api/v1/search?query=',
+    '/api/v1/search?query=x&k=0',
+    '/api/v1/search?query=x&mode=fuzzy',
   ]) {
     const bad = await app.inject({ method: 'GET', url });
     assert.equal(bad.statusCode, 400, url);
   }
 });
 
-test('GET /entities?q= adds entities found by meaning after name matches', async () => {
-  const r = await app.inject({ method: 'GET', url: `/api/v1/entities?q=${encodeURIComponent('kinase inhibitor')}` });
+test('GET /entities?query= adds entities found by meaning after name matches', async () => {
+  const r = await app.inject({
+    method: 'GET',
+    url: `/api/v1/entities?query=${encodeURIComponent('kinase inhibitor')}`,
+  });
   assert.equal(r.statusCode, 200, r.body);
-  const hits = r.json().entities;
+  const hits = r.json().results;
   assert.ok(
     hits.some((h: any) => h.id === 'drug:imatinib' && h.match === 'semantic'),
     JSON.stringify(hits),

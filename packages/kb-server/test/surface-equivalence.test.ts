@@ -10,6 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { FastifyInstance } from 'fastify';
 import { EXTRACTION_MODES, quickstart, type KbDB } from '@evident/kb';
 import { buildConsole } from '../src/console/server.js';
+import { OPERATIONS, type Operation } from '../src/operations/table.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { startFakeChatProvider, type FakeChatProvider } from './fake-chat-provider.js';
 import { tempKb } from './helpers.js';
@@ -52,7 +53,7 @@ before(async () => {
   copyFileSync(restKb.path, mcpKb.path);
   restDb = await quickstart(restKb.path);
   mcpDb = await quickstart(mcpKb.path);
-  app = await buildConsole(restDb);
+  app = await buildConsole(recording(restDb));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await createMcpServer(mcpDb).connect(serverSide);
   client = new Client({ name: 'equivalence-test', version: '1.0.0' });
@@ -81,6 +82,22 @@ after(async () => {
 
 type Answer = { ok: boolean; body: any };
 
+/** The library methods called on the REST side since the last clear. */
+const called = new Set<string>();
+/** The base, each of its methods recorded in `called` when called. */
+function recording(db: KbDB): KbDB {
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function' || typeof prop !== 'string') return v;
+      return (...args: unknown[]) => {
+        called.add(prop);
+        return v.apply(target, args);
+      };
+    },
+  });
+}
+
 async function rest(method: 'GET' | 'POST', url: string, payload?: object): Promise<Answer> {
   const r = await app.inject({ method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) });
   return { ok: r.statusCode < 400, body: r.json() };
@@ -104,6 +121,27 @@ function normalise(body: unknown): unknown {
       return seen.get(id)!;
     }),
   );
+}
+
+/**
+ * The same body, but for what the moment of the call decides: timestamps, elapsed times, and a few ulps of
+ * numbers that decay with time (freshness); and the base's own file name.
+ */
+function assertAlike(a: unknown, b: unknown, what: string): void {
+  const byMoment = new Set(['elapsed_ms', 'age_days']);
+  const plain = (x: unknown) =>
+    JSON.parse(
+      JSON.stringify(normalise(x)).replaceAll(restKb.path, '<base>').replaceAll(mcpKb.path, '<base>'),
+      (key, v) =>
+        byMoment.has(key)
+          ? 0
+          : typeof v === 'number' && !Number.isInteger(v)
+            ? Number(v.toPrecision(6))
+            : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v)
+              ? '<time>'
+              : v,
+    );
+  assert.deepEqual(plain(a), plain(b), what);
 }
 
 /** Both surfaces answer alike: the same success body, or the same error code and details. */
@@ -201,29 +239,81 @@ test('ingest_text and POST /claims/text refuse alike what the library does not t
   assert.match(modes, /must be one of "heuristic", "llm", "smart"/);
 });
 
-test('further calls answer alike on both surfaces', async () => {
-  const pairs: [string, 'GET' | 'POST', string, object | undefined, string, Record<string, unknown>][] = [
-    ['get_entity', 'GET', '/entities/BRCA1', undefined, 'get_entity', { entity: 'BRCA1' }],
-    [
-      'query_entity',
-      'GET',
-      '/entities/olaparib/context?depth=2',
-      undefined,
-      'query_entity',
-      { entity: 'olaparib', depth: 2 },
-    ],
-    ['find_bridges', 'GET', '/insights/bridges?top_k=5', undefined, 'find_bridges', { top_k: 5 }],
-    ['quality_report', 'GET', '/quality', undefined, 'quality_report', {}],
-    ['get_entity, unknown', 'GET', '/entities/nobody', undefined, 'get_entity', { entity: 'nobody' }],
-  ];
-  for (const [what, method, url, payload, tool, args] of pairs)
-    assertSame(await rest(method, url, payload), await mcp(tool, args), what);
-  const claim = (await restDb.claimsFor('gene:brca1'))[0]!.claim_id;
-  assertSame(
-    await rest('GET', `/claims/${claim}/downstream`),
-    await mcp('trace_downstream', { claim_id: claim }),
-    'trace_downstream',
+/** The REST request of an operation's call: the path's fields in the path, the others in the query or body. */
+function restCall(op: Operation, args: Record<string, unknown>): [string, object | undefined] {
+  const rest = { ...args };
+  const path = op.rest.path.replace(/:([a-z_]+)/g, (_m, name: string) => {
+    const v = String(rest[name]);
+    delete rest[name];
+    return encodeURIComponent(v);
+  });
+  if (op.rest.method === 'POST') return [path, rest];
+  const query = new URLSearchParams(Object.entries(rest).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  return [query ? `${path}?${query}` : path, undefined];
+}
+
+/** Every operation's example, with the claim it names one of the base's (both copies hold the same ids). */
+async function exampleOf(op: Operation): Promise<Record<string, unknown>> {
+  const args = structuredClone(op.example);
+  if ('claim_id' in args) args.claim_id = (await restDb.claimsFor('gene:brca1'))[0]!.claim_id;
+  return args;
+}
+
+test("every operation of the table: the library methods it names exist, and both surfaces take its input's fields", async () => {
+  const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  const { tools } = await client.listTools();
+  assert.equal(tools.length, OPERATIONS.length);
+  const routes = new Set<string>();
+  for (const op of OPERATIONS) {
+    for (const m of op.library) assert.equal(typeof restDb[m], 'function', `${op.name}: the library has ${String(m)}`);
+    const fields = Object.keys(op.input.properties).sort();
+    const tool = tools.find((t) => t.name === op.name);
+    assert.ok(tool, `${op.name} is a tool`);
+    assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(), fields, `${op.name}: MCP's fields`);
+    const path = `/api/v1${op.rest.path.replace(/:([a-z_]+)/g, '{$1}')}`;
+    const route = doc.paths[path]?.[op.rest.method.toLowerCase()];
+    assert.ok(route, `${op.rest.method} ${path} is in the OpenAPI document`);
+    routes.add(`${op.rest.method} ${path}`);
+    assert.equal(route.operationId, op.name);
+    const body = route.requestBody?.content['application/json'].schema;
+    const restFields = [
+      ...(route.parameters ?? []).map((p: { name: string }) => p.name),
+      ...Object.keys(body?.properties ?? {}),
+    ].sort();
+    assert.deepEqual(restFields, fields, `${op.name}: REST's fields`);
+    const required = (route.parameters ?? [])
+      .filter((p: { required?: boolean }) => p.required)
+      .map((p: { name: string }) => p.name)
+      .concat(body?.required ?? [])
+      .sort();
+    assert.deepEqual(required, [...(tool.inputSchema.required ?? [])].sort(), `${op.name}: required fields`);
+  }
+  // And the API is the table: no route but an operation's.
+  const documented = Object.entries(doc.paths).flatMap(([p, ms]) =>
+    Object.keys(ms as object).map((m) => `${m.toUpperCase()} ${p}`),
   );
-  const retract = { source_id: 'PMID:2', reason: 'withdrawn', cascade: true };
-  assertSame(await rest('POST', '/retract', retract), await mcp('retract_source', retract), 'retract_source');
+  assert.deepEqual(documented.sort(), [...routes].sort());
+});
+
+test('every operation answers its example alike on both surfaces, through the library methods it names', async () => {
+  for (const op of OPERATIONS) {
+    const args = await exampleOf(op);
+    const [url, payload] = restCall(op, args);
+    // What is not embedded yet is found lexically meanwhile: both bases caught up first.
+    await Promise.all([restDb.embeddingsReady(), mcpDb.embeddingsReady()]);
+    called.clear();
+    const r = await app.inject({ method: op.rest.method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) });
+    const calledByRest = [...called];
+    const m = await mcp(op.name, args);
+    assert.ok(m.ok, `${op.name}: ${JSON.stringify(m.body)}`);
+    for (const name of calledByRest)
+      assert.ok((op.library as string[]).includes(name), `${op.name} calls ${name}, which it does not name`);
+    assert.ok(calledByRest.length > 0, `${op.name} calls the library`);
+    // The REST form of the answer, where the table gives one (POST /claims: the claim itself, 201 or 200).
+    const answer = op.rest.answer
+      ? (op.rest.answer as (o: unknown) => { status: number; body: unknown })(m.body)
+      : { status: 200, body: m.body };
+    assert.equal(r.statusCode, answer.status, `${op.name}: ${r.body}`);
+    assertAlike(r.json(), answer.body, op.name);
+  }
 });

@@ -83,7 +83,7 @@ test('topology routes: 409 first, then compute, topics, a topic, density, cross-
   const spec = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
   for (const p of [
     '/api/v1/topology',
-    '/api/v1/topics/{id}',
+    '/api/v1/topics/{topic_id}',
     '/api/v1/density',
     '/api/v1/insights/cross-domain',
     '/api/v1/topology/compute',

@@ -163,13 +163,13 @@ const SEMANTIC_HITS = 50;
  */
 export async function searchEntities(
   view: KbReader,
-  o: { q?: string; type?: string; min_claims?: number },
+  o: { query?: string; entity_type?: string; min_claims?: number },
 ): Promise<SearchHit[]> {
   const all = await view.listEntities({
-    ...(o.type ? { entity_type: o.type } : {}),
+    ...(o.entity_type ? { entity_type: o.entity_type } : {}),
     ...(o.min_claims !== undefined ? { min_claims: o.min_claims } : {}),
   });
-  const q = (o.q ?? '').trim().toLowerCase();
+  const q = (o.query ?? '').trim().toLowerCase();
   let hits: SearchHit[];
   if (q === '') {
     hits = all.map((e) => ({ ...e, match: 'all' as const, score: 0 }));
@@ -191,9 +191,9 @@ export async function searchEntities(
     // paraphrase, what an entity relates to), after every name match, in the library's order.
     const seen = new Set(hits.map((h) => h.id));
     const min = o.min_claims ?? 1;
-    const found = await view.searchEntities(o.q!.trim(), {
+    const found = await view.searchEntities(o.query!.trim(), {
       k: SEMANTIC_HITS,
-      ...(o.type ? { entity_type: o.type } : {}),
+      ...(o.entity_type ? { entity_type: o.entity_type } : {}),
     });
     found.results.forEach((h, i) => {
       if (seen.has(h.entity.id) || h.entity.claim_count < min) return;

@@ -235,9 +235,9 @@ search.addEventListener('input', () => {
       return;
     }
     try {
-      const r = await api(`/entities?q=${enc(q)}&limit=8`);
+      const r = await api(`/entities?query=${enc(q)}&limit=8`);
       if (seq !== searchSeq) return;
-      hits = r.entities;
+      hits = r.results;
       active = hits.length ? 0 : -1;
       renderSuggestions();
     } catch {
@@ -313,11 +313,11 @@ async function showHome() {
         'section',
         { class: 'card' },
         h('h2', { text: 'Most-claimed entities' }),
-        top.entities.length
+        top.results.length
           ? h(
               'ul',
               { class: 'list', id: 'top-entities' },
-              top.entities.map((e) =>
+              top.results.map((e) =>
                 h(
                   'li',
                   {},
@@ -414,8 +414,8 @@ function claimResults(found) {
 
 async function showResults(q) {
   const [r, found] = await Promise.all([
-    api(`/entities?q=${enc(q)}&limit=50`),
-    api(`/search?q=${enc(q)}&k=20`).catch(() => ({ results: [], pending: 0 })),
+    api(`/entities?query=${enc(q)}&limit=50`),
+    api(`/search?query=${enc(q)}&k=20`).catch(() => ({ results: [], pending: 0 })),
   ]);
   main.replaceChildren(
     claimResults(found),
@@ -424,11 +424,11 @@ async function showResults(q) {
       { class: 'card' },
       h('h1', { text: `Results for “${q}”` }),
       h('p', { class: 'muted', text: `${r.total} entities` }),
-      r.entities.length
+      r.results.length
         ? h(
             'ul',
             { class: 'list' },
-            r.entities.map((e) =>
+            r.results.map((e) =>
               h(
                 'li',
                 {},
