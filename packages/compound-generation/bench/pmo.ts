@@ -105,6 +105,8 @@ interface Run {
   novelty: number;
   sa: number;
   seconds: number;
+  /** CPU time of the process during the run (user + system): less sensitive to other load than wall time. */
+  cpu_seconds: number;
 }
 
 const started = performance.now();
@@ -119,8 +121,11 @@ for (const task of tasks) {
     const runs: Run[] = [];
     for (const seed of seeds) {
       const t = performance.now();
+      const cpu = process.cpuUsage();
       const r = await optimize({ profile, budget: { max_oracle_calls: budget }, seed, strategy });
       const seconds = (performance.now() - t) / 1000;
+      const used = process.cpuUsage(cpu);
+      const cpuSeconds = (used.user + used.system) / 1e6;
       runs.push({
         seed,
         auc_top10: r4(r.auc_top10),
@@ -129,9 +134,10 @@ for (const task of tasks) {
         stop_reason: r.stop_reason,
         ...Object.fromEntries(Object.entries(topMeasures(r)).map(([k, v]) => [k, r4(v)])),
         seconds: Math.round(seconds * 10) / 10,
+        cpu_seconds: Math.round(cpuSeconds * 10) / 10,
       } as Run);
       process.stderr.write(
-        `${task} ${strategy} seed ${seed}: auc_top10 ${r.auc_top10.toFixed(4)} (${r.calls_used} calls, ${seconds.toFixed(1)} s)\n`,
+        `${task} ${strategy} seed ${seed}: auc_top10 ${r.auc_top10.toFixed(4)} (${r.calls_used} calls, ${seconds.toFixed(1)} s, ${cpuSeconds.toFixed(1)} s CPU)\n`,
       );
     }
     results[task]![strategy] = runs;
@@ -146,6 +152,7 @@ const summary = (runs: Run[]) => ({
   novelty: r4(mean(runs.map((r) => r.novelty))),
   sa: r4(mean(runs.map((r) => r.sa))),
   seconds_per_run: Math.round(mean(runs.map((r) => r.seconds)) * 10) / 10,
+  cpu_seconds_per_run: Math.round(mean(runs.map((r) => r.cpu_seconds)) * 10) / 10,
 });
 const perTask = Object.fromEntries(
   tasks.map((t) => [

@@ -154,6 +154,11 @@ export class Operators {
     return c;
   }
 
+  /** The single cuts of a molecule, uncached (for callers that keep their own cache). */
+  singleCuts(smiles: string): Array<[string, string]> {
+    return this.computeCuts(smiles);
+  }
+
   private computeCuts(smiles: string): Array<[string, string]> {
     const mol = this.rd.get_mol(smiles);
     if (!mol) return [];

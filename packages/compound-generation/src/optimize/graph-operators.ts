@@ -4,7 +4,7 @@
 // ZINC size distribution Jensen's mol_ok uses). The moves themselves are the engine's (../generation/
 // operators.ts): crossover at an acyclic single bond, and the reaction families (append, insert, delete and
 // change atoms, change bond orders, open and close rings) picked uniformly as Jensen picks his.
-import { FragmentLibrary } from '../generation/library.js';
+import { FragmentLibrary, zip } from '../generation/library.js';
 import { MUTATION_FAMILIES, Operators } from '../generation/operators.js';
 import type { Random } from '../generation/prng.js';
 import { parseSmiles, type Mol, type RDKit } from '../rdkit.js';
@@ -20,6 +20,26 @@ export function gaussian(rng: Random): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
 }
 
+interface Cut {
+  pieces: [string, string];
+  atoms: [number, number];
+}
+
+const CUT_CACHE = 20_000;
+// Atoms written in a SMILES: bracket atoms, and the organic subset (two-letter symbols first).
+const ATOM = /\[[^\]]*\]|Br|Cl|[BCNOPSFIbcnops]/g;
+
+/** Heavy atoms of a SMILES piece: its atoms less dummies ([*:1]) and bracketed hydrogens. */
+export function heavyAtoms(smiles: string): number {
+  let n = 0;
+  for (const m of smiles.matchAll(ATOM)) {
+    const t = m[0];
+    if (t[0] === '[' && (t.startsWith('[*') || /^\[(?:\d*)H[+-]?\d*(?::\d+)?\]$/.test(t))) continue;
+    n++;
+  }
+  return n;
+}
+
 export class GraphOperators {
   private readonly ops: Operators;
 
@@ -30,14 +50,14 @@ export class GraphOperators {
     this.ops = new Operators(rd, FragmentLibrary.load());
   }
 
-  /** Canonical SMILES of a candidate that passes Jensen's mol_ok, or null. */
-  private ok(smiles: string | null | undefined, rng: Random): string | null {
+  /** Canonical SMILES of a candidate that passes Jensen's mol_ok (size drawn now unless given), or null. */
+  private ok(smiles: string | null | undefined, rng: Random, size?: number): string | null {
     if (!smiles) return null;
     const mol = parseSmiles(this.rd, smiles);
     if (!mol) return null;
     try {
       const n = mol.get_num_atoms(true);
-      const target = SIZE_STDEV * gaussian(rng) + AVERAGE_SIZE;
+      const target = size ?? SIZE_STDEV * gaussian(rng) + AVERAGE_SIZE;
       if (n <= 5 || n >= target) return null;
       const c = mol.get_smiles();
       if (c.includes('.')) return null;
@@ -48,9 +68,37 @@ export class GraphOperators {
     }
   }
 
+  private readonly cutCache = new Map<string, Cut[]>();
+
+  /** A molecule's single cuts at acyclic single bonds (RDKit MMPA, as the engine's crossover), cached. */
+  private cuts(smiles: string): Cut[] {
+    let c = this.cutCache.get(smiles);
+    if (!c) {
+      c = this.ops.singleCuts(smiles).map(([x, y]) => ({ pieces: [x, y], atoms: [heavyAtoms(x), heavyAtoms(y)] }));
+      if (this.cutCache.size >= CUT_CACHE) this.cutCache.delete(this.cutCache.keys().next().value!);
+      this.cutCache.set(smiles, c);
+    }
+    return c;
+  }
+
+  /**
+   * The engine's crossover (one piece of each parent, cut at an acyclic single bond, joined with molzip) under
+   * Jensen's size rule. The child's heavy atoms are the two pieces' (the dummies go), so the rule is checked
+   * before joining: same outcome, without joining and sanitizing children that would be refused.
+   */
   crossover(a: string, b: string, rng: Random): string | null {
+    const ca = this.cuts(a);
+    const cb = this.cuts(b);
+    if (ca.length === 0 || cb.length === 0) return null;
     for (let i = 0; i < TRIES; i++) {
-      const child = this.ok(this.ops.crossover(a, b, rng)?.smiles, rng);
+      const x = rng.pick(ca);
+      const y = rng.pick(cb);
+      const ix = rng.int(2);
+      const iy = rng.int(2);
+      const target = SIZE_STDEV * gaussian(rng) + AVERAGE_SIZE;
+      const n = x.atoms[ix]! + y.atoms[iy]!;
+      if (n <= 5 || n >= target) continue;
+      const child = this.ok(zip(this.rd, x.pieces[ix]!, y.pieces[iy]!), rng, target);
       if (child) return child;
     }
     return null;
