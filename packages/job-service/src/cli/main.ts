@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // evident-jobs: serve | worker | keys create/list/revoke | submit | results | export
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { configFromEnv, type ServiceConfig } from '../config.js';
 import { startServer, startWorker } from '../service.js';
@@ -191,18 +192,27 @@ submitCommand(program);
 resultsCommand(program);
 exportCommand(program);
 
+/**
+ * SIGINT / SIGTERM: the first starts a graceful stop (requests in flight finish, running jobs are requeued); one
+ * while that stop waits (a request that does not end, a job that does not yield) exits at once, 128 + its number,
+ * as kb-console and kb-mcp do: every signal after the first was swallowed, and only SIGKILL ended a stuck stop.
+ */
 function onStop(close: () => Promise<void>): void {
   let stopping = false;
-  const stop = () => {
-    if (stopping) return;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write(`evident-jobs: ${signal} again; exiting now\n`);
+      process.exit(128 + (constants.signals[signal] ?? 0));
+    }
     stopping = true;
+    process.stderr.write(`evident-jobs: stopping (${signal}); a second signal exits at once\n`);
     close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 program.parseAsync().catch((e: Error) => {
