@@ -231,7 +231,7 @@ test('the anchor is the node with the fewest estimated rows; an indexed equality
   }
 });
 
-test('a sort whose rows all go to the result stops at max_rows before sorting', () => {
+test('a sort or an aggregation whose rows all go to the result stops at max_rows before reading all of its input', () => {
   const g = randomGraph(11);
   assert.throws(
     () => runCypher(g, 'MATCH (a)-->(b) RETURN a.c, b.c ORDER BY a.c', {}, { maxRows: 50 }),
@@ -239,6 +239,11 @@ test('a sort whose rows all go to the result stops at max_rows before sorting', 
       e instanceof CypherLimitError &&
       e.code === 'cypher_too_many_rows' &&
       /ORDER BY stopped at row 51/.test(e.message),
+  );
+  assert.throws(
+    () => runCypher(g, 'MATCH (a)-->(b) RETURN a.c AS c, count(*) AS n', {}, { maxRows: 20 }),
+    (e: unknown) =>
+      e instanceof CypherLimitError && e.limit === 'max_rows' && /aggregation stopped at group 21/.test(e.message),
   );
   // With a LIMIT the sort keeps only what it returns: no error.
   assert.equal(runCypher(g, 'MATCH (a)-->(b) RETURN a.c ORDER BY a.c LIMIT 50', {}, { maxRows: 50 }).rows.length, 50);

@@ -88,6 +88,8 @@ export type Op = Base &
         keep: boolean;
         /** The variables the ORDER BY and WHERE after it read. */
         reads: string[];
+        /** Every group becomes a row of the result: more than max_rows groups stop the query before it ends. */
+        bounded?: boolean;
       }
     | { op: 'Distinct'; input: Op; columns: string[] }
     | { op: 'Sort'; input: Op; order: SortItem[]; bounded: boolean }

@@ -244,6 +244,14 @@ export class Runner {
           g = group(row, keys);
           groups.set(k, g);
           held.add(rowBytes(row) + 2 * k.length + 64 * (1 + op.aggregates.length));
+          if (op.bounded && groups.size > ctx.budget.maxRows) {
+            throw new CypherLimitError(
+              'cypher_too_many_rows',
+              'max_rows',
+              ctx.budget.maxRows,
+              `the query returns more than max_rows ${ctx.budget.maxRows} rows: the aggregation stopped at group ${groups.size}, before reading all of its input`,
+            );
+          }
         }
         for (const acc of g.accs) acc.add(row);
       }

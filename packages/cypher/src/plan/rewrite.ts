@@ -283,6 +283,7 @@ function narrowed(op: Op, names: string[]): Op | undefined {
 
 function markBounded(op: Op): Op {
   if (op.op === 'Projection') return { ...op, input: markBounded(op.input) };
-  if (op.op === 'Sort') return { ...op, bounded: true };
+  if (op.op === 'Sort') return { ...op, bounded: true, input: markBounded(op.input) };
+  if (op.op === 'Aggregate') return { ...op, bounded: true };
   return op;
 }
