@@ -4,7 +4,7 @@
 // appearance. Extraction "llm" and "smart" call a local fake of an OpenAI-compatible provider (DeepSeek's wire).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { FastifyInstance } from 'fastify';
@@ -288,6 +288,16 @@ test("every operation of the table: the library methods it names exist, and both
       .sort();
     assert.deepEqual(required, [...(tool.inputSchema.required ?? [])].sort(), `${op.name}: required fields`);
   }
+  // The README's table of operations names each one with its route, and no other.
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const rows = [...readme.matchAll(/^\| `([a-z_]+)` +\| `(GET|POST) ([^`]+)` /gm)].map(
+    (r) => `${r[1]} ${r[2]} ${r[3]}`,
+  );
+  assert.deepEqual(
+    rows.sort(),
+    OPERATIONS.map((op) => `${op.name} ${op.rest.method} ${op.rest.path.replace(/:([a-z_]+)/g, '{$1}')}`).sort(),
+    "README.md's operations",
+  );
   // And the API is the table: no route but an operation's.
   const documented = Object.entries(doc.paths).flatMap(([p, ms]) =>
     Object.keys(ms as object).map((m) => `${m.toUpperCase()} ${p}`),
