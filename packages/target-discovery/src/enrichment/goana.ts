@@ -46,8 +46,8 @@ export interface GoanaResult {
   pDown: number;
 }
 
-/** goana's counts and p-values for one set of Entrez ids. */
-export function goanaSet(genes: GoanaGenes, set: Int32Array): GoanaResult {
+/** goana's counts and p-values for one set, given its distinct tested genes' Entrez ids. */
+export function goanaSet(genes: GoanaGenes, set: Iterable<number>): GoanaResult {
   let size = 0;
   let up = 0;
   let down = 0;

@@ -10,7 +10,7 @@ import { camera } from './camera.js';
 import type { FitContext } from './context.js';
 import { rowEffects } from './effects.js';
 import { fry } from './fry.js';
-import { GO_COLLECTIONS, type GeneSet, type GoCollection, goGeneSets, parseGmt } from './gene-sets.js';
+import { GO_COLLECTIONS, type GeneSet, type GoCollection, goGeneSets, parseGmt, setsOfGene } from './gene-sets.js';
 import { goanaGenes, goanaSet } from './goana.js';
 
 export const ENRICHMENT_METHODS = ['goana', 'camera', 'fry'] as const;
@@ -156,13 +156,9 @@ export function enrich(
   const G = ctx.featureIds.length;
   const entrez = ctx.genes.map((g) => (g ? Number(g.entrez_id) : null));
   const rowsWithGene = entrez.filter((e) => e !== null).length;
-  const rowsOf = new Map<number, number[]>();
-  entrez.forEach((e, i) => {
-    if (e === null) return;
-    const r = rowsOf.get(e);
-    if (r) r.push(i);
-    else rowsOf.set(e, [i]);
-  });
+  const distinct = new Set<number>();
+  for (const e of entrez) if (e !== null) distinct.add(e);
+  const duplicated = distinct.size < rowsWithGene; // several rows of one gene (collapse: none)
   if (rowsWithGene === 0)
     warnings.push(
       'no tested feature resolved to a human gene with an Entrez id, so no gene set can be tested: name features by gene (symbol, Entrez, Ensembl) or give options.feature_annotation',
@@ -216,31 +212,31 @@ export function enrich(
     );
 
   const label = (i: number) => ctx.genes[i]?.symbol ?? ctx.featureIds[i]!;
-  const leading = (rows: Iterable<number>, dir: 'up' | 'down', keep?: (i: number) => boolean) => {
+  // leading genes: the set's rows moving its way, smallest p first (ranks sorted as numbers: no comparator per set)
+  const byP = Int32Array.from({ length: G }, (_, i) => i).sort((a, b) => ctx.pValue[a]! - ctx.pValue[b]!);
+  const rank = new Int32Array(G);
+  byP.forEach((row, k) => {
+    rank[row] = k;
+  });
+  const leading = (rows: Int32Array, dir: 'up' | 'down', keep?: (i: number) => boolean) => {
     if (o.leading === 0) return [];
-    const pick = [...rows].filter((i) => (dir === 'up' ? ctx.logFC[i]! > 0 : ctx.logFC[i]! < 0) && (!keep || keep(i)));
-    pick.sort((a, b) => ctx.pValue[a]! - ctx.pValue[b]!);
-    return pick.slice(0, o.leading).map(label);
+    const ranks = new Int32Array(rows.length);
+    let k = 0;
+    for (const i of rows)
+      if ((dir === 'up' ? ctx.logFC[i]! > 0 : ctx.logFC[i]! < 0) && (!keep || keep(i))) ranks[k++] = rank[i]!;
+    return Array.from(ranks.subarray(0, k).sort().subarray(0, o.leading), (r) => label(byP[r]!));
   };
 
   const rows: EnrichmentRow[] = [];
   const setsTested: Record<string, number> = {};
   for (const { name: collection, sets } of collections) {
     // each set's tested rows (camera, fry: every row of its genes, as ids2indices) and size filter
-    const members: { set: GeneSet; rows: number[] }[] = [];
-    for (const set of sets) {
-      const r: number[] = [];
-      for (const e of set.entrez) {
-        const hit = rowsOf.get(e);
-        if (hit) for (const i of hit) r.push(i);
-      }
-      if (r.length > 0) members.push({ set, rows: r.sort((a, b) => a - b) });
-    }
+    const members = setRows(sets, entrez, o.minSize);
     let tested = 0;
     if (goGenes && goGenes.up.size + goGenes.down.size > 0) {
       const out: EnrichmentRow[] = [];
       for (const { set, rows: r } of members) {
-        const g = goanaSet(goGenes, set.entrez);
+        const g = goanaSet(goGenes, duplicated ? new Set(r.map((i) => entrez[i]!)) : r.map((i) => entrez[i]!));
         if (g.size < o.minSize || g.size > o.maxSize) continue;
         const direction = g.pDown < g.pUp ? 'down' : 'up';
         const de = direction === 'up' ? goGenes.up : goGenes.down;
@@ -342,6 +338,38 @@ export function enrich(
       gene_sets_source: source,
     },
   };
+}
+
+/**
+ * Each set's tested rows (every row of its genes, in row order, as limma's ids2indices), for the sets with at least
+ * `minSize` of them: counted first through the gene-to-sets index, so a job touches only its own genes' sets.
+ */
+function setRows(
+  sets: readonly GeneSet[],
+  entrez: readonly (number | null)[],
+  minSize: number,
+): { set: GeneSet; rows: Int32Array }[] {
+  const inverse = setsOfGene(sets);
+  const count = new Int32Array(sets.length);
+  for (const e of entrez) {
+    const hit = e === null ? undefined : inverse.get(e);
+    if (hit) for (const k of hit) count[k]!++;
+  }
+  const lists = Array.from(count, (c) => (c >= minSize ? new Int32Array(c) : null));
+  const filled = new Int32Array(sets.length);
+  entrez.forEach((e, i) => {
+    const hit = e === null ? undefined : inverse.get(e);
+    if (hit)
+      for (const k of hit) {
+        const list = lists[k];
+        if (list) list[filled[k]!++] = i;
+      }
+  });
+  const out: { set: GeneSet; rows: Int32Array }[] = [];
+  lists.forEach((rows, k) => {
+    if (rows) out.push({ set: sets[k]!, rows });
+  });
+  return out;
 }
 
 export { fitContextOf, type FitContext } from './context.js';
