@@ -151,6 +151,10 @@ const SHAPES = [
   'MATCH p = (a:A)-[:R]->(b)<-[:S*0..2]-(c) WHERE length(p) > 2 RETURN [n IN nodes(p) | n.c] AS cs, length(p) AS l',
   'MATCH (a:B) WHERE NOT (a)-[:R]->() AND EXISTS { (a)<-[:S]-(x) WHERE x.k } RETURN a.c AS c',
   'MATCH (a:A) OPTIONAL MATCH p = (a)-[:S]->(b) RETURN a.c AS c, length(p) AS l',
+  // Checks pushed into a scan are not lost by the count and columnar rewrites.
+  'MATCH (n:A {k: true}) RETURN count(*) AS n',
+  'MATCH (n:A:B) RETURN n.t AS t, count(*) AS n',
+  'MATCH (n {t: "gene"}) RETURN n.k AS k, count(*) AS n, sum(n.c) AS s',
 ];
 
 test('planned read queries give the interpreter results', () => {

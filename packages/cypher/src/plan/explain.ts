@@ -2,7 +2,7 @@
 // rows and time per operator when profiled (time is the operator's own: its inputs' time taken off), and as
 // text, one operator per line, indented under the one that reads it (as Neo4j prints plans).
 import type { Expr } from '../ast.js';
-import { inputsOf, type Op, type Predicate } from './operators.js';
+import { inputsOf, type NodeCheck, type Op, type Predicate } from './operators.js';
 import type { Profile } from './physical.js';
 
 export interface PlanDescription {
@@ -44,11 +44,11 @@ function details(op: Op): string {
     case 'Argument':
       return '';
     case 'NodeScan':
-      return `(${v(op.variable)})`;
+      return `(${v(op.variable)}${check(op.where)})`;
     case 'NodeByLabelScan':
-      return `(${v(op.variable)}:${op.label})`;
+      return `(${v(op.variable)}:${op.label}${check(op.where)})`;
     case 'NodeIndexSeek':
-      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''} {${op.key}: ${expr(op.value)}})`;
+      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''} {${op.key}: ${expr(op.value)}})${check(op.where) ? ` WHERE${check(op.where)}` : ''}`;
     case 'Expand':
     case 'VarLengthExpand': {
       const range = op.op === 'VarLengthExpand' ? `*${op.min}..${Number.isFinite(op.max) ? op.max : ''}` : '';
@@ -108,6 +108,9 @@ function details(op: Op): string {
       return `${op.names.join(', ')} = count(${details(op.expand)})`;
   }
 }
+
+const check = (w: NodeCheck | undefined) =>
+  w ? `${w.labels.map((l) => `:${l}`).join('')}${w.props ? ` ${expr(w.props)}` : ''}` : '';
 
 /** Planner-made names print as anonymous. */
 const v = (name: string) => (name.startsWith(' ') ? '' : name);

@@ -14,6 +14,15 @@ export type Predicate =
   /** The variable holds a node (an anchor bound before the MATCH: null or another value matches nothing). */
   | { kind: 'isNode'; variable: string };
 
+/**
+ * Checks a scan makes on each node before it builds a row (pushed down from a Filter): labels, and a pattern's
+ * property map whose values are evaluated once per input row.
+ */
+export interface NodeCheck {
+  labels: string[];
+  props: Expr | null;
+}
+
 /** One output column of a projection or aggregation. */
 export interface Item {
   name: string;
@@ -41,9 +50,17 @@ interface Base {
 export type Op = Base &
   (
     | { op: 'Argument' }
-    | { op: 'NodeScan'; input: Op; variable: string }
-    | { op: 'NodeByLabelScan'; input: Op; variable: string; label: string }
-    | { op: 'NodeIndexSeek'; input: Op; variable: string; label: string | undefined; key: string; value: Expr }
+    | { op: 'NodeScan'; input: Op; variable: string; where?: NodeCheck }
+    | { op: 'NodeByLabelScan'; input: Op; variable: string; label: string; where?: NodeCheck }
+    | {
+        op: 'NodeIndexSeek';
+        input: Op;
+        variable: string;
+        label: string | undefined;
+        key: string;
+        value: Expr;
+        where?: NodeCheck;
+      }
     | {
         op: 'Expand';
         input: Op;

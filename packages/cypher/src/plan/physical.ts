@@ -13,7 +13,7 @@ import { count } from '../execute.js';
 import { GraphNode, GraphRelationship, isMap, ownValue, PathValue, setOwn, type Value } from '../values.js';
 import { columnarAggregate } from './columnar.js';
 import { countExpansions, nodeCount } from './count.js';
-import type { Op, Predicate } from './operators.js';
+import type { NodeCheck, Op, Predicate } from './operators.js';
 
 export interface OpStats {
   rows: number;
@@ -84,7 +84,7 @@ export class Runner {
         return [arg];
       case 'NodeScan':
       case 'NodeByLabelScan':
-        return this.scan(op.input, arg, op.variable, op.op === 'NodeByLabelScan' ? op.label : undefined);
+        return this.scan(op.input, arg, op.variable, op.op === 'NodeByLabelScan' ? op.label : undefined, op.where);
       case 'NodeIndexSeek':
         return this.seek(op, arg);
       case 'Expand':
@@ -129,13 +129,14 @@ export class Runner {
     }
   }
 
-  private *scan(input: Op, arg: Row, v: string, label: string | undefined): Generator<Row> {
+  private *scan(input: Op, arg: Row, v: string, label: string | undefined, where?: NodeCheck): Generator<Row> {
     const g = this.ctx.graph;
     const budget = this.ctx.budget;
     for (const row of this.rows(input, arg)) {
+      const check = nodeCheck(where, row, this.ctx);
       for (const n of g.scanNodes(label)) {
         budget.tick();
-        if (n.deleted) continue;
+        if (n.deleted || (check && !check(n))) continue;
         yield with1(row, v, n);
       }
     }
@@ -146,9 +147,10 @@ export class Runner {
     for (const row of this.rows(op.input, arg)) {
       const value = evaluate(op.value, row, this.ctx);
       const found = g.findNodes?.(op.label, op.key, value);
+      const check = nodeCheck(op.where, row, this.ctx);
       for (const n of found ?? g.scanNodes(op.label)) {
         this.ctx.budget.tick();
-        if (n.deleted || (op.label !== undefined && !n.labels.includes(op.label))) continue;
+        if (n.deleted || (op.label !== undefined && !n.labels.includes(op.label)) || (check && !check(n))) continue;
         if (!found && equals(ownValue(n.properties, op.key) ?? null, value) !== true) continue;
         yield with1(row, op.variable, n);
       }
@@ -446,6 +448,14 @@ function propsOf(e: Expr, row: Row, ctx: EvalContext): [string, Value][] {
   return Object.entries(m);
 }
 
+/** A scan's pushed-down check for one input row: the property map evaluated now, compared per node. */
+function nodeCheck(where: NodeCheck | undefined, row: Row, ctx: EvalContext): ((n: GraphNode) => boolean) | undefined {
+  if (!where) return undefined;
+  const props = where.props ? propsOf(where.props, row, ctx) : [];
+  const labels = where.labels;
+  return (n) => labels.every((l) => n.labels.includes(l)) && propsMatch(n, props);
+}
+
 function propsMatch(entity: GraphNode | GraphRelationship, props: [string, Value][]): boolean {
   for (const [k, v] of props) if (equals(ownValue(entity.properties, k) ?? null, v) !== true) return false;
   return true;
@@ -464,6 +474,13 @@ function holds(p: Predicate, row: Row, ctx: EvalContext): boolean {
     case 'props': {
       const e = lookup(row, p.variable);
       if (!(e instanceof GraphNode || e instanceof GraphRelationship)) return false;
+      // A map written in the pattern is compared entry by entry, without building the map for every row.
+      if (p.map.kind === 'map') {
+        for (const [k, x] of p.map.entries) {
+          if (equals(ownValue(e.properties, k) ?? null, evaluate(x, row, ctx)) !== true) return false;
+        }
+        return true;
+      }
       return propsMatch(e, propsOf(p.map, row, ctx));
     }
   }

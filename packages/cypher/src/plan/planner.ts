@@ -179,7 +179,8 @@ class Planner {
       const a = this.anchor(part, names, bound, pending);
       op = this.anchorOp(part.nodes[a]!, names[a]!, op, bound, pending);
       bound.add(names[a]!);
-      place(this.nodePredicates(part.nodes[a]!, names[a]!, op.op === 'NodeByLabelScan' ? 1 : 0));
+      const labelled = op.op === 'NodeByLabelScan' || (op.op === 'NodeIndexSeek' && op.label !== undefined);
+      place(this.nodePredicates(part.nodes[a]!, names[a]!, labelled ? 1 : 0));
       const hop = (i: number, from: number, to: number, direction: Direction, reversed: boolean) => {
         const r = part.rels[i]!;
         const into = bound.has(names[to]!);

@@ -46,7 +46,46 @@ function withInputs(op: Op, f: (x: Op) => Op): Op {
   }
 }
 
-const RULES: ((op: Op) => Op | undefined)[] = [topK, inlineProjection, nodeCount, columnar, expandCount, prune];
+const RULES: ((op: Op) => Op | undefined)[] = [
+  pushIntoScan,
+  topK,
+  inlineProjection,
+  nodeCount,
+  columnar,
+  expandCount,
+  prune,
+];
+
+/**
+ * Labels and a pattern's property map filtered right after a scan or seek are checked by it, on the node, before
+ * a row is built (the map's values evaluated once per input row, not once per node).
+ */
+function pushIntoScan(op: Op): Op | undefined {
+  if (op.op !== 'Filter') return undefined;
+  const scan = op.input;
+  if (scan.op !== 'NodeScan' && scan.op !== 'NodeByLabelScan' && scan.op !== 'NodeIndexSeek') return undefined;
+  if (scan.where) return undefined;
+  const v = scan.variable;
+  const labels: string[] = [];
+  let props: Expr | null = null;
+  const rest = op.predicates.filter((p) => {
+    if (p.kind === 'labels' && p.variable === v) {
+      labels.push(...p.labels);
+      return false;
+    }
+    if (p.kind === 'props' && p.variable === v && props === null) {
+      const vars = varsOf(p.map);
+      if (vars !== 'late' && !vars.has(v)) {
+        props = p.map;
+        return false;
+      }
+    }
+    return true;
+  });
+  if (labels.length === 0 && props === null) return undefined;
+  const pushed = { ...scan, where: { labels, props } } as Op;
+  return rest.length === 0 ? pushed : { ...op, input: pushed, predicates: rest };
+}
 
 function topK(op: Op): Op | undefined {
   if (op.op !== 'Limit') return undefined;
@@ -137,7 +176,9 @@ const isCountOf = (e: Expr, vars: (string | undefined)[]): boolean =>
 
 /** A scan over the top of the plan (its input is the Argument). */
 function topScan(op: Op): Extract<Op, { op: 'NodeScan' | 'NodeByLabelScan' }> | undefined {
-  return (op.op === 'NodeScan' || op.op === 'NodeByLabelScan') && op.input.op === 'Argument' ? op : undefined;
+  return (op.op === 'NodeScan' || op.op === 'NodeByLabelScan') && op.input.op === 'Argument' && !op.where
+    ? op
+    : undefined;
 }
 
 function nodeCount(op: Op): Op | undefined {
