@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { KbNotFoundError } from '@evident/kb';
 import * as S from '../surface/schemas.js';
+import { IngestTextResult, TextIngestBody } from '../surface/text-schemas.js';
 import { ingestBatch, ingestClaim, ingestText, retractSource, viewAt } from '../surface/calls.js';
 import { AsOf, fits, type Matches, open, operation, type Param, strict } from './operation.js';
 
@@ -100,8 +101,8 @@ export const CLAIM_OPERATIONS = [
       "its API key comes from the server's environment). " +
       'Returns what the extractor reports (claims ingested, duplicates, skipped statements, flagged claims, warnings).',
     rest: { method: 'POST', path: '/claims/text', tag: 'claims', errors: [413, 501] },
-    input: S.TextIngestBody,
-    output: S.IngestTextResult,
+    input: TextIngestBody,
+    output: IngestTextResult,
     effect: 'write',
     idempotent: false,
     library: ['ingestText'],

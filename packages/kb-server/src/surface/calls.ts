@@ -13,7 +13,8 @@ import type {
   Path,
   Provenance,
 } from '@evident/kb';
-import type { ClaimBody, TextIngestBody } from './schemas.js';
+import type { ClaimBody } from './schemas.js';
+import type { TextIngestBody } from './text-schemas.js';
 
 /**
  * Wire claim -> the library's ClaimInput. source_type and source_id come flat (the wire's form) or inside
