@@ -167,3 +167,28 @@ test('the default optimizer beats the random screen by a wide margin on an easy 
   );
   assert.ok(designed.auc_top10 > screen.auc_top10 + 0.5, `AUC: ${designed.auc_top10} vs ${screen.auc_top10}`);
 });
+
+test("Mol GA's quantile-uniform sampling: as many parents per quantile 1 - 10^x, each uniform above it", async () => {
+  const { quantileUniformSample } = await import('../src/optimize/mol-ga.js');
+  const { Random } = await import('../src/generation/prng.js');
+  // 1,000 molecules scored 0.999 down to 0 (best first); 25,000 draws, 1,000 per quantile.
+  const population = Array.from({ length: 1000 }, (_, i) => ({
+    smiles: `m${i}`,
+    score: (999 - i) / 1000,
+    call: i + 1,
+  }));
+  const draws = quantileUniformSample(population, 25_000, new Random(3));
+  assert.equal(draws.length, 25_000);
+  const rank = (s: string) => Number(s.slice(1));
+  // Share of draws from the best 1% (ranks 0-9): quantile j keeps the top 10^(-3 + 3j/24) of the molecules, so
+  // its draws fall in the best 1% with probability min(1, 0.01 / that share) (about 0.48 in all); the worst
+  // half with probability max(0, 1 - 0.5 / that share) (about 0.038).
+  let expected = 0;
+  for (let j = 0; j < 25; j++) expected += Math.min(1, 0.01 / 10 ** (-3 + (3 * j) / 24)) / 25;
+  const share = draws.filter((s) => rank(s) < 10).length / draws.length;
+  assert.ok(Math.abs(share - expected) < 0.02, `best 1%: ${share} vs ${expected}`);
+  // The whole population is reachable (the last quantile is 0), the worst half rarely.
+  assert.ok(draws.some((s) => rank(s) > 990));
+  const worstHalf = draws.filter((s) => rank(s) >= 500).length / draws.length;
+  assert.ok(worstHalf > 0.02 && worstHalf < 0.06, `worst half: ${worstHalf}`);
+});
