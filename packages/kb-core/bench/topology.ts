@@ -1,6 +1,10 @@
 // bench:topology — computeTopology and generateStructuralEmbeddings({ dim: 64 }) on the KB benchmark's workload
 // (default 1,000,000 claims over 100,000 entities): time, modularity and peak RSS above the open base, then
-// computeTopology({ n_iterations: 2 }) against leidenalg's own default of two iterations. Baseline
+// computeTopology({ n_iterations: 2 }) against leidenalg's own default of two iterations. The incremental case:
+// after the first computation, a batch touching 0.5% of the entities, computeTopology() (incremental by default)
+// against computeTopology({ full: true }) on the same graph (time, modularity gap); then a batch of 0.5% of the
+// claims (touching about a tenth of the entities) with `incremental_max_fraction: 1`, against a full recompute
+// again; both batches are then retracted, so that the later figures are on the baselines' edge list. Baseline
 // in the same run, on the same edge list: python-igraph + leidenalg (Leiden, modularity) and scipy's svds (k = 64),
 // when python3 has them; the bench installs nothing and reports a missing baseline as missing.
 import { spawnSync } from 'node:child_process';
@@ -8,8 +12,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { open } from '../src/index.js';
-import { arg, claimBatches } from './workload.js';
+import { type ClaimInput, type KbDB, open } from '../src/index.js';
+import { arg, claimBatches, entityCount, seededRandom } from './workload.js';
 
 // Each baseline runs under the first interpreter that has its modules: Debian's python3-leidenalg lives in the
 // system python, scipy often in another one (BENCH_PYTHONS, comma-separated, default "python3,/usr/bin/python3").
@@ -95,10 +99,101 @@ interface Measured {
   /** computeTopology({ n_iterations: 2 }), leidenalg's default count, measured after the rest. */
   compute_topology_2_iterations_s: number;
   modularity_2_iterations: number;
+  /** After a batch touching 0.5% of the entities: the default computeTopology() against a full recompute. */
+  incremental_small_batch: IncrementalCase;
+  /** After a batch of 0.5% of the claims, incremental forced (`incremental_max_fraction: 1`) against full. */
+  incremental_claims_batch: IncrementalCase;
+}
+
+interface IncrementalCase {
+  batch_claims: number;
+  mode: string;
+  full_reason: string | null;
+  changed_entities: number | null;
+  affected_entities: number | null;
+  incremental_s: number;
+  incremental_cpu_s: number;
+  incremental_modularity: number;
+  incremental_iterations: number;
+  /** computeTopology({ full: true }) on the same graph, right after. */
+  full_s: number;
+  full_cpu_s: number;
+  full_modularity: number;
+  /** full − incremental level-0 modularity (goal ≤ 0.002). */
+  modularity_gap: number;
+  /** Both results as current as the log. */
+  log_seq: number;
+  full_log_seq: number;
+}
+
+/**
+ * Claims between random pairs of `touch` distinct entities of the workload (so the batch touches at most that many),
+ * `count` of them, from `source`; seeded, so each run sees the same batch.
+ */
+function batchClaims(claims: number, touch: number, count: number, source: string, seed: number): ClaimInput[] {
+  const n = entityCount(claims);
+  const rand = seededRandom(seed);
+  const chosen = new Set<number>();
+  while (chosen.size < Math.min(touch, n)) chosen.add(Math.floor(rand() * n));
+  const pool = [...chosen];
+  const types = ['gene', 'protein', 'disease', 'drug', 'pathway'];
+  const out: ClaimInput[] = [];
+  for (let i = 0; out.length < count; i++) {
+    const a = pool[i % pool.length]!;
+    const b = pool[Math.floor(rand() * pool.length)]!;
+    if (a === b) continue;
+    out.push({
+      subject: [`E${a}`, types[a % 5]!],
+      predicate: ['rel_batch', 'class_0'],
+      object: [`E${b}`, types[b % 5]!],
+      provenance: { source_type: 'literature', source_id: source },
+      confidence: 0.7,
+    });
+  }
+  return out;
+}
+
+/** Ingests `batch`, then times computeTopology(options) and computeTopology({ full: true }) on the same graph. */
+async function incrementalCase(db: KbDB, batch: ClaimInput[], options: { incremental_max_fraction?: number }) {
+  await db.ingestBatch(batch);
+  await db.embeddingsReady();
+  // CPU time of the whole process (worker threads included) beside the wall time: on this shared machine the
+  // wall time moves with the load by more than the change measured.
+  const cpuS = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1e6;
+  let t0 = performance.now();
+  let c0 = process.cpuUsage();
+  const inc = await db.computeTopology({ seed: 0, ...options });
+  const incS = (performance.now() - t0) / 1000;
+  const incCpu = cpuS(process.cpuUsage(c0));
+  t0 = performance.now();
+  c0 = process.cpuUsage();
+  const full = await db.computeTopology({ seed: 0, full: true });
+  const fullS = (performance.now() - t0) / 1000;
+  const fullCpu = cpuS(process.cpuUsage(c0));
+  const qi = inc.levels[0]?.modularity ?? 0;
+  const qf = full.levels[0]?.modularity ?? 0;
+  const out: IncrementalCase = {
+    batch_claims: batch.length,
+    mode: inc.mode,
+    full_reason: inc.full_reason,
+    changed_entities: inc.changed_entities,
+    affected_entities: inc.affected_entities,
+    incremental_s: incS,
+    incremental_cpu_s: incCpu,
+    incremental_modularity: qi,
+    incremental_iterations: inc.levels[0]?.iterations ?? 0,
+    full_s: fullS,
+    full_cpu_s: fullCpu,
+    full_modularity: qf,
+    modularity_gap: qf - qi,
+    log_seq: inc.log_seq,
+    full_log_seq: full.log_seq,
+  };
+  return out;
 }
 
 /** The child: open the base, then time computeTopology and generateStructuralEmbeddings; peak RSS above the open. */
-async function measure(kbPath: string): Promise<void> {
+async function measure(kbPath: string, claims: number): Promise<void> {
   // The search stage's background work (the local embedder over every claim, minutes at 1,000,000 claims; the
   // lexical intake) would share the cores with Leiden's workers, whose caller's event loop is free: measured on
   // 40 iterations, 31.8 s with the embedder running against 23.0 s without. So it is off, the intake drained, and
@@ -112,6 +207,20 @@ async function measure(kbPath: string): Promise<void> {
   const topo = await db.computeTopology({ seed: 0 });
   const topologyS = (performance.now() - t0) / 1000;
   const topologyPeak = above();
+  const entities = entityCount(claims);
+  const small = await incrementalCase(
+    db,
+    batchClaims(claims, Math.round(entities * 0.005), Math.round(entities * 0.005), 'bench-batch-small', 0x51),
+    {},
+  );
+  const large = await incrementalCase(
+    db,
+    batchClaims(claims, entities, Math.round(claims * 0.005), 'bench-batch-claims', 0x52),
+    { incremental_max_fraction: 1 },
+  );
+  await db.retract('bench-batch-small', 'benchmark batch');
+  await db.retract('bench-batch-claims', 'benchmark batch');
+  await db.embeddingsReady();
   t0 = performance.now();
   const emb = await db.generateStructuralEmbeddings({ dim: 64 });
   const embeddingsS = (performance.now() - t0) / 1000;
@@ -134,6 +243,8 @@ async function measure(kbPath: string): Promise<void> {
     peak_rss_mb_above_base: peak,
     compute_topology_2_iterations_s: topology2S,
     modularity_2_iterations: topo2.levels[0]?.modularity ?? 0,
+    incremental_small_batch: small,
+    incremental_claims_batch: large,
   };
   await db.close();
   console.log(JSON.stringify(out));
@@ -167,11 +278,15 @@ async function main() {
     await db.close();
     // Measured in a fresh process that opens the base, so that the peak RSS is that of the computations above
     // the open base, not the ingest's.
-    const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, `--measure=${kbPath}`], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 24,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, process.argv[1]!, `--measure=${kbPath}`, `--claims=${claims}`],
+      {
+        encoding: 'utf8',
+        maxBuffer: 1 << 24,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     if (child.status !== 0) throw new Error(`the measuring process failed (status ${child.status})`);
     const m = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as Measured;
     const topologyS = m.compute_topology_s;
@@ -200,6 +315,19 @@ async function main() {
               m.modularity_2_iterations,
               baselines.leidenalg_default_2_iterations_modularity,
             ),
+            // The incremental update against the full recompute on the same graph, in the same run.
+            incremental_small_batch_time_vs_full: ratio(
+              m.incremental_small_batch.incremental_s,
+              m.incremental_small_batch.full_s,
+            ),
+            incremental_claims_batch_time_vs_full: ratio(
+              m.incremental_claims_batch.incremental_s,
+              m.incremental_claims_batch.full_s,
+            ),
+            incremental_small_batch_cpu_vs_full: ratio(
+              m.incremental_small_batch.incremental_cpu_s,
+              m.incremental_small_batch.full_cpu_s,
+            ),
           },
         },
         null,
@@ -212,5 +340,5 @@ async function main() {
 }
 
 const measureFlag = process.argv.find((a) => a.startsWith('--measure='));
-if (measureFlag) await measure(measureFlag.slice('--measure='.length));
+if (measureFlag) await measure(measureFlag.slice('--measure='.length), arg('claims', 'BENCH_CLAIMS', 1_000_000));
 else await main();
