@@ -151,6 +151,8 @@ const SHAPES = [
   'MATCH p = (a:A)-[:R]->(b)<-[:S*0..2]-(c) WHERE length(p) > 2 RETURN [n IN nodes(p) | n.c] AS cs, length(p) AS l',
   'MATCH (a:B) WHERE NOT (a)-[:R]->() AND EXISTS { (a)<-[:S]-(x) WHERE x.k } RETURN a.c AS c',
   'MATCH (a:A) OPTIONAL MATCH p = (a)-[:S]->(b) RETURN a.c AS c, length(p) AS l',
+  'MATCH (a:A)-->(b) RETURN a.t AS t, count(*) AS n ORDER BY count(*) DESC, t',
+  'MATCH (a:A)-->(b) RETURN a.t AS t, count(*) AS n ORDER BY -count(*) + n * 2, t LIMIT 2',
   // Checks pushed into a scan are not lost by the count and columnar rewrites.
   'MATCH (n:A {k: true}) RETURN count(*) AS n',
   'MATCH (n:A:B) RETURN n.t AS t, count(*) AS n',
@@ -196,7 +198,7 @@ test('EXPLAIN plans without running; PROFILE runs and counts rows per operator',
   assert.ok(typeof scan.time_ms === 'number' && scan.time_ms >= 0);
 
   // A query not planned yet says so, and still runs.
-  const interpreted = runCypher(g, 'PROFILE MATCH (a:A)-->(b) RETURN count(*) AS n ORDER BY count(*)');
+  const interpreted = runCypher(g, 'PROFILE MATCH ()-[r]->() MATCH ()-[r]->() RETURN count(*) AS n');
   assert.equal(interpreted.plan!.operator, 'Interpret');
   assert.equal(interpreted.rows.length, 1);
   // Positions in errors are those of the text as written.

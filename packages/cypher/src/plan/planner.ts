@@ -2,13 +2,14 @@
 // cheapest node (bound before the MATCH, found by an index seek, or the smallest label by the graph's counts)
 // and expands right, then left; WHERE is split into conjuncts, each placed right after the operator that binds
 // its last variable. WITH and RETURN become Projection or Aggregate, Distinct, Sort, Skip, Limit and Filter.
-// What is not planned yet (writes, CALL, path variables, an aggregate inside ORDER BY, a relationship
-// variable bound before its MATCH) makes the whole query an `Interpret` leaf: it runs clause by clause.
-import { children, findAggregates } from '../aggregate.js';
+// What is not planned yet (writes, CALL, a relationship variable bound twice) makes the whole query an
+// `Interpret` leaf: it runs clause by clause.
+import { findAggregates } from '../aggregate.js';
 import type { Clause, Expr, NodePattern, PatternPart, Projection, SingleQuery } from '../ast.js';
 import { isAggregate } from '../execute.js';
 import type { Direction, GraphReader } from '../graph.js';
 import type { BoundQuery } from '../semantic.js';
+import { mapExpr, varsOf } from './exprs.js';
 import type { Item, Op, Predicate } from './operators.js';
 
 class NotPlanned extends Error {}
@@ -38,20 +39,6 @@ export function planQuery(bound: BoundQuery, graph: GraphReader): Op {
     if (e instanceof NotPlanned) return { op: 'Interpret', reason: e.message, est: 0 };
     throw e;
   }
-}
-
-/** The names an expression reads; `late` when it holds a pattern (placed after the whole MATCH). */
-export function varsOf(e: Expr): Set<string> | 'late' {
-  const out = new Set<string>();
-  let late = false;
-  const visit = (x: Expr) => {
-    if (x.kind === 'var') out.add(x.name);
-    else if (x.kind === 'mapProjection') out.add(x.target);
-    if (x.kind === 'patternExpr' || x.kind === 'patternComp' || x.kind === 'existsSubquery') late = true;
-    for (const c of children(x)) visit(c);
-  };
-  visit(e);
-  return late ? 'late' : out;
 }
 
 function conjuncts(e: Expr | null): Expr[] {
@@ -328,28 +315,41 @@ class Planner {
     ];
     const aggregates: Extract<Expr, { kind: 'call' }>[] = [];
     for (const it of items) findAggregates(it.expr, aggregates, isAggregate);
-    for (const o of p.order) {
-      if (findAggregates(o.expr, [], isAggregate).length > 0) throw new NotPlanned('an aggregate inside ORDER BY');
+    // An aggregate inside ORDER BY is computed by the aggregation as a hidden item the sort then reads.
+    const orderAggs: Extract<Expr, { kind: 'call' }>[] = [];
+    for (const o of p.order) findAggregates(o.expr, orderAggs, isAggregate);
+    const hidden = new Map(orderAggs.map((c) => [c as Expr, this.anon('order')]));
+    const order = p.order.map((o) => ({
+      ...o,
+      expr: mapExpr(o.expr, (x) => {
+        const name = hidden.get(x);
+        return name === undefined ? undefined : { kind: 'var', name, pos: x.pos };
+      }),
+    }));
+    if (order.some((o) => findAggregates(o.expr, [], isAggregate).length > 0)) {
+      throw new NotPlanned('an aggregate inside a comprehension in ORDER BY');
     }
+    aggregates.push(...orderAggs);
     // ORDER BY and WITH … WHERE read the input's variables too: the rows stay extended until they are done.
     const extended = p.order.length > 0 || where !== null;
     let op: Op;
     if (aggregates.length > 0) {
       const keys = items.filter((it) => findAggregates(it.expr, [], isAggregate).length === 0);
+      const all = [...items, ...[...hidden].map(([expr, name]) => ({ name, expr }))];
       const est = keys.length === 0 ? 1 : Math.max(1, Math.sqrt(input.est));
       const reads = new Set<string>();
-      for (const e of [...p.order.map((o) => o.expr), ...(where ? [where] : [])]) {
+      for (const e of [...order.map((o) => o.expr), ...(where ? [where] : [])]) {
         const vars = varsOf(e);
         if (vars === 'late') reads.add(' pattern');
         else for (const v of vars) reads.add(v);
       }
-      op = { op: 'Aggregate', input, keys, items, aggregates, keep: extended, reads: [...reads], est };
+      op = { op: 'Aggregate', input, keys, items: all, aggregates, keep: extended, reads: [...reads], est };
     } else {
       op = { op: 'Projection', input, items, keep: extended, est: input.est };
     }
     const columns = items.map((it) => it.name);
     if (p.distinct) op = { op: 'Distinct', input: op, columns, est: op.est };
-    if (p.order.length > 0) op = { op: 'Sort', input: op, order: p.order, bounded: false, est: op.est };
+    if (order.length > 0) op = { op: 'Sort', input: op, order, bounded: false, est: op.est };
     if (p.skip) op = { op: 'Skip', input: op, count: p.skip, est: op.est };
     if (p.limit) op = { op: 'Limit', input: op, count: p.limit, est: Math.min(op.est, limitEstimate(p.limit)) };
     if (where) op = { op: 'Filter', input: op, predicates: [{ kind: 'expr', expr: where }], est: op.est * RANGE };

@@ -14,7 +14,7 @@ import { children, findAggregates } from '../aggregate.js';
 import type { Expr } from '../ast.js';
 import { isAggregate } from '../execute.js';
 import type { ColumnFilter, ColumnItem, Item, Op } from './operators.js';
-import { varsOf } from './planner.js';
+import { mapExpr, varsOf } from './exprs.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
 
@@ -115,49 +115,16 @@ function pure(e: Expr): boolean {
   return children(e).every(pure);
 }
 
-function substitute(e: Expr, names: Map<string, Expr>): Expr {
-  if (e.kind === 'var') return names.get(e.name) ?? e;
-  const s = (x: Expr) => substitute(x, names);
-  switch (e.kind) {
-    case 'list':
-      return { ...e, items: e.items.map(s) };
-    case 'map':
-      return { ...e, entries: e.entries.map(([k, v]) => [k, s(v)]) };
-    case 'prop':
-    case 'hasLabels':
-      return { ...e, target: s(e.target) };
-    case 'index':
-      return { ...e, target: s(e.target), index: s(e.index) };
-    case 'slice':
-      return { ...e, target: s(e.target), from: e.from && s(e.from), to: e.to && s(e.to) };
-    case 'unary':
-    case 'isNull':
-      return { ...e, arg: s(e.arg) };
-    case 'binary':
-      return { ...e, left: s(e.left), right: s(e.right) };
-    case 'compare':
-      return { ...e, args: e.args.map(s) };
-    case 'call':
-      return { ...e, args: e.args.map(s) };
-    case 'case':
-      return {
-        ...e,
-        subject: e.subject && s(e.subject),
-        whens: e.whens.map(([a, b]) => [s(a), s(b)]),
-        otherwise: e.otherwise && s(e.otherwise),
-      };
-    default:
-      return e;
-  }
-}
-
 function inlineProjection(op: Op): Op | undefined {
   if (op.op !== 'Aggregate' || op.input.op !== 'Projection' || op.input.keep) return undefined;
   const proj = op.input;
   if (!readsOnlyItems(op) || !proj.items.every((it) => pure(it.expr))) return undefined;
   if (!op.items.every((it) => pure(it.expr))) return undefined;
   const names = new Map(proj.items.map((it) => [it.name, it.expr]));
-  const items = op.items.map((it) => ({ name: it.name, expr: substitute(it.expr, names) }));
+  const items = op.items.map((it) => ({
+    name: it.name,
+    expr: mapExpr(it.expr, (x) => (x.kind === 'var' ? names.get(x.name) : undefined)),
+  }));
   const keys = op.keys.map((k) => items[op.items.indexOf(k)]!);
   const aggregates: Call[] = [];
   for (const it of items) findAggregates(it.expr, aggregates, isAggregate);
