@@ -120,3 +120,5 @@ export {
   type TopMolecule,
 } from './optimize/index.js';
 export { callLogCsv } from './cli/call-log.js';
+export { curvesSvg, topCurves, type CurvePoint } from './cli/curves.js';
+export { runProcess } from './profile/external/run-process.js';

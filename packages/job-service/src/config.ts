@@ -69,6 +69,11 @@ export interface ServiceConfig {
   structureTimeoutMs: number;
   /** Experimental entries downloaded and checked for the residues at most, best resolution first. */
   structureCandidates: number;
+  /**
+   * A JSON file of the external scorers a compound-design request may name (`{ name: { executable, args,
+   * timeout_s } }`, kinds/cg/external-scorers.ts); without it, ExternalProcess is refused over HTTP.
+   */
+  externalScorersFile?: string | undefined;
 }
 
 const num = (v: string | undefined, d: number) =>
@@ -117,5 +122,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     structureMaxBytes: Math.round(num(env.EVIDENT_STRUCTURE_MAX_MB, SD.maxBytes / 1024 / 1024) * 1024 * 1024),
     structureTimeoutMs: num(env.EVIDENT_STRUCTURE_TIMEOUT_MS, SD.timeoutMs),
     structureCandidates: num(env.EVIDENT_STRUCTURE_CANDIDATES, SD.maxCandidates),
+    externalScorersFile: env.EVIDENT_EXTERNAL_SCORERS ? resolve(env.EVIDENT_EXTERNAL_SCORERS) : undefined,
   };
 }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { GenerationResult } from '@evident/compound-generation';
+import type { GenerationInput, GenerationResult } from '@evident/compound-generation';
 import { findDockingTools } from '@evident/docking';
 import { testOutputPath } from '@evident/testkit';
 import { cgKind } from '../src/kinds/cg/index.js';
@@ -109,7 +109,7 @@ test("the service's own warnings no longer carry the path: Open Babel's receptor
     num_molecules: 1,
   } as never);
   // Receptor preparation only (Open Babel); nothing is docked.
-  const opened = await openTarget(input, { progress() {}, signal: new AbortController().signal });
+  const opened = await openTarget(input as GenerationInput, { progress() {}, signal: new AbortController().signal });
   try {
     const warnings = opened.target.summary.warnings.filter((w) => w.startsWith('receptor preparation: '));
     assert.ok(warnings.length > 0, 'Open Babel warns about 2SRC (a residue it cannot kekulize)');

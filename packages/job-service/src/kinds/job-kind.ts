@@ -12,6 +12,24 @@ import type { StructureSourcesOptions } from '../structures/index.js';
  */
 export interface KindSettings {
   structures?: StructureSourcesOptions;
+  /** Compound design: the external scorers a request's ExternalProcess may name (kinds/cg/external-scorers.ts). */
+  externalScorers?: Record<string, RegisteredScorer>;
+}
+
+/** An operator's external scorer: what runs when a request names it (nothing of the request reaches the command). */
+export interface RegisteredScorer {
+  /** Absolute path of the program. */
+  executable: string;
+  args: string[];
+  /** Each run (one batch of SMILES) is killed after this long. */
+  timeout_s: number;
+}
+
+/** What prepare() may use besides the request: the service's settings and the caller's plan limits. */
+export interface PrepareContext {
+  readonly settings?: KindSettings;
+  /** The caller's plan (absent for callers that prepare a request directly: no plan limit applies). */
+  readonly limits?: { readonly max_oracle_calls: number };
 }
 
 export interface JobRunContext {
@@ -39,13 +57,18 @@ export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {
    * a retry needs nothing else). Throws a 4xx EvidentError. May be CPU-heavy: the service may run it off the
    * HTTP event loop.
    */
-  prepare(request: Request): Input | Promise<Input>;
+  prepare(request: Request, ctx?: PrepareContext): Input | Promise<Input>;
   /** [low, high] seconds for this input, from a cost model calibrated by the engine's benchmark. */
   estimateSeconds(input: Input): [number, number];
   /** Does the work. Runs in a worker thread or worker process, never on the HTTP event loop. */
   run(input: Input, ctx: JobRunContext): Promise<Result>;
   /** The main table of a result as CSV (for GET /v1/results/{id}?format=csv). */
   toCsv(result: Result): string;
+  /**
+   * The oracle call log of a result as CSV (GET /v1/results/{id}?format=calls.csv), for kinds whose runs have one;
+   * null when this result has none.
+   */
+  toCallLog?(result: Result): string | null;
   /** A self-contained HTML page of a result (GET /v1/results/{id}?format=html), for kinds that have one. */
   toHtml?(jobId: string, result: Result): string;
   /** A few lines a person reads in a terminal: the headline figures and the top `top` rows (`evident-jobs results`). */

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { ServiceConfig } from '../config.js';
 import type { KindSettings } from './job-kind.js';
+import { readExternalScorers } from './cg/external-scorers.js';
 
 export function kindSettingsOf(config: ServiceConfig): KindSettings & Required<Pick<KindSettings, 'structures'>> {
   return {
@@ -15,5 +16,7 @@ export function kindSettingsOf(config: ServiceConfig): KindSettings & Required<P
       timeoutMs: config.structureTimeoutMs,
       maxCandidates: config.structureCandidates,
     },
+    // Read (and checked) when the service starts: a bad file stops it with the file's name and the entry.
+    ...(config.externalScorersFile ? { externalScorers: readExternalScorers(config.externalScorersFile) } : {}),
   };
 }

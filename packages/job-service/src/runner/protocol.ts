@@ -1,13 +1,20 @@
 // Messages between the service and its worker threads. Errors cross as @evident/contract's SerializedError.
 import type { SerializedError } from '@evident/contract';
-import type { KindSettings } from '../kinds/job-kind.js';
+import type { KindSettings, PrepareContext } from '../kinds/job-kind.js';
 
 export type ThreadTask =
-  | { type: 'prepare'; taskId: number; kind: string; request: unknown }
-  | { type: 'prepare-raw'; taskId: number; kind: string; raw: Uint8Array }
+  | { type: 'prepare'; taskId: number; kind: string; request: unknown; limits?: PrepareContext['limits'] }
+  | { type: 'prepare-raw'; taskId: number; kind: string; raw: Uint8Array; limits?: PrepareContext['limits'] }
   | { type: 'run'; taskId: number; kind: string; input: Uint8Array; attempt: number }
   /** Renders a stored result: its main table as CSV, or (kinds with a page) a self-contained HTML page. */
-  | { type: 'csv'; taskId: number; kind: string; result: Uint8Array; format?: 'csv' | 'html'; jobId?: string };
+  | {
+      type: 'csv';
+      taskId: number;
+      kind: string;
+      result: Uint8Array;
+      format?: 'csv' | 'html' | 'calls.csv';
+      jobId?: string;
+    };
 
 /** Given to every thread at its start. */
 export interface ThreadData {

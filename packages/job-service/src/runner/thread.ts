@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { kindById, loadJobKinds } from '../kinds/registry.js';
 import { EvidentError, INVALID_PARAMETERS, InvalidParametersError, serializeError } from '@evident/contract';
-import type { JobKind } from '../kinds/job-kind.js';
+import type { JobKind, PrepareContext } from '../kinds/job-kind.js';
 import { invalidJson } from '../errors.js';
 import type { FromThread, ThreadData, ToThread } from './protocol.js';
 import { ENGINE_FAULT, hasWasmTrap } from './thread-errors.js';
@@ -25,15 +25,29 @@ void kindsLoaded.then(
  * The job API's contract for a request the kind refuses (bad CSV, impossible ranges, …): `invalid_parameters`,
  * the refusal's problems in `details`, whatever the engine's own code; a fault of ours stays what it is.
  */
-async function prepareOrRefuse(kind: JobKind, request: unknown): Promise<unknown> {
+async function prepareOrRefuse(kind: JobKind, request: unknown, limits: PrepareContext['limits']): Promise<unknown> {
   try {
-    return await kind.prepare(request);
+    return await kind.prepare(request, { settings: (workerData as ThreadData | undefined)?.settings ?? {}, limits });
   } catch (e) {
     if (!(e instanceof EvidentError) || e.status === undefined || e.status >= 500 || e.code === INVALID_PARAMETERS) {
       throw e;
     }
     throw new InvalidParametersError(e.problems ?? [{ path: '', message: e.message }]);
   }
+}
+
+/** A result's oracle call log, or 400 naming the format when the kind or this result has none. */
+function callLogOf(kind: JobKind, result: unknown): string {
+  const log = kind.toCallLog?.(result) ?? null;
+  if (log === null) {
+    throw new InvalidParametersError([
+      {
+        path: '/format',
+        message: `this job has no oracle call log (jobs of kind ${kind.id} with a scoring profile have one)`,
+      },
+    ]);
+  }
+  return log;
 }
 
 function send(m: FromThread, transfer: ArrayBuffer[] = []): void {
@@ -69,14 +83,14 @@ port.on('message', async (m: ToThread) => {
       const problems = problemsOf(submitBodySchema(kind.requestSchema), body);
       if (problems.length) throw new InvalidParametersError(problems);
       const { callback_url, ...request } = body as Record<string, unknown> & { callback_url?: string };
-      const input = await prepareOrRefuse(kind, request);
+      const input = await prepareOrRefuse(kind, request, m.limits);
       const estimate = kind.estimateSeconds(input);
       const gz = pack(JSON.stringify(input));
       send({ type: 'prepared', taskId: m.taskId, input: gz, estimate, callback_url }, owned(gz));
       return;
     }
     if (m.type === 'prepare') {
-      const input = await prepareOrRefuse(kind, m.request);
+      const input = await prepareOrRefuse(kind, m.request, m.limits);
       const estimate = kind.estimateSeconds(input);
       const gz = pack(JSON.stringify(input));
       send({ type: 'prepared', taskId: m.taskId, input: gz, estimate }, owned(gz));
@@ -84,7 +98,12 @@ port.on('message', async (m: ToThread) => {
     }
     if (m.type === 'csv') {
       const result = JSON.parse(gunzipSync(m.result).toString('utf8'));
-      const csv = m.format === 'html' && kind.toHtml ? kind.toHtml(m.jobId ?? '', result) : kind.toCsv(result);
+      const csv =
+        m.format === 'calls.csv'
+          ? callLogOf(kind, result)
+          : m.format === 'html' && kind.toHtml
+            ? kind.toHtml(m.jobId ?? '', result)
+            : kind.toCsv(result);
       const gz = pack(csv);
       send({ type: 'csv', taskId: m.taskId, csv: gz }, owned(gz));
       return;

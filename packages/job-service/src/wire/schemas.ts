@@ -90,7 +90,13 @@ export const PageQuery = Type.Object(
 
 export const ResultsQuery = Type.Object(
   {
-    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('html')])),
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('html'), Type.Literal('calls.csv')], {
+        description:
+          'json (default), csv (the main table), html (the page, where the kind has one), calls.csv (the oracle ' +
+          'call log of a compound-design job run with a scoring profile)',
+      }),
+    ),
     token: Type.Optional(
       Type.String({
         maxLength: 200,

@@ -5,6 +5,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { cgKind } from '../../src/kinds/cg/index.js';
 import { EvidentError } from '@evident/contract';
 import type { JobRunContext } from '../../src/kinds/job-kind.js';
+import type { GenerationInput, GenerationResult } from '@evident/compound-generation';
 
 const seed = {
   target_uniprot: 'P00533',
@@ -69,7 +70,10 @@ test('prepare: semantic problems name the field by JSON pointer', async () => {
 });
 
 test('prepare stores a JSON-serialisable input with defaults; estimate is a sane interval', async () => {
-  const input = await cgKind.prepare({ ...seed, callback_url: 'https://example.org/hook' } as never);
+  const input = (await cgKind.prepare({
+    ...seed,
+    callback_url: 'https://example.org/hook',
+  } as never)) as GenerationInput;
   assert.deepEqual(JSON.parse(JSON.stringify(input)), input);
   assert.equal(input.num_molecules, 100);
   assert.equal(input.options.seed, 42);
@@ -100,7 +104,7 @@ test('run: a small job returns the results document; toCsv gives the molecules t
     options: { seed: 11, max_evaluations: 400, population_size: 30, docking: false },
   } as never);
   const { ctx, seen } = context();
-  const result = await cgKind.run(input, ctx);
+  const result = (await cgKind.run(input, ctx)) as GenerationResult;
   assert.equal(result.target.uniprot, 'P00533');
   assert.deepEqual(result.target.residues, ['K721', 'L834', 'T790']);
   assert.deepEqual(result.constraints, { mw_range: [300, 500], logp_range: [1, 5], hbd_max: 3, hba_max: 7 });

@@ -31,7 +31,8 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
     {
       schema: {
         summary:
-          'Results of a completed job (JSON, ?format=csv for its main table, ?format=html for its page); with ' +
+          'Results of a completed job (JSON, ?format=csv for its main table, ?format=html for its page, ' +
+          '?format=calls.csv for the oracle call log of a compound-design job with a scoring profile); with ' +
           '?token= from a signed link, without the API key',
         tags: ['jobs'],
         params: JobIdParams,
@@ -66,6 +67,16 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         reply.header('content-security-policy', HTML_PAGE_CSP);
         const name = `${job.id}.html`;
         return sendStored(req, reply, Buffer.from(page.csv), 'text/html; charset=utf-8', name, req.viaLink);
+      }
+      if (format === 'calls.csv') {
+        const log = await deps.preparePool.run(
+          { type: 'csv', kind: job.kind, result: gz, format: 'calls.csv' },
+          undefined,
+          [],
+          taskLimitsOf(deps, reply),
+        ).result;
+        if (log.type !== 'csv') throw new Error('unexpected thread answer');
+        return sendStored(req, reply, Buffer.from(log.csv), 'text/csv; charset=utf-8', `${job.id}-calls.csv`);
       }
       if (format === 'csv') {
         const csv = await deps.preparePool.run(

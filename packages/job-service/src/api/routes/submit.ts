@@ -103,18 +103,30 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         let callback_url: string | undefined;
         let task: ReturnType<typeof deps.preparePool.run>;
         const limits = taskLimitsOf(deps, reply);
+        // The plan's caps the kind checks the request against (a compound-design budget).
+        const planLimits = { max_oracle_calls: key.limits.max_oracle_calls };
         if (req.body instanceof RawJsonBody) {
           const raw = req.body.bytes;
           // Move the bytes to the thread when they own their memory; copy otherwise.
           const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw);
           const transfer = [own.buffer as ArrayBuffer];
           const pool = deps.largeBodyPool ?? deps.preparePool;
-          task = pool.run({ type: 'prepare-raw', kind: kind.id, raw: own }, undefined, transfer, limits);
+          task = pool.run(
+            { type: 'prepare-raw', kind: kind.id, raw: own, limits: planLimits },
+            undefined,
+            transfer,
+            limits,
+          );
         } else {
           const { callback_url: cb, ...request } = req.body as Record<string, unknown> & { callback_url?: string };
           callback_url = cb;
           await checkCallback(callback_url);
-          task = deps.preparePool.run({ type: 'prepare', kind: kind.id, request }, undefined, [], limits);
+          task = deps.preparePool.run(
+            { type: 'prepare', kind: kind.id, request, limits: planLimits },
+            undefined,
+            [],
+            limits,
+          );
         }
         // A refused request comes back from the thread as the kind's own typed error: it is the answer.
         const prepared = await task.result;

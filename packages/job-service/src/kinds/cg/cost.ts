@@ -9,6 +9,7 @@
 //   preparation once.
 import { availableParallelism } from 'node:os';
 import type { GenerationInput } from '@evident/compound-generation';
+import type { CgScoringInput } from './scoring-run.js';
 
 export const SECONDS_PER_EVALUATION = 0.008;
 export const EVALUATIONS_PER_MOLECULE = 42;
@@ -41,4 +42,15 @@ export function estimateCgSeconds(input: GenerationInput): [number, number] {
   // Docking usually spends its budget: the low end is 60 % of it (faster machine or smaller ligands), the high
   // end twice it (a loaded machine, flexible ligands).
   return [Math.max(1, s * 0.6 + docking * 0.6), Math.max(s * 2, Math.min(worst, s * 4)) + docking * 2];
+}
+
+/**
+ * With a scoring profile: per oracle call, the optimizer's own work plus the profile's RDKit components, 2-14 ms
+ * per molecule on this machine (packages/compound-generation README, 'Scoring profiles'), and about 0.08 s per
+ * call for the default optimizer under load (evident-design, 300 calls of qed: 24 s on the shared 2-core machine).
+ * An external scorer's cost is the operator's: not counted.
+ */
+export function estimateScoringSeconds(input: CgScoringInput): [number, number] {
+  const calls = input.budget.max_oracle_calls;
+  return [Math.max(1, FIXED + calls * 0.005), Math.max(10, FIXED + calls * 0.1)];
 }

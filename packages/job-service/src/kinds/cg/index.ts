@@ -8,28 +8,53 @@ import {
 } from '@evident/compound-generation';
 import type { JobKind } from '../job-kind.js';
 import { summarizeGeneration } from './summary.js';
-import { estimateCgSeconds } from './cost.js';
 import { CgRequest } from './schema.js';
 import { renderResultsPage } from './results-page.js';
 import { openTarget, type OpenTarget } from './target.js';
+import {
+  isScoringRequest,
+  isScoringResult,
+  prepareScoring,
+  runScoring,
+  scoringCallLog,
+  scoringToCsv,
+  type CgScoringInput,
+  type CgScoringResult,
+} from './scoring-run.js';
+import { renderScoringPage, summarizeScoring } from './scoring-summary.js';
+import { estimateCgSeconds, estimateScoringSeconds } from './cost.js';
 
 export { CgRequest } from './schema.js';
-export { estimateCgSeconds } from './cost.js';
+export { estimateCgSeconds, estimateScoringSeconds } from './cost.js';
+export type { CgScoringInput, CgScoringResult, CgScoringMolecule } from './scoring-run.js';
 
-export const cgKind: JobKind<CgRequest, GenerationInput, GenerationResult> = {
+type CgInput = GenerationInput | CgScoringInput;
+type CgResult = GenerationResult | CgScoringResult;
+const isScoringInput = (input: CgInput): input is CgScoringInput => (input as CgScoringInput).mode === 'scoring';
+
+export const cgKind: JobKind<CgRequest, CgInput, CgResult> = {
   id: 'cg',
   route: '/v1/compounds/generate',
   requestSchema: CgRequest,
-  async prepare(req) {
+  async prepare(req, ctx) {
     // callback_url is the service's business, not the engine's. The engine's InvalidRequestError
     // (invalid_parameters, problems by JSON pointer) is the job API's answer as it is.
     const { callback_url: _callback, ...body } = req;
+    if (isScoringRequest(body)) return prepareScoring(body, ctx);
     return validateRequest(body);
   },
   estimateSeconds(input) {
-    return estimateCgSeconds(input);
+    return isScoringInput(input) ? estimateScoringSeconds(input) : estimateCgSeconds(input);
   },
   async run(input, ctx) {
+    if (isScoringInput(input)) {
+      try {
+        return await runScoring(input, ctx);
+      } catch (e) {
+        if (ctx.signal.aborted) throw ctx.signal.reason ?? e;
+        throw e;
+      }
+    }
     let opened: OpenTarget | null = null;
     try {
       if (input.options.docking) {
@@ -50,11 +75,16 @@ export const cgKind: JobKind<CgRequest, GenerationInput, GenerationResult> = {
       await opened?.close();
     }
   },
-  summarize: summarizeGeneration,
+  summarize(result, top) {
+    return isScoringResult(result) ? summarizeScoring(result, top) : summarizeGeneration(result, top);
+  },
   toCsv(result) {
-    return resultToCsv(result);
+    return isScoringResult(result) ? scoringToCsv(result) : resultToCsv(result);
+  },
+  toCallLog(result) {
+    return isScoringResult(result) ? scoringCallLog(result) : null;
   },
   toHtml(jobId, result) {
-    return renderResultsPage(jobId, result);
+    return isScoringResult(result) ? renderScoringPage(jobId, result) : renderResultsPage(jobId, result);
   },
 };

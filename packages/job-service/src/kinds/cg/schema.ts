@@ -1,6 +1,7 @@
 // POST /v1/compounds/generate body: the seed's fields plus optional reference ligands and options, strict.
 // The schema checks shapes and sizes; prepare() checks meaning (formats, ranges, SMILES) with clearer messages.
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_ORACLE_CALLS, STRATEGIES } from '@evident/compound-generation';
 
 const Range = (description: string) => Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description });
 
@@ -78,6 +79,16 @@ export const CgOptions = Type.Object(
         description: 'Docking calls in all, each stereoisomer counted (default 3 x num_molecules + 30)',
       }),
     ),
+    strategy: Type.Optional(
+      Type.Union(
+        STRATEGIES.map((s) => Type.Literal(s)),
+        {
+          description:
+            'With scoring: the optimizer (default: the one the PMO benchmark shows best; graph_ga, mol_ga, ' +
+            'surrogate_ga, random_screen; see packages/compound-generation)',
+        },
+      ),
+    ),
     covalent_design: Type.Optional(
       Type.Boolean({
         default: false,
@@ -151,6 +162,28 @@ export const CgRequest = Type.Object(
       ),
     ),
     options: Type.Optional(CgOptions),
+    scoring: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'A REINVENT 4 scoring profile in its JSON form: the scoring section ({ type, component: [...] }) or a ' +
+          'configuration holding one ({ scoring: {...} }). The job then optimizes molecules for it within budget ' +
+          "(packages/compound-generation, 'Scoring profiles'); ExternalProcess must name a scorer registered on " +
+          'the server',
+      }),
+    ),
+    budget: Type.Optional(
+      Type.Object(
+        {
+          max_oracle_calls: Type.Integer({
+            minimum: 1,
+            maximum: MAX_ORACLE_CALLS,
+            description:
+              "With scoring: distinct molecules that may be scored (repeats are free, as PMO counts); at most the plan's cap",
+          }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     callback_url: Type.Optional(
       Type.String({ minLength: 1, maxLength: 2048, description: 'Notified (POST) when the job finishes' }),
     ),
