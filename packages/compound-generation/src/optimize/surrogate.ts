@@ -4,15 +4,16 @@
 // GAUCHE, NeurIPS 2023) and of the similarity models of active-learning virtual screens (Graff et al., Chem. Sci.
 // 2021): cheap enough to refit at every batch, with an uncertainty (how far a candidate is from anything
 // scored) that keeps exploration alive.
-import { foldMorgan, type Fingerprint } from '../chem/fingerprint.js';
-import { molGraph } from '../chem/graph.js';
-import { morganCounts } from '../chem/morgan.js';
+import type { Fingerprint } from '../chem/fingerprint.js';
 import { parseSmiles, type Mol, type RDKit } from '../rdkit.js';
 
 const BITS = 1024;
+const MORGAN = JSON.stringify({ radius: 2, nBits: BITS });
 
+/** RDKit's Morgan radius-2 bit vector, 1024 bits (one WebAssembly call: several times faster than in JS). */
 export function molFingerprint(mol: Mol): Fingerprint {
-  return foldMorgan(morganCounts(molGraph(mol), 2).keys(), BITS);
+  const u = mol.get_morgan_fp_as_uint8array(MORGAN) as Uint8Array;
+  return new Uint32Array(u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength));
 }
 
 export function fingerprintOf(rd: RDKit, smiles: string): Fingerprint | null {
