@@ -16,6 +16,8 @@ export interface NodeColumns {
   rows?: ArrayLike<number>;
   /** Number of slots when `rows` is absent. */
   size: number;
+  /** The node at a slot, when the graph can give it: a filtered scan then builds nodes only for the slots kept. */
+  node?: (slot: number) => GraphNode;
   columns: Record<string, Column>;
 }
 
@@ -32,7 +34,7 @@ export function columnsFromNodes(nodes: readonly GraphNode[], keys: readonly str
     if (!c) return undefined;
     columns[key] = c;
   }
-  return { size: nodes.length, columns };
+  return { size: nodes.length, columns, node: (i) => nodes[i]! };
 }
 
 function columnOf(nodes: readonly GraphNode[], key: string): Column | undefined {

@@ -28,6 +28,25 @@ export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, 
   return run(op.items, scan, sel, ctx);
 }
 
+/** The nodes of a filtered scan, built only for the slots the filters keep; undefined: scan row by row. */
+export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalContext): Row[] | undefined {
+  if (!ctx.graph.scanColumns) return undefined;
+  const scan = ctx.graph.scanColumns(op.label, [...new Set(op.filters.map((f) => f.key))]);
+  if (!scan?.node) return undefined;
+  const sel = select(scan, op.filters, ctx);
+  if (!sel) return undefined;
+  const out: Row[] = [];
+  for (let i = 0; i < sel.length; i++) {
+    ctx.budget.tick();
+    const n = scan.node(sel[i]!);
+    if (n.deleted) continue;
+    const r: Row = {};
+    setOwn(r, op.variable, n);
+    out.push(r);
+  }
+  return out;
+}
+
 /** The slots every filter keeps, in scan order. */
 function select(scan: NodeColumns, filters: ColumnFilter[], ctx: EvalContext): ArrayLike<number> | undefined {
   const all = scan.rows;

@@ -104,6 +104,10 @@ function details(op: Op): string {
         .join(', ')}`;
     case 'NodeCount':
       return `${op.name} = count((${op.label ? `:${op.label}` : ''}))`;
+    case 'NodeColumnScan':
+      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''}) WHERE ${op.filters
+        .map((f) => `${v(op.variable)}.${f.key} ${f.op} ${expr(f.value)}`)
+        .join(' AND ')}`;
     case 'ExpandCount':
       return `${op.names.join(', ')} = count(${details(op.expand)})`;
   }

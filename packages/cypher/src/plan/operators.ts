@@ -134,6 +134,15 @@ export type Op = Base &
         fallback: Op;
       }
     | { op: 'NodeCount'; name: string; label: string | undefined; fallback: Op }
+    /** A scan whose filters are answered over the graph's columns: nodes are built only for the slots kept. */
+    | {
+        op: 'NodeColumnScan';
+        variable: string;
+        label: string | undefined;
+        filters: ColumnFilter[];
+        /** The same scan and filter row by row, when the graph cannot give the columns or the nodes. */
+        fallback: Op;
+      }
     /** count(*) of the rows `Expand`/`VarLengthExpand` would give, without building them. */
     | { op: 'ExpandCount'; input: Op; names: string[]; expand: Op }
   );
@@ -147,6 +156,7 @@ export function inputsOf(op: Op): Op[] {
     case 'Interpret':
     case 'ColumnarAggregate':
     case 'NodeCount':
+    case 'NodeColumnScan':
       return [];
     case 'Union':
       return op.inputs;

@@ -11,7 +11,7 @@ import { CypherLimitError, CypherTypeError } from '../errors.js';
 import { type EvalContext, evaluate, isList, listSource, lookup, type Row, truthy } from '../eval.js';
 import { count } from '../execute.js';
 import { GraphNode, GraphRelationship, isMap, ownValue, PathValue, setOwn, type Value } from '../values.js';
-import { columnarAggregate } from './columnar.js';
+import { columnarAggregate, columnScan } from './columnar.js';
 import { countExpansions, nodeCount } from './count.js';
 import type { NodeCheck, Op, Predicate } from './operators.js';
 
@@ -121,6 +121,8 @@ export class Runner {
         return columnarAggregate(op, ctx) ?? this.rows(op.fallback, arg);
       case 'NodeCount':
         return nodeCount(op, ctx) ?? this.rows(op.fallback, arg);
+      case 'NodeColumnScan':
+        return columnScan(op, ctx) ?? this.rows(op.fallback, arg);
       case 'ExpandCount':
         return countExpansions(op, this, arg);
       case 'ProduceResults':

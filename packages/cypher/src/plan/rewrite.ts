@@ -13,7 +13,7 @@
 import { children, findAggregates } from '../aggregate.js';
 import type { Expr } from '../ast.js';
 import { isAggregate } from '../execute.js';
-import type { ColumnFilter, ColumnItem, Item, Op } from './operators.js';
+import type { ColumnFilter, ColumnItem, Item, Op, Predicate } from './operators.js';
 import { mapExpr, varsOf } from './exprs.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
@@ -35,6 +35,7 @@ function withInputs(op: Op, f: (x: Op) => Op): Op {
     case 'Interpret':
     case 'ColumnarAggregate':
     case 'NodeCount':
+    case 'NodeColumnScan':
       return op;
     case 'Union':
       return { ...op, inputs: op.inputs.map(f) };
@@ -48,6 +49,7 @@ function withInputs(op: Op, f: (x: Op) => Op): Op {
 
 const RULES: ((op: Op) => Op | undefined)[] = [
   pushIntoScan,
+  columnScan,
   topK,
   inlineProjection,
   nodeCount,
@@ -157,8 +159,45 @@ function nodeCount(op: Op): Op | undefined {
   return { op: 'NodeCount', name: item.name, label, fallback: op, est: 1 };
 }
 
+/**
+ * Comparisons of `n.key` with known values right after the top scan are answered over the graph's columns
+ * (NodeColumnScan); what they cannot answer stays in a Filter above.
+ */
+function columnScan(op: Op): Op | undefined {
+  if (op.op !== 'Filter') return undefined;
+  const scan = topScan(op.input);
+  if (!scan) return undefined;
+  const filters: ColumnFilter[] = [];
+  const rest: Predicate[] = [];
+  for (const p of op.predicates) {
+    const fs = p.kind === 'expr' ? splitAnd(p.expr).map((e) => columnFilter(e, scan.variable)) : [undefined];
+    if (fs.every((f) => f !== undefined)) filters.push(...(fs as ColumnFilter[]));
+    else rest.push(p);
+  }
+  if (filters.length === 0) return undefined;
+  const label = scan.op === 'NodeByLabelScan' ? scan.label : undefined;
+  const est = op.est;
+  const fallback: Op = { op: 'Filter', input: scan, predicates: op.predicates, est };
+  const cols: Op = { op: 'NodeColumnScan', variable: scan.variable, label, filters, fallback, est };
+  return rest.length === 0 ? cols : { op: 'Filter', input: cols, predicates: rest, est };
+}
+
 function columnar(op: Op): Op | undefined {
   if (op.op !== 'Aggregate' || !readsOnlyItems(op)) return undefined;
+  if (op.input.op === 'NodeColumnScan') {
+    const c = op.input;
+    const items = op.items.map((it) => columnItem(it, c.variable));
+    if (items.some((i) => !i) || items.every((i) => i?.kind === 'key')) return undefined;
+    return {
+      op: 'ColumnarAggregate',
+      variable: c.variable,
+      label: c.label,
+      filters: c.filters,
+      items: items as ColumnItem[],
+      fallback: { ...op, input: c.fallback },
+      est: op.est,
+    };
+  }
   const filter = op.input.op === 'Filter' ? op.input : undefined;
   const scan = topScan(filter ? filter.input : op.input);
   if (!scan) return undefined;

@@ -113,7 +113,7 @@ export class KbCypherGraph implements GraphReader {
       else if (key === 'name') columns[key] = dictionary(s.entityName, picked);
       else return undefined;
     }
-    return { rows: picked, size: n, columns };
+    return { rows: picked, size: n, columns, node: (e) => this.node(e) };
   }
 
   private labelCounts?: Map<string, number>;
