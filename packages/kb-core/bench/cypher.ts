@@ -57,6 +57,10 @@ const SHAPES: Shape[] = [
     ['aggregate_by_type_with', 'MATCH (n:Entity) WITH n.type AS type RETURN type, count(*) AS cnt'],
     ['aggregate_by_type_top_k', 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS cnt ORDER BY cnt DESC LIMIT 3'],
     ['count_all', 'MATCH (n:Entity) RETURN count(*) AS cnt'],
+    [
+      'scan_filter_top_k',
+      'MATCH (n:Entity) WHERE n.claim_count > 5 RETURN n.name AS name, n.claim_count AS c ORDER BY c DESC, name LIMIT 10',
+    ],
   ].map(([name, cypher]) => ({ name: name!, cypher: cypher!, kuzu: cypher!, runs: AGG_RUNS })),
   {
     name: 'var_length_1_to_3',
