@@ -11,7 +11,7 @@ import {
   type FitContext,
 } from '@evident/target-discovery';
 import { gaussLegendreUniform, hypergeometricUpper, qnorm } from '../src/enrichment/distributions.js';
-import { symmetricEigenvalues } from '../src/enrichment/eigen.js';
+import { extremeEigenvalues, symmetricEigenvalues } from '../src/enrichment/eigen.js';
 
 const genes = geneIndex();
 
@@ -170,6 +170,8 @@ test('numerical pieces: normal quantile, hypergeometric tail, Gauss-Legendre, sy
   const a = new Float64Array(k * k);
   for (let i = 0; i < k; i++)
     for (let j = 0; j < k; j++) for (let m = 0; m < k; m++) a[i * k + j]! += q(i, m) * l[m]! * q(j, m);
+  const ext = extremeEigenvalues(Float64Array.from(a), k, new Float64Array(k), new Float64Array(k));
+  assert.ok(Math.abs(ext.min + 1) < 1e-13 && Math.abs(ext.max - 5) < 1e-13, JSON.stringify(ext));
   const e = symmetricEigenvalues(a, k);
   for (const [i, x] of [...l].sort((x, y) => x - y).entries())
     assert.ok(Math.abs(e[i]! - x) < 1e-13, `${e[i]} vs ${x}`);

@@ -2,6 +2,54 @@
 // (Martin, Reinsch & Wilkinson 1968, EISPACK tred1 + tql1). fry needs the squared singular values of a set's
 // effects, the eigenvalues of their Gram matrix.
 
+/**
+ * The smallest and largest eigenvalues of the symmetric k x k matrix `a` (row-major; overwritten): tridiagonal
+ * reduction, then bisection on Sturm sequence counts (Wilkinson 1965), each to the precision of the reduction.
+ * `d` and `e` are scratch of length >= k.
+ */
+export function extremeEigenvalues(
+  a: Float64Array,
+  k: number,
+  d: Float64Array,
+  e: Float64Array,
+): { min: number; max: number } {
+  tridiagonalize(a, k, d, e);
+  // Gershgorin bounds of the tridiagonal matrix (e[i] couples i and i + 1)
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < k; i++) {
+    const r = (i > 0 ? Math.abs(e[i - 1]!) : 0) + (i < k - 1 ? Math.abs(e[i]!) : 0);
+    lo = Math.min(lo, d[i]! - r);
+    hi = Math.max(hi, d[i]! + r);
+  }
+  return { min: bisect(d, e, k, 1, lo, hi), max: bisect(d, e, k, k, lo, hi) };
+}
+
+/** Eigenvalues below x of the tridiagonal matrix (diagonal d, off-diagonal e). */
+function sturmCount(d: Float64Array, e: Float64Array, k: number, x: number): number {
+  let count = 0;
+  let q = d[0]! - x;
+  if (q < 0) count++;
+  for (let i = 1; i < k; i++) {
+    const off = e[i - 1]!;
+    q = d[i]! - x - (off * off) / (q === 0 ? Number.MIN_VALUE * 1e10 : q);
+    if (q < 0) count++;
+  }
+  return count;
+}
+
+/** The j-th smallest eigenvalue (1-based) of the tridiagonal matrix, by bisection in [lo, hi]. */
+function bisect(d: Float64Array, e: Float64Array, k: number, j: number, lo: number, hi: number): number {
+  const scale = Math.max(Math.abs(lo), Math.abs(hi));
+  for (let iter = 0; iter < 200 && hi - lo > 2 * Number.EPSILON * scale; iter++) {
+    const mid = (lo + hi) / 2;
+    if (mid === lo || mid === hi) break;
+    if (sturmCount(d, e, k, mid) >= j) hi = mid;
+    else lo = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 /** Eigenvalues of the symmetric k x k matrix `a` (row-major; overwritten), ascending. */
 export function symmetricEigenvalues(a: Float64Array, k: number): Float64Array {
   const d = new Float64Array(k);
