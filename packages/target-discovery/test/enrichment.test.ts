@@ -176,3 +176,29 @@ test('numerical pieces: normal quantile, hypergeometric tail, Gauss-Legendre, sy
   for (const [i, x] of [...l].sort((x, y) => x - y).entries())
     assert.ok(Math.abs(e[i]! - x) < 1e-13, `${e[i]} vs ${x}`);
 });
+
+test('enrich: a row with a missing value is left out of camera and fry (not of goana), with a warning', () => {
+  const ctx = tinyContext(8);
+  const values = ctx.fit!.values;
+  const data = Float64Array.from(values.data);
+  data[0] = NaN; // TP53's first sample
+  const withNa: FitContext = { ...ctx, fit: { ...ctx.fit!, values: { ...values, data } } };
+  const gmt = 'S1\td\tTP53\tEGFR\tBRCA1\tMYC';
+  const r = enrich(withNa, { gene_sets: gmt, min_size: 2 });
+  assert.match(r.warnings.join(' '), /camera and fry: 1 row\(s\) with missing values left out/);
+  assert.equal(r.rows.find((x) => x.method === 'camera')!.size, 3);
+  assert.equal(r.rows.find((x) => x.method === 'fry')!.size, 3);
+  assert.equal(r.rows.find((x) => x.method === 'goana')!.size, 4);
+  // the complete rows give what a fit without the row gives
+  const without: FitContext = {
+    ...ctx,
+    featureIds: ctx.featureIds.slice(1),
+    genes: ctx.genes.slice(1),
+    logFC: Float64Array.from(ctx.logFC).slice(1),
+    pValue: Float64Array.from(ctx.pValue).slice(1),
+    fit: { ...ctx.fit!, values: { nrow: values.nrow - 1, ncol: values.ncol, data: data.slice(values.ncol) } },
+  };
+  const ref = enrich(without, { gene_sets: gmt, min_size: 2, methods: ['camera', 'fry'] });
+  for (const m of ['camera', 'fry'])
+    assert.equal(r.rows.find((x) => x.method === m)!.p_value, ref.rows.find((x) => x.method === m)!.p_value);
+});

@@ -269,7 +269,7 @@ export function enrich(
         .map(({ set, rows: r }) => ({
           set,
           rows: r,
-          fit: Int32Array.from(r.map((i) => map[i]!).filter((i) => i >= 0)),
+          fit: fx!.sign.length === G ? r : r.map((i) => map[i]!).filter((i) => i >= 0), // rows of the complete-row fit
         }))
         .filter((m) => m.fit.length >= o.minSize && m.fit.length <= o.maxSize);
       tested = Math.max(tested, inRange.length);
