@@ -15,6 +15,7 @@ import { http, startTestServer, waitForStatus, type TestServer } from './helpers
 
 const PMO = join(repoRoot, 'packages/compound-generation/profiles/pmo');
 const GOOD_SCORER = join(repoRoot, 'packages/compound-generation/test/fixtures/external-scorers/good.py');
+const MISBEHAVE = join(repoRoot, 'packages/compound-generation/test/fixtures/external-scorers/misbehave.py');
 const pmoProfile = (name: string) => parseToml(readFileSync(join(PMO, `${name}.toml`), 'utf8'));
 
 const seed = { target_uniprot: 'P00533', binding_site: { residues: ['K721', 'T790'] } };
@@ -45,6 +46,7 @@ before(async () => {
     registry,
     JSON.stringify({
       length: { executable: '/usr/bin/python3', args: [GOOD_SCORER, '--scale', '0.01'], timeout_s: 60 },
+      crashes: { executable: '/usr/bin/python3', args: [MISBEHAVE, 'crash'] },
     }),
   );
   s = await startTestServer({ externalScorersFile: registry, maxAttempts: 1 });
@@ -137,14 +139,28 @@ test('ExternalProcess naming a registered scorer runs its registered command', a
   for (const c of calls.slice(1)) assert.equal(Number(c[4]), c[1]!.length * 0.01, c[1]);
 });
 
+test('a registered scorer that crashes fails the job with its error', async () => {
+  const r = await submit({ ...seed, scoring: externalProfile('crashes'), budget: { max_oracle_calls: 30 } });
+  assert.equal(r.status, 202, r.text);
+  const done = await waitForStatus(s.url, key, r.body.job_id, 300_000);
+  assert.equal(done.status, 'failed');
+  assert.equal(done.error.code, 'job_failed');
+  assert.match(
+    done.error.message,
+    /external scorer \/usr\/bin\/python3: exited with status 3; stderr: .*model file is missing/,
+  );
+});
+
 test('refusals: 400 invalid_parameters with the JSON pointer, no job made', async () => {
+  const jobCount = async () => (await http(s.url, 'GET', '/v1/jobs?kind=cg', { key })).body.jobs.length;
+  const jobsBefore = await jobCount();
   const cap = PLANS.student.max_oracle_calls;
   const qed = pmoProfile('qed');
   const cases: Array<[unknown, string, RegExp]> = [
     [
       { ...seed, scoring: externalProfile('/usr/bin/python3', '-c "import os"'), budget: { max_oracle_calls: 10 } },
       '/scoring/component/0/ExternalProcess/endpoint/0/params/executable',
-      /no external scorer named "\/usr\/bin\/python3" is registered on this server \(registered: length\)/,
+      /no external scorer named "\/usr\/bin\/python3" is registered on this server \(registered: length, crashes\)/,
     ],
     [
       { ...seed, scoring: externalProfile('length', '--scale 100'), budget: { max_oracle_calls: 10 } },
@@ -183,8 +199,7 @@ test('refusals: 400 invalid_parameters with the JSON pointer, no job made', asyn
     assert.ok(detail, `${path} in ${JSON.stringify(r.body.error.details)}`);
     assert.match(detail.message, message);
   }
-  const jobs = (await http(s.url, 'GET', '/v1/jobs?kind=cg', { key })).body.jobs;
-  assert.equal(jobs.length, 2, 'only the two accepted jobs above');
+  assert.equal(await jobCount(), jobsBefore, 'no job made');
 });
 
 test('a seed request still works and has no call log', async () => {
