@@ -169,6 +169,8 @@ const SHAPES = [
   'MATCH (a:A) OPTIONAL MATCH p = (a)-[:S]->(b) RETURN a.c AS c, length(p) AS l',
   'MATCH (a:A)-->(b) RETURN a.t AS t, count(*) AS n ORDER BY count(*) DESC, t',
   'MATCH (a:A)-->(b) RETURN a.t AS t, count(*) AS n ORDER BY -count(*) + n * 2, t LIMIT 2',
+  'MATCH (a:A)-[r:R]->(b) WITH r, b LIMIT 20 MATCH (x)-[r]->(y) RETURN x.c, y.c, b.c',
+  'MATCH ()-[r]-() WITH r LIMIT 30 MATCH (x)-[r]-(y) RETURN count(*) AS n',
   // Checks pushed into a scan are not lost by the count and columnar rewrites.
   'MATCH (n:A {k: true}) RETURN count(*) AS n',
   'MATCH (n:A:B) RETURN n.t AS t, count(*) AS n',
@@ -214,7 +216,7 @@ test('EXPLAIN plans without running; PROFILE runs and counts rows per operator',
   assert.ok(typeof scan.time_ms === 'number' && scan.time_ms >= 0);
 
   // A query not planned yet says so, and still runs.
-  const interpreted = runCypher(g, 'PROFILE MATCH ()-[r]->() MATCH ()-[r]->() RETURN count(*) AS n');
+  const interpreted = runCypher(g, 'PROFILE MATCH ()-[r*1..2]->() MATCH ()-[r*1..2]->() RETURN count(*) AS n');
   assert.equal(interpreted.plan!.operator, 'Interpret');
   assert.equal(interpreted.rows.length, 1);
   // Positions in errors are those of the text as written.

@@ -54,7 +54,8 @@ function details(op: Op): string {
       const range = op.op === 'VarLengthExpand' ? `*${op.min}..${Number.isFinite(op.max) ? op.max : ''}` : '';
       const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
       const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
-      return `${op.into ? 'Into ' : ''}(${v(op.from)})${l}[${v(op.rel)}${types}${range}]${r}(${v(op.to)})`;
+      const bound = op.op === 'Expand' && op.relBound ? 'bound ' : '';
+      return `${op.into ? 'Into ' : ''}${bound}(${v(op.from)})${l}[${v(op.rel)}${types}${range}]${r}(${v(op.to)})`;
     }
     case 'Filter':
       return op.predicates.map(predicate).join(' AND ');

@@ -73,6 +73,8 @@ export type Op = Base &
         into: boolean;
         /** Relationship variables bound earlier in the same MATCH: relationships are unique within it. */
         distinctFrom: string[];
+        /** `rel` is bound before the MATCH: the expansion must follow that relationship. */
+        relBound?: boolean;
       }
     | {
         op: 'VarLengthExpand';

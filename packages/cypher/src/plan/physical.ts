@@ -167,9 +167,11 @@ export class Runner {
       if (!(from instanceof GraphNode)) continue;
       const used = usedBy(row, op.distinctFrom);
       const target = op.into ? lookup(row, op.to) : undefined;
+      const only = op.relBound ? lookup(row, op.rel) : undefined;
+      if (op.relBound && !(only instanceof GraphRelationship)) continue;
       for (const r of g.expand(from, op.direction, op.types)) {
         budget.tick();
-        if (r.deleted || used?.has(r)) continue;
+        if (r.deleted || used?.has(r) || (only !== undefined && r !== only)) continue;
         const other = r.start === from ? r.end : r.start;
         if (op.into) {
           if (other !== target) continue;

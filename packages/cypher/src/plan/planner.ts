@@ -2,8 +2,8 @@
 // cheapest node (bound before the MATCH, found by an index seek, or the smallest label by the graph's counts)
 // and expands right, then left; WHERE is split into conjuncts, each placed right after the operator that binds
 // its last variable. WITH and RETURN become Projection or Aggregate, Distinct, Sort, Skip, Limit and Filter.
-// What is not planned yet (writes, CALL, a relationship variable bound twice) makes the whole query an
-// `Interpret` leaf: it runs clause by clause.
+// What is not planned yet (writes, CALL, a relationship variable repeated in one MATCH or a variable-length
+// one bound before it) makes the whole query an `Interpret` leaf: it runs clause by clause.
 import { findAggregates } from '../aggregate.js';
 import type { Clause, Expr, NodePattern, PatternPart, Projection, SingleQuery } from '../ast.js';
 import { isAggregate } from '../execute.js';
@@ -142,7 +142,10 @@ class Planner {
     for (const part of parts) {
       for (const r of part.rels) {
         if (r.variable === null) continue;
-        if (bound.has(r.variable) || seen.has(r.variable)) throw new NotPlanned('a relationship variable bound twice');
+        // Bound before the MATCH, a single relationship is an Expand that must reach it; a path's list is not planned.
+        if (seen.has(r.variable) || (bound.has(r.variable) && r.range !== null)) {
+          throw new NotPlanned('a relationship variable bound twice');
+        }
         seen.add(r.variable);
       }
     }
@@ -183,7 +186,8 @@ class Planner {
         };
         const deg = this.degree(r.types, direction);
         if (r.range === null) {
-          op = { op: 'Expand', ...common, est: op.est * (into ? Math.min(1, deg) : deg) };
+          const relBound = bound.has(rels[i]!);
+          op = { op: 'Expand', ...common, relBound, est: op.est * (into || relBound ? Math.min(1, deg) : deg) };
         } else {
           const min = r.range.min ?? 1;
           const max = r.range.max ?? Number.POSITIVE_INFINITY;

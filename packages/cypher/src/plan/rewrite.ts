@@ -257,7 +257,7 @@ function expandCount(op: Op): Op | undefined {
   if (op.op !== 'Aggregate' || op.keys.length > 0 || !readsOnlyItems(op)) return undefined;
   const e = op.input;
   if (e.op !== 'Expand' && e.op !== 'VarLengthExpand') return undefined;
-  if (e.into || (e.op === 'VarLengthExpand' && e.relProps)) return undefined;
+  if (e.into || (e.op === 'VarLengthExpand' && e.relProps) || (e.op === 'Expand' && e.relBound)) return undefined;
   // Every item counts the expansions (the variables it binds are never null).
   if (!op.items.every((it) => isCountOf(it.expr, [e.from, e.to, e.rel]))) return undefined;
   return { op: 'ExpandCount', input: e.input, names: op.items.map((i) => i.name), expand: e, est: 1 };
