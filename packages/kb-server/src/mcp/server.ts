@@ -43,7 +43,8 @@ export function createMcpServer(db: KbDB, options: McpServerOptions = {}): Serve
       capabilities: { tools: {}, resources: {} },
       instructions:
         'Evident KB: a claim-native knowledge base. Every fact is a claim with a source; entities and relationships are derived from claims. ' +
-        'Start with search_entities to find ids, query_entity for context, get_claims for provenance; read kb://schema for entity types and predicates.',
+        'Start with search_entities to find ids, query_entity for context, get_claims for provenance; read kb://schema for entity types and predicates. ' +
+        'search_claims finds claims by meaning, cypher_query matches graph patterns, and the reasoning tools (consensus, test_hypothesis, impact, drift, ...) weigh the evidence.',
     },
   );
 

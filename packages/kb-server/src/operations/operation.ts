@@ -61,14 +61,19 @@ export class RawJson {
   constructor(readonly text: string) {}
 }
 
-type Definition<I extends TObject> = Omit<Operation, 'input' | 'run' | 'idempotent'> & {
+type Definition<I extends TObject, O extends TObject> = Omit<Operation, 'input' | 'output' | 'run' | 'idempotent'> & {
   input: I;
+  output: O;
   idempotent?: boolean;
-  run(db: KbDB, input: Static<I>): Promise<unknown>;
+  run(db: KbDB, input: Static<I>): Promise<Static<O> | RawJson>;
 };
 
-/** One operation; `run` gets its input as the schema types it (both surfaces have checked it against the schema). */
-export function operation<I extends TObject>(def: Definition<I>): Operation {
+/**
+ * One operation. `run` gets its input as the schema types it (both surfaces have checked it against the schema),
+ * and must answer what the output schema describes: a library answer that lost or retyped a field the schema
+ * names fails to compile.
+ */
+export function operation<I extends TObject, O extends TObject>(def: Definition<I, O>): Operation {
   return { ...def, idempotent: def.idempotent ?? def.effect === 'read' } as Operation;
 }
 
@@ -82,8 +87,8 @@ export const AsOf = Type.String({
  * A read that answers as of a moment: `as_of` joins its input, and `run` reads the view at that moment (the live
  * base without it).
  */
-export function readAt<I extends TObject>(
-  def: Omit<Definition<I>, 'run' | 'effect'> & { run(view: KbReader, input: Static<I>): Promise<unknown> },
+export function readAt<I extends TObject, O extends TObject>(
+  def: Omit<Definition<I, O>, 'run' | 'effect'> & { run(view: KbReader, input: Static<I>): Promise<Static<O>> },
 ): Operation {
   return {
     ...def,

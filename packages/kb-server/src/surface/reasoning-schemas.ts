@@ -1,6 +1,6 @@
 // Response schemas of the reasoning calls (packages/kb/README.md, "Reasoning over evidence"): the fields each
 // call documents, objects left open so that a field the library adds is not dropped by the serializer.
-import { Type } from '@sinclair/typebox';
+import { type TProperties, Type } from '@sinclair/typebox';
 import { Claim, EntitySummary } from './schemas.js';
 
 const open = { additionalProperties: true } as const;
@@ -12,7 +12,9 @@ export const FactRef = Type.Object(
   { content_id: Str, subject_id: Str, predicate: Str, predicate_class: Str, object_id: Str },
   open,
 );
-const withFact = (extra: Parameters<typeof Type.Object>[0]) => Type.Composite([FactRef, Type.Object(extra)], open);
+// Spread, not Type.Composite: a composite's static type has an index signature the library's interfaces lack, and
+// the operation table checks each library answer against its schema at compile time.
+const withFact = <P extends TProperties>(extra: P) => Type.Object({ ...FactRef.properties, ...extra }, open);
 
 export const Impact = Type.Object(
   {
@@ -34,7 +36,7 @@ const AuditEvent = Type.Object(
   },
   open,
 );
-const Depth = Type.Composite([Claim, Type.Object({ depth: Int })], open);
+const Depth = Type.Object({ ...Claim.properties, depth: Int }, open);
 
 export const ClaimAudit = Type.Object(
   {
@@ -42,7 +44,7 @@ export const ClaimAudit = Type.Object(
     claim: Claim,
     source: Type.Object({ source_id: Str, source_type: Str }),
     derived_from: Type.Array(Depth),
-    dependants: Type.Array(Type.Composite([Claim, Type.Object({ depth: Int, derived_via: Str })], open)),
+    dependants: Type.Array(Type.Object({ ...Claim.properties, depth: Int, derived_via: Str }, open)),
     corroborating: Type.Array(Claim),
     events: Type.Array(AuditEvent),
   },
@@ -165,9 +167,7 @@ export const Blindspots = Type.Object(
     single_predicate_entities: Type.Object(
       {
         count: Int,
-        entities: Type.Array(
-          Type.Composite([EntitySummary, Type.Object({ predicate: Str, relationships: Int })], open),
-        ),
+        entities: Type.Array(Type.Object({ ...EntitySummary.properties, predicate: Str, relationships: Int }, open)),
       },
       open,
     ),
@@ -179,7 +179,7 @@ export const Blindspots = Type.Object(
   open,
 );
 
-const WithInfers = Type.Composite([InferencePath, Type.Object({ infers: Str })], open);
+const WithInfers = Type.Object({ ...InferencePath.properties, infers: Str }, open);
 export const HypothesisTest = Type.Object(
   {
     subject_id: Str,
@@ -195,7 +195,7 @@ export const HypothesisTest = Type.Object(
     support: Num,
     opposition: Num,
     direct: Type.Array(Claim),
-    contradicting: Type.Array(Type.Composite([Claim, Type.Object({ contradiction: Str })], open)),
+    contradicting: Type.Array(Type.Object({ ...Claim.properties, contradiction: Str }, open)),
     indirect_support: Type.Array(WithInfers),
     indirect_opposition: Type.Array(WithInfers),
   },
