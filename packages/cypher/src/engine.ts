@@ -81,6 +81,7 @@ export function runCypher(
     budget,
     writes: mayWrite(q),
   };
+  const started = performance.now();
   const stream =
     plan.op === 'Interpret'
       ? executeQuery(q, ctx)
@@ -104,10 +105,16 @@ export function runCypher(
       budget.hold(bytes, 'the result');
       rows.push(row);
     }
+  } catch (e) {
+    // PROFILE of a query stopped by a budget: the error carries the plan with what each operator did so far.
+    if (profile && e instanceof CypherLimitError) Object.assign(e, { plan: describePlan(plan, profile) });
+    throw e;
   } finally {
     budget.release(held);
   }
   const out: PlannedResult = { columns: stream.columns, rows };
+  // An interpreted query is one operator: its rows are the result's, its time the whole run's.
+  if (plan.op === 'Interpret') profile?.set(plan, { rows: rows.length, ms: performance.now() - started });
   if (mode === 'profile') out.plan = describePlan(plan, profile);
   return out;
 }

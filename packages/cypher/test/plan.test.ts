@@ -219,6 +219,7 @@ test('EXPLAIN plans without running; PROFILE runs and counts rows per operator',
   const interpreted = runCypher(g, 'PROFILE MATCH ()-[r*1..2]->() MATCH ()-[r*1..2]->() RETURN count(*) AS n');
   assert.equal(interpreted.plan!.operator, 'Interpret');
   assert.equal(interpreted.rows.length, 1);
+  assert.equal(interpreted.plan!.rows, 1);
   // Positions in errors are those of the text as written.
   assert.throws(() => runCypher(g, 'EXPLAIN MATCH (a) RETURN b'), /UndefinedVariable|not defined/);
   assert.throws(
@@ -268,6 +269,14 @@ test('a sort or an aggregation whose rows all go to the result stops at max_rows
     () => runCypher(g, 'MATCH (a)-->(b) RETURN a.c AS c, count(*) AS n', {}, { maxRows: 20 }),
     (e: unknown) =>
       e instanceof CypherLimitError && e.limit === 'max_rows' && /aggregation stopped at group 21/.test(e.message),
+  );
+  // PROFILE of a query a budget stops says where the rows and the time went until then.
+  assert.throws(
+    () => runCypher(g, 'PROFILE MATCH (a)-->(b)-->(c) RETURN a.c, c.c', {}, { maxRows: 30 }),
+    (e: unknown) => {
+      const plan = (e as { plan?: PlanDescription }).plan;
+      return e instanceof CypherLimitError && plan?.operator === 'ProduceResults' && plan.rows === 31;
+    },
   );
   // With a LIMIT the sort keeps only what it returns: no error.
   assert.equal(runCypher(g, 'MATCH (a)-->(b) RETURN a.c ORDER BY a.c LIMIT 50', {}, { maxRows: 50 }).rows.length, 50);
