@@ -31,20 +31,39 @@ export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, 
 /** The nodes of a filtered scan, built only for the slots the filters keep; undefined: scan row by row. */
 export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalContext): Row[] | undefined {
   if (!ctx.graph.scanColumns) return undefined;
-  const scan = ctx.graph.scanColumns(op.label, [...new Set(op.filters.map((f) => f.key))]);
-  if (!scan?.node) return undefined;
+  const keys = new Set([...op.filters.map((f) => f.key), ...(op.columns ?? []).map((c) => c.key)]);
+  const scan = ctx.graph.scanColumns(op.label, [...keys]);
+  if (!scan || (!op.columns && !scan.node)) return undefined;
   const sel = select(scan, op.filters, ctx);
   if (!sel) return undefined;
   const out: Row[] = [];
+  if (op.columns) {
+    const read = op.columns.map((c) => ({ name: c.name, value: reader(ownValue(scan.columns, c.key) as Column) }));
+    for (let i = 0; i < sel.length; i++) {
+      ctx.budget.tick();
+      const r: Row = {};
+      for (const c of read) setOwn(r, c.name, c.value(sel[i]!));
+      out.push(r);
+    }
+    return out;
+  }
   for (let i = 0; i < sel.length; i++) {
     ctx.budget.tick();
-    const n = scan.node(sel[i]!);
+    const n = scan.node!(sel[i]!);
     if (n.deleted) continue;
     const r: Row = {};
     setOwn(r, op.variable, n);
     out.push(r);
   }
   return out;
+}
+
+/** A column's value at a slot, as the node's property reads (INTEGERs as bigint, a missing value as null). */
+function reader(c: Column): (slot: number) => Value {
+  if (c.kind === 'dict') return (s) => (c.codes[s]! < 0 ? null : c.dict[c.codes[s]!]!);
+  const { values, nulls } = c;
+  if (c.kind === 'int') return (s) => (nulls && nulls[s] !== 0 ? null : BigInt(values[s]!));
+  return (s) => (nulls && nulls[s] !== 0 ? null : values[s]!);
 }
 
 /** The slots every filter keeps, in scan order. */

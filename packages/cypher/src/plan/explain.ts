@@ -108,7 +108,7 @@ function details(op: Op): string {
     case 'NodeColumnScan':
       return `(${v(op.variable)}${op.label ? `:${op.label}` : ''}) WHERE ${op.filters
         .map((f) => `${v(op.variable)}.${f.key} ${f.op} ${expr(f.value)}`)
-        .join(' AND ')}`;
+        .join(' AND ')}${op.columns ? `: ${op.columns.map((c) => `${c.name} = .${c.key}`).join(', ')}` : ''}`;
     case 'ExpandCount':
       return `${op.names.join(', ')} = count(${details(op.expand)})`;
   }

@@ -142,6 +142,11 @@ export type Op = Base &
         variable: string;
         label: string | undefined;
         filters: ColumnFilter[];
+        /**
+         * Late materialisation: rows of these properties read from the columns (`name` = `variable.key`) instead
+         * of the node, when nothing after the scan needs the node itself.
+         */
+        columns?: { name: string; key: string }[];
         /** The same scan and filter row by row, when the graph cannot give the columns or the nodes. */
         fallback: Op;
       }

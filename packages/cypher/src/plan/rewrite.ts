@@ -19,7 +19,8 @@ import { mapExpr, varsOf } from './exprs.js';
 type Call = Extract<Expr, { kind: 'call' }>;
 
 export function rewrite(op: Op): Op {
-  const out = bottomUp(op);
+  // Twice: a rule can open the way for one below it (a projection narrowed for a sort can then read columns).
+  const out = bottomUp(bottomUp(op));
   return out.op === 'ProduceResults' ? { ...out, input: markBounded(out.input) } : out;
 }
 
@@ -50,6 +51,7 @@ function withInputs(op: Op, f: (x: Op) => Op): Op {
 const RULES: ((op: Op) => Op | undefined)[] = [
   pushIntoScan,
   columnScan,
+  columnProjection,
   topK,
   inlineProjection,
   nodeCount,
@@ -182,9 +184,22 @@ function columnScan(op: Op): Op | undefined {
   return rest.length === 0 ? cols : { op: 'Filter', input: cols, predicates: rest, est };
 }
 
+/** A projection of `n.key`s over a column scan reads the columns: no node is built (late materialisation). */
+function columnProjection(op: Op): Op | undefined {
+  if (op.op !== 'Projection' || op.keep || op.input.op !== 'NodeColumnScan' || op.input.columns) return undefined;
+  const scan = op.input;
+  const columns: { name: string; key: string }[] = [];
+  for (const it of op.items) {
+    const key = propOf(it.expr, scan.variable);
+    if (key === undefined) return undefined;
+    columns.push({ name: it.name, key });
+  }
+  return { ...scan, columns, fallback: { ...op, input: scan.fallback }, est: op.est };
+}
+
 function columnar(op: Op): Op | undefined {
   if (op.op !== 'Aggregate' || !readsOnlyItems(op)) return undefined;
-  if (op.input.op === 'NodeColumnScan') {
+  if (op.input.op === 'NodeColumnScan' && !op.input.columns) {
     const c = op.input;
     const items = op.items.map((it) => columnItem(it, c.variable));
     if (items.some((i) => !i) || items.every((i) => i?.kind === 'key')) return undefined;
@@ -272,6 +287,8 @@ function shapeOf(op: Op): string[] | undefined {
       return op.keep ? undefined : op.items.map((i) => i.name);
     case 'ColumnarAggregate':
       return op.items.map((i) => i.name);
+    case 'NodeColumnScan':
+      return op.columns?.map((c) => c.name);
     case 'NodeCount':
       return [op.name];
     case 'ExpandCount':
