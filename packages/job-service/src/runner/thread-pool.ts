@@ -10,21 +10,17 @@
 // only grows while its instance lives) go with it, threads start again when tasks come, and the pool's warm threads
 // are kept started but replaced by fresh ones once they have worked, so that an idle server holds what a fresh
 // thread needs and no more.
-import { type ResourceLimits, Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { deserializeError } from '@evident/contract';
+import { onWorkerEnd, siblingModule, startWorker } from '@evident/worker-threads';
 import type { KindSettings } from '../kinds/job-kind.js';
 import type { FromThread, ThreadData, ThreadTask } from './protocol.js';
 import { TaskAbortedError, TaskOutOfMemoryError, TaskTimeoutError } from './thread-errors.js';
 
-// Built mode runs thread.js directly. Source mode (tsx) runs thread.ts: the worker inherits the parent's
-// execArgv (`--conditions=evident-source --import tsx`), but on Node 20 the --import hooks are not yet active
-// for a worker's entry module, so a tiny bootstrap registers tsx in the thread before importing it.
-const sourceMode = import.meta.url.endsWith('.ts');
-const threadFile = new URL(sourceMode ? './thread.ts' : './thread.js', import.meta.url);
+// thread.ts from the sources (tests, under tsx), thread.js built: @evident/worker-threads starts either.
+const threadModule = siblingModule(import.meta.url, './thread');
 function newThread(workerData: ThreadData, resourceLimits: ResourceLimits | undefined): Worker {
-  if (!sourceMode) return new Worker(threadFile, { workerData, resourceLimits });
-  const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(threadFile.href)}); })`;
-  return new Worker(boot, { eval: true, workerData, resourceLimits });
+  return startWorker(threadModule, { workerData, resourceLimits });
 }
 
 export interface ThreadPoolOptions {
@@ -154,14 +150,15 @@ export class ThreadPool {
       p?.reject(p.aborted ? new TaskAbortedError() : error);
       this.pump();
     };
-    slot.worker.on('error', (e: NodeJS.ErrnoException) =>
+    onWorkerEnd(slot.worker, (e) =>
       onDeath(
-        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        e.code === 'worker_out_of_memory'
           ? new TaskOutOfMemoryError(this.options.resourceLimits?.maxOldGenerationSizeMb)
-          : new Error(`worker thread crashed: ${e.message}`),
+          : e.code === 'worker_failed'
+            ? new Error(`worker thread crashed: ${(e.cause as Error).message}`)
+            : new Error(`worker thread exited with code ${e.exitCode}`),
       ),
     );
-    slot.worker.on('exit', (code) => onDeath(new Error(`worker thread exited with code ${code}`)));
     return slot;
   }
 

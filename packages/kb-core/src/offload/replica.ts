@@ -7,8 +7,9 @@
 // stops it whatever it is doing and gives its memory back; a thread that dies of its heap cap answers the job it
 // was running with a 413. Jobs that had not started run again on a fresh thread, built when next needed. A
 // thread left idle is ended too, so a large query's heap does not outlive it.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { deserializeError } from '@evident/contract';
+import { siblingModule, startWorker } from '@evident/worker-threads';
 import { KbClosedError, KbValidationError } from '../errors.js';
 import { sliceRun } from '../model/claim-run.js';
 import { lastSeqOf } from '../store/log-span.js';
@@ -72,19 +73,11 @@ interface Pending {
 /** Records per read of the log: one run chunk, so that each slice of feeding on the base's thread is short. */
 const PAGE = 16_384;
 
-// Built mode runs the thread's .js file. Source mode (tsx) runs the .ts file, and on Node 20 a worker's entry
-// module does not get the parent's --import hooks, so a one-line bootstrap registers tsx in the thread first.
-// The bootstrap is made once: resolving tsx's module through the loader is a synchronous request to the loader's
-// thread, which may be busy loading another worker's modules.
-const sourceMode = import.meta.url.endsWith('.ts');
-const threadUrl = new URL(sourceMode ? './replica-thread.ts' : './replica-thread.js', import.meta.url);
-const bootstrap = sourceMode
-  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((t) => { t.register(); return import(${JSON.stringify(threadUrl.href)}); })`
-  : undefined;
+// replica-thread.ts from the sources (under tsx), .js built: @evident/worker-threads starts either.
+const threadModule = siblingModule(import.meta.url, './replica-thread');
 
 function startThread(data: ReplicaData, heapMb: number): Worker {
-  const options = { workerData: data, resourceLimits: { maxOldGenerationSizeMb: heapMb } };
-  return bootstrap ? new Worker(bootstrap, { ...options, eval: true }) : new Worker(threadUrl, options);
+  return startWorker(threadModule, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
 }
 
 /** Records up to `target` only: a run that crosses it is cut there. */

@@ -1,8 +1,8 @@
 // The structural embeddings' SVD on a worker thread of its own (svd-thread.ts), so the caller's event loop stays
 // free while it runs: the matrix is copied in, the vectors are moved back, and the thread ends with the call.
-import { Worker } from 'node:worker_threads';
 import { deserializeError, type SerializedError } from '@evident/contract';
 import type { CsrGraph } from '@evident/graph-algorithms';
+import { siblingModule, startWorker } from '@evident/worker-threads';
 import { KbOffThreadUnavailableError } from './errors.js';
 
 export interface SvdJob {
@@ -21,12 +21,8 @@ export interface SvdAnswer {
   error?: SerializedError;
 }
 
-// As replica.ts: from the TypeScript sources a bootstrap registers tsx in the thread first.
-const sourceMode = import.meta.url.endsWith('.ts');
-const threadUrl = new URL(sourceMode ? './svd-thread.ts' : './svd-thread.js', import.meta.url);
-const bootstrap = sourceMode
-  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((t) => { t.register(); return import(${JSON.stringify(threadUrl.href)}); })`
-  : undefined;
+// svd-thread.ts from the sources (under tsx), .js built: @evident/worker-threads starts either.
+const threadModule = siblingModule(import.meta.url, './svd-thread');
 
 /** randomizedSvd(csr, dim, { seed }) on a worker thread: its values, vectors (n × dim) and whether it converged. */
 export function svdOffThread(
@@ -38,9 +34,7 @@ export function svdOffThread(
   const job: SvdJob = { n: csr.n, offsets: csr.offsets, targets: csr.targets, weights: csr.weights, dim, seed };
   return new Promise((resolve, reject) => {
     let settled = false;
-    const worker = bootstrap
-      ? new Worker(bootstrap, { eval: true, workerData: job })
-      : new Worker(threadUrl, { workerData: job });
+    const worker = startWorker(threadModule, { workerData: job });
     worker.on('message', (m: SvdAnswer & { progress?: number }) => {
       if (m.progress !== undefined) {
         progress?.(m.progress);

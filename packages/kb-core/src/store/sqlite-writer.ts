@@ -2,7 +2,8 @@
 // engine's index update (see SqliteClaimStore.beginAppend), and a checkpointer. Each is started when first
 // needed and unref'd, so it never keeps a process alive; requests are answered in order, so a FIFO of waiters
 // matches replies to them.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { onWorkerEnd, siblingModule, startWorker } from '@evident/worker-threads';
 import { KbError } from '../errors.js';
 
 export type ToWriter =
@@ -16,10 +17,8 @@ export type ToWriter =
 
 export type FromWriter = { ok: true } | { ok: false; conflict: number } | { ok: false; error: string };
 
-// Built mode runs the thread's .js file. Source mode (tsx) runs the .ts file, and on Node 20 a worker's entry
-// module does not get the parent's --import hooks yet, so a one-line bootstrap registers tsx in the thread first.
-const sourceMode = import.meta.url.endsWith('.ts');
-const threadUrl = new URL(sourceMode ? './sqlite-writer-thread.ts' : './sqlite-writer-thread.js', import.meta.url);
+// sqlite-writer-thread.ts from the sources (under tsx), .js built: @evident/worker-threads starts either.
+const threadModule = siblingModule(import.meta.url, './sqlite-writer-thread');
 
 export class WriterThread {
   private readonly worker: Worker;
@@ -28,25 +27,16 @@ export class WriterThread {
   dead: Error | undefined;
 
   constructor(file: string) {
-    const workerData = { file };
-    this.worker = sourceMode
-      ? new Worker(
-          `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(threadUrl.href)}); })`,
-          { eval: true, workerData },
-        )
-      : new Worker(threadUrl, { workerData });
+    this.worker = startWorker(threadModule, { workerData: { file } });
     this.worker.unref();
     this.worker.on('message', (m: FromWriter) => this.waiting.shift()?.resolve(m));
-    const fail = (e: Error) => {
-      this.dead ??= e;
-      for (const w of this.waiting.splice(0)) w.reject(e);
-    };
-    this.worker.on('error', (e) =>
-      fail(new KbError('storage_failed', `the SQLite writer thread failed: ${e.message}`)),
-    );
-    this.worker.on('exit', (code) =>
-      fail(new KbError('storage_failed', `the SQLite writer thread exited (code ${code})`)),
-    );
+    onWorkerEnd(this.worker, (e) => {
+      this.dead ??=
+        e.code === 'worker_exited'
+          ? new KbError('storage_failed', `the SQLite writer thread exited (code ${e.exitCode})`)
+          : new KbError('storage_failed', `the SQLite writer thread failed: ${(e.cause as Error).message}`);
+      for (const w of this.waiting.splice(0)) w.reject(this.dead);
+    });
   }
 
   request(m: ToWriter): Promise<FromWriter> {

@@ -2,7 +2,7 @@
 // gene-wise Cox-Reid estimates from a moments start, the mean-dispersion trend, then maximum a posteriori
 // estimates shrunk towards the trend, with gene-wise estimates kept for dispersion outliers.
 import { parallelFor } from '../../parallel/pool.js';
-import { sharedF64, sharedI32, sharedU8 } from '../../parallel/shared.js';
+import { sharedF64, sharedI32, sharedU8 } from '@evident/worker-threads';
 import { geneWiseRange, MIN_DISP, type GeneWiseArgs } from './gene-wise.js';
 import { mapRange, type MapArgs } from './map.js';
 import { dispersionPriorVar, mad, parametricDispersionFit } from './trend.js';

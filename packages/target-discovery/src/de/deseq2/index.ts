@@ -8,7 +8,7 @@ import { TargetDiscoveryInputError } from '../../errors.js';
 import type { Design } from '../../stats/lmfit.js';
 import type { Matrix } from '../../stats/matrix.js';
 import { defaultThreads } from '../../parallel/pool.js';
-import { sharedF64, toSharedF64 } from '../../parallel/shared.js';
+import { sharedF64, toShared } from '@evident/worker-threads';
 import { sizeFactorsMedianOfRatios } from './size-factors.js';
 import {
   baseMeansAndVariances,
@@ -76,8 +76,7 @@ export function deseq2(counts: Matrix, design: Design, coefficient: number, opts
   const shared = threads > 1;
   // Without all-zero genes the counts are used in place (no copy: 480 MB at 60,000 x 1,000) unless worker
   // threads need them on shared memory (then one copy, and the G x n matrix of fitted means is not kept).
-  const sub =
-    nz.length === G ? (shared ? toSharedF64(counts.data) : counts.data) : pickRows(counts.data, n, nz, shared);
+  const sub = nz.length === G ? (shared ? toShared(counts.data) : counts.data) : pickRows(counts.data, n, nz, shared);
   const pr: NbProblem = { counts: sub, G: nz.length, n, x, p, sf, signal: hooks.signal, threads };
   step('DESeq2 gene-wise dispersions', 0.05);
   const base = baseMeansAndVariances(pr);

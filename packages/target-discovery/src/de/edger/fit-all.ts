@@ -2,7 +2,7 @@
 // (mglmOneWay), other designs by edgeR's Levenberg-damped scoring (mglmLevenberg). Fitted means are not kept
 // (a G x n matrix is 480 MB at 60,000 x 1,000): callers get the fitted-zero pattern and the smallest mean.
 import { parallelFor } from '../../parallel/pool.js';
-import { sharedF64, sharedU8 } from '../../parallel/shared.js';
+import { sharedF64, sharedU8 } from '@evident/worker-threads';
 import { invertInPlace } from '../../stats/small-matrix.js';
 import { leastSquaresOperator } from '../deseq2/glm.js';
 import { designGroups, levenberg, oneGroup, unitDeviance } from './glm.js';

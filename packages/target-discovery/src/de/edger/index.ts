@@ -13,7 +13,7 @@ import type { Design } from '../../stats/lmfit.js';
 import { columnSums, type Matrix } from '../../stats/matrix.js';
 import { calcNormFactorsTMM } from '../../stats/tmm.js';
 import { defaultThreads } from '../../parallel/pool.js';
-import { sharedF64 } from '../../parallel/shared.js';
+import { sharedF64 } from '@evident/worker-threads';
 import { glmFitAll } from './fit-all.js';
 import { aveLogCPM, priorCount } from './glm.js';
 import { maximizeInterpolant } from './interpolate.js';

@@ -5,7 +5,7 @@ import { lgammaFast as gammaln } from '../../stats/gamma-fast.js';
 import { householder } from '../../stats/qr.js';
 import { crossprodWeighted } from '../../stats/small-matrix.js';
 import { parallelFor } from '../../parallel/pool.js';
-import { sharedF64 } from '../../parallel/shared.js';
+import { sharedF64 } from '@evident/worker-threads';
 import { GeneFitter, glmFitAll } from './fit-all.js';
 
 /** log2(dispersion / 0.1) of the grid: seq(-10, 10, length.out = 21). */

@@ -1,4 +1,4 @@
-// The block loop shared by the main thread and the workers: each thread takes the next block of genes from a
+// The block loop shared by the calling thread and the workers: each thread takes the next block of items from a
 // shared counter (Atomics.add), so faster threads simply take more blocks and no thread idles on a fixed share.
 
 /** Slots of a job's control array (Int32Array on a SharedArrayBuffer). */
@@ -7,7 +7,15 @@ export const DONE = 1;
 export const ABORT = 2;
 export const CTL_LENGTH = 3;
 
+/** A pool worker's word in the pool's state array once its entry has loaded (0 while it boots). */
+export const READY = 1;
+
+/** A kernel fills its results for the items [start, end) into shared arrays in `args`; it may return a small value. */
+export type Kernel = (args: never, start: number, end: number) => unknown;
+
 export interface Job {
+  /** URL of the module whose `kernels` export holds the kernel. */
+  module: string;
   kernel: string;
   args: unknown;
   total: number;
@@ -19,12 +27,7 @@ export interface Job {
  * Runs blocks until none are left or the job is aborted; a kernel's non-undefined return values are collected.
  * Returns how many blocks this thread ran.
  */
-export function runBlocks(
-  fn: (args: never, start: number, end: number) => unknown,
-  job: Job,
-  results: unknown[],
-  beforeBlock?: () => void,
-): number {
+export function runBlocks(fn: Kernel, job: Job, results: unknown[], beforeBlock?: () => void): number {
   const { ctl, total, block } = job;
   let ran = 0;
   for (;;) {
