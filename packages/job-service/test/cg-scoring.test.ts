@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { aucTopK, describeMolecule } from '@evident/compound-generation';
 import { repoRoot, tempDir } from '@evident/testkit';
+import { createClient } from '../src/client/client.js';
 import { PLANS } from '../src/plans.js';
 import { http, startTestServer, waitForStatus, type TestServer } from './helpers.js';
 
@@ -39,6 +40,7 @@ const externalProfile = (executable: string, args?: string) => ({
 
 let s: TestServer;
 let key: string;
+let studentKey: string;
 const dir = tempDir('evident-scorers-');
 before(async () => {
   const registry = join(dir.path, 'scorers.json');
@@ -50,7 +52,9 @@ before(async () => {
     }),
   );
   s = await startTestServer({ externalScorersFile: registry, maxAttempts: 1 });
-  key = (await s.store.createKey({ name: 'chemist', plan: 'student' })).key;
+  // Polling spends a key's requests per minute: the jobs run under a key with room; the cap is a student's.
+  key = (await s.store.createKey({ name: 'chemist', plan: 'enterprise', rpm: 10_000, concurrency: 4 })).key;
+  studentKey = (await s.store.createKey({ name: 'student', plan: 'student' })).key;
 });
 after(async () => {
   await s?.cleanup();
@@ -115,9 +119,12 @@ test('a PMO profile with a budget: progress, the best molecules, the AUCs and th
   assert.match(page.text, /<svg xmlns=/);
   assert.ok(page.text.includes(result.molecules[0].smiles));
 
-  // Every molecule scored met the request's constraints (the filter runs before a call is spent). Last: RDKit
-  // here holds the event loop the in-process server shares.
+  // Every molecule scored met the request's constraints (the filter runs before a call is spent). RDKit here runs
+  // on the event loop the in-process server shares: it yields after each molecule, so that the server's and the
+  // client's connection timers keep running (a keep-alive connection closed while both were held fails the next
+  // request).
   for (const [, smiles] of calls) {
+    await new Promise((resolve) => setImmediate(resolve));
     const p = await describeMolecule(smiles!);
     assert.ok(p.mw >= 150 && p.mw <= 350 && p.hbd <= 3, `${smiles}: mw ${p.mw}, hbd ${p.hbd}`);
   }
@@ -133,7 +140,9 @@ test('ExternalProcess naming a registered scorer runs its registered command', a
   assert.equal(r.status, 202, r.text);
   const done = await waitForStatus(s.url, key, r.body.job_id, 300_000);
   assert.equal(done.status, 'completed', JSON.stringify(done.error));
-  const calls = csvLines((await http(s.url, 'GET', `/v1/results/${r.body.job_id}?format=calls.csv`, { key })).text);
+  const text = (await http(s.url, 'GET', `/v1/results/${r.body.job_id}?format=calls.csv`, { key })).text;
+  assert.equal(await createClient({ baseUrl: s.url, apiKey: key }).getCallLogCsv(r.body.job_id), text);
+  const calls = csvLines(text);
   assert.deepEqual(calls[0], ['call', 'smiles', 'score', 'length', 'length (raw)']);
   assert.equal(calls.length - 1, 60);
   for (const c of calls.slice(1)) assert.equal(Number(c[4]), c[1]!.length * 0.01, c[1]);
@@ -152,7 +161,7 @@ test('a registered scorer that crashes fails the job with its error', async () =
 });
 
 test('refusals: 400 invalid_parameters with the JSON pointer, no job made', async () => {
-  const jobCount = async () => (await http(s.url, 'GET', '/v1/jobs?kind=cg', { key })).body.jobs.length;
+  const jobCount = async () => (await http(s.url, 'GET', '/v1/jobs?kind=cg', { key: studentKey })).body.jobs.length;
   const jobsBefore = await jobCount();
   const cap = PLANS.student.max_oracle_calls;
   const qed = pmoProfile('qed');
@@ -192,7 +201,7 @@ test('refusals: 400 invalid_parameters with the JSON pointer, no job made', asyn
     [{ ...seed, scoring: qed, budget: { max_oracle_calls: 0 } }, '/budget/max_oracle_calls', /.+/],
   ];
   for (const [body, path, message] of cases) {
-    const r = await submit(body);
+    const r = await http(s.url, 'POST', '/v1/compounds/generate', { key: studentKey, body });
     assert.equal(r.status, 400, `${path}: ${r.text}`);
     assert.equal(r.body.error.code, 'invalid_parameters');
     const detail = r.body.error.details.find((d: { path: string }) => d.path === path);

@@ -113,6 +113,8 @@ export interface Client {
   waitForJob(jobId: string, opts?: WaitOptions): Promise<JobStatus>;
   getResults<T = unknown>(jobId: string): Promise<T>;
   getResultsCsv(jobId: string): Promise<string>;
+  /** GET /v1/results/{id}?format=calls.csv: the oracle call log of a compound-design job run with `scoring`. */
+  getCallLogCsv(jobId: string): Promise<string>;
   /** POST /v1/results/{id}/links: a signed link for a browser, lasting `expiresIn` seconds (default 3600). */
   createResultsLink(jobId: string, opts?: { expiresIn?: number }): Promise<ResultsLink>;
   /** DELETE /v1/results/{id}/links: every link made for the job so far stops working. */
@@ -203,6 +205,8 @@ export function createClient(opts: ClientOptions): Client {
     getResults: (jobId) => json('GET', `/v1/results/${id(jobId)}`),
     getResultsCsv: async (jobId) =>
       (await call('GET', `/v1/results/${id(jobId)}?format=csv`, undefined, 'text/csv')).text(),
+    getCallLogCsv: async (jobId) =>
+      (await call('GET', `/v1/results/${id(jobId)}?format=calls.csv`, undefined, 'text/csv')).text(),
     createResultsLink: (jobId, o = {}) =>
       json('POST', `/v1/results/${id(jobId)}/links`, o.expiresIn === undefined ? {} : { expires_in: o.expiresIn }),
     revokeResultsLinks: async (jobId) => void (await call('DELETE', `/v1/results/${id(jobId)}/links`)),
