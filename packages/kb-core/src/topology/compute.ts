@@ -49,7 +49,7 @@ export async function computeTopology(
   const plan = full
     ? ({ kind: 'full', reason: 'asked for (full: true)' } as const)
     : planUpdate(rc, graph, previous, basis, incremental_max_fraction);
-  let affected: number | null = null;
+  let affected: number | null = plan.kind === 'incremental' ? 0 : null;
   progress?.('topology', 0.05);
   const memberships: Int32Array[] = [];
   const levelInfo: TopologyLevel[] = [];
