@@ -112,20 +112,46 @@ test('CONNECT is 405 with Allow and an Expect other than 100-continue is 417, ea
   assert.equal((await get('/api/v1/health')).status, 200);
 });
 
-test('query parameters nested past the limit are a 400 naming it and the path, not a stack overflow', async () => {
-  // A hundred thousand levels (200 kB): the body parses, and the conversion of the parameters overflowed the stack.
-  const body = `{"cypher":"RETURN $a AS a","params":{"a":${'['.repeat(100_000)}1${']'.repeat(100_000)}}}`;
-  const r = await rawRequest(
+const postJson = (path: string, body: string) =>
+  rawRequest(
     port,
-    `POST /api/v1/query HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     20_000,
   );
-  assert.equal(r.status, 400, r.text.slice(0, 300));
-  assert.ok(hasErrorShape(r.body));
-  assert.equal(r.body.error.code, 'too_deep');
-  assert.match(r.body.error.message, /deeper than 200 levels/);
-  assert.match(JSON.stringify(r.body.error), /"\/params\/a\/0\/0\//);
+
+test('a body nested deeper than 256 levels is a 400 naming the limit and the path, before it is parsed', async () => {
+  // Half a million levels in 1 MiB: JSON.parse built them and the parameters' conversion overflowed the stack (500).
+  const depth = 500_000;
+  for (const [path, body, pointer] of [
+    [
+      '/api/v1/query',
+      `{"cypher":"RETURN $a AS a","params":{"a":${'['.repeat(depth)}1${']'.repeat(depth)}}}`,
+      '/params/a/0/0/',
+    ],
+    [
+      '/api/v1/claims',
+      '{"subject":["A","gene"],"predicate":["interacts_with","molecular"],"object":["B","gene"],' +
+        `"source_type":"experiment","source_id":"nest","payload":{"k/~":${'{"x":'.repeat(depth)}1${'}'.repeat(depth)}}}`,
+      '/payload/k~1~0/x/x/',
+    ],
+  ] as const) {
+    const r = await postJson(path, body);
+    assert.equal(r.status, 400, r.text.slice(0, 300));
+    assert.ok(hasErrorShape(r.body));
+    assert.equal(r.body.error.code, 'invalid_parameters');
+    assert.match(r.body.error.message, /deeper than 256 levels/);
+    assert.ok(JSON.stringify(r.body.error).includes(`"path":"${pointer}`), JSON.stringify(r.body.error).slice(0, 200));
+  }
+  // At the limit a body parses as before: the parameter's own limit (200 levels) answers.
+  const params = (levels: number) =>
+    postJson('/api/v1/query', `{"cypher":"RETURN $a AS a","params":{"a":${'['.repeat(levels)}1${']'.repeat(levels)}}}`);
+  const tooDeep = await params(201);
+  assert.equal(tooDeep.status, 400, tooDeep.text.slice(0, 300));
+  assert.equal(tooDeep.body.error.code, 'too_deep');
+  assert.match(tooDeep.body.error.message, /deeper than 200 levels/);
+  assert.match(JSON.stringify(tooDeep.body.error), /"\/params\/a\/0\/0\//);
+  assert.equal((await params(200)).status, 200);
 });
 
 test('Host must be a name of this console: loopback, the bound host or the allow-list; else 421', async () => {

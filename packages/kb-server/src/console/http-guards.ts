@@ -65,3 +65,73 @@ export function allowedHostNames(boundHost: string | undefined, allowList: reado
   }
   return names;
 }
+
+/**
+ * Levels of arrays and objects a console body may nest (the body itself is level 1). Room for `POST /query`'s
+ * parameters, 200 levels deep under `params` (kb-core's MAX_PARAM_DEPTH), and for claim payloads; a deeper body is
+ * refused before it is parsed: JSON.parse builds half a million levels from a 1 MiB body, and the garbage collector
+ * then walks them, seconds of the console's only thread.
+ */
+export const MAX_BODY_DEPTH = 256;
+/** A refusal's pointer stops growing past this many characters (it then names an ancestor of the deep value). */
+const MAX_POINTER_CHARS = 1000;
+
+/**
+ * The JSON pointer of the first array or object in `text` nested deeper than `limit`, or undefined. One pass over
+ * the characters outside strings, no recursion; text that is not JSON is left to the parser, which refuses it.
+ */
+export function jsonTooDeep(text: string, limit: number = MAX_BODY_DEPTH): string | undefined {
+  const isArray: boolean[] = [];
+  const index: number[] = [];
+  const keys: string[] = [];
+  let depth = 0;
+  let stringStart = -1;
+  let stringEnd = -1;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let j = i + 1;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d === 0x5c) j += 2;
+        else if (d === 0x22) break;
+        else j++;
+      }
+      if (j >= n) return undefined;
+      stringStart = i;
+      stringEnd = j;
+      i = j;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (depth === limit) return pointerOf(isArray, index, keys, depth);
+      depth++;
+      isArray[depth] = c === 0x5b;
+      index[depth] = 0;
+      keys[depth] = '';
+    } else if (c === 0x5d || c === 0x7d) {
+      if (depth > 0) depth--;
+    } else if (c === 0x2c) {
+      if (depth > 0 && isArray[depth]) index[depth]!++;
+    } else if (c === 0x3a) {
+      if (depth > 0 && !isArray[depth] && stringEnd > stringStart) keys[depth] = text.slice(stringStart, stringEnd + 1);
+    }
+  }
+  return undefined;
+}
+
+function pointerOf(isArray: boolean[], index: number[], keys: string[], depth: number): string {
+  let path = '';
+  for (let level = 1; level <= depth && path.length <= MAX_POINTER_CHARS; level++) {
+    let token: string;
+    if (isArray[level]) token = String(index[level]);
+    else {
+      try {
+        token = JSON.parse(keys[level]!) as string;
+      } catch {
+        token = keys[level]!.slice(1, -1);
+      }
+    }
+    path += `/${token.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  }
+  return path;
+}
