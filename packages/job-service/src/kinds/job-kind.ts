@@ -69,6 +69,8 @@ export interface JobKind<Request = unknown, Input = unknown, Result = unknown> {
    * null when this result has none.
    */
   toCallLog?(result: Result): string | null;
+  /** Gene-set enrichment rows as CSV (GET /v1/results/{id}?format=enrichment.csv); null when this result has none. */
+  toEnrichmentCsv?(result: Result): string | null;
   /** A self-contained HTML page of a result (GET /v1/results/{id}?format=html), for kinds that have one. */
   toHtml?(jobId: string, result: Result): string;
   /** A few lines a person reads in a terminal: the headline figures and the top `top` rows (`evident-jobs results`). */

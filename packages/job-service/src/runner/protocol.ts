@@ -12,7 +12,7 @@ export type ThreadTask =
       taskId: number;
       kind: string;
       result: Uint8Array;
-      format?: 'csv' | 'html' | 'calls.csv';
+      format?: 'csv' | 'html' | 'calls.csv' | 'enrichment.csv';
       jobId?: string;
     };
 

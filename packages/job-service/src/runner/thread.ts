@@ -50,6 +50,19 @@ function callLogOf(kind: JobKind, result: unknown): string {
   return log;
 }
 
+function enrichmentCsvOf(kind: JobKind, result: unknown): string {
+  const csv = kind.toEnrichmentCsv?.(result) ?? null;
+  if (csv === null) {
+    throw new InvalidParametersError([
+      {
+        path: '/format',
+        message: `this job has no gene-set enrichment (discovery jobs run with options.enrichment have one)`,
+      },
+    ]);
+  }
+  return csv;
+}
+
 function send(m: FromThread, transfer: ArrayBuffer[] = []): void {
   port.postMessage(m, transfer);
 }
@@ -101,9 +114,11 @@ port.on('message', async (m: ToThread) => {
       const csv =
         m.format === 'calls.csv'
           ? callLogOf(kind, result)
-          : m.format === 'html' && kind.toHtml
-            ? kind.toHtml(m.jobId ?? '', result)
-            : kind.toCsv(result);
+          : m.format === 'enrichment.csv'
+            ? enrichmentCsvOf(kind, result)
+            : m.format === 'html' && kind.toHtml
+              ? kind.toHtml(m.jobId ?? '', result)
+              : kind.toCsv(result);
       const gz = pack(csv);
       send({ type: 'csv', taskId: m.taskId, csv: gz }, owned(gz));
       return;

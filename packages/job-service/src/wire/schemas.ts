@@ -91,11 +91,21 @@ export const PageQuery = Type.Object(
 export const ResultsQuery = Type.Object(
   {
     format: Type.Optional(
-      Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('html'), Type.Literal('calls.csv')], {
-        description:
-          'json (default), csv (the main table), html (the page, where the kind has one), calls.csv (the oracle ' +
-          'call log of a compound-design job run with a scoring profile)',
-      }),
+      Type.Union(
+        [
+          Type.Literal('json'),
+          Type.Literal('csv'),
+          Type.Literal('html'),
+          Type.Literal('calls.csv'),
+          Type.Literal('enrichment.csv'),
+        ],
+        {
+          description:
+            'json (default), csv (the main table), html (the page, where the kind has one), calls.csv (the oracle ' +
+            'call log of a compound-design job run with a scoring profile), enrichment.csv (the gene-set enrichment ' +
+            'of a discovery job run with options.enrichment)',
+        },
+      ),
     ),
     token: Type.Optional(
       Type.String({

@@ -32,7 +32,8 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
       schema: {
         summary:
           'Results of a completed job (JSON, ?format=csv for its main table, ?format=html for its page, ' +
-          '?format=calls.csv for the oracle call log of a compound-design job with a scoring profile); with ' +
+          '?format=calls.csv for the oracle call log of a compound-design job with a scoring profile, ' +
+          '?format=enrichment.csv for the gene-set enrichment of a discovery job); with ' +
           '?token= from a signed link, without the API key',
         tags: ['jobs'],
         params: JobIdParams,
@@ -67,6 +68,16 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         reply.header('content-security-policy', HTML_PAGE_CSP);
         const name = `${job.id}.html`;
         return sendStored(req, reply, Buffer.from(page.csv), 'text/html; charset=utf-8', name, req.viaLink);
+      }
+      if (format === 'enrichment.csv') {
+        const table = await deps.preparePool.run(
+          { type: 'csv', kind: job.kind, result: gz, format: 'enrichment.csv' },
+          undefined,
+          [],
+          taskLimitsOf(deps, reply),
+        ).result;
+        if (table.type !== 'csv') throw new Error('unexpected thread answer');
+        return sendStored(req, reply, Buffer.from(table.csv), 'text/csv; charset=utf-8', `${job.id}-enrichment.csv`);
       }
       if (format === 'calls.csv') {
         const log = await deps.preparePool.run(

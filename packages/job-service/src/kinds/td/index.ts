@@ -1,16 +1,24 @@
 // Job kind 'td': target discovery (POST /v1/targets/discover) on @evident/target-discovery.
+import { InvalidParametersError } from '../../errors.js';
 import {
   checkDiscovery,
   decodeBase64Text,
-  discoverTargets,
+  enrich,
+  fitContextOf,
+  geneIndex,
   normaliseOptions,
+  parseGmt,
+  runDiscovery,
   tableToCsv,
+  type EnrichmentOptions,
+  type EnrichmentResult,
   type DataType,
   type ResolvedMethod,
   type DiscoveryRequest,
   type DiscoveryResult,
 } from '@evident/target-discovery';
 import type { JobKind } from '../job-kind.js';
+import { enrichmentToCsv } from './enrichment-csv.js';
 import { summarizeDiscovery } from './summary.js';
 import { TdRequest } from './schema.js';
 import { estimateTdSeconds } from './cost.js';
@@ -20,11 +28,37 @@ export { TdRequest } from './schema.js';
 /** What is stored with the job: the decoded CSV text and the resolved options (a retry needs nothing else). */
 export interface TdInput {
   request: DiscoveryRequest;
+  /** options.enrichment with the GMT decoded; absent when the request asks for none. */
+  enrichment?: EnrichmentOptions;
   shape: { features: number; samples: number; data_type: DataType; method?: ResolvedMethod; testable_features: number };
 }
 
+/** The discovery document, with `enrichment` when the request asked for it (its warnings also in summary.warnings). */
+export type TdResult = DiscoveryResult & { enrichment?: EnrichmentResult };
+
+/** options.enrichment checked (what the schema cannot say) and its GMT decoded and parsed, so a bad one is a 400. */
+function prepareEnrichment(o: NonNullable<NonNullable<TdRequest['options']>['enrichment']>): EnrichmentOptions {
+  const min = o.min_size ?? 15;
+  const max = o.max_size ?? 500;
+  if (min > max)
+    throw new InvalidParametersError([
+      { path: '/options/enrichment/max_size', message: `max_size (${max}) must be at least min_size (${min})` },
+    ]);
+  if (o.collections !== undefined && o.collections.length === 0 && o.gene_sets === undefined)
+    throw new InvalidParametersError([
+      { path: '/options/enrichment/collections', message: 'no gene set to test: give collections, gene_sets or both' },
+    ]);
+  const out: EnrichmentOptions = { ...o, min_size: min, max_size: max };
+  if (o.gene_sets !== undefined) {
+    const field = 'options.enrichment.gene_sets';
+    out.gene_sets = decodeBase64Text(o.gene_sets, field);
+    parseGmt(out.gene_sets, geneIndex(), field); // refuses an empty or malformed GMT now, not in the job
+  }
+  return out;
+}
+
 // The engine's TargetDiscoveryInputError (status 400, problems by JSON pointer) is the job API's answer as it is.
-export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
+export const tdKind: JobKind<TdRequest, TdInput, TdResult> = {
   id: 'td',
   route: '/v1/targets/discover',
   acceptedWithWebhookUrl: true,
@@ -65,20 +99,36 @@ export const tdKind: JobKind<TdRequest, TdInput, DiscoveryResult> = {
       method: resolved.method,
     };
     const shape = checkDiscovery(request);
-    return { request, shape };
+    return o.enrichment === undefined
+      ? { request, shape }
+      : { request, shape, enrichment: prepareEnrichment(o.enrichment) };
   },
   estimateSeconds(input) {
     return estimateTdSeconds(input.shape);
   },
   async run(input, ctx) {
-    return discoverTargets(input.request, {
+    const share = input.enrichment ? 0.85 : 1; // the fit's share of the progress bar
+    const run = runDiscovery(input.request, {
       signal: ctx.signal,
-      progress: (stage, fraction) => ctx.progress(stage, Math.round(fraction * 100)),
+      progress: (stage, fraction) =>
+        ctx.progress(
+          stage === 'done' && input.enrichment ? 'gene-set enrichment' : stage,
+          Math.round(fraction * share * 100),
+        ),
     });
+    if (!input.enrichment) return run.result;
+    const enrichment = enrich(fitContextOf(run.de, run.features.geneOf), input.enrichment);
+    ctx.progress('done', 100);
+    const result: TdResult = { ...run.result, enrichment };
+    result.summary.warnings.push(...enrichment.warnings.map((w) => `enrichment: ${w}`));
+    return result;
   },
   summarize: summarizeDiscovery,
   toCsv(result) {
     return tableToCsv(result.table);
+  },
+  toEnrichmentCsv(result) {
+    return result.enrichment ? enrichmentToCsv(result.enrichment.rows) : null;
   },
   targetsOf(result) {
     return result.targets.map((t) => ({ ...t }));

@@ -7,7 +7,54 @@ export const MAX_METADATA_BASE64 = 8_000_000;
 /** A probe annotation for a whole array (GEO platform tables run to tens of MB). */
 export const MAX_ANNOTATION_BASE64 = 100_000_000;
 
+/** User gene sets (GMT): MSigDB's whole C5 collection is ~10 MB; 32 MB of text bounds the parse. */
+export const MAX_GENE_SETS_BASE64 = 44_000_000;
+
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+
+/** options.enrichment: gene-set enrichment of the fit (packages/target-discovery's enrich, issue 42). */
+export const TdEnrichmentOptions = Type.Object(
+  {
+    methods: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('goana'), Type.Literal('camera'), Type.Literal('fry')]), {
+        minItems: 1,
+        maxItems: 3,
+        uniqueItems: true,
+        description:
+          "limma's goana (GO over-representation of the up and down genes), camera (competitive) and fry (self-contained rotation); default all three",
+      }),
+    ),
+    collections: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('GO:BP'), Type.Literal('GO:CC'), Type.Literal('GO:MF')]), {
+        maxItems: 3,
+        uniqueItems: true,
+        description:
+          'GO collections shipped with the service (org.Hs.eg.db); default all three, or none when gene_sets is given',
+      }),
+    ),
+    gene_sets: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_GENE_SETS_BASE64,
+        description:
+          "Base64 of user gene sets in MSigDB's GMT format (name, description, genes; tab-separated), human genes by Entrez id, symbol, alias or Ensembl id; reported under collection GMT",
+      }),
+    ),
+    min_size: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100_000, default: 15, description: 'Smallest set tested (tested genes)' }),
+    ),
+    max_size: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100_000, default: 500, description: 'Largest set tested (tested genes)' }),
+    ),
+    inter_gene_cor: Type.Optional(
+      Type.Union([Type.Number({ exclusiveMinimum: -1, exclusiveMaximum: 1 }), Type.Null()], {
+        default: 0.01,
+        description: "camera's inter-gene correlation (limma's default 0.01); null estimates it per set",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const TdOptions = Type.Object(
   {
@@ -82,6 +129,7 @@ export const TdOptions = Type.Object(
         },
       ),
     ),
+    enrichment: Type.Optional(TdEnrichmentOptions),
   },
   { additionalProperties: false },
 );
