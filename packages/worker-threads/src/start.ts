@@ -40,20 +40,25 @@ export function tsxRegisterUrl(): string {
   return tsxApi;
 }
 
-/** Whether `module` needs the tsx bootstrap. */
+/** Whether `module` is a TypeScript source. */
 export function isSourceModule(module: URL | string): boolean {
   return (typeof module === 'string' ? module : module.href).endsWith('.ts');
 }
 
+// This package running from its own sources means the process runs workspace sources under tsx, and a thread
+// inherits `--conditions=evident-source`: even a built module may then import a package whose export under that
+// condition is TypeScript (a built graph-algorithms worker importing this package), so such a thread gets tsx too.
+const processRunsSources = import.meta.url.endsWith('.ts');
+
 /**
- * A worker thread on `module` (from `siblingModule`, or any file URL). Throws WorkerStartError when the module is
- * TypeScript and tsx is missing. The caller decides whether the thread keeps the process alive (`unref`) and how
+ * A worker thread on `module` (from `siblingModule`, or any file URL), through the tsx bootstrap when the module is
+ * TypeScript or this process runs the workspace's sources. Throws WorkerStartError when tsx is needed and missing. The caller decides whether the thread keeps the process alive (`unref`) and how
  * its end is handled (`onWorkerEnd`).
  */
 export function startWorker(module: URL, options: StartOptions = {}): Worker {
   const { workerData, transferList, resourceLimits, execArgv } = options;
   const settings = { workerData, transferList, resourceLimits, execArgv };
-  if (!isSourceModule(module)) return new Worker(module, settings);
+  if (!isSourceModule(module) && !processRunsSources) return new Worker(module, settings);
   const boot = `import(${JSON.stringify(tsxRegisterUrl())}).then((t) => { t.register(); return import(${JSON.stringify(module.href)}); });`;
   return new Worker(boot, { ...settings, eval: true });
 }
