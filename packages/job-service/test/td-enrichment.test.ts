@@ -140,3 +140,41 @@ test('td enrichment: bad options are refused with their pointer and make no job'
   }
   assert.deepEqual((await http(server.url, 'GET', '/v1/jobs', { key })).body, before, 'no job made');
 });
+
+test('td enrichment: goana over a shipped GO collection; the CLI writes the CSV; a job without enrichment has none', async () => {
+  const body = {
+    ...request,
+    options: { ...request.options, enrichment: { methods: ['goana'], collections: ['GO:MF'], min_size: 3 } },
+  };
+  const plain = await http(server.url, 'POST', '/v1/targets/discover', { key, body: request });
+  const sub = await http(server.url, 'POST', '/v1/targets/discover', { key, body });
+  assert.equal(sub.status, 202, sub.text);
+  const done = await waitForStatus(server.url, key, sub.body.job_id, 120_000);
+  assert.equal(done.status, 'completed', JSON.stringify(done.error));
+  const e = (await http(server.url, 'GET', `/v1/results/${sub.body.job_id}`, { key })).body.enrichment;
+  assert.deepEqual(e.summary.collections, ['GO:MF']);
+  assert.ok(e.summary.gene_sets_source.length > 0, 'the GO source is named');
+  assert.ok(e.rows.length > 0 && e.rows.length === e.summary.sets_tested['GO:MF']);
+  for (const r of e.rows) {
+    assert.equal(r.method, 'goana');
+    assert.equal(r.collection, 'GO:MF');
+    assert.match(r.set_id, /^GO:\d{7}$/);
+    assert.ok(r.size >= 3 && r.size <= 500, `${r.set_id} size ${r.size}`);
+    assert.ok(r.up <= e.summary.goana.up && r.down <= e.summary.goana.down);
+    assert.equal(r.p_value, Math.min(r.p_up, r.p_down));
+    assert.ok(r.fdr >= r.p_value);
+  }
+
+  const http_csv = await http(server.url, 'GET', `/v1/results/${sub.body.job_id}?format=enrichment.csv`, { key });
+  const cli = await runCli(['results', sub.body.job_id, '--url', server.url, '--enrichment-csv'], {
+    EVIDENT_API_KEY: key,
+  });
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.equal(cli.stdout, http_csv.text);
+
+  assert.equal(plain.status, 202, plain.text);
+  assert.equal((await waitForStatus(server.url, key, plain.body.job_id, 120_000)).status, 'completed');
+  const none = await http(server.url, 'GET', `/v1/results/${plain.body.job_id}?format=enrichment.csv`, { key });
+  assert.equal(none.status, 400, none.text);
+  assert.ok(JSON.stringify(none.body.error).includes('/format'));
+});

@@ -17,10 +17,12 @@ export function resultsCommand(program: Command): void {
     .option('--json', 'the full results document as JSON')
     .option('--csv', 'the full table as CSV')
     .option('--calls-csv', 'the oracle call log as CSV (a compound-design job run with a scoring profile)')
+    .option('--enrichment-csv', 'the gene-set enrichment as CSV (a discovery job run with options.enrichment)')
     .option('--wait', 'wait for the job to finish first')
     .option(
       '--out <file>',
-      'write the full results (JSON, or CSV with --csv, the call log with --calls-csv) here; the summary still prints',
+      'write the full results (JSON, or CSV with --csv, the call log with --calls-csv, the enrichment with ' +
+        '--enrichment-csv) here; the summary still prints',
     )
     .option('--link', 'print a signed link that opens the results in a browser without the key (see --expires-in)')
     .option('--expires-in <seconds>', 'how long the --link lasts (60-86400; default 3600)', (v) => Number(v))
@@ -47,15 +49,18 @@ export function resultsCommand(program: Command): void {
           return;
         }
         if (o.callsCsv && !o.out) return void process.stdout.write(await client.getCallLogCsv(jobId));
+        if (o.enrichmentCsv && !o.out) return void process.stdout.write(await client.getEnrichmentCsv(jobId));
         if (o.csv && !o.out) return void process.stdout.write(await client.getResultsCsv(jobId));
         const results = await client.getResults(jobId);
         if (o.json && !o.out) return void console.log(JSON.stringify(results));
         if (o.out) {
           const text = o.callsCsv
             ? await client.getCallLogCsv(jobId)
-            : o.csv
-              ? await client.getResultsCsv(jobId)
-              : JSON.stringify(results);
+            : o.enrichmentCsv
+              ? await client.getEnrichmentCsv(jobId)
+              : o.csv
+                ? await client.getResultsCsv(jobId)
+                : JSON.stringify(results);
           writeFileSync(o.out, text);
           console.error(`results written to ${o.out}`);
         }

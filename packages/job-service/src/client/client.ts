@@ -115,6 +115,8 @@ export interface Client {
   getResultsCsv(jobId: string): Promise<string>;
   /** GET /v1/results/{id}?format=calls.csv: the oracle call log of a compound-design job run with `scoring`. */
   getCallLogCsv(jobId: string): Promise<string>;
+  /** GET /v1/results/{id}?format=enrichment.csv: the gene-set enrichment of a discovery job run with it. */
+  getEnrichmentCsv(jobId: string): Promise<string>;
   /** POST /v1/results/{id}/links: a signed link for a browser, lasting `expiresIn` seconds (default 3600). */
   createResultsLink(jobId: string, opts?: { expiresIn?: number }): Promise<ResultsLink>;
   /** DELETE /v1/results/{id}/links: every link made for the job so far stops working. */
@@ -207,6 +209,8 @@ export function createClient(opts: ClientOptions): Client {
       (await call('GET', `/v1/results/${id(jobId)}?format=csv`, undefined, 'text/csv')).text(),
     getCallLogCsv: async (jobId) =>
       (await call('GET', `/v1/results/${id(jobId)}?format=calls.csv`, undefined, 'text/csv')).text(),
+    getEnrichmentCsv: async (jobId) =>
+      (await call('GET', `/v1/results/${id(jobId)}?format=enrichment.csv`, undefined, 'text/csv')).text(),
     createResultsLink: (jobId, o = {}) =>
       json('POST', `/v1/results/${id(jobId)}/links`, o.expiresIn === undefined ? {} : { expires_in: o.expiresIn }),
     revokeResultsLinks: async (jobId) => void (await call('DELETE', `/v1/results/${id(jobId)}/links`)),
