@@ -3,6 +3,7 @@ import { InvalidParametersError } from '../../errors.js';
 import {
   checkDiscovery,
   decodeBase64Text,
+  ENRICHMENT_METHODS,
   enrich,
   fitContextOf,
   geneIndex,
@@ -104,7 +105,10 @@ export const tdKind: JobKind<TdRequest, TdInput, TdResult> = {
       : { request, shape, enrichment: prepareEnrichment(o.enrichment) };
   },
   estimateSeconds(input) {
-    return estimateTdSeconds(input.shape);
+    return estimateTdSeconds(
+      input.shape,
+      input.enrichment ? (input.enrichment.methods ?? ENRICHMENT_METHODS) : undefined,
+    );
   },
   async run(input, ctx) {
     const share = input.enrichment ? 0.85 : 1; // the fit's share of the progress bar
