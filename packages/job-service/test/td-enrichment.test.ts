@@ -135,6 +135,7 @@ test('td enrichment: bad options are refused with their pointer and make no job'
     const body = { ...request, options: { ...request.options, enrichment } };
     const r = await http(server.url, 'POST', '/v1/targets/discover', { key, body });
     assert.equal(r.status, 400, `${what}: ${r.text}`);
+    assert.equal(r.body.error.code, 'invalid_parameters', what);
     const paths = JSON.stringify(r.body.error);
     assert.ok(paths.includes(pointer), `${what}: ${paths}`);
   }
