@@ -191,6 +191,18 @@ test('planned read queries give the interpreter results', () => {
   }
 });
 
+test('Top keeps the rows a stable sort would, in its order, ties in input order', () => {
+  const g = randomGraph(14);
+  for (const q of [
+    'MATCH (a:A) RETURN a.t AS t, a.c AS c ORDER BY t LIMIT 40',
+    'MATCH (a:A) RETURN a.k AS k, a.c AS c ORDER BY k DESC, c SKIP 5 LIMIT 17',
+    'MATCH (a) RETURN a.w AS w ORDER BY w LIMIT 1000',
+  ]) {
+    assert.ok(operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('Top'), q);
+    assert.deepEqual(runCypher(g, q).rows, runCypher(g, q, {}, { planner: false }).rows, q);
+  }
+});
+
 test('EXPLAIN plans without running; PROFILE runs and counts rows per operator', () => {
   const g = randomGraph(9);
   const explained = runCypher(columnsOnly(g), 'EXPLAIN MATCH (a:A)-[:R]->(b) RETURN b.c AS c ORDER BY c LIMIT 3');

@@ -342,12 +342,71 @@ export class Runner {
     }
   }
 
+  /**
+   * Top-k: a heap of the SKIP + LIMIT best rows so far (its root the worst of them); a row that does not beat
+   * the root is dropped at once, without being measured or held. Ties keep their input order, as a stable sort.
+   */
   private *top(op: Extract<Op, { op: 'Top' }>, arg: Row): Generator<Row> {
-    const skip = op.skip ? count(op.skip, 'SKIP', this.ctx) : 0;
-    const limit = count(op.limit, 'LIMIT', this.ctx);
+    const ctx = this.ctx;
+    const skip = op.skip ? count(op.skip, 'SKIP', ctx) : 0;
+    const limit = count(op.limit, 'LIMIT', ctx);
     if (limit === 0) return;
-    let i = 0;
-    for (const r of this.sort(op.input, arg, op.order, skip + limit, false)) if (i++ >= skip) yield r;
+    const keep = skip + limit;
+    const order = op.order;
+    type Keyed = { r: Row; keys: Value[]; seq: number; bytes: number };
+    // > 0: a comes after b in the result.
+    const cmp = (a: Keyed, b: Keyed) => {
+      ctx.budget.tick();
+      for (let i = 0; i < order.length; i++) {
+        const c = orderCompare(a.keys[i]!, b.keys[i]!);
+        if (c !== 0) return order[i]!.descending ? -c : c;
+      }
+      return a.seq - b.seq;
+    };
+    const heap: Keyed[] = [];
+    const up = (i: number) => {
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (cmp(heap[i]!, heap[p]!) <= 0) return;
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+        i = p;
+      }
+    };
+    const down = (i: number) => {
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && cmp(heap[l]!, heap[m]!) > 0) m = l;
+        if (r < heap.length && cmp(heap[r]!, heap[m]!) > 0) m = r;
+        if (m === i) return;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
+      }
+    };
+    const held = new Held(ctx.budget, 'ORDER BY');
+    try {
+      let seq = 0;
+      for (const r of this.rows(op.input, arg)) {
+        const k: Keyed = { r, keys: order.map((o) => evaluate(o.expr, r, ctx)), seq: seq++, bytes: 0 };
+        if (heap.length >= keep && cmp(k, heap[0]!) >= 0) continue;
+        k.bytes = rowBytes(r);
+        for (const v of k.keys) k.bytes += measure(v).bytes;
+        held.add(k.bytes);
+        if (heap.length < keep) {
+          heap.push(k);
+          up(heap.length - 1);
+        } else {
+          held.add(-heap[0]!.bytes);
+          heap[0] = k;
+          down(0);
+        }
+      }
+      heap.sort(cmp);
+      for (let i = skip; i < heap.length; i++) yield heap[i]!.r;
+    } finally {
+      held.release();
+    }
   }
 
   private *skip(op: Extract<Op, { op: 'Skip' }>, arg: Row): Generator<Row> {
