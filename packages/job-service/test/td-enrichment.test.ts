@@ -88,6 +88,11 @@ test('td enrichment: goana, camera and fry on user sets come back as rows, CSV a
     res.body.summary.warnings.some((w: string) => w.startsWith('enrichment: ') && w.includes('NOT_A_GENE_QX1')),
   );
 
+  // The dot plot: one dot per set row (9 rows here, under its cap of 25) plus the two legend dots, labelled by set.
+  assert.match(e.dot_plot_svg, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.equal((e.dot_plot_svg.match(/<circle /g) ?? []).length, e.rows.length + 2);
+  assert.ok(e.dot_plot_svg.includes('genes planted down (camera, PLANTED_DOWN)'));
+
   const csv = await http(server.url, 'GET', `/v1/results/${sub.body.job_id}?format=enrichment.csv`, { key });
   assert.equal(csv.status, 200, csv.text);
   assert.match(csv.headers.get('content-type') ?? '', /^text\/csv/);

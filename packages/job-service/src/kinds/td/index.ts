@@ -20,6 +20,7 @@ import {
 } from '@evident/target-discovery';
 import type { JobKind } from '../job-kind.js';
 import { enrichmentToCsv } from './enrichment-csv.js';
+import { enrichmentDotPlotSvg } from './enrichment-plot.js';
 import { summarizeDiscovery } from './summary.js';
 import { TdRequest } from './schema.js';
 import { estimateTdSeconds } from './cost.js';
@@ -35,7 +36,7 @@ export interface TdInput {
 }
 
 /** The discovery document, with `enrichment` when the request asked for it (its warnings also in summary.warnings). */
-export type TdResult = DiscoveryResult & { enrichment?: EnrichmentResult };
+export type TdResult = DiscoveryResult & { enrichment?: EnrichmentResult & { dot_plot_svg: string | null } };
 
 /** options.enrichment checked (what the schema cannot say) and its GMT decoded and parsed, so a bad one is a 400. */
 function prepareEnrichment(o: NonNullable<NonNullable<TdRequest['options']>['enrichment']>): EnrichmentOptions {
@@ -123,7 +124,10 @@ export const tdKind: JobKind<TdRequest, TdInput, TdResult> = {
     if (!input.enrichment) return run.result;
     const enrichment = enrich(fitContextOf(run.de, run.features.geneOf), input.enrichment);
     ctx.progress('done', 100);
-    const result: TdResult = { ...run.result, enrichment };
+    const result: TdResult = {
+      ...run.result,
+      enrichment: { ...enrichment, dot_plot_svg: enrichmentDotPlotSvg(enrichment.rows) },
+    };
     result.summary.warnings.push(...enrichment.warnings.map((w) => `enrichment: ${w}`));
     return result;
   },
