@@ -3,6 +3,7 @@
 import type { JobStatus } from '@evident/job-service';
 import type { ClaimInput } from '@evident/kb';
 import { confidenceFromAdjustedP } from './confidence.js';
+import { enrichmentClaims } from './enrichment.js';
 import { unexpectedResults } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import { jobProvenance } from './provenance.js';
@@ -67,6 +68,10 @@ export function discoveryClaims(status: JobStatus, results: unknown, o: Resolved
       payload,
     });
   }
-  // The job lists targets best first; --top keeps the first N of those that passed --min-priority.
-  return o.top === undefined ? claims : claims.slice(0, o.top);
+  // The job lists targets best first; --top keeps the first N of those that passed --min-priority. Enriched sets
+  // (a job run with options.enrichment) follow, FDR < 0.05, neither option applying to them.
+  return [
+    ...(o.top === undefined ? claims : claims.slice(0, o.top)),
+    ...enrichmentClaims(status, doc.enrichment, condition, caseValue, controlValue),
+  ];
 }

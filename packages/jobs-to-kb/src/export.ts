@@ -7,6 +7,7 @@ import { discoveryClaims } from './discovery.js';
 import { jobNotCompleted, unsupportedKind } from './errors.js';
 import { type ExportOptions, resolveOptions } from './options.js';
 import { type Names, registerNames } from './names.js';
+import { ensureEnrichedIn } from './enrichment.js';
 import { ensurePredicates } from './predicates.js';
 import { sourceIdOf } from './provenance.js';
 
@@ -68,6 +69,7 @@ export async function exportToKb(
   if (status.kind !== 'td' && status.kind !== 'cg') throw unsupportedKind(status.job_id, status.kind);
   const { claims, names } = mapJob(status, await client.getResults(jobId), options);
   const registered = await ensurePredicates(db);
+  if (claims.some((c) => c.predicate[0] === 'enriched_in')) registered.push(...(await ensureEnrichedIn(db)));
   // Before the claims: they are written with the readable names, which must already resolve to their entities.
   const aliases = await registerNames(db, status.job_id, names);
   const batch = claims.length ? await db.ingestBatch(claims) : { ingested: 0, duplicates: 0, claim_ids: [] };

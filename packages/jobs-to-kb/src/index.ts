@@ -7,4 +7,5 @@ export { ensurePredicates, EXPORT_PREDICATES, EXPORT_VOCABULARY } from './predic
 export { sourceIdOf, SOURCE_PREFIX } from './provenance.js';
 export { ExportError } from './errors.js';
 export type { DiscoveryPayload } from './discovery.js';
+export { ENRICHED_IN, ENRICHMENT_FDR, type EnrichmentPayload } from './enrichment.js';
 export type { DesignPayload } from './design.js';

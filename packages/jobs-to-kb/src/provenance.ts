@@ -10,7 +10,7 @@ export const sourceIdOf = (jobId: string) => `${SOURCE_PREFIX}${jobId}`;
 
 export function jobProvenance(
   status: JobStatus,
-  sourceType: 'differential_expression' | 'generative_design',
+  sourceType: 'differential_expression' | 'gene_set_enrichment' | 'generative_design',
   method: string,
 ): Provenance {
   return {
