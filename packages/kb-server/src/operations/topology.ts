@@ -39,6 +39,23 @@ const ComputeOptions = Type.Object(
         description: "Leiden iterations, as leidenalg's n_iterations: -1 until no node moves, else at most this many",
       }),
     ),
+    full: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Recompute from scratch. Default: update the previous result around the changed entities when it has ' +
+          'the same settings and at most incremental_max_fraction of the entities changed (mode in the answer)',
+      }),
+    ),
+    // kb-core takes 0 too (never incremental); full: true says that plainly, so the surfaces ask for (0, 1].
+    incremental_max_fraction: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1,
+        default: 0.01,
+        description: 'The largest share of the entities changed since the previous result for an incremental update',
+      }),
+    ),
   },
   strict,
 );
@@ -52,6 +69,7 @@ export const TOPOLOGY_OPERATIONS = [
     title: 'Compute topics',
     description:
       'Compute the topic hierarchy (Leiden) over the active claims; kept beside the base for the topology reads. ' +
+      'Updates the previous result incrementally when few entities changed (full: true recomputes). ' +
       "Runs off the server's thread; 429 busy (Retry-After) while one computation runs and two wait.",
     rest: { method: 'POST', path: '/topology/compute', tag: 'topology', errors: [429] },
     input: ComputeOptions,

@@ -48,6 +48,10 @@ export const TopologyResult = Type.Object(
     edge_count: Type.Integer(),
     levels: Type.Array(Level),
     topics: Type.Array(Topic),
+    mode: Type.Union([Type.Literal('full'), Type.Literal('incremental')]),
+    full_reason: Type.Union([Type.String(), Type.Null()]),
+    changed_entities: Type.Union([Type.Integer(), Type.Null()]),
+    affected_entities: Type.Union([Type.Integer(), Type.Null()]),
   },
   open,
 );
