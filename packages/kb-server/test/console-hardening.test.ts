@@ -154,6 +154,24 @@ test('a body nested deeper than 256 levels is a 400 naming the limit and the pat
   assert.equal((await params(200)).status, 200);
 });
 
+test('the what-if route, whose bodies are parsed in a context of their own, applies the same depth bound', async () => {
+  // Its parser (long-calls.ts) once bypassed the console's: a hundred thousand levels reached JSON.parse.
+  const depth = 100_000;
+  const body =
+    '{"add_claims":[{"subject":["A","gene"],"predicate":["interacts_with","molecular"],"object":["B","gene"],' +
+    `"source_type":"experiment","source_id":"nest","payload":{"x":${'['.repeat(depth)}1${']'.repeat(depth)}}}]}`;
+  const r = await postJson('/api/v1/insights/what-if', body);
+  assert.equal(r.status, 400, r.text.slice(0, 300));
+  assert.ok(hasErrorShape(r.body));
+  assert.equal(r.body.error.code, 'invalid_parameters');
+  assert.match(r.body.error.message, /deeper than 256 levels/);
+  assert.ok(JSON.stringify(r.body.error).includes('"path":"/add_claims/0/payload/x/0/0/'), r.text.slice(0, 300));
+  // A shallow what-if on the same route still runs, and the console answers.
+  const ok = await postJson('/api/v1/insights/what-if', '{"retract_sources":["PMID:1"]}');
+  assert.equal(ok.status, 200, ok.text.slice(0, 300));
+  assert.equal((await get('/api/v1/health')).status, 200);
+});
+
 test('Host must be a name of this console: loopback, the bound host or the allow-list; else 421', async () => {
   for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, 'kb.example.org', 'LOCALHOST']) {
     assert.equal((await get('/api/v1/health', host)).status, 200, host);

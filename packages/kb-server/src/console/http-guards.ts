@@ -4,6 +4,8 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
+import type { FastifyBodyParser, FastifyInstance } from 'fastify';
+import { InvalidParametersError } from '@evident/contract';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '@evident/http-guards';
 
 export * from '@evident/http-guards';
@@ -73,6 +75,26 @@ export function allowedHostNames(boundHost: string | undefined, allowList: reado
  * then walks them, seconds of the console's only thread.
  */
 export const MAX_BODY_DEPTH = 256;
+/**
+ * The console's JSON body parser for `scope`: a body nested deeper than MAX_BODY_DEPTH is refused before it is parsed
+ * (400 invalid_parameters naming the limit and the path), else Fastify's own parser with its __proto__ and
+ * constructor refusals. Every context that registers a JSON parser of its own wraps this one, so no route skips it.
+ */
+export function depthBoundedJsonParser(scope: FastifyInstance): FastifyBodyParser<string> {
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  return (req, body, done) => {
+    const deep = jsonTooDeep(body, MAX_BODY_DEPTH);
+    if (deep === undefined) return parseJson(req, body, done);
+    done(
+      new InvalidParametersError(
+        [{ path: deep, message: `nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels (the limit)` }],
+        `the body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels, the limit of this API`,
+      ),
+      undefined,
+    );
+  };
+}
+
 /** A refusal's pointer stops growing past this many characters (it then names an ancestor of the deep value). */
 const MAX_POINTER_CHARS = 1000;
 

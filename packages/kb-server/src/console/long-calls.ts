@@ -5,6 +5,7 @@
 // request at a time: several arriving together would otherwise be handled back to back while every other waits.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { KbBusyError } from '@evident/kb';
+import { depthBoundedJsonParser } from './http-guards.js';
 
 export async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
   try {
@@ -25,12 +26,13 @@ function ownTurn(): Promise<void> {
 }
 
 /**
- * JSON bodies of the routes in `scope` are parsed by Fastify's own parser (the same refusals of `__proto__` and
- * `constructor` keys), in a turn of their own: the parse, the schema check and the handler's start then make one
- * slice of the event loop per request, where bodies that arrive together were parsed back to back.
+ * JSON bodies of the routes in `scope` are parsed by the console's parser (its depth bound, MAX_BODY_DEPTH, then
+ * Fastify's refusals of `__proto__` and `constructor` keys), in a turn of their own: the parse, the schema check and
+ * the handler's start then make one slice of the event loop per request, where bodies that arrive together were
+ * parsed back to back.
  */
 export function ownTurnJson(scope: FastifyInstance): void {
-  const parse = scope.getDefaultJsonParser('error', 'error');
+  const parse = depthBoundedJsonParser(scope);
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     void ownTurn().then(() => parse(req, body as string, done));

@@ -15,7 +15,6 @@ import Fastify, {
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { InvalidParametersError } from '@evident/contract';
 import type { KbDB } from '@evident/kb';
 import { StartupError } from '../surface/open-base.js';
 import { invalidParameters, toWireError } from '../surface/errors.js';
@@ -36,8 +35,7 @@ import {
   type HostLookup,
   type HttpLimits,
   isLoopbackAddress,
-  jsonTooDeep,
-  MAX_BODY_DEPTH,
+  depthBoundedJsonParser,
   RouteMethods,
   systemLookup,
 } from './http-guards.js';
@@ -118,19 +116,8 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
   });
   // A body nested deeper than MAX_BODY_DEPTH is refused before it is parsed (400 naming the limit and the path);
   // else Fastify's own JSON parser, with its __proto__ and constructor refusals.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const deep = jsonTooDeep(body as string, MAX_BODY_DEPTH);
-    if (deep === undefined) return parseJson(req, body as string, done);
-    done(
-      new InvalidParametersError(
-        [{ path: deep, message: `nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels (the limit)` }],
-        `the body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels, the limit of this API`,
-      ),
-      undefined,
-    );
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, depthBoundedJsonParser(app));
   const routeMethods = new RouteMethods();
   // CONNECT (which Node's server leaves unanswered) and an Expect it cannot meet (an empty 417) never reach the
   // router: answered here, in the error shape, the connection closed.
