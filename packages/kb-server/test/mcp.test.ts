@@ -287,6 +287,20 @@ test('get_entity, get_claims (predicate filter, paging), find_paths', async () =
   assert.ok(paths.paths[0].score > 0 && paths.paths[0].score <= 1, 'mcp.test.ts:159');
 });
 
+test('cypher_query: profile and explain answer the plan tree, as REST does', async () => {
+  const cypher = 'MATCH (d:drug)-[:TREATS]->(x) RETURN d.name AS drug';
+  const p = await ok('cypher_query', { cypher, profile: true });
+  assert.deepEqual(p.rows, [['olaparib']]);
+  assert.equal(p.plan.operator, 'ProduceResults');
+  assert.equal(p.plan.rows, 1);
+  assert.ok(p.plan.children.length > 0 && typeof p.plan.time_ms === 'number', JSON.stringify(p.plan));
+  const e = await ok('cypher_query', { cypher: `EXPLAIN ${cypher}` });
+  assert.deepEqual(e.rows, []);
+  assert.equal(e.plan.rows, undefined);
+  assert.equal(typeof e.plan.estimated_rows, 'number');
+  assert.equal((await ok('cypher_query', { cypher })).plan, undefined);
+});
+
 test('knowledge_health, quality_report, find_bridges, confidence_alerts', async () => {
   const h = await ok('knowledge_health');
   assert.ok(h.score >= 0 && h.score <= 100, 'mcp.test.ts:164');

@@ -76,3 +76,45 @@ test('refusals: syntax with its position, writes, row budget, bad bodies', async
   const extra = await query({ cypher: 'RETURN 1', limit: 3 });
   assert.equal(extra.statusCode, 400);
 });
+
+// Every node of a plan tree, depth first.
+const walk = (p: any): any[] => [p, ...p.children.flatMap(walk)];
+
+test('explain / profile (fields or prefix) answer the plan tree; profile with rows and time per operator', async () => {
+  const cypher = 'MATCH (d:drug)-[:INHIBITS]->(p) RETURN d.name AS drug ORDER BY drug';
+  const plain = (await query({ cypher })).json();
+  assert.equal(plain.plan, undefined);
+
+  const explained = await query({ cypher, explain: true });
+  assert.equal(explained.statusCode, 200, explained.body);
+  const e = explained.json();
+  assert.deepEqual(e.rows, [], 'EXPLAIN does not run the query');
+  assert.deepEqual(e.columns, ['drug']);
+  const eOps = walk(e.plan);
+  assert.equal(e.plan.operator, 'ProduceResults');
+  assert.ok(
+    eOps.some((o) => o.operator === 'Expand'),
+    JSON.stringify(e.plan),
+  );
+  assert.ok(eOps.every((o) => typeof o.estimated_rows === 'number' && o.rows === undefined));
+
+  for (const payload of [
+    { cypher, profile: true },
+    { cypher: `PROFILE ${cypher}` },
+    { cypher, explain: true, profile: true },
+  ]) {
+    const r = await query(payload);
+    assert.equal(r.statusCode, 200, r.body);
+    const p = r.json();
+    assert.deepEqual(p.rows, [['niraparib'], ['olaparib']], 'PROFILE runs the query');
+    assert.equal(p.plan.rows, 2, 'the top operator gave the result rows');
+    for (const o of walk(p.plan)) {
+      assert.ok(Number.isInteger(o.rows) && o.time_ms >= 0, JSON.stringify(o));
+    }
+  }
+
+  const prefixed = (await query({ cypher: `EXPLAIN ${cypher}`, profile: true })).json();
+  assert.deepEqual(prefixed.rows, [], 'a prefix in the text is kept over the field');
+  const bad = await query({ cypher, profile: 'yes' });
+  assert.equal(bad.statusCode, 400, bad.body);
+});
