@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { MAX_GENE_SETS_BASE64 } from '../src/kinds/td/schema.js';
 import { startTestServer, http, runCli, waitForStatus, type TestServer } from './helpers.js';
 
 const example = (f: string) => fileURLToPath(new URL(`../../target-discovery/examples/${f}`, import.meta.url));
@@ -145,6 +146,12 @@ test('td enrichment: bad options are refused with their pointer and make no job'
     assert.ok(paths.includes(pointer), `${what}: ${paths}`);
   }
   assert.deepEqual((await http(server.url, 'GET', '/v1/jobs', { key })).body, before, 'no job made');
+  // The GMT's bound (a body that size takes ~20 s to refuse on a loaded machine: checked in the served schema instead).
+  const doc = (await http(server.url, 'GET', '/v1/openapi.json')).body;
+  assert.ok(
+    JSON.stringify(doc).includes(`"maxLength":${MAX_GENE_SETS_BASE64}`),
+    'the served schema bounds options.enrichment.gene_sets',
+  );
 });
 
 test('td enrichment: goana over a shipped GO collection; the CLI writes the CSV; a job without enrichment has none', async () => {
