@@ -55,6 +55,41 @@ test('off the thread, topology answers as on it; a fourth computation while one 
   }
 });
 
+test('off the thread, an incremental update runs on a worker too: the event loop keeps turning while it runs', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path, { embedding: false });
+    const claims = [];
+    for (let i = 0; i < 6000; i++) {
+      const g = Math.floor(i / 40) * 40;
+      claims.push(claim(`g${i}`, 'gene', 'binds', `g${g + ((i + 1) % 40)}`, 'gene', 's'));
+      claims.push(claim(`g${i}`, 'gene', 'binds', `g${g + ((i * 7 + 3) % 40)}`, 'gene', 's'));
+    }
+    await db.ingestBatch(claims);
+    await db.computeTopology({ seed: 3 });
+    // 20 facts among 40 genes of 6,000: under the default bound (1%), so the kept result is updated.
+    const more = [];
+    for (let i = 0; i < 20; i++) more.push(claim(`g${i * 300}`, 'gene', 'binds', `g${i * 300 + 41}`, 'gene', 'u'));
+    await db.ingestBatch(more);
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const there = await db.computeTopology({ seed: 3, off_thread: true });
+    running = false;
+    assert.equal(there.mode, 'incremental', String(there.full_reason));
+    assert.equal(there.changed_entities, 40);
+    assert.ok(turns > 3, `the event loop turned ${turns} times while the update ran`);
+    assert.equal(there.entity_count, 6000);
+    assert.ok(there.levels[0]!.modularity > 0.5, `modularity ${there.levels[0]!.modularity}`);
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('structural embeddings off the thread: the same vectors, and the event loop keeps turning while the SVD runs', async () => {
   const t = tempKb();
   try {

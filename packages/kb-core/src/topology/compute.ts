@@ -4,7 +4,8 @@
 // hierarchy stops early when a level merges nothing or leaves one topic. Leiden runs through leidenAsync: on large
 // graphs its restarts run on worker threads and the caller's event loop stays free (a server keeps answering).
 // When a previous result can be updated (incremental.ts decides), level 0 is leidenIncremental from its partition
-// instead, on the calling thread (seconds at most where a full run takes minutes).
+// instead (seconds at most where a full run takes minutes): on the calling thread, or off it on a worker of its
+// own when asked (off_thread).
 import {
   aggregateCsr,
   type CsrGraph,
@@ -13,6 +14,7 @@ import {
   modularityContributions,
 } from '@evident/graph-algorithms';
 import type { ReadContext } from '../graph/read.js';
+import { leidenIncrementalOffThread } from '../offload/incremental-leiden.js';
 import { offThreadLeidenThreads } from '../offload/threads.js';
 import { entityGraph } from './entity-graph.js';
 import { basisOf, planUpdate } from './incremental.js';
@@ -58,12 +60,16 @@ export async function computeTopology(
     const hooks = progress ? { progress: (_: string, f: number) => progress('topology', 0.05 + 0.6 * f) } : undefined;
     let first: { membership: Int32Array; count: number; iterations: number };
     if (plan.kind === 'incremental') {
-      const update = leidenIncremental(csr, plan.previous, plan.changed, {
-        resolution,
-        seed,
-        maxIterations,
-        trusted: true,
-      });
+      // Off the thread: on a worker of its own (seconds at a million claims would hold a server's event loop).
+      const update = off_thread
+        ? await leidenIncrementalOffThread(
+            csr,
+            plan.previous,
+            plan.changed,
+            { resolution, seed, maxIterations },
+            progress && ((f) => progress('topology', 0.05 + 0.6 * f)),
+          )
+        : leidenIncremental(csr, plan.previous, plan.changed, { resolution, seed, maxIterations, trusted: true });
       affected = update.affectedCount;
       first = update;
     } else {
