@@ -437,7 +437,11 @@ function evalProps(e: Expr | null, row: Row, ctx: EvalContext): Properties {
 
 function checkPropertyValue(v: Value): Value {
   if (v === null || typeof v !== 'object' || v instanceof TemporalValue || v instanceof DurationValue) return v;
-  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object' || x instanceof TemporalValue)) return v;
+  if (
+    Array.isArray(v) &&
+    v.every((x) => x === null || typeof x !== 'object' || x instanceof TemporalValue || x instanceof DurationValue)
+  )
+    return v;
   throw new CypherTypeError('InvalidPropertyType', `a property cannot hold ${typeName(v)}`);
 }
 

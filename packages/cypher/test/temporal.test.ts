@@ -205,3 +205,11 @@ test('epoch fields build an instant; dates stay within the years ±999,999,999',
   assert.throws(() => value("RETURN date('+999999999-12-31') + duration({days: 1}) AS v"), CypherError);
   assert.throws(() => value('RETURN date({year: 2015, day: 3}) AS v'), /day needs month/);
 });
+
+test('a list of durations is a property value, stored and read back (TCK Temporal4, "Should store duration array")', () => {
+  const g = new MemoryGraph();
+  runCypher(g, "CREATE ({d: [duration('P1Y2M3DT4H'), duration({days: 5})]})");
+  const d = runCypher(g, 'MATCH (n) RETURN n.d AS d').rows[0]![0] as unknown[];
+  assert.deepEqual(d.map(String), ['P1Y2M3DT4H', 'P5D']);
+  assert.throws(() => runCypher(g, 'CREATE ({d: [{a: 1}]})'), CypherError, 'a list of maps stays refused');
+});
