@@ -250,6 +250,66 @@ test('query view: a table, a path as a graph, errors with their position', { ski
     assert.equal(await page.locator('#query-graph').count(), 0, 'no graph for scalar results');
     assert.match((await page.textContent('#query-stats'))!, new RegExp(`^${expected.rows.length} rows`));
 
+    // Profile: the plan tree the library answers for PROFILE, one operator per item, nested as in the tree, with
+    // estimated rows, rows and time; the rows still shown. Explain: the same operators, not run.
+    type Plan = { operator: string; details: string; estimated_rows: number; rows?: number; children: Plan[] };
+    const flat = (p: Plan, depth = 0): [number, string, string][] => [
+      [depth, p.operator, p.details],
+      ...p.children.flatMap((c) => flat(c, depth + 1)),
+    ];
+    const shownPlan = () =>
+      page.locator('#query-plan .plan-op').evaluateAll((items) =>
+        items.map((li: any) => {
+          let depth = 0;
+          for (let e = li.parentElement; e && !e.classList.contains('plan-root'); e = e.parentElement)
+            if (e.classList.contains('plan-op')) depth++;
+          const line = li.querySelector('.plan-line');
+          return {
+            op: [
+              depth,
+              line.querySelector('.plan-operator').textContent,
+              line.querySelector('.plan-details')?.textContent ?? '',
+            ],
+            stats: line.querySelector('.plan-stats').textContent,
+          };
+        }),
+      );
+    const profiled = (await db.rawQuery(`PROFILE ${tableQuery}`)).plan as Plan;
+    await page.fill('#cypher-input', tableQuery);
+    await page.click('#query-profile');
+    await page.waitForSelector('#query-plan');
+    const profile = await shownPlan();
+    assert.deepEqual(
+      profile.map((o) => o.op),
+      flat(profiled),
+    );
+    assert.ok(profile.length > 1, 'a tree, not one operator');
+    for (const o of profile) assert.match(o.stats, /^est\. [\d.]+ · rows \d+ · [\d.]+ ms$/, o.stats);
+    assert.match(profile[0]!.stats, new RegExp(`rows ${expected.rows.length} ·`), 'the top operator gave the rows');
+    assert.equal(await page.locator('#query-table tbody tr').count(), expected.rows.length, 'PROFILE runs the query');
+    await page.screenshot({ path: testOutputPath('kb-web', 'query-profile.png'), fullPage: true });
+
+    await page.click('#query-explain');
+    await page.waitForFunction(() => /not run/.test(document.querySelector('#query-plan h2')?.textContent ?? ''));
+    const explained = await shownPlan();
+    assert.deepEqual(
+      explained.map((o) => o.op),
+      flat(profiled),
+    );
+    for (const o of explained) assert.match(o.stats, /^est\. [\d.]+$/, o.stats);
+    assert.equal(await page.textContent('#query-table tbody td'), 'No rows.');
+    await run(tableQuery);
+    await page.waitForFunction(() => !document.querySelector('#query-plan') && document.querySelector('#query-table'));
+
+    // A syntax error on the first line under Profile: the caret under the text as typed (the API's prefix taken off).
+    const badFirst = 'MATCH (n:gene RETURN n';
+    const apiBad = (await app.inject({ method: 'POST', url: '/api/v1/query', payload: { cypher: badFirst } })).json();
+    const badColumn = Number(/line 1, column (\d+)/.exec(apiBad.error.message)![1]);
+    await page.fill('#cypher-input', badFirst);
+    await page.click('#query-profile');
+    await page.waitForSelector('#query-caret');
+    assert.equal((await page.textContent('#query-caret'))!.split('\n')[1]!.indexOf('^'), badColumn - 1);
+
     // A path: a small graph with its nodes and relationships, and the path written out in the table.
     const pathQuery = "MATCH p = (:drug {name: 'talazoparib'})-[:TARGETS]->(:protein)-[:INTERACTS_WITH]->(x) RETURN p";
     const paths = await db.rawQuery(pathQuery);

@@ -1,5 +1,6 @@
 // Query view (#/query, issue #20): an openCypher box (POST /query) showing the result as a table, and as a graph
 // when it holds nodes, relationships or paths. Errors from the API are shown with their position in the query.
+// Explain and Profile (or an EXPLAIN / PROFILE prefix) show the plan the engine runs as an indented tree.
 import { drawMiniGraph } from './mini-graph.js';
 
 const EXAMPLES = [
@@ -24,20 +25,39 @@ export function showQuery(main, ctx) {
   });
   input.value = last;
   const out = h('div', { id: 'query-output', 'aria-live': 'polite' });
-  const run = async () => {
+  // mode: undefined (run), 'explain' or 'profile' (the API's fields of the same names).
+  const run = async (mode) => {
     last = input.value;
-    button.disabled = true;
-    out.replaceChildren(h('p', { class: 'muted', text: 'Running…' }));
+    const buttons = [button, explainButton, profileButton];
+    for (const b of buttons) b.disabled = true;
+    out.replaceChildren(h('p', { class: 'muted', text: mode === 'explain' ? 'Planning…' : 'Running…' }));
     try {
-      const r = await ctx.api('/query', { method: 'POST', body: { cypher: input.value } });
+      const body = { cypher: input.value, ...(mode ? { [mode]: true } : {}) };
+      const r = await ctx.api('/query', { method: 'POST', body });
       renderResult(out, ctx, r);
     } catch (e) {
-      out.replaceChildren(queryError(ctx, e, input.value));
+      // The API puts the mode before the text ("PROFILE "), unless the text has a prefix of its own.
+      const shift = mode && !/^\s*(EXPLAIN|PROFILE)\b/i.test(input.value) ? `${mode} `.length : 0;
+      out.replaceChildren(queryError(ctx, e, input.value, shift));
     } finally {
-      button.disabled = false;
+      for (const b of buttons) b.disabled = false;
     }
   };
   const button = h('button', { type: 'submit', class: 'primary', id: 'query-run', text: 'Run' });
+  const explainButton = h('button', {
+    type: 'button',
+    id: 'query-explain',
+    title: 'Show the plan without running the query',
+    text: 'Explain',
+    onclick: () => run('explain'),
+  });
+  const profileButton = h('button', {
+    type: 'button',
+    id: 'query-profile',
+    title: 'Run the query and show the plan with rows and time per operator',
+    text: 'Profile',
+    onclick: () => run('profile'),
+  });
   const form = h(
     'form',
     {
@@ -63,6 +83,8 @@ export function showQuery(main, ctx) {
         h('option', { value: '', text: 'examples…' }),
         EXAMPLES.map((q) => h('option', { value: q, text: q })),
       ),
+      explainButton,
+      profileButton,
       button,
     ),
   );
@@ -88,15 +110,17 @@ export function showQuery(main, ctx) {
   );
 }
 
-// The API's message ends with "(line L, column C)" for syntax errors: point at that place in the query.
-function queryError(ctx, e, cypher) {
+// The API's message ends with "(line L, column C)" for syntax errors: point at that place in the query. `shift`:
+// the characters the API put before the first line.
+function queryError(ctx, e, cypher, shift = 0) {
   const { h } = ctx;
   const m = /line (\d+), column (\d+)/.exec(e.message);
   const lines = [h('div', { text: `${e.code ? `${e.code}: ` : ''}${e.message}` })];
   if (m) {
     const line = cypher.split('\n')[Number(m[1]) - 1] ?? '';
+    const column = Number(m[2]) - (Number(m[1]) === 1 ? shift : 0);
     lines.push(
-      h('pre', { class: 'query-caret', id: 'query-caret' }, `${line}\n${' '.repeat(Math.max(0, Number(m[2]) - 1))}^`),
+      h('pre', { class: 'query-caret', id: 'query-caret' }, `${line}\n${' '.repeat(Math.max(0, column - 1))}^`),
     );
   }
   return h('div', { class: 'error-banner', id: 'query-error', role: 'alert' }, lines);
@@ -173,6 +197,7 @@ function renderResult(out, ctx, r) {
   );
   const g = collectGraph(r.rows, ctx);
   const parts = [];
+  if (r.plan) parts.push(planCard(ctx, r.plan));
   let graphEl = null;
   if (g.nodes.length) {
     graphEl = h('div', { id: 'query-graph', class: 'mini-graph', role: 'img', 'aria-label': 'Graph of the result' });
@@ -208,6 +233,35 @@ function renderResult(out, ctx, r) {
         location.hash = `#/entity/${ctx.enc(id)}`;
       })
     : null;
+}
+
+// The plan as Neo4j prints it: each operator with its details and estimated rows (PROFILE: rows and own time),
+// the operators it reads indented below it.
+function planCard(ctx, plan) {
+  const { h } = ctx;
+  const profiled = plan.rows !== undefined;
+  const item = (p) =>
+    h(
+      'li',
+      { class: 'plan-op' },
+      h(
+        'div',
+        { class: 'plan-line' },
+        h('strong', { class: 'plan-operator', text: p.operator }),
+        p.details ? h('code', { class: 'plan-details', text: p.details }) : null,
+        h('span', {
+          class: 'plan-stats muted small',
+          text: `est. ${p.estimated_rows}${p.rows === undefined ? '' : ` · rows ${p.rows} · ${p.time_ms} ms`}`,
+        }),
+      ),
+      p.children.length ? h('ul', { class: 'plan-tree' }, p.children.map(item)) : null,
+    );
+  return h(
+    'section',
+    { class: 'card', id: 'query-plan' },
+    h('header', {}, h('h2', { text: profiled ? 'Profile' : 'Plan (not run)' })),
+    h('ul', { class: 'plan-tree plan-root' }, item(plan)),
+  );
 }
 
 // Nodes and relationships anywhere in the rows (inside paths and lists too); relationships whose ends are not
