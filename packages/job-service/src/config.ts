@@ -28,7 +28,7 @@ export interface ServiceConfig {
   threadIdleMs: number;
   /**
    * Deadline of a prepare or CSV task once a thread takes it: past it the thread is terminated and replaced,
-   * and the request answers 503 `prepare_timeout` / `csv_timeout`.
+   * and the request answers 503 `prepare_timeout` / `csv_timeout` (413 `payload_too_large` for a large body's check).
    */
   requestTaskTimeoutMs: number;
   /** Runs of a job before it is failed (crashes included). */

@@ -92,6 +92,36 @@ for (const mode of ['embedded', 'postgres'] as const) {
     assert.equal(ok.status, 202, ok.text);
   });
 
+  test(`${mode}: a large body whose check runs past the deadline answers 413 naming the limit; a small one 503`, {
+    skip,
+    timeout: 60_000,
+  }, async () => {
+    // Bodies above 1 KB go to the large-body thread as bytes. The spin stands in for a body too large to check in
+    // time (a 95 MB matrix of \u0041 escapes under load): it always runs past the deadline, whatever the machine.
+    const { s, key } = await server(mode, { requestTaskTimeoutMs: 1000, inlineJsonLimitBytes: 1024 });
+    const body = `{"mode":"spin"${' '.repeat(4096)}}`;
+    const big = await http(s.url, 'POST', '/v1/hostile/run', {
+      key,
+      raw: body,
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(big.status, 413, big.text);
+    assert.equal(big.body.error.code, 'payload_too_large');
+    assert.match(big.body.error.message, /body of 0\.0 MB took longer than 1\.0 s/);
+    assert.match(big.body.error.message, /EVIDENT_REQUEST_TASK_TIMEOUT_MS/);
+    // The same prepare from a small body (parsed inline) stays a 503: its time is not the body's size.
+    const small = await http(s.url, 'POST', '/v1/hostile/run', { key, body: { mode: 'spin' } });
+    assert.equal(small.status, 503, small.text);
+    assert.equal(small.body.error.code, 'prepare_timeout');
+    // A large body that checks in time is still accepted.
+    const ok = await http(s.url, 'POST', '/v1/hostile/run', {
+      key,
+      raw: `{"mode":"ok"${' '.repeat(4096)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(ok.status, 202, ok.text);
+  });
+
   test(`${mode}: a prepare whose client leaves is cancelled and frees its thread`, {
     skip,
     timeout: 60_000,

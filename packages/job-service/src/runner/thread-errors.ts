@@ -14,6 +14,22 @@ export class TaskTimeoutError extends EvidentError {
   }
 }
 
+/**
+ * Checking a large body (one that went to a thread as bytes) ran past the deadline: the time grows with the body,
+ * which is the client's to shrink, so 413 naming the limit, where a small request's timeout stays 503.
+ */
+export class BodyCheckTooLongError extends EvidentError {
+  constructor(bytes: number, ms: number) {
+    super(
+      'payload_too_large',
+      `checking this body of ${(bytes / 1024 / 1024).toFixed(1)} MB took longer than ` +
+        `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s, the limit on checking a request ` +
+        '(EVIDENT_REQUEST_TASK_TIMEOUT_MS), and was stopped; send a smaller body',
+      { status: 413 },
+    );
+  }
+}
+
 /** A task needed more heap than its thread may have (a one-shot thread for large bodies): 413, typed. */
 export class TaskOutOfMemoryError extends EvidentError {
   constructor(limitMb: number | undefined) {

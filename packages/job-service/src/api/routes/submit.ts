@@ -5,6 +5,7 @@ import { ApiError, InvalidParametersError } from '../../errors.js';
 import { estimateFields, withWait } from '../../estimate.js';
 import { newJobId } from '../../ids.js';
 import { RawJsonBody } from '../../wire/raw-body.js';
+import { BodyCheckTooLongError, TaskTimeoutError } from '../../runner/thread-errors.js';
 import { Accepted, errorResponses, submitBodySchema } from '../../wire/schemas.js';
 import type { JobRecord } from '../../store/types.js';
 import {
@@ -105,8 +106,11 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         const limits = taskLimitsOf(deps, reply);
         // The plan's caps the kind checks the request against (a compound-design budget).
         const planLimits = { max_oracle_calls: key.limits.max_oracle_calls };
+        // The size of a body handed to a thread as bytes (read before they move there).
+        let rawBytes: number | undefined;
         if (req.body instanceof RawJsonBody) {
           const raw = req.body.bytes;
+          rawBytes = raw.length;
           // Move the bytes to the thread when they own their memory; copy otherwise.
           const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw);
           const transfer = [own.buffer as ArrayBuffer];
@@ -128,8 +132,13 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
             limits,
           );
         }
-        // A refused request comes back from the thread as the kind's own typed error: it is the answer.
-        const prepared = await task.result;
+        // A refused request comes back from the thread as the kind's own typed error: it is the answer. A large
+        // body whose check ran past the deadline is the body's doing (its size), a 413; a small one's stays 503.
+        const prepared = await task.result.catch((e: unknown) => {
+          if (rawBytes !== undefined && e instanceof TaskTimeoutError && e.code === 'prepare_timeout')
+            throw new BodyCheckTooLongError(rawBytes, limits.timeoutMs ?? config.requestTaskTimeoutMs);
+          throw e;
+        });
         if (prepared.type !== 'prepared') throw new Error('unexpected thread answer');
         if (req.body instanceof RawJsonBody) {
           callback_url = prepared.callback_url;
