@@ -50,7 +50,7 @@ test('rawQuery: entities are nodes, facts are relationships typed by the upper-c
     const nodes = await db.rawQuery('MATCH (n) WHERE n.name = "KRAS" RETURN n');
     const node = nodes.rows[0]![0] as { kind: string; id: string; labels: string[] };
     assert.equal(node.kind, 'node');
-    assert.deepEqual(node.labels, ['gene', 'Entity']);
+    assert.deepEqual(node.labels, ['Gene', 'Entity']);
     assert.equal(node.id, (await db.resolve('KRAS'))!);
     // A lookup by id (answered from the entity index) with a parameter.
     const byId = await db.rawQuery('MATCH (n:Entity) WHERE n.id = $id RETURN n.name AS name', { id: node.id });
@@ -247,6 +247,44 @@ test('rawQuery: EXPLAIN gives the plan without running, PROFILE runs it with row
     assert.deepEqual(plain.rows, [[2]]);
     // Without a prefix there is no plan in the result.
     assert.equal((await db.rawQuery(q, { id })).plan, undefined);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('rawQuery: entity types are PascalCase labels, the stored form an alias, in scans, filters, expansions, counts and estimates', async () => {
+  const t = tempKb();
+  try {
+    await using db = await open(t.path);
+    await db.ingestBatch([
+      claim('EGFR', 'gene', 'inhibited_by', 'erlotinib', 'drug', 's1'),
+      claim('EGFR', 'gene', 'inhibited_by', 'gefitinib', 'drug', 's2'),
+      claim('EGFR', 'gene', 'part_of', 'EGFR dimer', 'protein_complex', 's3'),
+    ]);
+    for (const label of ['Drug', 'drug']) {
+      const scanned = await db.rawQuery(`MATCH (d:${label}) RETURN d.name AS n ORDER BY n`);
+      assert.deepEqual(scanned.rows, [['erlotinib'], ['gefitinib']], label);
+      const expanded = await db.rawQuery(`MATCH (:Gene)-[]->(d:${label}) RETURN count(*) AS n`);
+      assert.deepEqual(expanded.rows, [[2]], label);
+      const filtered = await db.rawQuery(`MATCH (d) WHERE d:${label} RETURN count(d) AS n`);
+      assert.deepEqual(filtered.rows, [[2]], label);
+      const counted = await db.rawQuery(`MATCH (d:${label}) RETURN count(*) AS n`);
+      assert.deepEqual(counted.rows, [[2]], label);
+      // The planner's estimate for the label is the label's count under either spelling.
+      const explained = await db.rawQuery(`EXPLAIN MATCH (d:${label}) RETURN d`);
+      const scan = (function find(p: { operator: string; estimated_rows: number; children: any[] }): any {
+        return p.operator.includes('Scan') ? p : p.children.map(find).find((x: unknown) => x);
+      })(explained.plan as any);
+      assert.equal(scan?.estimated_rows, 2, JSON.stringify(explained.plan));
+    }
+    // protein_complex is typed as ProteinComplex; labels(n) and result nodes show the PascalCase form.
+    const complex = await db.rawQuery('MATCH (c:ProteinComplex) RETURN c.name AS n, labels(c) AS l, c.type AS t, c');
+    assert.deepEqual(complex.rows[0]!.slice(0, 3), ['EGFR dimer', ['ProteinComplex', 'Entity'], 'protein_complex']);
+    assert.deepEqual((complex.rows[0]![3] as { labels: string[] }).labels, ['ProteinComplex', 'Entity']);
+    assert.deepEqual((await db.rawQuery('MATCH (c:protein_complex) RETURN count(c) AS n')).rows, [[1]]);
+    // A label that is neither form matches nothing.
+    assert.deepEqual((await db.rawQuery('MATCH (d:DRUG) RETURN count(d) AS n')).rows, [[0]]);
+    assert.deepEqual((await db.rawQuery('MATCH (d:Proteincomplex) RETURN count(d) AS n')).rows, [[0]]);
   } finally {
     t.cleanup();
   }

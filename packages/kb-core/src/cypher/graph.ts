@@ -1,5 +1,5 @@
 // The KB's read snapshot seen through @evident/cypher's GraphReader: a node per visible entity (labels: its
-// entity type and `Entity`), a relationship per fact (corroboration group) with a live claim, from subject to
+// entity type as a PascalCase label, the stored lower-case form answering as an alias, and `Entity`), a relationship per fact (corroboration group) with a live claim, from subject to
 // object, typed by the predicate name upper-cased. Nodes and relationships are built when first reached and
 // kept for the one query, so the same entity is the same node within it.
 import {
@@ -15,6 +15,35 @@ import {
 import type { ReadContext } from '../graph/read.js';
 
 export const ENTITY_LABEL = 'Entity';
+
+const pascalCache = new Map<string, string>();
+
+/**
+ * The label a user types for an entity type, Neo4j's convention: `drug` → `Drug`, `protein_complex` →
+ * `ProteinComplex` (split on anything not a letter or digit, each part's first letter upper-cased, the rest as
+ * stored). A type with no letter or digit keeps its stored form.
+ */
+export function entityLabel(type: string): string {
+  let l = pascalCache.get(type);
+  if (l === undefined) {
+    const parts = type.split(/[^\p{L}\p{N}]+/u).filter((p) => p !== '');
+    l = parts.length === 0 ? type : parts.map((p) => p[0]!.toUpperCase() + p.slice(1)).join('');
+    if (pascalCache.size < 10_000) pascalCache.set(type, l);
+  }
+  return l;
+}
+
+/**
+ * A node's labels: the PascalCase labels and `Entity` (what `labels(n)` and results show), with `includes`
+ * also true for a stored type (`:drug`), so every label test in the engine accepts the alias.
+ */
+function nodeLabels(types: readonly string[]): string[] {
+  const shown = [...new Set(types.map(entityLabel)), ENTITY_LABEL];
+  Object.defineProperty(shown, 'includes', {
+    value: (l: string) => Array.prototype.includes.call(shown, l) || types.includes(l),
+  });
+  return shown;
+}
 
 export class KbCypherGraph implements GraphReader {
   private readonly nodes = new Map<number, GraphNode>();
@@ -33,7 +62,7 @@ export class KbCypherGraph implements GraphReader {
     const s = this.rc.s;
     const type = s.entityType[e]!;
     // Labels: its type, and the types unified with it it was stated with (a gene also stated as a protein).
-    n = new GraphNode(e, [...this.rc.typesOf(e), ENTITY_LABEL], {
+    n = new GraphNode(e, nodeLabels(this.rc.typesOf(e)), {
       id: s.entityIds[e]!,
       name: s.entityName[e]!,
       type,
@@ -85,9 +114,18 @@ export class KbCypherGraph implements GraphReader {
     };
   }
 
+  /** Whether entity `e` carries `label`: one of its types as stored or as its PascalCase label. */
+  private hasLabel(e: number, label: string): boolean {
+    const s = this.rc.s;
+    const t = s.entityType[e]!;
+    if (t === label || entityLabel(t) === label) return true;
+    const others = s.entityOtherTypes.get(e);
+    return others?.some((o) => o === label || entityLabel(o) === label) ?? false;
+  }
+
   *scanNodes(label?: string): Iterable<GraphNode> {
     const any = label === undefined || label === ENTITY_LABEL;
-    for (const e of this.rc.visibleEntities()) if (any || this.rc.hasType(e, label)) yield this.node(e);
+    for (const e of this.rc.visibleEntities()) if (any || this.hasLabel(e, label)) yield this.node(e);
   }
 
   /**
@@ -103,7 +141,7 @@ export class KbCypherGraph implements GraphReader {
     const rows = new Int32Array(n);
     let m = 0;
     const any = label === undefined || label === ENTITY_LABEL;
-    for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || rc.hasType(e, label))) rows[m++] = e;
+    for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || this.hasLabel(e, label))) rows[m++] = e;
     const picked = rows.subarray(0, m);
     const columns: Record<string, Column> = {};
     for (const key of keys) {
@@ -185,7 +223,10 @@ const estimates = new WeakMap<
   { entities: number; labels: Map<string, number>; facts: number; predicates: Map<string, number> }
 >();
 
-/** Visible entities per label (each type an entity was stated with, and `Entity` for all). */
+/**
+ * Visible entities per label: each type an entity was stated with, under its stored form and its PascalCase
+ * label (an entity counted once per label), and `Entity` for all.
+ */
 function countLabels(rc: ReadContext): Map<string, number> {
   const s = rc.s;
   const out = new Map<string, number>();
@@ -195,8 +236,16 @@ function countLabels(rc: ReadContext): Map<string, number> {
     if (rc.entityClaimCount(e) === 0) continue;
     all++;
     const t = s.entityType[e]!;
-    out.set(t, (out.get(t) ?? 0) + 1);
-    for (const o of s.entityOtherTypes.get(e) ?? []) if (o !== t) out.set(o, (out.get(o) ?? 0) + 1);
+    const others = s.entityOtherTypes.get(e);
+    if (others === undefined || others.length === 0) {
+      const l = entityLabel(t);
+      out.set(t, (out.get(t) ?? 0) + 1);
+      if (l !== t) out.set(l, (out.get(l) ?? 0) + 1);
+      continue;
+    }
+    const labels = new Set<string>();
+    for (const type of [t, ...others]) labels.add(type).add(entityLabel(type));
+    for (const l of labels) out.set(l, (out.get(l) ?? 0) + 1);
   }
   out.set(ENTITY_LABEL, all);
   return out;

@@ -5,7 +5,7 @@ import { drawMiniGraph } from './mini-graph.js';
 
 const EXAMPLES = [
   'MATCH (e:Entity) RETURN e.type AS type, count(*) AS entities ORDER BY entities DESC',
-  'MATCH (d:drug)-[r]->(x) RETURN d.name AS drug, type(r) AS rel, x.name AS target, r.confidence AS confidence',
+  'MATCH (d:Drug)-[r]->(x) RETURN d.name AS drug, type(r) AS rel, x.name AS target, r.confidence AS confidence',
   "MATCH p = (a {name: 'olaparib'})-[*1..2]-(b) RETURN p LIMIT 10",
 ];
 // Bound on what the graph draws (the table shows every row the API returned).
