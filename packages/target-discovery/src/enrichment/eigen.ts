@@ -78,13 +78,25 @@ function tridiagonalize(a: Float64Array, n: number, d: Float64Array, e: Float64A
         e[i] = scale * g;
         h -= f * g;
         a[i * n + l] = f - g;
+        // p = A u over the stored lower triangle, row by row (each element feeds both of its products), so the
+        // matrix is read contiguously rather than down its columns
+        const ri = i * n;
+        for (let j = 0; j <= l; j++) e[j] = 0;
+        for (let j = 0; j <= l; j++) {
+          const rj = j * n;
+          const uj = a[ri + j]!;
+          let s = 0;
+          for (let k = 0; k < j; k++) {
+            const ajk = a[rj + k]!;
+            s += ajk * a[ri + k]!;
+            e[k]! += ajk * uj;
+          }
+          e[j]! += s + a[rj + j]! * uj;
+        }
         f = 0;
         for (let j = 0; j <= l; j++) {
-          let gg = 0;
-          for (let k = 0; k <= j; k++) gg += a[j * n + k]! * a[i * n + k]!;
-          for (let k = j + 1; k <= l; k++) gg += a[k * n + j]! * a[i * n + k]!;
-          e[j] = gg / h;
-          f += e[j]! * a[i * n + j]!;
+          e[j]! /= h;
+          f += e[j]! * a[ri + j]!;
         }
         const hh = f / (h + h);
         for (let j = 0; j <= l; j++) {

@@ -69,7 +69,12 @@ export function fry(fx: RowEffects, sets: readonly Int32Array[]): FryResult[] {
   const { z, k } = standardizedEffects(fx);
   const dfResidual = k - 1;
   const mean = new Float64Array(k);
-  const scratch = { gram: new Float64Array(k * k), d: new Float64Array(k), e: new Float64Array(k) };
+  const scratch: FryScratch = {
+    gram: new Float64Array(k * k),
+    d: new Float64Array(k),
+    e: new Float64Array(k),
+    side: new Float64Array(0),
+  };
   return sets.map((set) => {
     const m = set.length;
     mean.fill(0);
@@ -84,57 +89,76 @@ export function fry(fx: RowEffects, sets: readonly Int32Array[]): FryResult[] {
   });
 }
 
+interface FryScratch {
+  gram: Float64Array;
+  d: Float64Array;
+  e: Float64Array;
+  /** The gathered side of the set's effects (r x len), grown as sets need. */
+  side: Float64Array;
+}
+
+/**
+ * gram = x x' for x (r x len, row-major), both triangles: dot products in 2 x 2 blocks, four sums held in
+ * registers over one pass of four rows (half the loads of one product at a time, and no stores in the loop).
+ */
+function gramMatrix(x: Float64Array, r: number, len: number, gram: Float64Array): void {
+  let a = 0;
+  for (; a + 1 < r; a += 2) {
+    const xa = a * len;
+    const xa1 = xa + len;
+    for (let b = 0; b <= a; b += 2) {
+      const xb = b * len;
+      const xb1 = xb + len;
+      let s00 = 0;
+      let s01 = 0;
+      let s10 = 0;
+      let s11 = 0;
+      for (let t = 0; t < len; t++) {
+        const va = x[xa + t]!;
+        const va1 = x[xa1 + t]!;
+        const vb = x[xb + t]!;
+        const vb1 = x[xb1 + t]!;
+        s00 += va * vb;
+        s01 += va * vb1;
+        s10 += va1 * vb;
+        s11 += va1 * vb1;
+      }
+      gram[a * r + b] = s00;
+      gram[a * r + b + 1] = s01;
+      gram[(a + 1) * r + b] = s10;
+      gram[(a + 1) * r + b + 1] = s11;
+    }
+  }
+  if (a < r) {
+    const xa = a * len;
+    for (let b = 0; b <= a; b++) {
+      const xb = b * len;
+      let s = 0;
+      for (let t = 0; t < len; t++) s += x[xa + t]! * x[xb + t]!;
+      gram[a * r + b] = s;
+    }
+  }
+  for (let i = 0; i < r; i++) for (let j = 0; j < i; j++) gram[j * r + i] = gram[i * r + j]!;
+}
+
 /** .fryEffects' beta approximation from the squared singular values A of the set's effects (m x k). */
-function mixedP(
-  z: Float64Array,
-  k: number,
-  set: Int32Array,
-  scratch: { gram: Float64Array; d: Float64Array; e: Float64Array },
-): number {
+function mixedP(z: Float64Array, k: number, set: Int32Array, scratch: FryScratch): number {
   const m = set.length;
   let fObsNum = 0;
   for (const g of set) fObsNum += z[g * k]! ** 2;
-  // Gram matrix of the smaller side: its eigenvalues are A (min(m, k) of them)
+  // Gram matrix of the smaller side: its eigenvalues are A (min(m, k) of them). The side's vectors are gathered
+  // contiguously first (the set's rows, or the set's columns when m > k) so the products are plain dot products.
   const r = Math.min(m, k);
-  const gram = scratch.gram.subarray(0, r * r).fill(0);
-  if (m <= k) {
-    for (let a = 0; a < m; a++) {
-      const ra = set[a]! * k;
-      for (let b = 0; b <= a; b++) {
-        const rb = set[b]! * k;
-        let s = 0;
-        for (let j = 0; j < k; j++) s += z[ra + j]! * z[rb + j]!;
-        gram[a * r + b] = s;
-        gram[b * r + a] = s;
-      }
-    }
-  } else {
-    // four rows per pass over the Gram matrix (its lower triangle): a quarter of the loads and stores
-    let s = 0;
-    for (; s + 4 <= m; s += 4) {
-      const r0 = set[s]! * k;
-      const r1 = set[s + 1]! * k;
-      const r2 = set[s + 2]! * k;
-      const r3 = set[s + 3]! * k;
-      for (let a = 0; a < k; a++) {
-        const v0 = z[r0 + a]!;
-        const v1 = z[r1 + a]!;
-        const v2 = z[r2 + a]!;
-        const v3 = z[r3 + a]!;
-        const ga = a * r;
-        for (let b = 0; b <= a; b++)
-          gram[ga + b]! += v0 * z[r0 + b]! + v1 * z[r1 + b]! + v2 * z[r2 + b]! + v3 * z[r3 + b]!;
-      }
-    }
-    for (; s < m; s++) {
+  const len = m <= k ? k : m;
+  const x = scratch.side.length >= r * len ? scratch.side : (scratch.side = new Float64Array(r * len));
+  if (m <= k) for (let a = 0; a < m; a++) x.set(z.subarray(set[a]! * k, set[a]! * k + k), a * k);
+  else
+    for (let s = 0; s < m; s++) {
       const row = set[s]! * k;
-      for (let a = 0; a < k; a++) {
-        const va = z[row + a]!;
-        for (let b = 0; b <= a; b++) gram[a * r + b]! += va * z[row + b]!;
-      }
+      for (let a = 0; a < k; a++) x[a * m + s] = z[row + a]!;
     }
-    for (let a = 0; a < k; a++) for (let b = 0; b < a; b++) gram[b * r + a] = gram[a * r + b]!;
-  }
+  const gram = scratch.gram.subarray(0, r * r);
+  gramMatrix(x, r, len, gram);
   // sum(A) is the Gram matrix's trace and sum(A^2) its squared Frobenius norm; only the extremes need the spectrum
   let sumA = 0;
   let sumA2 = 0;
