@@ -73,7 +73,7 @@ export function fry(fx: RowEffects, sets: readonly Int32Array[]): FryResult[] {
     gram: new Float64Array(k * k),
     d: new Float64Array(k),
     e: new Float64Array(k),
-    side: new Float64Array(0),
+    side: new Float64Array(k * sets.reduce((max, set) => Math.max(max, set.length), 0)),
   };
   return sets.map((set) => {
     const m = set.length;
@@ -93,7 +93,7 @@ interface FryScratch {
   gram: Float64Array;
   d: Float64Array;
   e: Float64Array;
-  /** The gathered side of the set's effects (r x len), grown as sets need. */
+  /** The gathered side of the set's effects: k x the largest set. */
   side: Float64Array;
 }
 
@@ -150,7 +150,7 @@ function mixedP(z: Float64Array, k: number, set: Int32Array, scratch: FryScratch
   // contiguously first (the set's rows, or the set's columns when m > k) so the products are plain dot products.
   const r = Math.min(m, k);
   const len = m <= k ? k : m;
-  const x = scratch.side.length >= r * len ? scratch.side : (scratch.side = new Float64Array(r * len));
+  const x = scratch.side;
   if (m <= k) for (let a = 0; a < m; a++) x.set(z.subarray(set[a]! * k, set[a]! * k + k), a * k);
   else
     for (let s = 0; s < m; s++) {
