@@ -21,6 +21,11 @@ export interface RunOptions extends Budgets {
   procedures?: Procedures;
   /** false: run clause by clause, never through a plan (for comparing the two). Default true. */
   planner?: boolean;
+  /**
+   * Run as `EXPLAIN` / `PROFILE` without the prefix in the text, so that positions in errors are those of the
+   * text the caller was given (a server's `profile: true`). A prefix in the text, written by the user, wins.
+   */
+  mode?: 'explain' | 'profile';
 }
 
 /** A result with, for `EXPLAIN …` and `PROFILE …`, the plan (with rows and time per operator for PROFILE). */
@@ -59,7 +64,9 @@ export function runCypher(
   params: Record<string, unknown> = {},
   options: RunOptions = {},
 ): PlannedResult {
-  const { mode, cypher: text } = splitMode(cypher);
+  const split = splitMode(cypher);
+  const mode = split.mode === 'run' ? (options.mode ?? 'run') : split.mode;
+  const text = split.cypher;
   const bound = check(parse(text), options.procedures);
   const q = bound.query;
   const plan: Op =

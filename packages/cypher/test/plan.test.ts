@@ -240,6 +240,38 @@ test('EXPLAIN plans without running; PROFILE runs and counts rows per operator',
   );
 });
 
+test('the mode option runs as EXPLAIN / PROFILE without a prefix; errors keep the positions of the text given', () => {
+  const g = randomGraph(9);
+  const q = 'MATCH (a:A)-[:R]->(b) RETURN b.c AS c ORDER BY c LIMIT 3';
+  const explained = runCypher(g, q, {}, { mode: 'explain' });
+  assert.deepEqual(explained.rows, []);
+  assert.deepEqual(operators(explained.plan!), operators(runCypher(g, `EXPLAIN ${q}`).plan!));
+  const profiled = runCypher(g, q, {}, { mode: 'profile' });
+  assert.deepEqual(profiled.rows, runCypher(g, q).rows);
+  assert.equal(profiled.plan!.rows, profiled.rows.length);
+  // A prefix in the text, as the user wrote it, wins over the option.
+  assert.deepEqual(runCypher(g, `EXPLAIN ${q}`, {}, { mode: 'profile' }).rows, []);
+  const position = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return (e as { position?: unknown }).position;
+    }
+    assert.fail('no error');
+  };
+  const bad = 'MATCH (a) RETRUN a';
+  const plain = position(() => runCypher(g, bad));
+  assert.ok(plain);
+  assert.deepEqual(
+    position(() => runCypher(g, bad, {}, { mode: 'profile' })),
+    plain,
+  );
+  assert.deepEqual(
+    position(() => runCypher(g, bad, {}, { mode: 'explain' })),
+    plain,
+  );
+});
+
 test('the anchor is the node with the fewest estimated rows; an indexed equality is a seek', () => {
   const g = randomGraph(10);
   for (let i = 0; i < 3; i++) g.createNode(['Rare'], { c: BigInt(i) });

@@ -247,6 +247,17 @@ test('rawQuery: EXPLAIN gives the plan without running, PROFILE runs it with row
     assert.deepEqual(plain.rows, [[2]]);
     // Without a prefix there is no plan in the result.
     assert.equal((await db.rawQuery(q, { id })).plan, undefined);
+    // The mode option, on either thread and in rawQueryJson: the plan without a prefix in the text.
+    for (const off_thread of [false, true]) {
+      const p = await db.rawQuery(q, { id }, { mode: 'profile', off_thread });
+      assert.deepEqual(p.rows, [['NSCLC'], ['erlotinib']]);
+      assert.equal((p.plan as Plan).rows, 2);
+      const e = await db.rawQuery(q, { id }, { mode: 'explain', off_thread });
+      assert.deepEqual(e.rows, []);
+      assert.ok(ops(e.plan as Plan).includes('NodeIndexSeek'));
+    }
+    assert.equal(JSON.parse(await db.rawQueryJson(q, { id }, { mode: 'profile' })).plan.rows, 2);
+    await assert.rejects(db.rawQuery(q, { id }, { mode: 'run' as 'explain' }), KbValidationError);
   } finally {
     t.cleanup();
   }

@@ -46,7 +46,8 @@ test('a query answers columns and rows; nodes and relationships carry the KB ids
   const g = (await query({ cypher: 'MATCH (d)-[r:TREATS]->(x) RETURN d, r' })).json();
   const [node, rel] = g.rows[0];
   assert.equal(node.kind, 'node');
-  assert.ok(node.labels.includes('drug'));
+  // Entity types are PascalCase labels (kb-core src/cypher/README.md); `:drug` stays an alias.
+  assert.deepEqual(node.labels, ['Drug', 'Entity']);
   assert.equal(rel.kind, 'relationship');
   assert.equal(rel.start, node.id);
   assert.equal(rel.properties.predicate, 'treats');
@@ -117,4 +118,22 @@ test('explain / profile (fields or prefix) answer the plan tree; profile with ro
   assert.deepEqual(prefixed.rows, [], 'a prefix in the text is kept over the field');
   const bad = await query({ cypher, profile: 'yes' });
   assert.equal(bad.statusCode, 400, bad.body);
+});
+
+test('a syntax error under explain / profile reports the line and column of the text as sent', async () => {
+  const cypher = 'MATCH (d:Drug)\nWHERE d.name = $n RETRUN d';
+  const plain = await query({ cypher, params: { n: 'x' } });
+  assert.equal(plain.statusCode, 400, plain.body);
+  const error = plain.json().error;
+  assert.match(error.message, /line 2, column 19/);
+  for (const fields of [{ profile: true }, { explain: true }]) {
+    const r = await query({ cypher, params: { n: 'x' }, ...fields });
+    assert.equal(r.statusCode, 400, r.body);
+    assert.deepEqual(r.json().error, error, JSON.stringify(fields));
+  }
+  // On one line too: a prefix added to the text would have moved the column.
+  const one = 'RETURN 1 +';
+  const at = (await query({ cypher: one })).json().error.message;
+  assert.match(at, /line 1, column/);
+  assert.equal((await query({ cypher: one, profile: true })).json().error.message, at);
 });

@@ -301,7 +301,7 @@ test('query view: a table, a path as a graph, errors with their position', { ski
     await run(tableQuery);
     await page.waitForFunction(() => !document.querySelector('#query-plan') && document.querySelector('#query-table'));
 
-    // A syntax error on the first line under Profile: the caret under the text as typed (the API's prefix taken off).
+    // A syntax error on the first line under Profile: the caret under the text as typed (the API's position is the text's).
     const badFirst = 'MATCH (n:gene RETURN n';
     const apiBad = (await app.inject({ method: 'POST', url: '/api/v1/query', payload: { cypher: badFirst } })).json();
     const badColumn = Number(/line 1, column (\d+)/.exec(apiBad.error.message)![1]);

@@ -26,6 +26,11 @@ export interface RawQueryOptions {
    * What servers use. Default false (a small query answers sooner on the caller's thread).
    */
   off_thread?: boolean;
+  /**
+   * Run as `EXPLAIN` (plan, no rows) or `PROFILE` (run, rows and time per operator) without a prefix in the
+   * text: errors keep the line and column of the text as given. A prefix in the text wins over it.
+   */
+  mode?: 'explain' | 'profile';
 }
 
 export interface RawQueryResult {
@@ -182,7 +187,13 @@ export function checkRawQuery(
   cypher: unknown,
   params: unknown,
   options: RawQueryOptions,
-): { cypher: string; params: Record<string, unknown>; timeoutMs: number; maxRows: number } {
+): {
+  cypher: string;
+  params: Record<string, unknown>;
+  timeoutMs: number;
+  maxRows: number;
+  mode: 'explain' | 'profile' | undefined;
+} {
   if (typeof cypher !== 'string' || cypher.trim() === '') {
     throw new KbValidationError('invalid_type', 'cypher', 'must be a non-empty Cypher query');
   }
@@ -190,10 +201,17 @@ export function checkRawQuery(
     throw new KbValidationError('invalid_type', 'params', 'must be an object of named parameters');
   }
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new KbValidationError('invalid_type', 'options', 'must be an object { timeout_ms?, max_rows?, off_thread? }');
+    throw new KbValidationError(
+      'invalid_type',
+      'options',
+      'must be an object { timeout_ms?, max_rows?, off_thread?, mode? }',
+    );
   }
   if (options.off_thread !== undefined && typeof options.off_thread !== 'boolean') {
     throw new KbValidationError('invalid_type', 'off_thread', 'must be true or false');
+  }
+  if (options.mode !== undefined && options.mode !== 'explain' && options.mode !== 'profile') {
+    throw new KbValidationError('invalid_value', 'mode', "must be 'explain' or 'profile'");
   }
   const deep = tooDeepParam(params as Record<string, unknown>);
   if (deep !== undefined) {
@@ -208,6 +226,7 @@ export function checkRawQuery(
     params: params as Record<string, unknown>,
     timeoutMs: budget(options.timeout_ms, 'timeout_ms', RAW_QUERY_DEFAULTS.timeout_ms),
     maxRows: budget(options.max_rows, 'max_rows', RAW_QUERY_DEFAULTS.max_rows),
+    mode: options.mode,
   };
 }
 
@@ -217,14 +236,14 @@ export function rawQuery(
   paramsIn: unknown = {},
   options: RawQueryOptions = {},
 ): RawQueryResult {
-  const { cypher, params, timeoutMs, maxRows } = checkRawQuery(cypherIn, paramsIn, options);
+  const { cypher, params, timeoutMs, maxRows, mode } = checkRawQuery(cypherIn, paramsIn, options);
   const q = compile(splitMode(cypher).cypher);
   for (const part of q.parts) {
     for (const c of part.clauses) if (c.kind in WRITES) throw new KbCypherReadOnlyError(WRITES[c.kind]!);
   }
   const started = performance.now();
   const g = new KbCypherGraph(rc);
-  const r = runCypher(g, cypher, param(params) as Record<string, unknown>, { timeoutMs, maxRows });
+  const r = runCypher(g, cypher, param(params) as Record<string, unknown>, { timeoutMs, maxRows, mode });
   const rows = r.rows.map((row) => row.map((v) => out(v, g)));
   const result: RawQueryResult = {
     columns: r.columns,

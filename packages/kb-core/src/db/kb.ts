@@ -441,6 +441,7 @@ export class KbDB implements KbReader {
         params: q.params,
         timeout_ms: q.timeoutMs,
         max_rows: q.maxRows,
+        mode: q.mode,
         as_of: Infinity,
         format,
       },

@@ -19,6 +19,8 @@ export type ReplicaJob =
       params: Record<string, unknown>;
       timeout_ms: number;
       max_rows: number;
+      /** Run as EXPLAIN / PROFILE (RawQueryOptions.mode). */
+      mode?: 'explain' | 'profile';
       /** The view's moment (Infinity: the live graph). */
       as_of: number;
       /** 'value': the result object; 'json': its JSON text, made on the replica thread (what a server sends). */

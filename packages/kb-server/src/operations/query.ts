@@ -49,13 +49,12 @@ const Budgets = Type.Object({
 });
 fits<Matches<Static<typeof Budgets>, Param<'rawQueryJson', 2>>>();
 
-const PREFIXED = /^\s*(EXPLAIN|PROFILE)\b/i;
-
-/** The text as run: `profile` (which wins over `explain`) or `explain` as the prefix, unless the text has one. */
-export function withMode(cypher: string, mode: { explain?: boolean; profile?: boolean }): string {
-  if (PREFIXED.test(cypher)) return cypher;
-  // A space, not a newline: a syntax error's line stays the line as written, its column moves by the prefix.
-  return mode.profile ? `PROFILE ${cypher}` : mode.explain ? `EXPLAIN ${cypher}` : cypher;
+/**
+ * The library's run mode for the fields: `profile` (which wins over `explain`) or `explain`. Passed as an option,
+ * not as a prefix to the text, so a syntax error's line and column are those of `cypher` as sent.
+ */
+export function modeOf(fields: { explain?: boolean; profile?: boolean }): 'explain' | 'profile' | undefined {
+  return fields.profile ? 'profile' : fields.explain ? 'explain' : undefined;
 }
 
 export const QUERY_OPERATIONS = [
@@ -81,7 +80,7 @@ export const QUERY_OPERATIONS = [
         profile: Type.Optional(
           Type.Boolean({
             description:
-              'Run and answer `plan` with rows and time per operator (as the PROFILE prefix); wins over explain',
+              'Run and answer `plan` with rows and time per operator (as the PROFILE prefix); wins over explain; a prefix in the text wins over both',
           }),
         ),
       },
@@ -91,10 +90,10 @@ export const QUERY_OPERATIONS = [
     effect: 'read',
     library: ['rawQueryJson'],
     example: {
-      cypher: 'MATCH (d:drug)-[r]->(t) RETURN d.name AS drug, type(r) AS rel, t.name AS target ORDER BY drug, target',
+      cypher: 'MATCH (d:Drug)-[r]->(t) RETURN d.name AS drug, type(r) AS rel, t.name AS target ORDER BY drug, target',
     },
     // QueryResult's shape, made on the replica thread.
     run: async (db, { cypher, params, explain, profile, ...options }) =>
-      new RawJson(await db.rawQueryJson(withMode(cypher, { explain, profile }), params ?? {}, options)),
+      new RawJson(await db.rawQueryJson(cypher, params ?? {}, { ...options, mode: modeOf({ explain, profile }) })),
   }),
 ];

@@ -36,9 +36,8 @@ export function showQuery(main, ctx) {
       const r = await ctx.api('/query', { method: 'POST', body });
       renderResult(out, ctx, r);
     } catch (e) {
-      // The API puts the mode before the text ("PROFILE "), unless the text has a prefix of its own.
-      const shift = mode && !/^\s*(EXPLAIN|PROFILE)\b/i.test(input.value) ? `${mode} `.length : 0;
-      out.replaceChildren(queryError(ctx, e, input.value, shift));
+      // Positions are those of the text as sent: the API passes the mode to the engine, not as a prefix.
+      out.replaceChildren(queryError(ctx, e, input.value));
     } finally {
       for (const b of buttons) b.disabled = false;
     }
@@ -110,15 +109,14 @@ export function showQuery(main, ctx) {
   );
 }
 
-// The API's message ends with "(line L, column C)" for syntax errors: point at that place in the query. `shift`:
-// the characters the API put before the first line.
-function queryError(ctx, e, cypher, shift = 0) {
+// The API's message ends with "(line L, column C)" for syntax errors: point at that place in the query.
+function queryError(ctx, e, cypher) {
   const { h } = ctx;
   const m = /line (\d+), column (\d+)/.exec(e.message);
   const lines = [h('div', { text: `${e.code ? `${e.code}: ` : ''}${e.message}` })];
   if (m) {
     const line = cypher.split('\n')[Number(m[1]) - 1] ?? '';
-    const column = Number(m[2]) - (Number(m[1]) === 1 ? shift : 0);
+    const column = Number(m[2]);
     lines.push(
       h('pre', { class: 'query-caret', id: 'query-caret' }, `${line}\n${' '.repeat(Math.max(0, column - 1))}^`),
     );
