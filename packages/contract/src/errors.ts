@@ -11,6 +11,11 @@ export interface EvidentErrorOptions {
   /** The HTTP status a surface answers with; without one, a surface treats the error as its own fault (500). */
   status?: number;
   problems?: readonly Problem[];
+  /**
+   * Extra JSON-able data a caller can act on, sent with a 4xx answer as `error.data` (a PROFILE stopped by a
+   * budget: `{ plan }`, where the time went). Never secrets or internals: it is shown as it is.
+   */
+  data?: Readonly<Record<string, unknown>>;
   cause?: unknown;
 }
 
@@ -19,6 +24,8 @@ export class EvidentError extends Error {
   readonly code: string;
   readonly status: number | undefined;
   readonly problems: readonly Problem[] | undefined;
+  /** Set once, where the error is thrown or on its way out of the engine that knows more (a plan). */
+  data: Readonly<Record<string, unknown>> | undefined;
 
   constructor(code: string, message: string, options: EvidentErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -26,6 +33,7 @@ export class EvidentError extends Error {
     this.code = code;
     this.status = options.status;
     this.problems = options.problems;
+    this.data = options.data;
   }
 }
 

@@ -1,9 +1,16 @@
 // The one mapping from an error to what every surface sends: an HTTP status and the body
-// `{ error: { code, message, details? } }`, where `details` is always the error's problems, `{ path, message }[]`.
+// `{ error: { code, message, details?, data? } }`, where `details` is always the error's problems,
+// `{ path, message }[]`, and `data` the error's extra data (4xx only).
 import { EvidentError, type Problem } from './errors.js';
 
 export interface ErrorBody {
-  error: { code: string; message: string; details?: Problem[]; request_id?: string };
+  error: {
+    code: string;
+    message: string;
+    details?: Problem[];
+    data?: Readonly<Record<string, unknown>>;
+    request_id?: string;
+  };
 }
 
 export interface WireError {
@@ -21,6 +28,7 @@ export function toWireError(e: unknown, options: { requestId?: string } = {}): W
     const error: ErrorBody['error'] = { code: e.code, message: e.message };
     if (e.problems && e.problems.length > 0)
       error.details = e.problems.map((p) => ({ path: p.path, message: p.message }));
+    if (e.data !== undefined) error.data = e.data;
     return { status: e.status, body: { error }, internal: false };
   }
   // A typed 5xx keeps its code (e.g. 503 `closed`); anything else is ours to log, never to show.
@@ -39,6 +47,7 @@ export interface SerializedError {
   message: string;
   status?: number;
   problems?: Problem[];
+  data?: Readonly<Record<string, unknown>>;
 }
 
 export function serializeError(e: unknown): SerializedError {
@@ -46,6 +55,8 @@ export function serializeError(e: unknown): SerializedError {
     const out: SerializedError = { name: e.name, code: e.code, message: e.message };
     if (e.status !== undefined) out.status = e.status;
     if (e.problems) out.problems = e.problems.map((p) => ({ ...p }));
+    // JSON-able by contract, so structured clone carries it.
+    if (e.data !== undefined) out.data = e.data;
     return out;
   }
   const err = e instanceof Error ? e : new Error(String(e));
@@ -57,6 +68,7 @@ export function deserializeError(s: SerializedError): EvidentError {
   const e = new EvidentError(s.code, s.message, {
     ...(s.status !== undefined ? { status: s.status } : {}),
     ...(s.problems ? { problems: s.problems } : {}),
+    ...(s.data !== undefined ? { data: s.data } : {}),
   });
   Object.defineProperty(e, 'name', { value: s.name });
   return e;

@@ -77,6 +77,24 @@ test('errors cross a worker thread and come back with code, status, problems and
   });
 });
 
+test("an error's data reaches a 4xx body as error.data and crosses a thread; a 5xx never shows it", async () => {
+  const data = { plan: { operator: 'Expand', rows: 3, children: [] } };
+  const limited = new EvidentError('cypher_timeout', 'too slow', { status: 408, data });
+  assert.deepEqual(toWireError(limited).body.error, { code: 'cypher_timeout', message: 'too slow', data });
+  assert.equal(toWireError(new EvidentError('x', 'y', { status: 503, data })).body.error.data, undefined);
+  assert.equal(toWireError(new EvidentError('x', 'y', { status: 400 })).body.error.data, undefined);
+  const w = new Worker(
+    "require('node:worker_threads').parentPort.on('message', (m, p) => require('node:worker_threads').parentPort.postMessage(m))",
+    { eval: true },
+  );
+  const back = await new Promise<ReturnType<typeof serializeError>>((r) => {
+    w.once('message', r);
+    w.postMessage(serializeError(limited));
+  });
+  await w.terminate();
+  assert.deepEqual(deserializeError(back).data, data);
+});
+
 test('field names become JSON pointers', () => {
   assert.equal(fieldToPointer('claims[3].provenance.derived_from[0]'), '/claims/3/provenance/derived_from/0');
   assert.equal(fieldToPointer('subject'), '/subject');

@@ -113,8 +113,13 @@ export function runCypher(
       rows.push(row);
     }
   } catch (e) {
-    // PROFILE of a query stopped by a budget: the error carries the plan with what each operator did so far.
-    if (profile && e instanceof CypherLimitError) Object.assign(e, { plan: describePlan(plan, profile) });
+    // PROFILE of a query stopped by a budget: the error carries the plan with what each operator did so far,
+    // also as its `data`, which surfaces send with the error (@evident/contract: `error.data.plan`).
+    if (profile && e instanceof CypherLimitError) {
+      const described = describePlan(plan, profile);
+      e.data = { ...e.data, plan: described };
+      Object.assign(e, { plan: described });
+    }
     throw e;
   } finally {
     budget.release(held);

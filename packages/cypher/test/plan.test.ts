@@ -319,7 +319,12 @@ test('a sort or an aggregation whose rows all go to the result stops at max_rows
     () => runCypher(g, 'PROFILE MATCH (a)-->(b)-->(c) RETURN a.c, c.c', {}, { maxRows: 30 }),
     (e: unknown) => {
       const plan = (e as { plan?: PlanDescription }).plan;
-      return e instanceof CypherLimitError && plan?.operator === 'ProduceResults' && plan.rows === 31;
+      return (
+        e instanceof CypherLimitError &&
+        plan?.operator === 'ProduceResults' &&
+        plan.rows === 31 &&
+        e.data?.plan === plan
+      );
     },
   );
   // With a LIMIT the sort keeps only what it returns: no error.

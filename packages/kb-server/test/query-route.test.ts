@@ -137,3 +137,33 @@ test('a syntax error under explain / profile reports the line and column of the 
   assert.match(at, /line 1, column/);
   assert.equal((await query({ cypher: one, profile: true })).json().error.message, at);
 });
+
+test('a PROFILE stopped by a budget answers its error with data.plan: rows and time per operator so far', async () => {
+  const cypher = 'UNWIND range(1, 100) AS i MATCH (d:Drug) RETURN i, d.name';
+  const rows = await query({ cypher, max_rows: 10, profile: true });
+  assert.equal(rows.statusCode, 413, rows.body);
+  const error = rows.json().error;
+  assert.equal(error.code, 'cypher_too_many_rows');
+  assert.equal(error.data.plan.operator, 'ProduceResults');
+  // The row past the budget stopped it: the top operator gave max_rows + 1 rows.
+  assert.equal(error.data.plan.rows, 11);
+  for (const o of walk(error.data.plan)) assert.ok(Number.isInteger(o.rows) && o.time_ms >= 0, JSON.stringify(o));
+  // Without profile the same refusal has no plan.
+  const plain = await query({ cypher, max_rows: 10 });
+  assert.equal(plain.statusCode, 413);
+  assert.equal(plain.json().error.data, undefined);
+
+  // Past the time budget: the engine's deadline stops it, and says where the time went.
+  const slow = await query({
+    cypher: 'UNWIND range(1, 1000000000) AS i WITH i WHERE i < 0 RETURN count(*) AS n',
+    timeout_ms: 1000,
+    profile: true,
+  });
+  assert.equal(slow.statusCode, 408, slow.body);
+  const timeout = slow.json().error;
+  assert.equal(timeout.code, 'cypher_timeout');
+  assert.ok(
+    walk(timeout.data.plan).some((o) => o.rows > 0),
+    JSON.stringify(timeout.data.plan),
+  );
+});

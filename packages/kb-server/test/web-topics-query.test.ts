@@ -310,6 +310,14 @@ test('query view: a table, a path as a graph, errors with their position', { ski
     await page.waitForSelector('#query-caret');
     assert.equal((await page.textContent('#query-caret'))!.split('\n')[1]!.indexOf('^'), badColumn - 1);
 
+    // A PROFILE past the row budget (10,000 by default): the error, and the plan with the rows until it stopped.
+    await page.fill('#cypher-input', 'UNWIND range(1, 20000) AS i RETURN i');
+    await page.click('#query-profile');
+    await page.waitForSelector('#query-error');
+    assert.match((await page.textContent('#query-error'))!, /cypher_too_many_rows/);
+    await page.waitForSelector('#query-plan');
+    assert.match((await page.textContent('#query-plan .plan-stats'))!, /rows 10001 ·/);
+
     // A path: a small graph with its nodes and relationships, and the path written out in the table.
     const pathQuery = "MATCH p = (:drug {name: 'talazoparib'})-[:TARGETS]->(:protein)-[:INTERACTS_WITH]->(x) RETURN p";
     const paths = await db.rawQuery(pathQuery);

@@ -362,6 +362,12 @@ export const ErrorBody = Type.Object(
             { description: 'What was wrong where' },
           ),
         ),
+        data: Type.Optional(
+          Type.Record(Type.String(), Type.Unknown(), {
+            description:
+              'Extra data the caller can act on: for a Cypher PROFILE stopped by a budget, `plan` (the operator tree with rows and time so far)',
+          }),
+        ),
         request_id: Type.Optional(
           Type.String({ description: 'On internal errors: the id the server logged it under' }),
         ),

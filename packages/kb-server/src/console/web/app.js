@@ -33,6 +33,8 @@ class ApiError extends Error {
     this.status = status;
     this.code = body?.error?.code;
     this.field = body?.error?.details?.field;
+    // Extra data the error carries (a PROFILE stopped by a budget: `plan`).
+    this.data = body?.error?.data;
   }
 }
 

@@ -36,8 +36,10 @@ export function showQuery(main, ctx) {
       const r = await ctx.api('/query', { method: 'POST', body });
       renderResult(out, ctx, r);
     } catch (e) {
-      // Positions are those of the text as sent: the API passes the mode to the engine, not as a prefix.
-      out.replaceChildren(queryError(ctx, e, input.value));
+      // Positions are those of the text as sent: the API passes the mode to the engine, not as a prefix. A
+      // PROFILE stopped by a budget also shows its plan: where the rows and the time went until then.
+      const plan = e.data?.plan;
+      out.replaceChildren(queryError(ctx, e, input.value), ...(plan ? [planCard(ctx, plan)] : []));
     } finally {
       for (const b of buttons) b.disabled = false;
     }
