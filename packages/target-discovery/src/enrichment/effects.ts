@@ -37,13 +37,10 @@ export function rowEffects(values: Matrix, design: Design, coefficient: number, 
   if (!weights) {
     const qx = Float64Array.from(x);
     if (!householder(qx, n, p, vhead, rdiag)) throw new RankDeficientDesignError('design matrix is not of full rank');
-    const s = Math.sign(rdiag[p - 1]!);
-    for (let g = 0; g < G; g++) {
-      y.set(values.data.subarray(g * n, g * n + n));
-      applyQt(qx, n, p, vhead, y);
-      effects.set(y, g * n);
-      sign[g] = s;
-    }
+    // one design for every row: copy the values once and reflect each row where it lies
+    effects.set(values.data.subarray(0, G * n));
+    sign.fill(Math.sign(rdiag[p - 1]!));
+    for (let g = 0; g < G; g++) applyQtAt(qx, n, p, vhead, effects, g * n);
     return { effects, sign, n, p };
   }
   const qx = new Float64Array(n * p);
@@ -60,4 +57,17 @@ export function rowEffects(values: Matrix, design: Design, coefficient: number, 
     sign[g] = Math.sign(rdiag[p - 1]!);
   }
   return { effects, sign, n, p };
+}
+
+/** applyQt on the n values of `y` from `at` (the same reflections, in place, without a copy per row). */
+function applyQtAt(x: Float64Array, n: number, p: number, vhead: Float64Array, y: Float64Array, at: number): void {
+  for (let k = 0; k < p; k++) {
+    const ck = k * n;
+    const v0 = vhead[k]!;
+    let d = v0 * y[at + k]!;
+    for (let i = k + 1; i < n; i++) d += x[ck + i]! * y[at + i]!;
+    const f = (2 * d) / x[ck + k]!;
+    y[at + k]! -= f * v0;
+    for (let i = k + 1; i < n; i++) y[at + i]! -= f * x[ck + i]!;
+  }
 }

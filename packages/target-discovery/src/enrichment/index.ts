@@ -10,8 +10,9 @@ import { camera } from './camera.js';
 import type { FitContext } from './context.js';
 import { rowEffects } from './effects.js';
 import { fry } from './fry.js';
-import { GO_COLLECTIONS, type GeneSet, type GoCollection, goGeneSets, parseGmt, setsOfGene } from './gene-sets.js';
+import { GO_COLLECTIONS, type GeneSet, type GoCollection, goGeneSets, parseGmt } from './gene-sets.js';
 import { goanaGenes, goanaSet } from './goana.js';
+import { setRows } from './set-rows.js';
 
 export const ENRICHMENT_METHODS = ['goana', 'camera', 'fry'] as const;
 export type EnrichmentMethod = (typeof ENRICHMENT_METHODS)[number];
@@ -212,19 +213,27 @@ export function enrich(
     );
 
   const label = (i: number) => ctx.genes[i]?.symbol ?? ctx.featureIds[i]!;
-  // leading genes: the set's rows moving its way, smallest p first (ranks sorted as numbers: no comparator per set)
-  const byP = Int32Array.from({ length: G }, (_, i) => i).sort((a, b) => ctx.pValue[a]! - ctx.pValue[b]!);
+  // leading genes: the set's rows moving its way, smallest p first (each row's rank in p, so a set compares integers)
+  const byP = new Int32Array(G);
+  for (let i = 0; i < G; i++) byP[i] = i;
+  byP.sort((a, b) => ctx.pValue[a]! - ctx.pValue[b]!);
   const rank = new Int32Array(G);
-  byP.forEach((row, k) => {
-    rank[row] = k;
-  });
+  for (let k = 0; k < G; k++) rank[byP[k]!] = k;
+  // the smallest `o.leading` ranks by insertion into a short sorted buffer: a set's rows are read once, not sorted
+  const top = new Int32Array(o.leading);
   const leading = (rows: Int32Array, dir: 'up' | 'down', keep?: (i: number) => boolean) => {
-    if (o.leading === 0) return [];
-    const ranks = new Int32Array(rows.length);
+    const cap = o.leading;
+    if (cap === 0) return [];
     let k = 0;
-    for (const i of rows)
-      if ((dir === 'up' ? ctx.logFC[i]! > 0 : ctx.logFC[i]! < 0) && (!keep || keep(i))) ranks[k++] = rank[i]!;
-    return Array.from(ranks.subarray(0, k).sort().subarray(0, o.leading), (r) => label(byP[r]!));
+    for (const i of rows) {
+      if (!(dir === 'up' ? ctx.logFC[i]! > 0 : ctx.logFC[i]! < 0) || (keep && !keep(i))) continue;
+      const r = rank[i]!;
+      if (k === cap && r >= top[k - 1]!) continue;
+      let j = k < cap ? k++ : k - 1;
+      for (; j > 0 && top[j - 1]! > r; j--) top[j] = top[j - 1]!;
+      top[j] = r;
+    }
+    return Array.from(top.subarray(0, k), (r) => label(byP[r]!));
   };
 
   const rows: EnrichmentRow[] = [];
@@ -338,38 +347,6 @@ export function enrich(
       gene_sets_source: source,
     },
   };
-}
-
-/**
- * Each set's tested rows (every row of its genes, in row order, as limma's ids2indices), for the sets with at least
- * `minSize` of them: counted first through the gene-to-sets index, so a job touches only its own genes' sets.
- */
-function setRows(
-  sets: readonly GeneSet[],
-  entrez: readonly (number | null)[],
-  minSize: number,
-): { set: GeneSet; rows: Int32Array }[] {
-  const inverse = setsOfGene(sets);
-  const count = new Int32Array(sets.length);
-  for (const e of entrez) {
-    const hit = e === null ? undefined : inverse.get(e);
-    if (hit) for (const k of hit) count[k]!++;
-  }
-  const lists = Array.from(count, (c) => (c >= minSize ? new Int32Array(c) : null));
-  const filled = new Int32Array(sets.length);
-  entrez.forEach((e, i) => {
-    const hit = e === null ? undefined : inverse.get(e);
-    if (hit)
-      for (const k of hit) {
-        const list = lists[k];
-        if (list) list[filled[k]!++] = i;
-      }
-  });
-  const out: { set: GeneSet; rows: Int32Array }[] = [];
-  lists.forEach((rows, k) => {
-    if (rows) out.push({ set: sets[k]!, rows });
-  });
-  return out;
 }
 
 export { fitContextOf, type FitContext } from './context.js';
