@@ -20,7 +20,7 @@ export interface CameraResult {
  * (camera's inter.gene.cor = NA), with the t distribution's df then min(residual df, G - 2).
  */
 export function camera(fx: RowEffects, sets: readonly Int32Array[], interGeneCor: number | null): CameraResult[] {
-  const { effects, sign, n, p } = fx;
+  const { effects, tested, rss, sign, n, p } = fx;
   const G = sign.length;
   if (G < 3) throw new Error('camera: too few rows (need at least 3)');
   const dfResidual = n - p;
@@ -30,11 +30,10 @@ export function camera(fx: RowEffects, sets: readonly Int32Array[], interGeneCor
   const sigma2 = new Float64Array(G);
   const unscaledT = new Float64Array(G);
   for (let g = 0; g < G; g++) {
-    let s = 0;
-    for (let i = p; i < n; i++) s += effects[g * n + i]! ** 2;
-    sigma2[g] = s / dfResidual;
-    unscaledT[g] = sign[g]! < 0 ? -effects[g * n + p - 1]! : effects[g * n + p - 1]!;
+    sigma2[g] = rss[g]! / dfResidual;
+    unscaledT[g] = sign[g]! < 0 ? -tested[g]! : tested[g]!;
   }
+  if (!fixed && !effects) throw new Error('camera: estimating the inter-gene correlation needs the residual effects');
   const sv = squeezeVar(sigma2, new Float64Array(G).fill(dfResidual));
   const dfTotal = Math.min(dfResidual + sv.dfPrior, G * dfResidual);
   const stat = new Float64Array(G);
@@ -60,7 +59,7 @@ export function camera(fx: RowEffects, sets: readonly Int32Array[], interGeneCor
       colMeans.fill(0);
       for (const g of set) {
         const inv = 1 / Math.sqrt(Math.max(sigma2[g]!, 1e-8));
-        for (let i = 0; i < dfResidual; i++) colMeans[i]! += effects[g * n + p + i]! * inv;
+        for (let i = 0; i < dfResidual; i++) colMeans[i]! += effects![g * n + p + i]! * inv;
       }
       let s = 0;
       for (let i = 0; i < dfResidual; i++) s += (colMeans[i]! / m) ** 2;

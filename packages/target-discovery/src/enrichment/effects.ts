@@ -6,8 +6,11 @@ import type { Matrix } from '../stats/matrix.js';
 import { applyQt, householder } from '../stats/qr.js';
 
 export interface RowEffects {
-  /** Rows x n, row-major: the n effects Q'y of each row. Index p - 1 is the tested coefficient's. */
-  effects: Float64Array;
+  /** Rows x n, row-major: the n effects Q'y of each row (index p - 1 the tested coefficient's); absent when not kept. */
+  effects?: Float64Array;
+  /** Each row's tested effect (index p - 1) and residual sum of squares (sum of its effects p .. n - 1 squared). */
+  tested: Float64Array;
+  rss: Float64Array;
   /** Sign of R[p, p] of each row's QR (R's `sign(QR$qr[p, p])`), which orients the tested effect. */
   sign: Float64Array;
   n: number;
@@ -23,13 +26,31 @@ export function contrastLast(design: Design, coefficient: number): Float64Array 
   return out;
 }
 
-/** Effects of every row of `values` (rows x n) on the design, with per-row `weights` (voom) when given. */
-export function rowEffects(values: Matrix, design: Design, coefficient: number, weights?: Matrix): RowEffects {
+/**
+ * Effects of every row of `values` (rows x n) on the design, with per-row `weights` (voom) when given. `keep` false
+ * keeps only each row's tested effect and residual sum of squares (all camera needs with a fixed inter-gene
+ * correlation), not the rows x n matrix.
+ */
+export function rowEffects(
+  values: Matrix,
+  design: Design,
+  coefficient: number,
+  weights?: Matrix,
+  keep = true,
+): RowEffects {
   const { n, p } = design;
   const G = values.nrow;
   if (values.ncol !== n) throw new Error(`enrichment: ${values.ncol} samples but the design has ${n} rows`);
   const x = contrastLast(design, coefficient);
-  const effects = new Float64Array(G * n);
+  const effects = keep ? new Float64Array(G * n) : undefined;
+  const tested = new Float64Array(G);
+  const rss = new Float64Array(G);
+  const summarise = (y: Float64Array, at: number, g: number) => {
+    tested[g] = y[at + p - 1]!;
+    let s = 0;
+    for (let i = p; i < n; i++) s += y[at + i]! ** 2;
+    rss[g] = s;
+  };
   const sign = new Float64Array(G);
   const vhead = new Float64Array(p);
   const rdiag = new Float64Array(p);
@@ -37,11 +58,21 @@ export function rowEffects(values: Matrix, design: Design, coefficient: number, 
   if (!weights) {
     const qx = Float64Array.from(x);
     if (!householder(qx, n, p, vhead, rdiag)) throw new RankDeficientDesignError('design matrix is not of full rank');
-    // one design for every row: copy the values once and reflect each row where it lies
-    effects.set(values.data.subarray(0, G * n));
     sign.fill(Math.sign(rdiag[p - 1]!));
-    for (let g = 0; g < G; g++) applyQtAt(qx, n, p, vhead, effects, g * n);
-    return { effects, sign, n, p };
+    if (effects) {
+      // one design for every row: copy the values once and reflect each row where it lies
+      effects.set(values.data.subarray(0, G * n));
+      for (let g = 0; g < G; g++) {
+        applyQtAt(qx, n, p, vhead, effects, g * n);
+        summarise(effects, g * n, g);
+      }
+    } else
+      for (let g = 0; g < G; g++) {
+        y.set(values.data.subarray(g * n, g * n + n));
+        applyQtAt(qx, n, p, vhead, y, 0);
+        summarise(y, 0, g);
+      }
+    return { effects, tested, rss, sign, n, p };
   }
   const qx = new Float64Array(n * p);
   for (let g = 0; g < G; g++) {
@@ -53,10 +84,11 @@ export function rowEffects(values: Matrix, design: Design, coefficient: number, 
     if (!householder(qx, n, p, vhead, rdiag))
       throw new RankDeficientDesignError(`weighted design matrix not of full rank for row ${g + 1}`);
     applyQt(qx, n, p, vhead, y);
-    effects.set(y, g * n);
+    effects?.set(y, g * n);
+    summarise(y, 0, g);
     sign[g] = Math.sign(rdiag[p - 1]!);
   }
-  return { effects, sign, n, p };
+  return { effects, tested, rss, sign, n, p };
 }
 
 /** applyQt on the n values of `y` from `at` (the same reflections, in place, without a copy per row). */

@@ -29,6 +29,7 @@ function expectedMaxSquare(dfResidual: number): number {
 /** The standardised effects: rows x (n - p + 1), the tested effect first (fry's Effects after standardising). */
 export function standardizedEffects(fx: RowEffects): { z: Float64Array; k: number } {
   const { effects, sign, n, p } = fx;
+  if (!effects) throw new Error('fry: needs the effects of every row (rowEffects with keep)');
   const G = sign.length;
   const k = n - p + 1;
   const dfResidual = k - 1;

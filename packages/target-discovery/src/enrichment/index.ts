@@ -195,14 +195,17 @@ export function enrich(
         warnings.push(
           `camera and fry: ${G - nComplete} row(s) with missing values left out (limma's camera and fry need complete rows)`,
         );
+      // fry and camera's estimated correlation read every effect; camera alone needs two numbers a row
+      const keepEffects = o.methods.includes('fry') || o.cor === null;
       fx =
         nComplete === G
-          ? rowEffects(values, design, coefficient, weights)
+          ? rowEffects(values, design, coefficient, weights, keepEffects)
           : rowEffects(
               subsetRows(values, complete),
               design,
               coefficient,
               weights ? subsetRows(weights, complete) : undefined,
+              keepEffects,
             );
     }
   }
