@@ -243,7 +243,7 @@ export function enrich(
   const setsTested: Record<string, number> = {};
   for (const { name: collection, sets } of collections) {
     // each set's tested rows (camera, fry: every row of its genes, as ids2indices) and size filter
-    const members = setRows(sets, entrez, o.minSize);
+    const members = setRows(sets, entrez, o.minSize, o.maxSize);
     let tested = 0;
     if (goGenes && goGenes.up.size + goGenes.down.size > 0) {
       const out: EnrichmentRow[] = [];

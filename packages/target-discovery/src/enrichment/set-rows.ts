@@ -40,11 +40,15 @@ function collectionIndex(sets: readonly GeneSet[]): CollectionIndex {
   return index;
 }
 
-/** The sets with at least `minSize` tested rows, each with those rows (indices into `entrez`, ascending). */
+/**
+ * The sets with at least `minSize` tested rows and at most `maxSize` distinct tested genes (every set a method can
+ * test: camera and fry count rows, goana genes), each with those rows (indices into `entrez`, ascending).
+ */
 export function setRows(
   sets: readonly GeneSet[],
   entrez: readonly (number | null)[],
   minSize: number,
+  maxSize: number,
 ): { set: GeneSet; rows: Int32Array }[] {
   const { numberOf, members, start } = collectionIndex(sets);
   const U = numberOf.size;
@@ -72,11 +76,14 @@ export function setRows(
     const from = start[k]!;
     const to = start[k + 1]!;
     let count = 0;
+    let genes = 0;
     for (let j = from; j < to; j++) {
       const v = members[j]!;
-      count += rowStart[v + 1]! - rowStart[v]!;
+      const c = rowStart[v + 1]! - rowStart[v]!;
+      count += c;
+      if (c > 0) genes++;
     }
-    if (count < minSize) continue;
+    if (count < minSize || genes > maxSize) continue;
     const rows = new Int32Array(count);
     let a = 0;
     for (let j = from; j < to; j++) {
