@@ -216,13 +216,10 @@ export function enrich(
     );
 
   const label = (i: number) => ctx.genes[i]?.symbol ?? ctx.featureIds[i]!;
-  // leading genes: the set's rows moving its way, smallest p first (each row's rank in p, so a set compares integers)
-  const byP = new Int32Array(G);
-  for (let i = 0; i < G; i++) byP[i] = i;
-  byP.sort((a, b) => ctx.pValue[a]! - ctx.pValue[b]!);
-  const rank = new Int32Array(G);
-  for (let k = 0; k < G; k++) rank[byP[k]!] = k;
-  // the smallest `o.leading` ranks by insertion into a short sorted buffer: a set's rows are read once, not sorted
+  // leading genes: the set's rows moving its way, smallest p first (ties in row order; NaN last), the smallest
+  // `o.leading` kept by insertion into a short sorted buffer: a set's rows are read once, nothing is sorted
+  const pKey = Float64Array.from(ctx.pValue, (x) => (Number.isNaN(x) ? Infinity : x));
+  const before = (a: number, b: number) => pKey[a]! < pKey[b]! || (pKey[a] === pKey[b] && a < b);
   const top = new Int32Array(o.leading);
   const leading = (rows: Int32Array, dir: 'up' | 'down', keep?: (i: number) => boolean) => {
     const cap = o.leading;
@@ -230,13 +227,12 @@ export function enrich(
     let k = 0;
     for (const i of rows) {
       if (!(dir === 'up' ? ctx.logFC[i]! > 0 : ctx.logFC[i]! < 0) || (keep && !keep(i))) continue;
-      const r = rank[i]!;
-      if (k === cap && r >= top[k - 1]!) continue;
+      if (k === cap && !before(i, top[k - 1]!)) continue;
       let j = k < cap ? k++ : k - 1;
-      for (; j > 0 && top[j - 1]! > r; j--) top[j] = top[j - 1]!;
-      top[j] = r;
+      for (; j > 0 && before(i, top[j - 1]!); j--) top[j] = top[j - 1]!;
+      top[j] = i;
     }
-    return Array.from(top.subarray(0, k), (r) => label(byP[r]!));
+    return Array.from(top.subarray(0, k), label);
   };
 
   const rows: EnrichmentRow[] = [];
