@@ -140,23 +140,3 @@ function setName(name: string, description: string): string {
     ? name
     : description;
 }
-
-const inverseCache = new WeakMap<readonly GeneSet[], Map<number, Int32Array>>();
-
-/** Entrez id -> the positions in `sets` of the sets that hold it (built once per list of sets). */
-export function setsOfGene(sets: readonly GeneSet[]): ReadonlyMap<number, Int32Array> {
-  const cached = inverseCache.get(sets);
-  if (cached) return cached;
-  const lists = new Map<number, number[]>();
-  sets.forEach((set, k) => {
-    for (const e of set.entrez) {
-      const l = lists.get(e);
-      if (l) l.push(k);
-      else lists.set(e, [k]);
-    }
-  });
-  const out = new Map<number, Int32Array>();
-  for (const [e, l] of lists) out.set(e, Int32Array.from(l));
-  inverseCache.set(sets, out);
-  return out;
-}
