@@ -19,3 +19,11 @@ export {
   type SerializedError,
 } from './wire.js';
 export { monotonicProgress, type RunHooks } from './run-hooks.js';
+export {
+  defineCatalogue,
+  mergeCatalogues,
+  statusOf,
+  errorMaker,
+  type Catalogue,
+  type CodeEntry,
+} from './catalogue.js';
