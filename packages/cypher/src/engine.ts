@@ -6,6 +6,7 @@ import { CypherLimitError } from './errors.js';
 import type { EvalContext } from './eval.js';
 import { executeQuery, mayWrite, type Result } from './execute.js';
 import type { GraphReader } from './graph.js';
+import { resolveQueryLabels } from './labels.js';
 import { parse } from './parser.js';
 import { describePlan, type PlanDescription } from './plan/explain.js';
 import type { Op } from './plan/operators.js';
@@ -69,6 +70,7 @@ export function runCypher(
   const text = split.cypher;
   const bound = check(parse(text), options.procedures);
   const q = bound.query;
+  if (graph.resolveLabel) resolveQueryLabels(q.parts, (l) => graph.resolveLabel!(l));
   const plan: Op =
     options.planner === false || mayWrite(q)
       ? { op: 'Interpret', reason: options.planner === false ? 'the planner is off' : 'the query writes', est: 0 }

@@ -6,6 +6,12 @@ import type { GraphNode, GraphRelationship, Properties, Value } from './values.j
 export type Direction = 'out' | 'in' | 'both';
 
 export interface GraphReader {
+  /**
+   * The label the graph's nodes carry for a label a user typed (a KB answering `:drug` and `:Drug` with
+   * `Drug`). Applied once to every label of a query before it is planned, so scans and label tests see only
+   * carried labels. Absent: labels are taken as typed.
+   */
+  resolveLabel?(label: string): string;
   /** Every node, or every node carrying `label`. */
   scanNodes(label?: string): Iterable<GraphNode>;
   /**

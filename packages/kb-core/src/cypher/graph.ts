@@ -1,7 +1,8 @@
 // The KB's read snapshot seen through @evident/cypher's GraphReader: a node per visible entity (labels: its
-// entity type as a PascalCase label, the stored lower-case form answering as an alias, and `Entity`), a relationship per fact (corroboration group) with a live claim, from subject to
-// object, typed by the predicate name upper-cased. Nodes and relationships are built when first reached and
-// kept for the one query, so the same entity is the same node within it.
+// entity type as a PascalCase label, and `Entity`; `resolveLabel` maps the stored lower-case form a user may
+// type to the PascalCase label), a relationship per fact (corroboration group) with a live claim, from
+// subject to object, typed by the predicate name upper-cased. Nodes and relationships are built when first
+// reached and kept for the one query, so the same entity is the same node within it.
 import {
   type Column,
   type Direction,
@@ -33,16 +34,9 @@ export function entityLabel(type: string): string {
   return l;
 }
 
-/**
- * A node's labels: the PascalCase labels and `Entity` (what `labels(n)` and results show), with `includes`
- * also true for a stored type (`:drug`), so every label test in the engine accepts the alias.
- */
+/** A node's labels: the PascalCase labels of its types, and `Entity` (what `labels(n)` and results show). */
 function nodeLabels(types: readonly string[]): string[] {
-  const shown = [...new Set(types.map(entityLabel)), ENTITY_LABEL];
-  Object.defineProperty(shown, 'includes', {
-    value: (l: string) => Array.prototype.includes.call(shown, l) || types.includes(l),
-  });
-  return shown;
+  return [...new Set(types.map(entityLabel)), ENTITY_LABEL];
 }
 
 export class KbCypherGraph implements GraphReader {
@@ -50,6 +44,14 @@ export class KbCypherGraph implements GraphReader {
   private readonly rels = new Map<number, GraphRelationship>();
 
   constructor(private readonly rc: ReadContext) {}
+
+  /**
+   * A label as typed, resolved to the label nodes carry: a stored type (`drug`, `protein_complex`) to its
+   * PascalCase label, which resolves to itself, so `:drug` and `:Drug` find the same nodes.
+   */
+  resolveLabel(label: string): string {
+    return entityLabel(label);
+  }
 
   /** The entity id a node stands for (nodes' numeric ids are index positions, not stable across rebuilds). */
   entityIdOf(n: GraphNode): string {
