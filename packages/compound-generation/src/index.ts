@@ -119,6 +119,6 @@ export {
   type OptimizeStopReason,
   type TopMolecule,
 } from './optimize/index.js';
-export { callLogCsv } from './cli/call-log.js';
+export { callLogCsv } from './profile/call-log.js';
 export { curvesSvg, topCurves, type CurvePoint } from './cli/curves.js';
 export { runProcess } from './profile/external/run-process.js';

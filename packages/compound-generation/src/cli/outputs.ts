@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { OptimizeResult } from '../optimize/types.js';
 import { loadRDKit, parseSmiles } from '../rdkit.js';
 import { csvField } from '../results.js';
-import { callLogCsv } from './call-log.js';
+import { callLogCsv } from '../profile/call-log.js';
 import { curvesSvg, topCurves } from './curves.js';
 
 export const OUTPUT_FILES = ['top.csv', 'top.sdf', 'calls.csv', 'summary.json', 'curves.svg'] as const;

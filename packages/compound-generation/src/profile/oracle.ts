@@ -6,7 +6,7 @@
 // each endpoint's raw and transformed value, and gives PMO's AUC top-k.
 import { InvalidRequestError } from '../errors.js';
 import { loadRDKit, parseSmiles } from '../rdkit.js';
-import { csvField } from '../results.js';
+import { callLogCsv } from './call-log.js';
 import { aucTopK, type AucOptions, topKMean } from './auc.js';
 import type { EndpointScore, ScoreOptions, ScoringProfile } from './profile.js';
 
@@ -159,19 +159,7 @@ export class Oracle {
    * name) and raw value ("<name> (raw)"), as REINVENT 4's CSV names them. Empty cells where a value is missing.
    */
   toCsv(): string {
-    const names = this.profile.endpoints.map((e) => e.name);
-    const header = ['call', 'smiles', 'score', ...names.flatMap((n) => [n, `${n} (raw)`])];
-    const rows = [header.map(csvField).join(',')];
-    for (const c of this.calls) {
-      const byName = new Map(c.components.map((e) => [e.name, e]));
-      const cells: unknown[] = [c.call, c.smiles, c.score];
-      for (const n of names) {
-        const e = byName.get(n);
-        cells.push(e?.value ?? '', e?.raw ?? '');
-      }
-      rows.push(cells.map(csvField).join(','));
-    }
-    return `${rows.join('\n')}\n`;
+    return callLogCsv(this.profile.endpoints, this.calls);
   }
 }
 

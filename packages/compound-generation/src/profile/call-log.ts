@@ -1,8 +1,8 @@
-// The call log of a run as CSV, from the calls optimize() returns: the same columns as Oracle.toCsv (call,
-// smiles, score, then per endpoint its transformed value and "<name> (raw)"), so a log reads the same whether it
-// came from an oracle, the CLI or the job API.
-import type { EndpointInfo } from '../profile/profile.js';
-import type { OracleCall } from '../profile/oracle.js';
+// The call log of a run as CSV (call, smiles, score, then per endpoint its transformed value and "<name> (raw)"):
+// the one writer behind Oracle.toCsv, the CLI's calls.csv and the job API's ?format=calls.csv, so a log reads the
+// same wherever it came from.
+import type { EndpointInfo } from './profile.js';
+import type { OracleCall } from './oracle.js';
 import { csvField } from '../results.js';
 
 export function callLogCsv(endpoints: readonly EndpointInfo[], calls: readonly OracleCall[]): string {
