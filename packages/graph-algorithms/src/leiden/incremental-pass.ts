@@ -1,10 +1,10 @@
 // One Leiden iteration restricted to a frontier (incremental.ts runs these): local moving from the touched nodes
-// (move-frontier.ts), refinement of the touched nodes only (refine-frontier.ts), aggregation, and the same again
+// (moveFrontier, move.ts), refinement of the touched nodes only (refineFrontier, refine.ts), aggregation, and the same again
 // on the aggregate graph, where an aggregate node is touched when one of its members was, until a level's
 // communities are its nodes. The shape of leidenPass in run.ts, with the frontier carried through the levels.
 import type { Random } from '../random.js';
-import { moveFrontier } from './move-frontier.js';
-import { refineFrontier } from './refine-frontier.js';
+import { moveFrontier } from './move.js';
+import { refineFrontier } from './refine.js';
 import type { LeidenScratch } from './scratch.js';
 import { aggregateWorkGraph, relabel, type WorkGraph } from './work-graph.js';
 

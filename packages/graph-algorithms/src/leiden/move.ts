@@ -1,6 +1,9 @@
 // Leiden's fast local moving (Traag, Waltman and van Eck 2019, Algorithm A.2): visit nodes from a queue in
 // random order, move each to the community (possibly a new, empty one) that improves modularity most, and
-// queue again only the neighbours that the move may have changed something for.
+// queue again only the neighbours that the move may have changed something for. moveFrontier is the same moving
+// restricted to a frontier (the dynamic-frontier idea of Sahu 2024, "DF Leiden"): the queue starts with the nodes
+// whose neighbourhood changed instead of every node, and grows by the neighbours of each node that moves; nodes
+// never queued cannot move. Both run one loop (moveQueued), so they share gains, tie rule and queue order.
 import type { Random } from '../random.js';
 import type { LeidenScratch } from './scratch.js';
 import type { WorkGraph } from './work-graph.js';
@@ -16,8 +19,58 @@ export function moveNodes(
   rng: Random,
   scratch: LeidenScratch,
 ): number {
-  const { n, offsets, targets, weights, strength, total } = g;
+  const { n, total } = g;
   if (n === 0 || total === 0) return 0;
+  const queue = scratch.int32('move.queue', n);
+  for (let v = 0; v < n; v++) queue[v] = v;
+  rng.shuffle(queue);
+  const inQueue = scratch.uint8('move.inQueue', n).fill(1);
+  return moveQueued(g, membership, gamma, queue, inQueue, n, null, scratch);
+}
+
+/**
+ * Moves nodes of `g` between the communities of `membership` (labels < g.n), in place, starting from the nodes
+ * flagged in `touched`; on return `touched` flags every node that was queued at some point. Returns the moves.
+ */
+export function moveFrontier(
+  g: WorkGraph,
+  membership: Int32Array,
+  touched: Uint8Array,
+  gamma: number,
+  rng: Random,
+  scratch: LeidenScratch,
+): number {
+  const { n, total } = g;
+  if (n === 0 || total === 0) return 0;
+  const queue = scratch.int32('move.queue', n);
+  const inQueue = scratch.uint8('move.inQueue', n).fill(0);
+  let queued = 0;
+  for (let v = 0; v < n; v++) {
+    if (touched[v] === 1) {
+      queue[queued++] = v;
+      inQueue[v] = 1;
+    }
+  }
+  rng.shuffle(queue.subarray(0, queued));
+  return moveQueued(g, membership, gamma, queue, inQueue, queued, touched, scratch);
+}
+
+/**
+ * The moving loop: visits `queue` (a ring of g.n slots, its first `queued` in visiting order, flagged in `inQueue`)
+ * until it is empty, queueing again the neighbours of each node that moves (and flagging them in `touched` when
+ * given). Returns the number of moves.
+ */
+function moveQueued(
+  g: WorkGraph,
+  membership: Int32Array,
+  gamma: number,
+  queue: Int32Array,
+  inQueue: Uint8Array,
+  queued: number,
+  touched: Uint8Array | null,
+  scratch: LeidenScratch,
+): number {
+  const { n, offsets, targets, weights, strength, total } = g;
   const K = scratch.float64('move.K', n).fill(0);
   const size = scratch.int32('move.size', n).fill(0);
   for (let v = 0; v < n; v++) {
@@ -28,12 +81,7 @@ export function moveNodes(
   let nEmpty = 0;
   for (let c = n - 1; c >= 0; c--) if (size[c] === 0) empties[nEmpty++] = c;
 
-  const queue = scratch.int32('move.queue', n);
-  for (let v = 0; v < n; v++) queue[v] = v;
-  rng.shuffle(queue);
-  const inQueue = scratch.uint8('move.inQueue', n).fill(1);
   let head = 0;
-  let queued = n;
 
   const acc = scratch.float64('move.acc', n);
   const mark = scratch.int32('move.mark', n).fill(-1);
@@ -92,6 +140,7 @@ export function moveNodes(
         const u = targets[p]!;
         if (inQueue[u] === 0 && membership[u] !== best) {
           inQueue[u] = 1;
+          if (touched !== null) touched[u] = 1;
           let tail = head + queued;
           if (tail >= n) tail -= n;
           queue[tail] = u;
