@@ -68,7 +68,7 @@ export interface LanczosResult {
 }
 
 export function thickRestartLanczos(input: LanczosInput): LanczosResult {
-  const { a, k, m, tolerance, maxProducts, rng, below, team } = input;
+  const { a, k, m, tolerance, maxProducts, below, team } = input;
   const n = a.n;
   const keep = Math.min(input.keep, m - 1);
   const { w } = team.buffers;
@@ -82,6 +82,97 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
   const row = new Float64Array(L + m + 1);
   const last = new Float64Array(L + m + 1);
   const minPasses = input.strict ? 2 : 1;
+
+  const ops = basisOps(input, L, v, model, row);
+  const { orthogonalize, fresh } = ops;
+
+  const t = new Float64Array(m * m);
+  const h = new Float64Array(m);
+  w.set(input.start.subarray(0, n));
+  const first0 = orthogonalize(L, undefined, L, 1);
+  if (first0.ok) {
+    for (let i = 0; i < n; i++) v[i] = w[i]! / first0.norm;
+    model.setColumn(L, row);
+  } else if (!fresh(L)) {
+    return {
+      theta: new Float64Array(0),
+      vectors: new Float64Array(0),
+      products: 0,
+      residual: 0,
+      residuals: new Float64Array(0),
+      passes: ops.passes,
+      steps: 0,
+    };
+  }
+  let first = 0; // the first column whose product is still to be taken
+  let products = 0;
+  let steps = 0;
+  for (;;) {
+    let beta = 0;
+    let size = m; // columns of the basis this cycle (fewer when they span everything left)
+    for (let j = first; j < m; j++) {
+      input.abort?.();
+      team.run(RowOp.Spmv, L + j);
+      products++;
+      steps++;
+      h.fill(0, 0, j + 1);
+      const r = orthogonalize(L + j + 1, h, L + j + 1, minPasses);
+      for (let i = 0; i <= j; i++) {
+        t[i * m + j] = h[i]!;
+        t[j * m + i] = h[i]!;
+      }
+      // w in the span of the basis: an invariant subspace, continue from a fresh direction.
+      beta = r.ok ? r.norm : 0;
+      if (j + 1 < m) {
+        if (beta > 0) {
+          for (let i = 0; i < n; i++) v[(j + 1) * n + i] = w[i]! / beta;
+          model.setColumn(L + j + 1, row);
+        } else if (!fresh(L + j + 1)) {
+          size = j + 1;
+          break;
+        }
+        t[(j + 1) * m + j] = beta;
+        t[j * m + j + 1] = beta;
+      } else if (beta > 0) {
+        last.set(row.subarray(0, L + m));
+      }
+    }
+    // Rayleigh–Ritz on T = Vᵀ·A·V; residual of pair c is β·|s_{size−1,c}| (the only part of A·y outside span V).
+    const eig = symmetricEigen(size === m ? t : leading(t, m, size), size);
+    const { order, kk, residual, rOf } = ritzResidual(eig, size, k, beta, below, tolerance);
+    input.onCycle?.(products, residual);
+    const done = residual <= tolerance || products >= maxProducts || size === n - L || size < m;
+    const width = done ? kk : keep;
+    // Y = V·S_width (n × width), written back over the first columns of V.
+    const s = team.buffers.s;
+    for (let r = 0; r < size; r++)
+      for (let c = 0; c < width; c++) s[r * width + c] = eig.vectors[r * size + order[c]!]!;
+    team.run(RowOp.Combine, size, width, L);
+    const y = team.buffers.y.subarray(0, n * width);
+    const theta = Float64Array.from(order.slice(0, width), (i) => eig.values[i]!);
+    if (done) {
+      const residuals = Float64Array.from(order.slice(0, width), rOf);
+      return { theta, vectors: y.slice(), products, residual, residuals, passes: ops.passes, steps };
+    }
+    v.set(y);
+    model.restart(L, m, s, width, last);
+    t.fill(0);
+    for (let c = 0; c < width; c++) t[c * m + c] = theta[c]!;
+    // The next vector is the residual direction; its couplings to the kept vectors come from its product.
+    if (beta > 0) for (let i = 0; i < n; i++) v[width * n + i] = w[i]! / beta;
+    else fresh(L + width);
+    first = width;
+  }
+}
+
+/**
+ * The basis' orthogonalisation (on the team's w) and fresh directions, over the basis `v` after the L locked
+ * columns; `passes` counts the Gram–Schmidt passes.
+ */
+function basisOps(input: LanczosInput, L: number, v: Float64Array, model: OrthogonalityModel, row: Float64Array) {
+  const { team, rng } = input;
+  const n = input.a.n;
+  const { w } = team.buffers;
   let passes = 0;
 
   /**
@@ -126,109 +217,53 @@ export function thickRestartLanczos(input: LanczosInput): LanczosResult {
     return true;
   };
 
-  const t = new Float64Array(m * m);
-  const h = new Float64Array(m);
-  w.set(input.start.subarray(0, n));
-  const first0 = orthogonalize(L, undefined, L, 1);
-  if (first0.ok) {
-    for (let i = 0; i < n; i++) v[i] = w[i]! / first0.norm;
-    model.setColumn(L, row);
-  } else if (!fresh(L)) {
-    return {
-      theta: new Float64Array(0),
-      vectors: new Float64Array(0),
-      products: 0,
-      residual: 0,
-      residuals: new Float64Array(0),
-      passes,
-      steps: 0,
-    };
+  return {
+    orthogonalize,
+    fresh,
+    get passes() {
+      return passes;
+    },
+  };
+}
+
+/**
+ * The cycle's Ritz pairs by magnitude (`order`), how many are wanted (`kk`), the residual of pair e (`rOf`,
+ * β·|s_{size−1,e}|) and the largest relative error bound of the wanted pairs still above `below`.
+ */
+function ritzResidual(
+  eig: { values: Float64Array; vectors: Float64Array },
+  size: number,
+  k: number,
+  beta: number,
+  below: number | undefined,
+  tolerance: number,
+) {
+  const order = Array.from(eig.values, (_, i) => i).sort((x, y) => Math.abs(eig.values[y]!) - Math.abs(eig.values[x]!));
+  const kk = Math.min(k, size);
+  const scale = Math.abs(eig.values[order[0]!]!) || 1;
+  const rOf = (e: number) => beta * Math.abs(eig.vectors[(size - 1) * size + e]!);
+  let residual = 0;
+  for (let c = 0; c < kk; c++) {
+    const th = eig.values[order[c]!]!;
+    const r = rOf(order[c]!);
+    // Error bound on the value: min(‖r‖, ‖r‖²/gap) (Kato–Temple). The gap is a lower bound on the distance to
+    // the rest of the spectrum: each other Ritz value's distance less its own residual (an eigenvalue lies within
+    // that residual of it), so an unconverged neighbour cannot make the bound look tighter than it is.
+    let gap = Number.POSITIVE_INFINITY;
+    for (let e = 0; e < size; e++) {
+      if (e === order[c]) continue;
+      gap = Math.min(gap, Math.abs(eig.values[e]! - th) - rOf(e));
+    }
+    const bound = gap > 0 ? Math.min(r, (r * r) / gap) : r;
+    if (below !== undefined && Math.abs(th) + r < below * (1 - tolerance)) continue;
+    residual = Math.max(residual, bound / Math.max(Math.abs(th), 1e-12 * scale));
   }
-  let first = 0; // the first column whose product is still to be taken
-  let products = 0;
-  let steps = 0;
-  for (;;) {
-    let beta = 0;
-    let size = m; // columns of the basis this cycle (fewer when they span everything left)
-    for (let j = first; j < m; j++) {
-      input.abort?.();
-      team.run(RowOp.Spmv, L + j);
-      products++;
-      steps++;
-      h.fill(0, 0, j + 1);
-      const r = orthogonalize(L + j + 1, h, L + j + 1, minPasses);
-      for (let i = 0; i <= j; i++) {
-        t[i * m + j] = h[i]!;
-        t[j * m + i] = h[i]!;
-      }
-      // w in the span of the basis: an invariant subspace, continue from a fresh direction.
-      beta = r.ok ? r.norm : 0;
-      if (j + 1 < m) {
-        if (beta > 0) {
-          for (let i = 0; i < n; i++) v[(j + 1) * n + i] = w[i]! / beta;
-          model.setColumn(L + j + 1, row);
-        } else if (!fresh(L + j + 1)) {
-          size = j + 1;
-          break;
-        }
-        t[(j + 1) * m + j] = beta;
-        t[j * m + j + 1] = beta;
-      } else if (beta > 0) {
-        last.set(row.subarray(0, L + m));
-      }
-    }
-    // Rayleigh–Ritz on T = Vᵀ·A·V; residual of pair c is β·|s_{size−1,c}| (the only part of A·y outside span V).
-    const eig = symmetricEigen(size === m ? t : leading(t, m, size), size);
-    const order = Array.from(eig.values, (_, i) => i).sort(
-      (x, y) => Math.abs(eig.values[y]!) - Math.abs(eig.values[x]!),
-    );
-    const kk = Math.min(k, size);
-    const scale = Math.abs(eig.values[order[0]!]!) || 1;
-    const rOf = (e: number) => beta * Math.abs(eig.vectors[(size - 1) * size + e]!);
-    let residual = 0;
-    for (let c = 0; c < kk; c++) {
-      const th = eig.values[order[c]!]!;
-      const r = rOf(order[c]!);
-      // Error bound on the value: min(‖r‖, ‖r‖²/gap) (Kato–Temple). The gap is a lower bound on the distance to
-      // the rest of the spectrum: each other Ritz value's distance less its own residual (an eigenvalue lies within
-      // that residual of it), so an unconverged neighbour cannot make the bound look tighter than it is.
-      let gap = Number.POSITIVE_INFINITY;
-      for (let e = 0; e < size; e++) {
-        if (e === order[c]) continue;
-        gap = Math.min(gap, Math.abs(eig.values[e]! - th) - rOf(e));
-      }
-      const bound = gap > 0 ? Math.min(r, (r * r) / gap) : r;
-      if (below !== undefined && Math.abs(th) + r < below * (1 - tolerance)) continue;
-      residual = Math.max(residual, bound / Math.max(Math.abs(th), 1e-12 * scale));
-    }
-    // Nothing above `below` is left once the largest Ritz value is clearly under it (the others are smaller).
-    if (below !== undefined && kk > 0) {
-      const top = order[0]!;
-      if (Math.abs(eig.values[top]!) + rOf(top) < below * (1 - tolerance)) residual = 0;
-    }
-    input.onCycle?.(products, residual);
-    const done = residual <= tolerance || products >= maxProducts || size === n - L || size < m;
-    const width = done ? kk : keep;
-    // Y = V·S_width (n × width), written back over the first columns of V.
-    const s = team.buffers.s;
-    for (let r = 0; r < size; r++)
-      for (let c = 0; c < width; c++) s[r * width + c] = eig.vectors[r * size + order[c]!]!;
-    team.run(RowOp.Combine, size, width, L);
-    const y = team.buffers.y.subarray(0, n * width);
-    const theta = Float64Array.from(order.slice(0, width), (i) => eig.values[i]!);
-    if (done) {
-      const residuals = Float64Array.from(order.slice(0, width), rOf);
-      return { theta, vectors: y.slice(), products, residual, residuals, passes, steps };
-    }
-    v.set(y);
-    model.restart(L, m, s, width, last);
-    t.fill(0);
-    for (let c = 0; c < width; c++) t[c * m + c] = theta[c]!;
-    // The next vector is the residual direction; its couplings to the kept vectors come from its product.
-    if (beta > 0) for (let i = 0; i < n; i++) v[width * n + i] = w[i]! / beta;
-    else fresh(L + width);
-    first = width;
+  // Nothing above `below` is left once the largest Ritz value is clearly under it (the others are smaller).
+  if (below !== undefined && kk > 0) {
+    const top = order[0]!;
+    if (Math.abs(eig.values[top]!) + rOf(top) < below * (1 - tolerance)) residual = 0;
   }
+  return { order, kk, residual, rOf };
 }
 
 /** The leading size × size block of a row-major m × m matrix. */

@@ -20,7 +20,7 @@ import { Random } from '../random.js';
 import { checkPairs, type PairCheck } from './check-pairs.js';
 import { orthonormalBasis, spmm } from './dense.js';
 import { DENSE_FALLBACK_MAX_N, DENSE_MAX_N, denseEigenpairs } from './dense-svd.js';
-import { thickRestartLanczos } from './lanczos.js';
+import { type LanczosResult, thickRestartLanczos } from './lanczos.js';
 import { defaultThreads, RowTeam } from './row-team.js';
 
 export interface SvdOptions {
@@ -177,19 +177,8 @@ function lanczosSvd(a: CsrGraph, run: Run, seed: number, strict: boolean): SvdRe
   const l = k + p;
   const rng = new Random(seed);
 
-  // Range finder: Q = orth(A·Ω), then (A·Aᵀ)^q applied with re-orthonormalisation after each product.
-  let q: Block = { v: new Float64Array(n * l), width: l };
-  for (let i = 0; i < q.v.length; i++) q.v[i] = rng.normal();
-  let products = 0;
-  for (let step = 0; step < 1 + 2 * powerIterations; step++) {
-    hooks?.signal?.throwIfAborted();
-    const y = new Float64Array(n * q.width);
-    spmm(a, q.v, q.width, y);
-    products += q.width;
-    const basis = orthonormalBasis(y, q.width, n);
-    if (basis.r === 0) break; // A·Q = 0: A is zero on the whole block (an empty graph)
-    q = { v: basis.v, width: basis.r };
-  }
+  const { q, products: rangeProducts } = rangeFinder(a, l, powerIterations, rng, hooks?.signal);
+  let products = rangeProducts;
 
   // Polish: thick-restart Lanczos from the range finder's block summed into one vector, weighted towards the
   // dominant subspace; a basis of about 2(k + p) columns, k + p Ritz vectors kept at each restart.
@@ -262,16 +251,7 @@ function lanczosSvd(a: CsrGraph, run: Run, seed: number, strict: boolean): SvdRe
         if (Math.abs(check.theta[c]!) > sigmaK * (1 + tolerance)) extra.push(c);
       }
       if (extra.length === 0) break;
-      // Merge: the found pairs and the new ones (orthogonal to them), largest magnitude first, k kept.
-      const pool = [
-        ...Array.from(theta, (value, c) => ({ value, from: ritz, estimate: estimates[c]!, c })),
-        ...extra.map((c) => ({ value: check.theta[c]!, from: check.vectors, estimate: check.residuals[c]!, c })),
-      ].sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
-      const kept = pool.slice(0, k);
-      theta = Float64Array.from(kept, (e) => e.value);
-      estimates = Float64Array.from(kept, (e) => e.estimate);
-      ritz = new Float64Array(n * k);
-      for (const [c, e] of kept.entries()) ritz.set(e.from.subarray(e.c * n, e.c * n + n), c * n);
+      ({ theta, estimates, ritz } = mergePairs({ theta, ritz, estimates }, check, extra, k, n));
       checked = verify(a, theta, ritz, estimates, products);
     }
 
@@ -300,6 +280,48 @@ function lanczosSvd(a: CsrGraph, run: Run, seed: number, strict: boolean): SvdRe
   } finally {
     team.close();
   }
+}
+
+/** Range finder: Q = orth(A·Ω), then (A·Aᵀ)^q applied with re-orthonormalisation after each product. */
+function rangeFinder(a: CsrGraph, l: number, powerIterations: number, rng: Random, signal: AbortSignal | undefined) {
+  const n = a.n;
+  let q: Block = { v: new Float64Array(n * l), width: l };
+  for (let i = 0; i < q.v.length; i++) q.v[i] = rng.normal();
+  let products = 0;
+  for (let step = 0; step < 1 + 2 * powerIterations; step++) {
+    signal?.throwIfAborted();
+    const y = new Float64Array(n * q.width);
+    spmm(a, q.v, q.width, y);
+    products += q.width;
+    const basis = orthonormalBasis(y, q.width, n);
+    if (basis.r === 0) break; // A·Q = 0: A is zero on the whole block (an empty graph)
+    q = { v: basis.v, width: basis.r };
+  }
+  return { q, products };
+}
+
+interface Pairs {
+  theta: Float64Array;
+  /** Column-major n × theta.length. */
+  ritz: Float64Array;
+  estimates: Float64Array;
+}
+
+/** The found pairs and the check's `extra` ones (orthogonal to them), largest magnitude first, k kept. */
+function mergePairs(found: Pairs, check: LanczosResult, extra: number[], k: number, n: number): Pairs {
+  const { theta, ritz, estimates } = found;
+  const pool = [
+    ...Array.from(theta, (value, c) => ({ value, from: ritz, estimate: estimates[c]!, c })),
+    ...extra.map((c) => ({ value: check.theta[c]!, from: check.vectors, estimate: check.residuals[c]!, c })),
+  ].sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
+  const kept = pool.slice(0, k);
+  const merged = new Float64Array(n * k);
+  for (const [c, e] of kept.entries()) merged.set(e.from.subarray(e.c * n, e.c * n + n), c * n);
+  return {
+    theta: Float64Array.from(kept, (e) => e.value),
+    ritz: merged,
+    estimates: Float64Array.from(kept, (e) => e.estimate),
+  };
 }
 
 /** The pairs checked on A (check-pairs.ts); a failure is an SvdFailedError carrying the products spent. */
