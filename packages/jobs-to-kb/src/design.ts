@@ -11,6 +11,8 @@ import { jobProvenance } from './provenance.js';
 import { type Doc, optionalNumber, optionalString, Reader } from './shape.js';
 
 export const DESIGN_METHOD = 'graph-ga';
+/** The method of a scoring-mode job's claims: the optimizer that ran, e.g. `optimize:surrogate_ga`. */
+export const scoringMethod = (strategy: string) => `optimize:${strategy}`;
 
 export interface DesignPayload {
   /** The molecule's name in the claims (`<job_id> #<rank>`). */
@@ -27,6 +29,34 @@ export interface DesignPayload {
   /** kcal/mol, lower binds better: present only when the job docked the molecule. */
   docking_score?: number;
   pose_url?: string;
+}
+
+/** One endpoint of a scoring profile for a molecule: its raw value and its transformed value (0..1). */
+export interface ProfileComponent {
+  name: string;
+  /** A number, or a string for a value_mapping component; null when it had none. */
+  raw: number | string | null;
+  value: number | null;
+}
+
+/** A molecule of a scoring-mode job (a REINVENT 4 profile optimized within an oracle budget). */
+export interface ScoringDesignPayload {
+  label: string;
+  smiles: string;
+  /** Scoring-mode results carry no InChIKey: the molecule is its label. */
+  inchikey: null;
+  /** The profile's aggregate score of the molecule (0..1). */
+  profile_score: number;
+  /** Each endpoint of the profile, raw and transformed. */
+  components: ProfileComponent[];
+  rank: number;
+  /** The oracle call that scored it (1-based, in the job's call log). */
+  call: number;
+  target_uniprot: string;
+  strategy: string;
+  seed: number;
+  calls_used: number;
+  max_oracle_calls: number;
 }
 
 /**
@@ -56,6 +86,7 @@ export function designClaims(
     ]);
   const r = new Reader();
   const doc = r.object(results, '');
+  if (doc.mode === 'scoring') return scoringClaims(status, doc, o, r);
   const uniprot = r.string(r.object(doc.target, '/target').uniprot, '/target/uniprot');
   const molecules = r.array(doc.molecules, '/molecules');
   if (r.problems.length) throw unexpectedResults(status.job_id, r.problems);
@@ -109,6 +140,64 @@ export function designClaims(
         payload,
       });
     }
+  }
+  return { claims, names };
+}
+
+/**
+ * A scoring-mode job (`scoring` + `budget` on the request): its best molecules are what the profile's optimizer
+ * designed for the job's target, so each is `designed_for` it as in the seed's mode; the payload carries the
+ * profile's score and every endpoint instead of the seed's QED and SA, and the provenance names the optimizer.
+ */
+function scoringClaims(status: JobStatus, doc: Doc, o: ResolvedOptions, r: Reader): { claims: ClaimInput[]; names: Names } {
+  const uniprot = r.string(r.object(doc.target, '/target').uniprot, '/target/uniprot');
+  const strategy = r.string(doc.strategy, '/strategy');
+  const run = {
+    seed: r.number(doc.seed, '/seed'),
+    calls_used: r.number(doc.calls_used, '/calls_used'),
+    max_oracle_calls: r.number(doc.max_oracle_calls, '/max_oracle_calls'),
+  };
+  const molecules = r.array(doc.molecules, '/molecules');
+  if (r.problems.length) throw unexpectedResults(status.job_id, r.problems);
+  const provenance = jobProvenance(status, 'generative_design', scoringMethod(strategy));
+  const names: Names = {};
+  const symbol = geneSymbolOf(uniprot);
+  const target: [string, string] = [symbol ?? uniprot, 'protein'];
+  if (symbol) addName(names, 'protein', symbol, uniprot);
+  const claims: ClaimInput[] = [];
+  for (const [i, raw] of molecules.slice(0, o.top ?? molecules.length).entries()) {
+    const at = `/molecules/${i}`;
+    const m = r.object(raw, at);
+    const rank = r.number(m.rank, `${at}/rank`);
+    const components = r.array(m.components, `${at}/components`).map((c, j) => {
+      const e = r.object(c, `${at}/components/${j}`);
+      return {
+        name: r.string(e.name, `${at}/components/${j}/name`),
+        raw: typeof e.raw === 'string' ? e.raw : (optionalNumber(e.raw) ?? null),
+        value: optionalNumber(e.value) ?? null,
+      };
+    });
+    const payload: ScoringDesignPayload = {
+      label: moleculeLabel(status.job_id, rank),
+      smiles: r.string(m.smiles, `${at}/smiles`),
+      inchikey: null,
+      profile_score: r.number(m.score, `${at}/score`),
+      components,
+      rank,
+      call: r.number(m.call, `${at}/call`),
+      target_uniprot: uniprot,
+      strategy,
+      ...run,
+    };
+    if (r.problems.length) throw unexpectedResults(status.job_id, r.problems);
+    claims.push({
+      subject: [payload.label, 'compound'],
+      predicate: ['designed_for', 'pharmacology'],
+      object: target,
+      provenance,
+      confidence: DESIGN_CONFIDENCE,
+      payload,
+    });
   }
   return { claims, names };
 }

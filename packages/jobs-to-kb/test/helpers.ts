@@ -19,6 +19,16 @@ export const designRequest = {
   options: { seed: 11, max_evaluations: 400, docking: false },
 };
 
+/** A scoring-mode compound job (issue 38): PMO's QED objective as a REINVENT 4 profile, a small oracle budget. */
+export const scoringRequest = {
+  target_uniprot: 'P00533',
+  binding_site: { residues: ['K721', 'L834', 'T790'] },
+  num_molecules: 3,
+  scoring: { type: 'arithmetic_mean', component: [{ Qed: { endpoint: [{ name: 'qed', weight: 1 }] } }] },
+  budget: { max_oracle_calls: 60 },
+  options: { seed: 3 },
+};
+
 export interface JobService {
   url: string;
   key: string;

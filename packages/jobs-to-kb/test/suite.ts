@@ -14,7 +14,7 @@ import {
   exportToKb,
   type ExportResult,
 } from '../src/index.js';
-import { designRequest, discoveryRequest, runCli, runJobsCli, startJobService, type JobService } from './helpers.js';
+import { designRequest, discoveryRequest, scoringRequest, runCli, runJobsCli, startJobService, type JobService } from './helpers.js';
 
 export interface FreshKb {
   /** What `--kb` takes: a file path or a postgres:// URL. */
@@ -33,6 +33,7 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
     let td1: JobStatus;
     let td2: JobStatus;
     let cg: JobStatus;
+    let cgScoring: JobStatus;
     let kb: FreshKb;
     let results: any;
     let first: ExportResult;
@@ -41,10 +42,11 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
     before(async () => {
       svc = await startJobService();
       // The same study submitted twice: two jobs, two sources of the same findings.
-      [td1, td2, cg] = await Promise.all([
+      [td1, td2, cg, cgScoring] = await Promise.all([
         svc.run('/v1/targets/discover', discoveryRequest()),
         svc.run('/v1/targets/discover', discoveryRequest()),
         svc.run('/v1/compounds/generate', designRequest),
+        svc.run('/v1/compounds/generate', scoringRequest),
       ]);
       results = await svc.client.getResults(td1.job_id);
       kb = await freshKb();
@@ -265,6 +267,41 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
       assert.ok(bind[0]!.confidence! > bind[1]!.confidence!, 'a stronger docking score is more confident');
       assert.equal((bind[1]!.payload as { pose_url?: string }).pose_url, 'https://example.org/pose/1.pdbqt');
       assert.throws(() => claimsFromJob(cg, design, { min_priority: 10 }), /min_priority/);
+    });
+
+    test("a scoring-mode compound job's molecules: designed_for the target, with the profile's score and the optimizer", async () => {
+      const design: any = await svc.client.getResults(cgScoring.job_id);
+      assert.equal(design.mode, 'scoring');
+      const claims = claimsFromJob(cgScoring, design);
+      assert.equal(claims.length, design.molecules.length);
+      assert.ok(claims.length > 0);
+      for (const [i, c] of claims.entries()) {
+        const m = design.molecules[i];
+        assert.deepEqual(c.subject, [`${cgScoring.job_id} #${m.rank}`, 'compound']);
+        assert.deepEqual(c.predicate, ['designed_for', 'pharmacology']);
+        assert.deepEqual(c.object, ['EGFR', 'protein']);
+        assert.equal(c.provenance.method, `optimize:${design.strategy}`);
+        assert.equal(c.provenance.source_id, `evident-job:${cgScoring.job_id}`);
+        const p = c.payload as any;
+        assert.equal(p.smiles, m.smiles);
+        assert.equal(p.profile_score, m.score);
+        assert.equal(p.call, m.call);
+        assert.deepEqual(p.components.map((e: any) => e.name), ['qed']);
+        assert.equal(p.components[0].value, m.components[0].value);
+        assert.equal(p.max_oracle_calls, 60);
+      }
+      const own = await freshKb();
+      try {
+        const r = await exportToKb(svc.client, cgScoring.job_id, own.db, { top: 2 });
+        assert.equal(r.ingested, 2);
+      } finally {
+        await own.cleanup();
+      }
+      const broken = { ...design, molecules: [{ ...design.molecules[0], score: 'high' }] };
+      assert.throws(
+        () => claimsFromJob(cgScoring, broken),
+        (e: any) => e.code === 'unexpected_results' && JSON.stringify(e.problems).includes('/molecules/0/score'),
+      );
     });
 
     test('a base that registered an older bio (no condition type) is brought up to date before the export writes', async () => {
