@@ -1,3 +1,4 @@
+// @ts-check
 // A small force-directed cytoscape graph for the topic and query views (the entity view draws its own): nodes
 // carry their own colour, so each view decides what colour means (topic, entity type).
 
@@ -6,9 +7,11 @@
  * returns the cytoscape instance, or null when cytoscape did not load.
  */
 export function drawMiniGraph(container, { nodes, edges }, onTap) {
-  if (typeof window.cytoscape !== 'function') return null;
+  // A global of the vendored script (index.html loads it before the page's modules); absent if it failed to load.
+  const cytoscape = /** @type {any} */ (window).cytoscape;
+  if (typeof cytoscape !== 'function') return null;
   const known = new Set(nodes.map((n) => n.id));
-  const cy = window.cytoscape({
+  const cy = cytoscape({
     container,
     elements: {
       // Start on a circle (in the given order, so a topic's members start together) for a deterministic layout.

@@ -1,3 +1,4 @@
+// @ts-check
 // A claim's source as a link back to where it came from: a claim exported from a discovery job carries the job's
 // results address in `provenance.job_url`, and the claims table links its source id there. Only http(s)
 // addresses become links (never javascript: or data:), and the text stays the source id.

@@ -1,3 +1,4 @@
+// @ts-check
 // Query view (#/query, issue #20): an openCypher box (POST /query) showing the result as a table, and as a graph
 // when it holds nodes, relationships or paths. Errors from the API are shown with their position in the query.
 // Explain and Profile (or an EXPLAIN / PROFILE prefix) show the plan the engine runs as an indented tree.
@@ -35,7 +36,7 @@ export function showQuery(main, ctx) {
       const body = { cypher: input.value, ...(mode ? { [mode]: true } : {}) };
       const r = await ctx.api('/query', { method: 'POST', body });
       renderResult(out, ctx, r);
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       // Positions are those of the text as sent: the API passes the mode to the engine, not as a prefix. A
       // PROFILE stopped by a budget also shows its plan: where the rows and the time went until then.
       const plan = e.data?.plan;
@@ -228,7 +229,7 @@ function renderResult(out, ctx, r) {
     ),
   );
   out.replaceChildren(...parts);
-  window.kbQueryGraph = graphEl
+  /** @type {any} */ (window).kbQueryGraph = graphEl
     ? drawMiniGraph(graphEl, g, (id) => {
         location.hash = `#/entity/${ctx.enc(id)}`;
       })

@@ -1,3 +1,4 @@
+// @ts-check
 // The entity timeline as a small inline SVG chart (no chart library: a step line and one mark per event is a
 // few dozen lines). y is the number of the entity's claims active after each event: +1 when a claim is
 // added, -1 when an active one is retracted or degraded (a claim degraded and later retracted counts once).

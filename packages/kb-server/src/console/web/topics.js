@@ -1,3 +1,4 @@
+// @ts-check
 // Topics view (#/topics, issue #18): compute the topic hierarchy (POST /topology/compute), show the topic tree
 // with sizes and labels (GET /topology), and the entities of the finest topics coloured by topic
 // (GET /topics/{id}). Also colours the entity view's graph by topic on request. Errors from the API are shown.
@@ -168,7 +169,7 @@ export async function showTopics(main, ctx) {
       out.className = 'result ok';
       out.textContent = `Computed ${r.topics.length} topics over ${r.entity_count} entities and ${r.edge_count} edges; level-0 modularity ${r.levels[0]?.modularity.toFixed(3) ?? '–'} after ${r.levels[0]?.iterations ?? 0} Leiden iterations.`;
       await render(body, ctx, true);
-    } catch (err) {
+    } catch (/** @type {any} */ err) {
       out.className = 'result err';
       out.textContent = `${err.code ? `${err.code}: ` : ''}${err.message}`;
     } finally {
@@ -183,7 +184,7 @@ async function render(body, ctx, force) {
   let t;
   try {
     t = await load(ctx, force);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     body.replaceChildren(
       e.code === 'not_computed'
         ? h(
@@ -246,7 +247,7 @@ async function render(body, ctx, force) {
   cy = drawMiniGraph(graphEl, t.graph, (id) => {
     location.hash = `#/entity/${ctx.enc(id)}`;
   });
-  window.kbTopicGraph = cy;
+  /** @type {any} */ (window).kbTopicGraph = cy;
 }
 
 // ---- the entity view's graph, coloured by topic --------------------------------------------------
@@ -291,7 +292,7 @@ async function applyColours(ctx, cy, note) {
     });
     const missing = cy.nodes().filter((n) => !n.data('topic')).length;
     note.textContent = missing ? `${missing} node${missing === 1 ? '' : 's'} in no shown topic (grey) · ` : '';
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     note.textContent =
       e.code === 'not_computed' ? 'no topics yet: compute them on the Topics page · ' : `${e.message} · `;
   }
