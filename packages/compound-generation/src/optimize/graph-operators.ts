@@ -1,13 +1,15 @@
 // Jensen's graph GA operators (Chem. Sci. 2019, 10, 3567; as PMO's graph_ga runs them): a child is a crossover
 // of two parents, mutated with probability `mutation_rate`; each operator is tried up to 10 times for a child
 // that RDKit sanitizes and whose heavy-atom count is above 5 and below a size drawn from N(39.15, 3.50) (the
-// ZINC size distribution Jensen's mol_ok uses). The moves themselves are the engine's (../generation/
-// operators.ts): crossover at an acyclic single bond, and the reaction families (append, insert, delete and
-// change atoms, change bond orders, open and close rings) picked uniformly as Jensen picks his.
-import { FragmentLibrary, zip } from '../generation/library.js';
+// ZINC size distribution Jensen's mol_ok uses). Crossover is Jensen's, on a JavaScript graph of each parent
+// (./mol-graph.ts: one RDKit call per parent, pieces written as SMILES and joined by a ring-closure label);
+// mutations are the engine's reaction families (../generation/operators.ts: append, insert, delete and change
+// atoms, change bond orders, open and close rings) picked uniformly as Jensen picks his.
+import { FragmentLibrary } from '../generation/library.js';
 import { MUTATION_FAMILIES, Operators } from '../generation/operators.js';
 import type { Random } from '../generation/prng.js';
 import { parseSmiles, type Mol, type RDKit } from '../rdkit.js';
+import { MolGraph } from './mol-graph.js';
 
 const REACTION_FAMILIES = MUTATION_FAMILIES.filter((f) => f !== 'replace_side_chain' && f !== 'grow');
 const TRIES = 10;
@@ -20,25 +22,26 @@ export function gaussian(rng: Random): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
 }
 
+/** A parent's non-ring cut, its two pieces written on first use. */
 interface Cut {
-  pieces: [string, string];
-  atoms: [number, number];
+  bond: number;
+  pieces: [Piece | undefined, Piece | undefined];
 }
 
-const CUT_CACHE = 20_000;
-// Atoms written in a SMILES: bracket atoms, and the organic subset (two-letter symbols first).
-const ATOM = /\[[^\]]*\]|Br|Cl|[BCNOPSFIbcnops]/g;
-
-/** Heavy atoms of a SMILES piece: its atoms less dummies ([*:1]) and bracketed hydrogens. */
-export function heavyAtoms(smiles: string): number {
-  let n = 0;
-  for (const m of smiles.matchAll(ATOM)) {
-    const t = m[0];
-    if (t[0] === '[' && (t.startsWith('[*') || /^\[(?:\d*)H[+-]?\d*(?::\d+)?\]$/.test(t))) continue;
-    n++;
-  }
-  return n;
+interface Piece {
+  smiles: string;
+  heavy: number;
 }
+
+/** A parent read into a graph once: its acyclic single bonds, each a cut. */
+interface Parent {
+  graph: MolGraph;
+  cuts: Cut[];
+}
+
+const PARENT_CACHE = 20_000;
+/** The open bond's ring-closure label in a piece: two pieces side by side with a '.' are joined there. */
+const JOIN = 90;
 
 export class GraphOperators {
   private readonly ops: Operators;
@@ -68,37 +71,71 @@ export class GraphOperators {
     }
   }
 
-  private readonly cutCache = new Map<string, Cut[]>();
+  private readonly parents = new Map<string, Parent | null>();
 
-  /** A molecule's single cuts at acyclic single bonds (RDKit MMPA, as the engine's crossover), cached. */
-  private cuts(smiles: string): Cut[] {
-    let c = this.cutCache.get(smiles);
-    if (!c) {
-      c = this.ops.singleCuts(smiles).map(([x, y]) => ({ pieces: [x, y], atoms: [heavyAtoms(x), heavyAtoms(y)] }));
-      if (this.cutCache.size >= CUT_CACHE) this.cutCache.delete(this.cutCache.keys().next().value!);
-      this.cutCache.set(smiles, c);
+  /** A parent's graph and cuts (Jensen's `[*]-;!@[*]`: every acyclic single bond), cached by SMILES. */
+  private parent(smiles: string): Parent | null {
+    let p = this.parents.get(smiles);
+    if (p === undefined) {
+      p = null;
+      const mol = parseSmiles(this.rd, smiles);
+      if (mol) {
+        try {
+          const graph = MolGraph.fromMol(mol);
+          if (graph) {
+            const cuts: Cut[] = [];
+            graph.bonds.forEach((b, i) => {
+              if (b.order === 1 && graph.isAcyclic(i)) cuts.push({ bond: i, pieces: [undefined, undefined] });
+            });
+            p = { graph, cuts };
+          }
+        } finally {
+          mol.delete();
+        }
+      }
+      if (this.parents.size >= PARENT_CACHE) this.parents.delete(this.parents.keys().next().value!);
+      this.parents.set(smiles, p);
     }
-    return c;
+    return p;
+  }
+
+  /** One side of a cut (0: the bond's first atom's), with the open bond labelled for joining. */
+  private piece(parent: Parent, cut: Cut, side: number): Piece {
+    let piece = cut.pieces[side];
+    if (!piece) {
+      const g = parent.graph;
+      const bond = g.bonds[cut.bond]!;
+      const atom = side === 0 ? bond.a : bond.b;
+      const removed = new Set([cut.bond]);
+      piece = {
+        smiles: g.pieceSmiles(atom, removed, [{ atom, order: 1, label: JOIN, replaces: cut.bond }]),
+        heavy: g.heavyAtoms(g.component(atom, removed)),
+      };
+      cut.pieces[side] = piece;
+    }
+    return piece;
   }
 
   /**
-   * The engine's crossover (one piece of each parent, cut at an acyclic single bond, joined with molzip) under
-   * Jensen's size rule. The child's heavy atoms are the two pieces' (the dummies go), so the rule is checked
-   * before joining: same outcome, without joining and sanitizing children that would be refused.
+   * Jensen's non-ring crossover: each parent cut at an acyclic single bond, one piece of each joined by a single
+   * bond, under his size rule. The child's heavy atoms are the two pieces', so the rule is checked before the
+   * child is parsed: same outcome, without parsing children that would be refused.
    */
   crossover(a: string, b: string, rng: Random): string | null {
-    const ca = this.cuts(a);
-    const cb = this.cuts(b);
-    if (ca.length === 0 || cb.length === 0) return null;
+    const pa = this.parent(a);
+    const pb = this.parent(b);
+    if (!pa || !pb || pa.cuts.length === 0 || pb.cuts.length === 0) return null;
     for (let i = 0; i < TRIES; i++) {
-      const x = rng.pick(ca);
-      const y = rng.pick(cb);
+      const x = rng.pick(pa.cuts);
+      const y = rng.pick(pb.cuts);
       const ix = rng.int(2);
       const iy = rng.int(2);
       const target = SIZE_STDEV * gaussian(rng) + AVERAGE_SIZE;
-      const n = x.atoms[ix]! + y.atoms[iy]!;
+      const px = this.piece(pa, x, ix);
+      const py = this.piece(pb, y, iy);
+      const n = px.heavy + py.heavy;
       if (n <= 5 || n >= target) continue;
-      const child = this.ok(zip(this.rd, x.pieces[ix]!, y.pieces[iy]!), rng, target);
+      const child = this.ok(`${px.smiles}.${py.smiles}`, rng, target);
       if (child) return child;
     }
     return null;

@@ -1,0 +1,88 @@
+// The crossover's JavaScript graph (src/optimize/mol-graph.ts): a molecule written whole reads back as the same
+// molecule (tetrahedral stereo kept, E/Z not written); two pieces joined by their ring-closure label are the
+// molecule cut; and the kNN surrogate's inverted index gives the full scan's neighbours.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadRDKit, parseSmiles } from '../src/rdkit.js';
+import { MolGraph } from '../src/optimize/mol-graph.js';
+import { fingerprintOf, KnnSurrogate } from '../src/optimize/surrogate.js';
+import { tanimoto } from '../src/chem/fingerprint.js';
+
+const molecules = [
+  'COc1cc2ncnc(Nc3cccc(Cl)c3F)c2cc1OC',
+  'Cc1ccc(NC(=O)c2ccc(CN3CCN(C)CC3)cc2)cc1Nc1nccc(-c2cccnc2)n1',
+  'C[C@H](N)C(=O)O',
+  'N[C@@H](Cc1c[nH]c2ccccc12)C(=O)O',
+  'C[N+](C)(C)CC(=O)[O-]',
+  'O=[N+]([O-])c1ccc(S(=O)(=O)N2CCOCC2)cc1',
+  '[2H]C([2H])([2H])Oc1ccccc1',
+  'C[C@H]1CC[C@@H](C(C)C)[C@@H](O)C1',
+  'CS(=O)c1ccc(P(=O)(O)O)cc1',
+  'c1ccc2c(c1)[nH]c1ccccc12',
+];
+
+const canonical = (rd: Awaited<ReturnType<typeof loadRDKit>>, s: string) => {
+  const m = parseSmiles(rd, s);
+  assert.ok(m, s);
+  try {
+    return m.get_smiles();
+  } finally {
+    m.delete();
+  }
+};
+
+const graphOf = (rd: Awaited<ReturnType<typeof loadRDKit>>, s: string) => {
+  const m = parseSmiles(rd, s)!;
+  try {
+    return MolGraph.fromMol(m)!;
+  } finally {
+    m.delete();
+  }
+};
+
+test('a molecule written whole from its graph reads back as the same molecule, stereo included', async () => {
+  const rd = await loadRDKit();
+  for (const s of molecules) {
+    const written = graphOf(rd, s).pieceSmiles(0, new Set(), []);
+    assert.equal(canonical(rd, written), canonical(rd, s), `${s} -> ${written}`);
+  }
+});
+
+test('the two pieces of every acyclic single bond, joined by their label, are the molecule again', async () => {
+  const rd = await loadRDKit();
+  let cuts = 0;
+  for (const s of molecules) {
+    const g = graphOf(rd, s);
+    g.bonds.forEach((b, i) => {
+      if (b.order !== 1 || !g.isAcyclic(i)) return;
+      cuts++;
+      const removed = new Set([i]);
+      const x = g.pieceSmiles(b.a, removed, [{ atom: b.a, order: 1, label: 90, replaces: i }]);
+      const y = g.pieceSmiles(b.b, removed, [{ atom: b.b, order: 1, label: 90, replaces: i }]);
+      assert.equal(canonical(rd, `${x}.${y}`), canonical(rd, s), `${s}: ${x} + ${y}`);
+      const heavy = g.heavyAtoms(g.component(b.a, removed)) + g.heavyAtoms(g.component(b.b, removed));
+      assert.equal(heavy, g.heavyAtoms(g.atoms.map((_, j) => j)));
+    });
+  }
+  assert.ok(cuts >= 30, `${cuts} cuts`);
+  // Ring bonds are not bridges: benzene has none to cut.
+  const benzene = graphOf(rd, 'c1ccccc1');
+  assert.ok(benzene.bonds.every((_, i) => !benzene.isAcyclic(i)));
+});
+
+test('the kNN surrogate (inverted index) finds the neighbours a full Tanimoto scan finds', async () => {
+  const rd = await loadRDKit();
+  const fps = molecules.map((s) => fingerprintOf(rd, s)!);
+  const knn = new KnnSurrogate(3, 3);
+  const ys = fps.map((_, i) => i / 10);
+  fps.slice(0, 8).forEach((f, i) => knn.add(f, ys[i]!));
+  for (const q of fps) {
+    const sims = fps.slice(0, 8).map((f, i) => ({ s: tanimoto(q, f), y: ys[i]!, i }));
+    sims.sort((a, b) => b.s - a.s || a.i - b.i);
+    const top = sims.slice(0, 3);
+    const w = top.map((t) => t.s ** 3 + 1e-9);
+    const mean = top.reduce((a, t, j) => a + w[j]! * t.y, 0) / w.reduce((a, b) => a + b, 0);
+    const p = knn.predict(q);
+    assert.ok(Math.abs(p.mean - mean) < 1e-12 && Math.abs(p.nearest - top[0]!.s) < 1e-12);
+  }
+});
