@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { bio, normalizeName } from '@evident/kb-core';
 import { contextFrom, extractSentence, type ExtractOutput } from '../src/extract/heuristic.js';
 import { findMentions } from '../src/extract/ner.js';
-import { TRIGGERS } from '../src/extract/relations.js';
+import { TRIGGERS } from '../src/extract/triggers.js';
 
 interface Row {
   id: string;

@@ -38,9 +38,7 @@ const PENDING: ReadonlySet<string> = new Set<string>([
   'packages/compound-generation/src/generation/ga.ts: function runGeneticAlgorithm',
   'packages/compound-generation/src/request.ts: function validateRequest',
   // still to split in this change
-  'packages/kb-extract/src/chat/slack.ts: function readSlackExport',
   'packages/kb-extract/src/extract/api.ts: file',
-  'packages/kb-extract/src/extract/relations.ts: file',
   'packages/kb-server/src/console/server.ts: function buildConsole',
   'packages/protein-structure/src/parse/cif-reader.ts: function readCif',
   'packages/protein-structure/src/parse/mmcif.ts: function readMmcif',

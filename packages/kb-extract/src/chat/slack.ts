@@ -65,62 +65,10 @@ export async function* readSlackExport(path: string, options: SlackReadOptions =
       );
     }
     const workspace = basename(path).replace(/\.zip$/i, '');
-    const channels = new Map<string, string>();
-    for (const member of ['channels.json', 'groups.json']) {
-      if (!archive.has(member)) continue;
-      parseList(await archive.text(member), path, member).forEach((c, i) => {
-        const ch = c as { id?: unknown; name?: unknown };
-        if (typeof ch?.name !== 'string')
-          throw new KbChatFileError('invalid_format', path, 'channel without a name', `${member}[${i}]`);
-        channels.set(ch.name, typeof ch.id === 'string' ? ch.id : ch.name);
-      });
-    }
-    const users = new Map<string, string>();
-    if (archive.has('users.json')) {
-      for (const u of parseList(await archive.text('users.json'), path, 'users.json')) {
-        const user = u as {
-          id?: string;
-          name?: string;
-          real_name?: string;
-          profile?: { display_name?: string; real_name?: string };
-        };
-        if (typeof user?.id !== 'string') continue;
-        users.set(
-          user.id,
-          user.profile?.display_name || user.real_name || user.profile?.real_name || user.name || user.id,
-        );
-      }
-    }
-    let wanted = [...channels.keys()];
-    if (options.channels) {
-      const requested = options.channels.map((c) => c.replace(/^#/, ''));
-      const unknown = requested.filter((c) => !channels.has(c));
-      if (unknown.length) {
-        throw new KbValidationError(
-          'unknown_channel',
-          'channels',
-          `no channel ${unknown.map((c) => `'${c}'`).join(', ')} in ${path} (has: ${[...channels.keys()].join(', ')})`,
-        );
-      }
-      wanted = requested;
-    }
-    const channelIds = new Map([...channels].map(([name, id]) => [id, name]));
-    const resolveText = (t: string) =>
-      t
-        .replace(
-          /<@([A-Z0-9]+)(?:\|([^>]+))?>/g,
-          (_m, id: string, label?: string) => `@${users.get(id) ?? label ?? id}`,
-        )
-        .replace(
-          /<#([A-Z0-9]+)(?:\|([^>]*))?>/g,
-          (_m, id: string, label?: string) => `#${label || channelIds.get(id) || id}`,
-        )
-        .replace(/<!(here|channel|everyone)[^>]*>/g, '@$1')
-        .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2')
-        .replace(/<(https?:[^>]+)>/g, '$1')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&amp;/g, '&');
+    const channels = await readChannels(archive, path);
+    const users = await readUsers(archive, path);
+    const wanted = wantedChannels(options, channels, path);
+    const resolveText = textResolver(users, new Map([...channels].map(([name, id]) => [id, name])));
     for (const channel of wanted) {
       const days = archive
         .names()
@@ -135,46 +83,119 @@ export async function* readSlackExport(path: string, options: SlackReadOptions =
           options.max_string_chars ?? CHAT_FILE_DEFAULTS.max_string_chars,
         )) {
           const field = `${entry}[${i++}]`;
-          if (raw === null || typeof raw !== 'object')
-            throw new KbChatFileError('invalid_format', path, 'a message must be an object', field);
-          const m = raw as {
-            type?: string;
-            subtype?: string;
-            bot_id?: string;
-            user?: string;
-            text?: unknown;
-            ts?: unknown;
-            thread_ts?: unknown;
-            user_profile?: { display_name?: string; real_name?: string };
-          };
-          if (m.type !== undefined && m.type !== 'message') continue;
-          if ((m.subtype && !HUMAN_SUBTYPES.has(m.subtype)) || m.bot_id) continue;
-          if (typeof m.text !== 'string' || m.text.trim() === '') continue;
-          if (typeof m.ts !== 'string')
-            throw new KbChatFileError('invalid_format', path, 'message without a ts', field);
-          const seconds = Number.parseFloat(m.ts);
-          const msg: SlackMessage = {
-            workspace,
-            channel,
-            channel_id: channels.get(channel)!,
-            ts: m.ts,
-            user_name:
-              (m.user && users.get(m.user)) ||
-              m.user_profile?.display_name ||
-              m.user_profile?.real_name ||
-              m.user ||
-              'unknown',
-            text: resolveText(m.text),
-            posted_at: Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : m.ts,
-            entry,
-          };
-          if (m.user) msg.user_id = m.user;
-          if (typeof m.thread_ts === 'string' && m.thread_ts !== m.ts) msg.thread_ts = m.thread_ts;
-          yield msg;
+          const place = { workspace, channel, channel_id: channels.get(channel)!, entry };
+          const msg = slackMessage(raw, place, users, resolveText, path, field);
+          if (msg) yield msg;
         }
       }
     }
   } finally {
     archive.close();
   }
+}
+
+/** Channel name -> id, from channels.json and groups.json (private channels). */
+async function readChannels(archive: ZipArchive, path: string): Promise<Map<string, string>> {
+  const channels = new Map<string, string>();
+  for (const member of ['channels.json', 'groups.json']) {
+    if (!archive.has(member)) continue;
+    parseList(await archive.text(member), path, member).forEach((c, i) => {
+      const ch = c as { id?: unknown; name?: unknown };
+      if (typeof ch?.name !== 'string')
+        throw new KbChatFileError('invalid_format', path, 'channel without a name', `${member}[${i}]`);
+      channels.set(ch.name, typeof ch.id === 'string' ? ch.id : ch.name);
+    });
+  }
+  return channels;
+}
+
+/** User id -> the name shown for them, from users.json. */
+async function readUsers(archive: ZipArchive, path: string): Promise<Map<string, string>> {
+  const users = new Map<string, string>();
+  if (!archive.has('users.json')) return users;
+  for (const u of parseList(await archive.text('users.json'), path, 'users.json')) {
+    const user = u as {
+      id?: string;
+      name?: string;
+      real_name?: string;
+      profile?: { display_name?: string; real_name?: string };
+    };
+    if (typeof user?.id !== 'string') continue;
+    users.set(user.id, user.profile?.display_name || user.real_name || user.profile?.real_name || user.name || user.id);
+  }
+  return users;
+}
+
+/** The channels to read: every one, or those of `options.channels` (an unknown one is an error). */
+function wantedChannels(options: SlackReadOptions, channels: Map<string, string>, path: string): string[] {
+  if (!options.channels) return [...channels.keys()];
+  const requested = options.channels.map((c) => c.replace(/^#/, ''));
+  const unknown = requested.filter((c) => !channels.has(c));
+  if (unknown.length) {
+    throw new KbValidationError(
+      'unknown_channel',
+      'channels',
+      `no channel ${unknown.map((c) => `'${c}'`).join(', ')} in ${path} (has: ${[...channels.keys()].join(', ')})`,
+    );
+  }
+  return requested;
+}
+
+/** Slack's markup to plain text: user and channel mentions by name, links by their label, entities decoded. */
+function textResolver(users: Map<string, string>, channelIds: Map<string, string>): (t: string) => string {
+  return (t) =>
+    t
+      .replace(/<@([A-Z0-9]+)(?:\|([^>]+))?>/g, (_m, id: string, label?: string) => `@${users.get(id) ?? label ?? id}`)
+      .replace(
+        /<#([A-Z0-9]+)(?:\|([^>]*))?>/g,
+        (_m, id: string, label?: string) => `#${label || channelIds.get(id) || id}`,
+      )
+      .replace(/<!(here|channel|everyone)[^>]*>/g, '@$1')
+      .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2')
+      .replace(/<(https?:[^>]+)>/g, '$1')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+}
+
+/** One element of a day's message array as a SlackMessage, or null for system traffic, bots and empty text. */
+function slackMessage(
+  raw: unknown,
+  place: Pick<SlackMessage, 'workspace' | 'channel' | 'channel_id' | 'entry'>,
+  users: Map<string, string>,
+  resolveText: (t: string) => string,
+  path: string,
+  field: string,
+): SlackMessage | null {
+  if (raw === null || typeof raw !== 'object')
+    throw new KbChatFileError('invalid_format', path, 'a message must be an object', field);
+  const m = raw as {
+    type?: string;
+    subtype?: string;
+    bot_id?: string;
+    user?: string;
+    text?: unknown;
+    ts?: unknown;
+    thread_ts?: unknown;
+    user_profile?: { display_name?: string; real_name?: string };
+  };
+  if (m.type !== undefined && m.type !== 'message') return null;
+  if ((m.subtype && !HUMAN_SUBTYPES.has(m.subtype)) || m.bot_id) return null;
+  if (typeof m.text !== 'string' || m.text.trim() === '') return null;
+  if (typeof m.ts !== 'string') throw new KbChatFileError('invalid_format', path, 'message without a ts', field);
+  const seconds = Number.parseFloat(m.ts);
+  const msg: SlackMessage = {
+    workspace: place.workspace,
+    channel: place.channel,
+    channel_id: place.channel_id,
+    ts: m.ts,
+    user_name:
+      (m.user && users.get(m.user)) || m.user_profile?.display_name || m.user_profile?.real_name || m.user || 'unknown',
+    text: resolveText(m.text),
+    posted_at: Number.isFinite(seconds) ? new Date(seconds * 1000).toISOString() : m.ts,
+    entry: place.entry,
+  };
+  if (m.user) msg.user_id = m.user;
+  if (typeof m.thread_ts === 'string' && m.thread_ts !== m.ts) msg.thread_ts = m.thread_ts;
+  return msg;
 }

@@ -3,7 +3,7 @@
 // sources compete; the longest span wins, then the dictionary over the patterns.
 import { normalizeName } from '@evident/kb-core';
 import type { LexEntry, Lexicon } from './lexicon.js';
-import { TRIGGERS } from './relations.js';
+import { TRIGGERS } from './triggers.js';
 
 export interface Mention {
   start: number;
