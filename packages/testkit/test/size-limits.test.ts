@@ -40,8 +40,6 @@ const PENDING: ReadonlySet<string> = new Set<string>([
   // still to split in this change
   'packages/kb-extract/src/extract/api.ts: file',
   'packages/kb-server/src/console/server.ts: function buildConsole',
-  'packages/protein-structure/src/parse/cif-reader.ts: function readCif',
-  'packages/protein-structure/src/parse/mmcif.ts: function readMmcif',
   'packages/target-discovery/src/druggability/table.ts: function buildIndex',
   'packages/target-discovery/src/enrichment/index.ts: function enrich',
   'packages/target-discovery/src/pipeline/dataset.ts: function buildDataset',

@@ -17,7 +17,11 @@ export class CifSyntaxError extends Error {}
 
 const WS = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
-export function readCif(text: string, open: CifCategoryOpener): { block: string } {
+/**
+ * The CIF tokens of `text`, one per next() (undefined at the end), skipping whitespace and comments; quoted() tells
+ * whether the last token was a quoted value (not a keyword or `.`/`?`), line() where the tokenizer is.
+ */
+function cifTokenizer(text: string) {
   let pos = 0;
   let line = 1;
   let quoted = false;
@@ -68,16 +72,20 @@ export function readCif(text: string, open: CifCategoryOpener): { block: string 
     quoted = false;
     return text.slice(from, pos);
   }
+  return { next, quoted: () => quoted, line: () => line };
+}
 
-  const cifValue = (t: string): CifValue => (!quoted && (t === '.' || t === '?') ? null : t);
-  const isKeyword = (t: string) => !quoted && (t[0] === '_' || /^(loop_|data_|save_|global_|stop_)/i.test(t));
+export function readCif(text: string, open: CifCategoryOpener): { block: string } {
+  const tk = cifTokenizer(text);
+  const cifValue = (t: string): CifValue => (!tk.quoted() && (t === '.' || t === '?') ? null : t);
+  const isKeyword = (t: string) => !tk.quoted() && (t[0] === '_' || /^(loop_|data_|save_|global_|stop_)/i.test(t));
 
-  let token = next();
-  if (token === undefined || quoted || !/^data_/i.test(token)) {
+  let token = tk.next();
+  if (token === undefined || tk.quoted() || !/^data_/i.test(token)) {
     throw new CifSyntaxError('the text does not start with a data_ block');
   }
   const block = token.slice(5);
-  token = next();
+  token = tk.next();
 
   // Consecutive single items of one category are gathered into one row.
   let itemCategory: string | undefined;
@@ -91,22 +99,22 @@ export function readCif(text: string, open: CifCategoryOpener): { block: string 
   };
 
   while (token !== undefined) {
-    if (!quoted && /^data_/i.test(token)) break; // first block only
-    if (!quoted && /^loop_$/i.test(token)) {
+    if (!tk.quoted() && /^data_/i.test(token)) break; // first block only
+    if (!tk.quoted() && /^loop_$/i.test(token)) {
       flushItems();
       const fields: string[] = [];
       let category: string | undefined;
-      token = next();
-      while (token !== undefined && !quoted && token[0] === '_') {
-        const [cat, name] = splitTag(token, line);
+      token = tk.next();
+      while (token !== undefined && !tk.quoted() && token[0] === '_') {
+        const [cat, name] = splitTag(token, tk.line());
         if (category !== undefined && cat !== category) {
-          throw new CifSyntaxError(`line ${line}: loop mixes categories ${category} and ${cat}`);
+          throw new CifSyntaxError(`line ${tk.line()}: loop mixes categories ${category} and ${cat}`);
         }
         category = cat;
         fields.push(name);
-        token = next();
+        token = tk.next();
       }
-      if (category === undefined) throw new CifSyntaxError(`line ${line}: loop_ without field names`);
+      if (category === undefined) throw new CifSyntaxError(`line ${tk.line()}: loop_ without field names`);
       const handler = open(category, fields);
       const values: CifValue[] = new Array(fields.length);
       let k = 0;
@@ -116,25 +124,25 @@ export function readCif(text: string, open: CifCategoryOpener): { block: string 
           handler?.row(values);
           k = 0;
         }
-        token = next();
+        token = tk.next();
       }
       if (k !== 0)
         throw new CifSyntaxError(`loop of ${category}: the number of values is not a multiple of its fields`);
       continue;
     }
-    if (!quoted && token[0] === '_') {
-      const [cat, name] = splitTag(token, line);
+    if (!tk.quoted() && token[0] === '_') {
+      const [cat, name] = splitTag(token, tk.line());
       if (cat !== itemCategory) flushItems();
       itemCategory = cat;
-      const value = next();
-      if (value === undefined || isKeyword(value)) throw new CifSyntaxError(`line ${line}: ${token} has no value`);
+      const value = tk.next();
+      if (value === undefined || isKeyword(value)) throw new CifSyntaxError(`line ${tk.line()}: ${token} has no value`);
       itemFields.push(name);
       itemValues.push(cifValue(value));
-      token = next();
+      token = tk.next();
       continue;
     }
     // save frames, global_ and stray values carry nothing a structure needs.
-    token = next();
+    token = tk.next();
   }
   flushItems();
   return { block };

@@ -135,6 +135,16 @@ export function readMmcif(text: string, field: string): StructureBuilder {
     }
   });
 
+  addUniprotMappings(b, refs, refSeqs);
+  return b;
+}
+
+/** The UniProt segments (struct_ref_seq rows of a UNP struct_ref) with all four numbers, as the builder's mappings. */
+function addUniprotMappings(
+  b: StructureBuilder,
+  refs: Map<string, { db: string | null; accession: string | null }>,
+  refSeqs: RefSeq[],
+): void {
   for (const s of refSeqs) {
     const ref = refs.get(s.ref_id);
     if (ref?.db !== 'UNP') continue;
@@ -153,7 +163,6 @@ export function readMmcif(text: string, field: string): StructureBuilder {
       label_end: toInt(s.label_end),
     });
   }
-  return b;
 }
 
 const toInt = (v: string | null): number | null => (v !== null && /^-?\d+$/.test(v) ? Number(v) : null);
