@@ -5,7 +5,7 @@
 import usearch, { type BatchMatches, ScalarKind } from 'usearch';
 import { LocalEmbedder } from '../src/embeddings/local.js';
 import { predicateWords } from '../src/search/text.js';
-import { tokenize } from '../src/search/tokenize.js';
+import { tokenize } from '../src/model/tokenize.js';
 import { claimBatches } from './workload.js';
 
 const claims = Number(process.argv[2] ?? 50000);

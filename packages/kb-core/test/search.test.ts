@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KbValidationError, open, quickstart, type ClaimInput, type KbDB } from '../src/index.js';
 import type { EmbeddingPort } from '../src/embeddings/port.js';
-import { tokenize } from '../src/search/tokenize.js';
+import { tokenize } from '../src/model/tokenize.js';
 import { tempKb } from './helpers.js';
 import type { SearchIndex } from '../src/search/search-index.js';
 import { cpSync, existsSync, rmSync } from 'node:fs';

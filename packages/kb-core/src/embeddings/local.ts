@@ -12,7 +12,7 @@
 // is also a structural embedding of the entities), synonyms the vocabulary or the claims spell out, spelling
 // variants. What it cannot: meaning that this base never states (a paraphrase whose words occur in no
 // claim), word order, negation, and anything about a token seen in no fact but the query.
-import { tokenize } from '../search/tokenize.js';
+import { tokenize } from '../model/tokenize.js';
 import { expansionOf } from './lexicon.js';
 
 export const LOCAL_DIM = 256;

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivate, makePrivateDir, writePrivateFile } from '../store/private-files.js';
 import type { EmbeddingQueue } from './queue.js';
-import { textHash } from './shared.js';
+import { textHash } from '../store/shared-vectors.js';
 
 interface LearnerMeta {
   docs: number;

@@ -6,7 +6,7 @@
 import { KbError } from '../errors.js';
 import { LocalEmbedder, type LearnerState } from './local.js';
 import type { EmbeddingPort } from './port.js';
-import { textHash, type SharedVectors } from './shared.js';
+import { textHash, type SharedVectors } from '../store/shared-vectors.js';
 import { VectorSet } from './vectors.js';
 
 /** Milliseconds of local work per slice before yielding to the event loop (ingests' continuations wait at most this). */

@@ -8,11 +8,11 @@ import type { ReadSnapshot } from '../graph/snapshot.js';
 import type { LogEntry } from '../store/types.js';
 import { EmbeddingQueue } from '../embeddings/queue.js';
 import type { EmbeddingPort } from '../embeddings/port.js';
-import type { SharedVectors } from '../embeddings/shared.js';
+import type { SharedVectors } from '../store/shared-vectors.js';
 import { Bm25 } from './bm25.js';
 import { SearchIntake } from './intake.js';
 import { entityText, factText, renderPayload } from './text.js';
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../model/tokenize.js';
 
 export const SEARCH_INDEX = 'search';
 

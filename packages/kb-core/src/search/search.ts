@@ -8,7 +8,7 @@ import type { Claim, EntitySummary } from '../types.js';
 import { topDocs } from './bm25-top.js';
 import { reciprocalRankFusion } from './fuse.js';
 import type { SearchIndex } from './search-index.js';
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../model/tokenize.js';
 
 export type SearchMode = 'semantic' | 'lexical' | 'hybrid';
 export const SEARCH_MODES: readonly SearchMode[] = ['semantic', 'lexical', 'hybrid'];

@@ -2,7 +2,7 @@
 // context and the graph's search index.
 import { KbError, KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
-import { callForm } from '../db/call-forms.js';
+import { callForm } from '../call-forms.js';
 import { SEARCH_INDEX, type SearchIndex } from './search-index.js';
 import { searchTurns } from '../offload/turns.js';
 import {

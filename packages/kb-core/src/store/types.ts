@@ -2,7 +2,7 @@
 // Everything else (entities, edges, corroboration groups, registries, inquiries) is derived from the log
 // by the engine, in memory, and rebuilt on open. See ./README.md for the full contract.
 import type { ClaimRun } from '../model/claim-run.js';
-import type { SharedVectors } from '../embeddings/shared.js';
+import type { SharedVectors } from './shared-vectors.js';
 
 /** A claim as written to the log: the caller's ClaimInput plus the id the engine assigned. */
 export interface ClaimEntry {

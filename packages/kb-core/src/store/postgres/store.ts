@@ -7,7 +7,7 @@ import type { ClaimStore, LogEntry, LogRecord } from '../types.js';
 import { entrySpan, lastSeqOf } from '../log-span.js';
 import { decodeChunk, encodeChunks } from '../chunks.js';
 import { APPEND_LOCK, LOG } from './schema.js';
-import type { SharedVectors } from '../../embeddings/shared.js';
+import type { SharedVectors } from '../shared-vectors.js';
 import { PostgresSharedVectors } from './vectors.js';
 
 const HEAD_SQL = `SELECT coalesce((SELECT seq + n - 1 FROM ${LOG} ORDER BY seq DESC LIMIT 1), 0)::float8 AS h`;

@@ -3,7 +3,7 @@
 // concurrent INSERT .. ON CONFLICT DO NOTHING lets exactly one inserter own a new row, and the take-over UPDATE
 // re-checks its condition on a row another process just updated (READ COMMITTED), so one process takes it.
 import type pg from 'pg';
-import type { SharedClaim, SharedVectors } from '../../embeddings/shared.js';
+import type { SharedClaim, SharedVectors } from '../shared-vectors.js';
 
 export const VECTORS = 'evident_kb_vectors';
 

@@ -1,7 +1,7 @@
 // open()'s `embedding` and `embedding_dim` options checked and turned into the search index's choice.
 import { KbValidationError } from '../errors.js';
-import type { EmbeddingChoice } from '../search/search-index.js';
-import type { EmbeddingPort } from './port.js';
+import type { EmbeddingChoice } from './search-index.js';
+import type { EmbeddingPort } from '../embeddings/port.js';
 
 function isPort(p: unknown): p is EmbeddingPort {
   const o = p as EmbeddingPort;

@@ -14,7 +14,7 @@ import { lastSeqOf } from '../store/log-span.js';
 import type { ClaimStore, LogEntry } from '../store/types.js';
 import type { ClaimInput } from '../types.js';
 import type { EventHub } from './events.js';
-import type { StateRef } from './view.js';
+import type { StateRef } from '../facade/view.js';
 
 /** What a write applies, and how its result is made from what the apply returned (see WritePath.write). */
 export interface WritePlan<T> {

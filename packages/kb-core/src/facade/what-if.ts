@@ -5,11 +5,11 @@
 // the log the slow way (about an open), only then.
 import { SEARCH_INDEX, type SearchIndex } from '../search/search-index.js';
 import type { GraphState } from '../graph/state.js';
-import type { ClaimCapture } from './capture.js';
+import type { ClaimCapture } from '../write/capture.js';
 import { KbView, type StateRef, type ViewHost } from './view.js';
-import { EventHub } from './events.js';
-import { WritePath } from './write-path.js';
-import { whatIfGraph } from './what-if-graph.js';
+import { EventHub } from '../write/events.js';
+import { WritePath } from '../write/write-path.js';
+import { whatIfGraph } from '../write/what-if-graph.js';
 
 export {
   changesOf,
@@ -20,7 +20,7 @@ export {
   type WhatIfSide,
   type WhatIfSummary,
   type WhatIfSummaryInput,
-} from './what-if-graph.js';
+} from '../write/what-if-graph.js';
 
 export async function whatIfView(
   w: WritePath,

@@ -18,19 +18,19 @@ import type {
   Provenance,
 } from '../types.js';
 import { builtinVocabularies } from '../vocab/index.js';
-import { callForm, openOptionsOf, optionsOf } from './call-forms.js';
+import { callForm, openOptionsOf, optionsOf } from '../call-forms.js';
 import { snapshotCounts } from '../analytics/stats.js';
 import type * as extract from './extraction-port.js';
 import { OPTION_KEYS } from './extraction-port.js';
 import { KbExtractionUnavailableError } from '../errors.js';
-import { ClaimCapture, checkClaims, claimIdsOf, type RunWarnings } from './capture.js';
-import { EventHub, type Listener } from './events.js';
-import { newId } from './ids.js';
-import { restoreLog, snapshotTo, type SnapshotResult } from './log-copy.js';
+import { ClaimCapture, checkClaims, claimIdsOf, type RunWarnings } from '../write/capture.js';
+import { EventHub, type Listener } from '../write/events.js';
+import { newId } from '../write/ids.js';
+import { restoreLog, snapshotTo, type SnapshotResult } from '../write/log-copy.js';
 import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
 import { BACKENDS, type Backend, type OpenOptions } from './options.js';
-import { WritePath } from './write-path.js';
-import { embeddingChoice } from '../embeddings/options.js';
+import { WritePath } from '../write/write-path.js';
+import { embeddingChoice } from '../search/embedding-choice.js';
 import { loadVectors, saveVectors } from '../embeddings/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
 import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
@@ -41,9 +41,9 @@ import {
   type WhatIfSummaryInput,
   whatIfView,
 } from './what-if.js';
-import { whatIfSummaryOf } from './what-if-graph.js';
+import { whatIfSummaryOf } from '../write/what-if-graph.js';
 import { checkRawQuery, type RawQueryOptions, type RawQueryResult } from '../cypher/raw-query.js';
-import { checkOffThreadSettings, type OffThreadSettings, Replica } from '../offload/replica.js';
+import { checkOffThreadSettings, type OffThreadSettings, Replica } from '../replica/replica.js';
 
 export interface RetractResult {
   source_id: string;

@@ -2,8 +2,8 @@
 // { depth: 1 })`. Every method that takes optional arguments reads them through these helpers, so a positional
 // argument is never silently ignored, an unknown option key is an error, and anything else is a
 // KbValidationError naming the argument.
-import { KbValidationError } from '../errors.js';
-import { OPEN_OPTION_KEYS, QUICKSTART_OPTION_KEYS, type OpenOptions, type QuickstartOptions } from './options.js';
+import { KbValidationError } from './errors.js';
+import { OPEN_OPTION_KEYS, QUICKSTART_OPTION_KEYS, type OpenOptions, type QuickstartOptions } from './facade/options.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);

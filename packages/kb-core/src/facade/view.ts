@@ -17,7 +17,7 @@ import {
 import { findBridges, type Bridge } from '../analytics/bridges.js';
 import { indexStats } from '../analytics/stats.js';
 import { answerableInquiries, checkInquiryMatches, getInquiry, openInquiries } from '../graph/inquiry-reads.js';
-import { callForm, optionsOf } from './call-forms.js';
+import { callForm, optionsOf } from '../call-forms.js';
 import { rawQuery, type RawQueryOptions, type RawQueryResult } from '../cypher/raw-query.js';
 import { normalizeToken } from '../model/normalize.js';
 import * as R from '../reasoning/index.js';

@@ -2,7 +2,7 @@
 // stemmers (Porter and kin) split or mangle biomedical symbols: here `PARP1` stays `parp1` and also yields its
 // family stem `parp`; `IL-6` yields `il6` (joined) and `il`; `BRCA1/2` yields `brca1` and `brca2`; Greek
 // letters are spelled out by normalizeName (`TNF-α` -> `tnfalpha`, `tnf`, `alpha`).
-import { normalizeName } from '../model/normalize.js';
+import { normalizeName } from './normalize.js';
 
 const STOP = new Set(
   (

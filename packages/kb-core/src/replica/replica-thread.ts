@@ -4,11 +4,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '@evident/contract';
 import { rawQuery } from '../cypher/raw-query.js';
-import { ClaimCapture } from '../db/capture.js';
-import { EventHub } from '../db/events.js';
-import type { StateRef } from '../db/view.js';
-import { whatIfSummaryOf } from '../db/what-if-graph.js';
-import { WritePath } from '../db/write-path.js';
+import { ClaimCapture } from '../write/capture.js';
+import { EventHub } from '../write/events.js';
+import type { StateRef } from '../facade/view.js';
+import { whatIfSummaryOf } from '../write/what-if-graph.js';
+import { WritePath } from '../write/write-path.js';
 import { ReadContext } from '../graph/read.js';
 import type { ClaimStore, LogRecord } from '../store/types.js';
 import type { FromReplica, ReplicaData, ReplicaJob, ToReplica } from './protocol.js';
