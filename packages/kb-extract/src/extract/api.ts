@@ -52,6 +52,7 @@ import {
 import { extractWithModel } from './llm.js';
 import { findMentions } from './ner.js';
 
+export type { ExtractOutput, ExtractedClaim, PredicateRule, SkippedStatement } from './heuristic.js';
 export type {
   CurateResult,
   CuratorConfigured,
@@ -120,13 +121,23 @@ interface Unit {
   provenance: Provenance;
 }
 
-/** Vocabularies registered in the base (those shipped with the library), plus the base's own entity names. */
-export async function extractContext(db: KbDB, extra: Vocabulary[] = []): Promise<ExtractContext> {
+/**
+ * What heuristic extraction reads from a base, as plain data (it crosses to another thread or process): the
+ * vocabularies registered in the base (those shipped with the library) and `extra`, the registered predicates'
+ * type constraints (none when no predicate is registered), and the base's entity names with their types.
+ */
+export interface ExtractSeed {
+  vocabularies: Vocabulary[];
+  predicates?: Record<string, PredicateRule>;
+  entities: [name: string, type: string][];
+}
+
+export async function extractSeed(db: KbDB, extra: Vocabulary[] = []): Promise<ExtractSeed> {
   const schema = await db.schema();
-  const vocabs = schema.registered.vocabularies
+  const vocabularies = schema.registered.vocabularies
     .map((n) => builtinVocabularies[n])
     .filter((v): v is Vocabulary => v !== undefined);
-  vocabs.push(...extra);
+  vocabularies.push(...extra);
   const registered = schema.registered.predicates;
   // Without registered predicates nothing constrains types; the bio table still guides the choice among
   // a trigger's candidate predicates ('induces' -> causes | activates | upregulates).
@@ -140,9 +151,42 @@ export async function extractContext(db: KbDB, extra: Vocabulary[] = []): Promis
         object_types: r.object_types,
       };
   }
-  const ctx = contextFrom(vocabs.length ? vocabs : [bio], predicates);
-  for (const e of await db.listEntities({ limit: 200_000 })) ctx.lexicon.add(e.name, e.name, e.type);
+  const entities = (await db.listEntities({ limit: 200_000 })).map((e): [string, string] => [e.name, e.type]);
+  return { vocabularies, ...(predicates ? { predicates } : {}), entities };
+}
+
+/** The extraction context of a seed: the lexicon (vocabularies, then the base's names) and the predicate rules. */
+export function contextOfSeed(seed: ExtractSeed): ExtractContext {
+  const ctx = contextFrom(seed.vocabularies.length ? seed.vocabularies : [bio], seed.predicates);
+  for (const [name, type] of seed.entities) ctx.lexicon.add(name, name, type);
   return ctx;
+}
+
+/** Vocabularies registered in the base (those shipped with the library), plus the base's own entity names. */
+export async function extractContext(db: KbDB, extra: Vocabulary[] = []): Promise<ExtractContext> {
+  return contextOfSeed(await extractSeed(db, extra));
+}
+
+/**
+ * What ingestText's 'heuristic' extraction finds in `text` over a base's seed: pure and synchronous, so that a
+ * server can run it on another thread or process (see TextExtractor).
+ */
+export function extractTextHeuristic(text: string, seed: ExtractSeed): ExtractOutput {
+  return extractHeuristic(text, contextOfSeed(seed));
+}
+
+/**
+ * Where ingestText's 'heuristic' extraction runs: by default on the caller's thread (extractTextHeuristic); a
+ * server sets one that runs it elsewhere (kb-console: a child process with a heap cap and a time budget) with
+ * useTextExtractor, for every base of the process. It answers what extractTextHeuristic answers, or rejects.
+ */
+export type TextExtractor = (text: string, seed: ExtractSeed) => Promise<ExtractOutput>;
+
+let textExtractor: TextExtractor | undefined;
+
+/** Sets (or, with undefined, clears) the process's TextExtractor. */
+export function useTextExtractor(extractor: TextExtractor | undefined): void {
+  textExtractor = extractor;
 }
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -197,18 +241,22 @@ async function sentenceKnown(
   return false;
 }
 
+/** The heuristic's findings in one unit's text: on this thread from the context, or through a TextExtractor. */
+type Heuristic = (text: string) => ExtractOutput | Promise<ExtractOutput>;
+
 async function extractUnit(
   db: KbDB,
   seen: Set<string>,
   unit: Unit,
-  ctx: ExtractContext,
+  ctx: () => ExtractContext,
+  heuristic: Heuristic,
   mode: ExtractionMode,
   provider: ResolvedProvider | undefined,
   budget: TokenBudget,
   known: Map<string, Set<string> | null>,
 ): Promise<ExtractOutput> {
-  if (mode === 'llm') return extractWithModel(unit.text, ctx, provider!, budget);
-  const out = extractHeuristic(unit.text, ctx);
+  if (mode === 'llm') return extractWithModel(unit.text, ctx(), provider!, budget);
+  const out = await heuristic(unit.text);
   if (mode !== 'smart') return out;
   // Sentences the heuristic found nothing in, that are new (not sent before from this handle, and no
   // stored claim came from them) and long enough to state a relationship. They go to the model together.
@@ -216,13 +264,13 @@ async function extractUnit(
   for (const s of out.empty_sentences) {
     const key = hash(s.replace(/\s+/g, ' ').trim().toLowerCase());
     if (s.split(/\s+/).filter((w) => /[A-Za-z]/.test(w)).length < 4 || seen.has(key)) continue;
-    if (await sentenceKnown(db, ctx, s, known)) continue;
+    if (await sentenceKnown(db, ctx(), s, known)) continue;
     if (seen.size > 100_000) seen.clear();
     seen.add(key);
     fresh.push(s);
   }
   if (fresh.length) {
-    const more = await extractWithModel(fresh.join(' '), ctx, provider!, budget);
+    const more = await extractWithModel(fresh.join(' '), ctx(), provider!, budget);
     out.claims.push(...more.claims);
     out.skipped.push(...more.skipped);
   }
@@ -240,24 +288,36 @@ function toClaim(c: ExtractedClaim, provenance: Provenance): ClaimInput {
   };
 }
 
+/**
+ * `elsewhere`: the heuristic runs through the process's TextExtractor when one is set (ingestText: one text, one
+ * call; a conversation's many short messages stay on this thread, where one call each would cost more than it saves).
+ */
 async function runIngest(
   db: KbDB,
   owner: Extraction,
   units: AsyncIterable<Unit> | Iterable<Unit>,
   o: ExtractOptions,
+  elsewhere = false,
 ): Promise<IngestResult> {
   const { mode, provider } = resolveExtraction(owner.reviewer, o);
   // 'heuristic' extraction never calls a provider: a model curator set by configureCurator reviews 'llm' and
   // 'smart' ingests; a heuristic one reviews offline, with the thresholds configured.
   const curator: ClaimReviewer = mode === 'heuristic' ? { ...owner.reviewer, provider: undefined } : owner.reviewer;
   const budget = new TokenBudget((provider ?? curator.provider)?.max_total_tokens ?? Infinity);
-  const ctx = await extractContext(db, o.vocabularies);
+  const seed = await extractSeed(db, o.vocabularies);
+  let context: ExtractContext | undefined;
+  const ctx = () => {
+    context ??= contextOfSeed(seed);
+    return context;
+  };
+  const extractor = elsewhere ? textExtractor : undefined;
+  const heuristic: Heuristic = extractor ? (text) => extractor(text, seed) : (text) => extractHeuristic(text, ctx());
   const claims: ClaimInput[] = [];
   const skipped: SkipReport[] = [];
   const sources = new Set<string>();
   const known = new Map<string, Set<string> | null>();
   for await (const unit of units) {
-    const out = await extractUnit(db, owner.smartSeen, unit, ctx, mode, provider, budget, known);
+    const out = await extractUnit(db, owner.smartSeen, unit, ctx, heuristic, mode, provider, budget, known);
     for (const s of out.skipped)
       skipped.push({
         reason: s.reason,
@@ -399,7 +459,7 @@ async function ingestText(
     throw new KbValidationError('invalid_type', 'source_id', 'must be a string');
   const source_id = options.source_id?.trim() || `text:${hash(text).slice(0, 16)}`;
   const source_type = options.source_type ?? 'text';
-  return runIngest(db, owner, [{ text, provenance: { source_type, source_id } }], options);
+  return runIngest(db, owner, [{ text, provenance: { source_type, source_id } }], options, true);
 }
 
 function chatUnits(turns: ChatTurn[], base: Omit<Provenance, 'source_id'>, prefix: string): Unit[] {

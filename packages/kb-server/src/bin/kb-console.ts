@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // kb-console: REST API (/api/v1, OpenAPI at /api/v1/openapi.json, docs at /api/v1/docs) and web console (/).
 import { parseArgs } from 'node:util';
+import { useTextExtractor } from '@evident/kb';
 import { startConsole } from '../console/server.js';
+import { textExtractionProcess } from '../console/text-extraction.js';
 import { httpLimitsFromEnv } from '../console/http-guards.js';
 import { createLogger, logLevelFrom } from '../surface/logger.js';
 import { openBase, redact, StartupError, strictFrom } from '../surface/open-base.js';
@@ -29,7 +31,8 @@ const USAGE = `usage: kb-console [--db PATH] [--port 8080] [--host 127.0.0.1] [-
                    console's heap in use when the thread starts plus 512); past it a call is stopped, 413
   --replica-idle-seconds N  that thread ends after N s without a call, giving its memory back, and is built
                    again by the next (default $EVIDENT_THREAD_IDLE_SECONDS, else 30; at most 86400). It is built
-                   in the background at start
+                   in the background at start. The child process texts are extracted in (POST /claims/text)
+                   ends after the same idle time
   --log-level L    fatal, error, warn, info, debug, trace or silent (default: $EVIDENT_LOG_LEVEL, else
                    $LOG_LEVEL, else info); logs are JSON lines (pino) on stderr
   --strict         refuse claims that break the registered vocabularies (predicate class, subject/object
@@ -131,6 +134,9 @@ async function main(): Promise<void> {
   }
   const db = await openBase(path, 'kb-console', undefined, { strict });
   db.configureOffThread(offThread);
+  // ingestText's extraction runs in a child process, so that a long text never holds the console's thread.
+  const extraction = textExtractionProcess(offThread.idle_ms === undefined ? {} : { idleMs: offThread.idle_ms });
+  useTextExtractor(extraction.extract);
   const token = process.env.KB_CONSOLE_TOKEN || undefined;
   const log = createLogger('kb-console', level);
   const options = {
@@ -144,6 +150,7 @@ async function main(): Promise<void> {
     warmReplica: true,
   };
   const running = await startConsole(db, options).catch(async (e: unknown) => {
+    extraction.close();
     await db.close();
     throw e;
   });
@@ -154,6 +161,7 @@ async function main(): Promise<void> {
       timeoutMs,
       close: async () => {
         await running.close();
+        extraction.close();
         await db.close();
       },
     }),
