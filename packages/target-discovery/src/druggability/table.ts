@@ -70,24 +70,14 @@ export function geneIndex(): GeneIndex {
   return cached;
 }
 
-export function buildIndex(tsv: string): GeneIndex {
-  const lines = tsv.split('\n');
-  let source = '';
-  let i = 0;
-  const first = lines[0] ?? '';
-  if (first.startsWith('#')) {
-    source = first.slice(1).trim();
-    i++;
-  }
-  const headerLine = lines[i++];
-  if (headerLine === undefined) throw new Error('target-discovery: the gene table has no header row');
-  const header = headerLine.split('\t');
+/** The gene table's column indexes by field (an absent column is an error). */
+function tableColumns(header: string[]) {
   const col = (name: string) => {
     const c = header.indexOf(name);
     if (c === -1) throw new Error(`target-discovery: the gene table has no "${name}" column`);
     return c;
   };
-  const c = {
+  return {
     entrez: col('entrez_id'),
     symbol: col('symbol'),
     name: col('name'),
@@ -105,7 +95,49 @@ export function buildIndex(tsv: string): GeneIndex {
     drugs: col('drugs'),
     liab: col('safety_liability'),
   };
-  const list = (s: string | undefined) => (s ? s.split('|') : []);
+}
+
+const list = (s: string | undefined) => (s ? s.split('|') : []);
+
+/** One gene table row (`f`, its cells) as a GeneRecord; `lineNo` (1-based) names the line in an error. */
+function recordOf(f: string[], c: ReturnType<typeof tableColumns>, lineNo: number): GeneRecord {
+  const cell = (at: number): string => {
+    const v = f[at];
+    if (v === undefined) throw new Error(`target-discovery: gene table line ${lineNo} has too few columns`);
+    return v;
+  };
+  return {
+    entrez_id: cell(c.entrez),
+    symbol: cell(c.symbol),
+    name: cell(c.name),
+    gene_type: cell(c.type),
+    ensembl_ids: list(cell(c.ens)),
+    uniprot: cell(c.uni) || null,
+    aliases: list(cell(c.alias)),
+    family: cell(c.fam) as TargetFamily,
+    tier: Number(cell(c.tier)) as GeneRecord['tier'],
+    tier_source: cell(c.tsrc) as TierSource,
+    tier_evidence: cell(c.tev),
+    drugs: cell(c.drugs) ? cell(c.drugs).split('; ') : [],
+    safety_liability: cell(c.liab) || null,
+    evidence_go_mf: list(cell(c.go)),
+    pfam_domains: list(cell(c.pfam)),
+    evidence_pfam: list(cell(c.evpf)),
+  };
+}
+
+export function buildIndex(tsv: string): GeneIndex {
+  const lines = tsv.split('\n');
+  let source = '';
+  let i = 0;
+  const first = lines[0] ?? '';
+  if (first.startsWith('#')) {
+    source = first.slice(1).trim();
+    i++;
+  }
+  const headerLine = lines[i++];
+  if (headerLine === undefined) throw new Error('target-discovery: the gene table has no header row');
+  const c = tableColumns(headerLine.split('\t'));
   const records: GeneRecord[] = [];
   const symbols = new Map<string, GeneRecord>();
   const entrez = new Map<string, GeneRecord>();
@@ -114,30 +146,7 @@ export function buildIndex(tsv: string): GeneIndex {
   const aliasHits = new Map<string, GeneRecord | null>(); // null = ambiguous
   for (const [k, line] of lines.slice(i).entries()) {
     if (!line) continue;
-    const f = line.split('\t');
-    const cell = (at: number): string => {
-      const v = f[at];
-      if (v === undefined) throw new Error(`target-discovery: gene table line ${i + k + 1} has too few columns`);
-      return v;
-    };
-    const r: GeneRecord = {
-      entrez_id: cell(c.entrez),
-      symbol: cell(c.symbol),
-      name: cell(c.name),
-      gene_type: cell(c.type),
-      ensembl_ids: list(cell(c.ens)),
-      uniprot: cell(c.uni) || null,
-      aliases: list(cell(c.alias)),
-      family: cell(c.fam) as TargetFamily,
-      tier: Number(cell(c.tier)) as GeneRecord['tier'],
-      tier_source: cell(c.tsrc) as TierSource,
-      tier_evidence: cell(c.tev),
-      drugs: cell(c.drugs) ? cell(c.drugs).split('; ') : [],
-      safety_liability: cell(c.liab) || null,
-      evidence_go_mf: list(cell(c.go)),
-      pfam_domains: list(cell(c.pfam)),
-      evidence_pfam: list(cell(c.evpf)),
-    };
+    const r = recordOf(line.split('\t'), c, i + k + 1);
     records.push(r);
     symbols.set(r.symbol.toUpperCase(), r);
     entrez.set(r.entrez_id, r);

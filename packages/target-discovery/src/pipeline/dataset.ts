@@ -37,7 +37,8 @@ export interface Dataset {
   missingValues: number;
 }
 
-export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Dataset {
+/** The condition column's values, once the column exists and both group values are distinct and present. */
+function checkGroups(meta: Metadata, spec: GroupSpec): string[] {
   const { conditionColumn, caseValue, controlValue } = spec;
   if (!meta.values.has(conditionColumn)) {
     throw new TargetDiscoveryInputError(
@@ -67,6 +68,30 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
       'control_value',
       `no sample has ${conditionColumn} = "${controlValue}" (values: ${[...present].slice(0, 10).join(', ')})`,
     );
+  return cond;
+}
+
+/** Every covariate is a metadata column other than the condition column. */
+function checkCovariates(meta: Metadata, covNames: string[], conditionColumn: string): void {
+  for (const c of covNames) {
+    if (!meta.values.has(c))
+      throw new TargetDiscoveryInputError(
+        'missing_column',
+        'options.covariates',
+        `metadata has no covariate column "${c}"`,
+      );
+    if (c === conditionColumn)
+      throw new TargetDiscoveryInputError(
+        'bad_design',
+        'options.covariates',
+        `covariate "${c}" is the condition column`,
+      );
+  }
+}
+
+export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Dataset {
+  const { conditionColumn, caseValue, controlValue } = spec;
+  const cond = checkGroups(meta, spec);
 
   // Orientation: the ids that name metadata samples tell which way round the matrix is.
   const metaIds = new Set(meta.sampleIds);
@@ -99,20 +124,7 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
 
   const metaIndex = new Map(meta.sampleIds.map((id, i) => [id, i]));
   const covNames = spec.covariates ?? [];
-  for (const c of covNames) {
-    if (!meta.values.has(c))
-      throw new TargetDiscoveryInputError(
-        'missing_column',
-        'options.covariates',
-        `metadata has no covariate column "${c}"`,
-      );
-    if (c === conditionColumn)
-      throw new TargetDiscoveryInputError(
-        'bad_design',
-        'options.covariates',
-        `covariate "${c}" is the condition column`,
-      );
-  }
+  checkCovariates(meta, covNames, conditionColumn);
   const excluded: ExcludedSample[] = [];
   const keptIdx: number[] = [];
   const kept: Array<{ id: string; metaRow: number }> = [];

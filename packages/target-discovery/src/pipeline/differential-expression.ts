@@ -121,94 +121,11 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
   const G = input.values.nrow;
   const missingCells = countNaN(input.values.data);
   const removed = { low_expression: 0, missing_values: 0, not_estimable: 0 };
-  let ids = input.featureIds;
-  let fit: LinearFit;
-  let fitData: FitData;
-  let stats: ModeratedStats;
-  let normalization: PipelineReport['normalization'];
-  let policy: string;
-  let description: string;
-  let name: PipelineName;
-  if (choice.method === 'voom') {
-    name = 'limma-voom';
-    policy = 'voom needs complete counts: features with any missing count are left out';
-    let counts = input.values;
-    const complete = rowsWithoutNaN(counts);
-    removed.missing_values = G - complete.count;
-    if (complete.count < G) {
-      counts = subsetRows(counts, complete.mask);
-      ids = ids.filter((_, i) => complete.mask[i]);
-    }
-    step('filtering low counts (filterByExpr)', 0.1);
-    const keep = filterByExpr(counts, input.groupSizes);
-    let kept = 0;
-    for (const k of keep) kept += k;
-    removed.low_expression = counts.nrow - kept;
-    if (kept < 2)
-      throw new TargetDiscoveryInputError(
-        'too_few_features',
-        'expression_matrix',
-        `only ${kept} feature(s) pass filterByExpr (at least 10 counts per million-equivalent in enough samples); need at least 2`,
-      );
-    counts = subsetRows(counts, keep);
-    ids = ids.filter((_, i) => keep[i]);
-    step('TMM normalisation', 0.2);
-    const lib = columnSums(counts);
-    const tmm = calcNormFactorsTMM(counts, lib);
-    const eff = lib.map((l, j) => l * tmm.normFactors[j]!);
-    normalization = {
-      method: 'TMM',
-      samples: input.sampleIds.map((s, j) => ({ sample_id: s, lib_size: lib[j]!, norm_factor: tmm.normFactors[j]! })),
-    };
-    step('voom precision weights', 0.35);
-    const v = voom(counts, input.design, eff);
-    step('weighted linear models', 0.6);
-    fit = lmFit(v.E, input.design, v.weights);
-    fitData = { values: v.E, weights: v.weights, design: input.design, coefficient: input.coefficient };
-    step('empirical Bayes moderation', 0.85);
-    stats = eBayes(fit, input.coefficient);
-    description =
-      'edgeR filterByExpr (min.count 10, min.total.count 15), TMM normalisation, voom log2-CPM with lowess mean-variance precision weights, weighted limma linear models, empirical Bayes moderated t (Smyth 2004), Benjamini-Hochberg';
-  } else {
-    const trend = choice.method === 'limma-trend';
-    name = trend ? 'limma-trend' : 'limma';
-    policy =
-      "missing values are left out of each feature's fit (as limma does); features without an estimable effect are left out";
-    let y = input.values;
-    if (trend) {
-      const d = new Float64Array(y.data.length);
-      for (let i = 0; i < d.length; i++) d[i] = Math.log2(y.data[i]! + 1);
-      y = { nrow: y.nrow, ncol: y.ncol, data: d };
-    }
-    step('linear models', 0.3);
-    fit = lmFit(y, input.design);
-    const ok = new Uint8Array(fit.nGenes);
-    let nOk = 0;
-    for (let g = 0; g < fit.nGenes; g++) {
-      const c = fit.coefficients[g * fit.p + input.coefficient];
-      const estimable = Number.isFinite(c) && fit.dfResidual[g]! > 0 && Number.isFinite(fit.sigma[g]) ? 1 : 0;
-      ok[g] = estimable;
-      nOk += estimable;
-    }
-    removed.not_estimable = fit.nGenes - nOk;
-    if (nOk < 2)
-      throw new TargetDiscoveryInputError(
-        'too_few_features',
-        'expression_matrix',
-        `only ${nOk} feature(s) have enough non-missing values in both groups to be tested; need at least 2`,
-      );
-    if (nOk < fit.nGenes) {
-      fit = subsetFit(fit, ok);
-      ids = ids.filter((_, i) => ok[i]);
-      y = subsetRows(y, ok);
-    }
-    fitData = { values: y, design: input.design, coefficient: input.coefficient };
-    step('empirical Bayes moderation', 0.8);
-    stats = eBayes(fit, input.coefficient, { trend });
-    description = trend
-      ? 'log2(x + 1) of unlogged expression (TPM/FPKM-like), limma linear models, empirical Bayes with an intensity-dependent prior variance (limma-trend), Benjamini-Hochberg'
-      : 'limma linear models on log-scale expression, empirical Bayes moderated t (Smyth 2004), B-statistic, Benjamini-Hochberg';
-  }
+  const fitted =
+    choice.method === 'voom'
+      ? runVoom(input, removed, step)
+      : runLimma(input, choice.method === 'limma-trend', removed, step);
+  const { name, policy, description, ids, fit, fitData, stats, normalization } = fitted;
   step('multiple-testing correction', 0.95);
   const adj = adjustBH(stats.pValue);
   return {
@@ -237,6 +154,108 @@ export function differentialExpression(input: DeInput, hooks: RunHooks = {}): De
     },
     fitData,
   };
+}
+
+/** What one of the limma pipelines fitted, and how it describes itself in the report. */
+interface LimmaRun {
+  name: PipelineName;
+  policy: string;
+  description: string;
+  ids: string[];
+  fit: LinearFit;
+  fitData: FitData;
+  stats: ModeratedStats;
+  normalization?: PipelineReport['normalization'];
+}
+
+type Removed = { low_expression: number; missing_values: number; not_estimable: number };
+type Step = (stage: string, f: number) => void;
+
+/** limma-voom: complete counts, filterByExpr, TMM, voom weights, weighted linear models, eBayes. */
+function runVoom(input: DeInput, removed: Removed, step: Step): LimmaRun {
+  const policy = 'voom needs complete counts: features with any missing count are left out';
+  let ids = input.featureIds;
+  let counts = input.values;
+  const G = counts.nrow;
+  const complete = rowsWithoutNaN(counts);
+  removed.missing_values = G - complete.count;
+  if (complete.count < G) {
+    counts = subsetRows(counts, complete.mask);
+    ids = ids.filter((_, i) => complete.mask[i]);
+  }
+  step('filtering low counts (filterByExpr)', 0.1);
+  const keep = filterByExpr(counts, input.groupSizes);
+  let kept = 0;
+  for (const k of keep) kept += k;
+  removed.low_expression = counts.nrow - kept;
+  if (kept < 2)
+    throw new TargetDiscoveryInputError(
+      'too_few_features',
+      'expression_matrix',
+      `only ${kept} feature(s) pass filterByExpr (at least 10 counts per million-equivalent in enough samples); need at least 2`,
+    );
+  counts = subsetRows(counts, keep);
+  ids = ids.filter((_, i) => keep[i]);
+  step('TMM normalisation', 0.2);
+  const lib = columnSums(counts);
+  const tmm = calcNormFactorsTMM(counts, lib);
+  const eff = lib.map((l, j) => l * tmm.normFactors[j]!);
+  const normalization: PipelineReport['normalization'] = {
+    method: 'TMM',
+    samples: input.sampleIds.map((s, j) => ({ sample_id: s, lib_size: lib[j]!, norm_factor: tmm.normFactors[j]! })),
+  };
+  step('voom precision weights', 0.35);
+  const v = voom(counts, input.design, eff);
+  step('weighted linear models', 0.6);
+  const fit = lmFit(v.E, input.design, v.weights);
+  const fitData: FitData = { values: v.E, weights: v.weights, design: input.design, coefficient: input.coefficient };
+  step('empirical Bayes moderation', 0.85);
+  const stats = eBayes(fit, input.coefficient);
+  const description =
+    'edgeR filterByExpr (min.count 10, min.total.count 15), TMM normalisation, voom log2-CPM with lowess mean-variance precision weights, weighted limma linear models, empirical Bayes moderated t (Smyth 2004), Benjamini-Hochberg';
+  return { name: 'limma-voom', policy, description, ids, fit, fitData, stats, normalization };
+}
+
+/** limma (log-scale values) or limma-trend (log2(x + 1) and an intensity-dependent prior): linear models, eBayes. */
+function runLimma(input: DeInput, trend: boolean, removed: Removed, step: Step): LimmaRun {
+  const policy =
+    "missing values are left out of each feature's fit (as limma does); features without an estimable effect are left out";
+  let y = input.values;
+  if (trend) {
+    const d = new Float64Array(y.data.length);
+    for (let i = 0; i < d.length; i++) d[i] = Math.log2(y.data[i]! + 1);
+    y = { nrow: y.nrow, ncol: y.ncol, data: d };
+  }
+  step('linear models', 0.3);
+  let ids = input.featureIds;
+  let fit = lmFit(y, input.design);
+  const ok = new Uint8Array(fit.nGenes);
+  let nOk = 0;
+  for (let g = 0; g < fit.nGenes; g++) {
+    const c = fit.coefficients[g * fit.p + input.coefficient];
+    const estimable = Number.isFinite(c) && fit.dfResidual[g]! > 0 && Number.isFinite(fit.sigma[g]) ? 1 : 0;
+    ok[g] = estimable;
+    nOk += estimable;
+  }
+  removed.not_estimable = fit.nGenes - nOk;
+  if (nOk < 2)
+    throw new TargetDiscoveryInputError(
+      'too_few_features',
+      'expression_matrix',
+      `only ${nOk} feature(s) have enough non-missing values in both groups to be tested; need at least 2`,
+    );
+  if (nOk < fit.nGenes) {
+    fit = subsetFit(fit, ok);
+    ids = ids.filter((_, i) => ok[i]);
+    y = subsetRows(y, ok);
+  }
+  const fitData: FitData = { values: y, design: input.design, coefficient: input.coefficient };
+  step('empirical Bayes moderation', 0.8);
+  const stats = eBayes(fit, input.coefficient, { trend });
+  const description = trend
+    ? 'log2(x + 1) of unlogged expression (TPM/FPKM-like), limma linear models, empirical Bayes with an intensity-dependent prior variance (limma-trend), Benjamini-Hochberg'
+    : 'limma linear models on log-scale expression, empirical Bayes moderated t (Smyth 2004), B-statistic, Benjamini-Hochberg';
+  return { name: trend ? 'limma-trend' : 'limma', policy, description, ids, fit, fitData, stats };
 }
 
 export function countNaN(d: Float64Array): number {

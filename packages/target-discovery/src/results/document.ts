@@ -58,6 +58,56 @@ function deRow(de: DeTable, g: number): DeRow {
   };
 }
 
+/** A gene record's druggability, as a target lists it. */
+function druggabilityOf(rec: GeneRecord): Druggability {
+  return {
+    family: rec.family,
+    tier: rec.tier,
+    tier_source: rec.tier_source,
+    tier_evidence: rec.tier_evidence,
+    drugs: rec.drugs,
+    druggable: rec.tier <= 3,
+    safety_liability: rec.safety_liability !== null,
+    safety_concern: rec.safety_liability,
+    uniprot: rec.uniprot,
+    evidence: {
+      go_mf: rec.evidence_go_mf,
+      pfam: rec.evidence_pfam.length ? rec.evidence_pfam : rec.pfam_domains,
+    },
+  };
+}
+
+/** The target at `rank`: the feature's statistics, its gene and druggability, and the features it stands for. */
+function targetOf(
+  rank: number,
+  f: DeRow,
+  rec: GeneRecord | undefined,
+  score: number,
+  drug: Druggability | null,
+  members: string[],
+): Target {
+  return {
+    rank,
+    feature_id: f.featureId,
+    representative_feature: f.featureId,
+    features: members,
+    gene_symbol: rec?.symbol ?? null,
+    gene_name: rec?.name ?? null,
+    entrez_id: rec?.entrez_id ?? null,
+    uniprot: rec?.uniprot ?? null,
+    log2_fold_change: f.logFC,
+    fold_change: 2 ** f.logFC,
+    average_expression: f.aveExpr,
+    t: f.t,
+    p_value: f.pValue,
+    adjusted_p_value: f.adjPValue,
+    b: f.b,
+    direction: f.logFC > 0 ? 'up' : 'down',
+    priority_score: score,
+    druggability: drug,
+  };
+}
+
 export function assembleResult({ req, opts, raw, ds, design, de, features }: AssembleInput): DiscoveryResult {
   const minLfc = Math.log2(opts.min_fold_change);
   // Symbols are resolved even without druggability, so the table and plots can show gene names.
@@ -91,46 +141,10 @@ export function assembleResult({ req, opts, raw, ds, design, de, features }: Ass
   let druggableSig = 0;
   const targets: Target[] = [];
   scored.forEach(({ f, rec, score }, i) => {
-    const drug: Druggability | null =
-      withDrug && rec
-        ? {
-            family: rec.family,
-            tier: rec.tier,
-            tier_source: rec.tier_source,
-            tier_evidence: rec.tier_evidence,
-            drugs: rec.drugs,
-            druggable: rec.tier <= 3,
-            safety_liability: rec.safety_liability !== null,
-            safety_concern: rec.safety_liability,
-            uniprot: rec.uniprot,
-            evidence: {
-              go_mf: rec.evidence_go_mf,
-              pfam: rec.evidence_pfam.length ? rec.evidence_pfam : rec.pfam_domains,
-            },
-          }
-        : null;
+    const drug = withDrug && rec ? druggabilityOf(rec) : null;
     if (drug?.druggable) druggableSig++;
     if (i >= opts.max_targets) return;
-    targets.push({
-      rank: i + 1,
-      feature_id: f.featureId,
-      representative_feature: f.featureId,
-      features: features.members.get(f.featureId) ?? [f.featureId],
-      gene_symbol: rec?.symbol ?? null,
-      gene_name: rec?.name ?? null,
-      entrez_id: rec?.entrez_id ?? null,
-      uniprot: rec?.uniprot ?? null,
-      log2_fold_change: f.logFC,
-      fold_change: 2 ** f.logFC,
-      average_expression: f.aveExpr,
-      t: f.t,
-      p_value: f.pValue,
-      adjusted_p_value: f.adjPValue,
-      b: f.b,
-      direction: f.logFC > 0 ? 'up' : 'down',
-      priority_score: score,
-      druggability: drug,
-    });
+    targets.push(targetOf(i + 1, f, rec, score, drug, features.members.get(f.featureId) ?? [f.featureId]));
   });
   const points: PlotPoint[] = rows.map((r) => ({
     label: r[1] ?? r[0],
