@@ -287,6 +287,33 @@ export interface HostileBenchOptions {
   probeLimitMs?: number;
 }
 
+/** The bench's goals over its cases: no 5xx, nothing out of shape or unanswered, RSS and slowest probe limits. */
+function hostileGoals(
+  cases: CaseResult[],
+  memory: ProcessMemory | null,
+  aliveWithoutRestart: boolean,
+  options: HostileBenchOptions,
+): HostileReport['goals'] {
+  const sum = (k: 'five_xx' | 'out_of_shape' | 'unanswered') => cases.reduce((s, c) => s + c[k], 0);
+  const slowest = Math.max(0, ...cases.map((c) => c.slowest_probe_ms));
+  // Memory read after a settle inside a case (the job API's fuzz) is held to the same goal.
+  const settledRss = cases
+    .map((c) => (c.memory_after_settle as ProcessMemory | undefined)?.rss_mb)
+    .filter((v): v is number => typeof v === 'number');
+  const rss = memory?.rss_mb ?? null;
+  const worstRss = rss === null ? null : Math.max(rss, ...settledRss);
+  const rssLimit = options.rssLimitMb ?? 300;
+  const probeLimit = options.probeLimitMs ?? 1000;
+  return {
+    no_5xx: { value: sum('five_xx'), met: sum('five_xx') === 0 },
+    none_out_of_shape: { value: sum('out_of_shape'), met: sum('out_of_shape') === 0 },
+    none_unanswered: { value: sum('unanswered'), met: sum('unanswered') === 0 },
+    rss_under_300_mb: { value: worstRss, limit: rssLimit, met: worstRss !== null && worstRss < rssLimit },
+    slowest_probe_under_1000_ms: { value: slowest, limit: probeLimit, met: slowest < probeLimit },
+    alive: { value: aliveWithoutRestart, met: aliveWithoutRestart },
+  };
+}
+
 /** Runs the baseline, every case under the prober, the settle and the memory reading; stops the server. */
 export async function runHostileBench(options: HostileBenchOptions): Promise<HostileReport> {
   const intervalMs = options.intervalMs ?? 50;
@@ -378,16 +405,6 @@ export async function runHostileBench(options: HostileBenchOptions): Promise<Hos
     await sleep(settleMs);
     const memory = processMemory(server.pid) ?? null;
     const alive = server.alive() && memory !== null;
-    const sum = (k: 'five_xx' | 'out_of_shape' | 'unanswered') => cases.reduce((s, c) => s + c[k], 0);
-    const slowest = Math.max(0, ...cases.map((c) => c.slowest_probe_ms));
-    // Memory read after a settle inside a case (the job API's fuzz) is held to the same goal.
-    const settledRss = cases
-      .map((c) => (c.memory_after_settle as ProcessMemory | undefined)?.rss_mb)
-      .filter((v): v is number => typeof v === 'number');
-    const rss = memory?.rss_mb ?? null;
-    const worstRss = rss === null ? null : Math.max(rss, ...settledRss);
-    const rssLimit = options.rssLimitMb ?? 300;
-    const probeLimit = options.probeLimitMs ?? 1000;
     return {
       server: server.name,
       baseline: {
@@ -402,19 +419,12 @@ export async function runHostileBench(options: HostileBenchOptions): Promise<Hos
       cases,
       memory_at_baseline: atBaseline,
       settle_seconds: settleMs / 1000,
-      rss_after_60s_mb: rss,
+      rss_after_60s_mb: memory?.rss_mb ?? null,
       memory_after: memory,
       alive,
       restarts,
       seconds: Math.round((performance.now() - t0) / 1000),
-      goals: {
-        no_5xx: { value: sum('five_xx'), met: sum('five_xx') === 0 },
-        none_out_of_shape: { value: sum('out_of_shape'), met: sum('out_of_shape') === 0 },
-        none_unanswered: { value: sum('unanswered'), met: sum('unanswered') === 0 },
-        rss_under_300_mb: { value: worstRss, limit: rssLimit, met: worstRss !== null && worstRss < rssLimit },
-        slowest_probe_under_1000_ms: { value: slowest, limit: probeLimit, met: slowest < probeLimit },
-        alive: { value: alive && restarts === 0, met: alive && restarts === 0 },
-      },
+      goals: hostileGoals(cases, memory, alive && restarts === 0, options),
     };
   } finally {
     await server.stop();

@@ -41,7 +41,6 @@ const PENDING: ReadonlySet<string> = new Set<string>([
   'packages/kb-extract/src/extract/api.ts: file',
   'packages/kb-server/src/console/server.ts: function buildConsole',
   'packages/target-discovery/src/enrichment/index.ts: function enrich',
-  'packages/testkit/src/hostile.ts: function runHostileBench',
 ]);
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
