@@ -1,9 +1,9 @@
-// The seed's call forms beside the options objects: `query('olaparib', 1)` as well as `query('olaparib',
+// The seed's call forms beside the options objects (beside the public types: the facade and the stages read
+// their arguments through them): `query('olaparib', 1)` as well as `query('olaparib',
 // { depth: 1 })`. Every method that takes optional arguments reads them through these helpers, so a positional
 // argument is never silently ignored, an unknown option key is an error, and anything else is a
 // KbValidationError naming the argument.
 import { KbValidationError } from './errors.js';
-import { OPEN_OPTION_KEYS, QUICKSTART_OPTION_KEYS, type OpenOptions, type QuickstartOptions } from './facade/options.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
@@ -92,20 +92,4 @@ export function callForm<T extends object>(
     out[k] = v;
   }
   return out as T;
-}
-
-/**
- * The arguments of open() after the path: the seed's `open(path, backend)`, `open(path, backend, options)` or
- * `open(path, options)`, as one options object (its keys checked; values are checked by KbDB.open).
- */
-export function openOptionsOf(args: readonly unknown[]): OpenOptions {
-  return callForm<OpenOptions>(args, ['backend'], ['string'], OPEN_OPTION_KEYS);
-}
-
-/**
- * The arguments of quickstart() after the path: the seed's `quickstart(path, vocabs, curator)` (either may be
- * left out, or followed by an options object) or `quickstart(path, options)`, as one options object.
- */
-export function quickstartOptionsOf(args: readonly unknown[]): QuickstartOptions {
-  return callForm<QuickstartOptions>(args, ['vocabs', 'curator'], ['array', 'string'], QUICKSTART_OPTION_KEYS);
 }

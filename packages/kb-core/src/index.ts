@@ -2,7 +2,7 @@
 // (packages/kb/README.md), which opens bases with extraction wired in.
 export { KbDB, type RetractResult } from './facade/kb.js';
 export { open, quickstart } from './facade/open.js';
-export { openOptionsOf, quickstartOptionsOf } from './call-forms.js';
+export { openOptionsOf, quickstartOptionsOf } from './facade/options.js';
 export { BACKENDS, type Backend, type Curator, type OpenOptions, type QuickstartOptions } from './facade/options.js';
 export { KbView, type KbReader, type ClaimsForOptions } from './facade/view.js';
 export * from './errors.js';

@@ -1,8 +1,15 @@
 // Public data shapes. Fields that cross a wire or a file stay snake_case (the same over MCP and REST).
-import type { ClaimWarning } from './model/registry.js';
-
-/** Something a stored claim breaks of the registered vocabularies, or a note on its source. */
-export type { ClaimWarning };
+/**
+ * Something a stored claim breaks of the registered vocabularies (non-strict bases store it anyway), or a note
+ * on its source.
+ */
+export interface ClaimWarning {
+  /** 'predicate_class', 'type_constraint', 'unknown_type' (and, from ingest, 'source_was_retracted'). */
+  code: string;
+  /** The claim's field, as a validation error would name it ('predicate[1]', 'subject[1]', ...). */
+  field: string;
+  message: string;
+}
 
 export interface Provenance {
   source_type: string;

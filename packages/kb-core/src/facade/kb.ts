@@ -7,7 +7,7 @@ import type { Registry, PredicateSpec, Vocabulary } from '../model/registry.js';
 import { CONFIDENCE_POLICIES, type ConfidencePolicy } from '../model/confidence.js';
 import { LIMITS } from '../model/validate.js';
 import { openStore } from '../store/open-store.js';
-import type { InquiryEntry } from '../store/types.js';
+import type { InquiryEntry } from '../model/entries.js';
 import type {
   BatchClaimWarning,
   ClaimInput,
@@ -18,7 +18,7 @@ import type {
   Provenance,
 } from '../types.js';
 import { builtinVocabularies } from '../vocab/index.js';
-import { callForm, openOptionsOf, optionsOf } from '../call-forms.js';
+import { callForm, optionsOf } from '../call-forms.js';
 import { snapshotCounts } from '../analytics/stats.js';
 import type * as extract from './extraction-port.js';
 import { OPTION_KEYS } from './extraction-port.js';
@@ -27,9 +27,9 @@ import { ClaimCapture, checkClaims, claimIdsOf, type RunWarnings } from '../writ
 import { EventHub, type Listener } from '../write/events.js';
 import { newId } from '../write/ids.js';
 import { restoreLog, snapshotTo, type SnapshotResult } from '../write/log-copy.js';
-import { type KbReader, KbView, type StateRef, type ViewHost } from './view.js';
-import { BACKENDS, type Backend, type OpenOptions } from './options.js';
-import { WritePath } from '../write/write-path.js';
+import { type KbReader, KbView, type ViewHost } from './view.js';
+import { BACKENDS, type Backend, type OpenOptions, openOptionsOf } from './options.js';
+import { type StateRef, WritePath } from '../write/write-path.js';
 import { embeddingChoice } from '../search/embedding-choice.js';
 import { loadVectors, saveVectors } from '../embeddings/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';

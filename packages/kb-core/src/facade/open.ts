@@ -2,7 +2,7 @@
 import { KbValidationError } from '../errors.js';
 import { builtinVocabularies } from '../vocab/index.js';
 import { KbDB } from './kb.js';
-import { openOptionsOf, quickstartOptionsOf } from '../call-forms.js';
+import { openOptionsOf, quickstartOptionsOf } from './options.js';
 import type { Backend, Curator, OpenOptions, QuickstartOptions } from './options.js';
 
 /** Opens (creating if needed) the base at `path`: `open(path, backend?, options?)` or `open(path, options)`. */

@@ -1,4 +1,5 @@
 // How a base is opened: the options of open() and quickstart(), under the upstream API's names.
+import { callForm } from '../call-forms.js';
 import type { ConfidencePolicy } from '../model/confidence.js';
 import type * as extract from './extraction-port.js';
 import type { EmbeddingPort } from '../embeddings/port.js';
@@ -59,3 +60,19 @@ export interface QuickstartOptions {
 
 export const OPEN_OPTION_KEYS = ['backend', 'curator', 'extraction', 'strict', 'embedding', 'embedding_dim'] as const;
 export const QUICKSTART_OPTION_KEYS = ['vocabs', ...OPEN_OPTION_KEYS] as const;
+
+/**
+ * The arguments of open() after the path: the seed's `open(path, backend)`, `open(path, backend, options)` or
+ * `open(path, options)`, as one options object (its keys checked; values are checked by KbDB.open).
+ */
+export function openOptionsOf(args: readonly unknown[]): OpenOptions {
+  return callForm<OpenOptions>(args, ['backend'], ['string'], OPEN_OPTION_KEYS);
+}
+
+/**
+ * The arguments of quickstart() after the path: the seed's `quickstart(path, vocabs, curator)` (either may be
+ * left out, or followed by an options object) or `quickstart(path, options)`, as one options object.
+ */
+export function quickstartOptionsOf(args: readonly unknown[]): QuickstartOptions {
+  return callForm<QuickstartOptions>(args, ['vocabs', 'curator'], ['array', 'string'], QUICKSTART_OPTION_KEYS);
+}

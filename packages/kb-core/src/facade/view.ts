@@ -3,7 +3,7 @@ import { KbNotFoundError, KbValidationError } from '../errors.js';
 import { ReadContext } from '../graph/read.js';
 import { buildFrame, type QueryOptions } from '../graph/query.js';
 import { findPaths, pathExists } from '../graph/paths.js';
-import type { GraphState } from '../graph/state.js';
+import type { StateRef } from '../write/write-path.js';
 import type { ReadSnapshot } from '../graph/snapshot.js';
 import { knowledgeHealth, type KnowledgeHealth } from '../analytics/health.js';
 import {
@@ -71,14 +71,6 @@ export interface ClaimsForOptions {
   predicate_type?: string;
   /** 'active' (default) or 'all' (retracted and degraded claims too, for audit). */
   status?: 'active' | 'all';
-}
-
-/**
- * The index a base and its views read. The base replaces `current` when it rebuilds the index from the log
- * (after a failed append), and every view of it follows.
- */
-export interface StateRef {
-  current: GraphState;
 }
 
 /** What a base and a view both answer: KbView's public reads (KbDB delegates them to a live KbView). */

@@ -6,9 +6,9 @@
 import { SEARCH_INDEX, type SearchIndex } from '../search/search-index.js';
 import type { GraphState } from '../graph/state.js';
 import type { ClaimCapture } from '../write/capture.js';
-import { KbView, type StateRef, type ViewHost } from './view.js';
+import { KbView, type ViewHost } from './view.js';
 import { EventHub } from '../write/events.js';
-import { WritePath } from '../write/write-path.js';
+import { type StateRef, WritePath } from '../write/write-path.js';
 import { whatIfGraph } from '../write/what-if-graph.js';
 
 export {

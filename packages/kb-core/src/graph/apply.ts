@@ -2,7 +2,7 @@
 // source's claims, degrading their dependants. Ingest and replay both come here, so the same log always gives
 // the same index. This is the ingest's hot path: it keeps the columns' layout and its loops monomorphic, and
 // allocates nothing per claim beyond what the index keeps.
-import type { RetractEntry } from '../store/types.js';
+import type { RetractEntry } from '../model/entries.js';
 import { normalizeName, normalizeToken } from '../model/normalize.js';
 import { ACTIVE, DEGRADED, RETRACTED } from './claim-columns.js';
 import type { ClaimFields } from './claim-fields.js';

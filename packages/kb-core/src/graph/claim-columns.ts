@@ -1,7 +1,7 @@
 // Claims in columns (one typed array per attribute, indexed by claim number), their ids, the sparse extras
 // (raw spellings, full provenance, payloads, dependants), and the sources and source types they name.
 import { normalizeToken } from '../model/normalize.js';
-import type { ClaimEntry } from '../store/types.js';
+import type { ClaimEntry } from '../model/entries.js';
 import type { ClaimStatus } from '../types.js';
 import { ClaimIds } from './claim-ids.js';
 import { F64Column, I32Column, U8Column } from './columns.js';

@@ -1,6 +1,6 @@
 // The fields of one claim as the apply takes them. The graph keeps one such object and refills it per claim
 // (see GraphState.applyRun): a structure instead of sixteen positional arguments, at no allocation per claim.
-import type { ClaimEntry } from '../store/types.js';
+import type { ClaimEntry } from '../model/entries.js';
 import type { PendingEvent } from './events.js';
 
 export interface ClaimFields {

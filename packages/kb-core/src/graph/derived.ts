@@ -1,7 +1,7 @@
 // Derived indexes: structures kept beside the graph and fed by the same apply, so they are as much a function
 // of the log as the graph is (the inquiry book is the first; search, topology and embedding indexes follow).
 // Each graph gets its own instances (see GraphState.register): a rebuild from the log starts from fresh ones.
-import type { LogEntry } from '../store/types.js';
+import type { LogEntry } from '../model/entries.js';
 import type { PendingEvent } from './events.js';
 
 export interface DerivedIndex {

@@ -2,7 +2,7 @@
 // type) and maybe a predicate hint; the first claim linking the two, in either direction, of those types and
 // fitting the hint, matches it.
 // It is a derived index (see derived.ts): the graph's apply offers it each claim while any inquiry is open.
-import type { InquiryEntry, LogEntry } from '../store/types.js';
+import type { InquiryEntry, LogEntry } from '../model/entries.js';
 import { normalizeName, normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
 import type { DerivedIndex } from './derived.js';

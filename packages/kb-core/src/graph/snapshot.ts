@@ -2,7 +2,7 @@
 // path expansions, and every stage: analytics, search, ...) reach the graph through a ReadContext over one
 // of these, never through GraphState itself. Columns are exposed as typed arrays because the query paths
 // walk them in tight loops; they are indexed by claim, fact or entity number and must not be written.
-import type { ClaimEntry } from '../store/types.js';
+import type { ClaimEntry } from '../model/entries.js';
 import type { Registry } from '../model/registry.js';
 import type { DerivedIndex } from './derived.js';
 import type { InquiryState } from './inquiries.js';

@@ -4,7 +4,7 @@
 // dense integers; per-claim attributes live in parallel typed arrays (columnar). Everything here is rebuilt by
 // replaying the log in seq order, so the apply must be deterministic: the same log always gives the same
 // index, whichever process replays it. Readers see it only as a ReadSnapshot (snapshot.ts).
-import type { ClaimEntry, RetractEntry } from '../store/types.js';
+import type { ClaimEntry, RetractEntry } from '../model/entries.js';
 import { provenanceOfRun, type ClaimRun } from '../model/claim-run.js';
 import { normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';

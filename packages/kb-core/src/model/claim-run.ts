@@ -1,6 +1,6 @@
 // ClaimRun, the columnar form of consecutive claims, and its helpers. A model concept: the engine captures
 // batches as runs, the index applies them, and the stores write and read them back.
-import type { ClaimEntry } from '../store/types.js';
+import type { ClaimEntry } from './entries.js';
 
 /**
  * Consecutive claims in columns: how the engine writes an ingest batch, one entry standing for `n` log entries

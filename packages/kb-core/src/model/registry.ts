@@ -3,18 +3,10 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsMod from 'ajv-formats';
 import { KbValidationError } from '../errors.js';
+import type { ClaimWarning } from '../types.js';
 import { normalizeName, normalizeToken } from './normalize.js';
 
 const addFormats = addFormatsMod as unknown as typeof addFormatsMod.default;
-
-/** Something a stored claim breaks of the registered vocabularies (non-strict bases store it anyway). */
-export interface ClaimWarning {
-  /** 'predicate_class', 'type_constraint', 'unknown_type' (and, from ingest, 'source_was_retracted'). */
-  code: string;
-  /** The claim's field, as a validation error would name it ('predicate[1]', 'subject[1]', ...). */
-  field: string;
-  message: string;
-}
 
 export interface PredicateSpec {
   /** Predicate class the relationship belongs to (e.g. 'pharmacology'); claims must use it when set. */

@@ -4,7 +4,7 @@
 import type { SerializedError } from '@evident/contract';
 import type { ConfidencePolicy } from '../model/confidence.js';
 import type { LogRecord } from '../store/types.js';
-import type { WhatIfSummaryInput } from '../facade/what-if.js';
+import type { WhatIfSummaryInput } from '../write/what-if-graph.js';
 
 export interface ReplicaData {
   /** The base's confidence policy and validation mode: a what-if captures claims as the base would. */

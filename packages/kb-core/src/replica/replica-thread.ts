@@ -6,7 +6,7 @@ import { serializeError } from '@evident/contract';
 import { rawQuery } from '../cypher/raw-query.js';
 import { ClaimCapture } from '../write/capture.js';
 import { EventHub } from '../write/events.js';
-import type { StateRef } from '../facade/view.js';
+import type { StateRef } from '../write/write-path.js';
 import { whatIfSummaryOf } from '../write/what-if-graph.js';
 import { WritePath } from '../write/write-path.js';
 import { ReadContext } from '../graph/read.js';

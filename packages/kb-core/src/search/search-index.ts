@@ -5,7 +5,7 @@
 // claims share its text, and a claim's own payload joins the fact's document.
 import type { DerivedIndex, DerivedIndexFactory } from '../graph/derived.js';
 import type { ReadSnapshot } from '../graph/snapshot.js';
-import type { LogEntry } from '../store/types.js';
+import type { LogEntry } from '../model/entries.js';
 import { EmbeddingQueue } from '../embeddings/queue.js';
 import type { EmbeddingPort } from '../embeddings/port.js';
 import type { SharedVectors } from '../store/shared-vectors.js';

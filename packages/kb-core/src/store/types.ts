@@ -1,80 +1,20 @@
 // The storage abstraction. A store persists one thing: the append-only log of entries, in order.
 // Everything else (entities, edges, corroboration groups, registries, inquiries) is derived from the log
-// by the engine, in memory, and rebuilt on open. See ./README.md for the full contract.
-import type { ClaimRun } from '../model/claim-run.js';
+// by the engine, in memory, and rebuilt on open. See ./README.md for the full contract. The entries themselves
+// are claims as data (model/entries.ts): the store keeps them, the graph applies them, neither defines them.
+import type { LogEntry, LogRecord } from '../model/entries.js';
 import type { SharedVectors } from './shared-vectors.js';
 
-/** A claim as written to the log: the caller's ClaimInput plus the id the engine assigned. */
-export interface ClaimEntry {
-  kind: 'claim';
-  claim_id: string;
-  subject: [string, string];
-  predicate: [string, string];
-  object: [string, string];
-  provenance: { source_type: string; source_id: string; derived_from?: string[]; [k: string]: unknown };
-  confidence: number;
-  payload?: unknown;
-}
-
-/** Retraction of every claim of a source that is not retracted yet; `cascade` also degrades dependants. */
-export interface RetractEntry {
-  kind: 'retract';
-  source_id: string;
-  reason: string;
-  cascade: boolean;
-}
-
-export interface InquiryEntry {
-  kind: 'inquiry';
-  inquiry_id: string;
-  question: string;
-  subject: string;
-  object: string;
-  predicate_hint: string;
-  /** The types given with the names (`ingestInquiry(q, [name, type], [name, type])`); absent: any type. */
-  subject_type?: string;
-  object_type?: string;
-}
-
-export interface VocabularyEntry {
-  kind: 'vocabulary';
-  namespace: string;
-  /** The vocabulary document (see registry/vocabulary.ts); shipped ones are stored in full too. */
-  vocab: unknown;
-}
-
-export interface PredicateEntry {
-  kind: 'predicate';
-  predicate_type: string;
-  subject_types: string[];
-  object_types: string[];
-  predicate_class?: string;
-}
-
-export interface PayloadSchemaEntry {
-  kind: 'payload_schema';
-  predicate_type: string;
-  schema: unknown;
-}
-
-export type LogEntry =
-  | ClaimEntry
-  | ClaimRun
-  | RetractEntry
-  | InquiryEntry
-  | VocabularyEntry
-  | PredicateEntry
-  | PayloadSchemaEntry;
-
-/**
- * An entry as read back: its sequence number and the time (ms since epoch, UTC) it was appended. A ClaimRun's
- * record holds the seq of its first claim and covers `n` seqs (see entrySpan in ./log-span.ts).
- */
-export interface LogRecord {
-  seq: number;
-  ts: number;
-  entry: LogEntry;
-}
+export type {
+  ClaimEntry,
+  InquiryEntry,
+  LogEntry,
+  LogRecord,
+  PayloadSchemaEntry,
+  PredicateEntry,
+  RetractEntry,
+  VocabularyEntry,
+} from '../model/entries.js';
 
 export interface ClaimStore {
   /** 'sqlite' or 'postgres' (reported by stats()). */

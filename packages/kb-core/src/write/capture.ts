@@ -9,7 +9,7 @@ import { defaultConfidence, type ConfidencePolicy } from '../model/confidence.js
 import { normalizeToken } from '../model/normalize.js';
 import { validateClaimInput, lastProvenanceKeys } from '../model/validate.js';
 import type { ClaimInput } from '../types.js';
-import type { ClaimWarning } from '../model/registry.js';
+import type { ClaimWarning } from '../types.js';
 import { reserveIds } from './ids.js';
 
 export class ClaimCapture {

@@ -14,7 +14,14 @@ import { lastSeqOf } from '../store/log-span.js';
 import type { ClaimStore, LogEntry } from '../store/types.js';
 import type { ClaimInput } from '../types.js';
 import type { EventHub } from './events.js';
-import type { StateRef } from '../facade/view.js';
+
+/**
+ * The index a base and its views read. The base replaces `current` when it rebuilds the index from the log
+ * (after a failed append), and every view of it follows.
+ */
+export interface StateRef {
+  current: GraphState;
+}
 
 /** What a write applies, and how its result is made from what the apply returned (see WritePath.write). */
 export interface WritePlan<T> {
