@@ -109,6 +109,13 @@ test('ALL BCR/ABL vs NEG: goana, camera (fixed and estimated correlation) and fr
   assert.deepEqual(result.warnings, []);
   const estimated = enrich(ctx, { methods: ['camera'], inter_gene_cor: null });
   check(result, estimated, reference, 'ALL');
+  // camera alone takes its lean path (each row's tested effect and residual sum of squares, no effects matrix)
+  const cameraAlone = enrich(ctx, { methods: ['camera'] });
+  agree(
+    cameraAlone.rows.filter((r) => r.method === 'camera'),
+    reference,
+    'camera',
+  );
   assert.ok(result.rows.every((r) => r.leading_genes.length > 0 || r.method === 'goana'));
 });
 

@@ -202,3 +202,32 @@ test('enrich: a row with a missing value is left out of camera and fry (not of g
   for (const m of ['camera', 'fry'])
     assert.equal(r.rows.find((x) => x.method === m)!.p_value, ref.rows.find((x) => x.method === m)!.p_value);
 });
+
+test("rowEffects: camera's two numbers a row (thin Q, no rows x n matrix) equal the full effects' for p = 1 to 5", async () => {
+  const { rowEffects } = await import('../src/enrichment/effects.js');
+  let seed = 7;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const n = 13;
+  const G = 40;
+  const values = { nrow: G, ncol: n, data: Float64Array.from({ length: G * n }, () => 100 + rand()) };
+  for (let p = 1; p <= 5; p++) {
+    const x = new Float64Array(n * p);
+    for (let i = 0; i < n; i++) x[i] = 1;
+    for (let k = n; k < n * p; k++) x[k] = rand();
+    const design = { n, p, x, columns: Array.from({ length: p }, (_, j) => `c${j}`) };
+    for (let coefficient = 0; coefficient < p; coefficient++) {
+      const full = rowEffects(values, design, coefficient, undefined, true);
+      const lean = rowEffects(values, design, coefficient, undefined, false);
+      assert.equal(lean.effects, undefined);
+      assert.deepEqual(lean.sign, full.sign);
+      for (let g = 0; g < G; g++) {
+        // the mean near 100 against a spread of 0.3: a sum of squares by |y|^2 minus the effects' would cancel
+        assert.ok(Math.abs(lean.tested[g]! - full.tested[g]!) <= 1e-10 * Math.max(1, Math.abs(full.tested[g]!)));
+        assert.ok(Math.abs(lean.rss[g]! - full.rss[g]!) <= 1e-9 * full.rss[g]!, `p ${p} row ${g}: rss`);
+      }
+    }
+  }
+});

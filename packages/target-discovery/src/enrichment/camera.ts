@@ -71,12 +71,12 @@ export function camera(fx: RowEffects, sets: readonly Int32Array[], interGeneCor
     }
     vif = Math.max(1, vif);
     let inSet = 0;
-    for (const g of set) inSet += stat[g]!;
+    for (let k = 0; k < m; k++) inSet += stat[set[k]!]!;
     const delta = (G / m2) * (inSet / m - mean);
     const varPooled = ((G - 1) * varStat - (delta * delta * m * m2) / G) / (G - 2);
     const t = delta / Math.sqrt(varPooled * (vif / m + 1 / m2));
-    const down = pt(t, dfCamera);
-    const up = pt(-t, dfCamera);
-    return { size: m, correlation, direction: down < up ? 'down' : 'up', pValue: 2 * Math.min(down, up) };
+    // R's 2 * min(pt(t), pt(-t)): the smaller tail is the one on t's side, one t distribution call a set
+    const tail = pt(-Math.abs(t), dfCamera);
+    return { size: m, correlation, direction: t < 0 ? 'down' : 'up', pValue: 2 * tail };
   });
 }

@@ -54,7 +54,6 @@ export function rowEffects(
   const sign = new Float64Array(G);
   const vhead = new Float64Array(p);
   const rdiag = new Float64Array(p);
-  const y = new Float64Array(n);
   if (!weights) {
     const qx = Float64Array.from(x);
     if (!householder(qx, n, p, vhead, rdiag)) throw new RankDeficientDesignError('design matrix is not of full rank');
@@ -66,15 +65,11 @@ export function rowEffects(
         applyQtAt(qx, n, p, vhead, effects, g * n);
         summarise(effects, g * n, g);
       }
-    } else
-      for (let g = 0; g < G; g++) {
-        y.set(values.data.subarray(g * n, g * n + n));
-        applyQtAt(qx, n, p, vhead, y, 0);
-        summarise(y, 0, g);
-      }
+    } else testedAndRss(values.data, G, thinQ(qx, n, p, vhead), n, p, tested, rss);
     return { effects, tested, rss, sign, n, p };
   }
   const qx = new Float64Array(n * p);
+  const y = new Float64Array(n);
   for (let g = 0; g < G; g++) {
     for (let i = 0; i < n; i++) {
       const sw = Math.sqrt(weights.data[g * n + i]!);
@@ -101,5 +96,89 @@ function applyQtAt(x: Float64Array, n: number, p: number, vhead: Float64Array, y
     const f = (2 * d) / x[ck + k]!;
     y[at + k]! -= f * v0;
     for (let i = k + 1; i < n; i++) y[at + i]! -= f * x[ck + i]!;
+  }
+}
+
+/**
+ * The first p columns of Q (from householder), column-major n x p: Q e_k, the reflections applied in
+ * reverse order. Column k dotted with y is the effect (Q'y)_k.
+ */
+function thinQ(x: Float64Array, n: number, p: number, vhead: Float64Array): Float64Array {
+  const q = new Float64Array(n * p);
+  const e = new Float64Array(n);
+  for (let c = 0; c < p; c++) {
+    e.fill(0);
+    e[c] = 1;
+    for (let k = p - 1; k >= 0; k--) {
+      const ck = k * n;
+      const v0 = vhead[k]!;
+      let d = v0 * e[k]!;
+      for (let i = k + 1; i < n; i++) d += x[ck + i]! * e[i]!;
+      const f = (2 * d) / x[ck + k]!;
+      e[k]! -= f * v0;
+      for (let i = k + 1; i < n; i++) e[i]! -= f * x[ck + i]!;
+    }
+    q.set(e, c * n);
+  }
+  return q;
+}
+
+/**
+ * Each row's tested effect (Q'y)_{p-1} and residual sum of squares from the thin Q: the p effects as dot products
+ * with Q's columns, then the residuals y - Q1 Q1'y squared (not |y|^2 minus the effects', which cancels when the mean
+ * is large against the spread). Two columns a pass over the row, the last pass summing the squares: two passes a
+ * row for p = 2 instead of the reflections' five.
+ */
+function testedAndRss(
+  data: Float64Array,
+  G: number,
+  q: Float64Array,
+  n: number,
+  p: number,
+  tested: Float64Array,
+  rss: Float64Array,
+): void {
+  const eff = new Float64Array(p + 1); // eff[p] stays 0: an odd p's last pass pairs its column with a zero effect
+  const qz = new Float64Array(n * (p + 1)); // Q's columns and a zero column
+  qz.set(q);
+  const r = new Float64Array(n);
+  for (let g = 0; g < G; g++) {
+    const at = g * n;
+    for (let k = 0; k < p; k += 2) {
+      const ca = k * n;
+      const cb = ca + n;
+      let ea = 0;
+      let eb = 0;
+      for (let i = 0; i < n; i++) {
+        const y = data[at + i]!;
+        ea += qz[ca + i]! * y;
+        eb += qz[cb + i]! * y;
+      }
+      eff[k] = ea;
+      if (k + 1 < p) eff[k + 1] = eb;
+    }
+    let s = 0;
+    for (let k = 0; k < p; k += 2) {
+      const ca = k * n;
+      const cb = ca + n;
+      const ea = eff[k]!;
+      const eb = eff[k + 1]!;
+      const first = k === 0;
+      if (k + 2 < p) {
+        if (first) for (let i = 0; i < n; i++) r[i] = data[at + i]! - qz[ca + i]! * ea - qz[cb + i]! * eb;
+        else for (let i = 0; i < n; i++) r[i]! -= qz[ca + i]! * ea + qz[cb + i]! * eb;
+      } else if (first)
+        for (let i = 0; i < n; i++) {
+          const v = data[at + i]! - qz[ca + i]! * ea - qz[cb + i]! * eb;
+          s += v * v;
+        }
+      else
+        for (let i = 0; i < n; i++) {
+          const v = r[i]! - (qz[ca + i]! * ea + qz[cb + i]! * eb);
+          s += v * v;
+        }
+    }
+    tested[g] = eff[p - 1]!;
+    rss[g] = s;
   }
 }

@@ -156,10 +156,11 @@ export function enrich(
 
   const G = ctx.featureIds.length;
   const entrez = ctx.genes.map((g) => (g ? Number(g.entrez_id) : null));
-  const rowsWithGene = entrez.filter((e) => e !== null).length;
-  const distinct = new Set<number>();
-  for (const e of entrez) if (e !== null) distinct.add(e);
-  const duplicated = distinct.size < rowsWithGene; // several rows of one gene (collapse: none)
+  // several rows of one gene (collapse: none)? The ids sorted as integers, then neighbours compared
+  const ids = Int32Array.from(entrez.filter((e) => e !== null)).sort();
+  const rowsWithGene = ids.length;
+  let duplicated = false;
+  for (let k = 1; k < ids.length && !duplicated; k++) duplicated = ids[k] === ids[k - 1];
   if (rowsWithGene === 0)
     warnings.push(
       'no tested feature resolved to a human gene with an Entrez id, so no gene set can be tested: name features by gene (symbol, Entrez, Ensembl) or give options.feature_annotation',
@@ -215,24 +216,52 @@ export function enrich(
       `goana: no gene has a BH-adjusted p-value below ${o.fdr}, so there is nothing to test (as limma's goana)`,
     );
 
-  const label = (i: number) => ctx.genes[i]?.symbol ?? ctx.featureIds[i]!;
+  // a row's label once, however many sets list it among their leading genes
+  const labels: (string | undefined)[] = new Array(G);
+  const label = (i: number) => {
+    let l = labels[i];
+    if (l === undefined) {
+      l = ctx.genes[i]?.symbol ?? ctx.featureIds[i]!;
+      labels[i] = l;
+    }
+    return l;
+  };
   // leading genes: the set's rows moving its way, smallest p first (ties in row order; NaN last), the smallest
-  // `o.leading` kept by insertion into a short sorted buffer: a set's rows are read once, nothing is sorted
-  const pKey = Float64Array.from(ctx.pValue, (x) => (Number.isNaN(x) ? Infinity : x));
-  const before = (a: number, b: number) => pKey[a]! < pKey[b]! || (pKey[a] === pKey[b] && a < b);
+  // `o.leading` kept by insertion into a short sorted buffer: a set's rows are read once, nothing is sorted. One key
+  // a row and direction: its p (NaN as 2, after every p), or Infinity when it moves the other way (never kept).
+  const keyUp = new Float64Array(G);
+  const keyDown = new Float64Array(G);
+  for (let i = 0; i < G; i++) {
+    const p = Number.isNaN(ctx.pValue[i]!) ? 2 : ctx.pValue[i]!;
+    const fc = ctx.logFC[i]!;
+    keyUp[i] = fc > 0 ? p : Infinity;
+    keyDown[i] = fc < 0 ? p : Infinity;
+  }
   const top = new Int32Array(o.leading);
   const leading = (rows: Int32Array, dir: 'up' | 'down', keep?: (i: number) => boolean) => {
     const cap = o.leading;
     if (cap === 0) return [];
+    const key = dir === 'up' ? keyUp : keyDown;
     let k = 0;
-    for (const i of rows) {
-      if (!(dir === 'up' ? ctx.logFC[i]! > 0 : ctx.logFC[i]! < 0) || (keep && !keep(i))) continue;
-      if (k === cap && !before(i, top[k - 1]!)) continue;
+    let worst = Infinity; // the last kept key once the buffer is full: only a smaller one (or a tie earlier) gets in
+    for (let r = 0; r < rows.length; r++) {
+      const i = rows[r]!;
+      const ki = key[i]!;
+      if (!(ki <= worst) || ki === Infinity || (keep !== undefined && !keep(i))) continue;
+      if (ki === worst && i > top[k - 1]!) continue;
       let j = k < cap ? k++ : k - 1;
-      for (; j > 0 && before(i, top[j - 1]!); j--) top[j] = top[j - 1]!;
+      for (; j > 0; j--) {
+        const prev = top[j - 1]!;
+        const kp = key[prev]!;
+        if (!(ki < kp || (ki === kp && i < prev))) break;
+        top[j] = prev;
+      }
       top[j] = i;
+      if (k === cap) worst = key[top[k - 1]!]!;
     }
-    return Array.from(top.subarray(0, k), label);
+    const out: string[] = new Array(k);
+    for (let j = 0; j < k; j++) out[j] = label(top[j]!);
+    return out;
   };
 
   const rows: EnrichmentRow[] = [];

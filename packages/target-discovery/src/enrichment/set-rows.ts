@@ -64,6 +64,7 @@ export function setRows(
       rowStart[v + 1]!++;
     }
   }
+  const rowCount = rowStart.slice(1); // rows of each gene number
   for (let v = 0; v < U; v++) rowStart[v + 1]! += rowStart[v]!;
   const rowList = new Int32Array(rowStart[U]!);
   const next = rowStart.slice(0, U);
@@ -71,26 +72,49 @@ export function setRows(
     const v = numberOfRow[i]!;
     if (v >= 0) rowList[next[v]!++] = i;
   }
-  const out: { set: GeneSet; rows: Int32Array }[] = [];
+  // which sets are in and their row counts, then every kept set's rows in one buffer (a view each)
+  const kept: number[] = [];
+  const counts: number[] = [];
+  let total = 0;
   for (let k = 0; k < sets.length; k++) {
     const from = start[k]!;
     const to = start[k + 1]!;
     let count = 0;
     let genes = 0;
-    for (let j = from; j < to; j++) {
-      const v = members[j]!;
-      const c = rowStart[v + 1]! - rowStart[v]!;
+    // a set is out once it has more tested genes than maxSize: GO's large sets stop early, not at their end
+    for (let j = from; j < to && genes <= maxSize; j++) {
+      const c = rowCount[members[j]!]!;
       count += c;
       if (c > 0) genes++;
     }
     if (count < minSize || genes > maxSize) continue;
-    const rows = new Int32Array(count);
-    let a = 0;
-    for (let j = from; j < to; j++) {
-      const v = members[j]!;
-      for (let q = rowStart[v]!; q < rowStart[v + 1]!; q++) rows[a++] = rowList[q]!;
-    }
-    out.push({ set: sets[k]!, rows: rows.sort() });
+    kept.push(k);
+    counts.push(count);
+    total += count;
+  }
+  const all = new Int32Array(total + 1); // one spare slot: the single-row path writes before it counts
+  const out: { set: GeneSet; rows: Int32Array }[] = new Array(kept.length);
+  // every gene with at most one row (the default collapse): its row or -1, written without a branch
+  let single = true;
+  for (let v = 0; v < U && single; v++) single = rowCount[v]! <= 1;
+  const rowOf = new Int32Array(U).fill(-1);
+  if (single) for (let v = 0; v < U; v++) if (rowCount[v] === 1) rowOf[v] = rowList[rowStart[v]!]!;
+  let a = 0;
+  for (let s = 0; s < kept.length; s++) {
+    const k = kept[s]!;
+    const first = a;
+    if (single)
+      for (let j = start[k]!; j < start[k + 1]!; j++) {
+        const r = rowOf[members[j]!]!;
+        all[a] = r;
+        a += (r >>> 31) ^ 1;
+      }
+    else
+      for (let j = start[k]!; j < start[k + 1]!; j++) {
+        const v = members[j]!;
+        for (let q = rowStart[v]!; q < rowStart[v + 1]!; q++) all[a++] = rowList[q]!;
+      }
+    out[s] = { set: sets[k]!, rows: all.subarray(first, first + counts[s]!).sort() };
   }
   return out;
 }

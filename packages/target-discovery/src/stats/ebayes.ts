@@ -35,12 +35,23 @@ export function fitFDist(x: ArrayLike<number>, df1: ArrayLike<number>, covariate
   if (m === 0) m = 1; // more than half the variances are zero: limma warns and carries on
   const e = new Float64Array(nok);
   let meanTri = 0;
+  // the df are mostly one value (every row's residual df): digamma and trigamma once per run of equal df
+  let lastD = NaN;
+  let dg = 0;
+  let lg = 0;
+  let tri = 0;
   for (let k = 0; k < nok; k++) {
     const d = df1[ok[k]!]!;
+    if (d !== lastD) {
+      lastD = d;
+      dg = digamma(d / 2);
+      lg = Math.log(d / 2);
+      tri = trigamma(d / 2);
+    }
     const v = Math.max(xs[k]!, 1e-5 * m);
     xs[k] = v;
-    e[k] = Math.log(v) - digamma(d / 2) + Math.log(d / 2);
-    meanTri += trigamma(d / 2);
+    e[k] = Math.log(v) - dg + lg;
+    meanTri += tri;
   }
   meanTri /= nok;
   let emean: Float64Array;
