@@ -3,18 +3,18 @@ import type { Expr } from './ast.js';
 import { type Budget, ListBuilder, MAX_VALUE_DEPTH, measure, remember } from './budget.js';
 import { compare, equals } from './compare.js';
 import {
-  CypherArithmeticError,
   CypherEntityNotFoundError,
   CypherParameterMissingError,
   CypherSyntaxError,
   CypherTypeError,
 } from './errors.js';
 import { checkedInt, lookupFunction, rangeValues } from './functions.js';
-import { temporalArithmetic, temporalProperty } from './temporal/operators.js';
+import { temporalProperty } from './temporal/operators.js';
 import type { GraphReader } from './graph.js';
 import type { Procedures } from './procedures.js';
 import { matchPart, matchPattern } from './match.js';
 import { subqueryHasRows } from './execute.js';
+import { arithmetic } from './eval/arithmetic.js';
 import { regexMatches } from './regex.js';
 import {
   type CypherMap,
@@ -154,48 +154,18 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
     }
     case 'binary':
       return binary(e, row, ctx);
-    case 'compare': {
-      let result: boolean | null = true;
-      let left = evaluate(e.args[0]!, row, ctx);
-      for (let i = 0; i < e.ops.length; i++) {
-        const right = evaluate(e.args[i + 1]!, row, ctx);
-        const r = compareOp(e.ops[i]!, left, right);
-        if (r === false) return false;
-        if (r === null) result = null;
-        left = right;
-      }
-      return result;
-    }
+    case 'compare':
+      return compareChain(e, row, ctx);
     case 'isNull': {
       const v = evaluate(e.arg, row, ctx);
       return e.negated ? v !== null : v === null;
     }
     case 'call':
       return callFunction(e, row, ctx);
-    case 'case': {
-      if (e.subject) {
-        const s = evaluate(e.subject, row, ctx);
-        for (const [w, t] of e.whens) if (equals(s, evaluate(w, row, ctx)) === true) return evaluate(t, row, ctx);
-      } else {
-        for (const [w, t] of e.whens) if (evaluate(w, row, ctx) === true) return evaluate(t, row, ctx);
-      }
-      return e.otherwise ? evaluate(e.otherwise, row, ctx) : null;
-    }
-    case 'listComp': {
-      const src = listSource(e.source, row, ctx);
-      if (src === null) return null;
-      if (!isList(src)) throw typeErr(`expected a LIST, got ${typeName(src)}`);
-      const out = new ListBuilder(ctx.budget, 'a list comprehension');
-      for (const x of src) {
-        const inner = { ...row, [e.variable]: x };
-        if (e.where && evaluate(e.where, inner, ctx) !== true) {
-          ctx.budget.tick();
-          continue;
-        }
-        out.push(e.map ? evaluate(e.map, inner, ctx) : x);
-      }
-      return out.done();
-    }
+    case 'case':
+      return caseValue(e, row, ctx);
+    case 'listComp':
+      return listComprehension(e, row, ctx);
     case 'quantifier':
       return quantifier(e, row, ctx);
     case 'patternComp': {
@@ -217,22 +187,64 @@ export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
       }
       return false;
     }
-    case 'mapProjection': {
-      const target = lookup(row, e.target) ?? null;
-      if (target === null) return null;
-      const out: CypherMap = {};
-      for (const item of e.items) {
-        if (item.kind === 'property') setOwn(out, item.key, property(target, item.key));
-        else if (item.kind === 'all') {
-          const props = target instanceof GraphNode || target instanceof GraphRelationship ? target.properties : target;
-          if (!isMap(props)) throw typeErr(`cannot project ${typeName(target)}`);
-          for (const [k, x] of Object.entries(props)) setOwn(out, k, x);
-        } else if (item.kind === 'variable') setOwn(out, item.name, lookup(row, item.name) ?? null);
-        else setOwn(out, item.key, evaluate(item.value, row, ctx));
-      }
-      return builtMap(out, ctx.budget, 'a map projection');
-    }
+    case 'mapProjection':
+      return mapProjection(e, row, ctx);
   }
+}
+
+function compareChain(e: Extract<Expr, { kind: 'compare' }>, row: Row, ctx: EvalContext): Value {
+  let result: boolean | null = true;
+  let left = evaluate(e.args[0]!, row, ctx);
+  for (let i = 0; i < e.ops.length; i++) {
+    const right = evaluate(e.args[i + 1]!, row, ctx);
+    const r = compareOp(e.ops[i]!, left, right);
+    if (r === false) return false;
+    if (r === null) result = null;
+    left = right;
+  }
+  return result;
+}
+
+function caseValue(e: Extract<Expr, { kind: 'case' }>, row: Row, ctx: EvalContext): Value {
+  if (e.subject) {
+    const s = evaluate(e.subject, row, ctx);
+    for (const [w, t] of e.whens) if (equals(s, evaluate(w, row, ctx)) === true) return evaluate(t, row, ctx);
+  } else {
+    for (const [w, t] of e.whens) if (evaluate(w, row, ctx) === true) return evaluate(t, row, ctx);
+  }
+  return e.otherwise ? evaluate(e.otherwise, row, ctx) : null;
+}
+
+function listComprehension(e: Extract<Expr, { kind: 'listComp' }>, row: Row, ctx: EvalContext): Value {
+  const src = listSource(e.source, row, ctx);
+  if (src === null) return null;
+  if (!isList(src)) throw typeErr(`expected a LIST, got ${typeName(src)}`);
+  const out = new ListBuilder(ctx.budget, 'a list comprehension');
+  for (const x of src) {
+    const inner = { ...row, [e.variable]: x };
+    if (e.where && evaluate(e.where, inner, ctx) !== true) {
+      ctx.budget.tick();
+      continue;
+    }
+    out.push(e.map ? evaluate(e.map, inner, ctx) : x);
+  }
+  return out.done();
+}
+
+function mapProjection(e: Extract<Expr, { kind: 'mapProjection' }>, row: Row, ctx: EvalContext): Value {
+  const target = lookup(row, e.target) ?? null;
+  if (target === null) return null;
+  const out: CypherMap = {};
+  for (const item of e.items) {
+    if (item.kind === 'property') setOwn(out, item.key, property(target, item.key));
+    else if (item.kind === 'all') {
+      const props = target instanceof GraphNode || target instanceof GraphRelationship ? target.properties : target;
+      if (!isMap(props)) throw typeErr(`cannot project ${typeName(target)}`);
+      for (const [k, x] of Object.entries(props)) setOwn(out, k, x);
+    } else if (item.kind === 'variable') setOwn(out, item.name, lookup(row, item.name) ?? null);
+    else setOwn(out, item.key, evaluate(item.value, row, ctx));
+  }
+  return builtMap(out, ctx.budget, 'a map projection');
 }
 
 function compareOp(op: string, a: Value, b: Value): boolean | null {
@@ -370,82 +382,6 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, row: Row, ctx: EvalContext
     default:
       return arithmetic(e.op, a, b, ctx.budget);
   }
-}
-
-export function arithmetic(op: string, a: Value, b: Value, budget: Budget): Value {
-  if (a === null || b === null) return null;
-  const temporal = temporalArithmetic(op, a, b);
-  if (temporal !== undefined) return temporal;
-  if (op === '+') {
-    if (Array.isArray(a) || Array.isArray(b)) return concatLists(a, b, budget);
-    if (typeof a === 'string' && (typeof b === 'string' || typeof b === 'bigint' || typeof b === 'number')) {
-      return concatStrings(a, typeof b === 'number' ? formatNum(b) : String(b), budget);
-    }
-    if (typeof b === 'string' && (typeof a === 'bigint' || typeof a === 'number')) {
-      return concatStrings(typeof a === 'number' ? formatNum(a) : String(a), b, budget);
-    }
-  }
-  const na = typeof a === 'bigint' || typeof a === 'number';
-  const nb = typeof b === 'bigint' || typeof b === 'number';
-  if (!na || !nb) throw typeErr(`cannot apply ${op} to ${typeName(a)} and ${typeName(b)}`);
-  if (op === '^') return Number(a) ** Number(b);
-  if (typeof a === 'bigint' && typeof b === 'bigint') {
-    switch (op) {
-      case '+':
-        return checkedInt(a + b);
-      case '-':
-        return checkedInt(a - b);
-      case '*':
-        return checkedInt(a * b);
-      case '/':
-        if (b === 0n) throw new CypherArithmeticError('DivisionByZero', '/ by zero');
-        return checkedInt(a / b);
-      default:
-        if (b === 0n) throw new CypherArithmeticError('DivisionByZero', '% by zero');
-        return a % b;
-    }
-  }
-  const x = Number(a);
-  const y = Number(b);
-  switch (op) {
-    case '+':
-      return x + y;
-    case '-':
-      return x - y;
-    case '*':
-      return x * y;
-    case '/':
-      return x / y;
-    default:
-      return x % y;
-  }
-}
-
-/** `list + list`, `list + x`, `x + list`: sized from the operands' measures before the copy. */
-function concatLists(a: Value, b: Value, budget: Budget): Value[] {
-  const la = Array.isArray(a) ? a.length : 1;
-  const lb = Array.isArray(b) ? b.length : 1;
-  budget.list(la + lb, 'list concatenation (+)');
-  const ma = measure(a);
-  const mb = measure(b);
-  const depth = Math.max(Array.isArray(a) ? ma.depth : ma.depth + 1, Array.isArray(b) ? mb.depth : mb.depth + 1);
-  const bytes = ma.bytes + mb.bytes;
-  budget.value(bytes, depth, 'list concatenation (+)');
-  budget.tick(la + lb);
-  const out = Array.isArray(a) ? (Array.isArray(b) ? [...a, ...b] : [...a, b]) : [a, ...(b as Value[])];
-  return remember(out, bytes, depth);
-}
-
-/** A string grown past max_string_length is refused; one no longer than its longest part is not grown. */
-function concatStrings(a: string, b: string, budget: Budget): string {
-  const length = a.length + b.length;
-  if (length > budget.maxStringLength && b.length > 0 && a.length > 0)
-    budget.string(length, 'string concatenation (+)');
-  return a + b;
-}
-
-function formatNum(v: number): string {
-  return Number.isInteger(v) && Math.abs(v) < 1e7 ? `${v}.0` : String(v);
 }
 
 export { PathValue };

@@ -5,6 +5,12 @@ import type { GraphNode, GraphRelationship, Properties, Value } from './values.j
 
 export type Direction = 'out' | 'in' | 'both';
 
+/** One end of a range of property values: `n.key > value` (exclusive) or `n.key >= value` (inclusive). */
+export interface RangeBound {
+  value: Value;
+  inclusive: boolean;
+}
+
 export interface GraphReader {
   /**
    * The label the graph's nodes carry for a label a user typed (a KB answering `:drug` and `:Drug` with
@@ -19,6 +25,18 @@ export interface GraphReader {
    * an index; `undefined` means "no index, scan instead". Candidates are checked again by the executor.
    */
   findNodes?(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined;
+  /**
+   * Nodes (carrying `label` when given) whose property `key` lies between `lower` and `upper` (either may be
+   * absent), from an ordered index; `undefined` means "no index on `key`, scan instead". Offered only for
+   * keys whose `countNodesWhere` answers. Candidates are checked again by the executor, so an index may give
+   * more (values of other types, say) but never fewer.
+   */
+  findNodesInRange?(
+    label: string | undefined,
+    key: string,
+    lower: RangeBound | undefined,
+    upper: RangeBound | undefined,
+  ): Iterable<GraphNode> | undefined;
   /**
    * The nodes `scanNodes(label)` would give, as columns of the properties `keys`, when the graph can; an
    * aggregation over one node pattern then runs over arrays (plan/columnar.ts). `undefined`: scan instead.

@@ -22,7 +22,7 @@ export {
 } from './errors.js';
 export type { Result } from './execute.js';
 export { formatFloat } from './functions.js';
-export { type Direction, type GraphReader, type GraphWriter, isWritable } from './graph.js';
+export { type Direction, type GraphReader, type GraphWriter, isWritable, type RangeBound } from './graph.js';
 export { MemoryGraph, type WriteStats } from './memory-graph.js';
 export { MAX_NESTING, parse } from './parser.js';
 export { MAX_REGEX_SIZE, MAX_REGEX_WORK } from './regex.js';

@@ -2,19 +2,23 @@
 // they are known to hold (node, relationship, path, a non-map value, or anything), clause by clause.
 import { children, findAggregates } from './aggregate.js';
 import type { Clause, Expr, PatternPart, Projection, Query, SetItem, SingleQuery } from './ast.js';
-import { CypherSyntaxError, CypherTypeError } from './errors.js';
-import { AGGREGATES, lookupFunction } from './functions.js';
+import { CypherTypeError } from './errors.js';
+import { lookupFunction } from './functions.js';
 import { fitsType, type Procedures, yieldItems } from './procedures.js';
 import { CypherError } from './errors.js';
-
-type VarType = 'node' | 'rel' | 'path' | 'scalar' | 'map' | 'any';
-type Scope = Map<string, VarType>;
-type Call = Extract<Expr, { kind: 'call' }>;
-
-const fail = (detail: string, message: string): never => {
-  throw new CypherSyntaxError(detail, message);
-};
-const isAgg = (c: Call) => AGGREGATES.has(c.name.toLowerCase());
+import {
+  canon,
+  checkAmbiguous,
+  checkCallArguments,
+  exprType,
+  fail,
+  hasVariables,
+  isAgg,
+  nonBooleanLiteral,
+  type Scope,
+  substitute,
+  type VarType,
+} from './semantic/expr.js';
 
 let procedures: Procedures = new Map();
 
@@ -265,66 +269,6 @@ function checkProjection(p: Projection, scope: Scope, isWith: boolean, where: Ex
   return out;
 }
 
-function exprType(e: Expr): VarType {
-  if (e.kind === 'literal') return e.value === null ? 'any' : 'scalar';
-  if (e.kind === 'list') return 'scalar';
-  if (e.kind === 'map') return 'map';
-  return 'any';
-}
-
-const canon = (e: Expr): string =>
-  JSON.stringify(e, (k, v) => (k === 'pos' ? undefined : typeof v === 'bigint' ? `${v}n` : v));
-
-/** `e` with every subexpression found in `names` (by canonical form) replaced by that column's variable. */
-function substitute(e: Expr, names: Map<string, string>): Expr {
-  const deep = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(deep);
-    if (v === null || typeof v !== 'object') return v;
-    const o = v as Record<string, unknown>;
-    if (typeof o.kind === 'string' && typeof o.pos === 'number') {
-      const name = names.get(canon(o as unknown as Expr));
-      if (name !== undefined) return { kind: 'var', name, pos: o.pos };
-    }
-    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, deep(x)]));
-  };
-  return deep(e) as Expr;
-}
-
-/**
- * An aggregating item may use, outside its aggregates, only constants and grouping keys that are a variable
- * or a variable's property (a longer expression, even if projected, is ambiguous).
- */
-function checkAmbiguous(e: Expr, keys: Expr[]): void {
-  const simple = (k: Expr) => k.kind === 'var' || (k.kind === 'prop' && k.target.kind === 'var');
-  const keySet = new Set(keys.filter(simple).map(canon));
-  const visit = (x: Expr, bound: Set<string>): void => {
-    if (keySet.has(canon(x))) return;
-    if (x.kind === 'call' && isAgg(x)) return;
-    if (x.kind === 'var') {
-      if (!bound.has(x.name))
-        fail('AmbiguousAggregationExpression', `${x.name} is neither aggregated nor a grouping key`);
-      return;
-    }
-    if (x.kind === 'listComp' || x.kind === 'quantifier') {
-      visit(x.source, bound);
-      const inner = new Set([...bound, x.variable]);
-      for (const c of children(x).slice(1)) visit(c, inner);
-      return;
-    }
-    for (const c of children(x)) visit(c, bound);
-  };
-  visit(e, new Set());
-}
-
-function hasVariables(e: Expr): boolean {
-  if (e.kind === 'var' || e.kind === 'patternExpr' || e.kind === 'patternComp' || e.kind === 'mapProjection')
-    return true;
-  return children(e).some(hasVariables);
-}
-
-const nonBooleanLiteral = (e: Expr) =>
-  (e.kind === 'literal' && e.value !== null && typeof e.value !== 'boolean') || e.kind === 'list' || e.kind === 'map';
-
 // Pattern expressions are predicates: allowed in WHERE and inside exists(), refused elsewhere.
 let patternsAllowed = false;
 
@@ -353,11 +297,6 @@ function checkPredicate(e: Expr, scope: Scope): void {
   boolPosition(e);
   withPatterns(true, () => checkExpr(e, scope, false));
 }
-
-const isLiteralOf = (e: Expr, ok: (v: unknown) => boolean) =>
-  (e.kind === 'literal' && e.value !== null && !ok(e.value)) ||
-  (e.kind === 'list' && !ok([])) ||
-  (e.kind === 'map' && !ok({}));
 
 function checkExpr(e: Expr, scope: Scope, aggAllowed: boolean, inAgg = false): void {
   switch (e.kind) {
@@ -392,24 +331,7 @@ function checkExpr(e: Expr, scope: Scope, aggAllowed: boolean, inAgg = false): v
         return;
       }
       const fname = e.name.toLowerCase();
-      const arg = e.args[0];
-      const argType = arg?.kind === 'var' ? scope.get(arg.name) : undefined;
-      if (fname === 'size' && argType === 'path')
-        fail('InvalidArgumentType', 'size() takes a LIST or STRING, not a PATH');
-      if (fname === 'labels' && (argType === 'path' || argType === 'rel'))
-        fail('InvalidArgumentType', 'labels() takes a NODE');
-      if (fname === 'type' && (argType === 'node' || argType === 'path')) {
-        fail('InvalidArgumentType', 'type() takes a RELATIONSHIP');
-      }
-      if (fname === 'length' && (argType === 'node' || argType === 'rel'))
-        fail('InvalidArgumentType', 'length() takes a PATH');
-      if (
-        fname === 'properties' &&
-        arg &&
-        isLiteralOf(arg, (v) => v !== null && typeof v === 'object' && !Array.isArray(v))
-      ) {
-        fail('InvalidArgumentType', 'properties() takes a NODE, a RELATIONSHIP or a MAP');
-      }
+      checkCallArguments(e, scope);
       if (fname === 'exists') {
         withPatterns(true, () => {
           for (const a of e.args) checkExpr(a, scope, aggAllowed, inAgg);

@@ -5,7 +5,8 @@ import type { EvalContext, Row } from '../eval.js';
 import { lookup } from '../eval.js';
 import { GraphNode, GraphRelationship, setOwn } from '../values.js';
 import type { Op } from './operators.js';
-import { type Runner, walkPaths } from './physical.js';
+import { walkPaths } from './checks.js';
+import type { Runner } from './physical.js';
 
 /** The node count from the graph, or undefined when it has none (the fallback scans). */
 export function nodeCount(op: Extract<Op, { op: 'NodeCount' }>, ctx: EvalContext): Row[] | undefined {

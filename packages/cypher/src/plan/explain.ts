@@ -49,12 +49,17 @@ function details(op: Op): string {
       return `(${v(op.variable)}:${op.label}${check(op.where)})`;
     case 'NodeIndexSeek':
       return `(${v(op.variable)}${op.label ? `:${op.label}` : ''} {${op.key}: ${expr(op.value)}})${check(op.where) ? ` WHERE${check(op.where)}` : ''}`;
+    case 'NodeIndexRangeSeek': {
+      const lo = op.lower ? `${expr(op.lower.value)} ${op.lower.inclusive ? '<=' : '<'} ` : '';
+      const hi = op.upper ? ` ${op.upper.inclusive ? '<=' : '<'} ${expr(op.upper.value)}` : '';
+      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''}) ${lo}${v(op.variable)}.${op.key}${hi}${check(op.where) ? ` WHERE${check(op.where)}` : ''}`;
+    }
     case 'Expand':
     case 'VarLengthExpand': {
       const range = op.op === 'VarLengthExpand' ? `*${op.min}..${Number.isFinite(op.max) ? op.max : ''}` : '';
       const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
       const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
-      const bound = op.op === 'Expand' && op.relBound ? 'bound ' : '';
+      const bound = op.relBound ? 'bound ' : '';
       return `${op.into ? 'Into ' : ''}${bound}(${v(op.from)})${l}[${v(op.rel)}${types}${range}]${r}(${v(op.to)})`;
     }
     case 'Filter':

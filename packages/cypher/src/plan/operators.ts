@@ -62,6 +62,17 @@ export type Op = Base &
         where?: NodeCheck;
       }
     | {
+        /** Nodes whose `key` lies in a range (GraphReader.findNodesInRange); the comparisons are filtered again above. */
+        op: 'NodeIndexRangeSeek';
+        input: Op;
+        variable: string;
+        label: string | undefined;
+        key: string;
+        lower?: { value: Expr; inclusive: boolean };
+        upper?: { value: Expr; inclusive: boolean };
+        where?: NodeCheck;
+      }
+    | {
         op: 'Expand';
         input: Op;
         from: string;
@@ -92,6 +103,8 @@ export type Op = Base &
         reversed: boolean;
         /** A property map every relationship on the path must match. */
         relProps: Expr | null;
+        /** `rel` is a list of relationships bound before the MATCH: the path must be that list. */
+        relBound?: boolean;
       }
     | { op: 'Filter'; input: Op; predicates: Predicate[] }
     | { op: 'Unwind'; input: Op; expr: Expr; alias: string }

@@ -6,7 +6,7 @@
 // one bound before it) makes the whole query an `Interpret` leaf: it runs clause by clause.
 import { findAggregates } from '../aggregate.js';
 import type { Clause, Expr, NodePattern, PatternPart, Projection, SingleQuery } from '../ast.js';
-import { isAggregate } from '../execute.js';
+import { isAggregate } from '../interpret/project.js';
 import type { Direction, GraphReader } from '../graph.js';
 import type { BoundQuery } from '../semantic.js';
 import { mapExpr, varsOf } from './exprs.js';
@@ -58,6 +58,32 @@ function seekOf(e: Expr, v: string, bound: Set<string>): { key: string; value: E
     if (p.kind !== 'prop' || p.target.kind !== 'var' || p.target.name !== v) continue;
     const vars = varsOf(x);
     if (vars !== 'late' && [...vars].every((n) => bound.has(n))) return { key: p.key, value: x };
+  }
+  return undefined;
+}
+
+type RangeEnd = { value: Expr; inclusive: boolean };
+
+/** `v.key < expr` and the like (either side), expr readable before v is bound: one end of an index range. */
+function rangeOf(
+  e: Expr,
+  v: string,
+  bound: Set<string>,
+): { key: string; side: 'lower' | 'upper'; end: RangeEnd } | undefined {
+  if (e.kind !== 'compare' || e.ops.length !== 1) return undefined;
+  const op = e.ops[0]!;
+  if (op === '=' || op === '<>') return undefined;
+  const [a, b] = e.args as [Expr, Expr];
+  for (const [p, x, flipped] of [
+    [a, b, false],
+    [b, a, true],
+  ] as const) {
+    if (p.kind !== 'prop' || p.target.kind !== 'var' || p.target.name !== v) continue;
+    const vars = varsOf(x);
+    if (vars === 'late' || ![...vars].every((n) => bound.has(n))) continue;
+    // `v.key > x` bounds v.key from below; `x > v.key` from above.
+    const above = (op === '<' || op === '<=') !== flipped;
+    return { key: p.key, side: above ? 'upper' : 'lower', end: { value: x, inclusive: op.endsWith('=') } };
   }
   return undefined;
 }
@@ -142,8 +168,8 @@ class Planner {
     for (const part of parts) {
       for (const r of part.rels) {
         if (r.variable === null) continue;
-        // Bound before the MATCH, a single relationship is an Expand that must reach it; a path's list is not planned.
-        if (seen.has(r.variable) || (bound.has(r.variable) && r.range !== null)) {
+        // Bound before the MATCH, a relationship is an Expand that must follow it, a list a path that must be it.
+        if (seen.has(r.variable)) {
           throw new NotPlanned('a relationship variable bound twice');
         }
         seen.add(r.variable);
@@ -169,7 +195,9 @@ class Planner {
       const a = this.anchor(part, names, bound, pending);
       op = this.anchorOp(part.nodes[a]!, names[a]!, op, bound, pending);
       bound.add(names[a]!);
-      const labelled = op.op === 'NodeByLabelScan' || (op.op === 'NodeIndexSeek' && op.label !== undefined);
+      const labelled =
+        op.op === 'NodeByLabelScan' ||
+        ((op.op === 'NodeIndexSeek' || op.op === 'NodeIndexRangeSeek') && op.label !== undefined);
       place(this.nodePredicates(part.nodes[a]!, names[a]!, labelled ? 1 : 0));
       const hop = (i: number, from: number, to: number, direction: Direction, reversed: boolean) => {
         const r = part.rels[i]!;
@@ -192,7 +220,9 @@ class Planner {
           const min = r.range.min ?? 1;
           const max = r.range.max ?? Number.POSITIVE_INFINITY;
           const est = op.est * deg ** Math.min(max, 3);
-          op = { op: 'VarLengthExpand', ...common, min, max, reversed, relProps: r.properties, est };
+          const relBound = bound.has(rels[i]!);
+          const e = relBound ? Math.min(1, est) : est;
+          op = { op: 'VarLengthExpand', ...common, min, max, reversed, relProps: r.properties, relBound, est: e };
         }
         relVars.push(rels[i]!);
         bound.add(names[to]!);
@@ -289,10 +319,28 @@ class Planner {
     return undefined;
   }
 
+  /** Comparisons of `name.key` with values known before it, on a key the graph has an ordered index for. */
+  private rangeSeek(n: NodePattern, name: string, bound: Set<string>, where: Expr[]) {
+    const g = this.graph;
+    if (!g.findNodesInRange || !g.countNodesWhere) return undefined;
+    const label = n.labels[0];
+    let found: { key: string; lower?: RangeEnd; upper?: RangeEnd } | undefined;
+    for (const e of where) {
+      const r = rangeOf(e, name, bound);
+      if (!r || (found && found.key !== r.key) || g.countNodesWhere(label, r.key) === undefined) continue;
+      found ??= { key: r.key };
+      if (r.side === 'lower') found.lower ??= r.end;
+      else found.upper ??= r.end;
+    }
+    return found;
+  }
+
   private startCost(n: NodePattern, name: string, bound: Set<string>, where: Expr[]): number {
     const label = n.labels[0];
     const s = this.seek(n, name, bound, where);
     if (s) return this.graph.countNodesWhere?.(label, s.key) ?? Math.max(1, this.nodes(label) * EQUALITY * EQUALITY);
+    const r = this.rangeSeek(n, name, bound, where);
+    if (r) return Math.max(1, this.nodes(label) * (r.lower && r.upper ? RANGE * RANGE : RANGE));
     return label === undefined ? this.nodes() : this.nodes(label);
   }
 
@@ -305,6 +353,11 @@ class Planner {
     if (s) {
       const est = input.est * this.startCost(n, name, bound, where);
       return { op: 'NodeIndexSeek', input, variable: name, label, key: s.key, value: s.value, est };
+    }
+    const r = this.rangeSeek(n, name, bound, where);
+    if (r) {
+      const est = input.est * this.startCost(n, name, bound, where);
+      return { op: 'NodeIndexRangeSeek', input, variable: name, label, ...r, est };
     }
     if (label !== undefined) {
       return { op: 'NodeByLabelScan', input, variable: name, label, est: input.est * this.nodes(label) };

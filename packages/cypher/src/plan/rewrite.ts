@@ -12,7 +12,7 @@
 // an index seek) and the anchor choice by estimated rows happen in the planner.
 import { children, findAggregates } from '../aggregate.js';
 import type { Expr } from '../ast.js';
-import { isAggregate } from '../execute.js';
+import { isAggregate } from '../interpret/project.js';
 import type { ColumnFilter, ColumnItem, Item, Op, Predicate } from './operators.js';
 import { mapExpr, varsOf } from './exprs.js';
 
@@ -67,7 +67,13 @@ const RULES: ((op: Op) => Op | undefined)[] = [
 function pushIntoScan(op: Op): Op | undefined {
   if (op.op !== 'Filter') return undefined;
   const scan = op.input;
-  if (scan.op !== 'NodeScan' && scan.op !== 'NodeByLabelScan' && scan.op !== 'NodeIndexSeek') return undefined;
+  if (
+    scan.op !== 'NodeScan' &&
+    scan.op !== 'NodeByLabelScan' &&
+    scan.op !== 'NodeIndexSeek' &&
+    scan.op !== 'NodeIndexRangeSeek'
+  )
+    return undefined;
   if (scan.where) return undefined;
   const v = scan.variable;
   const labels: string[] = [];
@@ -272,7 +278,7 @@ function expandCount(op: Op): Op | undefined {
   if (op.op !== 'Aggregate' || op.keys.length > 0 || !readsOnlyItems(op)) return undefined;
   const e = op.input;
   if (e.op !== 'Expand' && e.op !== 'VarLengthExpand') return undefined;
-  if (e.into || (e.op === 'VarLengthExpand' && e.relProps) || (e.op === 'Expand' && e.relBound)) return undefined;
+  if (e.into || (e.op === 'VarLengthExpand' && e.relProps) || e.relBound) return undefined;
   // Every item counts the expansions (the variables it binds are never null).
   if (!op.items.every((it) => isCountOf(it.expr, [e.from, e.to, e.rel]))) return undefined;
   return { op: 'ExpandCount', input: e.input, names: op.items.map((i) => i.name), expand: e, est: 1 };

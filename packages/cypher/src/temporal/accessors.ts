@@ -8,6 +8,16 @@ import { formatOffset } from './zone.js';
 const noField = (what: string, key: string) =>
   new CypherArgumentError('InvalidArgumentValue', `a ${what} has no component '${key}'`);
 
+// A time's components from its nanosecond of the day: [unit, modulo (the unit above)].
+const TIME_PARTS: Record<string, [bigint, bigint?]> = {
+  hour: [3600n * NANOS_PER_SECOND],
+  minute: [60n * NANOS_PER_SECOND, 60n],
+  second: [NANOS_PER_SECOND, 60n],
+  millisecond: [1_000_000n, 1000n],
+  microsecond: [1000n, 1_000_000n],
+  nanosecond: [1n, NANOS_PER_SECOND],
+};
+
 export function temporalComponent(t: TemporalValue, key: string): bigint | string {
   if (hasDate(t.kind)) {
     const f = dateFields(t.epochDay);
@@ -25,23 +35,9 @@ export function temporalComponent(t: TemporalValue, key: string): bigint | strin
     };
     if (Object.hasOwn(dateKeys, key)) return BigInt(dateKeys[key]!);
   }
-  if (hasTime(t.kind)) {
-    const s = t.nanoOfDay / NANOS_PER_SECOND;
-    const ns = t.nanoOfDay % NANOS_PER_SECOND;
-    switch (key) {
-      case 'hour':
-        return s / 3600n;
-      case 'minute':
-        return (s / 60n) % 60n;
-      case 'second':
-        return s % 60n;
-      case 'millisecond':
-        return ns / 1_000_000n;
-      case 'microsecond':
-        return ns / 1000n;
-      case 'nanosecond':
-        return ns;
-    }
+  if (hasTime(t.kind) && Object.hasOwn(TIME_PARTS, key)) {
+    const [unit, modulo] = TIME_PARTS[key]!;
+    return modulo ? (t.nanoOfDay / unit) % modulo : t.nanoOfDay / unit;
   }
   if (isZoned(t.kind)) {
     switch (key) {
@@ -64,54 +60,42 @@ export function temporalComponent(t: TemporalValue, key: string): bigint | strin
   throw noField(t.kind, key);
 }
 
+// A duration's components: [the part it is read from, the unit it is counted in, the modulo (the unit above)].
+// `seconds+` counts the whole duration's seconds and nanoseconds in a sub-second unit: seconds * (1e9 / unit)
+// + nanoseconds / unit (the nanoseconds part is never negative, so this is not one division of a total).
+type DurationPart = 'months' | 'days' | 'seconds' | 'nanos' | 'seconds+';
+const DURATION_PARTS: Record<string, [DurationPart, bigint, bigint?]> = {
+  years: ['months', 12n],
+  quarters: ['months', 3n],
+  months: ['months', 1n],
+  weeks: ['days', 7n],
+  days: ['days', 1n],
+  hours: ['seconds', 3600n],
+  minutes: ['seconds', 60n],
+  seconds: ['seconds', 1n],
+  milliseconds: ['seconds+', 1_000_000n],
+  microseconds: ['seconds+', 1000n],
+  nanoseconds: ['seconds+', 1n],
+  quartersOfYear: ['months', 3n, 4n],
+  monthsOfQuarter: ['months', 1n, 3n],
+  monthsOfYear: ['months', 1n, 12n],
+  daysOfWeek: ['days', 1n, 7n],
+  minutesOfHour: ['seconds', 60n, 60n],
+  secondsOfMinute: ['seconds', 1n, 60n],
+  millisecondsOfSecond: ['nanos', 1_000_000n],
+  microsecondsOfSecond: ['nanos', 1000n],
+  nanosecondsOfSecond: ['nanos', 1n],
+};
+
 export function durationComponent(d: DurationValue, key: string): bigint {
-  const months = BigInt(d.months);
-  const days = BigInt(d.days);
+  if (!Object.hasOwn(DURATION_PARTS, key)) throw noField('duration', key);
+  const [part, unit, modulo] = DURATION_PARTS[key]!;
   const [seconds, nanos] = secondsAndNanos(d);
-  switch (key) {
-    case 'years':
-      return months / 12n;
-    case 'quarters':
-      return months / 3n;
-    case 'months':
-      return months;
-    case 'weeks':
-      return days / 7n;
-    case 'days':
-      return days;
-    case 'hours':
-      return seconds / 3600n;
-    case 'minutes':
-      return seconds / 60n;
-    case 'seconds':
-      return seconds;
-    case 'milliseconds':
-      return seconds * 1000n + nanos / 1_000_000n;
-    case 'microseconds':
-      return seconds * 1_000_000n + nanos / 1000n;
-    case 'nanoseconds':
-      return seconds * NANOS_PER_SECOND + nanos;
-    case 'quartersOfYear':
-      return (months / 3n) % 4n;
-    case 'monthsOfQuarter':
-      return months % 3n;
-    case 'monthsOfYear':
-      return months % 12n;
-    case 'daysOfWeek':
-      return days % 7n;
-    case 'minutesOfHour':
-      return (seconds / 60n) % 60n;
-    case 'secondsOfMinute':
-      return seconds % 60n;
-    case 'millisecondsOfSecond':
-      return nanos / 1_000_000n;
-    case 'microsecondsOfSecond':
-      return nanos / 1000n;
-    case 'nanosecondsOfSecond':
-      return nanos;
-    default:
-      throw noField('duration', key);
-  }
+  const v =
+    part === 'seconds+'
+      ? seconds * (NANOS_PER_SECOND / unit) + nanos / unit
+      : { months: BigInt(d.months), days: BigInt(d.days), seconds, nanos }[part] / unit;
+  return modulo ? v % modulo : v;
 }
 
 export { DurationValue };

@@ -11,9 +11,11 @@ import {
   GraphRelationship,
   type NodeColumns,
   type Properties,
+  type RangeBound,
   type Value,
 } from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
+import { entitiesInRange } from './ordered.js';
 
 export const ENTITY_LABEL = 'Entity';
 
@@ -192,17 +194,35 @@ export class KbCypherGraph implements GraphReader {
     return e.predicates.get(type) ?? 0;
   }
 
-  /** `id` is the entity index: one node per value. */
+  /** `id` is the entity index (one node per value); `id` and `name` have ordered indexes (ordered.ts). */
   countNodesWhere(_label: string | undefined, key: string): number | undefined {
-    return key === 'id' ? 1 : undefined;
+    return key === 'id' || key === 'name' ? 1 : undefined;
   }
 
   findNodes(label: string | undefined, key: string, value: Value): Iterable<GraphNode> | undefined {
+    if (key === 'name')
+      return this.findNodesInRange(label, key, { value, inclusive: true }, { value, inclusive: true });
     if (key !== 'id' || typeof value !== 'string') return undefined;
     const e = this.rc.s.entityIndex.get(value);
     if (e === undefined || this.rc.entityClaimCount(e) === 0) return [];
     const n = this.node(e);
     return label === undefined || n.labels.includes(label) ? [n] : [];
+  }
+
+  /** Visible entities whose `id` or `name` lies in the range, by the ordered indexes. */
+  *findNodesInRange(
+    label: string | undefined,
+    key: string,
+    lower: RangeBound | undefined,
+    upper: RangeBound | undefined,
+  ): Iterable<GraphNode> {
+    const s = this.rc.s;
+    const values = key === 'id' ? s.entityIds : key === 'name' ? s.entityName : undefined;
+    if (!values) return;
+    const any = label === undefined || label === ENTITY_LABEL;
+    for (const e of entitiesInRange(values, lower, upper)) {
+      if (this.rc.entityClaimCount(e) > 0 && (any || this.hasLabel(e, label))) yield this.node(e);
+    }
   }
 
   *expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship> {
