@@ -10,7 +10,8 @@
 //
 // For development: HOSTILE_SCALE (default 1) shrinks the large sizes, HOSTILE_SETTLE_S (60) the quiet waits,
 // HOSTILE_BASELINE_N (100) the baseline, HOSTILE_TIMEOUT_MS (150000) a request's deadline, HOSTILE_JOB_TIMEOUT_S
-// (900) the jobs' wait, HOSTILE_CASES a comma-separated list of words: only the cases whose name contains one run.
+// (900) the jobs' wait, HOSTILE_CASES a comma-separated list of words: only the cases whose name contains one run,
+// HOSTILE_NODE_FLAGS flags for the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { envNumber, runHostileBench, spawnServerProcess, tempDir } from '@evident/testkit';
@@ -23,6 +24,7 @@ const only = (process.env.HOSTILE_CASES ?? '')
   .filter(Boolean);
 const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 const closed = 'http://127.0.0.1:9';
+const nodeFlags = (process.env.HOSTILE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 const dir = tempDir('evident-jobs-hostile-');
 const env: NodeJS.ProcessEnv = {
@@ -59,7 +61,7 @@ try {
     start: () =>
       spawnServerProcess({
         name: 'evident-jobs',
-        args: [cli, 'serve', '--data-dir', dir.path, '--port', '0', '--host', '127.0.0.1'],
+        args: [...nodeFlags, cli, 'serve', '--data-dir', dir.path, '--port', '0', '--host', '127.0.0.1'],
         env,
         ready: /"url":"(http:\/\/127\.0\.0\.1:\d+)"/,
       }),
