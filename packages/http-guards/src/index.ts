@@ -5,6 +5,9 @@
 import { type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
+import { HTTP_ERRORS, type HttpErrorCode } from './errors.js';
+
+export * from './errors.js';
 
 export interface HttpLimits {
   /** The whole request (headers and body) must arrive within this; else 408 and the socket is closed. */
@@ -38,13 +41,9 @@ export function fastifyTimeoutOptions(limits: HttpLimits) {
   };
 }
 
-/** A complete HTTP/1.1 answer with the error body, ending the connection. */
-export function rawErrorResponse(
-  status: number,
-  code: string,
-  message: string,
-  headers: Record<string, string> = {},
-): string {
+/** A complete HTTP/1.1 answer with the error body (its status HTTP_ERRORS's for `code`), ending the connection. */
+export function rawErrorResponse(code: HttpErrorCode, message: string, headers: Record<string, string> = {}): string {
+  const status = HTTP_ERRORS[code].status!;
   const body = JSON.stringify({ error: { code, message } });
   const extra = Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -69,9 +68,7 @@ export function answerUnroutedRequests(server: Server, allowed: () => readonly s
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     const allow = allowed().join(', ');
     socket.on('error', () => {});
-    socket.end(
-      rawErrorResponse(405, 'method_not_allowed', `CONNECT is not served here; use ${allow}`, { Allow: allow }),
-    );
+    socket.end(rawErrorResponse('method_not_allowed', `CONNECT is not served here; use ${allow}`, { Allow: allow }));
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const body = JSON.stringify({
@@ -81,7 +78,7 @@ export function answerUnroutedRequests(server: Server, allowed: () => readonly s
       },
     });
     res.shouldKeepAlive = false;
-    res.writeHead(417, {
+    res.writeHead(HTTP_ERRORS.expectation_failed.status!, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       connection: 'close',
@@ -90,40 +87,40 @@ export function answerUnroutedRequests(server: Server, allowed: () => readonly s
   });
 }
 
-/** Codes of the parser's refusals; anything else the parser refuses is a 400 in `badRequestCode`. */
-export function clientErrorAnswer(err: NodeJS.ErrnoException, badRequestCode: string): [number, string, string] {
+/** The code and message of a parser's refusal; anything the parser refuses but a timeout or large headers is 400. */
+export function clientErrorAnswer(err: NodeJS.ErrnoException): [HttpErrorCode, string] {
   switch (err.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return [408, 'request_timeout', 'the request (headers and body) did not arrive in time'];
+      return ['request_timeout', 'the request (headers and body) did not arrive in time'];
     case 'HPE_HEADER_OVERFLOW':
-      return [431, 'headers_too_large', 'the request headers are larger than the server accepts'];
+      return ['headers_too_large', 'the request headers are larger than the server accepts'];
     case 'HPE_INVALID_METHOD':
-      return [400, badRequestCode, 'the request method is not an HTTP method'];
+      return ['invalid_request', 'the request method is not an HTTP method'];
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return [400, badRequestCode, 'the Content-Length header is malformed'];
+      return ['invalid_request', 'the Content-Length header is malformed'];
     case 'HPE_INVALID_CHUNK_SIZE':
     case 'HPE_INVALID_TRANSFER_ENCODING':
-      return [400, badRequestCode, 'the chunked body is malformed'];
+      return ['invalid_request', 'the chunked body is malformed'];
     case 'HPE_INVALID_URL':
-      return [400, badRequestCode, 'the request target is malformed'];
+      return ['invalid_request', 'the request target is malformed'];
     case 'HPE_INVALID_HEADER_TOKEN':
-      return [400, badRequestCode, 'a request header is malformed'];
+      return ['invalid_request', 'a request header is malformed'];
     default:
-      return [400, badRequestCode, 'the request is not valid HTTP/1.1'];
+      return ['invalid_request', 'the request is not valid HTTP/1.1'];
   }
 }
 
 /** Fastify's `clientErrorHandler`: the parser's refusal in the error shape, then the connection closes. */
-export function clientErrorHandler(badRequestCode: string) {
+export function clientErrorHandler() {
   return (err: NodeJS.ErrnoException, socket: Socket) => {
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }
-    const [status, code, message] = clientErrorAnswer(err, badRequestCode);
-    socket.end(rawErrorResponse(status, code, message));
+    const [code, message] = clientErrorAnswer(err);
+    socket.end(rawErrorResponse(code, message));
   };
 }
 
@@ -135,7 +132,7 @@ export function capConnectionsPerClient(server: Server, cap: number): void {
     const address = socket.remoteAddress ?? '';
     const n = open.get(address) ?? 0;
     if (n >= cap) {
-      socket.end(rawErrorResponse(429, 'too_many_connections', `more than ${cap} open connections from one address`));
+      socket.end(rawErrorResponse('too_many_connections', `more than ${cap} open connections from one address`));
       socket.destroySoon();
       return;
     }

@@ -75,10 +75,10 @@ for (const m of MALFORMED) {
   });
 }
 
-test('a malformed URL (bad percent-encoding) is bad_request in the error shape', async () => {
+test('a malformed URL (bad percent-encoding) is invalid_request in the error shape (as on the job API)', async () => {
   const r = await get('/api/v1/entities/%E0%A4%A');
   assert.equal(r.status, 400, r.text);
-  assert.equal(r.body.error.code, 'bad_request');
+  assert.equal(r.body.error.code, 'invalid_request');
 });
 
 test('a known path with another method is 405 with Allow; HEAD on a GET route stays 200', async () => {

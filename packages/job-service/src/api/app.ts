@@ -1,12 +1,12 @@
 // The /v1 HTTP API: body parsing, errors, rate limits, and the routes: public ones (routes/public.ts) and the
 // resources (routes/*.ts) inside one authenticated context (auth.ts).
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ServiceConfig } from '../config.js';
-import { EvidentError, InvalidParametersError, pointer, type Problem, toWireError } from '@evident/contract';
-import { ApiError, invalidJson, invalidRequest, notFound } from '../errors.js';
+import { InvalidParametersError, pointer, type Problem } from '@evident/contract';
+import { ApiError, invalidRequest, notFound } from '../errors.js';
 import type { PlanLimits } from '../plans.js';
 import type { AnyKind } from '../kinds/registry.js';
 import type { KeyRecord, Store } from '../store/types.js';
@@ -23,6 +23,7 @@ import {
   capConnectionsPerClient,
   clientErrorHandler,
   DEFAULT_HTTP_LIMITS,
+  errorHandler,
   fastifyTimeoutOptions,
   RouteMethods,
 } from '@evident/http-guards';
@@ -64,6 +65,9 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
 }
 
+/** The shared handler as it is: for router failures, answered before a request has hooks run (never a page). */
+const plainErrors = errorHandler<FastifyRequest, FastifyReply>();
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store } = deps;
   const limits = { ...DEFAULT_HTTP_LIMITS, ...definedLimits(config) };
@@ -71,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     // Slow or stalled requests are cut (408), and the parser's refusals answer in the error shape.
     ...fastifyTimeoutOptions(limits),
-    clientErrorHandler: clientErrorHandler('invalid_request'),
+    clientErrorHandler: clientErrorHandler(),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: false,
@@ -85,8 +89,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Router-level failures (bad URL encoding, over-long path parameters) answer in the one error shape too.
     frameworkErrors: (err, req, reply) => {
       const e = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? notFound() : invalidRequest('the request URL is malformed');
-      const wire = toWireError(e, { requestId: req.id });
-      void (reply as unknown as FastifyReply).code(wire.status).header('x-request-id', req.id).send(wire.body);
+      const r = reply as unknown as FastifyReply;
+      r.header('x-request-id', req.id);
+      plainErrors(e, req as FastifyRequest, r);
     },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
@@ -128,33 +133,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     nameSpace: 'evident-rl-',
     skipOnError: true,
     errorResponseBuilder: (_req, ctx) =>
-      new ApiError(
-        429,
-        'rate_limited',
-        `rate limit of ${ctx.max} requests per minute exceeded; retry in ${ctx.after}`,
-        { retryAfter: Math.ceil(ctx.ttl / 1000) },
-      ),
+      new ApiError('rate_limited', `rate limit of ${ctx.max} requests per minute exceeded; retry in ${ctx.after}`, {
+        retryAfter: Math.ceil(ctx.ttl / 1000),
+      }),
   });
   const links = new ResultLinks(store);
   const routeDeps: RouteDeps = { ...deps, links };
   const identify = identifyHook(store, links);
   const limit = app.rateLimit();
 
-  // Every error answer is made by the one mapper; 5xx are logged with the request id the body carries.
-  app.setErrorHandler(async (err: unknown, req, reply) => {
-    const wire = toWireError(toEvidentError(err), { requestId: req.id });
-    if (wire.internal) req.log.error({ err, reqId: req.id }, 'request failed');
-    if (err instanceof ApiError && err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
-    // A person who opened a results link in a browser reads a page, not JSON.
-    if (linkTokenOf(req) !== undefined && prefersHtml(req)) {
-      return reply
+  // Every error answer is made by the one handler of both servers (@evident/http-guards: toWireError, 5xx logged with
+  // the request id the body carries, Retry-After for 429s). A person who opened a results link in a browser reads
+  // a page, not JSON.
+  const answerError = errorHandler<FastifyRequest, FastifyReply>({
+    answer: (wire, req, reply) => {
+      if (linkTokenOf(req) === undefined || !prefersHtml(req)) return false;
+      reply
         .status(wire.status)
         .headers(PAGE_HEADERS)
         .type('text/html; charset=utf-8')
         .send(errorPage(wire.status, wire.body.error));
-    }
-    return reply.status(wire.status).send(wire.body);
+      return true;
+    },
   });
+  app.setErrorHandler(answerError);
 
   await registerPublicRoutes(app, routeDeps);
 
@@ -175,7 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const allowed = routeMethods.allowed(req.url);
     if (allowed.length) {
       reply.header('allow', allowed.join(', '));
-      throw new ApiError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}`);
+      throw new ApiError('method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}`);
     }
     throw notFound(`no route ${req.method} ${req.url.split('?')[0]}`);
   });
@@ -204,29 +206,4 @@ function nulProblems(values: unknown, where: string): Problem[] {
     }
   }
   return out;
-}
-
-// Fastify's own errors, in the job API's codes.
-const FASTIFY_CODES: Record<string, [number, string, string]> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'the request body is larger than the configured limit'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'send the body as application/json'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'the Content-Length does not match the body'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'the body is empty but Content-Type says JSON'],
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'the body is not valid JSON'],
-};
-
-/** Our errors as they are; Fastify's (body parsing, limits) in the job API's codes; anything else stays a 500. */
-function toEvidentError(err: unknown): unknown {
-  if (err instanceof EvidentError) return err;
-  const fe = err as FastifyError;
-  const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
-  if (mapped) return new ApiError(mapped[0], mapped[1], mapped[2]);
-  if (err instanceof SyntaxError) return invalidJson();
-  if (fe.statusCode === 400 && /prototype|constructor/i.test(fe.message)) {
-    return invalidJson('the body contains a forbidden key (__proto__ or constructor.prototype)');
-  }
-  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return fe.statusCode === 404 ? notFound(fe.message) : new ApiError(fe.statusCode, 'invalid_request', fe.message);
-  }
-  return err;
 }

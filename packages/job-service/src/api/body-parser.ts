@@ -18,7 +18,7 @@ declare module 'fastify' {
   }
 }
 
-const tooLarge = () => new ApiError(413, 'payload_too_large', 'the request body is larger than the configured limit');
+const tooLarge = () => new ApiError('payload_too_large', 'the request body is larger than the configured limit');
 
 export function addJsonBodyParser(
   app: FastifyInstance,
@@ -33,7 +33,7 @@ export function addJsonBodyParser(
   app.addContentTypeParser('*', (req, _payload, done) => {
     const h = req.headers;
     if (h['transfer-encoding'] === undefined && (h['content-length'] ?? '0') === '0') return done(null, undefined);
-    done(new ApiError(415, 'unsupported_media_type', 'send the body as application/json'));
+    done(new ApiError('unsupported_media_type', 'send the body as application/json'));
   });
   app.addContentTypeParser('application/json', (req, payload, done) => {
     const header = req.headers['content-length'];

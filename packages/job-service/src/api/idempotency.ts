@@ -42,7 +42,6 @@ export function fingerprintOf(route: string, bodyDigest: string): string {
 export function replayOf(record: IdempotencyRecord, fingerprint: string): IdempotencyRecord {
   if (record.fingerprint !== fingerprint) {
     throw new ApiError(
-      409,
       'idempotency_key_reused',
       'this Idempotency-Key was used in the last 24 hours for a different request (another body or route); ' +
         'use a new key for a new request',

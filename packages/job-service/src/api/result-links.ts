@@ -22,7 +22,8 @@ export interface ResultsLink {
   expires_at: string;
 }
 
-const refused = (code: string, message: string) => new ApiError(403, code, message);
+const refused = (code: 'link_invalid' | 'link_expired' | 'link_revoked', message: string) =>
+  new ApiError(code, message);
 const invalid = () =>
   refused(
     'link_invalid',

@@ -1,5 +1,6 @@
 // `evident-jobs results <job_id>`: a readable summary of a job's results (its status while it runs), or the
 // full results as JSON or CSV, to a file or stdout.
+import { EvidentError } from '@evident/contract';
 import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { createClient, EvidentApiError } from '../client/client.js';
@@ -28,8 +29,9 @@ export function resultsCommand(program: Command): void {
     .option('--expires-in <seconds>', 'how long the --link lasts (60-86400; default 3600)', (v) => Number(v))
     .action(async (jobId: string, o) => {
       const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
-      if (!apiKey) throw new Error('no API key: pass --api-key or set EVIDENT_API_KEY');
-      if (!Number.isInteger(o.top) || o.top < 1) throw new Error('--top must be a whole number of at least 1');
+      if (!apiKey) throw new EvidentError('invalid_usage', 'no API key: pass --api-key or set EVIDENT_API_KEY');
+      if (!Number.isInteger(o.top) || o.top < 1)
+        throw new EvidentError('invalid_usage', '--top must be a whole number of at least 1');
       const client = createClient({ baseUrl: o.url ?? process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000', apiKey });
       try {
         const status = o.wait

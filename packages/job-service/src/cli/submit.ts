@@ -1,4 +1,5 @@
 // `evident-jobs submit <kind> <request.json>`: submits a job, shows a progress bar, prints the final status.
+import { EvidentError } from '@evident/contract';
 import type { Command } from 'commander';
 import { readFileSync, writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
@@ -29,11 +30,11 @@ export function submitCommand(program: Command): void {
     )
     .action(async (kindArg: string, file: string, o) => {
       const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
-      if (!apiKey) throw new Error('no API key: pass --api-key or set EVIDENT_API_KEY');
+      if (!apiKey) throw new EvidentError('invalid_usage', 'no API key: pass --api-key or set EVIDENT_API_KEY');
       const id = ALIASES[kindArg] ?? kindArg;
       const kinds = await loadJobKinds(configFromEnv().kindModules);
       const route = kindArg.startsWith('/') ? kindArg : kinds.find((k) => k.id === id)?.route;
-      if (!route) throw new Error(`unknown job kind ${kindArg}`);
+      if (!route) throw new EvidentError('invalid_usage', `unknown job kind ${kindArg}`);
       const body = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
       const client = createClient({ baseUrl: o.url ?? process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000', apiKey });
       try {

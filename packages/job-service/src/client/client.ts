@@ -1,4 +1,5 @@
 // Typed client for the /v1 API (uses the global fetch).
+import { EvidentError } from '@evident/contract';
 import type { StatusDocument } from '../wire/status.js';
 
 export interface ClientOptions {
@@ -49,17 +50,25 @@ export interface TargetList {
   next_cursor: string | null;
 }
 
-/** An error answer of the API: HTTP status, stable code, and per-field details for 400s. */
-export class EvidentApiError extends Error {
+/**
+ * An error answer of the API: HTTP status, stable code, and per-field details for 400s. An EvidentError
+ * (@evident/contract), as every error of Evident is: `problems` are the details.
+ */
+export class EvidentApiError extends EvidentError {
+  declare readonly status: number;
+  readonly details: Array<{ path: string; message: string }> | undefined;
+  readonly retryAfter: number | undefined;
+
   constructor(
-    readonly status: number,
-    readonly code: string,
+    status: number,
+    code: string,
     message: string,
-    readonly details?: Array<{ path: string; message: string }>,
-    readonly retryAfter?: number,
+    details?: Array<{ path: string; message: string }>,
+    retryAfter?: number,
   ) {
-    super(message);
-    this.name = 'EvidentApiError';
+    super(code, message, { status, ...(details ? { problems: details } : {}) });
+    this.details = details;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -198,7 +207,7 @@ export function createClient(opts: ClientOptions): Client {
           wait = Math.max(interval, (e.retryAfter ?? 1) * 1000);
         }
         if (w.timeoutMs !== undefined && Date.now() - start > w.timeoutMs) {
-          throw new Error(`job ${jobId} still processing after ${w.timeoutMs} ms`);
+          throw new EvidentError('wait_timeout', `job ${jobId} still processing after ${w.timeoutMs} ms`);
         }
         await pause(wait, w.signal);
         interval = Math.min(maxInterval, Math.ceil(interval * 1.5));

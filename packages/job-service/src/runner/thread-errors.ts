@@ -1,6 +1,10 @@
 // The typed errors of the thread pool: a task past its deadline, a task whose caller left, a thread whose
 // WebAssembly module trapped. Each is an EvidentError, so the job API answers it through toWireError.
-import { EvidentError } from '@evident/contract';
+import { EvidentError, statusOf } from '@evident/contract';
+import { JOB_API_ERRORS } from '../errors.js';
+
+const status = (code: 'prepare_timeout' | 'csv_timeout' | 'run_timeout' | 'payload_too_large' | 'aborted') =>
+  statusOf(JOB_API_ERRORS, code);
 
 /** A prepare (or CSV) task ran past its deadline: its thread was terminated and replaced. 503, typed. */
 export class TaskTimeoutError extends EvidentError {
@@ -9,7 +13,7 @@ export class TaskTimeoutError extends EvidentError {
       code,
       `${what} took longer than ${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s and was stopped; ` +
         'simplify the request or retry later',
-      { status: 503 },
+      { status: status(code) },
     );
   }
 }
@@ -25,7 +29,7 @@ export class BodyCheckTooLongError extends EvidentError {
       `checking this body of ${(bytes / 1024 / 1024).toFixed(1)} MB took longer than ` +
         `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s, the limit on checking a request ` +
         '(EVIDENT_REQUEST_TASK_TIMEOUT_MS), and was stopped; send a smaller body',
-      { status: 413 },
+      { status: status('payload_too_large') },
     );
   }
 }
@@ -37,7 +41,7 @@ export class TaskOutOfMemoryError extends EvidentError {
       'payload_too_large',
       `checking the request needed more memory than a request may use${limitMb ? ` (${limitMb} MB)` : ''}; ` +
         'send a smaller body',
-      { status: 413 },
+      { status: status('payload_too_large') },
     );
   }
 }
@@ -46,7 +50,7 @@ export class TaskOutOfMemoryError extends EvidentError {
 export class TaskAbortedError extends EvidentError {
   constructor() {
     // 499 (client closed request): nobody reads it over HTTP; it keeps the log free of false 500s.
-    super('aborted', 'aborted', { status: 499 });
+    super('aborted', 'aborted', { status: status('aborted') });
   }
 }
 

@@ -2,6 +2,7 @@
 // comparison is constant-time and independent of the token's length.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { httpError } from '@evident/http-guards';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -12,11 +13,6 @@ export function bearerGuard(token: string) {
     const m = /^Bearer\s+(.+)$/i.exec(header);
     if (m && timingSafeEqual(digest(m[1]!.trim()), expected)) return;
     reply.header('WWW-Authenticate', 'Bearer realm="evident-kb"');
-    return reply.code(401).send({
-      error: {
-        code: 'unauthorized',
-        message: m ? 'invalid bearer token' : 'missing Authorization: Bearer <token> header',
-      },
-    });
+    throw httpError('unauthorized', m ? 'invalid bearer token' : 'missing Authorization: Bearer <token> header');
   };
 }

@@ -7,7 +7,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, {
   type FastifyBaseLogger,
-  type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyServerOptions,
@@ -17,7 +16,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import type { KbDB } from '@evident/kb';
 import { StartupError } from '../surface/open-base.js';
-import { invalidParameters, toWireError } from '../surface/errors.js';
+import { consoleErrorHandler } from '../surface/errors.js';
 import type { Logger } from '../surface/logger.js';
 import { bearerGuard } from './auth.js';
 import { registerRoutes } from './routes.js';
@@ -32,6 +31,7 @@ import {
   DEFAULT_HTTP_LIMITS,
   fastifyTimeoutOptions,
   hostName,
+  httpError,
   type HostLookup,
   type HttpLimits,
   isLoopbackAddress,
@@ -84,19 +84,24 @@ function webRoot(): string {
 
 export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Promise<FastifyInstance> {
   const limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
+  const bodyLimit = options.bodyLimit ?? 4 * 1024 * 1024;
+  // Every error answer, the router's and the hooks' included, is made by the one handler (@evident/http-guards).
+  const answerError = consoleErrorHandler(bodyLimit);
   const app = Fastify({
     // Slow or stalled requests are cut (408); the parser's refusals and router failures answer in the error shape.
     ...fastifyTimeoutOptions(limits),
-    clientErrorHandler: clientErrorHandler('bad_request'),
-    frameworkErrors: (err, _req, reply) => {
-      void (reply as unknown as FastifyReply)
-        .code(400)
-        .send({ error: { code: 'bad_request', message: `the request URL is malformed (${err.code})` } });
+    clientErrorHandler: clientErrorHandler(),
+    frameworkErrors: (err, req, reply) => {
+      answerError(
+        httpError('invalid_request', `the request URL is malformed (${err.code})`),
+        req,
+        reply as unknown as FastifyReply,
+      );
     },
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance as FastifyBaseLogger }
       : { logger: options.logger ?? false }),
-    bodyLimit: options.bodyLimit ?? 4 * 1024 * 1024,
+    bodyLimit,
     genReqId: () => randomUUID(),
     // Unknown fields are refused (400 naming them), not silently dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
@@ -124,66 +129,24 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
   answerUnroutedRequests(app.server, () => routeMethods.all());
   app.addHook('onRoute', (route) => routeMethods.add(route));
   const hosts = allowedHostNames(options.host, options.allowedHosts);
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', async (req) => {
     const name = hostName(req.headers.host ?? '');
     if (hosts.has(name)) return;
-    return reply.code(421).send({
-      error: {
-        code: 'host_not_allowed',
-        message: `Host '${name}' is not a name of this console; add it with --allowed-hosts (KB_CONSOLE_ALLOWED_HOSTS)`,
-      },
-    });
+    throw httpError(
+      'host_not_allowed',
+      `Host '${name}' is not a name of this console; add it with --allowed-hosts (KB_CONSOLE_ALLOWED_HOSTS)`,
+    );
   });
 
-  app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err.validation?.length) {
-      const wire = toWireError(invalidParameters(err.validation, err.validationContext ?? 'body'));
-      return reply.code(wire.status).send(wire.body);
-    }
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({
-        error: {
-          code: 'payload_too_large',
-          message: `request body is larger than ${app.initialConfig.bodyLimit} bytes`,
-        },
-      });
-    }
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply
-        .code(415)
-        .send({ error: { code: 'unsupported_media_type', message: 'send the body as application/json' } });
-    }
-    if (
-      typeof err.statusCode === 'number' &&
-      err.statusCode >= 400 &&
-      err.statusCode < 500 &&
-      !(err as unknown as { field?: string }).field &&
-      err.code?.startsWith('FST_')
-    ) {
-      return reply.code(err.statusCode).send({ error: { code: 'bad_request', message: err.message } });
-    }
-    const wire = toWireError(err, { requestId: req.id });
-    if (wire.internal) {
-      req.log.error({ err, request_id: req.id }, 'request failed');
-      wire.body.error.message = `${wire.body.error.message} (request id ${req.id})`;
-    }
-    return reply.code(wire.status).send(wire.body);
-  });
+  app.setErrorHandler(answerError);
 
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     const allowed = routeMethods.allowed(req.url);
     if (allowed.length) {
-      return reply
-        .code(405)
-        .header('allow', allowed.join(', '))
-        .send({
-          error: {
-            code: 'method_not_allowed',
-            message: `${req.method} is not allowed here; use ${allowed.join(', ')}`,
-          },
-        });
+      reply.header('allow', allowed.join(', '));
+      throw httpError('method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}`);
     }
-    reply.code(404).send({ error: { code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` } });
+    throw httpError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`);
   });
 
   await app.register(swagger, {

@@ -13,7 +13,7 @@ import {
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { KbClosedError, type KbDB } from '@evident/kb';
-import { invalidParameters, toWireError } from '../surface/errors.js';
+import { invalidParameters, toolErrorBody, toWireError } from '../surface/errors.js';
 import type { ErrorBody } from '@evident/contract';
 import { TOOLS, type ToolDef } from './tools.js';
 
@@ -88,12 +88,10 @@ export function createMcpServer(db: KbDB, options: McpServerOptions = {}): Serve
       const data = await run(tool.def, args, extra.signal);
       return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
     } catch (e) {
-      const wire = toWireError(e);
-      if (!wire.internal) return toolError(wire.body);
-      log(`kb-mcp: tool ${tool.def.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      // The agent is the operator here (stdio, same machine): it gets the failure's message, never its stack.
-      const message = e instanceof Error ? `${wire.body.error.message}: ${e.message}` : wire.body.error.message;
-      return toolError({ error: { ...wire.body.error, message } });
+      const { body, internal } = toolErrorBody(e);
+      if (internal)
+        log(`kb-mcp: tool ${tool.def.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      return toolError(body);
     }
   });
 

@@ -2,7 +2,7 @@
 // channel). The level comes from --log-level, else EVIDENT_LOG_LEVEL (the job service's name for it), else
 // LOG_LEVEL (the name these bins read before), else 'info'.
 import { pino, type Logger } from 'pino';
-import { EvidentError } from '@evident/contract';
+import { kbServerError } from './error-codes.js';
 
 export type { Logger };
 
@@ -20,7 +20,7 @@ export function logLevelFrom(env: NodeJS.ProcessEnv = process.env, flag?: string
           : ['default', 'info'];
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     const message = `${source} must be one of ${LOG_LEVELS.join(', ')}, got '${level}'`;
-    throw new EvidentError('invalid_log_level', message, { status: 400 });
+    throw kbServerError('invalid_log_level', message);
   }
   return level;
 }

@@ -3,7 +3,9 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isPostgresUrl, quickstart, type KbDB } from '@evident/kb';
 
-export class StartupError extends Error {}
+import { StartupError } from './error-codes.js';
+
+export { StartupError } from './error-codes.js';
 
 /**
  * Opens (creating if needed, in an existing directory) the base at `path` and registers the shipped `bio`

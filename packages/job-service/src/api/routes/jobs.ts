@@ -63,7 +63,7 @@ export const jobRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       if (r === 'not_found') throw jobNotFound();
       if (r === 'finished') {
         const job = await ownJob(deps, req, id);
-        throw new ApiError(409, 'job_finished', `the job has already finished (status ${job.status})`);
+        throw new ApiError('job_finished', `the job has already finished (status ${job.status})`);
       }
       deps.cancelled(id);
       return statusDocument((await store.getJob(id))!, originOf(deps, req));

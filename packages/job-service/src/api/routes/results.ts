@@ -17,7 +17,7 @@ import {
 import { originOf, ownJob, taskLimitsOf, type RouteDeps } from './common.js';
 
 const notCompleted = (job: JobRecord) =>
-  new ApiError(409, 'job_not_completed', `the job is ${job.status}; results exist only for completed jobs`);
+  new ApiError('job_not_completed', `the job is ${job.status}; results exist only for completed jobs`);
 
 /** A link to the kind's page where it has one, else to the results document. */
 export async function resultsLinkOf(deps: RouteDeps, job: JobRecord, origin: string, ttlSeconds: number) {

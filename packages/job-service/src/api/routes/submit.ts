@@ -166,7 +166,6 @@ export const submitRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         }
         if (!inserted.ok) {
           throw new ApiError(
-            429,
             'concurrent_job_limit',
             `this key already has ${inserted.processing} job(s) processing, the limit of its plan (${key.plan}); ` +
               'retry when one finishes',

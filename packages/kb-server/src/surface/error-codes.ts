@@ -1,0 +1,20 @@
+// kb-server's own error codes, beyond HTTP's (@evident/http-guards' HTTP_ERRORS) and the library's (KB_ERRORS):
+// the conditions of starting a server. Its README tables are checked against these (test/error-catalogue.test.ts).
+import { defineCatalogue, errorMaker, EvidentError } from '@evident/contract';
+
+export const KB_SERVER_ERRORS = defineCatalogue({
+  startup_failed: { status: null, meaning: 'a server cannot start: a bad setting, a base it cannot open, a port' },
+  invalid_log_level: {
+    status: 400,
+    meaning: '--log-level, EVIDENT_LOG_LEVEL or LOG_LEVEL is not a pino level (at startup)',
+  },
+});
+
+export const kbServerError = errorMaker(KB_SERVER_ERRORS);
+
+/** A server cannot start; its message says what to fix (the bins print it and exit 1). */
+export class StartupError extends EvidentError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('startup_failed', message, options.cause === undefined ? {} : { cause: options.cause });
+  }
+}
