@@ -2,7 +2,7 @@
 // found before the change instead of from singletons. The dynamic-frontier approach (Sahu 2024, "DF Leiden"):
 // only the nodes whose neighbourhood changed, and their neighbours, are queued for local moving; a node that moves
 // queues its neighbours, as in Leiden's own queue; refinement starts only those touched nodes from singletons and
-// keeps every untouched part of a community together (refine-frontier.ts), so each iteration costs about the
+// keeps every untouched part of a community together (refineFrontier in refine.ts), so each iteration costs about the
 // change's size plus a few linear passes (aggregation, connectivity) instead of Leiden's from-scratch work.
 // Iterations repeat from the nodes whose community relation to a neighbour changed until nothing moves. Every
 // community of the result is connected, as with leiden().
@@ -11,7 +11,7 @@ import { type CsrGraph, checkCsr } from '../csr.js';
 import { GraphInputError } from '../errors.js';
 import { Random } from '../random.js';
 import { frontierPass } from './incremental-pass.js';
-import type { LeidenResult } from './leiden.js';
+import { checkIterationOptions, type LeidenResult } from './leiden.js';
 import { modularity } from './quality.js';
 import { splitDisconnected } from './run.js';
 import { LeidenScratch } from './scratch.js';
@@ -53,13 +53,8 @@ export function leidenIncremental(
   changed: ArrayLike<number>,
   options: LeidenIncrementalOptions = {},
 ): LeidenIncrementalResult {
-  const { resolution = 1, seed = 0, theta = 0.01, maxIterations = Number.POSITIVE_INFINITY, hooks } = options;
-  if (!(Number.isFinite(resolution) && resolution >= 0)) throw new GraphInputError('/resolution', 'must be ≥ 0');
-  if (!(Number.isFinite(theta) && theta > 0)) throw new GraphInputError('/theta', 'must be > 0');
-  if (!Number.isInteger(seed)) throw new GraphInputError('/seed', 'must be an integer');
-  if (!((Number.isInteger(maxIterations) || maxIterations === Number.POSITIVE_INFINITY) && maxIterations >= 1)) {
-    throw new GraphInputError('/maxIterations', 'must be an integer ≥ 1 or Infinity');
-  }
+  const { hooks } = options;
+  const { resolution, seed, theta, maxIterations } = checkIterationOptions(options);
   if (!options.trusted) checkCsr(graph);
   const n = graph.n;
   if (previous.length !== n) throw new GraphInputError('/previous', `must have one label per node (${n})`);

@@ -74,14 +74,29 @@ interface LeidenCall {
   hooks: RunHooks | undefined;
 }
 
-function checkOptions(graph: CsrGraph, options: LeidenOptions): LeidenCall {
-  const { resolution = 1, seed = 0, theta = 0.01, maxIterations = Number.POSITIVE_INFINITY, initial, hooks } = options;
+/**
+ * The options leiden() and leidenIncremental() share, with their defaults, checked (a GraphInputError names the
+ * option).
+ */
+export function checkIterationOptions(options: {
+  resolution?: number;
+  seed?: number;
+  theta?: number;
+  maxIterations?: number;
+}): { resolution: number; seed: number; theta: number; maxIterations: number } {
+  const { resolution = 1, seed = 0, theta = 0.01, maxIterations = Number.POSITIVE_INFINITY } = options;
   if (!(Number.isFinite(resolution) && resolution >= 0)) throw new GraphInputError('/resolution', 'must be ≥ 0');
   if (!(Number.isFinite(theta) && theta > 0)) throw new GraphInputError('/theta', 'must be > 0');
   if (!Number.isInteger(seed)) throw new GraphInputError('/seed', 'must be an integer');
   if (!((Number.isInteger(maxIterations) || maxIterations === Number.POSITIVE_INFINITY) && maxIterations >= 1)) {
     throw new GraphInputError('/maxIterations', 'must be an integer ≥ 1 or Infinity');
   }
+  return { resolution, seed, theta, maxIterations };
+}
+
+function checkOptions(graph: CsrGraph, options: LeidenOptions): LeidenCall {
+  const { initial, hooks } = options;
+  const { resolution, seed, theta, maxIterations } = checkIterationOptions(options);
   if (!options.trusted) checkCsr(graph);
   const restarts = options.restarts ?? 3;
   if (!(Number.isInteger(restarts) && restarts >= 1)) throw new GraphInputError('/restarts', 'must be an integer ≥ 1');

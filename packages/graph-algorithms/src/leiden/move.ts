@@ -19,13 +19,9 @@ export function moveNodes(
   rng: Random,
   scratch: LeidenScratch,
 ): number {
-  const { n, total } = g;
-  if (n === 0 || total === 0) return 0;
-  const queue = scratch.int32('move.queue', n);
-  for (let v = 0; v < n; v++) queue[v] = v;
-  rng.shuffle(queue);
-  const inQueue = scratch.uint8('move.inQueue', n).fill(1);
-  return moveQueued(g, membership, gamma, queue, inQueue, n, null, scratch);
+  // Every node on the frontier: the queue starts as 0..n−1 shuffled, as Leiden's does.
+  const all = scratch.uint8('move.all', g.n).fill(1);
+  return moveFrontier(g, membership, all, gamma, rng, scratch);
 }
 
 /**
@@ -57,8 +53,8 @@ export function moveFrontier(
 
 /**
  * The moving loop: visits `queue` (a ring of g.n slots, its first `queued` in visiting order, flagged in `inQueue`)
- * until it is empty, queueing again the neighbours of each node that moves (and flagging them in `touched` when
- * given). Returns the number of moves.
+ * until it is empty, queueing again the neighbours of each node that moves (and flagging them in `touched`).
+ * Returns the number of moves.
  */
 function moveQueued(
   g: WorkGraph,
@@ -67,7 +63,7 @@ function moveQueued(
   queue: Int32Array,
   inQueue: Uint8Array,
   queued: number,
-  touched: Uint8Array | null,
+  touched: Uint8Array,
   scratch: LeidenScratch,
 ): number {
   const { n, offsets, targets, weights, strength, total } = g;
@@ -140,7 +136,7 @@ function moveQueued(
         const u = targets[p]!;
         if (inQueue[u] === 0 && membership[u] !== best) {
           inQueue[u] = 1;
-          if (touched !== null) touched[u] = 1;
+          touched[u] = 1;
           let tail = head + queued;
           if (tail >= n) tail -= n;
           queue[tail] = u;
