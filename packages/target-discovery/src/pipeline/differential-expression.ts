@@ -11,6 +11,7 @@ import { voom } from '../stats/voom.js';
 import { detectDataType, type DataType, type DataTypeEvidence } from './detect.js';
 import { chooseMethod, type DeMethod, type ResolvedMethod } from './method.js';
 import { runDeseq2, runEdgerQl, completeCountRows } from './count-methods.js';
+import { type Step, stepper } from '../de/run-checks.js';
 import type { RunHooks } from '@evident/contract';
 
 export type PipelineName = 'limma' | 'limma-voom' | 'limma-trend' | 'deseq2' | 'edger-ql';
@@ -99,10 +100,7 @@ export interface DeInput {
 }
 
 export function differentialExpression(input: DeInput, hooks: RunHooks = {}): DeTable {
-  const step = (stage: string, f: number) => {
-    hooks.signal?.throwIfAborted();
-    hooks.progress?.(stage, f);
-  };
+  const step = stepper(hooks);
   step('detecting data type', 0.05);
   const choice = chooseMethod(input.method, () => detectDataType(input.values), input.dataType, input.values);
   const detection = choice.detection;
@@ -169,7 +167,6 @@ interface LimmaRun {
 }
 
 type Removed = { low_expression: number; missing_values: number; not_estimable: number };
-type Step = (stage: string, f: number) => void;
 
 /** limma-voom: complete counts, filterByExpr, TMM, voom weights, weighted linear models, eBayes. */
 function runVoom(input: DeInput, removed: Removed, step: Step): LimmaRun {

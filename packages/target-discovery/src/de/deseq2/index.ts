@@ -4,10 +4,10 @@
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
 import fQuantile from '@stdlib/stats-base-dists-f-quantile';
 import type { RunHooks } from '@evident/contract';
-import { TargetDiscoveryInputError } from '../../errors.js';
 import type { Design } from '../../stats/lmfit.js';
 import type { Matrix } from '../../stats/matrix.js';
 import { defaultThreads } from '../../parallel/pool.js';
+import { checkResidualDf, stepper } from '../run-checks.js';
 import { sharedF64, toShared } from '@evident/worker-threads';
 import { sizeFactorsMedianOfRatios } from './size-factors.js';
 import {
@@ -57,18 +57,10 @@ export interface Deseq2Result {
 }
 
 export function deseq2(counts: Matrix, design: Design, coefficient: number, opts: Deseq2Options, hooks: RunHooks = {}) {
-  const step = (stage: string, f: number) => {
-    hooks.signal?.throwIfAborted();
-    hooks.progress?.(stage, f);
-  };
+  const step = stepper(hooks);
   const { nrow: G, ncol: n } = counts;
   const { p, x } = design;
-  if (n <= p)
-    throw new TargetDiscoveryInputError(
-      'too_few_samples',
-      'metadata',
-      `the design has as many coefficients (${p}) as samples (${n}): no residual degrees of freedom, so DESeq2 cannot estimate dispersions`,
-    );
+  checkResidualDf(n, p, 'DESeq2');
   step('DESeq2 size factors', 0);
   const sf = sizeFactorsMedianOfRatios(counts);
   const nz = nonZeroRows(counts.data, G, n);

@@ -13,6 +13,7 @@ import type { Design } from '../../stats/lmfit.js';
 import { columnSums, type Matrix } from '../../stats/matrix.js';
 import { calcNormFactorsTMM } from '../../stats/tmm.js';
 import { defaultThreads } from '../../parallel/pool.js';
+import { checkResidualDf, stepper } from '../run-checks.js';
 import { sharedF64 } from '@evident/worker-threads';
 import { glmFitAll } from './fit-all.js';
 import { aveLogCPM, priorCount } from './glm.js';
@@ -53,18 +54,10 @@ export function edgerQl(
   hooks: RunHooks = {},
   opts: EdgerQlOptions = {},
 ): EdgerQlResult {
-  const step = (stage: string, f: number) => {
-    hooks.signal?.throwIfAborted();
-    hooks.progress?.(stage, f);
-  };
+  const step = stepper(hooks);
   const { ncol: n } = counts;
   const { x, p } = design;
-  if (n <= p)
-    throw new TargetDiscoveryInputError(
-      'too_few_samples',
-      'metadata',
-      `the design has as many coefficients (${p}) as samples (${n}): no residual degrees of freedom, so edgeR cannot estimate dispersions`,
-    );
+  checkResidualDf(n, p, 'edgeR');
   step('edgeR filterByExpr and TMM', 0);
   const keep = filterByExpr(counts, groupSizes);
   const threads = Math.max(1, Math.floor(opts.threads ?? defaultThreads(counts.nrow * n)));
