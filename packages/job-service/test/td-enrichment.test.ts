@@ -191,3 +191,36 @@ test('td enrichment: goana over a shipped GO collection; the CLI writes the CSV;
   assert.equal(none.status, 400, none.text);
   assert.ok(JSON.stringify(none.body.error).includes('/format'));
 });
+
+test('td enrichment: camera and fry on DESeq2 / edgeR-QL are refused by name; by default such a run gets goana and a warning', async () => {
+  for (const method of ['deseq2', 'edger-ql']) {
+    const body = {
+      ...request,
+      options: { ...request.options, method, enrichment: { methods: ['goana', 'fry'], gene_sets: b64(gmt) } },
+    };
+    const r = await http(server.url, 'POST', '/v1/targets/discover', { key, body });
+    assert.equal(r.status, 400, `${method}: ${r.text}`);
+    assert.equal(r.body.error.code, 'invalid_parameters');
+    assert.ok(JSON.stringify(r.body.error).includes('/options/enrichment/methods'), r.text);
+    assert.match(r.body.error.message + JSON.stringify(r.body.error), /fry need a limma linear model/);
+  }
+  const body = {
+    ...request,
+    options: { ...request.options, method: 'deseq2', enrichment: { gene_sets: b64(gmt), min_size: 5 } },
+  };
+  const sub = await http(server.url, 'POST', '/v1/targets/discover', { key, body });
+  assert.equal(sub.status, 202, sub.text);
+  const done = await waitForStatus(server.url, key, sub.body.job_id, 300_000);
+  assert.equal(done.status, 'completed', JSON.stringify(done.error));
+  const res = (await http(server.url, 'GET', `/v1/results/${sub.body.job_id}`, { key })).body;
+  assert.ok(res.enrichment.rows.length > 0);
+  assert.ok(res.enrichment.rows.every((r: { method: string }) => r.method === 'goana'));
+  assert.ok(
+    res.summary.warnings.some((w: string) =>
+      /camera and fry need a limma linear model; the deseq2 pipeline has none, so they did not run \(goana did\)/.test(
+        w,
+      ),
+    ),
+    JSON.stringify(res.summary.warnings),
+  );
+});

@@ -173,7 +173,7 @@ export function enrich(
   if (wantsFit && rowsWithGene > 0) {
     if (!ctx.fit) {
       warnings.push(
-        `camera and fry need a limma linear model; the ${ctx.pipeline} pipeline has none, so only goana ran (use options.method "voom" for counts)`,
+        `camera and fry need a limma linear model; the ${ctx.pipeline} pipeline has none, so they did not run${o.methods.includes('goana') ? ' (goana did)' : ''} (use options.method "voom" for counts)`,
       );
     } else {
       const { values, weights, design, coefficient } = ctx.fit;

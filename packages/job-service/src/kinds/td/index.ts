@@ -39,7 +39,20 @@ export interface TdInput {
 export type TdResult = DiscoveryResult & { enrichment?: EnrichmentResult & { dot_plot_svg: string | null } };
 
 /** options.enrichment checked (what the schema cannot say) and its GMT decoded and parsed, so a bad one is a 400. */
-function prepareEnrichment(o: NonNullable<NonNullable<TdRequest['options']>['enrichment']>): EnrichmentOptions {
+function prepareEnrichment(
+  o: NonNullable<NonNullable<TdRequest['options']>['enrichment']>,
+  method: string | undefined,
+): EnrichmentOptions {
+  // camera and fry refit limma's linear model; DESeq2 and edgeR-QL have none (R's camera and fry take a limma fit's
+  // values and design): asked for by name on such a run they are refused now, not left out of the results
+  const named = (o.methods ?? []).filter((m) => m === 'camera' || m === 'fry');
+  if ((method === 'deseq2' || method === 'edger-ql') && named.length > 0)
+    throw new InvalidParametersError([
+      {
+        path: '/options/enrichment/methods',
+        message: `${named.join(' and ')} need a limma linear model (methods limma, limma-trend, voom); the ${method} method has none: ask for goana alone, or use method voom`,
+      },
+    ]);
   const min = o.min_size ?? 15;
   const max = o.max_size ?? 500;
   if (min > max)
@@ -103,7 +116,7 @@ export const tdKind: JobKind<TdRequest, TdInput, TdResult> = {
     const shape = checkDiscovery(request);
     return o.enrichment === undefined
       ? { request, shape }
-      : { request, shape, enrichment: prepareEnrichment(o.enrichment) };
+      : { request, shape, enrichment: prepareEnrichment(o.enrichment, resolved.method) };
   },
   estimateSeconds(input) {
     return estimateTdSeconds(
