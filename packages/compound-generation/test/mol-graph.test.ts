@@ -1,12 +1,14 @@
 // The crossover's JavaScript graph (src/optimize/mol-graph.ts): a molecule written whole reads back as the same
 // molecule (tetrahedral stereo kept, E/Z not written); two pieces joined by their ring-closure label are the
-// molecule cut; and the kNN surrogate's inverted index gives the full scan's neighbours.
+// molecule cut; Jensen's ring crossover keeps to his ring rules; and the kNN surrogate's inverted index gives the full scan's neighbours.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadRDKit, parseSmiles } from '../src/rdkit.js';
 import { MolGraph } from '../src/optimize/mol-graph.js';
 import { fingerprintOf, KnnSurrogate } from '../src/optimize/surrogate.js';
 import { tanimoto } from '../src/chem/fingerprint.js';
+import { GraphOperators } from '../src/optimize/graph-operators.js';
+import { Random } from '../src/generation/prng.js';
 
 const molecules = [
   'COc1cc2ncnc(Nc3cccc(Cl)c3F)c2cc1OC',
@@ -85,4 +87,57 @@ test('the kNN surrogate (inverted index) finds the neighbours a full Tanimoto sc
     const p = knn.predict(q);
     assert.ok(Math.abs(p.mean - mean) < 1e-12 && Math.abs(p.nearest - top[0]!.s) < 1e-12);
   }
+});
+
+test("Jensen's ring crossover: valid children, no ring above 6 atoms, rings the non-ring crossover cannot make", async () => {
+  const rd = await loadRDKit();
+  const ringSizes = (smiles: string): number[] => {
+    const m = parseSmiles(rd, smiles)!;
+    try {
+      const j = JSON.parse(m.get_json());
+      const rings: number[][] = j.molecules[0].extensions?.find((e: any) => e.atomRings)?.atomRings ?? [];
+      return rings.map((r) => r.length);
+    } finally {
+      m.delete();
+    }
+  };
+  // A non-ring crossover child's rings are whole rings of its two parents: its ring sizes are a sub-multiset.
+  const fromParents = (child: number[], a: number[], b: number[]) => {
+    const left = [...a, ...b];
+    return child.every((n) => {
+      const k = left.indexOf(n);
+      if (k < 0) return false;
+      left.splice(k, 1);
+      return true;
+    });
+  };
+  const parents = molecules.filter((s) => !s.includes('@')).slice(0, 6);
+  const run = (ring: boolean) => {
+    const ops = new GraphOperators(rd, ring);
+    const rng = new Random(4);
+    let children = 0;
+    let newRings = 0;
+    try {
+      for (let i = 0; i < 60; i++) {
+        const a = rng.pick(parents);
+        const b = rng.pick(parents);
+        const c = ops.crossover(a, b, rng);
+        if (!c) continue;
+        children++;
+        assert.equal(canonical(rd, c), c);
+        const sizes = ringSizes(c);
+        assert.ok(sizes.every((n) => n <= 6), `${c}: rings ${sizes}`);
+        if (!fromParents(sizes, ringSizes(a), ringSizes(b))) newRings++;
+      }
+    } finally {
+      ops.dispose();
+    }
+    return { children, newRings };
+  };
+  const plain = run(false);
+  const withRings = run(true);
+  assert.ok(plain.children >= 40 && withRings.children >= 40, JSON.stringify({ plain, withRings }));
+  assert.equal(plain.newRings, 0);
+  // Cutting 6-rings into pieces and closing them again mostly makes 6-rings: new ring sizes are few, but exist.
+  assert.ok(withRings.newRings >= 1, JSON.stringify(withRings));
 });

@@ -36,10 +36,14 @@ export interface MolGaSettings {
   /** Calls scored before the surrogate is trusted. */
   surrogate_warmup: number;
   batch_similarity: number;
+  /** A candidate whose nearest scored molecule is above this Tanimoto is not scored (1: no limit). */
+  novelty_similarity: number;
   patience: number;
   restart_elite: number;
   /** Generations without one new molecule before the run gives up. */
   max_idle_generations: number;
+  /** Jensen's ring crossover as well as the non-ring one (./graph-operators.ts). */
+  ring_crossover: boolean;
 }
 
 export const MOL_GA_SETTINGS: Readonly<MolGaSettings> = {
@@ -51,9 +55,11 @@ export const MOL_GA_SETTINGS: Readonly<MolGaSettings> = {
   exploration: 0.1,
   surrogate_warmup: 100,
   batch_similarity: 0.85,
+  novelty_similarity: 1,
   patience: 1000,
   restart_elite: 10,
   max_idle_generations: 50,
+  ring_crossover: false,
 };
 
 /** Mol GA's quantiles: 1 - logspace(-3, 0, 25). */
@@ -104,7 +110,7 @@ export async function runMolGa(
   rng: Random,
   settings: MolGaSettings = MOL_GA_SETTINGS,
 ): Promise<OptimizeStopReason> {
-  const ops = new GraphOperators(search.rd);
+  const ops = new GraphOperators(search.rd, settings.ring_crossover);
   const surrogate = new KnnSurrogate();
   const fps = new Map<string, Fingerprint | null>();
   const fpOf = (s: string) => {
@@ -226,6 +232,7 @@ function choose(
     const fp = fpOf(smiles);
     if (!fp) continue;
     const p = surrogate.predict(fp);
+    if (p.nearest > settings.novelty_similarity) continue;
     cands.push({ smiles, fp, acquisition: p.mean + settings.exploration * (1 - p.nearest) });
   }
   cands.sort((a, b) => b.acquisition - a.acquisition);
