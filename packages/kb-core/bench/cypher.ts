@@ -1,74 +1,28 @@
 // Cypher benchmark (npm run bench:cypher): the KB benchmark's base (1,000,000 claims by default; see
-// workload.ts), then five rawQuery shapes — a point lookup by id, a 1-hop expansion with a filter, a 2-hop
-// count, an aggregation by entity type, a variable-length path — each timed p50/p99. Baseline in the same run:
-// Kùzu loaded with the same graph (one node per entity, one relationship per fact, same properties), asked the
-// same queries. Kùzu is not a dependency: install it with `npm install --no-save kuzu` (or point KUZU_MODULE
-// at an installed copy); without it the baseline is reported as missing.
-//   npm run bench:cypher                      KB_BENCH_CLAIMS=100000 npm run bench:cypher
+// workload.ts), then query shapes (cypher-shapes.ts: 22 shapes, each also run as every variant that applies —
+// WHERE, ORDER BY, LIMIT, WITH, DISTINCT, OPTIONAL MATCH, a pattern predicate), each timed p50/p99 through
+// rawQuery. Baseline in the same run: Kùzu loaded with the same graph (one node per entity, one relationship
+// per fact, same properties), asked the same queries (rendered for its schema). Kùzu is not a dependency:
+// install it with `npm install --no-save kuzu` (or point KUZU_MODULE at an installed copy); without it the
+// baseline is reported as missing and each variant is compared with its base shape only.
+// --held-out=1 (KB_BENCH_HELD_OUT): shapes drawn at run time from --seed (KB_BENCH_SEED; random when absent,
+// printed), none of them in the repository; --shapes (KB_BENCH_SHAPES) of them, 20 by default.
+//   npm run bench:cypher                      KB_BENCH_CLAIMS=50000 npm run bench:cypher -- --held-out=1
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { open, type KbDB } from '../src/index.js';
+import { heldOut, render, SHAPES, type Shape, usesId, withVariants } from './cypher-shapes.js';
 import { arg, claimBatches, queryNames } from './workload.js';
 
 const N = arg('claims', 'KB_BENCH_CLAIMS', 1_000_000);
-const RUNS = arg('queries', 'KB_BENCH_QUERIES', 200);
-const AGG_RUNS = arg('agg-runs', 'KB_BENCH_AGG_RUNS', 20);
-
-interface Shape {
-  name: string;
-  cypher: string;
-  kuzu: string;
-  runs: number;
-}
-
-const SHAPES: Shape[] = [
-  {
-    name: 'lookup_by_id',
-    cypher: 'MATCH (n:Entity {id: $id}) RETURN n.name AS name, n.claim_count AS c',
-    kuzu: 'MATCH (n:Entity {id: $id}) RETURN n.name AS name, n.claim_count AS c',
-    runs: RUNS,
-  },
-  {
-    name: 'one_hop_filter',
-    cypher: 'MATCH (a:Entity {id: $id})-[r]->(b) WHERE r.confidence > 0.8 RETURN b.name AS name, r.confidence AS c',
-    kuzu: 'MATCH (a:Entity {id: $id})-[r:R]->(b:Entity) WHERE r.confidence > 0.8 RETURN b.name AS name, r.confidence AS c',
-    runs: RUNS,
-  },
-  {
-    name: 'two_hop_count',
-    cypher: 'MATCH (a:Entity {id: $id})-->()-->(c) RETURN count(c) AS n',
-    kuzu: 'MATCH (a:Entity {id: $id})-[:R]->(:Entity)-[:R]->(c:Entity) RETURN count(c) AS n',
-    runs: RUNS,
-  },
-  {
-    name: 'aggregate_by_type',
-    cypher: 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS n, avg(n.claim_count) AS mean',
-    kuzu: 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS n, avg(n.claim_count) AS mean',
-    runs: AGG_RUNS,
-  },
-  // The same aggregation as users vary it (issue 40): each should cost about what the base shape costs.
-  ...[
-    ['aggregate_by_type_order_by', 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS cnt ORDER BY cnt DESC'],
-    ['aggregate_by_type_where', 'MATCH (n:Entity) WHERE n.claim_count > 1 RETURN n.type AS type, count(*) AS cnt'],
-    ['aggregate_by_type_limit', 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS cnt LIMIT 3'],
-    ['aggregate_by_type_with', 'MATCH (n:Entity) WITH n.type AS type RETURN type, count(*) AS cnt'],
-    ['aggregate_by_type_top_k', 'MATCH (n:Entity) RETURN n.type AS type, count(*) AS cnt ORDER BY cnt DESC LIMIT 3'],
-    ['count_all', 'MATCH (n:Entity) RETURN count(*) AS cnt'],
-    [
-      'scan_filter_top_k',
-      'MATCH (n:Entity) WHERE n.claim_count > 5 RETURN n.name AS name, n.claim_count AS c ORDER BY c DESC, name LIMIT 10',
-    ],
-  ].map(([name, cypher]) => ({ name: name!, cypher: cypher!, kuzu: cypher!, runs: AGG_RUNS })),
-  {
-    name: 'var_length_1_to_3',
-    cypher: 'MATCH (a:Entity {id: $id})-[*1..3]->(b) RETURN count(b) AS n',
-    kuzu: 'MATCH (a:Entity {id: $id})-[:R*1..3]->(b:Entity) RETURN count(b) AS n',
-    runs: RUNS,
-  },
-];
+const RUNS = arg('queries', 'KB_BENCH_QUERIES', 50);
+const SCAN_RUNS = arg('agg-runs', 'KB_BENCH_AGG_RUNS', 10);
+const HELD_OUT = arg('held-out', 'KB_BENCH_HELD_OUT', 0) > 0;
+const SEED = arg('seed', 'KB_BENCH_SEED', Math.floor(Math.random() * 2 ** 31));
+const COUNT = arg('shapes', 'KB_BENCH_SHAPES', 20);
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -123,8 +77,24 @@ async function loadIntoKuzu(kuzu: any, db: KbDB, dir: string) {
   return { conn, loadMs: Math.round(performance.now() - t0), nodes: nodes.rows.length, rels: rels.rows.length };
 }
 
+type Timing = { p50: number; p99: number; rows: number } | { error: string };
+
+/** p50/p99 over `runs` calls (ids in turn; a shape without $id ignores them), or the error the first call threw. */
+async function timeShape(runs: number, ids: string[], f: (id: string) => Promise<number>): Promise<Timing> {
+  try {
+    const rows = await f(ids[0]!);
+    const [p50, p99] = await time(runs, ids, f);
+    return { p50, p99, rows };
+  } catch (e) {
+    return { error: String((e as Error).message ?? e).slice(0, 200) };
+  }
+}
+
+const load = () => loadavg().map((x) => Math.round(x * 100) / 100);
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'kb-cypher-bench-'));
+  const loadStart = load();
   try {
     const db = await open(join(dir, 'bench.kb'));
     const i0 = performance.now();
@@ -135,39 +105,88 @@ async function main() {
       const id = await db.resolve(name);
       if (id) ids.push(id);
     }
-    const ours: Record<string, [number, number]> = {};
-    for (const s of SHAPES) ours[s.name] = await time(s.runs, ids, (id) => db.rawQuery(s.cypher, { id }));
+    const shapes: Shape[] = HELD_OUT ? heldOut(SEED, COUNT) : withVariants(SHAPES);
+    const runsOf = (s: Shape) => (usesId(s.spec) ? RUNS : SCAN_RUNS);
+    const ours: Record<string, Timing> = {};
+    const limits = { timeout_ms: 60_000, max_rows: 1_000_000 };
+    for (const s of shapes) {
+      const q = render(s.spec, false);
+      ours[s.name] = await timeShape(runsOf(s), ids, async (id) => (await db.rawQuery(q, { id }, limits)).rows.length);
+    }
 
     const kuzu = loadKuzu();
-    const results: Record<string, unknown> = {};
     let baseline: Record<string, unknown> = { tool: 'kuzu', status: 'missing (npm install --no-save kuzu)' };
-    let theirs: Record<string, [number, number]> | undefined;
+    const theirs: Record<string, Timing> = {};
     if (kuzu) {
       const k = await loadIntoKuzu(kuzu, db, dir);
-      theirs = {};
-      for (const s of SHAPES) {
-        const ps = await k.conn.prepare(s.kuzu);
-        theirs[s.name] = await time(s.runs, ids, async (id) => {
-          const r = await k.conn.execute(ps, s.kuzu.includes('$id') ? { id } : {});
-          return r.getAll();
+      for (const s of shapes) {
+        const q = render(s.spec, true);
+        theirs[s.name] = await timeShape(runsOf(s), ids, async (id) => {
+          const ps = await k.conn.prepare(q);
+          if (!ps.isSuccess()) throw new Error(ps.getErrorMessage());
+          const r = await k.conn.execute(ps, usesId(s.spec) ? { id } : {});
+          return (await r.getAll()).length;
         });
       }
       baseline = { tool: 'kuzu', version: kuzu.VERSION ?? 'unknown', load_ms: k.loadMs, nodes: k.nodes, rels: k.rels };
     }
-    for (const s of SHAPES) {
-      const [p50, p99] = ours[s.name]!;
-      const entry: Record<string, unknown> = { p50_ms: p50, p99_ms: p99 };
-      const t = theirs?.[s.name];
+    const round = (x: number) => Math.round(x * 100) / 100;
+    const results: Record<string, unknown> = {};
+    const ratios: number[] = [];
+    const variantRatios: number[] = [];
+    for (const s of shapes) {
+      const o = ours[s.name]!;
+      const t = theirs[s.name];
+      const b = ours[s.base]!;
+      const entry: Record<string, unknown> = { cypher: render(s.spec, false), ...o };
       if (t) {
-        entry.kuzu_p50_ms = t[0];
-        entry.kuzu_p99_ms = t[1];
-        entry.ratio_p50 = Math.round((p50 / t[0]) * 100) / 100;
+        entry.kuzu = t;
+        if ('p50' in o && 'p50' in t) {
+          entry.ratio_p50 = round(o.p50 / Math.max(t.p50, 0.001));
+          ratios.push(entry.ratio_p50 as number);
+          if (o.rows !== t.rows) entry.rows_differ = { ours: o.rows, kuzu: t.rows };
+        }
+      }
+      if (s.base !== s.name && 'p50' in o && 'p50' in b) {
+        entry.ratio_to_base_p50 = round(o.p50 / Math.max(b.p50, 0.001));
+        variantRatios.push(entry.ratio_to_base_p50 as number);
       }
       results[s.name] = entry;
     }
+    const worst = (xs: number[]) => (xs.length > 0 ? Math.max(...xs) : null);
+    const summary = {
+      shapes: shapes.length,
+      errors: shapes.filter((s) => 'error' in ours[s.name]!).length,
+      vs_kuzu: kuzu
+        ? {
+            compared: ratios.length,
+            at_most_1x: ratios.filter((r) => r <= 1).length,
+            at_most_2x: ratios.filter((r) => r <= 2).length,
+            worst: worst(ratios),
+          }
+        : 'kuzu missing',
+      variants_vs_base: {
+        compared: variantRatios.length,
+        at_most_3x: variantRatios.filter((r) => r <= 3).length,
+        worst: worst(variantRatios),
+      },
+    };
     await db.close();
     console.log(
-      JSON.stringify({ benchmark: 'cypher', claims: N, ingest_ms: ingestMs, queries: results, baseline }, null, 2),
+      JSON.stringify(
+        {
+          benchmark: 'cypher',
+          mode: HELD_OUT ? { held_out: true, seed: SEED } : 'fixed shapes',
+          claims: N,
+          ingest_ms: ingestMs,
+          load_average: { start: loadStart, end: load() },
+          baseline,
+          summary,
+          queries: results,
+        },
+        null,
+        2,
+      ),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

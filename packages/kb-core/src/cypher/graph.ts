@@ -83,23 +83,53 @@ export class KbCypherGraph implements GraphReader {
     const s = this.rc.s;
     if (!this.rc.factHasLive(f)) return undefined;
     const subject = s.factS[f]!;
-    const type = s.predName[s.factP[f]!]!.toUpperCase();
-    const rel = new GraphRelationship(f, type, this.node(subject), this.node(s.factO[f]!), {});
-    // Properties (noisy-OR confidence, claim ids, first time) are computed when a query first reads them:
-    // a count or a path walk never pays for them.
-    let props: Properties | undefined;
-    Object.defineProperty(rel, 'properties', {
-      enumerable: true,
-      get: () => {
-        props ??= this.relProperties(f, subject);
-        return props;
-      },
-    });
+    const p = s.factP[f]!;
+    const rel = new GraphRelationship(
+      f,
+      relTypes(s.predName)[p]!,
+      this.node(subject),
+      this.node(s.factO[f]!),
+      this.relProperties(f, subject),
+    );
     this.rels.set(f, rel);
     return rel;
   }
 
+  /**
+   * A relationship's properties: the predicate's names at once, the rest (noisy-OR confidence, sources, claim
+   * ids, first time) computed together when a query first reads one of them, so a count, a path walk or a
+   * grouping by predicate never pays for them. Own accessors, in the order results show them.
+   */
   private relProperties(f: number, subject: number): Properties {
+    const s = this.rc.s;
+    const p = s.factP[f]!;
+    let heavy: Properties | undefined;
+    const h = (key: string): Value => {
+      heavy ??= this.claimProperties(f, subject);
+      return heavy[key] ?? null;
+    };
+    return {
+      predicate: s.predName[p]!,
+      predicate_class: s.predClass[p]!,
+      get confidence() {
+        return h('confidence');
+      },
+      get source_count() {
+        return h('source_count');
+      },
+      get content_id() {
+        return h('content_id');
+      },
+      get claim_ids() {
+        return h('claim_ids');
+      },
+      get created_at() {
+        return h('created_at');
+      },
+    };
+  }
+
+  private claimProperties(f: number, subject: number): Properties {
     const s = this.rc.s;
     const r = this.rc.relationship(f, subject);
     if (!r) return {};
@@ -108,8 +138,6 @@ export class KbCypherGraph implements GraphReader {
       if (this.rc.isLive(c) && s.claimTs[c]! < first) first = s.claimTs[c]!;
     }
     return {
-      predicate: r.predicate,
-      predicate_class: r.predicate_class,
       confidence: r.confidence,
       source_count: BigInt(r.source_count),
       content_id: r.content_id,
@@ -232,11 +260,24 @@ export class KbCypherGraph implements GraphReader {
       const out = s.factS[f] === e;
       const inc = s.factO[f] === e;
       if (direction === 'out' ? !out : direction === 'in' ? !inc : false) continue;
-      if (types.length > 0 && !types.includes(s.predName[s.factP[f]!]!.toUpperCase())) continue;
+      if (types.length > 0 && !types.includes(relTypes(s.predName)[s.factP[f]!]!)) continue;
       const r = this.rel(f);
       if (r) yield r;
     }
   }
+}
+
+// Relationship types (predicate names upper-cased) per predicate array, extended as predicates are added.
+const typeNames = new WeakMap<readonly string[], string[]>();
+
+function relTypes(preds: readonly string[]): string[] {
+  let t = typeNames.get(preds);
+  if (!t) {
+    t = [];
+    typeNames.set(preds, t);
+  }
+  for (let p = t.length; p < preds.length; p++) t.push(preds[p]!.toUpperCase());
+  return t;
 }
 
 // Planner estimates per base (its state object), refreshed when the base has grown or shrunk by a tenth.
