@@ -38,7 +38,6 @@ const PENDING: ReadonlySet<string> = new Set<string>([
   'packages/compound-generation/src/generation/ga.ts: function runGeneticAlgorithm',
   'packages/compound-generation/src/request.ts: function validateRequest',
   // still to split in this change
-  'packages/kb-extract/src/extract/api.ts: file',
   'packages/kb-server/src/console/server.ts: function buildConsole',
   'packages/target-discovery/src/enrichment/index.ts: function enrich',
 ]);
