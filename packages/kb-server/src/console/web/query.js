@@ -46,20 +46,19 @@ export function showQuery(main, ctx) {
     }
   };
   const button = h('button', { type: 'submit', class: 'primary', id: 'query-run', text: 'Run' });
-  const explainButton = h('button', {
-    type: 'button',
-    id: 'query-explain',
-    title: 'Show the plan without running the query',
-    text: 'Explain',
-    onclick: () => run('explain'),
-  });
-  const profileButton = h('button', {
-    type: 'button',
-    id: 'query-profile',
-    title: 'Run the query and show the plan with rows and time per operator',
-    text: 'Profile',
-    onclick: () => run('profile'),
-  });
+  /**
+   * @param {'explain' | 'profile'} mode
+   * @param {string} text
+   * @param {string} title
+   */
+  const modeButton = (mode, text, title) =>
+    h('button', { type: 'button', id: `query-${mode}`, title, text, onclick: () => run(mode) });
+  const explainButton = modeButton('explain', 'Explain', 'Show the plan without running the query');
+  const profileButton = modeButton(
+    'profile',
+    'Profile',
+    'Run the query and show the plan with rows and time per operator',
+  );
   const form = h(
     'form',
     {
