@@ -3,21 +3,16 @@
 // instead of every protein atom (a kinase domain has ~2,500 heavy atoms; a docked molecule ~30–50).
 import { inputError } from '../errors.js';
 import { isHeavy } from '../model/atoms.js';
-import type { Chain, PointAtom, Residue, Structure } from '../model/types.js';
+import type { Chain, PointAtom, Residue, NamedResidue, Structure } from '../model/types.js';
 import { chainOf } from '../select/chain.js';
 import { chainNumbering, residueLabel, uniprotNumber } from '../select/numbering.js';
 
 export const DEFAULT_CONTACT_CUTOFF = 4.0;
 const MAX_CUTOFF = 10;
 
-export interface ResidueContact {
+export interface ResidueContact extends NamedResidue {
   /** UniProt numbering where mapped (`M343`), author numbering with insertion code otherwise. */
   label: string;
-  chain: string;
-  author_number: number;
-  insertion_code: string;
-  uniprot_number: number | null;
-  name: string;
   /** The closest heavy-atom distance (Å). */
   distance: number;
 }

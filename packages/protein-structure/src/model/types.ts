@@ -86,3 +86,12 @@ export interface PointAtom {
   z: number;
   element: string;
 }
+
+/** A residue as the selection and contact calls name it: its chain, numbers and name ('LYS'). */
+export interface NamedResidue {
+  chain: string;
+  author_number: number;
+  insertion_code: string;
+  uniprot_number: number | null;
+  name: string;
+}

@@ -5,19 +5,13 @@
 import type { Problem } from '@evident/contract';
 import { inputErrors, pathOf } from '../errors.js';
 import { oneLetter } from '../model/residue-codes.js';
-import type { Chain, Residue, Structure } from '../model/types.js';
+import type { Chain, Residue, NamedResidue, Structure } from '../model/types.js';
 import { chainOf } from './chain.js';
 import { authorNumberOf, type ChainNumbering, chainNumbering, coversUniprot, uniprotNumber } from './numbering.js';
 
-export interface ResolvedResidue {
+export interface ResolvedResidue extends NamedResidue {
   /** The label as given (trimmed). */
   label: string;
-  chain: string;
-  author_number: number;
-  insertion_code: string;
-  uniprot_number: number | null;
-  /** Residue name in the structure ('LYS'). */
-  name: string;
   /** Which numbering the label matched. */
   numbering: 'uniprot' | 'author';
 }
