@@ -5,7 +5,7 @@
 // four multiply-adds. A column-at-a-time loop instead re-reads the whole vector from memory once per column,
 // which made these steps memory-bound (a basis of 160 columns of 100,000 rows is 128 MB).
 // The four-column sweep is written out in each kernel on purpose (a deliberate copy the duplicates tool lists): a
-// shared helper per sweep would be a call inside the hot loop and keep the four sums out of registers.
+// shared helper would put a call (and its four sums passed back) inside the hot loop.
 
 /** Rows per chunk: 8 KB of a vector, well inside L1 next to the four column streams. */
 const CHUNK = 1024;
