@@ -15,6 +15,7 @@ import { EmbeddedRunner } from './runner/embedded.js';
 import { PgBossWorker, enqueue, startBoss } from './runner/pgboss.js';
 import { loadJobKinds, type AnyKind } from './kinds/registry.js';
 import { kindSettingsOf } from './kinds/settings.js';
+import { removeStaleTempDirs } from '@evident/docking';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -32,6 +33,21 @@ export interface ServeOptions {
 }
 
 /** The one logger of a process: the HTTP API, the runner and callbacks all write through it. */
+/**
+ * Docking scratch folders left by a process that was killed (kill -9, OOM) go at start, not at this process's
+ * first docking (issue 37, point 9): @evident/docking's sweep removes only folders whose owner process is gone, and
+ * kills the orphaned Vina or Open Babel still working in them. In the background: a start never waits for it.
+ */
+function sweepDockingFolders(log: Pick<PinoLogger, 'info' | 'warn'>): void {
+  removeStaleTempDirs().then(
+    (r) => {
+      if (r.removed.length || r.killed.length)
+        log.info({ removed: r.removed, killed: r.killed.length }, 'removed stale docking folders');
+    },
+    (e: Error) => log.warn({ err: e.message }, 'sweeping stale docking folders failed'),
+  );
+}
+
 function serviceLogger(config: ServiceConfig, option: ServeOptions['logger']): PinoLogger {
   if (option === false) return createLogger('silent');
   return createLogger(config.logLevel, typeof option === 'object' ? option : {});
@@ -74,6 +90,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
   let enqueueJob: (job: Parameters<typeof enqueue>[2]) => Promise<void>;
   let cancelled: (id: string) => void = () => {};
   const log = serviceLogger(config, opts.logger);
+  sweepDockingFolders(log);
 
   if (!config.databaseUrl) {
     const pool = new ThreadPool(Math.max(1, config.workerThreads), {
@@ -179,6 +196,7 @@ async function startPgWorkerOn(
 export async function startWorker(config: ServiceConfig): Promise<{ close(): Promise<void> }> {
   if (!config.databaseUrl) throw new Error('evident-jobs worker needs DATABASE_URL (PostgreSQL mode)');
   const log = createLogger(config.logLevel).child({ role: 'worker' });
+  sweepDockingFolders(log);
   const kinds = await loadJobKinds(config.kindModules);
   const store = await openStore(config);
   const boss = await startBoss(config, 'worker', log);
