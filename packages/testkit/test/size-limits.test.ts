@@ -22,6 +22,8 @@ const EXEMPT_FILES = new Set(['packages/cypher/src/parser.ts']);
 // the list is edited).
 const PENDING: ReadonlySet<string> = new Set<string>([
   // kb-core (layers split, issue 39 point 3)
+  'packages/kb-core/src/facade/kb.ts: file',
+  'packages/kb-core/src/facade/view.ts: file',
   'packages/kb-core/src/embeddings/queue.ts: file',
   'packages/kb-core/src/graph/apply.ts: function addClaim',
   // cypher
