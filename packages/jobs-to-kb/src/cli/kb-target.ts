@@ -24,7 +24,6 @@ const refuse = (kb: string, what: string) =>
     'invalid_kb',
     `--kb ${kb} ${what}; nothing was written. --kb takes an existing Evident KB, or a new file path or an empty ` +
       'PostgreSQL database where one is created',
-    { status: 400 },
   );
 
 const listed = (names: readonly string[]) =>
@@ -156,7 +155,7 @@ async function checkPostgres(kb: string): Promise<void> {
     throw new ExportError(
       'kb_unavailable',
       `--kb ${redacted(kb)} ${why}: ${withoutPassword(err.message ?? String(e), kb)}`,
-      { status: 503, cause: e },
+      { cause: e },
     );
   } finally {
     await client.end().catch(() => undefined);

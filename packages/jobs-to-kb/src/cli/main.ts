@@ -7,6 +7,7 @@ import { createClient, EvidentApiError } from '@evident/job-service';
 import { open } from '@evident/kb';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { exportToKb } from '../export.js';
+import { ExportError } from '../errors.js';
 import { checkKbTarget } from './kb-target.js';
 import { CONDITION_TYPES, type ExportOptions, resolveOptions } from '../options.js';
 
@@ -51,14 +52,17 @@ const program = new Command('evident-export')
     // Before the job service is asked anything: a --kb that is not a KB location is the user's to fix first.
     await checkKbTarget(o.kb);
     const apiKey = o.apiKey ?? process.env.EVIDENT_API_KEY;
-    if (!apiKey) throw new Error('no API key: pass --api-key or set EVIDENT_API_KEY');
+    if (!apiKey) throw new ExportError('invalid_usage', 'no API key: pass --api-key or set EVIDENT_API_KEY');
     const baseUrl = o.url ?? process.env.EVIDENT_URL ?? 'http://127.0.0.1:8000';
     const client = createClient({ baseUrl, apiKey });
     // The job first: an unknown job, a wrong key or an unreachable service must not leave a new, empty base behind.
     try {
       await client.getJob(jobId);
     } catch (e) {
-      if (e instanceof TypeError) throw new Error(`cannot reach the job service at ${baseUrl}: ${causeOf(e)}`);
+      if (e instanceof TypeError)
+        throw new ExportError('job_service_unavailable', `cannot reach the job service at ${baseUrl}: ${causeOf(e)}`, {
+          cause: e,
+        });
       throw e;
     }
     await using db = await open(o.kb);
