@@ -5,13 +5,13 @@
 import { geneIndex, type GeneIndex } from '../druggability/table.js';
 import { TargetDiscoveryInputError } from '../errors.js';
 import { adjustBH } from '../stats/bh.js';
-import { subsetRows } from '../stats/matrix.js';
 import { camera } from './camera.js';
 import type { FitContext } from './context.js';
-import { rowEffects } from './effects.js';
+import { type FitEffects, fitEffects } from './fit-effects.js';
 import { fry } from './fry.js';
 import { GO_COLLECTIONS, type GeneSet, type GoCollection, goGeneSets, parseGmt } from './gene-sets.js';
-import { goanaGenes, goanaSet } from './goana.js';
+import { type GoanaGenes, goanaGenes, goanaSet } from './goana.js';
+import { type LeadingGenes, leadingGenes } from './leading.js';
 import { setRows } from './set-rows.js';
 
 export const ENRICHMENT_METHODS = ['goana', 'camera', 'fry'] as const;
@@ -126,6 +126,126 @@ function normalise(o: EnrichmentOptions) {
   };
 }
 
+type Options = ReturnType<typeof normalise>;
+type Collection = { name: string; sets: readonly GeneSet[] };
+
+/** The collections to test (GO as asked, then the user's GMT) and where they come from. */
+function loadCollections(o: Options, gmtText: string | undefined, genes: GeneIndex, warnings: string[]) {
+  const collections: Collection[] = [];
+  let source = '';
+  if (o.collections.length > 0) {
+    const go = goGeneSets();
+    source = go.source;
+    for (const c of o.collections) collections.push({ name: c, sets: go.byCollection.get(c) ?? [] });
+  }
+  if (gmtText !== undefined) {
+    const gmt = parseGmt(gmtText, genes, `${FIELD}.gene_sets`);
+    if (gmt.unresolved > 0)
+      warnings.push(
+        `gene_sets: ${gmt.unresolved} of ${gmt.identifiers} gene identifiers resolve to no human gene and were left out (e.g. ${gmt.unresolvedExamples.join(', ')})`,
+      );
+    collections.push({ name: 'GMT', sets: gmt.sets });
+    source = source ? `${source}; user GMT` : 'user GMT';
+  }
+  return { collections, source };
+}
+
+/** goana's rows of one collection, BH within it. */
+function goanaRows(
+  collection: string,
+  members: ReturnType<typeof setRows>,
+  goGenes: GoanaGenes,
+  entrez: readonly (number | null)[],
+  duplicated: boolean,
+  o: Options,
+  leading: LeadingGenes,
+): EnrichmentRow[] {
+  const out: EnrichmentRow[] = [];
+  for (const { set, rows: r } of members) {
+    const g = goanaSet(goGenes, duplicated ? new Set(r.map((i) => entrez[i]!)) : r.map((i) => entrez[i]!));
+    if (g.size < o.minSize || g.size > o.maxSize) continue;
+    const direction = g.pDown < g.pUp ? 'down' : 'up';
+    const de = direction === 'up' ? goGenes.up : goGenes.down;
+    out.push({
+      method: 'goana',
+      collection,
+      set_id: set.id,
+      set_name: set.name,
+      size: g.size,
+      direction,
+      p_value: Math.min(g.pUp, g.pDown),
+      fdr: NaN,
+      up: g.up,
+      down: g.down,
+      p_up: g.pUp,
+      p_down: g.pDown,
+      leading_genes: leading(r, direction, (i) => de.has(entrez[i]!)),
+    });
+  }
+  const adj = adjustBH(out.map((x) => x.p_value));
+  out.forEach((x, k) => {
+    x.fdr = adj[k]!;
+  });
+  return out;
+}
+
+/** camera's and fry's rows of one collection (BH within each), and how many sets they tested. */
+function fitRows(
+  collection: string,
+  members: ReturnType<typeof setRows>,
+  { fx, rowMap }: FitEffects,
+  o: Options,
+  leading: LeadingGenes,
+): { rows: EnrichmentRow[]; tested: number } {
+  const G = rowMap.length;
+  const inRange = members
+    .map(({ set, rows: r }) => ({
+      set,
+      rows: r,
+      fit: fx.sign.length === G ? r : r.map((i) => rowMap[i]!).filter((i) => i >= 0), // rows of the complete-row fit
+    }))
+    .filter((m) => m.fit.length >= o.minSize && m.fit.length <= o.maxSize);
+  const rows: EnrichmentRow[] = [];
+  if (inRange.length === 0) return { rows, tested: 0 };
+  const fitSets = inRange.map((m) => m.fit);
+  const base = (k: number) => ({ collection, set_id: inRange[k]!.set.id, set_name: inRange[k]!.set.name });
+  if (o.methods.includes('camera')) {
+    const res = camera(fx, fitSets, o.cor);
+    const adj = adjustBH(res.map((x) => x.pValue));
+    res.forEach((x, k) => {
+      rows.push({
+        method: 'camera',
+        ...base(k),
+        size: x.size,
+        direction: x.direction,
+        p_value: x.pValue,
+        fdr: adj[k]!,
+        ...(o.cor === null ? { correlation: x.correlation } : {}),
+        leading_genes: leading(inRange[k]!.rows, x.direction),
+      });
+    });
+  }
+  if (o.methods.includes('fry')) {
+    const res = fry(fx, fitSets);
+    const adj = adjustBH(res.map((x) => x.pValue));
+    const adjMixed = adjustBH(res.map((x) => x.pValueMixed));
+    res.forEach((x, k) => {
+      rows.push({
+        method: 'fry',
+        ...base(k),
+        size: x.size,
+        direction: x.direction,
+        p_value: x.pValue,
+        fdr: adj[k]!,
+        p_value_mixed: x.pValueMixed,
+        fdr_mixed: adjMixed[k]!,
+        leading_genes: leading(inRange[k]!.rows, x.direction),
+      });
+    });
+  }
+  return { rows, tested: inRange.length };
+}
+
 /**
  * Enrichment of a discovery run (`fitContextOf(run.de, run.features.geneOf)` from `runDiscovery`). Bad options or
  * gene sets throw TargetDiscoveryInputError (400 in the job API); what cannot be computed is said in `warnings`.
@@ -137,22 +257,7 @@ export function enrich(
 ): EnrichmentResult {
   const o = normalise(options);
   const warnings: string[] = [];
-  const collections: { name: string; sets: readonly GeneSet[] }[] = [];
-  let source = '';
-  if (o.collections.length > 0) {
-    const go = goGeneSets();
-    source = go.source;
-    for (const c of o.collections) collections.push({ name: c, sets: go.byCollection.get(c) ?? [] });
-  }
-  if (options.gene_sets !== undefined) {
-    const gmt = parseGmt(options.gene_sets, genes, `${FIELD}.gene_sets`);
-    if (gmt.unresolved > 0)
-      warnings.push(
-        `gene_sets: ${gmt.unresolved} of ${gmt.identifiers} gene identifiers resolve to no human gene and were left out (e.g. ${gmt.unresolvedExamples.join(', ')})`,
-      );
-    collections.push({ name: 'GMT', sets: gmt.sets });
-    source = source ? `${source}; user GMT` : 'user GMT';
-  }
+  const { collections, source } = loadCollections(o, options.gene_sets, genes, warnings);
 
   const G = ctx.featureIds.length;
   const entrez = ctx.genes.map((g) => (g ? Number(g.entrez_id) : null));
@@ -166,103 +271,19 @@ export function enrich(
       'no tested feature resolved to a human gene with an Entrez id, so no gene set can be tested: name features by gene (symbol, Entrez, Ensembl) or give options.feature_annotation',
     );
 
-  // camera and fry refit every row: complete rows of a limma fit only
-  let fx: ReturnType<typeof rowEffects> | undefined;
-  let rowMap: Int32Array | undefined; // tested row -> row of fx (-1: left out)
+  // camera and fry refit every row: complete rows of a limma fit only; fry and camera's estimated correlation read
+  // every effect, camera alone needs two numbers a row
   const wantsFit = o.methods.includes('camera') || o.methods.includes('fry');
-  if (wantsFit && rowsWithGene > 0) {
-    if (!ctx.fit) {
-      warnings.push(
-        `camera and fry need a limma linear model; the ${ctx.pipeline} pipeline has none, so they did not run${o.methods.includes('goana') ? ' (goana did)' : ''} (use options.method "voom" for counts)`,
-      );
-    } else {
-      const { values, weights, design, coefficient } = ctx.fit;
-      if (design.n - design.p < 1)
-        throw new TargetDiscoveryInputError(
-          'too_few_samples',
-          FIELD,
-          'camera and fry need residual degrees of freedom: the design has as many coefficients as samples',
-        );
-      const complete = new Uint8Array(G);
-      let nComplete = 0;
-      rowMap = new Int32Array(G).fill(-1);
-      for (let g = 0; g < G; g++) {
-        let ok = 1;
-        for (let j = 0; j < values.ncol; j++) if (Number.isNaN(values.data[g * values.ncol + j])) ok = 0;
-        complete[g] = ok;
-        if (ok) rowMap[g] = nComplete++;
-      }
-      if (nComplete < G)
-        warnings.push(
-          `camera and fry: ${G - nComplete} row(s) with missing values left out (limma's camera and fry need complete rows)`,
-        );
-      // fry and camera's estimated correlation read every effect; camera alone needs two numbers a row
-      const keepEffects = o.methods.includes('fry') || o.cor === null;
-      fx =
-        nComplete === G
-          ? rowEffects(values, design, coefficient, weights, keepEffects)
-          : rowEffects(
-              subsetRows(values, complete),
-              design,
-              coefficient,
-              weights ? subsetRows(weights, complete) : undefined,
-              keepEffects,
-            );
-    }
-  }
+  const fit =
+    wantsFit && rowsWithGene > 0
+      ? fitEffects(ctx, o.methods.includes('fry') || o.cor === null, o.methods.includes('goana'), FIELD, warnings)
+      : undefined;
   const goGenes = o.methods.includes('goana') ? goanaGenes(entrez, ctx.pValue, ctx.logFC, o.fdr) : undefined;
   if (goGenes && goGenes.up.size + goGenes.down.size === 0 && rowsWithGene > 0)
     warnings.push(
       `goana: no gene has a BH-adjusted p-value below ${o.fdr}, so there is nothing to test (as limma's goana)`,
     );
-
-  // a row's label once, however many sets list it among their leading genes
-  const labels: (string | undefined)[] = new Array(G);
-  const label = (i: number) => {
-    let l = labels[i];
-    if (l === undefined) {
-      l = ctx.genes[i]?.symbol ?? ctx.featureIds[i]!;
-      labels[i] = l;
-    }
-    return l;
-  };
-  // leading genes: the set's rows moving its way, smallest p first (ties in row order; NaN last), the smallest
-  // `o.leading` kept by insertion into a short sorted buffer: a set's rows are read once, nothing is sorted. One key
-  // a row and direction: its p (NaN as 2, after every p), or Infinity when it moves the other way (never kept).
-  const keyUp = new Float64Array(G);
-  const keyDown = new Float64Array(G);
-  for (let i = 0; i < G; i++) {
-    const p = Number.isNaN(ctx.pValue[i]!) ? 2 : ctx.pValue[i]!;
-    const fc = ctx.logFC[i]!;
-    keyUp[i] = fc > 0 ? p : Infinity;
-    keyDown[i] = fc < 0 ? p : Infinity;
-  }
-  const top = new Int32Array(o.leading);
-  const leading = (rows: Int32Array, dir: 'up' | 'down', keep?: (i: number) => boolean) => {
-    const cap = o.leading;
-    if (cap === 0) return [];
-    const key = dir === 'up' ? keyUp : keyDown;
-    let k = 0;
-    let worst = Infinity; // the last kept key once the buffer is full: only a smaller one (or a tie earlier) gets in
-    for (let r = 0; r < rows.length; r++) {
-      const i = rows[r]!;
-      const ki = key[i]!;
-      if (!(ki <= worst) || ki === Infinity || (keep !== undefined && !keep(i))) continue;
-      if (ki === worst && i > top[k - 1]!) continue;
-      let j = k < cap ? k++ : k - 1;
-      for (; j > 0; j--) {
-        const prev = top[j - 1]!;
-        const kp = key[prev]!;
-        if (!(ki < kp || (ki === kp && i < prev))) break;
-        top[j] = prev;
-      }
-      top[j] = i;
-      if (k === cap) worst = key[top[k - 1]!]!;
-    }
-    const out: string[] = new Array(k);
-    for (let j = 0; j < k; j++) out[j] = label(top[j]!);
-    return out;
-  };
+  const leading = leadingGenes(ctx, o.leading);
 
   const rows: EnrichmentRow[] = [];
   const setsTested: Record<string, number> = {};
@@ -271,86 +292,14 @@ export function enrich(
     const members = setRows(sets, entrez, o.minSize, o.maxSize);
     let tested = 0;
     if (goGenes && goGenes.up.size + goGenes.down.size > 0) {
-      const out: EnrichmentRow[] = [];
-      for (const { set, rows: r } of members) {
-        const g = goanaSet(goGenes, duplicated ? new Set(r.map((i) => entrez[i]!)) : r.map((i) => entrez[i]!));
-        if (g.size < o.minSize || g.size > o.maxSize) continue;
-        const direction = g.pDown < g.pUp ? 'down' : 'up';
-        const de = direction === 'up' ? goGenes.up : goGenes.down;
-        out.push({
-          method: 'goana',
-          collection,
-          set_id: set.id,
-          set_name: set.name,
-          size: g.size,
-          direction,
-          p_value: Math.min(g.pUp, g.pDown),
-          fdr: NaN,
-          up: g.up,
-          down: g.down,
-          p_up: g.pUp,
-          p_down: g.pDown,
-          leading_genes: leading(r, direction, (i) => de.has(entrez[i]!)),
-        });
-      }
-      const adj = adjustBH(out.map((x) => x.p_value));
-      out.forEach((x, k) => {
-        x.fdr = adj[k]!;
-      });
+      const out = goanaRows(collection, members, goGenes, entrez, duplicated, o, leading);
       rows.push(...out);
-      tested = Math.max(tested, out.length);
+      tested = out.length;
     }
-    if (fx && rowMap) {
-      const map = rowMap;
-      const inRange = members
-        .map(({ set, rows: r }) => ({
-          set,
-          rows: r,
-          fit: fx!.sign.length === G ? r : r.map((i) => map[i]!).filter((i) => i >= 0), // rows of the complete-row fit
-        }))
-        .filter((m) => m.fit.length >= o.minSize && m.fit.length <= o.maxSize);
-      tested = Math.max(tested, inRange.length);
-      const fitSets = inRange.map((m) => m.fit);
-      if (o.methods.includes('camera') && inRange.length > 0) {
-        const res = camera(fx, fitSets, o.cor);
-        const adj = adjustBH(res.map((x) => x.pValue));
-        res.forEach((x, k) => {
-          const m = inRange[k]!;
-          rows.push({
-            method: 'camera',
-            collection,
-            set_id: m.set.id,
-            set_name: m.set.name,
-            size: x.size,
-            direction: x.direction,
-            p_value: x.pValue,
-            fdr: adj[k]!,
-            ...(o.cor === null ? { correlation: x.correlation } : {}),
-            leading_genes: leading(m.rows, x.direction),
-          });
-        });
-      }
-      if (o.methods.includes('fry') && inRange.length > 0) {
-        const res = fry(fx, fitSets);
-        const adj = adjustBH(res.map((x) => x.pValue));
-        const adjMixed = adjustBH(res.map((x) => x.pValueMixed));
-        res.forEach((x, k) => {
-          const m = inRange[k]!;
-          rows.push({
-            method: 'fry',
-            collection,
-            set_id: m.set.id,
-            set_name: m.set.name,
-            size: x.size,
-            direction: x.direction,
-            p_value: x.pValue,
-            fdr: adj[k]!,
-            p_value_mixed: x.pValueMixed,
-            fdr_mixed: adjMixed[k]!,
-            leading_genes: leading(m.rows, x.direction),
-          });
-        });
-      }
+    if (fit) {
+      const out = fitRows(collection, members, fit, o, leading);
+      rows.push(...out.rows);
+      tested = Math.max(tested, out.tested);
     }
     setsTested[collection] = tested;
     if (tested === 0 && rowsWithGene > 0)
