@@ -107,20 +107,18 @@ export function buildDataset(raw: RawTable, meta: Metadata, spec: GroupSpec): Da
       `no sample id of the expression matrix appears in the metadata's "${meta.idColumn}" column (matrix: ${matrixSamples.slice(0, 5).join(', ')}...; metadata: ${meta.sampleIds.slice(0, 5).join(', ')}...)`,
     );
   }
-  const dupF = firstDuplicate(featureIds);
-  if (dupF !== undefined)
-    throw new TargetDiscoveryInputError(
-      'duplicate_ids',
-      'expression_matrix',
-      `feature id "${dupF}" appears more than once in the expression matrix`,
-    );
-  const dupS = firstDuplicate(matrixSamples);
-  if (dupS !== undefined)
-    throw new TargetDiscoveryInputError(
-      'duplicate_ids',
-      'expression_matrix',
-      `sample id "${dupS}" appears more than once in the expression matrix`,
-    );
+  for (const [what, ids] of [
+    ['feature', featureIds],
+    ['sample', matrixSamples],
+  ] as const) {
+    const dup = firstDuplicate(ids);
+    if (dup !== undefined)
+      throw new TargetDiscoveryInputError(
+        'duplicate_ids',
+        'expression_matrix',
+        `${what} id "${dup}" appears more than once in the expression matrix`,
+      );
+  }
 
   const metaIndex = new Map(meta.sampleIds.map((id, i) => [id, i]));
   const covNames = spec.covariates ?? [];
