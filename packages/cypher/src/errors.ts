@@ -1,7 +1,7 @@
 // The openCypher TCK's error kinds as typed errors over the one Evident error base. `code` is stable and
 // snake_case (`cypher_syntax_error`, …); `detail` is the TCK's detail name (`UndefinedVariable`, …); `phase`
 // says whether the error came before any graph access (compile) or while running (runtime).
-import { EvidentError } from '@evident/contract';
+import { defineCatalogue, EvidentError, statusOf } from '@evident/contract';
 
 export type CypherErrorKind =
   | 'SyntaxError'
@@ -23,7 +23,32 @@ export interface Position {
   offset: number;
 }
 
-const CODES: Record<CypherErrorKind, string> = {
+/**
+ * The engine's error codes, in one table: code → HTTP status and meaning. Each error takes its status from it;
+ * test/error-catalogue.test.ts checks that every code thrown in src is in it.
+ */
+export const CYPHER_ERRORS = defineCatalogue({
+  cypher_syntax_error: { status: 400, meaning: 'the text is not openCypher (with line and column)' },
+  cypher_semantic_error: { status: 400, meaning: 'a query that parses but means nothing (an undefined variable, …)' },
+  cypher_type_error: { status: 400, meaning: 'a value of the wrong type for an operator or function' },
+  cypher_argument_error: { status: 400, meaning: 'an argument a function does not take' },
+  cypher_arithmetic_error: { status: 400, meaning: 'an integer overflow, a division by zero' },
+  cypher_constraint_failed: { status: 400, meaning: 'a write that breaks a constraint (deleting a connected node)' },
+  cypher_entity_not_found: { status: 400, meaning: 'a deleted node or relationship read' },
+  cypher_parameter_missing: { status: 400, meaning: 'a $parameter the call does not give' },
+  cypher_procedure_error: { status: 400, meaning: 'a procedure call the engine refuses' },
+  cypher_timeout: { status: 408, meaning: 'the query ran past its time budget' },
+  cypher_too_many_rows: { status: 413, meaning: 'more rows than max_rows' },
+  cypher_list_too_large: { status: 413, meaning: 'a list longer than max_list_size' },
+  cypher_string_too_long: { status: 413, meaning: 'a string longer than max_string_length' },
+  cypher_memory_exceeded: { status: 413, meaning: 'more memory held than max_memory_bytes' },
+  cypher_value_too_deep: { status: 413, meaning: 'a value nested deeper than the limit' },
+  cypher_regex_too_large: { status: 400, meaning: 'a regular expression past its size or work limit' },
+});
+
+export type CypherCode = keyof typeof CYPHER_ERRORS;
+
+const CODES: Record<CypherErrorKind, CypherCode> = {
   SyntaxError: 'cypher_syntax_error',
   SemanticError: 'cypher_semantic_error',
   TypeError: 'cypher_type_error',
@@ -44,7 +69,7 @@ export class CypherError extends EvidentError {
   constructor(kind: CypherErrorKind, detail: string, message: string, phase: CypherPhase, position?: Position) {
     const where = position ? ` (line ${position.line}, column ${position.column})` : '';
     super(CODES[kind], `${message}${where}`, {
-      status: 400,
+      status: statusOf(CYPHER_ERRORS, CODES[kind]),
       problems: [{ path: '/cypher', message: `${detail}: ${message}${where}` }],
     });
     this.kind = kind;
@@ -106,16 +131,6 @@ export type CypherLimitCode =
   | 'cypher_value_too_deep'
   | 'cypher_regex_too_large';
 
-const LIMIT_STATUS: Record<CypherLimitCode, number> = {
-  cypher_timeout: 408,
-  cypher_too_many_rows: 413,
-  cypher_list_too_large: 413,
-  cypher_string_too_long: 413,
-  cypher_memory_exceeded: 413,
-  cypher_value_too_deep: 413,
-  cypher_regex_too_large: 400,
-};
-
 /**
  * A query stopped by a budget: past its time, its rows, the size of a list or string it builds, the memory it
  * holds, or the work of one regular expression. `limit` names the budget as the wire names it (`max_rows`,
@@ -126,7 +141,7 @@ export class CypherLimitError extends EvidentError {
   readonly value: number;
 
   constructor(code: CypherLimitCode, limit: string, value: number, message: string) {
-    super(code, message, { status: LIMIT_STATUS[code], problems: [{ path: `/${limit}`, message }] });
+    super(code, message, { status: statusOf(CYPHER_ERRORS, code), problems: [{ path: `/${limit}`, message }] });
     this.limit = limit;
     this.value = value;
   }
