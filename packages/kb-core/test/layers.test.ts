@@ -55,7 +55,8 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 }
 
 // `import ... from '…'`, `import '…'`, `export ... from '…'`, `import('…')`, over several lines too.
-const SPECIFIERS = /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const SPECIFIERS =
+  /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Relative module specifiers of a file's import statements, comments removed first. */
 export function importsOf(text: string): string[] {
@@ -74,7 +75,7 @@ function violations(): string[] {
     const from = partOf(file);
     for (const spec of importsOf(readFileSync(file, 'utf8'))) {
       const target = resolve(dirname(file), spec);
-      if (!target.startsWith(SRC + '/')) {
+      if (!target.startsWith(`${SRC}/`)) {
         found.push(`${relative(SRC, file)} imports ${spec}, outside src`);
         continue;
       }

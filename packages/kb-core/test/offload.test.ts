@@ -1,4 +1,4 @@
-// The replica thread (src/offload): Cypher and what-ifs on it answer what the caller's thread answers, as of every
+// The replica thread (src/replica): Cypher and what-ifs on it answer what the caller's thread answers, as of every
 // write acknowledged before them; a call past its time budget or its thread's heap cap is stopped (the thread with
 // it) and answered in a 4xx, and the next call gets a fresh replica; the queue is bounded (429 busy); an idle
 // thread ends.
@@ -26,7 +26,8 @@ async function sameBothWays(db: KbDB, at: string): Promise<void> {
 }
 
 /** The replica thread of a base, as the tests read it (private). */
-const replicaOf = (db: KbDB) => (db as unknown as { replica?: { threadRunning: boolean } }).replica;
+const replicaOf = (db: KbDB) =>
+  (db as unknown as { offThread: { replica?: { threadRunning: boolean } } }).offThread.replica;
 
 test('off the thread, rawQuery answers what it answers on the caller thread, as of every acknowledged write', async () => {
   const t = tempKb();

@@ -24,8 +24,6 @@ const PENDING: ReadonlySet<string> = new Set<string>([
   // kb-core (layers split, issue 39 point 3)
   'packages/kb-core/src/facade/kb.ts: file',
   'packages/kb-core/src/facade/view.ts: file',
-  'packages/kb-core/src/embeddings/queue.ts: file',
-  'packages/kb-core/src/graph/apply.ts: function addClaim',
   // job-service
   'packages/job-service/src/api/routes/submit.ts: function submitRoutes',
   'packages/job-service/src/store/postgres.ts: file',

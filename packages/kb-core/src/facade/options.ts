@@ -1,6 +1,7 @@
 // How a base is opened: the options of open() and quickstart(), under the upstream API's names.
 import { callForm } from '../call-forms.js';
-import type { ConfidencePolicy } from '../model/confidence.js';
+import { KbValidationError } from '../errors.js';
+import { CONFIDENCE_POLICIES, type ConfidencePolicy } from '../model/confidence.js';
 import type * as extract from './extraction-port.js';
 import type { EmbeddingPort } from '../embeddings/port.js';
 
@@ -75,4 +76,22 @@ export function openOptionsOf(args: readonly unknown[]): OpenOptions {
  */
 export function quickstartOptionsOf(args: readonly unknown[]): QuickstartOptions {
   return callForm<QuickstartOptions>(args, ['vocabs', 'curator'], ['array', 'string'], QUICKSTART_OPTION_KEYS);
+}
+
+/** open()'s `strict`, `backend` and `curator`, checked, with their defaults. */
+export function checkOpenOptions(options: OpenOptions): { backend: Backend; policy: ConfidencePolicy } {
+  if (options.strict !== undefined && typeof options.strict !== 'boolean')
+    throw new KbValidationError('invalid_type', 'strict', 'must be true or false');
+  const backend = options.backend ?? 'graph';
+  if (!BACKENDS.includes(backend)) {
+    throw new KbValidationError(
+      'unknown_backend',
+      'backend',
+      `unknown backend '${String(backend)}'; use one of ${BACKENDS.join(', ')}`,
+    );
+  }
+  const policy = options.curator ?? 'heuristic';
+  if (!CONFIDENCE_POLICIES.includes(policy))
+    throw new KbValidationError('invalid_value', 'curator', "must be 'heuristic' or 'none'");
+  return { backend, policy };
 }

@@ -9,40 +9,23 @@ import { knowledgeHealth, type KnowledgeHealth } from '../analytics/health.js';
 import {
   findConfidenceAlerts,
   findGaps,
-  qualityReport,
-  schemaOf,
   type ConfidenceAlertOptions,
   type ExpectedPattern,
 } from '../analytics/quality.js';
 import { findBridges, type Bridge } from '../analytics/bridges.js';
 import { indexStats } from '../analytics/stats.js';
-import { answerableInquiries, checkInquiryMatches, getInquiry, openInquiries } from '../graph/inquiry-reads.js';
+import { answerableInquiries, checkInquiryMatches } from '../graph/inquiry-reads.js';
 import { callForm, optionsOf } from '../call-forms.js';
-import { rawQuery, type RawQueryOptions, type RawQueryResult } from '../cypher/raw-query.js';
 import { normalizeToken } from '../model/normalize.js';
-import * as R from '../reasoning/index.js';
+import { CONTEXT_READS, type ContextReads, installMethods, TOPOLOGY_READS, type TopologyReads } from './reads.js';
 import { TopologyStage } from '../topology/stage.js';
 import { runSearch, runSearchEntities, type SearchEntitiesOptions, type SearchOptions } from '../search/stage.js';
 import type { EntitySearchAnswer, SearchAnswer, SearchMode } from '../search/search.js';
-import type {
-  ComputeTopologyOptions,
-  CrossDomainBridge,
-  EmbeddingResult,
-  Topic,
-  TopicContents,
-  TopicDensity,
-  TopologyResult,
-} from '../topology/index.js';
+import type { EmbeddingResult } from '../topology/index.js';
 import type { Claim, Entity, EntitySummary, ExplainFrame, Inquiry, Path, QueryFrame } from '../types.js';
+import type { ClaimsForOptions, EmbeddingOptions, InquiryMatchOptions, ListEntitiesOptions } from './view-options.js';
 
-/** generateStructuralEmbeddings' options. */
-export interface EmbeddingOptions {
-  dim?: number;
-  seed?: number;
-  /** Run the SVD on a worker thread of its own, so the caller's event loop stays free (src/offload). Default false. */
-  off_thread?: boolean;
-  progress?: (stage: string, fraction: number) => void;
-}
+export type { ClaimsForOptions, EmbeddingOptions, InquiryMatchOptions, ListEntitiesOptions };
 
 /** What a view needs from its owner: a liveness check, and catching up with other writers. */
 export interface ViewHost {
@@ -53,29 +36,10 @@ export interface ViewHost {
 }
 
 const QUERY_KEYS = ['depth', 'max_entities'] as const;
-
-export interface ListEntitiesOptions {
-  entity_type?: string;
-  min_claims?: number;
-  limit?: number;
-  offset?: number;
-}
-
-export interface InquiryMatchOptions {
-  subject_id?: string;
-  object_id?: string;
-  predicate?: string;
-}
-
-export interface ClaimsForOptions {
-  predicate_type?: string;
-  /** 'active' (default) or 'all' (retracted and degraded claims too, for audit). */
-  status?: 'active' | 'all';
-}
-
 /** What a base and a view both answer: KbView's public reads (KbDB delegates them to a live KbView). */
 export type KbReader = { [K in keyof KbView]: KbView[K] };
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: its interface's members are installed by its static block
 export class KbView {
   /** @internal */
   protected readonly ref: StateRef;
@@ -362,16 +326,6 @@ export class KbView {
     return out;
   }
 
-  async openInquiries(): Promise<Inquiry[]> {
-    await this.host.beforeRead();
-    return openInquiries(this.ctx());
-  }
-
-  async getInquiry(inquiryId: string): Promise<Inquiry | null> {
-    await this.host.beforeRead();
-    return getInquiry(this.ctx(), inquiryId);
-  }
-
   /**
    * With both entities (ids or names): the open inquiries a claim linking them would answer. With one or
    * neither (the seed's `check_inquiry_matches()`): the open inquiries, naming that entity if one is given, that
@@ -399,11 +353,6 @@ export class KbView {
   async knowledgeHealth(): Promise<KnowledgeHealth> {
     await this.host.beforeRead();
     return knowledgeHealth(this.ctx(), this.now());
-  }
-
-  async qualityReport(): Promise<ReturnType<typeof qualityReport>> {
-    await this.host.beforeRead();
-    return qualityReport(this.ctx());
   }
 
   async findGaps(expected_patterns?: ExpectedPattern[], o?: { limit?: number }): Promise<ReturnType<typeof findGaps>> {
@@ -443,11 +392,6 @@ export class KbView {
     return findConfidenceAlerts(this.ctx(), this.now(), options);
   }
 
-  async schema(): Promise<ReturnType<typeof schemaOf>> {
-    await this.host.beforeRead();
-    return schemaOf(this.ctx());
-  }
-
   async stats() {
     await this.host.beforeRead();
     const store = this.host.describeStore();
@@ -455,32 +399,6 @@ export class KbView {
   }
 
   // ---- topology and structural embeddings (src/topology/README.md) ------------------------------------
-
-  /** Leiden topics of the entity graph of active claims, with coarser levels; kept for the reads below. */
-  async computeTopology(options?: ComputeTopologyOptions): Promise<TopologyResult> {
-    await this.host.beforeRead();
-    return this.topo.computeTopology(options);
-  }
-
-  async topics(options?: { level?: number }): Promise<Topic[]> {
-    await this.host.beforeRead();
-    return this.topo.topics(options);
-  }
-
-  async densityMap(options?: { level?: number }): Promise<TopicDensity[]> {
-    await this.host.beforeRead();
-    return this.topo.densityMap(options);
-  }
-
-  async crossDomainBridges(options?: { top_k?: number; level?: number }): Promise<CrossDomainBridge[]> {
-    await this.host.beforeRead();
-    return this.topo.crossDomainBridges(options);
-  }
-
-  async queryTopic(topic_id: string, options?: { limit?: number }): Promise<TopicContents> {
-    await this.host.beforeRead();
-    return this.topo.queryTopic(topic_id, options);
-  }
 
   async generateStructuralEmbeddings(options?: EmbeddingOptions): Promise<EmbeddingResult> {
     await this.host.beforeRead();
@@ -492,84 +410,25 @@ export class KbView {
     return this.topo.generateEmbeddings('weighted', options);
   }
 
-  async entityEmbedding(id: string, options?: { kind?: 'structural' | 'weighted' }) {
-    await this.host.beforeRead();
-    return this.topo.entityEmbedding(id, options);
-  }
-
-  async similarEntities(id: string, options?: { k?: number; kind?: 'structural' | 'weighted' }) {
-    await this.host.beforeRead();
-    return this.topo.similarEntities(id, options);
-  }
-  /** A read-only openCypher query over the graph as this view sees it (src/cypher/README.md). */
-  async rawQuery(cypher: string, params?: Record<string, unknown>, options?: RawQueryOptions): Promise<RawQueryResult> {
-    await this.host.beforeRead();
-    return rawQuery(this.ctx(), cypher, params, options);
-  }
-
-  // ---- reasoning over evidence (src/reasoning; packages/kb/README.md, "Reasoning over evidence") -----------
-
-  /** What retractCascade(source_id) (retract with cascade: false) would retract, degrade, orphan and weaken. */
-  async impact(source_id: string, options: { cascade?: boolean } = {}): Promise<R.Impact> {
-    await this.host.beforeRead();
-    return R.impact(this.ctx(), source_id, options);
-  }
-
-  /** A claim's provenance trail (claim id), or the trail of every claim about an entity (id or name). */
-  async audit(ref: string): Promise<R.Audit> {
-    await this.host.beforeRead();
-    return R.audit(this.ctx(), ref);
-  }
-
-  /** What changed in (since, until]: claims added, retracted, degraded; new entities; changed relationships. */
-  async drift(options: R.DriftOptions): Promise<R.Drift> {
-    await this.host.beforeRead();
-    return R.drift(this.ctx(), options);
-  }
-
-  /** Single-source relationships that other claims derive from or many paths pass through. */
-  async fragile(options: { limit?: number } = {}): Promise<R.FragileFact[]> {
-    await this.host.beforeRead();
-    return R.fragile(this.ctx(), options);
-  }
-
-  /** Relationships whose newest active claim is older than `days`. */
-  async stale(options: { days: number; limit?: number }): Promise<ReturnType<typeof R.stale>> {
-    await this.host.beforeRead();
-    return R.stale(this.ctx(), options);
-  }
-
-  async sourceReliability(
-    options: { by?: 'source' | 'source_type'; limit?: number } = {},
-  ): Promise<R.SourceReliability[]> {
-    await this.host.beforeRead();
-    return R.sourceReliability(this.ctx(), options);
-  }
-
-  /** What sources assert about an entity (or between two), how many agree, and contradictions. */
-  async consensus(a: string, b?: string): Promise<R.Consensus> {
-    await this.host.beforeRead();
-    return R.consensus(this.ctx(), a, b);
-  }
-
-  /** Two-hop inferences by the vocabulary's predicate compositions, not already stated. */
-  async predict(entity: string, options: { top_k?: number } = {}): Promise<R.Prediction[]> {
-    await this.host.beforeRead();
-    return R.predict(this.ctx(), entity, options);
-  }
-
-  async evolution(entity: string): Promise<R.Evolution> {
-    await this.host.beforeRead();
-    return R.evolution(this.ctx(), entity);
-  }
-
-  async blindspots(options: { min_claims?: number; limit?: number } = {}): Promise<R.Blindspots> {
-    await this.host.beforeRead();
-    return R.blindspots(this.ctx(), options);
-  }
-
-  async testHypothesis(subject: string, predicate: string, object: string): Promise<R.HypothesisTest> {
-    await this.host.beforeRead();
-    return R.testHypothesis(this.ctx(), subject, predicate, object);
+  // The reads of the tables in reads.ts: each waits as every read does, then forwards.
+  static {
+    const overContext = (fn: (rc: ReadContext, ...a: never[]) => unknown) =>
+      async function (this: KbView, ...a: never[]) {
+        await this.host.beforeRead();
+        return fn(this.ctx(), ...a);
+      };
+    const onTopology = (name: (typeof TOPOLOGY_READS)[number]) =>
+      async function (this: KbView, ...a: unknown[]) {
+        await this.host.beforeRead();
+        return (this.topo[name] as (...x: unknown[]) => unknown)(...a);
+      };
+    installMethods(
+      KbView.prototype,
+      Object.fromEntries(Object.entries(CONTEXT_READS).map(([name, fn]) => [name, overContext(fn)])),
+    );
+    installMethods(KbView.prototype, Object.fromEntries(TOPOLOGY_READS.map((name) => [name, onTopology(name)])));
   }
 }
+
+/** The table-driven reads (reads.ts), declared on KbView's type. */
+export interface KbView extends ContextReads, TopologyReads {}

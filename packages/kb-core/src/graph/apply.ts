@@ -35,7 +35,6 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
   const objectTypeRaw = a.objectType;
   const sourceType = a.sourceType;
   const sourceId = a.sourceId;
-  const provenance = a.provenance;
   const idCounter = a.idCounter;
   const ts = a.ts;
   const E = g.entities;
@@ -103,40 +102,7 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
   C.sourceType.a[c] = st;
   C.conf.a[c] = a.confidence;
   C.ts.a[c] = ts;
-  // Keep the raw spellings only when they differ from what the index can rebuild. Predicate p is named
-  // `predicate` (it was looked up by that), and entity s has type subjectType unless it was found under a type
-  // unified with its own (a protein claim about an entity first stated as a gene), which leaves a mark in
-  // otherTypes: the entities' types are loaded only then.
-  const names = E.name;
-  if (
-    ((sameName & 1) === 0 && subjectName !== names[s]) ||
-    subjectTypeRaw !== subjectType ||
-    ((sameName & 2) === 0 && objectName !== names[o]) ||
-    objectTypeRaw !== objectType ||
-    (E.otherTypes.size !== 0 && (E.type[s] !== subjectType || E.type[o] !== objectType)) ||
-    relationship !== predicate ||
-    predicateClass !== g.predClass[p] ||
-    sourceType !== C.sourceTypeName[st]
-  ) {
-    C.raw.set(c, {
-      subject: [subjectName, subjectTypeRaw],
-      predicate: [relationship, predicateClass],
-      object: [objectName, objectTypeRaw],
-      source_type: sourceType,
-    });
-  }
-  if (provenance) C.provenance.set(c, provenance);
-  if (a.payload !== undefined) C.payload.set(c, a.payload);
-  const derived = provenance?.derived_from;
-  if (derived) {
-    for (const id of derived) {
-      const parent = C.indexOf(id);
-      if (parent === undefined) continue;
-      const list = C.dependents.get(parent);
-      if (list) list.push(c);
-      else C.dependents.set(parent, [c]);
-    }
-  }
+  keepExtras(g, a, c, s, o, p, st, sameName, subjectType, objectType, predicate);
 
   // A new source for the fact corroborates it; the same source again cannot reach here (duplicate).
   g.activeClaims++;
@@ -226,4 +192,59 @@ export function applyRetract(
   g.retractions.push({ ts, source_id: e.source_id, reason: e.reason, cascade: e.cascade, retracted, degraded });
   events?.push({ name: 'source_retracted', source_id: e.source_id, reason: e.reason, retracted, degraded });
   return { retracted, degraded };
+}
+
+/**
+ * What a claim keeps beside its columns: its raw spellings when they differ from what the index can rebuild,
+ * its provenance and payload, and its place among the dependents of the claims it derives from.
+ */
+function keepExtras(
+  g: GraphState,
+  a: ClaimFields,
+  c: number,
+  s: number,
+  o: number,
+  p: number,
+  st: number,
+  sameName: number,
+  subjectType: string,
+  objectType: string,
+  predicate: string,
+): void {
+  const E = g.entities;
+  const C = g.claims;
+  // Keep the raw spellings only when they differ from what the index can rebuild. Predicate p is named
+  // `predicate` (it was looked up by that), and entity s has type subjectType unless it was found under a type
+  // unified with its own (a protein claim about an entity first stated as a gene), which leaves a mark in
+  // otherTypes: the entities' types are loaded only then.
+  const names = E.name;
+  if (
+    ((sameName & 1) === 0 && a.subjectName !== names[s]) ||
+    a.subjectType !== subjectType ||
+    ((sameName & 2) === 0 && a.objectName !== names[o]) ||
+    a.objectType !== objectType ||
+    (E.otherTypes.size !== 0 && (E.type[s] !== subjectType || E.type[o] !== objectType)) ||
+    a.relationship !== predicate ||
+    a.predicateClass !== g.predClass[p] ||
+    a.sourceType !== C.sourceTypeName[st]
+  ) {
+    C.raw.set(c, {
+      subject: [a.subjectName, a.subjectType],
+      predicate: [a.relationship, a.predicateClass],
+      object: [a.objectName, a.objectType],
+      source_type: a.sourceType,
+    });
+  }
+  if (a.provenance) C.provenance.set(c, a.provenance);
+  if (a.payload !== undefined) C.payload.set(c, a.payload);
+  const derived = a.provenance?.derived_from;
+  if (derived) {
+    for (const id of derived) {
+      const parent = C.indexOf(id);
+      if (parent === undefined) continue;
+      const list = C.dependents.get(parent);
+      if (list) list.push(c);
+      else C.dependents.set(parent, [c]);
+    }
+  }
 }

@@ -14,7 +14,12 @@ import { KbClosedError, KbValidationError } from '../errors.js';
 import { sliceRun } from '../model/claim-run.js';
 import { lastSeqOf } from '../store/log-span.js';
 import type { LogRecord } from '../store/types.js';
-import { KbBusyError, KbOffThreadUnavailableError, KbWorkerMemoryError, KbWorkerTimeoutError } from '../offload/errors.js';
+import {
+  KbBusyError,
+  KbOffThreadUnavailableError,
+  KbWorkerMemoryError,
+  KbWorkerTimeoutError,
+} from '../offload/errors.js';
 import type { FromReplica, ReplicaData, ReplicaJob, ToReplica } from './protocol.js';
 
 /** Settings of the replica thread (KbDB.configureOffThread). */
