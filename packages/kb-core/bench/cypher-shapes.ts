@@ -416,7 +416,8 @@ export function heldOut(seed: number, count: number): Shape[] {
         [`${nodes[0]!.v}.claim_count`, 'c'],
       ];
     let s: Spec | undefined = spec;
-    for (const v of ['with', 'distinct', 'optional_match', 'pattern_predicate'] as const) {
+    // WITH last: it carries every variable bound before it, the OPTIONAL MATCH's too.
+    for (const v of ['distinct', 'optional_match', 'pattern_predicate', 'with'] as const) {
       if (chance(0.25)) s = VARIANTS[v]!(s!) ?? s;
     }
     if (chance(0.5) && !s!.order) s = { ...s!, order: [`${s!.ret[0]![1]}${chance(0.5) ? ' DESC' : ''}`] };

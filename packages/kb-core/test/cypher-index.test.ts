@@ -8,7 +8,7 @@ const operators = (p: { operator: string; children: unknown[] }): string[] => [
   ...(p.children as (typeof p)[]).flatMap(operators),
 ];
 
-test('rawQuery: ranges and equalities on id and name are index seeks, with the results of a scan', async () => {
+test('rawQuery: ranges, prefixes and equalities on id and name are index seeks, with the results of a scan', async () => {
   const t = tempKb();
   try {
     await using db = await open(t.path);
@@ -20,6 +20,8 @@ test('rawQuery: ranges and equalities on id and name are index seeks, with the r
       "MATCH (g) WHERE g.name > 'KRAS' AND g.name <= 'RET' RETURN g.name AS n ORDER BY n",
       "MATCH (g:Gene) WHERE g.name = 'MET' RETURN g.name AS n",
       'MATCH (g:Gene) WHERE g.name < 5 RETURN g.name AS n',
+      "MATCH (g:Gene) WHERE g.name STARTS WITH 'E' RETURN g.name AS n ORDER BY n",
+      "MATCH (g:Gene)-[]->(d) WHERE g.name STARTS WITH 'R' RETURN g.name AS n ORDER BY n",
     ];
     const expected = [
       [['EGFR'], ['ERBB2'], ['KRAS'], ['MET']],
@@ -27,6 +29,8 @@ test('rawQuery: ranges and equalities on id and name are index seeks, with the r
       [['MET'], ['NRAS'], ['RET']],
       [['MET']],
       [],
+      [['EGFR'], ['ERBB2']],
+      [['RET'], ['ROS1']],
     ];
     for (const [i, q] of queries.entries()) {
       const r = await db.rawQuery(q, {}, { mode: 'profile' });

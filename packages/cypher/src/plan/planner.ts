@@ -64,15 +64,32 @@ function seekOf(e: Expr, v: string, bound: Set<string>): { key: string; value: E
 
 type RangeEnd = { value: Expr; inclusive: boolean };
 
-/** `v.key < expr` and the like (either side), expr readable before v is bound: one end of an index range. */
-function rangeOf(
-  e: Expr,
-  v: string,
-  bound: Set<string>,
-): { key: string; side: 'lower' | 'upper'; end: RangeEnd } | undefined {
-  if (e.kind !== 'compare' || e.ops.length !== 1) return undefined;
+type RangeSide = { key: string; side: 'lower' | 'upper'; end: RangeEnd };
+
+/**
+ * `v.key < expr` and the like (either side), expr readable before v is bound: one end of an index range;
+ * `v.key STARTS WITH 'literal'`: both ends (the strings from the prefix up to, not including, the prefix
+ * with its last character's code one higher).
+ */
+function rangeOf(e: Expr, v: string, bound: Set<string>): RangeSide[] {
+  if (e.kind === 'binary' && e.op === 'startsWith') {
+    const [p, x] = [e.left, e.right];
+    if (p.kind !== 'prop' || p.target.kind !== 'var' || p.target.name !== v) return [];
+    if (x.kind !== 'literal' || typeof x.value !== 'string' || x.value === '') return [];
+    const last = x.value.charCodeAt(x.value.length - 1);
+    const lower: RangeSide = { key: p.key, side: 'lower', end: { value: x, inclusive: true } };
+    if (last === 0xffff) return [lower];
+    const next = x.value.slice(0, -1) + String.fromCharCode(last + 1);
+    const upper: RangeEnd = { value: { kind: 'literal', value: next, pos: x.pos }, inclusive: false };
+    return [lower, { key: p.key, side: 'upper', end: upper }];
+  }
+  return compareRange(e, v, bound);
+}
+
+function compareRange(e: Expr, v: string, bound: Set<string>): RangeSide[] {
+  if (e.kind !== 'compare' || e.ops.length !== 1) return [];
   const op = e.ops[0]!;
-  if (op === '=' || op === '<>') return undefined;
+  if (op === '=' || op === '<>') return [];
   const [a, b] = e.args as [Expr, Expr];
   for (const [p, x, flipped] of [
     [a, b, false],
@@ -83,9 +100,9 @@ function rangeOf(
     if (vars === 'late' || ![...vars].every((n) => bound.has(n))) continue;
     // `v.key > x` bounds v.key from below; `x > v.key` from above.
     const above = (op === '<' || op === '<=') !== flipped;
-    return { key: p.key, side: above ? 'upper' : 'lower', end: { value: x, inclusive: op.endsWith('=') } };
+    return [{ key: p.key, side: above ? 'upper' : 'lower', end: { value: x, inclusive: op.endsWith('=') } }];
   }
-  return undefined;
+  return [];
 }
 
 function selectivity(e: Expr): number {
@@ -326,11 +343,12 @@ class Planner {
     const label = n.labels[0];
     let found: { key: string; lower?: RangeEnd; upper?: RangeEnd } | undefined;
     for (const e of where) {
-      const r = rangeOf(e, name, bound);
-      if (!r || (found && found.key !== r.key) || g.countNodesWhere(label, r.key) === undefined) continue;
-      found ??= { key: r.key };
-      if (r.side === 'lower') found.lower ??= r.end;
-      else found.upper ??= r.end;
+      for (const r of rangeOf(e, name, bound)) {
+        if ((found && found.key !== r.key) || g.countNodesWhere(label, r.key) === undefined) continue;
+        found ??= { key: r.key };
+        if (r.side === 'lower') found.lower ??= r.end;
+        else found.upper ??= r.end;
+      }
     }
     return found;
   }
