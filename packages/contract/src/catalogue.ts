@@ -35,7 +35,9 @@ export function mergeCatalogues(...catalogues: Catalogue[]): Catalogue {
     for (const [code, entry] of Object.entries(c)) {
       const seen = out[code];
       if (seen && seen.status !== entry.status)
-        throw new TypeError(`error code '${code}' has status ${seen.status} in one catalogue, ${entry.status} in another`);
+        throw new TypeError(
+          `error code '${code}' has status ${seen.status} in one catalogue, ${entry.status} in another`,
+        );
       out[code] ??= entry;
     }
   }
