@@ -22,7 +22,7 @@ const SHARED_LOCAL_BATCH = 256;
 /** Local vectors computed, then inserted into the ANN index in one call (well inside a slice). */
 const EMBED_BATCH = 16;
 const MAX_BACKOFF_MS = 60_000;
-/** A reservation in the shared vectors older than this is taken over (shared.ts). */
+/** A reservation in the shared vectors older than this is taken over (store/shared-vectors.ts). */
 export const SHARED_LEASE_MS = 120_000;
 /** Wait between asks for vectors another process is computing (doubling to MAX_WAIT_MS). */
 const MIN_WAIT_MS = 100;

@@ -311,7 +311,7 @@ export class KbDB implements KbReader {
   }
 
   // ---- whatIf (the reasoning reads are the live view's) ----------------------------------------------------
-  /** A read-only view with these changes applied in memory only (db/what-if.ts); nothing is written. */
+  /** A read-only view with these changes applied in memory only (what-if.ts); nothing is written. */
   async whatIf(changes: WhatIfChanges): Promise<KbView> {
     if (this.w.closed) throw new KbClosedError();
     return whatIfView(this.w, this.capture, changes, () => this.describeStore(), this.strict);

@@ -1,5 +1,5 @@
 // Claim ids by claim index. Ids this library generates ('clm_' + 16-hex prefix + 16-hex counter, see
-// db/kb.ts) are kept as two numbers instead of a million retained strings; any other id (restored or
+// facade/kb.ts) are kept as two numbers instead of a million retained strings; any other id (restored or
 // written by another tool) is kept as written, in a sparse map.
 import { generatedClaimId } from '../model/claim-run.js';
 import { F64Column, I32Column } from './columns.js';

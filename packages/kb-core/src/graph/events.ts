@@ -1,4 +1,4 @@
-// Events an apply queues for the write path to deliver once the write is committed (see db/write-path.ts).
+// Events an apply queues for the write path to deliver once the write is committed (see write/write-path.ts).
 export type PendingEvent =
   | { name: 'claim_ingested'; claim: number }
   | { name: 'claim_corroborated'; fact: number; count: number; claim: number }

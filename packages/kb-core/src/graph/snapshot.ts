@@ -1,4 +1,4 @@
-// ReadSnapshot: everything a reader may see of the graph index, read-only. Readers (db/view.ts, the query and
+// ReadSnapshot: everything a reader may see of the graph index, read-only. Readers (facade/view.ts, the query and
 // path expansions, and every stage: analytics, search, ...) reach the graph through a ReadContext over one
 // of these, never through GraphState itself. Columns are exposed as typed arrays because the query paths
 // walk them in tight loops; they are indexed by claim, fact or entity number and must not be written.

@@ -269,7 +269,7 @@ export class Registry {
   /**
    * What the claim breaks of the registered vocabularies and predicates (all arguments normalised): the
    * predicate's class, its subject and object types, and entity types no registered vocabulary has. Empty when
-   * nothing. A strict base refuses the first of the first three kinds (see db/claim-warnings.ts); a non-strict
+   * nothing. A strict base refuses the first of the first three kinds (see write/capture.ts); a non-strict
    * one stores the claim with these as its warnings.
    */
   violations(subjectType: string, predicate: string, predicateClass: string, objectType: string): ClaimWarning[] {

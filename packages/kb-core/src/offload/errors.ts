@@ -27,7 +27,7 @@ export class KbWorkerMemoryError extends KbError {
   }
 }
 
-/** The call ran past its time budget and its worker thread was stopped (the watchdog; see replica.ts). */
+/** The call ran past its time budget and its worker thread was stopped (the watchdog; see replica/replica.ts). */
 export class KbWorkerTimeoutError extends KbError {
   constructor(code: string, timeoutMs: number) {
     const message = `the call ran past its timeout_ms budget of ${timeoutMs} ms and was stopped`;

@@ -66,7 +66,7 @@ function checkText(v: unknown, field: string): string | undefined {
 
 function indexOf(rc: ReadContext): SearchIndex {
   const ix = rc.s.derivedIndex(SEARCH_INDEX);
-  // A what-if view that adds claims reads a copy of the index without the search index (db/what-if.ts).
+  // A what-if view that adds claims reads a copy of the index without the search index (facade/what-if.ts).
   if (ix === undefined)
     throw new KbError(
       'search_unavailable',

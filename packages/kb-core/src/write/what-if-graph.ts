@@ -1,4 +1,4 @@
-// The graph a what-if reads (what-if.ts makes a KbView of it): the base with sources retracted and claims added
+// The graph a what-if reads (facade/what-if.ts makes a KbView of it): the base with sources retracted and claims added
 // in memory only; nothing reaches the log. Two ways to build it, both exact:
 // - retractions only: an overlay. A view as of now (at(t)'s way of reading: visibility from the claims'
 //   creation, retraction and degradation times) over the live index, with its own copies of those three time

@@ -38,7 +38,7 @@ export class PostgresClaimStore implements ClaimStore {
     if (!readonly) this.sharedVectors = new PostgresSharedVectors(pool);
   }
 
-  /** A provider's vectors, kept in the base for every process (../../embeddings/shared.ts). */
+  /** A provider's vectors, kept in the base for every process (../shared-vectors.ts). */
   readonly sharedVectors?: SharedVectors;
 
   async append(entries: readonly LogEntry[], ts: number, expectedHead: number): Promise<number> {

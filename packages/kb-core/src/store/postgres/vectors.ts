@@ -1,4 +1,4 @@
-// The PostgreSQL side of embeddings/shared.ts: provider vectors in the base, one row per (embedder, text hash),
+// The PostgreSQL side of store/shared-vectors.ts: provider vectors in the base, one row per (embedder, text hash),
 // `vec` null while a process holds the reservation to compute it. Each statement is atomic on its own:
 // concurrent INSERT .. ON CONFLICT DO NOTHING lets exactly one inserter own a new row, and the take-over UPDATE
 // re-checks its condition on a row another process just updated (READ COMMITTED), so one process takes it.
