@@ -6,8 +6,10 @@ export { type Budgets, DEFAULT_BUDGETS, MAX_VALUE_DEPTH } from './budget.js';
 export { compile, type PlannedResult, planOf, type RunOptions, runCypher, splitMode } from './engine.js';
 export { describePlan, type PlanDescription, planText } from './plan/explain.js';
 export {
+  CYPHER_ERRORS,
   CypherArgumentError,
   CypherArithmeticError,
+  type CypherCode,
   CypherEntityNotFoundError,
   CypherError,
   type CypherErrorKind,
