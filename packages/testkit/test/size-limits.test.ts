@@ -26,7 +26,6 @@ const PENDING: ReadonlySet<string> = new Set<string>([
   'packages/kb-core/src/facade/view.ts: file',
   // job-service
   'packages/job-service/src/api/routes/submit.ts: function submitRoutes',
-  'packages/job-service/src/store/postgres.ts: file',
   // compound-generation
   'packages/compound-generation/src/generation/ga.ts: function runGeneticAlgorithm',
   'packages/compound-generation/src/request.ts: function validateRequest',
