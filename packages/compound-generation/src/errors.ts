@@ -1,6 +1,13 @@
 // Typed errors. Every one is an EvidentError: a surface (the job API) maps it to its wire body by code, status
 // and problems alone, without knowing this package.
-import { EvidentError, INVALID_PARAMETERS, summarizeProblems, type EvidentErrorOptions } from '@evident/contract';
+import {
+  EvidentError,
+  INVALID_PARAMETERS,
+  statusOf,
+  summarizeProblems,
+  type EvidentErrorOptions,
+} from '@evident/contract';
+import { COMPOUND_GENERATION_ERRORS, type CompoundGenerationCode } from './error-codes.js';
 
 /** A problem with one field of a request, located by JSON pointer (e.g. "/constraints/mw_range"). */
 export interface FieldProblem {
@@ -8,10 +15,15 @@ export interface FieldProblem {
   message: string;
 }
 
-/** Base class: every engine error carries a stable machine-readable code. */
+/**
+ * Base class: every engine error carries a stable machine-readable code of COMPOUND_GENERATION_ERRORS, and its
+ * status is the table's (a status in `options` is replaced by it).
+ */
 export class CompoundGenerationError extends EvidentError {
-  constructor(code: string, message: string, options?: EvidentErrorOptions) {
-    super(code, message, options);
+  constructor(code: CompoundGenerationCode, message: string, options: EvidentErrorOptions = {}) {
+    const { status: _given, ...rest } = options;
+    const status = statusOf(COMPOUND_GENERATION_ERRORS, code);
+    super(code, message, { ...rest, ...(status === undefined ? {} : { status }) });
   }
 }
 
@@ -19,7 +31,7 @@ export class CompoundGenerationError extends EvidentError {
 export class InvalidSmilesError extends CompoundGenerationError {
   constructor(readonly smiles: string) {
     const shown = smiles.length > 120 ? `${smiles.slice(0, 120)}…` : smiles;
-    super('invalid_smiles', `invalid SMILES: ${JSON.stringify(shown)}`, { status: 400 });
+    super('invalid_smiles', `invalid SMILES: ${JSON.stringify(shown)}`);
   }
 }
 
@@ -32,7 +44,7 @@ export class InvalidRequestError extends CompoundGenerationError {
 
   /** `cause`: e.g. the WebAssembly trap a SMILES provoked (the RDKit instance is then unusable). */
   constructor(problems: FieldProblem[], options: { cause?: unknown } = {}) {
-    super(INVALID_PARAMETERS, summarizeProblems(problems, problems.length), { status: 400, problems, ...options });
+    super(INVALID_PARAMETERS, summarizeProblems(problems, problems.length), { problems, ...options });
   }
 }
 

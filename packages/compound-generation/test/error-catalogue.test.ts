@@ -1,0 +1,18 @@
+// The engine's one table of error codes (COMPOUND_GENERATION_ERRORS) against its sources (issue 39, point 2).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { uncataloguedCodes } from '@evident/contract/check';
+import { COMPOUND_GENERATION_ERRORS } from '../src/error-codes.js';
+import { GenerationAbortedError, InvalidRequestError, InvalidSmilesError } from '../src/errors.js';
+import { InvalidProfileError } from '../src/profile/errors.js';
+
+test('every code thrown in src is in COMPOUND_GENERATION_ERRORS, and errors take their status from it', () => {
+  const src = fileURLToPath(new URL('../src', import.meta.url));
+  // ExternalScorerError's first argument is its reason; its code is always external_scorer_failed (a super call).
+  assert.deepEqual(uncataloguedCodes(src, COMPOUND_GENERATION_ERRORS, { callees: ['CompoundGenerationError'] }), []);
+  assert.equal(new InvalidSmilesError('C(').status, 400);
+  assert.equal(new InvalidRequestError([{ path: '/n', message: 'too many' }]).status, 400);
+  assert.equal(new InvalidProfileError([{ path: '/scoring', message: 'empty' }]).status, 400);
+  assert.equal(new GenerationAbortedError().status, undefined);
+});
