@@ -92,7 +92,8 @@ export class KbValidationError extends KbError {
   readonly index: number | undefined;
   constructor(code: string, field: string, message: string, index?: number) {
     const located = index === undefined ? field : `claims[${index}].${field}`;
-    super(code, `${located}: ${message}`, { problems: [{ path: fieldToPointer(located), message }] });
+    // A refused value is the caller's: 400 also for another package's code (kb-extract's unknown_platform, …).
+    super(code, `${located}: ${message}`, { status: 400, problems: [{ path: fieldToPointer(located), message }] });
     this.field = field;
     this.index = index;
   }

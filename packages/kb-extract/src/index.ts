@@ -51,3 +51,4 @@ export {
   type EmbeddingProviderName,
   type ProviderEmbeddingPort,
 } from './embeddings/index.js';
+export { KB_EXTRACT_ERRORS, type KbExtractCode } from './error-codes.js';

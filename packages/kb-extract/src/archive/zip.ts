@@ -5,6 +5,7 @@ import { open as yauzlOpen, type Entry, type ZipFile } from 'yauzl';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { KbError } from '@evident/kb-core';
+import { extractStatus } from '../error-codes.js';
 
 export const ZIP_DEFAULTS = {
   /** Total uncompressed bytes the archive may expand to. */
@@ -31,8 +32,9 @@ export class KbArchiveError extends KbError {
   readonly file: string;
   readonly entry: string | undefined;
   constructor(code: ArchiveErrorCode, file: string, message: string, entry?: string) {
-    // The archive a caller named cannot be used as it is: the caller's to fix (400).
-    super(code, `${file}${entry === undefined ? '' : ` (${entry})`}: ${message}`, { status: 400 });
+    // The archive a caller named cannot be used as it is: the caller's to fix (400; a missing file 404), from
+    // KB_EXTRACT_ERRORS or, for kb-core's codes (not_found, too_large), KB_ERRORS.
+    super(code, `${file}${entry === undefined ? '' : ` (${entry})`}: ${message}`, { status: extractStatus(code) });
     this.file = file;
     this.entry = entry;
   }

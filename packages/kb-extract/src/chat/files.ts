@@ -9,6 +9,7 @@ import Parser from 'stream-json/Parser.js';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { KbError, KbValidationError, type ChatFileLimits, type ChatPlatform } from '@evident/kb-core';
 import { KbArchiveError, looksLikeZip, ZipArchive } from '../archive/zip.js';
+import { extractStatus } from '../error-codes.js';
 import { normalizeMessages, type ChatTurn, type Conversation } from './messages.js';
 
 export type { ChatFileLimits, ChatPlatform };
@@ -19,8 +20,9 @@ export class KbChatFileError extends KbError {
   readonly file: string;
   readonly field: string | undefined;
   constructor(code: string, file: string, message: string, field?: string) {
-    // `field` locates the problem inside the file, not in the request: the status says the file is at fault (400).
-    super(code, `${file}${field ? ` (${field})` : ''}: ${message}`, { status: 400 });
+    // `field` locates the problem inside the file, not in the request: the status says the file is at fault
+    // (400; not_found is 404), from KB_EXTRACT_ERRORS or, for kb-core's codes, KB_ERRORS.
+    super(code, `${file}${field ? ` (${field})` : ''}: ${message}`, { status: extractStatus(code) });
     this.file = file;
     this.field = field;
   }

@@ -2,6 +2,7 @@
 // input mistakes) which option or input, `provider` whose call it was.
 import { fieldToPointer } from '@evident/contract';
 import { KbError } from '@evident/kb-core';
+import { extractStatus } from '../error-codes.js';
 
 export type EmbeddingErrorCode =
   /** An unknown provider, a missing key, a bad option or base URL: the caller's, 400, at construction. */
@@ -23,17 +24,6 @@ export type EmbeddingErrorCode =
   /** The caller's signal aborted the call. */
   | 'embedding_aborted';
 
-const STATUS: Partial<Record<EmbeddingErrorCode, number>> = {
-  embedding_config: 400,
-  embedding_invalid_input: 400,
-  embedding_dimension_mismatch: 502,
-  embedding_invalid_output: 502,
-  embedding_rate_limited: 429,
-  embedding_timeout: 504,
-  embedding_auth: 502,
-  embedding_provider_error: 502,
-};
-
 export class KbEmbeddingError extends KbError {
   declare readonly code: EmbeddingErrorCode;
   readonly provider: string;
@@ -50,11 +40,8 @@ export class KbEmbeddingError extends KbError {
   ) {
     const where = options.field ? `${options.field}: ` : '';
     super(code, `embedding provider ${provider}: ${where}${message}`, {
-      // A provider's own 429/5xx is passed on as it answered; otherwise the code decides.
-      status:
-        options.status !== undefined && (options.status === 429 || options.status >= 500)
-          ? options.status
-          : STATUS[code],
+      // A provider's own 429/5xx is passed on as it answered; otherwise KB_EXTRACT_ERRORS' status for the code.
+      status: extractStatus(code, options.status),
       ...(options.field ? { problems: [{ path: fieldToPointer(options.field), message }] } : {}),
       cause: options.cause,
     });

@@ -9,6 +9,7 @@
 import type { LanguageModel } from 'ai';
 import type { z } from 'zod';
 import { KbError, type ProviderName, type ProviderOptions } from '@evident/kb-core';
+import { extractStatus } from '../error-codes.js';
 import { backoffMs, isTimeout, retryAfterMs, sleep } from './retry.js';
 
 export type { ProviderName, ProviderOptions };
@@ -45,23 +46,34 @@ export const PROVIDER_NAMES = Object.keys(PROVIDERS) as ProviderName[];
 export class KbProviderError extends KbError {
   readonly provider: string;
   /**
-   * `status`: the provider's own HTTP status when it answered 429 or 5xx (passed on as it is); otherwise by code:
-   * a configuration mistake (unknown_provider, invalid_model, missing_api_key, invalid_option, no_provider,
-   * token_budget) is the caller's, 400; a refused key or unusable output is a bad gateway, 502; a timeout, 504.
+   * `status`: the provider's own HTTP status when it answered 429 or 5xx (passed on as it is); otherwise
+   * KB_EXTRACT_ERRORS' for the code: a configuration mistake (unknown_provider, invalid_model, missing_api_key,
+   * invalid_option, no_provider, token_budget) is the caller's, 400; a refused key or unusable output is a bad
+   * gateway, 502; a timeout, 504.
    */
-  constructor(code: string, provider: string, message: string, options: { status?: number; cause?: unknown } = {}) {
-    super(code, `${provider}: ${message}`, { status: providerErrorStatus(code, options.status), cause: options.cause });
+  constructor(
+    code: ProviderErrorCode,
+    provider: string,
+    message: string,
+    options: { status?: number; cause?: unknown } = {},
+  ) {
+    super(code, `${provider}: ${message}`, { status: extractStatus(code, options.status), cause: options.cause });
     this.provider = provider;
   }
 }
 
-function providerErrorStatus(code: string, answered: number | undefined): number {
-  if (answered !== undefined && (answered === 429 || answered >= 500)) return answered;
-  if (code === 'provider_rate_limited') return 429;
-  if (code === 'provider_timeout') return 504;
-  if (code === 'provider_error' || code === 'provider_auth' || code === 'invalid_output') return 502;
-  return 400;
-}
+export type ProviderErrorCode =
+  | 'no_provider'
+  | 'unknown_provider'
+  | 'invalid_model'
+  | 'missing_api_key'
+  | 'invalid_option'
+  | 'token_budget'
+  | 'provider_rate_limited'
+  | 'provider_auth'
+  | 'provider_error'
+  | 'invalid_output'
+  | 'provider_timeout';
 
 export interface ResolvedProvider extends Required<Omit<ProviderOptions, 'api_key' | 'base_url'>> {
   base_url: string | undefined;
