@@ -144,7 +144,7 @@ export const CLAIM_OPERATIONS = [
     description:
       'The k active claims that best answer `query`: hybrid (BM25 and vectors fused by reciprocal rank fusion), semantic or lexical; ' +
       "filters on an end's entity_type, the predicate, the source_type and a least confidence. pending: claims not embedded yet. Pass `as_of` to search the base as it was.",
-    rest: { method: 'GET', path: '/search', tag: 'claims' },
+    rest: { method: 'GET', path: '/search', tag: 'claims', errors: [429], heavy: {} },
     input: Type.Object({ ...SearchInput.properties, as_of: Type.Optional(AsOf) }, strict),
     output: S.ClaimSearch,
     effect: 'read',

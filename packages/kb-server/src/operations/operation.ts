@@ -31,6 +31,11 @@ export interface RestForm {
   answer?: (out: never) => RestAnswer;
   /** Its JSON body is parsed in an event-loop turn of its own (large bodies: long-calls.ts). */
   ownTurn?: boolean;
+  /**
+   * Heavy work on the console's thread: the call runs on the console's one lane (console/heavy-lane.ts), one such
+   * call at a time; `most` bounds the calls of this operation running or waiting there.
+   */
+  heavy?: { most?: number };
 }
 
 /** What the call does to the base: read it, add to it, or take from it (MCP's annotations follow). */

@@ -214,6 +214,7 @@ export const REASONING_OPERATIONS = [
       tag: 'insights',
       errors: [404, 408, 413, 429, 503],
       ownTurn: true,
+      heavy: {},
     },
     input: WhatIfInput,
     output: R.WhatIf,

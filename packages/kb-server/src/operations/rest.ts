@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { KbDB } from '@evident/kb';
 import { ErrorBody } from '../surface/schemas.js';
 import { ownTurnJson, withRetryAfter } from '../console/long-calls.js';
+import { heavyLane } from '../console/heavy-lane.js';
 import { type Operation, RawJson, restParts } from './operation.js';
 
 const ERRORS: Record<number, string> = {
@@ -15,7 +16,7 @@ const ERRORS: Record<number, string> = {
   408: 'The call ran past its timeout_ms and was stopped',
   409: 'not_computed: no topology computed yet',
   413: 'Body too large, or the call went past one of its budgets',
-  429: 'busy: too many such calls running or waiting (Retry-After says when to try again)',
+  429: 'busy or console_busy: too many such calls, or heavy calls, running or waiting (Retry-After says when to try again)',
   500: 'Internal error (logged with the request id)',
   501: 'extraction_unavailable: the base was opened without extraction',
   503: 'off_thread_unavailable: the worker thread could not be made ready',
@@ -56,7 +57,10 @@ function register(api: FastifyInstance, db: KbDB, op: Operation): void {
         ...(req.params as Record<string, unknown>),
         ...((op.rest.method === 'GET' ? req.query : req.body) as Record<string, unknown> | undefined),
       };
-      return send(op, reply, await withRetryAfter(reply, () => op.run(db, input)));
+      const heavy = op.rest.heavy;
+      const run = () => op.run(db, input);
+      const out = await withRetryAfter(reply, () => (heavy ? heavyLane.run(op.name, run, heavy.most) : run()));
+      return send(op, reply, out);
     },
   });
 }

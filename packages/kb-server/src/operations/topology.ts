@@ -71,7 +71,8 @@ export const TOPOLOGY_OPERATIONS = [
       'Compute the topic hierarchy (Leiden) over the active claims; kept beside the base for the topology reads. ' +
       'Updates the previous result incrementally when few entities changed (full: true recomputes). ' +
       "Runs off the server's thread; 429 busy (Retry-After) while one computation runs and two wait.",
-    rest: { method: 'POST', path: '/topology/compute', tag: 'topology', errors: [429] },
+    // The library's own queue: one computation running, two waiting.
+    rest: { method: 'POST', path: '/topology/compute', tag: 'topology', errors: [429], heavy: { most: 3 } },
     input: ComputeOptions,
     output: T.TopologyResult,
     effect: 'write',

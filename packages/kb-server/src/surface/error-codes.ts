@@ -9,6 +9,10 @@ export const KB_SERVER_ERRORS = defineCatalogue({
     status: 413,
     meaning: "POST /claims/text's extraction needed more than its process's heap cap and was stopped",
   },
+  console_busy: {
+    status: 429,
+    meaning: "too many heavy calls (searches, topology computations, what-ifs) already running or waiting on the console's thread",
+  },
   invalid_log_level: {
     status: 400,
     meaning: '--log-level, EVIDENT_LOG_LEVEL or LOG_LEVEL is not a pino level (at startup)',
