@@ -1,5 +1,6 @@
 // @evident/docking: AutoDock Vina and Open Babel as subprocesses. See README.md.
 export {
+  DOCKING_ERRORS,
   DockingAbortedError,
   DockingFailedError,
   DockingInputError,
