@@ -1,11 +1,24 @@
-// The package's one error: an input that is not what a function takes (status 400, the field named as a JSON
-// pointer), so a caller's surface reports it like any other Evident validation error.
-import { EvidentError, type Problem } from '@evident/contract';
+// The package's errors: an input that is not what a function takes (status 400, the field named as a JSON
+// pointer), so a caller's surface reports it like any other Evident validation error, and an SVD that failed its
+// own check. GRAPH_ERRORS is the one table of their codes (the README's is checked against it, with every code
+// thrown in src); an error takes its status from it.
+import { defineCatalogue, EvidentError, type Problem, statusOf } from '@evident/contract';
+
+export const GRAPH_ERRORS = defineCatalogue({
+  invalid_parameters: { status: 400, meaning: 'an input a function does not take, the field as a JSON pointer' },
+  svd_failed: {
+    status: null,
+    meaning: 'the SVD could not produce pairs that pass its own check on A, even after a rerun (ours: a 500)',
+  },
+});
 
 export class GraphInputError extends EvidentError {
   constructor(path: string, message: string) {
     const problems: Problem[] = [{ path, message }];
-    super('invalid_parameters', `${path}: ${message}`, { status: 400, problems });
+    super('invalid_parameters', `${path}: ${message}`, {
+      status: statusOf(GRAPH_ERRORS, 'invalid_parameters'),
+      problems,
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 // @evident/graph-algorithms: general graph algorithms on CSR typed arrays. See README.md.
 export { type CsrGraph, csrFromEdges, checkCsr } from './csr.js';
-export { GraphInputError, SvdFailedError } from './errors.js';
+export { GRAPH_ERRORS, GraphInputError, SvdFailedError } from './errors.js';
 export { Random } from './random.js';
 export { leiden, leidenAsync, type LeidenOptions, type LeidenResult } from './leiden/leiden.js';
 export {
