@@ -1,7 +1,7 @@
 // Worker threads for every package: one way to start one from sources or built code, its end as an error, typed
 // arrays on shared memory, and a synchronous parallel-for.
 export { onWorkerEnd } from './ends.js';
-export { ParallelForError, WorkerEndedError, WorkerStartError } from './errors.js';
+export { ParallelForError, WORKER_ERRORS, type WorkerErrorCode, WorkerEndedError, WorkerStartError } from './errors.js';
 export type { Kernel } from './parallel/blocks.js';
 export { type KernelRef, MAX_WORKERS, type ParallelOptions, parallelFor, workerBlocks } from './parallel/pool.js';
 export { isShared, sharedF64, sharedI32, sharedU8, toShared } from './shared.js';
