@@ -53,3 +53,4 @@ export {
   contactResidues,
   DEFAULT_CONTACT_CUTOFF,
 } from './contacts/contacts.js';
+export { PROTEIN_STRUCTURE_ERRORS } from './errors.js';
