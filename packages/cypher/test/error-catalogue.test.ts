@@ -1,9 +1,15 @@
-// The engine's one table of error codes (CYPHER_ERRORS) against its sources (issue 39, point 2).
+// The engine's one table of error codes (CYPHER_ERRORS) against its sources and its README (issue 39, point 2).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { uncataloguedCodes } from '@evident/contract/check';
+import { readmeErrorTable, tableDisagreements, uncataloguedCodes } from '@evident/contract/check';
 import { CYPHER_ERRORS, CypherLimitError, CypherSyntaxError } from '../src/errors.js';
+
+test("the README's Errors table agrees with CYPHER_ERRORS", () => {
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+  assert.deepEqual(tableDisagreements(readmeErrorTable(readme, 'Errors'), CYPHER_ERRORS), []);
+});
 
 test('every code thrown in src is in CYPHER_ERRORS, and errors take their status from it', () => {
   const src = fileURLToPath(new URL('../src', import.meta.url));
