@@ -8,6 +8,7 @@ export {
   isWasmTrap,
   type FieldProblem,
 } from './errors.js';
+export { COMPOUND_GENERATION_ERRORS, type CompoundGenerationCode } from './error-codes.js';
 export { loadRDKit } from './rdkit.js';
 export { SMILES_LIMITS, smilesBoundsProblem } from './smiles-bounds.js';
 export {
