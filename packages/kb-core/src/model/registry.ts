@@ -30,6 +30,24 @@ export interface Vocabulary {
    * the others are kept as its `types`.
    */
   unified_types?: string[][];
+  /**
+   * Pairs of predicates that contradict each other when asserted for the same subject and object, in the same
+   * direction (consensus, sourceReliability, testHypothesis); `not_<p>` contradicts `<p>` without being listed.
+   */
+  opposite_predicates?: readonly (readonly [string, string])[];
+  /** Two-hop compositions predict and testHypothesis infer by (PredicateComposition). */
+  predicate_compositions?: readonly PredicateComposition[];
+}
+
+/**
+ * A two-hop composition: a fact `X first M` followed by a fact `M second Y` suggests `X infers Y`. `stated_by`:
+ * predicates whose direct X-Y statement already says as much, so the inference is not offered as new.
+ */
+export interface PredicateComposition {
+  first: string;
+  second: string;
+  infers: string;
+  stated_by: readonly string[];
 }
 
 interface PredicateRule {
@@ -56,7 +74,17 @@ function stringList(v: unknown, field: string): string[] {
 }
 
 const PREDICATE_SPEC_KEYS = ['class', 'subject_types', 'object_types', 'description'];
-const VOCABULARY_KEYS = ['description', 'entity_types', 'predicate_classes', 'predicates', 'synonyms', 'unified_types'];
+const VOCABULARY_KEYS = [
+  'description',
+  'entity_types',
+  'predicate_classes',
+  'predicates',
+  'synonyms',
+  'unified_types',
+  'opposite_predicates',
+  'predicate_compositions',
+];
+const COMPOSITION_KEYS = ['first', 'second', 'infers', 'stated_by'];
 
 /** A key the registration does not have is refused (a typo would otherwise constrain nothing, silently). */
 function unknownKeys(o: Record<string, unknown>, field: string, allowed: readonly string[]): void {
@@ -126,6 +154,20 @@ export class Registry {
           fail('invalid_value', `vocab.unified_types[${i}]`, 'must name at least two different entity types');
       });
     }
+    if (v.opposite_predicates !== undefined) {
+      if (!Array.isArray(v.opposite_predicates))
+        fail('invalid_type', 'vocab.opposite_predicates', 'must be an array of predicate pairs');
+      v.opposite_predicates.forEach((pair, i) => {
+        const field = `vocab.opposite_predicates[${i}]`;
+        const ps = stringList(pair, field);
+        if (ps.length !== 2 || ps[0] === ps[1]) fail('invalid_value', field, 'must be two different predicates');
+      });
+    }
+    if (v.predicate_compositions !== undefined) {
+      if (!Array.isArray(v.predicate_compositions))
+        fail('invalid_type', 'vocab.predicate_compositions', 'must be an array of compositions');
+      v.predicate_compositions.forEach((r, i) => this.checkComposition(r, `vocab.predicate_compositions[${i}]`));
+    }
     if (v.synonyms !== undefined) {
       if (v.synonyms === null || typeof v.synonyms !== 'object')
         fail('invalid_type', 'vocab.synonyms', 'must be an object');
@@ -138,6 +180,18 @@ export class Registry {
       }
     }
     return vocab as Vocabulary;
+  }
+
+  private checkComposition(rule: unknown, field: string): void {
+    if (rule === null || typeof rule !== 'object' || Array.isArray(rule))
+      fail('invalid_type', field, 'must be an object { first, second, infers, stated_by }');
+    const r = rule as Record<string, unknown>;
+    unknownKeys(r, field, COMPOSITION_KEYS);
+    for (const k of ['first', 'second', 'infers'] as const)
+      if (typeof r[k] !== 'string' || r[k].trim() === '')
+        fail('invalid_type', `${field}.${k}`, 'must be a non-empty string');
+    if (r.stated_by === undefined) fail('invalid_type', `${field}.stated_by`, 'must be an array of predicates');
+    stringList(r.stated_by, `${field}.stated_by`);
   }
 
   checkPredicateSpec(name: unknown, spec: unknown, field = 'options'): void {

@@ -1,9 +1,9 @@
 // Shared pieces of the reasoning stage: argument checks (the errors name the field), facts seen as plain
-// records, and the opposite-predicate lookup built from the vocabulary's table.
+// records, and how two predicates contradict each other by the base's tables (rules.ts).
 import { KbNotFoundError, KbValidationError } from '../errors.js';
 import type { ReadContext } from '../graph/read.js';
-import { OPPOSITE_PREDICATES } from '../vocab/bio.js';
 import { scanColumns, strengthAt } from './columns.js';
+import type { ReasoningRules } from './rules.js';
 
 /** A relationship (fact) as the reasoning calls report it. */
 export interface FactRef {
@@ -83,21 +83,12 @@ export function nowOf(rc: ReadContext): number {
   return rc.live ? Date.now() : rc.cutoff;
 }
 
-const OPPOSITES = new Map<string, Set<string>>();
-for (const [a, b] of OPPOSITE_PREDICATES) {
-  for (const [x, y] of [
-    [a, b],
-    [b, a],
-  ] as const) {
-    const set = OPPOSITES.get(x) ?? new Set<string>();
-    OPPOSITES.set(x, set);
-    set.add(y);
-  }
-}
-
-/** How q contradicts p (same subject, object and direction): 'opposite' (the table), 'negation' (not_p), or null. */
-export function contradictionKind(p: string, q: string): 'opposite' | 'negation' | null {
-  if (OPPOSITES.get(p)?.has(q)) return 'opposite';
+/**
+ * How q contradicts p (same subject, object and direction): 'opposite' (the base's opposite_predicates,
+ * reasoningRules), 'negation' (not_p), or null.
+ */
+export function contradictionKind(rules: ReasoningRules, p: string, q: string): 'opposite' | 'negation' | null {
+  if (rules.opposites.get(p)?.has(q)) return 'opposite';
   if (q === `not_${p}` || p === `not_${q}`) return 'negation';
   return null;
 }

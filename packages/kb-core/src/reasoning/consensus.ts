@@ -2,6 +2,7 @@
 // contradict each other.
 import type { ReadContext } from '../graph/read.js';
 import { type FactRef, contradictionKind, entityArg, factRef, liveSources } from './common.js';
+import { reasoningRules } from './rules.js';
 
 export interface Assertion extends FactRef {
   /** Distinct sources with an active claim of this relationship: how many agree. */
@@ -47,12 +48,13 @@ export function consensus(rc: ReadContext, a: unknown, b?: unknown): Consensus {
     };
   });
   const contradictions: Contradiction[] = [];
+  const rules = reasoningRules(s.registry);
   for (let i = 0; i < facts.length; i++)
     for (let j = i + 1; j < facts.length; j++) {
       const f = facts[i]!;
       const g = facts[j]!;
       if (s.factS[f] !== s.factS[g] || s.factO[f] !== s.factO[g]) continue;
-      const kind = contradictionKind(s.predName[s.factP[f]!]!, s.predName[s.factP[g]!]!);
+      const kind = contradictionKind(rules, s.predName[s.factP[f]!]!, s.predName[s.factP[g]!]!);
       if (kind)
         contradictions.push({
           kind,

@@ -1,15 +1,17 @@
 // Which facts contradict which: same subject and object, same direction, predicates opposite in the
-// vocabulary's table or one the negation (not_p) of the other (common.ts: contradictionKind).
+// base's tables (rules.ts) or one the negation (not_p) of the other (common.ts: contradictionKind).
 import type { ReadContext } from '../graph/read.js';
 import { contradictionKind } from './common.js';
+import { reasoningRules } from './rules.js';
 
 /** Predicate index -> indices of the predicates that contradict it (only predicates the base has seen). */
 export function contradictingPredicates(rc: ReadContext): Map<number, number[]> {
   const names = rc.s.predName;
+  const rules = reasoningRules(rc.s.registry);
   const out = new Map<number, number[]>();
   for (let p = 0; p < names.length; p++)
     for (let q = 0; q < names.length; q++) {
-      if (p === q || contradictionKind(names[p]!, names[q]!) === null) continue;
+      if (p === q || contradictionKind(rules, names[p]!, names[q]!) === null) continue;
       const l = out.get(p) ?? [];
       out.set(p, l);
       l.push(q);

@@ -4,6 +4,7 @@ import type { ReadContext } from '../graph/read.js';
 import { normalizeToken } from '../model/normalize.js';
 import type { Claim } from '../types.js';
 import { contradictionKind, entityArg, noisyOr } from './common.js';
+import { reasoningRules } from './rules.js';
 import { type InferencePath, inferences } from './predict.js';
 
 /** Weight of two-hop evidence against direct claims. */
@@ -32,6 +33,7 @@ export function testHypothesis(rc: ReadContext, subject: unknown, predicate: unk
   if (typeof predicate !== 'string' || predicate.trim() === '')
     throw new KbValidationError('invalid_type', 'predicate', 'must be a non-empty predicate name');
   const s = rc.s;
+  const rules = reasoningRules(s.registry);
   const x = entityArg(rc, subject, 'subject');
   const y = entityArg(rc, object, 'object');
   const p = normalizeToken(predicate);
@@ -50,7 +52,7 @@ export function testHypothesis(rc: ReadContext, subject: unknown, predicate: unk
       directConf.push(r.confidence);
       continue;
     }
-    const kind = contradictionKind(p, q);
+    const kind = contradictionKind(rules, p, q);
     if (kind) {
       for (const c of live) against.push({ ...c, contradiction: kind });
       againstConf.push(r.confidence);
@@ -62,7 +64,7 @@ export function testHypothesis(rc: ReadContext, subject: unknown, predicate: unk
     const says = [inf.rule.infers, ...inf.rule.stated_by];
     const paths = inf.paths.map((q) => ({ ...q, infers: inf.predicate }));
     if (says.includes(p)) indFor.push(...paths);
-    else if (says.some((q) => contradictionKind(p, q) !== null)) indAgainst.push(...paths);
+    else if (says.some((q) => contradictionKind(rules, p, q) !== null)) indAgainst.push(...paths);
   }
   const support = 1 - (1 - noisyOr(directConf)) * (1 - INDIRECT_WEIGHT * noisyOr(indFor.map((q) => q.score)));
   const opposition = 1 - (1 - noisyOr(againstConf)) * (1 - INDIRECT_WEIGHT * noisyOr(indAgainst.map((q) => q.score)));

@@ -1,9 +1,10 @@
-// predict(entity, { top_k }): two-hop inferences by the vocabulary's table of predicate compositions
-// (vocab/bio.ts: PREDICATE_COMPOSITIONS), each scored and with the claims it rests on.
+// predict(entity, { top_k }): two-hop inferences by the base's predicate compositions (rules.ts: those of the
+// default vocabularies and of the registered ones), each scored and with the claims it rests on.
 import type { ReadContext } from '../graph/read.js';
 import type { EntitySummary } from '../types.js';
-import { PREDICATE_COMPOSITIONS, type PredicateComposition } from '../vocab/bio.js';
+import type { PredicateComposition } from '../model/registry.js';
 import { entityArg, intArg, noisyOr, optionsArg } from './common.js';
+import { reasoningRules } from './rules.js';
 
 export interface InferencePath {
   via: string;
@@ -23,13 +24,6 @@ export interface Prediction {
   paths: InferencePath[];
 }
 
-const BY_FIRST = new Map<string, PredicateComposition[]>();
-for (const r of PREDICATE_COMPOSITIONS) {
-  const l = BY_FIRST.get(r.first);
-  if (l) l.push(r);
-  else BY_FIRST.set(r.first, [r]);
-}
-
 /** Every two-hop inference from entity x (to `only`, when given), stated ones included, keyed predicate|target. */
 export function inferences(
   rc: ReadContext,
@@ -38,9 +32,10 @@ export function inferences(
 ): Map<string, Prediction & { rule: PredicateComposition; y: number }> {
   const s = rc.s;
   const out = new Map<string, Prediction & { rule: PredicateComposition; y: number }>();
+  const byFirst = reasoningRules(s.registry).byFirst;
   for (let f1 = s.firstFact(x); f1 >= 0; f1 = s.nextFact(f1, x)) {
     if (s.factS[f1] !== x) continue;
-    const rules = BY_FIRST.get(s.predName[s.factP[f1]!]!);
+    const rules = byFirst.get(s.predName[s.factP[f1]!]!);
     if (!rules || !rc.factHasLive(f1)) continue;
     const m = s.factO[f1]!;
     // A hop between one target's gene and protein kept apart (ReadContext.sameTarget) infers nothing.

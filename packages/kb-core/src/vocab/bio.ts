@@ -1,13 +1,53 @@
 // The `bio` vocabulary shipped with the library: entity types, predicate classes, predicates with
 // subject/object type constraints, and common synonyms (gene symbols' aliases, brand names of drugs,
 // disease abbreviations). Synonyms map to the canonical name that becomes the entity id.
-import type { Vocabulary } from '../model/registry.js';
+import type { PredicateComposition, Vocabulary } from '../model/registry.js';
+
+export type { PredicateComposition };
 
 const GENE_LIKE = ['gene', 'protein'];
 const CHEMICAL = ['drug', 'compound'];
 const MOLECULAR = ['gene', 'protein', 'drug', 'compound', 'variant'];
 /** What a differential-expression study compares against its control. */
 const COMPARED = ['condition', 'disease', 'phenotype'];
+
+// ---- reasoning tables (packages/kb/README.md, "Reasoning over evidence") ------------------------------
+// bio declares them as its opposite_predicates and predicate_compositions; reasoning takes a base's tables
+// from its registry (src/reasoning/rules.ts), bio's applying to every base. Data rather than code so that a
+// scientist can read, check and extend them. Predicate names are the normalised tokens claims are indexed
+// under (lower case, underscores).
+
+/**
+ * Pairs of predicates that contradict each other when asserted for the same subject and object, in the same
+ * direction (consensus, sourceReliability, testHypothesis). Besides these, `not_<p>` contradicts `<p>` for any p.
+ */
+export const OPPOSITE_PREDICATES: readonly (readonly [string, string])[] = [
+  ['activates', 'inhibits'],
+  ['upregulates', 'downregulates'],
+  ['increases', 'decreases'],
+  ['agonist_of', 'antagonist_of'],
+  ['treats', 'causes'],
+  ['treats', 'contraindicated_for'],
+  ['positively_correlated_with', 'negatively_correlated_with'],
+];
+
+/**
+ * Two-hop compositions for predict and testHypothesis (PredicateComposition: `X first M` and `M second Y`
+ * suggest `X infers Y`).
+ */
+
+export const PREDICATE_COMPOSITIONS: readonly PredicateComposition[] = [
+  { first: 'inhibits', second: 'associated_with', infers: 'may_treat', stated_by: ['treats', 'may_treat'] },
+  { first: 'inhibits', second: 'causes', infers: 'may_treat', stated_by: ['treats', 'may_treat'] },
+  { first: 'downregulates', second: 'associated_with', infers: 'may_treat', stated_by: ['treats', 'may_treat'] },
+  { first: 'activates', second: 'associated_with', infers: 'may_cause', stated_by: ['causes', 'may_cause'] },
+  { first: 'activates', second: 'causes', infers: 'may_cause', stated_by: ['causes', 'may_cause'] },
+  { first: 'upregulates', second: 'associated_with', infers: 'may_cause', stated_by: ['causes', 'may_cause'] },
+  { first: 'treats', second: 'has_phenotype', infers: 'may_treat', stated_by: ['treats', 'may_treat'] },
+  { first: 'targets', second: 'associated_with', infers: 'may_affect', stated_by: ['treats', 'causes', 'may_affect'] },
+  { first: 'inhibits', second: 'participates_in', infers: 'may_inhibit', stated_by: ['inhibits', 'may_inhibit'] },
+  { first: 'activates', second: 'participates_in', infers: 'may_activate', stated_by: ['activates', 'may_activate'] },
+];
 
 export const bio: Vocabulary = {
   description: 'Biomedical entities and relationships for drug discovery',
@@ -132,6 +172,8 @@ export const bio: Vocabulary = {
   // A gene symbol names the gene and its product alike: `['PARP1', 'gene']` and `['PARP1', 'protein']` are one
   // entity, so their claims corroborate each other and queries, paths and predictions see one target.
   unified_types: [['gene', 'protein']],
+  opposite_predicates: OPPOSITE_PREDICATES,
+  predicate_compositions: PREDICATE_COMPOSITIONS,
   synonyms: {
     // Gene symbols name the gene and its product alike, hence '*'.
     '*': {
@@ -194,46 +236,3 @@ export const bio: Vocabulary = {
     },
   },
 };
-
-// ---- reasoning tables (packages/kb/README.md, "Reasoning over evidence") ------------------------------
-// Data rather than code so that a scientist can read, check and extend them. Predicate names are the
-// normalised tokens claims are indexed under (lower case, underscores).
-
-/**
- * Pairs of predicates that contradict each other when asserted for the same subject and object, in the same
- * direction (consensus, sourceReliability, testHypothesis). Besides these, `not_<p>` contradicts `<p>` for any p.
- */
-export const OPPOSITE_PREDICATES: readonly (readonly [string, string])[] = [
-  ['activates', 'inhibits'],
-  ['upregulates', 'downregulates'],
-  ['increases', 'decreases'],
-  ['agonist_of', 'antagonist_of'],
-  ['treats', 'causes'],
-  ['treats', 'contraindicated_for'],
-  ['positively_correlated_with', 'negatively_correlated_with'],
-];
-
-/**
- * Two-hop compositions for predict and testHypothesis: a fact `X first M` followed by a fact `M second Y`
- * suggests `X infers Y`. `stated_by`: predicates whose direct X-Y statement already says as much, so the
- * inference is not offered as new.
- */
-export interface PredicateComposition {
-  first: string;
-  second: string;
-  infers: string;
-  stated_by: readonly string[];
-}
-
-export const PREDICATE_COMPOSITIONS: readonly PredicateComposition[] = [
-  { first: 'inhibits', second: 'associated_with', infers: 'may_treat', stated_by: ['treats', 'may_treat'] },
-  { first: 'inhibits', second: 'causes', infers: 'may_treat', stated_by: ['treats', 'may_treat'] },
-  { first: 'downregulates', second: 'associated_with', infers: 'may_treat', stated_by: ['treats', 'may_treat'] },
-  { first: 'activates', second: 'associated_with', infers: 'may_cause', stated_by: ['causes', 'may_cause'] },
-  { first: 'activates', second: 'causes', infers: 'may_cause', stated_by: ['causes', 'may_cause'] },
-  { first: 'upregulates', second: 'associated_with', infers: 'may_cause', stated_by: ['causes', 'may_cause'] },
-  { first: 'treats', second: 'has_phenotype', infers: 'may_treat', stated_by: ['treats', 'may_treat'] },
-  { first: 'targets', second: 'associated_with', infers: 'may_affect', stated_by: ['treats', 'causes', 'may_affect'] },
-  { first: 'inhibits', second: 'participates_in', infers: 'may_inhibit', stated_by: ['inhibits', 'may_inhibit'] },
-  { first: 'activates', second: 'participates_in', infers: 'may_activate', stated_by: ['activates', 'may_activate'] },
-];
