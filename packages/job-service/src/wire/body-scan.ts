@@ -140,14 +140,9 @@ export class BodyScanner {
           const c = b[i]!;
           if (isSpace(c)) i++;
           else if (c === QUOTE) {
-            this.phase = Phase.Key;
             this.keyBytes = 0;
-            this.consumed++;
-            i++;
-          } else if (c === 0x7d && this.frames.length > 1) {
-            i++;
-            this.leave();
-          } else this.phase = Phase.Stop; // the top-level object's end, or text JSON.parse will refuse
+            i = this.pass(i, Phase.Key);
+          } else i = this.closeOrStop(c, i);
           break;
         }
         case Phase.Key: {
@@ -168,11 +163,8 @@ export class BodyScanner {
         case Phase.Colon: {
           const c = b[i]!;
           if (isSpace(c)) i++;
-          else if (c === 0x3a) {
-            this.phase = Phase.ValueStart;
-            this.consumed++;
-            i++;
-          } else this.phase = Phase.Stop;
+          else if (c === 0x3a) i = this.pass(i, Phase.ValueStart);
+          else this.phase = Phase.Stop;
           break;
         }
         case Phase.ValueStart: {
@@ -206,20 +198,32 @@ export class BodyScanner {
         case Phase.AfterValue: {
           const c = b[i]!;
           if (isSpace(c)) i++;
-          else if (c === 0x2c) {
-            this.phase = Phase.KeyOrEnd;
-            this.consumed++;
-            i++;
-          } else if (c === 0x7d && this.frames.length > 1) {
-            i++;
-            this.leave();
-          } else this.phase = Phase.Stop; // the top-level object's end, or text JSON.parse will refuse
+          else if (c === 0x2c) i = this.pass(i, Phase.KeyOrEnd);
+          else i = this.closeOrStop(c, i);
           break;
         }
       }
       if (this.consumed > this.limit) return this.refuse(new InvalidParametersError(this.overBound()));
     }
     return undefined;
+  }
+
+  /** Past one punctuation byte that counts toward the bound (`"`, `:`, `,`): on to phase `next`. */
+  private pass(i: number, next: Phase): number {
+    this.phase = next;
+    this.consumed++;
+    return i + 1;
+  }
+
+  /** A `}` that closes a nested object goes back up; anything else (the top-level object's end, or text
+   * JSON.parse will refuse) stops the scan. */
+  private closeOrStop(c: number, i: number): number {
+    if (c === 0x7d && this.frames.length > 1) {
+      this.leave();
+      return i + 1;
+    }
+    this.phase = Phase.Stop;
+    return i;
   }
 
   private top(): Frame {
