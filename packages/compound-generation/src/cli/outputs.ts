@@ -1,7 +1,7 @@
 // What a run leaves in --out: the best molecules (CSV and SDF), the call log, a summary and the curves plot.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OptimizeResult } from '../optimize/types.js';
+import type { OptimizeFigures, OptimizeResult } from '../optimize/types.js';
 import { loadRDKit, parseSmiles } from '../rdkit.js';
 import { csvField } from '../results.js';
 import { callLogCsv } from '../profile/call-log.js';
@@ -9,19 +9,8 @@ import { curvesSvg, topCurves } from './curves.js';
 
 export const OUTPUT_FILES = ['top.csv', 'top.sdf', 'calls.csv', 'summary.json', 'curves.svg'] as const;
 
-export interface RunSummary {
+export interface RunSummary extends OptimizeFigures {
   profile: string;
-  strategy: OptimizeResult['strategy'];
-  seed: number;
-  max_oracle_calls: number;
-  calls_used: number;
-  stop_reason: OptimizeResult['stop_reason'];
-  auc_top1: number;
-  auc_top10: number;
-  auc_top100: number;
-  top1: number;
-  top10_mean: number;
-  top100_mean: number;
   /** The optimizer's own time, and the whole command's (loading RDKit and the profile included), seconds. */
   optimize_elapsed_s: number;
   elapsed_s: number;

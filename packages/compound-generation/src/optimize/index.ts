@@ -8,6 +8,7 @@ export {
   type StrategyName,
   type OptimizeOptions,
   type OptimizeResult,
+  type OptimizeFigures,
   type OptimizeProgress,
   type OptimizeStopReason,
   type TopMolecule,

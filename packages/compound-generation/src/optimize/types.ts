@@ -64,18 +64,13 @@ export interface TopMolecule {
   call: number;
 }
 
-export interface OptimizeResult {
+/** A run's figures: what the CLI's summary.json and the API's scoring result report as they are. */
+export interface OptimizeFigures {
   strategy: Exclude<StrategyName, 'default'>;
   seed: number;
   max_oracle_calls: number;
   calls_used: number;
   stop_reason: OptimizeStopReason;
-  /** The profile's endpoints, in the order each call's `components` lists them. */
-  endpoints: EndpointInfo[];
-  /** Every oracle call in order: call index, canonical SMILES, total score, each endpoint's raw and value. */
-  calls: OracleCall[];
-  /** The best molecules, best first (ties: earlier call first). */
-  top: TopMolecule[];
   /**
    * PMO's AUC of the top-k mean curve (read every 100 calls, held flat to the budget when the run stopped
    * early, divided by the budget): auc_top10 is PMO's headline figure.
@@ -87,6 +82,15 @@ export interface OptimizeResult {
   top1: number;
   top10_mean: number;
   top100_mean: number;
+}
+
+export interface OptimizeResult extends OptimizeFigures {
+  /** The profile's endpoints, in the order each call's `components` lists them. */
+  endpoints: EndpointInfo[];
+  /** Every oracle call in order: call index, canonical SMILES, total score, each endpoint's raw and value. */
+  calls: OracleCall[];
+  /** The best molecules, best first (ties: earlier call first). */
+  top: TopMolecule[];
   /** Wall time of the run, ms. */
   elapsed_ms: number;
 }

@@ -14,7 +14,7 @@ import {
   type Constraints,
   type EndpointInfo,
   type OracleCall,
-  type OptimizeStopReason,
+  type OptimizeFigures,
   type StrategyName,
 } from '@evident/compound-generation';
 import { InvalidParametersError } from '@evident/contract';
@@ -47,20 +47,9 @@ export interface CgScoringMolecule {
   components: OracleCall['components'];
 }
 
-export interface CgScoringResult {
+export interface CgScoringResult extends OptimizeFigures {
   mode: 'scoring';
   target: { uniprot: string; residues: string[] };
-  strategy: Exclude<StrategyName, 'default'>;
-  seed: number;
-  max_oracle_calls: number;
-  calls_used: number;
-  stop_reason: OptimizeStopReason;
-  auc_top1: number;
-  auc_top10: number;
-  auc_top100: number;
-  top1: number;
-  top10_mean: number;
-  top100_mean: number;
   elapsed_ms: number;
   constraints: Partial<Constraints>;
   endpoints: EndpointInfo[];
