@@ -4,6 +4,7 @@
 // rows that ORDER BY, DISTINCT, aggregation, UNION, a write clause or the result keep) is counted against
 // max_memory_bytes as an estimate of its bytes. The deadline is checked cooperatively: every loop that can
 // run long ticks, and every 1,024 ticks the clock is read.
+import { equivalenceKey } from './compare.js';
 import { CypherLimitError } from './errors.js';
 import { GraphNode, GraphRelationship, isMap, MAX_VALUE_DEPTH, PathValue, type Value } from './values.js';
 
@@ -229,5 +230,22 @@ export class Held {
   release(): void {
     this.budget.release(this.bytes);
     this.bytes = 0;
+  }
+}
+
+/** The first item of each distinct `key` (DISTINCT, UNION), in order: the keys seen are held against the budget. */
+export function* firstOfEach<T>(items: Iterable<T>, key: (item: T) => Value, budget: Budget, what: string): Generator<T> {
+  const seen = new Set<string>();
+  const held = new Held(budget, what);
+  try {
+    for (const item of items) {
+      const k = equivalenceKey(key(item));
+      if (seen.has(k)) continue;
+      seen.add(k);
+      held.add(48 + 2 * k.length);
+      yield item;
+    }
+  } finally {
+    held.release();
   }
 }

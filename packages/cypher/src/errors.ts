@@ -91,6 +91,7 @@ export class CypherTypeError extends CypherError {
   }
 }
 
+// Deliberately one small class per kind, alike in shape: callers catch by class, and the error's name is its class's.
 export class CypherArgumentError extends CypherError {
   constructor(detail: string, message: string, phase: CypherPhase = 'runtime') {
     super('ArgumentError', detail, message, phase);
@@ -103,6 +104,7 @@ export class CypherArithmeticError extends CypherError {
   }
 }
 
+// Deliberately one small class per kind, alike in shape: callers catch by class, and the error's name is its class's.
 export class CypherSemanticError extends CypherError {
   constructor(detail: string, message: string, phase: CypherPhase = 'runtime') {
     super('SemanticError', detail, message, phase);

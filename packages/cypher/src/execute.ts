@@ -5,8 +5,7 @@
 // buffer; ORDER BY, DISTINCT, aggregation and UNION hold what they must, counted against the memory budget.
 import { children } from './aggregate.js';
 import type { Clause, Expr, PatternPart, Query, SingleQuery } from './ast.js';
-import { Held } from './budget.js';
-import { equivalenceKey } from './compare.js';
+import { firstOfEach, Held } from './budget.js';
 import { CypherError } from './errors.js';
 import { type EvalContext, evaluate, isList, listSource, lookup, type Row, truthy } from './eval.js';
 import { isAggregate, project } from './interpret/project.js';
@@ -45,23 +44,11 @@ export function executeQuery(q: Query, ctx: EvalContext): Stream {
 }
 
 function* union(parts: Stream[], all: boolean, ctx: EvalContext): Generator<Value[]> {
-  const seen = new Set<string>();
-  const held = new Held(ctx.budget, 'UNION');
-  try {
-    for (const part of parts) {
-      for (const r of part.rows) {
-        if (!all) {
-          const k = equivalenceKey(r);
-          if (seen.has(k)) continue;
-          seen.add(k);
-          held.add(48 + 2 * k.length);
-        }
-        yield r;
-      }
-    }
-  } finally {
-    held.release();
-  }
+  const rows = (function* () {
+    for (const part of parts) yield* part.rows;
+  })();
+  if (all) yield* rows;
+  else yield* firstOfEach(rows, (r) => r, ctx.budget, 'UNION');
 }
 
 /** EXISTS { … }: whether the clauses, run on the outer row, leave any row (it stops at the first). */

@@ -6,6 +6,7 @@ import { equals } from './compare.js';
 import type { Direction } from './graph.js';
 import { type EvalContext, evaluate, lookup, type Row } from './eval.js';
 import { CypherTypeError } from './errors.js';
+import { walkPaths } from './plan/checks.js';
 import { GraphNode, type GraphRelationship, isMap, ownValue, PathValue, setOwn, type Value } from './values.js';
 
 type RelBinding = GraphRelationship | GraphRelationship[];
@@ -123,8 +124,8 @@ export function* matchPart(
       yield bind(part, st, row);
       continue;
     }
-    for (const _ of expandRight(part, a, st, row, ctx, used, nodeProps, relProps)) {
-      for (const _l of expandLeft(part, a, st, row, ctx, used, nodeProps, relProps)) yield bind(part, st, row);
+    for (const _ of expandSide(part, a, 1, st, row, ctx, used, nodeProps, relProps)) {
+      for (const _l of expandSide(part, a, -1, st, row, ctx, used, nodeProps, relProps)) yield bind(part, st, row);
     }
   }
 }
@@ -161,9 +162,14 @@ type Props = ([string, Value][] | null)[];
 
 const flip = (d: Direction): Direction => (d === 'out' ? 'in' : d === 'in' ? 'out' : 'both');
 
-function* expandRight(
+/**
+ * Extends the match from node `i` one relationship at a time, rightwards (`step` 1) or leftwards (-1),
+ * yielding once per complete side with `st` filled in.
+ */
+function* expandSide(
   part: PatternPart,
   i: number,
+  step: 1 | -1,
   st: State,
   row: Row,
   ctx: EvalContext,
@@ -171,48 +177,24 @@ function* expandRight(
   np: Props,
   rp: Props,
 ): Generator<void> {
-  if (i === part.rels.length) {
+  if (step === 1 ? i === part.rels.length : i === 0) {
     yield;
     return;
   }
-  const rel = part.rels[i]!;
-  for (const [binding, next] of hop(rel, rel.direction, st.nodes[i]!, row, ctx, used, rp[i]!)) {
-    if (!nodeMatches(next, part.nodes[i + 1]!, np[i + 1]!, row)) continue;
+  const ri = step === 1 ? i : i - 1;
+  const j = i + step;
+  const rel = part.rels[ri]!;
+  const dir = step === 1 ? rel.direction : flip(rel.direction);
+  for (const [binding, next] of hop(rel, dir, st.nodes[i]!, row, ctx, used, rp[ri]!)) {
+    if (!nodeMatches(next, part.nodes[j]!, np[j]!, row)) continue;
     // A node variable seen twice in one part must be the same node.
-    if (!sameVariableOk(part, st, i + 1, next)) continue;
-    st.rels[i] = binding;
-    st.nodes[i + 1] = next;
+    if (!sameVariableOk(part, st, j, next)) continue;
+    // Walking leftwards reaches a variable-length path from its far end: store it in pattern order.
+    st.rels[ri] = step === -1 && Array.isArray(binding) ? [...binding].reverse() : binding;
+    st.nodes[j] = next;
     const list = Array.isArray(binding) ? binding : [binding];
     for (const r of list) used.add(r);
-    yield* expandRight(part, i + 1, st, row, ctx, used, np, rp);
-    for (const r of list) used.delete(r);
-  }
-}
-
-function* expandLeft(
-  part: PatternPart,
-  i: number,
-  st: State,
-  row: Row,
-  ctx: EvalContext,
-  used: Set<GraphRelationship>,
-  np: Props,
-  rp: Props,
-): Generator<void> {
-  if (i === 0) {
-    yield;
-    return;
-  }
-  const rel = part.rels[i - 1]!;
-  for (const [binding, next] of hop(rel, flip(rel.direction), st.nodes[i]!, row, ctx, used, rp[i - 1]!)) {
-    if (!nodeMatches(next, part.nodes[i - 1]!, np[i - 1]!, row)) continue;
-    if (!sameVariableOk(part, st, i - 1, next)) continue;
-    const ordered = Array.isArray(binding) ? [...binding].reverse() : binding;
-    st.rels[i - 1] = ordered;
-    st.nodes[i - 1] = next;
-    const list = Array.isArray(binding) ? binding : [binding];
-    for (const r of list) used.add(r);
-    yield* expandLeft(part, i - 1, st, row, ctx, used, np, rp);
+    yield* expandSide(part, j, step, st, row, ctx, used, np, rp);
     for (const r of list) used.delete(r);
   }
 }
@@ -245,48 +227,19 @@ function* hop(
   used: Set<GraphRelationship>,
   props: [string, Value][] | null,
 ): Generator<[RelBinding, GraphNode]> {
-  const other = (r: GraphRelationship, n: GraphNode) => (r.start === n ? r.end : r.start);
   if (pat.range === null) {
     for (const r of ctx.graph.expand(from, dir, pat.types)) {
       ctx.budget.tick();
       if (used.has(r) || !relOk(r, pat, props, row)) continue;
-      yield [r, other(r, from)];
+      yield [r, r.start === from ? r.end : r.start];
     }
     return;
   }
   const min = pat.range.min ?? 1;
   const max = pat.range.max ?? Number.POSITIVE_INFINITY;
   const bound = pat.variable !== null ? lookup(row, pat.variable) : undefined;
-  const path: GraphRelationship[] = [];
-  const onPath = new Set<GraphRelationship>();
-  const found = (n: GraphNode): [RelBinding, GraphNode] | undefined =>
-    path.length >= min && (bound === undefined || equals(bound, [...path]) === true) ? [[...path], n] : undefined;
-  // Depth first, with an explicit stack (stack[i] expands the node after path[0..i-1]): a path as long as
-  // the graph is wide costs no call stack. Paths come out in the order the recursive walk gives them.
-  const first = found(from);
-  if (first) yield first;
-  if (max === 0) return;
-  const stack: { node: GraphNode; rels: Iterator<GraphRelationship> }[] = [
-    { node: from, rels: ctx.graph.expand(from, dir, pat.types)[Symbol.iterator]() },
-  ];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    const next = top.rels.next();
-    if (next.done) {
-      stack.pop();
-      // The relationship that led to the node just finished (none for the start node).
-      if (path.length > 0) onPath.delete(path.pop()!);
-      continue;
-    }
-    ctx.budget.tick();
-    const r = next.value;
-    if (used.has(r) || onPath.has(r) || !relOk(r, pat, props, row)) continue;
-    path.push(r);
-    onPath.add(r);
-    const n = other(r, top.node);
-    const hit = found(n);
-    if (hit) yield hit;
-    if (path.length < max) stack.push({ node: n, rels: ctx.graph.expand(n, dir, pat.types)[Symbol.iterator]() });
-    else onPath.delete(path.pop()!);
+  // walkPaths reuses its path array: each binding is a copy.
+  for (const [path, n] of walkPaths(from, { direction: dir, types: pat.types, min, max }, used, props, ctx)) {
+    if (bound === undefined || equals(bound, [...path]) === true) yield [[...path], n];
   }
 }

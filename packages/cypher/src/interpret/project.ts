@@ -2,7 +2,7 @@
 // WITH … WHERE over the projected names.
 import { type Accumulator, accumulator, findAggregates } from '../aggregate.js';
 import type { Expr, Projection } from '../ast.js';
-import { Held, measure, rowBytes } from '../budget.js';
+import { firstOfEach, Held, measure, rowBytes } from '../budget.js';
 import { equivalenceKey, orderCompare } from '../compare.js';
 import { CypherSyntaxError } from '../errors.js';
 import { type EvalContext, evaluate, lookup, type Row, truthy } from '../eval.js';
@@ -136,20 +136,8 @@ function* groupRows(
   }
 }
 
-function* distinctRows(out: Iterable<Projected>, columns: string[], ctx: EvalContext): Generator<Projected> {
-  const seen = new Set<string>();
-  const held = new Held(ctx.budget, 'DISTINCT');
-  try {
-    for (const r of out) {
-      const k = equivalenceKey(columns.map((c) => lookup(r.row, c) ?? null));
-      if (seen.has(k)) continue;
-      seen.add(k);
-      held.add(48 + 2 * k.length);
-      yield r;
-    }
-  } finally {
-    held.release();
-  }
+function distinctRows(out: Iterable<Projected>, columns: string[], ctx: EvalContext): Generator<Projected> {
+  return firstOfEach(out, (r) => columns.map((c) => lookup(r.row, c) ?? null), ctx.budget, 'DISTINCT');
 }
 
 /**

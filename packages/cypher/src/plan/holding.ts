@@ -3,7 +3,7 @@
 // than max_rows.
 import { type Accumulator, accumulator } from '../aggregate.js';
 import type { SortItem } from '../ast.js';
-import { type Budget, Held, measure, rowBytes } from '../budget.js';
+import { type Budget, firstOfEach, Held, measure, rowBytes } from '../budget.js';
 import { equivalenceKey, orderCompare } from '../compare.js';
 import { CypherLimitError } from '../errors.js';
 import { type EvalContext, evaluate, lookup, type Row } from '../eval.js';
@@ -67,31 +67,19 @@ export function* aggregate(r: Runner, op: OpOf<'Aggregate'>, arg: Row): Generato
 }
 
 /** The first row of each distinct value of `columns` (DISTINCT, UNION): the keys seen are held. */
-function* firstOfEach(rows: Iterable<Row>, columns: string[], budget: Budget, what: string): Generator<Row> {
-  const seen = new Set<string>();
-  const held = new Held(budget, what);
-  try {
-    for (const r of rows) {
-      const k = equivalenceKey(columns.map((c) => lookup(r, c) ?? null));
-      if (seen.has(k)) continue;
-      seen.add(k);
-      held.add(48 + 2 * k.length);
-      yield r;
-    }
-  } finally {
-    held.release();
-  }
+function firstOfColumns(rows: Iterable<Row>, columns: string[], budget: Budget, what: string): Iterable<Row> {
+  return firstOfEach(rows, (r) => columns.map((c) => lookup(r, c) ?? null), budget, what);
 }
 
 export function distinct(r: Runner, op: OpOf<'Distinct'>, arg: Row): Iterable<Row> {
-  return firstOfEach(r.rows(op.input, arg), op.columns, r.ctx.budget, 'DISTINCT');
+  return firstOfColumns(r.rows(op.input, arg), op.columns, r.ctx.budget, 'DISTINCT');
 }
 
 export function union(r: Runner, op: OpOf<'Union'>, arg: Row): Iterable<Row> {
   const all = (function* () {
     for (const part of op.inputs) yield* r.rows(part, arg);
   })();
-  return op.all ? all : firstOfEach(all, op.columns, r.ctx.budget, 'UNION');
+  return op.all ? all : firstOfColumns(all, op.columns, r.ctx.budget, 'UNION');
 }
 
 /** A row with its ORDER BY keys, its place in the input and what holding it costs. */

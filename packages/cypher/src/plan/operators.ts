@@ -47,6 +47,20 @@ interface Base {
   est: number;
 }
 
+/** What Expand and VarLengthExpand share: from `from` along `types` in `direction`, binding `rel` and `to`. */
+interface ExpandFields {
+  input: Op;
+  from: string;
+  rel: string;
+  to: string;
+  direction: Direction;
+  types: string[];
+  /** `to` is bound before the expansion: the relationship must reach it. */
+  into: boolean;
+  /** Relationship variables bound earlier in the same MATCH: relationships are unique within it. */
+  distinctFrom: string[];
+}
+
 export type Op = Base &
   (
     | { op: 'Argument' }
@@ -72,40 +86,22 @@ export type Op = Base &
         upper?: { value: Expr; inclusive: boolean };
         where?: NodeCheck;
       }
-    | {
+    | (ExpandFields & {
         op: 'Expand';
-        input: Op;
-        from: string;
-        rel: string;
-        to: string;
-        direction: Direction;
-        types: string[];
-        /** `to` is bound before the expansion: the relationship must reach it. */
-        into: boolean;
-        /** Relationship variables bound earlier in the same MATCH: relationships are unique within it. */
-        distinctFrom: string[];
         /** `rel` is bound before the MATCH: the expansion must follow that relationship. */
         relBound?: boolean;
-      }
-    | {
+      })
+    | (ExpandFields & {
         op: 'VarLengthExpand';
-        input: Op;
-        from: string;
-        rel: string;
-        to: string;
-        direction: Direction;
-        types: string[];
         min: number;
         max: number;
-        into: boolean;
-        distinctFrom: string[];
         /** Walked from the pattern's right end: the list is reversed into the pattern's order. */
         reversed: boolean;
         /** A property map every relationship on the path must match. */
         relProps: Expr | null;
         /** `rel` is a list of relationships bound before the MATCH: the path must be that list. */
         relBound?: boolean;
-      }
+      })
     | { op: 'Filter'; input: Op; predicates: Predicate[] }
     | { op: 'Unwind'; input: Op; expr: Expr; alias: string }
     /** The input row extended (or replaced, `keep` false) by the items. */
@@ -171,19 +167,29 @@ export type OpName = Op['op'];
 
 /** The operators directly under `op`, in display order. */
 export function inputsOf(op: Op): Op[] {
+  const out: Op[] = [];
+  mapInputs(op, (x) => {
+    out.push(x);
+    return x;
+  });
+  return out;
+}
+
+/** `op` with each operator directly under it replaced by `f` of it (called in display order). */
+export function mapInputs(op: Op, f: (x: Op) => Op): Op {
   switch (op.op) {
     case 'Argument':
     case 'Interpret':
     case 'ColumnarAggregate':
     case 'NodeCount':
     case 'NodeColumnScan':
-      return [];
+      return op;
     case 'Union':
-      return op.inputs;
+      return { ...op, inputs: op.inputs.map(f) };
     case 'Optional':
     case 'SemiApply':
-      return [op.input, op.inner];
+      return { ...op, input: f(op.input), inner: f(op.inner) };
     default:
-      return [op.input];
+      return { ...op, input: f(op.input) } as Op;
   }
 }

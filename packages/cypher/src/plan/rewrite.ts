@@ -13,7 +13,7 @@
 import { children, findAggregates } from '../aggregate.js';
 import type { Expr } from '../ast.js';
 import { isAggregate } from '../interpret/project.js';
-import type { ColumnFilter, ColumnItem, Item, Op, Predicate } from './operators.js';
+import { type ColumnFilter, type ColumnItem, type Item, mapInputs, type Op, type Predicate } from './operators.js';
 import { mapExpr, varsOf } from './exprs.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
@@ -25,27 +25,9 @@ export function rewrite(op: Op): Op {
 }
 
 function bottomUp(op: Op): Op {
-  let o = withInputs(op, bottomUp);
+  let o = mapInputs(op, bottomUp);
   for (const rule of RULES) o = rule(o) ?? o;
   return o;
-}
-
-function withInputs(op: Op, f: (x: Op) => Op): Op {
-  switch (op.op) {
-    case 'Argument':
-    case 'Interpret':
-    case 'ColumnarAggregate':
-    case 'NodeCount':
-    case 'NodeColumnScan':
-      return op;
-    case 'Union':
-      return { ...op, inputs: op.inputs.map(f) };
-    case 'Optional':
-    case 'SemiApply':
-      return { ...op, input: f(op.input), inner: f(op.inner) };
-    default:
-      return { ...op, input: f(op.input) } as Op;
-  }
 }
 
 const RULES: ((op: Op) => Op | undefined)[] = [
