@@ -5,6 +5,7 @@
 import type { Random } from '../random.js';
 import { moveFrontier } from './move.js';
 import { refineFrontier } from './refine.js';
+import { startPass } from './run.js';
 import type { LeidenScratch } from './scratch.js';
 import { aggregateWorkGraph, relabel, type WorkGraph } from './work-graph.js';
 
@@ -25,13 +26,11 @@ export function frontierPass(
   const n = base.n;
   let g = base;
   let side: 0 | 1 = 0;
-  let partition = scratch.int32('frontierPass.partition.1', n);
-  partition.set(membership);
-  relabel(partition, scratch);
+  const first = startPass(membership, n, scratch, 'frontierPass');
+  let partition = first.partition;
+  const toAggregate = first.toAggregate;
   let levelTouched = scratch.uint8('frontierPass.touched.1', n);
   levelTouched.set(touched);
-  const toAggregate = scratch.int32('frontierPass.toAggregate', n);
-  for (let v = 0; v < n; v++) toAggregate[v] = v;
   let anyMove = false;
   for (;;) {
     if (moveFrontier(g, partition, levelTouched, gamma, rng, scratch) > 0) anyMove = true;

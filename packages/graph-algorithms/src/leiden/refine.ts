@@ -15,6 +15,7 @@ import type { LeidenScratch } from './scratch.js';
 import type { WorkGraph } from './work-graph.js';
 
 /** The refinement of `membership` (communityCount communities): each node's sub-community label (a node id). */
+// Deliberate copy: refineFrontier repeats this signature (plus `touched`); positional arguments on the hot path.
 export function refinePartition(
   g: WorkGraph,
   membership: Int32Array,
@@ -52,6 +53,7 @@ export function refinePartition(
 }
 
 /** The refinement restricted to the nodes flagged in `touched` (see the head of this file). */
+// Deliberate copy: refinePartition's signature plus `touched`; positional arguments on the hot path.
 export function refineFrontier(
   g: WorkGraph,
   membership: Int32Array,

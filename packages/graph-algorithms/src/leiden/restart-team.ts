@@ -82,6 +82,7 @@ function runHere(
  * each run's result, in restart order. Workers report each iteration by message (progress) and end when no
  * restart is left; a restart that no worker finished (every worker gone) runs on the calling thread at the end.
  */
+// Deliberate copy: runRestartsInParallel takes the same arguments; the two differ in how they wait (promise, blocking).
 export function runRestartsOffThread(
   graph: CsrGraph,
   settings: RunSettings,
@@ -152,6 +153,7 @@ export function runRestartsOffThread(
 }
 
 /** Runs `restarts` runs on `threads` threads; returns each run's result, in restart order. */
+// Deliberate copy: runRestartsOffThread takes the same arguments; the two differ in how they wait (promise, blocking).
 export function runRestartsInParallel(
   graph: CsrGraph,
   settings: RunSettings,

@@ -51,6 +51,24 @@ export function leidenRun(
   return { membership, count, modularity: modularity(graph, membership, resolution), iterations, workerRestarts: 0 };
 }
 
+/**
+ * A pass's first level (leidenPass here, frontierPass in incremental-pass.ts): `membership` relabelled into the
+ * pass's partition slot 1, and every base node its own aggregate node.
+ */
+export function startPass(
+  membership: Int32Array,
+  n: number,
+  scratch: LeidenScratch,
+  prefix: string,
+): { partition: Int32Array; toAggregate: Int32Array } {
+  const partition = scratch.int32(`${prefix}.partition.1`, n);
+  partition.set(membership);
+  relabel(partition, scratch);
+  const toAggregate = scratch.int32(`${prefix}.toAggregate`, n);
+  for (let v = 0; v < n; v++) toAggregate[v] = v;
+  return { partition, toAggregate };
+}
+
 /** One Leiden iteration from `membership` (updated in place). Returns whether any node moved. */
 function leidenPass(
   base: WorkGraph,
@@ -63,11 +81,9 @@ function leidenPass(
   const n = base.n;
   let g = base;
   let side: 0 | 1 = 0;
-  let partition = scratch.int32('pass.partition.1', n);
-  partition.set(membership);
-  relabel(partition, scratch);
-  const toAggregate = scratch.int32('pass.toAggregate', n);
-  for (let v = 0; v < n; v++) toAggregate[v] = v;
+  const first = startPass(membership, n, scratch, 'pass');
+  let partition = first.partition;
+  const toAggregate = first.toAggregate;
   let anyMove = false;
   for (;;) {
     if (moveNodes(g, partition, gamma, rng, scratch) > 0) anyMove = true;
