@@ -133,6 +133,18 @@ export function zscoreTHill(x: number, df: number): number {
   return z * Math.sign(x);
 }
 
+/** The Legendre polynomial P_n at x (three-term recurrence) and its derivative there. */
+function legendre(n: number, x: number): [p: number, dp: number] {
+  let p0 = 1;
+  let p1 = x;
+  for (let k = 2; k <= n; k++) {
+    const p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+    p0 = p1;
+    p1 = p2;
+  }
+  return [p1, (n * (x * p1 - p0)) / (x * x - 1)];
+}
+
 /**
  * Gauss-Legendre nodes and weights for a uniform density on [0, 1] (statmod::gauss.quad.prob(n, "uniform")):
  * weights sum to 1. `oneMinus[i]` is 1 - nodes[i] computed without cancellation (the mirrored node).
@@ -148,28 +160,13 @@ export function gaussLegendreUniform(n: number): {
   for (let i = 0; i < half; i++) {
     // Newton's method on the Legendre polynomial P_n from Tricomi's initial guess
     let x = Math.cos((Math.PI * (i + 0.75)) / (n + 0.5));
-    let dp = 0;
     for (let iter = 0; iter < 100; iter++) {
-      let p0 = 1;
-      let p1 = x;
-      for (let k = 2; k <= n; k++) {
-        const p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-        p0 = p1;
-        p1 = p2;
-      }
-      dp = (n * (x * p1 - p0)) / (x * x - 1);
-      const dx = p1 / dp;
+      const [p, dpx] = legendre(n, x);
+      const dx = p / dpx;
       x -= dx;
       if (Math.abs(dx) < 1e-16) break;
     }
-    let p0 = 1;
-    let p1 = x;
-    for (let k = 2; k <= n; k++) {
-      const p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-      p0 = p1;
-      p1 = p2;
-    }
-    dp = (n * (x * p1 - p0)) / (x * x - 1);
+    const dp = legendre(n, x)[1];
     const weight = 2 / ((1 - x * x) * dp * dp);
     t[i] = -x; // ascending
     t[n - 1 - i] = x;
