@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
+// Deliberate copy: sqlite.ts imports the same list; both implement Store over the same record types.
 import type {
   ActiveJob,
   Attempt,

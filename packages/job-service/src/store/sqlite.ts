@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashApiKey, newApiKey, newKeyId, newSigningSecret } from '../ids.js';
+// Deliberate copy: postgres.ts imports the same list; both implement Store over the same record types.
 import type {
   ActiveJob,
   Attempt,

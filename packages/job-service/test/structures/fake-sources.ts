@@ -59,6 +59,7 @@ function loadModels(): Map<string, Model> {
 }
 
 /** The standard amino acids, three-letter to one-letter (the tests' own table, independent of the lead's). */
+// Deliberate copy of protein-structure's STANDARD (not exported): an oracle independent of the code under test.
 export const THREE_TO_ONE: Record<string, string> = {
   ALA: 'A',
   ARG: 'R',

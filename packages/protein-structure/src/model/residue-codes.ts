@@ -2,6 +2,7 @@
 // this table covers the standard amino acids, force-field protonation names, and modified residues common in
 // kinase and GPCR entries whose files omit MODRES.
 
+// Deliberate copy in job-service/test/structures/fake-sources.ts: the tests' fake keeps its own, independent table.
 const STANDARD: Record<string, string> = {
   ALA: 'A',
   ARG: 'R',

@@ -2,6 +2,7 @@
 // (the method-specific ones empty where a method has none; leading genes joined by ';').
 import type { EnrichmentRow } from '@evident/target-discovery';
 
+// Deliberate copy: td-enrichment.test.ts spells the first columns out to pin the wire format independently.
 export const ENRICHMENT_CSV_COLUMNS = [
   'method',
   'collection',
