@@ -31,6 +31,7 @@ const RetractInput = Type.Object(
   strict,
 );
 
+// Deliberate likeness: each operation declares its own fields (the catalogue's one shape), not repeated logic.
 export const CLAIM_OPERATIONS = [
   operation({
     name: 'ingest_claim',

@@ -54,6 +54,7 @@ const ListOptions = Type.Object(
 );
 fits<Matches<Static<typeof ListOptions>, Param<'listEntities', 0>>>();
 
+// Deliberate likeness: each operation declares its own fields (the catalogue's one shape), not repeated logic.
 export const ENTITY_OPERATIONS = [
   operation({
     name: 'search_entities',

@@ -2,7 +2,7 @@
 // or, with `as_of`, on the view as of that moment. The library checks the arguments and names the field in its
 // errors; the schemas here document them and bound their sizes.
 import { Type, type Static } from '@sinclair/typebox';
-import { KbNotFoundError } from '@evident/kb';
+import { KbNotFoundError, type KbReader } from '@evident/kb';
 import * as S from '../surface/schemas.js';
 import * as R from '../surface/reasoning-schemas.js';
 import { toClaimInput } from '../surface/calls.js';
@@ -16,6 +16,19 @@ const Ref = (description: string) => Type.String({ minLength: 1, maxLength: 1000
 const Limit = (dflt: number, max: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: dflt }));
 const Entity = Ref('Entity id or name (URL-encoded in a path)');
 const Triple = { subject: Ref('Entity'), predicate: Ref('Predicate'), object: Ref('Entity') };
+
+type Audit = Awaited<ReturnType<KbReader['audit']>>;
+
+/** The provenance trail of `ref` when it names a `kind` (claim or entity); not found otherwise. */
+async function auditOf<K extends Audit['kind']>(
+  v: KbReader,
+  ref: string,
+  kind: K,
+): Promise<Extract<Audit, { kind: K }>> {
+  const trail = await v.audit(ref);
+  if (trail.kind !== kind) throw new KbNotFoundError(kind, ref);
+  return trail as Extract<Audit, { kind: K }>;
+}
 
 const DriftOptions = Type.Object(
   {
@@ -52,6 +65,7 @@ const WhatIfInput = Type.Object(
   strict,
 );
 
+// Deliberate likeness: each operation declares its own fields (the catalogue's one shape), not repeated logic.
 export const REASONING_OPERATIONS = [
   readAt({
     name: 'impact',
@@ -78,11 +92,7 @@ export const REASONING_OPERATIONS = [
     output: R.ClaimAudit,
     library: ['audit'],
     example: { claim_id: 'clm_0123456789abcdef0123456789abcdef' },
-    run: async (v, a) => {
-      const trail = await v.audit(a.claim_id);
-      if (trail.kind !== 'claim') throw new KbNotFoundError('claim', a.claim_id);
-      return trail;
-    },
+    run: (v, a) => auditOf(v, a.claim_id, 'claim'),
   }),
   readAt({
     name: 'audit_entity',
@@ -93,11 +103,7 @@ export const REASONING_OPERATIONS = [
     output: R.EntityAudit,
     library: ['audit'],
     example: { entity: 'BRCA1' },
-    run: async (v, a) => {
-      const trail = await v.audit(a.entity);
-      if (trail.kind !== 'entity') throw new KbNotFoundError('entity', a.entity);
-      return trail;
-    },
+    run: (v, a) => auditOf(v, a.entity, 'entity'),
   }),
   readAt({
     name: 'drift',

@@ -27,6 +27,7 @@ const GapOptions = Type.Object(
 );
 fits<Matches<Static<typeof GapOptions>, Param<'findGaps', 1>>>();
 
+// Deliberate likeness: each operation declares its own fields (the catalogue's one shape), not repeated logic.
 export const REPORT_OPERATIONS = [
   operation({
     name: 'get_schema',
