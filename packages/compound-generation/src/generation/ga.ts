@@ -52,6 +52,34 @@ const TOURNAMENT = 3;
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** What every stage of one run reads and updates: the engines, the request, the population and the archive. */
+interface Search {
+  rd: RDKit;
+  library: FragmentLibrary;
+  rng: Random;
+  evaluator: Evaluator;
+  ops: Operators;
+  input: GenerationInput;
+  hooks: RunHooks;
+  /** Every scored molecule that passed the hard filters. */
+  archive: Evaluated[];
+  population: Evaluated[];
+  report: (stage: string, fraction: number) => void;
+  /** Throws when the caller aborted the run. */
+  check: () => void;
+  docking: SearchDocking | null;
+}
+
+/** How the evolution ended, and the progress it had reported (the final docking continues from it). */
+interface Evolution {
+  stopReason: StopReason;
+  generations: number;
+  progress: number;
+  /** Best mean score of the selected set so far, and selections since it last improved. */
+  best: number;
+  stale: number;
+}
+
 export async function runGeneticAlgorithm(
   input: GenerationInput,
   hooks: RunHooks = {},
@@ -62,170 +90,248 @@ export async function runGeneticAlgorithm(
   const rng = new Random(input.options.seed);
   const evaluator = new Evaluator(rd, input);
   const ops = new Operators(rd, library);
-  const { num_molecules: target, options } = input;
-  const budget = options.max_evaluations;
-  const archive: Evaluated[] = [];
-  const report = monotonicProgress(hooks);
-  const check = () => {
-    if (hooks.signal?.aborted) throw new GenerationAbortedError();
+  const search: Search = {
+    rd,
+    library,
+    rng,
+    evaluator,
+    ops,
+    input,
+    hooks,
+    archive: [],
+    population: [],
+    report: monotonicProgress(hooks),
+    check: () => {
+      if (hooks.signal?.aborted) throw new GenerationAbortedError();
+    },
+    docking: null,
   };
-  const rounds = port ? new DockingRounds(rd, port, options.docking_budget, options.docking_exhaustiveness) : null;
-  const reserve = finalDockingReserve(target, options.docking_budget);
-  const perRound = Math.max(2, Math.ceil((options.docking_budget - reserve) / EXPECTED_ROUNDS));
-  const dockingShare = () => (rounds ? rounds.stats.calls / Math.max(1, rounds.stats.budget) : 0);
-  // Every docked molecule should be returnable: nothing is docked above the similarity cap to something
-  // docked before it or picked with it, or the returned set (diverse under the cap) could hold only one of the
-  // two and the other call was spent for the trend alone.
-  const cap = options.similarity_cap;
-  const spread = (candidates: Evaluated[], limit: number): Evaluated[] => {
+  if (port) search.docking = new SearchDocking(search, port);
+  const { archive, docking } = search;
+  const { num_molecules: target, options } = input;
+
+  try {
+    search.report('initial population', 0);
+    search.population = await initialPopulation(rd, library, rng, evaluator, archive, options.population_size, hooks);
+    const initial = new Set(search.population.map((p) => p.smiles));
+    if (docking) {
+      search.report('docking', 0.01);
+      // the evaluator scored every molecule with a placeholder docking term: put the estimate in before ranking
+      docking.refresh();
+      await docking.dockRound(search.population);
+    }
+    const { stopReason, generations, progress } = await evolve(search);
+    search.check();
+    if (!docking) {
+      const selected = selectDiverse(archive, target, options.similarity_cap);
+      return { selected, evaluator, stopReason, generations, initial, docking: null, archive };
+    }
+    const selected = await docking.finish(progress);
+    return { selected, evaluator, stopReason, generations, initial, docking: docking.rounds, archive };
+  } finally {
+    ops.dispose();
+  }
+}
+
+/** Generations of breeding and (mu + lambda) selection until the budget is spent, the run converges or stalls. */
+async function evolve(search: Search): Promise<Evolution> {
+  const { evaluator, docking } = search;
+  const { num_molecules: target, options } = search.input;
+  const budget = options.max_evaluations;
+  const state: Evolution = { stopReason: 'evaluation_budget', generations: 0, progress: 0, best: -Infinity, stale: 0 };
+  let failedBreeding = 0;
+  // selection cost grows as target^2 (picks x a pool of 5 x target): every generation up to ~160 molecules
+  const selectEvery = Math.max(1, Math.round((target * target) / 50_000));
+
+  while (evaluator.stats.evaluations < budget) {
+    search.check();
+    state.generations++;
+    const before = evaluator.stats.evaluations;
+    const children = breed(search);
+    failedBreeding = evaluator.stats.evaluations === before ? failedBreeding + 1 : 0;
+    if (docking) for (const c of children) applyDockingTerm(c, docking.rounds.term(c).term);
+    search.population = survivors([...search.population, ...children], options.population_size);
+    if (docking && state.generations % DOCK_EVERY === 0) await docking.dockRound(search.population);
+
+    if (failedBreeding >= 20) {
+      state.stopReason = 'no_progress';
+      break;
+    }
+    if (state.generations % 2 === 0) await yieldToLoop();
+    // Selecting the returned set costs ~ target x archive similarity computations: for large requests it is
+    // done every few generations (patience then counts selections, not generations).
+    if (state.generations % selectEvery !== 0) {
+      state.progress = Math.max(state.progress, Math.min(99, (100 * evaluator.stats.evaluations) / budget));
+      if (docking) state.progress = Math.max(state.progress, Math.min(90, 100 * docking.share()));
+      search.report('evolving', Math.round(state.progress * 10) / 1000);
+      continue;
+    }
+    if (assessSelection(search, state)) {
+      state.stopReason = 'num_molecules_reached';
+      break;
+    }
+  }
+  return state;
+}
+
+/** One generation's children: library assemblies, crossovers (some then mutated) and mutations, scored. */
+function breed(search: Search): Evaluated[] {
+  const { rd, library, rng, evaluator, ops, population, archive } = search;
+  const { options } = search.input;
+  const budget = options.max_evaluations;
+  const children: Evaluated[] = [];
+  for (let k = 0; k < options.population_size && evaluator.stats.evaluations < budget; k++) {
+    let child: string | null = null;
+    const r = rng.next();
+    if (r < 0.05) child = library.assemble(rd, rng);
+    else if (r < 0.5) {
+      const o = ops.crossover(tournament(population, rng), tournament(population, rng), rng);
+      child = o?.smiles ?? null;
+      if (child && rng.chance(0.3)) child = ops.mutate(child, rng)?.smiles ?? child;
+    } else child = ops.mutate(tournament(population, rng), rng)?.smiles ?? null;
+    if (!child) continue;
+    const { result, isNew } = evaluator.evaluate(child);
+    if (result && isNew) {
+      children.push(result);
+      if (result.passes) archive.push(result);
+    }
+  }
+  return children;
+}
+
+/**
+ * Selects the returned set from the archive, tracks whether its mean score still improves and reports progress.
+ * True when the run has converged.
+ */
+function assessSelection(search: Search, state: Evolution): boolean {
+  const { evaluator, archive, docking } = search;
+  const { num_molecules: target, options } = search.input;
+  const budget = options.max_evaluations;
+  const selected = selectDiverse(archive, target, options.similarity_cap);
+  const mean = selected.length ? selected.reduce((s, e) => s + e.scores.total, 0) / selected.length : 0;
+  if (selected.length >= target) {
+    if (mean > state.best + 1e-3) {
+      state.best = mean;
+      state.stale = 0;
+    } else {
+      state.stale++;
+    }
+    // With docking, convergence on the surrogate is not the end while the search rounds still have budget:
+    // each round's scores reshape the fitness the convergence was measured on.
+    if (state.stale >= PATIENCE && !(docking?.roundsLeft() ?? false)) return true;
+  }
+  // progress: the larger of budget used and (diverse molecules found, then convergence), never going back
+  const found = Math.min(1, selected.length / target);
+  const estimate =
+    100 *
+    Math.max(evaluator.stats.evaluations / budget, 0.5 * found + 0.5 * found * Math.min(1, state.stale / PATIENCE));
+  state.progress = Math.max(state.progress, Math.min(docking ? 90 : 99, estimate));
+  if (docking) state.progress = Math.max(state.progress, Math.min(90, 100 * docking.share()));
+  search.report('evolving', Math.round(state.progress * 10) / 1000);
+  return false;
+}
+
+/**
+ * Docking during and after the search. Every docked molecule should be returnable: nothing is docked above the
+ * similarity cap to something docked before it or picked with it, or the returned set (diverse under the cap)
+ * could hold only one of the two and the other call was spent for the trend alone.
+ */
+class SearchDocking {
+  readonly rounds: DockingRounds;
+  /** Calls kept for after the search. */
+  private readonly reserve: number;
+  private readonly perRound: number;
+
+  constructor(
+    private readonly search: Search,
+    port: DockingPort,
+  ) {
+    const { options, num_molecules } = search.input;
+    this.rounds = new DockingRounds(search.rd, port, options.docking_budget, options.docking_exhaustiveness);
+    this.reserve = finalDockingReserve(num_molecules, options.docking_budget);
+    this.perRound = Math.max(2, Math.ceil((options.docking_budget - this.reserve) / EXPECTED_ROUNDS));
+  }
+
+  /** Share of the docking budget spent. */
+  share(): number {
+    return this.rounds.stats.calls / Math.max(1, this.rounds.stats.budget);
+  }
+
+  /** Whether a search round still fits beside the final reserve. */
+  roundsLeft(): boolean {
+    return this.rounds.remaining - this.perRound >= this.reserve;
+  }
+
+  /** Up to `limit` passing, undocked candidates (in their order), none above the cap to a docked one or a pick. */
+  spread(candidates: Evaluated[], limit: number): Evaluated[] {
+    const cap = this.search.input.options.similarity_cap;
     const picks: Evaluated[] = [];
     for (const e of candidates) {
       if (picks.length >= limit) break;
-      if (!e.passes || rounds!.isDocked(e) || rounds!.nearestDocked(e) > cap) continue;
+      if (!e.passes || this.rounds.isDocked(e) || this.rounds.nearestDocked(e) > cap) continue;
       if (picks.some((p) => tanimoto(p.fp, e.fp) > cap)) continue;
       picks.push(e);
     }
     return picks;
-  };
-  // One docking round: the fittest undocked passing members, spread out by similarity; then every scored
-  // molecule's docking estimate is refreshed, so that selection sees what docking taught.
-  const roundsLeft = () => rounds !== null && rounds.remaining - perRound >= reserve;
-  const dockRound = async (pool: Evaluated[]) => {
-    if (!rounds || !roundsLeft()) return;
-    const picks = spread(
+  }
+
+  /**
+   * One docking round: the fittest undocked passing members, spread out by similarity; then every scored
+   * molecule's docking estimate is refreshed, so that selection sees what docking taught.
+   */
+  async dockRound(pool: Evaluated[]): Promise<void> {
+    if (!this.roundsLeft()) return;
+    const picks = this.spread(
       [...pool].sort((a, b) => b.fitness - a.fitness),
-      perRound,
+      this.perRound,
     );
     if (picks.length === 0) return;
-    await rounds.dock(picks, hooks.signal);
-    check();
-    refresh();
-  };
-  const refresh = () => {
-    if (!rounds) return;
-    for (const e of archive) applyDockingTerm(e, rounds.term(e).term);
-    for (const e of population) applyDockingTerm(e, rounds.term(e).term);
-  };
-  let population: Evaluated[] = [];
+    await this.rounds.dock(picks, this.search.hooks.signal);
+    this.search.check();
+    this.refresh();
+  }
 
-  try {
-    report('initial population', 0);
-    population = await initialPopulation(rd, library, rng, evaluator, archive, options.population_size, hooks);
-    const initial = new Set(population.map((p) => p.smiles));
-    if (rounds) {
-      report('docking', 0.01);
-      // the evaluator scored every molecule with a placeholder docking term: put the estimate in before ranking
-      refresh();
-      await dockRound(population);
-    }
-    let generations = 0;
-    let best = -Infinity;
-    let stale = 0;
-    let stopReason: StopReason = 'evaluation_budget';
-    let failedBreeding = 0;
-    let progress = 0;
-    // selection cost grows as target^2 (picks x a pool of 5 x target): every generation up to ~160 molecules
-    const selectEvery = Math.max(1, Math.round((target * target) / 50_000));
+  /** Puts the current docking estimate into every scored molecule's fitness. */
+  refresh(): void {
+    for (const e of this.search.archive) applyDockingTerm(e, this.rounds.term(e).term);
+    for (const e of this.search.population) applyDockingTerm(e, this.rounds.term(e).term);
+  }
 
-    while (evaluator.stats.evaluations < budget) {
-      check();
-      generations++;
-      const children: Evaluated[] = [];
-      const before = evaluator.stats.evaluations;
-      for (let k = 0; k < options.population_size && evaluator.stats.evaluations < budget; k++) {
-        let child: string | null = null;
-        const r = rng.next();
-        if (r < 0.05) child = library.assemble(rd, rng);
-        else if (r < 0.5) {
-          const o = ops.crossover(tournament(population, rng), tournament(population, rng), rng);
-          child = o?.smiles ?? null;
-          if (child && rng.chance(0.3)) child = ops.mutate(child, rng)?.smiles ?? child;
-        } else child = ops.mutate(tournament(population, rng), rng)?.smiles ?? null;
-        if (!child) continue;
-        const { result, isNew } = evaluator.evaluate(child);
-        if (result && isNew) {
-          children.push(result);
-          if (result.passes) archive.push(result);
-        }
-      }
-      failedBreeding = evaluator.stats.evaluations === before ? failedBreeding + 1 : 0;
-      if (rounds) for (const c of children) applyDockingTerm(c, rounds.term(c).term);
-      population = survivors([...population, ...children], options.population_size);
-      if (rounds && generations % DOCK_EVERY === 0) await dockRound(population);
-
-      if (failedBreeding >= 20) {
-        stopReason = 'no_progress';
-        break;
-      }
-      if (generations % 2 === 0) await yieldToLoop();
-      // Selecting the returned set costs ~ target x archive similarity computations: for large requests it is
-      // done every few generations (patience then counts selections, not generations).
-      if (generations % selectEvery !== 0) {
-        progress = Math.max(progress, Math.min(99, (100 * evaluator.stats.evaluations) / budget));
-        if (rounds) progress = Math.max(progress, Math.min(90, 100 * dockingShare()));
-        report('evolving', Math.round(progress * 10) / 1000);
-        continue;
-      }
-      const selected = selectDiverse(archive, target, options.similarity_cap);
-      const mean = selected.length ? selected.reduce((s, e) => s + e.scores.total, 0) / selected.length : 0;
-      if (selected.length >= target) {
-        if (mean > best + 1e-3) {
-          best = mean;
-          stale = 0;
-        } else {
-          stale++;
-        }
-        // With docking, convergence on the surrogate is not the end while the search rounds still have budget:
-        // each round's scores reshape the fitness the convergence was measured on.
-        if (stale >= PATIENCE && !roundsLeft()) {
-          stopReason = 'num_molecules_reached';
-          break;
-        }
-      }
-      // progress: the larger of budget used and (diverse molecules found, then convergence), never going back
-      const found = Math.min(1, selected.length / target);
-      const estimate =
-        100 * Math.max(evaluator.stats.evaluations / budget, 0.5 * found + 0.5 * found * Math.min(1, stale / PATIENCE));
-      progress = Math.max(progress, Math.min(rounds ? 90 : 99, estimate));
-      if (rounds) progress = Math.max(progress, Math.min(90, 100 * dockingShare()));
-      report('evolving', Math.round(progress * 10) / 1000);
-    }
-    check();
-    if (!rounds) {
-      const selected = selectDiverse(archive, target, options.similarity_cap);
-      return { selected, evaluator, stopReason, generations, initial, docking: null, archive };
-    }
-    // After the search: dock whatever the diverse selection holds that is not docked yet, re-select with those
-    // scores, and repeat until the selection is all docked or the budget is spent; then what the budget still
-    // holds docks the next-best candidates by the estimate, a batch at a time. The returned set is chosen among
-    // every docked molecule (search rounds included): the wider the field, the better the set.
+  /**
+   * After the search: dock whatever the diverse selection holds that is not docked yet, re-select with those
+   * scores, and repeat until the selection is all docked or the budget is spent; then what the budget still
+   * holds docks the next-best candidates by the estimate, a batch at a time. The returned set is chosen among
+   * every docked molecule (search rounds included): the wider the field, the better the set.
+   */
+  async finish(progress: number): Promise<Evaluated[]> {
+    const { rounds, search } = this;
+    const { archive } = search;
+    const { num_molecules: target, options } = search.input;
+    const cap = options.similarity_cap;
     const dockPass = async (molecules: Evaluated[]) => {
-      report('docking', Math.max(progress, Math.min(99, 90 + 9 * dockingShare())) / 100);
+      search.report('docking', Math.max(progress, Math.min(99, 90 + 9 * this.share())) / 100);
       const before = rounds.stats.calls;
-      await rounds.dock(molecules, hooks.signal);
-      refresh();
+      await rounds.dock(molecules, search.hooks.signal);
+      this.refresh();
       return rounds.stats.calls > before;
     };
     for (let pass = 0; pass < 20 && rounds.remaining > 0; pass++) {
-      check();
+      search.check();
       const pending = selectDiverse(archive, target, options.similarity_cap).filter((e) => !rounds.isDocked(e));
       if (pending.length === 0 || !(await dockPass(pending))) break;
     }
     for (let pass = 0; pass < 50 && rounds.remaining > 0; pass++) {
-      check();
+      search.check();
       const undocked = archive.filter((e) => !rounds.isDocked(e) && rounds.nearestDocked(e) <= cap);
-      const field = spread(selectDiverse(undocked, Math.min(rounds.remaining, target), cap), target);
+      const field = this.spread(selectDiverse(undocked, Math.min(rounds.remaining, target), cap), target);
       if (field.length === 0 || !(await dockPass(field))) break;
     }
-    check();
-    const selected = selectDiverse(
+    search.check();
+    return selectDiverse(
       archive.filter((e) => rounds.isDocked(e)),
       target,
       options.similarity_cap,
     );
-    return { selected, evaluator, stopReason, generations, initial, docking: rounds, archive };
-  } finally {
-    ops.dispose();
   }
 }
 
