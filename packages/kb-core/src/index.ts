@@ -36,7 +36,7 @@ export {
   type WhatIfSide,
   type WhatIfSummary,
   type WhatIfSummaryInput,
-} from './facade/what-if.js';
+} from './write/what-if-graph.js';
 // work off the caller's thread (src/offload)
 export {
   KbBusyError,

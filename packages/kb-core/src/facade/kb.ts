@@ -31,20 +31,26 @@ import { embeddingChoice } from '../search/embedding-choice.js';
 import { loadVectors, saveVectors } from '../embeddings/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
 import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
+import { whatIfView } from './what-if.js';
 import {
   checkHypothesis,
   type WhatIfChanges,
   type WhatIfSummary,
   type WhatIfSummaryInput,
-  whatIfView,
-} from './what-if.js';
-import { whatIfSummaryOf } from '../write/what-if-graph.js';
+  whatIfSummaryOf,
+} from '../write/what-if-graph.js';
 import type { RawQueryOptions, RawQueryResult } from '../cypher/raw-query.js';
 import type { OffThreadSettings } from '../replica/replica.js';
 import { OffThreadCalls, whatIfOptions } from './off-thread.js';
 
 /** The base reads through a live KbView (asOf Infinity); as a KbReader it goes wherever a view does. */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: its interface's members are installed by its static block
+/** An ingest call: the claim, then its seed form `(confidence, payload)` or an options object. */
+type IngestClaim = [subject: [string, string], predicate: [string, string], object: [string, string], provenance: Provenance];
+type IngestArgs =
+  | [...IngestClaim, confidence?: number | null, payload?: unknown]
+  | [...IngestClaim, options?: IngestOptions];
+
 export class KbDB implements KbReader {
   /** Timestamp (ms) the base answers as of: always now. */
   readonly asOf = Infinity;
@@ -181,55 +187,13 @@ export class KbDB implements KbReader {
    * `ingest(s, p, o, provenance, confidence, payload)`. A claim stored with warnings fires `claim_warnings`;
    * ingestDetailed returns them.
    */
-  ingest(
-    subject: [string, string],
-    predicate: [string, string],
-    object: [string, string],
-    provenance: Provenance,
-    confidence?: number | null,
-    payload?: unknown,
-  ): Promise<string>;
-  ingest(
-    subject: [string, string],
-    predicate: [string, string],
-    object: [string, string],
-    provenance: Provenance,
-    options?: IngestOptions,
-  ): Promise<string>;
-  async ingest(
-    subject: [string, string],
-    predicate: [string, string],
-    object: [string, string],
-    provenance: Provenance,
-    ...rest: unknown[]
-  ): Promise<string> {
-    const options = callForm<IngestOptions>(rest, ['confidence', 'payload'], ['number', 'any'], INGEST_KEYS);
-    return (await ingestOne(this.writes, subject, predicate, object, provenance, options)).claim_id;
+  async ingest(...args: IngestArgs): Promise<string> {
+    return (await this.ingestDetailed(...args)).claim_id;
   }
 
   /** ingest, answering `{ claim_id, duplicate, warnings }`. */
-  ingestDetailed(
-    subject: [string, string],
-    predicate: [string, string],
-    object: [string, string],
-    provenance: Provenance,
-    confidence?: number | null,
-    payload?: unknown,
-  ): Promise<IngestOneResult>;
-  ingestDetailed(
-    subject: [string, string],
-    predicate: [string, string],
-    object: [string, string],
-    provenance: Provenance,
-    options?: IngestOptions,
-  ): Promise<IngestOneResult>;
-  async ingestDetailed(
-    subject: [string, string],
-    predicate: [string, string],
-    object: [string, string],
-    provenance: Provenance,
-    ...rest: unknown[]
-  ): Promise<IngestOneResult> {
+  async ingestDetailed(...args: IngestArgs): Promise<IngestOneResult> {
+    const [subject, predicate, object, provenance, ...rest] = args;
     const options = callForm<IngestOptions>(rest, ['confidence', 'payload'], ['number', 'any'], INGEST_KEYS);
     return ingestOne(this.writes, subject, predicate, object, provenance, options);
   }

@@ -47,16 +47,9 @@ export interface OpenOptions {
   embedding_dim?: number | null;
 }
 
-export interface QuickstartOptions {
+/** OpenOptions, and the vocabularies to register. */
+export interface QuickstartOptions extends OpenOptions {
   vocabs?: string[];
-  backend?: Backend;
-  /** See OpenOptions.strict. */
-  strict?: boolean;
-  /** The default-confidence policy (see Curator). */
-  curator?: Curator;
-  extraction?: extract.ExtractionPort;
-  embedding?: EmbeddingOption;
-  embedding_dim?: number | null;
 }
 
 export const OPEN_OPTION_KEYS = ['backend', 'curator', 'extraction', 'strict', 'embedding', 'embedding_dim'] as const;

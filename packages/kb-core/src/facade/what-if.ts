@@ -11,17 +11,6 @@ import { EventHub } from '../write/events.js';
 import { type StateRef, WritePath } from '../write/write-path.js';
 import { whatIfGraph } from '../write/what-if-graph.js';
 
-export {
-  changesOf,
-  checkHypothesis,
-  WHAT_IF_LIMITS,
-  type WhatIfChanges,
-  type WhatIfHypothesis,
-  type WhatIfSide,
-  type WhatIfSummary,
-  type WhatIfSummaryInput,
-} from '../write/what-if-graph.js';
-
 export async function whatIfView(
   w: WritePath,
   capture: ClaimCapture,

@@ -27,16 +27,18 @@ function duplicateInFact(g: GraphState, f: number, src: number): number {
  * A duplicate can reach the log only when two processes raced, and the first in log order wins.
  */
 export function addClaim(g: GraphState, a: ClaimFields): number {
-  const subjectName = a.subjectName;
-  const subjectTypeRaw = a.subjectType;
-  const relationship = a.relationship;
-  const predicateClass = a.predicateClass;
-  const objectName = a.objectName;
-  const objectTypeRaw = a.objectType;
-  const sourceType = a.sourceType;
-  const sourceId = a.sourceId;
-  const idCounter = a.idCounter;
-  const ts = a.ts;
+  const {
+    subjectName,
+    subjectType: subjectTypeRaw,
+    relationship,
+    predicateClass,
+    objectName,
+    objectType: objectTypeRaw,
+    sourceType,
+    sourceId,
+    idCounter,
+    ts,
+  } = a;
   const E = g.entities;
   const F = g.facts;
   const C = g.claims;

@@ -1,6 +1,7 @@
 // The log's entries: what a write appends and a replay applies (claims one by one or as a ClaimRun, retractions,
 // inquiries, registrations). Claims as data, so the store (which keeps them) and the graph (which applies them)
 // both import them from here.
+import type { Inquiry } from '../types.js';
 import type { ClaimRun } from './claim-run.js';
 
 /** A claim as written to the log: the caller's ClaimInput plus the id the engine assigned. */
@@ -23,16 +24,13 @@ export interface RetractEntry {
   cascade: boolean;
 }
 
-export interface InquiryEntry {
+/** An inquiry as asked (its state is the graph's): subject_type / object_type absent means any type. */
+export interface InquiryEntry
+  extends Pick<
+    Inquiry,
+    'inquiry_id' | 'question' | 'subject' | 'object' | 'predicate_hint' | 'subject_type' | 'object_type'
+  > {
   kind: 'inquiry';
-  inquiry_id: string;
-  question: string;
-  subject: string;
-  object: string;
-  predicate_hint: string;
-  /** The types given with the names (`ingestInquiry(q, [name, type], [name, type])`); absent: any type. */
-  subject_type?: string;
-  object_type?: string;
 }
 
 export interface VocabularyEntry {

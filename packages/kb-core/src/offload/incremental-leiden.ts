@@ -3,10 +3,10 @@
 // for an update too (seconds at a million claims), as it does for a full run's Leiden: the graph, the previous
 // labels and the changed nodes are copied in, the membership and the affected flags copied back (a few bytes per entity), and the thread
 // ends with the call.
-import { deserializeError, type SerializedError } from '@evident/contract';
+import type { SerializedError } from '@evident/contract';
 import type { CsrGraph, LeidenIncrementalResult } from '@evident/graph-algorithms';
-import { siblingModule, startWorker } from '@evident/worker-threads';
-import { KbOffThreadUnavailableError } from './errors.js';
+import { siblingModule } from '@evident/worker-threads';
+import { oneAnswer } from './one-answer.js';
 
 export interface IncrementalLeidenJob {
   n: number;
@@ -47,27 +47,14 @@ export function leidenIncrementalOffThread(
     seed: options.seed,
     max_iterations: options.maxIterations,
   };
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const worker = startWorker(threadModule, { workerData: job });
-    worker.on('message', (m: IncrementalLeidenAnswer & { progress?: number }) => {
-      if (m.progress !== undefined) {
-        progress?.(m.progress);
-        return;
-      }
-      settled = true;
-      void worker.terminate();
-      if (m.error) reject(deserializeError(m.error));
-      else resolve(m.result!);
-    });
-    worker.on('error', (e) => {
-      if (settled) return;
-      settled = true;
-      reject(new KbOffThreadUnavailableError(`the incremental topology update's thread failed (${e.message})`));
-    });
-    worker.on('exit', () => {
-      if (!settled) reject(new KbOffThreadUnavailableError('the incremental topology thread ended without an answer'));
-      settled = true;
-    });
-  });
+  return oneAnswer(
+    threadModule,
+    job,
+    (m: IncrementalLeidenAnswer) => m.result!,
+    {
+      failed: "the incremental topology update's thread failed",
+      ended: 'the incremental topology thread ended without an answer',
+    },
+    progress,
+  );
 }

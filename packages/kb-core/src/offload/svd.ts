@@ -1,9 +1,9 @@
 // The structural embeddings' SVD on a worker thread of its own (svd-thread.ts), so the caller's event loop stays
 // free while it runs: the matrix is copied in, the vectors are moved back, and the thread ends with the call.
-import { deserializeError, type SerializedError } from '@evident/contract';
+import type { SerializedError } from '@evident/contract';
 import type { CsrGraph } from '@evident/graph-algorithms';
-import { siblingModule, startWorker } from '@evident/worker-threads';
-import { KbOffThreadUnavailableError } from './errors.js';
+import { siblingModule } from '@evident/worker-threads';
+import { oneAnswer } from './one-answer.js';
 
 export interface SvdJob {
   n: number;
@@ -32,27 +32,11 @@ export function svdOffThread(
   progress?: (fraction: number) => void,
 ): Promise<{ values: Float64Array; vectors: Float64Array; converged: boolean }> {
   const job: SvdJob = { n: csr.n, offsets: csr.offsets, targets: csr.targets, weights: csr.weights, dim, seed };
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const worker = startWorker(threadModule, { workerData: job });
-    worker.on('message', (m: SvdAnswer & { progress?: number }) => {
-      if (m.progress !== undefined) {
-        progress?.(m.progress);
-        return;
-      }
-      settled = true;
-      void worker.terminate();
-      if (m.error) reject(deserializeError(m.error));
-      else resolve({ values: m.values!, vectors: m.vectors!, converged: m.converged! });
-    });
-    worker.on('error', (e) => {
-      if (settled) return;
-      settled = true;
-      reject(new KbOffThreadUnavailableError(`the SVD's thread failed (${e.message})`));
-    });
-    worker.on('exit', () => {
-      if (!settled) reject(new KbOffThreadUnavailableError('the SVD thread ended without an answer'));
-      settled = true;
-    });
-  });
+  return oneAnswer(
+    threadModule,
+    job,
+    (m: SvdAnswer) => ({ values: m.values!, vectors: m.vectors!, converged: m.converged! }),
+    { failed: "the SVD's thread failed", ended: 'the SVD thread ended without an answer' },
+    progress,
+  );
 }
