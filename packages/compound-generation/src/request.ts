@@ -107,33 +107,63 @@ export const RESIDUE_LABEL = /^[ACDEFGHIKLMNPQRSTVWY][1-9][0-9]{0,5}$/;
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
+type Bad = (path: string, message: string) => void;
+
+const KNOWN_FIELDS = new Set([
+  'target_uniprot',
+  'binding_site',
+  'constraints',
+  'num_molecules',
+  'reference_ligands',
+  'structure',
+  'pdb_id',
+  'chain',
+  'pocket',
+  'options',
+  'callback_url',
+]);
+
 export async function validateRequest(raw: unknown): Promise<GenerationInput> {
   const problems: FieldProblem[] = [];
-  const bad = (path: string, message: string) => problems.push({ path, message });
+  const bad: Bad = (path, message) => problems.push({ path, message });
   if (!isObject(raw)) throw new InvalidRequestError([{ path: '', message: 'request must be a JSON object' }]);
 
-  const known = new Set([
-    'target_uniprot',
-    'binding_site',
-    'constraints',
-    'num_molecules',
-    'reference_ligands',
-    'structure',
-    'pdb_id',
-    'chain',
-    'pocket',
-    'options',
-    'callback_url',
-  ]);
-  for (const k of Object.keys(raw)) if (!known.has(k)) bad(`/${k}`, 'unknown field');
+  for (const k of Object.keys(raw)) if (!KNOWN_FIELDS.has(k)) bad(`/${k}`, 'unknown field');
 
   const acc = raw.target_uniprot;
   if (typeof acc !== 'string') bad('/target_uniprot', 'required: a UniProtKB accession such as "P00533"');
   else if (!UNIPROT_ACCESSION.test(acc))
     bad('/target_uniprot', `"${acc.slice(0, 40)}" is not a UniProtKB accession (e.g. P00533, A0A024R161)`);
 
+  // in the order the problems are reported
+  const residues = readResidues(raw.binding_site, bad);
+  const constraints = readConstraints(raw.constraints ?? {}, bad);
+  const numMolecules = readNumMolecules(raw.num_molecules, bad);
+  const references = await readReferenceLigands(raw.reference_ligands, problems);
+  const target = readTargetFields(raw, bad);
+  const options = readOptions(raw.options ?? {}, numMolecules, bad);
+
+  if (options.docking && options.docking_budget < numMolecules)
+    bad(
+      '/options/docking_budget',
+      `must be at least num_molecules (${numMolecules}): every returned molecule is docked`,
+    );
+  if (problems.length) throw new InvalidRequestError(problems);
+  if (target.structure !== null) checkStructure(target, acc as string, residues);
+  return {
+    target_uniprot: acc as string,
+    residues,
+    constraints,
+    num_molecules: numMolecules,
+    reference_ligands: [...new Set(references)],
+    target,
+    options,
+  };
+}
+
+/** The binding site's residue labels, valid and distinct, in the request's order. */
+function readResidues(site: unknown, bad: Bad): string[] {
   const residues: string[] = [];
-  const site = raw.binding_site;
   if (!isObject(site) || !Array.isArray(site.residues))
     bad('/binding_site/residues', 'required: a list of residues such as ["K721", "T790"]');
   else {
@@ -154,8 +184,10 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
       }
     });
   }
+  return residues;
+}
 
-  const c = raw.constraints ?? {};
+function readConstraints(c: unknown, bad: Bad): Constraints {
   const constraints: Constraints = { ...DEFAULT_CONSTRAINTS };
   if (!isObject(c)) bad('/constraints', 'must be an object');
   else {
@@ -187,62 +219,68 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     for (const k of Object.keys(c))
       if (!['mw_range', 'logp_range', 'hbd_max', 'hba_max'].includes(k)) bad(`/constraints/${k}`, 'unknown constraint');
   }
+  return constraints;
+}
 
-  let numMolecules = DEFAULT_NUM_MOLECULES;
-  if (raw.num_molecules !== undefined) {
-    const n = raw.num_molecules;
-    if (typeof n !== 'number' || !Number.isInteger(n)) bad('/num_molecules', 'must be an integer');
-    else if (n < BOUNDS.num_molecules[0] || n > BOUNDS.num_molecules[1])
-      bad('/num_molecules', `must be between ${BOUNDS.num_molecules[0]} and ${BOUNDS.num_molecules[1]}`);
-    else numMolecules = n;
-  }
+function readNumMolecules(n: unknown, bad: Bad): number {
+  if (n === undefined) return DEFAULT_NUM_MOLECULES;
+  if (typeof n !== 'number' || !Number.isInteger(n)) bad('/num_molecules', 'must be an integer');
+  else if (n < BOUNDS.num_molecules[0] || n > BOUNDS.num_molecules[1])
+    bad('/num_molecules', `must be between ${BOUNDS.num_molecules[0]} and ${BOUNDS.num_molecules[1]}`);
+  else return n;
+  return DEFAULT_NUM_MOLECULES;
+}
 
+/**
+ * The reference ligands in RDKit's canonical form. Takes the problem list itself: a WebAssembly trap ends the
+ * validation at once, with the problems found so far.
+ */
+async function readReferenceLigands(refs: unknown, problems: FieldProblem[]): Promise<string[]> {
+  const bad: Bad = (path, message) => problems.push({ path, message });
   const references: string[] = [];
-  if (raw.reference_ligands !== undefined) {
-    const refs = raw.reference_ligands;
-    if (!Array.isArray(refs)) bad('/reference_ligands', 'must be a list of SMILES');
-    else if (refs.length > BOUNDS.reference_ligands_max)
-      bad('/reference_ligands', `at most ${BOUNDS.reference_ligands_max} reference ligands`);
-    else {
-      const rd = await loadRDKit();
-      for (let i = 0; i < refs.length; i++) {
-        const s: unknown = refs[i];
-        const path = `/reference_ligands/${i}`;
-        const shown = JSON.stringify(typeof s === 'string' ? s.slice(0, 100) : s);
-        // Bounded before RDKit sees it: an over-long chain traps or hangs RDKit's WebAssembly module.
-        const bound = typeof s === 'string' ? smilesBoundsProblem(s) : undefined;
-        if (bound) {
-          bad(path, `SMILES ${bound} (${shown.slice(0, 40)}…)`);
-          continue;
-        }
-        let mol: Mol | null = null;
-        try {
-          mol = typeof s === 'string' ? parseSmiles(rd, s) : null;
-        } catch (e) {
-          if (!isWasmTrap(e)) throw e;
-          // The module trapped on this input and is unusable from now on: refuse the field and stop here. The
-          // trap stays the cause, so that a host (the job service's thread) can see it and discard the instance.
-          bad(path, `RDKit could not process this SMILES (its WebAssembly module trapped): ${shown.slice(0, 60)}`);
-          throw new InvalidRequestError(problems, { cause: e });
-        }
-        if (!mol) {
-          bad(path, `invalid SMILES ${shown}`);
-          continue;
-        }
-        const canonical = mol.get_smiles();
-        mol.delete();
-        // The run parses the canonical form again: it must be within bounds too (RDKit may nest its branches
-        // deeper than the caller did).
-        const again = smilesBoundsProblem(canonical);
-        if (again) bad(path, `SMILES in RDKit's canonical form ${again}`);
-        else references.push(canonical);
+  if (refs === undefined) return references;
+  if (!Array.isArray(refs)) bad('/reference_ligands', 'must be a list of SMILES');
+  else if (refs.length > BOUNDS.reference_ligands_max)
+    bad('/reference_ligands', `at most ${BOUNDS.reference_ligands_max} reference ligands`);
+  else {
+    const rd = await loadRDKit();
+    for (let i = 0; i < refs.length; i++) {
+      const s: unknown = refs[i];
+      const path = `/reference_ligands/${i}`;
+      const shown = JSON.stringify(typeof s === 'string' ? s.slice(0, 100) : s);
+      // Bounded before RDKit sees it: an over-long chain traps or hangs RDKit's WebAssembly module.
+      const bound = typeof s === 'string' ? smilesBoundsProblem(s) : undefined;
+      if (bound) {
+        bad(path, `SMILES ${bound} (${shown.slice(0, 40)}…)`);
+        continue;
       }
+      let mol: Mol | null = null;
+      try {
+        mol = typeof s === 'string' ? parseSmiles(rd, s) : null;
+      } catch (e) {
+        if (!isWasmTrap(e)) throw e;
+        // The module trapped on this input and is unusable from now on: refuse the field and stop here. The
+        // trap stays the cause, so that a host (the job service's thread) can see it and discard the instance.
+        bad(path, `RDKit could not process this SMILES (its WebAssembly module trapped): ${shown.slice(0, 60)}`);
+        throw new InvalidRequestError(problems, { cause: e });
+      }
+      if (!mol) {
+        bad(path, `invalid SMILES ${shown}`);
+        continue;
+      }
+      const canonical = mol.get_smiles();
+      mol.delete();
+      // The run parses the canonical form again: it must be within bounds too (RDKit may nest its branches
+      // deeper than the caller did).
+      const again = smilesBoundsProblem(canonical);
+      if (again) bad(path, `SMILES in RDKit's canonical form ${again}`);
+      else references.push(canonical);
     }
   }
+  return references;
+}
 
-  const target = readTargetFields(raw, bad);
-
-  const o = raw.options ?? {};
+function readOptions(o: unknown, numMolecules: number, bad: Bad): Required<GenerationOptions> {
   const options: Required<GenerationOptions> = {
     seed: DEFAULT_SEED,
     max_evaluations: defaultMaxEvaluations(numMolecules),
@@ -285,33 +323,15 @@ export async function validateRequest(raw: unknown): Promise<GenerationInput> {
     }
     for (const k of Object.keys(o)) if (!(k in options)) bad(`/options/${k}`, 'unknown option');
   }
+  return options;
+}
 
-  if (options.docking && options.docking_budget < numMolecules)
-    bad(
-      '/options/docking_budget',
-      `must be at least num_molecules (${numMolecules}): every returned molecule is docked`,
-    );
-  if (problems.length) throw new InvalidRequestError(problems);
-  if (target.structure !== null) {
-    // A structure in the request is read now, so that a wrong chain, residue or pocket is this request's 400.
-    try {
-      analyseTarget(
-        target.structure,
-        { uniprot: acc as string, residues, target },
-        { id: 'request', source: 'request' },
-      );
-    } catch (e) {
-      if (e instanceof EvidentError && e.problems?.length) throw new InvalidRequestError([...e.problems]);
-      throw e;
-    }
+/** A structure in the request is read now, so that a wrong chain, residue or pocket is this request's 400. */
+function checkStructure(target: TargetRequest, uniprot: string, residues: string[]): void {
+  try {
+    analyseTarget(target.structure!, { uniprot, residues, target }, { id: 'request', source: 'request' });
+  } catch (e) {
+    if (e instanceof EvidentError && e.problems?.length) throw new InvalidRequestError([...e.problems]);
+    throw e;
   }
-  return {
-    target_uniprot: acc as string,
-    residues,
-    constraints,
-    num_molecules: numMolecules,
-    reference_ligands: [...new Set(references)],
-    target,
-    options,
-  };
 }

@@ -24,7 +24,6 @@ const PENDING: ReadonlySet<string> = new Set<string>([
   // job-service
   'packages/job-service/src/api/routes/submit.ts: function submitRoutes',
   // compound-generation
-  'packages/compound-generation/src/request.ts: function validateRequest',
   // kb-server's console server (being edited by the work moving the console's calls off the event loop)
   'packages/kb-server/src/console/server.ts: function buildConsole',
   'packages/kb-server/src/console/text-extraction.ts: function textExtractionProcess',
