@@ -13,6 +13,7 @@ import { aggregateWorkGraph, relabel, type WorkGraph } from './work-graph.js';
  * Updates `membership` (labels < base.n) in place from the nodes flagged in `touched` (base's nodes); every base
  * node whose node at some level was queued for moving is flagged in `affected`. Returns whether any node moved.
  */
+// Deliberate copy: leidenPass's signature and level state, with the frontier threaded through every level.
 export function frontierPass(
   base: WorkGraph,
   membership: Int32Array,

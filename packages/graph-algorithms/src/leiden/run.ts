@@ -70,6 +70,7 @@ export function startPass(
 }
 
 /** One Leiden iteration from `membership` (updated in place). Returns whether any node moved. */
+// Deliberate copy: frontierPass (incremental-pass.ts) repeats this signature and level state, plus the frontier.
 function leidenPass(
   base: WorkGraph,
   membership: Int32Array,
