@@ -59,7 +59,14 @@ function diversity(smiles: string[]): number {
 const base = { ...MOL_GA_SETTINGS };
 const settings = MOL_GA_SETTINGS as MolGaSettings;
 const load = [loadavg()[0]!];
-const runs: Array<{ variant: string; task: string; seed: number; auc_top10: number; diversity: number; cpu_seconds: number }> = [];
+const runs: Array<{
+  variant: string;
+  task: string;
+  seed: number;
+  auc_top10: number;
+  diversity: number;
+  cpu_seconds: number;
+}> = [];
 for (const task of tasks) {
   const file = join(here, '..', 'profiles', 'pmo', `${task}.toml`);
   for (const seed of seeds) {
@@ -94,7 +101,9 @@ const summary = Object.fromEntries(
     return [
       v,
       {
-        auc_top10_sum: r4(mean(seeds.map((s) => mine.filter((r) => r.seed === s).reduce((a, r) => a + r.auc_top10, 0)))),
+        auc_top10_sum: r4(
+          mean(seeds.map((s) => mine.filter((r) => r.seed === s).reduce((a, r) => a + r.auc_top10, 0))),
+        ),
         diversity: r4(mean(mine.map((r) => r.diversity))),
         cpu_seconds_per_run: Math.round(mean(mine.map((r) => r.cpu_seconds)) * 10) / 10,
       },
@@ -111,7 +120,10 @@ console.log(
       seeds,
       baseline: 'default (MOL_GA_SETTINGS as shipped)',
       variants: Object.fromEntries(
-        Object.entries(summary).map(([v, s]) => [v, { ...s, auc_ratio_to_default: r4(s.auc_top10_sum / baseline.auc_top10_sum) }]),
+        Object.entries(summary).map(([v, s]) => [
+          v,
+          { ...s, auc_ratio_to_default: r4(s.auc_top10_sum / baseline.auc_top10_sum) },
+        ]),
       ),
       load_average: { before: load[0], after: load[1] },
       runs,

@@ -13,7 +13,10 @@ test('every code thrown in src is in COMPOUND_GENERATION_ERRORS, and errors take
   // ExternalScorerError's first argument is its reason; its code is always external_scorer_failed (a super call).
   assert.deepEqual(uncataloguedCodes(src, COMPOUND_GENERATION_ERRORS, { callees: ['CompoundGenerationError'] }), []);
   const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-  assert.deepEqual(tableDisagreements(readmeErrorTable(readme, 'Errors'), COMPOUND_GENERATION_ERRORS, { nullStatus: '—' }), []);
+  assert.deepEqual(
+    tableDisagreements(readmeErrorTable(readme, 'Errors'), COMPOUND_GENERATION_ERRORS, { nullStatus: '—' }),
+    [],
+  );
   assert.equal(new InvalidSmilesError('C(').status, 400);
   assert.equal(new InvalidRequestError([{ path: '/n', message: 'too many' }]).status, 400);
   assert.equal(new InvalidProfileError([{ path: '/scoring', message: 'empty' }]).status, 400);

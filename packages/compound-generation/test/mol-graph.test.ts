@@ -77,7 +77,7 @@ test('the kNN surrogate (inverted index) finds the neighbours a full Tanimoto sc
   const fps = molecules.map((s) => fingerprintOf(rd, s)!);
   const knn = new KnnSurrogate(3, 3);
   const ys = fps.map((_, i) => i / 10);
-  fps.slice(0, 8).forEach((f, i) => knn.add(f, ys[i]!));
+  for (const [i, f] of fps.slice(0, 8).entries()) knn.add(f, ys[i]!);
   for (const q of fps) {
     const sims = fps.slice(0, 8).map((f, i) => ({ s: tanimoto(q, f), y: ys[i]!, i }));
     sims.sort((a, b) => b.s - a.s || a.i - b.i);
@@ -126,7 +126,10 @@ test("Jensen's ring crossover: valid children, no ring above 6 atoms, rings the 
         children++;
         assert.equal(canonical(rd, c), c);
         const sizes = ringSizes(c);
-        assert.ok(sizes.every((n) => n <= 6), `${c}: rings ${sizes}`);
+        assert.ok(
+          sizes.every((n) => n <= 6),
+          `${c}: rings ${sizes}`,
+        );
         if (!fromParents(sizes, ringSizes(a), ringSizes(b))) newRings++;
       }
     } finally {

@@ -234,7 +234,12 @@ export class Held {
 }
 
 /** The first item of each distinct `key` (DISTINCT, UNION), in order: the keys seen are held against the budget. */
-export function* firstOfEach<T>(items: Iterable<T>, key: (item: T) => Value, budget: Budget, what: string): Generator<T> {
+export function* firstOfEach<T>(
+  items: Iterable<T>,
+  key: (item: T) => Value,
+  budget: Budget,
+  what: string,
+): Generator<T> {
   const seen = new Set<string>();
   const held = new Held(budget, what);
   try {

@@ -149,7 +149,12 @@ export function designClaims(
  * designed for the job's target, so each is `designed_for` it as in the seed's mode; the payload carries the
  * profile's score and every endpoint instead of the seed's QED and SA, and the provenance names the optimizer.
  */
-function scoringClaims(status: JobStatus, doc: Doc, o: ResolvedOptions, r: Reader): { claims: ClaimInput[]; names: Names } {
+function scoringClaims(
+  status: JobStatus,
+  doc: Doc,
+  o: ResolvedOptions,
+  r: Reader,
+): { claims: ClaimInput[]; names: Names } {
   const uniprot = r.string(r.object(doc.target, '/target').uniprot, '/target/uniprot');
   const strategy = r.string(doc.strategy, '/strategy');
   const run = {

@@ -14,7 +14,15 @@ import {
   exportToKb,
   type ExportResult,
 } from '../src/index.js';
-import { designRequest, discoveryRequest, scoringRequest, runCli, runJobsCli, startJobService, type JobService } from './helpers.js';
+import {
+  designRequest,
+  discoveryRequest,
+  scoringRequest,
+  runCli,
+  runJobsCli,
+  startJobService,
+  type JobService,
+} from './helpers.js';
 
 export interface FreshKb {
   /** What `--kb` takes: a file path or a postgres:// URL. */
@@ -286,7 +294,10 @@ export function exportSuite(name: string, freshKb: () => Promise<FreshKb>, skip:
         assert.equal(p.smiles, m.smiles);
         assert.equal(p.profile_score, m.score);
         assert.equal(p.call, m.call);
-        assert.deepEqual(p.components.map((e: any) => e.name), ['qed']);
+        assert.deepEqual(
+          p.components.map((e: any) => e.name),
+          ['qed'],
+        );
         assert.equal(p.components[0].value, m.components[0].value);
         assert.equal(p.max_oracle_calls, 60);
       }

@@ -67,12 +67,15 @@ test("past its bound a call is refused at once: 429 console_busy; past a kind's 
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const held = [lane.run('a', () => gate), lane.run('a', async () => 1), lane.run('b', async () => 2, 1)];
-  await assert.rejects(lane.run('c', async () => 3), (e: unknown) => {
-    assert.ok(e instanceof EvidentError);
-    assert.equal(e.code, 'console_busy');
-    assert.equal(e.status, 429);
-    return true;
-  });
+  await assert.rejects(
+    lane.run('c', async () => 3),
+    (e: unknown) => {
+      assert.ok(e instanceof EvidentError);
+      assert.equal(e.code, 'console_busy');
+      assert.equal(e.status, 429);
+      return true;
+    },
+  );
   release();
   await Promise.all(held);
   // A kind's own bound: one of kind 'b' waiting, the next 'b' refused, an 'a' admitted.
@@ -80,11 +83,14 @@ test("past its bound a call is refused at once: 429 console_busy; past a kind's 
   let release2!: () => void;
   const gate2 = new Promise<void>((r) => (release2 = r));
   const first = lane2.run('b', () => gate2, 1);
-  await assert.rejects(lane2.run('b', async () => 0, 1), (e: unknown) => {
-    assert.ok(e instanceof KbBusyError);
-    assert.equal(e.code, 'busy');
-    return true;
-  });
+  await assert.rejects(
+    lane2.run('b', async () => 0, 1),
+    (e: unknown) => {
+      assert.ok(e instanceof KbBusyError);
+      assert.equal(e.code, 'busy');
+      return true;
+    },
+  );
   const other = lane2.run('a', async () => 'ok');
   release2();
   assert.equal(await other, 'ok');

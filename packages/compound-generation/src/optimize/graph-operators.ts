@@ -280,7 +280,12 @@ export class GraphOperators {
       p.graph.pieceSmiles(
         piece.start,
         new Set(cut.bonds),
-        [0, 1].map((k) => ({ atom: piece.ends[k]!, order: orders[labels[k]! - JOIN]!, label: labels[k]!, replaces: cut.bonds[k]! })),
+        [0, 1].map((k) => ({
+          atom: piece.ends[k]!,
+          order: orders[labels[k]! - JOIN]!,
+          label: labels[k]!,
+          replaces: cut.bonds[k]!,
+        })),
       );
     const sx = write(pa, cx, px, [JOIN, JOIN + 1]);
     const sy = write(pb, cy, py, swap ? [JOIN + 1, JOIN] : [JOIN, JOIN + 1]);
@@ -335,7 +340,9 @@ function ringOk(mol: Mol): boolean {
   // An allene in a ring: a ring atom with two double bonds to ring atoms ([R]=[R]=[R]).
   for (const [a, n] of doubles) {
     if (n < 2 || !inRing.has(a)) continue;
-    const partners = (m.bonds ?? []).filter((b) => b.bo === 2 && b.atoms.includes(a)).map((b) => b.atoms[0] === a ? b.atoms[1] : b.atoms[0]);
+    const partners = (m.bonds ?? [])
+      .filter((b) => b.bo === 2 && b.atoms.includes(a))
+      .map((b) => (b.atoms[0] === a ? b.atoms[1] : b.atoms[0]));
     if (partners.filter((p) => inRing.has(p)).length >= 2) return false;
   }
   return true;

@@ -5,6 +5,7 @@
 // size rule and canonicalisation need anyway) is the only RDKit work per child.
 import type { Mol } from '../rdkit.js';
 
+// biome-ignore format: the periodic table reads best in rows
 const SYMBOLS = [
   '*', 'H', 'He', 'Li', 'Be', 'B', 'C', 'N', 'O', 'F', 'Ne', 'Na', 'Mg', 'Al', 'Si', 'P', 'S', 'Cl', 'Ar', 'K', 'Ca',
   'Sc', 'Ti', 'V', 'Cr', 'Mn', 'Fe', 'Co', 'Ni', 'Cu', 'Zn', 'Ga', 'Ge', 'As', 'Se', 'Br', 'Kr', 'Rb', 'Sr', 'Y', 'Zr',
@@ -14,7 +15,16 @@ const SYMBOLS = [
 ];
 /** SMILES's organic subset and its default valences (an unbracketed atom gets hydrogens up to the next one). */
 const ORGANIC: Record<number, number[]> = {
-  5: [3], 6: [4], 7: [3, 5], 8: [2], 9: [1], 15: [3, 5], 16: [2, 4, 6], 17: [1], 35: [1], 53: [1],
+  5: [3],
+  6: [4],
+  7: [3, 5],
+  8: [2],
+  9: [1],
+  15: [3, 5],
+  16: [2, 4, 6],
+  17: [1],
+  35: [1],
+  53: [1],
 };
 const BOND = ['', '', '=', '#'];
 
@@ -246,7 +256,8 @@ export class MolGraph {
       a.stereo === '' &&
       implicitHs(defaults, heavyValence) === a.hs;
     if (bare) return symbol;
-    const chiral = a.stereo && stated.length === this.adjacency[u]!.length ? this.chirality(u, stated, hasPreceding) : '';
+    const chiral =
+      a.stereo && stated.length === this.adjacency[u]!.length ? this.chirality(u, stated, hasPreceding) : '';
     const h = a.hs === 0 ? '' : a.hs === 1 ? 'H' : `H${a.hs}`;
     const q = a.charge === 0 ? '' : `${a.charge > 0 ? '+' : '-'}${Math.abs(a.charge) === 1 ? '' : Math.abs(a.charge)}`;
     return `[${a.isotope || ''}${symbol}${chiral}${h}${q}]`;
@@ -271,7 +282,6 @@ export class MolGraph {
     return ccw !== odd ? '@' : '@@';
   }
 }
-
 
 function implicitHs(valences: number[], explicit: number): number {
   for (const v of valences) if (v >= explicit) return v - explicit;

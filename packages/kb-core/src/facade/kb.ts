@@ -44,13 +44,18 @@ import type { OffThreadSettings } from '../replica/replica.js';
 import { OffThreadCalls, whatIfOptions } from './off-thread.js';
 
 /** The base reads through a live KbView (asOf Infinity); as a KbReader it goes wherever a view does. */
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: its interface's members are installed by its static block
 /** An ingest call: the claim, then its seed form `(confidence, payload)` or an options object. */
-type IngestClaim = [subject: [string, string], predicate: [string, string], object: [string, string], provenance: Provenance];
+type IngestClaim = [
+  subject: [string, string],
+  predicate: [string, string],
+  object: [string, string],
+  provenance: Provenance,
+];
 type IngestArgs =
   | [...IngestClaim, confidence?: number | null, payload?: unknown]
   | [...IngestClaim, options?: IngestOptions];
 
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: its interface's members are installed by its static block
 export class KbDB implements KbReader {
   /** Timestamp (ms) the base answers as of: always now. */
   readonly asOf = Infinity;

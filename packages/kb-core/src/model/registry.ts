@@ -166,7 +166,8 @@ export class Registry {
     if (v.predicate_compositions !== undefined) {
       if (!Array.isArray(v.predicate_compositions))
         fail('invalid_type', 'vocab.predicate_compositions', 'must be an array of compositions');
-      v.predicate_compositions.forEach((r, i) => this.checkComposition(r, `vocab.predicate_compositions[${i}]`));
+      for (const [i, r] of v.predicate_compositions.entries())
+        this.checkComposition(r, `vocab.predicate_compositions[${i}]`);
     }
     if (v.synonyms !== undefined) {
       if (v.synonyms === null || typeof v.synonyms !== 'object')

@@ -32,8 +32,6 @@ export function ownTurnJson(scope: FastifyInstance): void {
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     // A job of the console's lane: one turn of its own, after the heavy work asked before it.
-    heavyLane
-      .run('json_body', async () => parse(req, body as string, done))
-      .catch((e: Error) => done(e, undefined));
+    heavyLane.run('json_body', async () => parse(req, body as string, done)).catch((e: Error) => done(e, undefined));
   });
 }

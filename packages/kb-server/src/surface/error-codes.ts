@@ -11,7 +11,8 @@ export const KB_SERVER_ERRORS = defineCatalogue({
   },
   console_busy: {
     status: 429,
-    meaning: "too many heavy calls (searches, topology computations, what-ifs) already running or waiting on the console's thread",
+    meaning:
+      "too many heavy calls (searches, topology computations, what-ifs) already running or waiting on the console's thread",
   },
   invalid_log_level: {
     status: 400,
