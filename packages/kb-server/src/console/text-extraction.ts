@@ -84,22 +84,62 @@ export class ExtractionMemoryError extends EvidentError {
 
 /** One child at a time, jobs in the order asked; see the module comment. */
 export function textExtractionProcess(settings: TextExtractionSettings = {}): TextExtractionProcess {
-  const { heapMb, timeoutMs, idleMs, maxWaiting } = { ...TEXT_EXTRACTION_DEFAULTS, ...settings };
-  const queue: Job[] = [];
-  let child: ChildProcess | undefined;
-  let ready = false;
-  let running: Job | undefined;
-  let budget: NodeJS.Timeout | undefined;
-  let idle: NodeJS.Timeout | undefined;
-  let startedAt = 0;
-
-  const stop = (c: ChildProcess | undefined) => {
-    if (c && c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  const queue = new ExtractionQueue({ ...TEXT_EXTRACTION_DEFAULTS, ...settings });
+  return {
+    extract: (text, seed) => queue.extract(text, seed),
+    close: () => queue.close(),
+    pid: () => queue.pid(),
   };
+}
 
-  function start(): ChildProcess {
+const stopChild = (c: ChildProcess | undefined) => {
+  if (c && c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+};
+
+/** The queue of jobs and the one child serving them; methods by event (start, answer, exit, budget, idle). */
+class ExtractionQueue {
+  private readonly queue: Job[] = [];
+  private child: ChildProcess | undefined;
+  private ready = false;
+  private running: Job | undefined;
+  private budget: NodeJS.Timeout | undefined;
+  private idle: NodeJS.Timeout | undefined;
+  private startedAt = 0;
+
+  constructor(private readonly settings: Required<TextExtractionSettings>) {}
+
+  pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  extract(text: string, seed: ExtractSeed): Promise<ExtractOutput> {
+    const { timeoutMs, maxWaiting } = this.settings;
+    const waiting = this.queue.length + (this.running ? 1 : 0);
+    if (waiting >= maxWaiting) {
+      const left = this.running ? Math.max(1, Math.ceil((timeoutMs - (performance.now() - this.startedAt)) / 1000)) : 1;
+      return Promise.reject(new KbBusyError('text extractions', waiting, left));
+    }
+    return new Promise<ExtractOutput>((resolve, reject) => {
+      this.queue.push({ text, seed, resolve, reject });
+      this.next();
+    });
+  }
+
+  close(): void {
+    clearTimeout(this.idle);
+    const c = this.child;
+    this.child = undefined;
+    this.ready = false;
+    const job = this.running;
+    this.finish();
+    stopChild(c);
+    for (const j of [...(job ? [job] : []), ...this.queue.splice(0)])
+      j.reject(new KbOffThreadUnavailableError('the text extraction process was closed'));
+  }
+
+  private start(): ChildProcess {
     const c = fork(fileURLToPath(childModule), [], {
-      execArgv: childExecArgv(heapMb),
+      execArgv: childExecArgv(this.settings.heapMb),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
@@ -107,100 +147,81 @@ export function textExtractionProcess(settings: TextExtractionSettings = {}): Te
     c.stderr!.on('data', (d: Buffer) => {
       stderr = (stderr + String(d)).slice(-4000);
     });
-    c.on('message', (m: Answer) => {
-      if (c !== child) return;
-      if (m.ready) {
-        ready = true;
-        next();
-        return;
-      }
-      const job = running!;
-      finish();
-      if (m.error) job.reject(deserializeError(m.error));
-      else job.resolve(m.out!);
-      next();
-    });
-    c.on('exit', (code, signal) => {
-      if (c !== child) return;
-      const job = running;
-      child = undefined;
-      ready = false;
-      finish();
-      const oom = /heap out of memory|allocation failed/i.test(stderr);
-      if (job) {
-        job.reject(
-          oom
-            ? new ExtractionMemoryError(heapMb)
-            : new KbOffThreadUnavailableError(`the text extraction process ended (${signal ?? `code ${code}`})`),
-        );
-      } else if (queue.length) {
-        // It ended before taking a job: those waiting would only start another that fails the same way.
-        for (const j of queue.splice(0))
-          j.reject(
-            new KbOffThreadUnavailableError(
-              `the text extraction process could not start (${signal ?? `code ${code}`})`,
-            ),
-          );
-      }
-      next();
-    });
+    c.on('message', (m: Answer) => this.onAnswer(c, m));
+    c.on('exit', (code, signal) => this.onExit(c, code, signal, stderr));
     c.on('error', () => {}); // 'exit' follows and answers
     return c;
   }
 
-  function finish(): void {
-    clearTimeout(budget);
-    budget = undefined;
-    running = undefined;
-  }
-
-  function next(): void {
-    if (running) return;
-    clearTimeout(idle);
-    if (!queue.length) {
-      if (child) idle = setTimeout(() => close(), idleMs).unref();
+  private onAnswer(c: ChildProcess, m: Answer): void {
+    if (c !== this.child) return;
+    if (m.ready) {
+      this.ready = true;
+      this.next();
       return;
     }
-    if (!child) child = start();
-    if (!ready) return;
-    const job = queue.shift()!;
-    running = job;
-    startedAt = performance.now();
-    const c = child;
-    budget = setTimeout(() => {
-      if (c !== child || running !== job) return;
-      child = undefined;
-      ready = false;
-      finish();
-      stop(c);
+    const job = this.running!;
+    this.finish();
+    if (m.error) job.reject(deserializeError(m.error));
+    else job.resolve(m.out!);
+    this.next();
+  }
+
+  private onExit(c: ChildProcess, code: number | null, signal: NodeJS.Signals | null, stderr: string): void {
+    if (c !== this.child) return;
+    const job = this.running;
+    this.child = undefined;
+    this.ready = false;
+    this.finish();
+    const oom = /heap out of memory|allocation failed/i.test(stderr);
+    if (job) {
+      job.reject(
+        oom
+          ? new ExtractionMemoryError(this.settings.heapMb)
+          : new KbOffThreadUnavailableError(`the text extraction process ended (${signal ?? `code ${code}`})`),
+      );
+    } else if (this.queue.length) {
+      // It ended before taking a job: those waiting would only start another that fails the same way.
+      for (const j of this.queue.splice(0))
+        j.reject(
+          new KbOffThreadUnavailableError(`the text extraction process could not start (${signal ?? `code ${code}`})`),
+        );
+    }
+    this.next();
+  }
+
+  private finish(): void {
+    clearTimeout(this.budget);
+    this.budget = undefined;
+    this.running = undefined;
+  }
+
+  private next(): void {
+    if (this.running) return;
+    clearTimeout(this.idle);
+    if (!this.queue.length) {
+      if (this.child) this.idle = setTimeout(() => this.close(), this.settings.idleMs).unref();
+      return;
+    }
+    if (!this.child) this.child = this.start();
+    if (!this.ready) return;
+    this.send(this.child, this.queue.shift()!);
+  }
+
+  /** Hands the job to the child, with its time budget: past it the child is killed and the job answered 408. */
+  private send(c: ChildProcess, job: Job): void {
+    const { timeoutMs } = this.settings;
+    this.running = job;
+    this.startedAt = performance.now();
+    this.budget = setTimeout(() => {
+      if (c !== this.child || this.running !== job) return;
+      this.child = undefined;
+      this.ready = false;
+      this.finish();
+      stopChild(c);
       job.reject(new ExtractionTimeoutError(timeoutMs));
-      next();
+      this.next();
     }, timeoutMs);
     c.send({ text: job.text, seed: job.seed });
   }
-
-  function close(): void {
-    clearTimeout(idle);
-    const c = child;
-    child = undefined;
-    ready = false;
-    const job = running;
-    finish();
-    stop(c);
-    for (const j of [...(job ? [job] : []), ...queue.splice(0)])
-      j.reject(new KbOffThreadUnavailableError('the text extraction process was closed'));
-  }
-
-  const extract: TextExtractor = (text, seed) => {
-    const waiting = queue.length + (running ? 1 : 0);
-    if (waiting >= maxWaiting) {
-      const left = running ? Math.max(1, Math.ceil((timeoutMs - (performance.now() - startedAt)) / 1000)) : 1;
-      return Promise.reject(new KbBusyError('text extractions', waiting, left));
-    }
-    return new Promise<ExtractOutput>((resolve, reject) => {
-      queue.push({ text, seed, resolve, reject });
-      next();
-    });
-  };
-  return { extract, close, pid: () => child?.pid };
 }
