@@ -87,7 +87,26 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
   const bodyLimit = options.bodyLimit ?? 4 * 1024 * 1024;
   // Every error answer, the router's and the hooks' included, is made by the one handler (@evident/http-guards).
   const answerError = consoleErrorHandler(bodyLimit);
-  const app = Fastify({
+  const app = createApp(options, limits, bodyLimit, answerError);
+  capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
+  acceptJsonBodiesOnly(app);
+  guardRouting(app, options, answerError);
+  await registerOpenApi(app, options);
+  await registerApi(app, db, options);
+  await registerStaticFiles(app);
+  return app;
+}
+
+type ErrorAnswer = ReturnType<typeof consoleErrorHandler>;
+
+/** The Fastify instance with the console's timeouts, logger, body limit and schema validation. */
+function createApp(
+  options: ConsoleOptions,
+  limits: HttpLimits,
+  bodyLimit: number,
+  answerError: ErrorAnswer,
+): FastifyInstance {
+  return Fastify({
     // Slow or stalled requests are cut (408); the parser's refusals and router failures answer in the error shape.
     ...fastifyTimeoutOptions(limits),
     clientErrorHandler: clientErrorHandler(),
@@ -106,8 +125,9 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
     // Unknown fields are refused (400 naming them), not silently dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
+}
 
-  capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
+function acceptJsonBodiesOnly(app: FastifyInstance): void {
   // JSON only, as the README's error table says: a text/plain body is 415, not a string handed to the schema.
   // A body-less request with any Content-Type goes through (decided from the headers, before reading a byte).
   app.removeContentTypeParser('text/plain');
@@ -123,6 +143,10 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
   // else Fastify's own JSON parser, with its __proto__ and constructor refusals.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, depthBoundedJsonParser(app));
+}
+
+/** Unroutable requests, Host names not allowed, errors and unknown routes, all answered in the error shape. */
+function guardRouting(app: FastifyInstance, options: ConsoleOptions, answerError: ErrorAnswer): void {
   const routeMethods = new RouteMethods();
   // CONNECT (which Node's server leaves unanswered) and an Expect it cannot meet (an empty 417) never reach the
   // router: answered here, in the error shape, the connection closed.
@@ -148,7 +172,10 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
     }
     throw httpError('not_found', `no route ${req.method} ${req.url.split('?')[0]}`);
   });
+}
 
+/** The OpenAPI 3.1 document made from the route schemas; only the API's own routes are listed. */
+async function registerOpenApi(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -171,7 +198,10 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
       return { schema: hidden ? { ...(schema ?? {}), hide: true } : schema, url } as never;
     },
   });
+}
 
+/** The REST API under API_PREFIX (bearer-guarded when a token is set), with its OpenAPI document and docs page. */
+async function registerApi(app: FastifyInstance, db: KbDB, options: ConsoleOptions): Promise<void> {
   await app.register(
     async (api) => {
       if (options.token) api.addHook('onRequest', bearerGuard(options.token));
@@ -198,7 +228,10 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
     },
     { prefix: API_PREFIX },
   );
+}
 
+/** The web console's page at / and the cytoscape script it loads. */
+async function registerStaticFiles(app: FastifyInstance): Promise<void> {
   // Served from node_modules: the machine the console runs on may have no internet (no CDN).
   const cytoscapeDist = dirname(createRequire(import.meta.url).resolve('cytoscape'));
   await app.register(fastifyStatic, {
@@ -219,8 +252,6 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
       );
     },
   });
-
-  return app;
 }
 
 export interface StartConsoleOptions extends ConsoleOptions {
