@@ -37,7 +37,8 @@ const kbPort = Number(kbPortText);
  */
 function notStarted(product: string, port: number, portVariable: string, e: unknown): string {
   const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = err.code ?? err.cause?.code;
+  // A StartupError carries its own code (startup_failed); the system's (EADDRINUSE, EACCES) is on its cause.
+  const code = err.cause?.code ?? err.code;
   if (code === 'EADDRINUSE') {
     return (
       `${product}: port ${port} is already in use (another npm start, or another program, listens on it). ` +
