@@ -3,6 +3,8 @@
 // every code thrown in src is in it (issue 39, point 2).
 import { defineCatalogue } from '@evident/contract';
 
+// Deliberate likeness: every package's catalogue has this shape (code → status and meaning, by defineCatalogue),
+// which the duplicates tool pairs across packages; the rows are this package's own.
 export const COMPOUND_GENERATION_ERRORS = defineCatalogue({
   invalid_parameters: {
     status: 400,

@@ -23,6 +23,8 @@ export interface Position {
   offset: number;
 }
 
+// Deliberate likeness: every package's catalogue has this shape (code → status and meaning, by defineCatalogue),
+// which the duplicates tool pairs across packages; the rows are this package's own.
 /**
  * The engine's error codes, in one table: code → HTTP status and meaning. Each error takes its status from it;
  * test/error-catalogue.test.ts checks that every code thrown in src is in it.

@@ -10,6 +10,8 @@ import {
   summarizeProblems,
 } from '@evident/contract';
 
+// Deliberate likeness: every package's catalogue has this shape (code → status and meaning, by defineCatalogue),
+// which the duplicates tool pairs across packages; the rows are this package's own.
 export const DOCKING_ERRORS = defineCatalogue({
   invalid_parameters: { status: 400, meaning: 'an input a function does not take, every problem by JSON pointer' },
   invalid_smiles: {

@@ -11,6 +11,8 @@ import {
   type WireError,
 } from '@evident/contract';
 
+// Deliberate likeness: every package's catalogue has this shape (code → status and meaning, by defineCatalogue),
+// which the duplicates tool pairs across packages; the rows are this package's own.
 /** Codes of HTTP itself, the same on both servers: code → status, meaning. */
 export const HTTP_ERRORS = defineCatalogue({
   invalid_parameters: { status: 400, meaning: 'the body, query or path parameters do not match their schema' },

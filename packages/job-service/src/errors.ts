@@ -7,6 +7,8 @@ import { HTTP_ERRORS } from '@evident/http-guards';
 
 export { InvalidParametersError } from '@evident/contract';
 
+// Deliberate likeness: every package's catalogue has this shape (code → status and meaning, by defineCatalogue),
+// which the duplicates tool pairs across packages; the rows are this package's own.
 /** Every code of the job API: HTTP's own (shared with the KB console), then the API's, then a failed job's. */
 export const JOB_API_ERRORS = defineCatalogue({
   ...HTTP_ERRORS,

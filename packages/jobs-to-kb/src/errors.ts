@@ -11,6 +11,8 @@ import {
   statusOf,
 } from '@evident/contract';
 
+// Deliberate likeness: every package's catalogue has this shape (code → status and meaning, by defineCatalogue),
+// which the duplicates tool pairs across packages; the rows are this package's own.
 export const JOBS_TO_KB_ERRORS = defineCatalogue({
   invalid_parameters: { status: 400, meaning: 'an option out of range (`/min_priority`, `/top`, …), each by path' },
   invalid_usage: { status: 400, meaning: 'a command-line option missing (no API key)' },

@@ -8,6 +8,8 @@ import { defineCatalogue, EvidentError, fieldToPointer, type EvidentErrorOptions
 
 const v = (meaning: string) => ({ status: 400, meaning });
 
+// Deliberate likeness: every package's catalogue has this shape (code → status and meaning, by defineCatalogue),
+// which the duplicates tool pairs across packages; the rows are this package's own.
 /** kb-core's error codes: code → HTTP status (null: ours, answered 500 `internal_error`) and meaning. */
 export const KB_ERRORS = defineCatalogue({
   // A value the library refuses (KbValidationError, `details[0].path` names it).

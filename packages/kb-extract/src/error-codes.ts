@@ -6,6 +6,8 @@
 import { defineCatalogue, mergeCatalogues } from '@evident/contract';
 import { KB_ERRORS } from '@evident/kb-core';
 
+// Deliberate likeness: every package's catalogue has this shape (code → status and meaning, by defineCatalogue),
+// which the duplicates tool pairs across packages; the rows are this package's own.
 export const KB_EXTRACT_ERRORS = defineCatalogue({
   // Language-model providers (KbProviderError): a configuration mistake is the caller's (400).
   no_provider: { status: 400, meaning: 'an LLM extraction mode (or a review) with no provider configured or given' },

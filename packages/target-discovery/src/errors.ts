@@ -5,6 +5,8 @@ import { defineCatalogue, EvidentError, fieldToPointer, statusOf } from '@eviden
 
 const input = (meaning: string) => ({ status: 400, meaning });
 
+// Deliberate likeness: every package's catalogue has this shape (code → status and meaning, by defineCatalogue),
+// which the duplicates tool pairs across packages; the rows are this package's own.
 /** The engine's codes: code → HTTP status and meaning. Codes are stable: clients and the job API switch on them. */
 export const TD_ERRORS = defineCatalogue({
   bad_encoding: input('an input that is empty, not valid base64, or not UTF-8 text once decoded'),

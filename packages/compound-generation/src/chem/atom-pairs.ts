@@ -10,6 +10,8 @@ import { substructMatches, type Mol, type RDKit } from '../rdkit.js';
 import { topologicalDistances } from './distance-matrix.js';
 import type { MolGraph } from './graph.js';
 
+// Deliberate likeness: named constants, which the duplicates tool pairs by shape with other files' constant runs
+// (job-service's wire/json-shape.ts and kinds/td/enrichment-plot.ts); the values are unrelated, nothing to share.
 const ATOM_NUMBER_TYPES = [5, 6, 7, 8, 9, 14, 15, 16, 17, 33, 34, 35, 51, 52, 53];
 const NUM_TYPES = 16;
 const MAX_NUM_PI = 3;

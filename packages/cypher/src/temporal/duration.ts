@@ -6,6 +6,8 @@ import { plusMonths } from './calendar.js';
 import { fromInstant, fromLocal } from './construct.js';
 import { DurationValue, NANOS_PER_DAY, NANOS_PER_SECOND, TemporalValue } from './values.js';
 
+// Deliberate likeness: named constants, which the duplicates tool pairs by shape with other files' constant runs
+// (graph-algorithms' svd/column-kernels.ts); the values are unrelated, nothing to share.
 const AVG_NANOS_PER_MONTH = 2_629_746e9;
 const NANOS_PER_DAY_F = 86_400e9;
 

@@ -29,6 +29,7 @@ export interface PairCheck {
  * Checks w pairs (θ_c, column c of `vectors`, column-major n × w) against A. `estimates` are the residuals the
  * solver computed for them; a measured one may exceed its estimate by a factor of two plus rounding.
  */
+// Deliberate likeness: a parameter list alike in shape only to kb-core's keepExtras (graph/apply.ts); unrelated.
 export function checkPairs(
   a: CsrGraph,
   theta: Float64Array,

@@ -7,6 +7,8 @@
 // The four-column sweep is written out in each kernel on purpose (a deliberate copy the duplicates tool lists): a
 // shared helper would put a call (and its four sums passed back) inside the hot loop.
 
+// Deliberate likeness: named constants, which the duplicates tool pairs by shape with other files' constant runs
+// (cypher's temporal/duration.ts); the values are unrelated, nothing to share.
 /** Rows per chunk: 8 KB of a vector, well inside L1 next to the four column streams. */
 const CHUNK = 1024;
 /** Rows per chunk when combining: the m columns' chunk (m·256·8 bytes, 320 KB at m = 160) stays in L2. */

@@ -1,6 +1,8 @@
 // knowledgeHealth: one 0..100 score from five 0..1 metrics over active claims (see README for formulas).
 import type { ReadContext } from '../graph/read.js';
 
+// Deliberate likeness: named constants, which the duplicates tool pairs by shape with other files' constant runs
+// (graph-algorithms' svd/row-ops.ts); the values are unrelated, nothing to share.
 export const HALF_LIFE_DAYS = 30;
 /** Distinct source types at which diversity counts as full (e.g. literature, database, experiment, curation, prediction). */
 export const DIVERSITY_TARGET = 5;
@@ -32,6 +34,8 @@ export interface KnowledgeHealth {
   };
 }
 
+// Deliberate likeness: entityGraph (topology/entity-graph.ts) opens the same way (per-entity arrays sized from one
+// ReadContext); only the opening is alike: this walks claims for five metrics, that one facts for a matrix.
 export function knowledgeHealth(rc: ReadContext, now: number): KnowledgeHealth {
   const s = rc.s;
   const nE = s.entityIds.length;

@@ -200,6 +200,8 @@ export function applyRetract(
  * What a claim keeps beside its columns: its raw spellings when they differ from what the index can rebuild,
  * its provenance and payload, and its place among the dependents of the claims it derives from.
  */
+// Deliberate likeness: a positional parameter list (no object per claim on the apply path), alike in shape only to
+// graph-algorithms' checkPairs.
 function keepExtras(
   g: GraphState,
   a: ClaimFields,

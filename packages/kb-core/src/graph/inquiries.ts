@@ -8,6 +8,8 @@ import type { Registry } from '../model/registry.js';
 import type { DerivedIndex } from './derived.js';
 import type { PendingEvent } from './events.js';
 
+// Deliberate likeness: a list of readonly columns, as GraphSnapshot (snapshot.ts) declares its own; this is the
+// narrow view the book needs, so that the derived index does not depend on the whole snapshot.
 /** What the book reads of the graph to match a claim: its fact's names, by index. */
 export interface InquiryGraph {
   readonly claimFact: Int32Array;

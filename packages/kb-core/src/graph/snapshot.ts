@@ -77,6 +77,7 @@ export interface ReadSnapshot {
   /** The claim's payload, or undefined (cheaper than claimEntryOf on the apply path). */
   claimPayloadOf(c: number): unknown;
 
+  // Deliberate likeness: InquiryGraph (inquiries.ts) is a list of readonly fields too, the inquiry book's narrow view.
   /** Retractions in log order: when, which source, why, and the claims each retracted and degraded (audit). */
   readonly retractions: readonly {
     readonly ts: number;

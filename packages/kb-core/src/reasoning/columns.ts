@@ -73,6 +73,7 @@ const SCRATCH = 32;
 const scratchSrc = new Int32Array(SCRATCH);
 const scratchConf = new Float64Array(SCRATCH);
 
+// Deliberate copy: strengthByMap (below) repeats this signature and claim walk, for facts with more sources.
 /** strengthAt into out[0] (confidence) and out[1] (source count): no object per fact for whole-base passes. */
 export function strengthInto(
   k: ScanColumns,
@@ -104,6 +105,8 @@ export function strengthInto(
   else out[0] = noisyOr(scratchConf.subarray(0, n));
 }
 
+// Deliberate copy: strengthInto's signature and claim walk; kept apart so that the common path (few sources)
+// allocates nothing and this fallback, rare, is the only one with a Map.
 function strengthByMap(
   k: ScanColumns,
   f: number,

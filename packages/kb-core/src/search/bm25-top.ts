@@ -15,6 +15,8 @@ import { Bm25 } from './bm25.js';
 import type { Postings } from './postings.js';
 import { TopK } from './topk.js';
 
+// Deliberate likeness: named constants, which the duplicates tool pairs by shape with other files' constant runs
+// (compound-generation's optimize/graph-operators.ts); the values are unrelated, nothing to share.
 const COMMON_FRACTION = 0.1;
 const COMMON_MIN_DF = 4096;
 

@@ -15,6 +15,8 @@ export interface EntityGraph {
   factCount: number;
 }
 
+// Deliberate likeness: knowledgeHealth (analytics/health.ts) opens the same way (per-entity arrays sized from one
+// ReadContext); only the opening is alike: this walks facts for a matrix, that one claims for five metrics.
 export function entityGraph(rc: ReadContext, weighted: boolean): EntityGraph {
   const s = rc.s;
   const nE = s.entityIds.length;

@@ -232,6 +232,7 @@ export class WritePath {
     return result;
   }
 
+  // Deliberate likeness: the event's object literal is alike in shape only to kb-extract's Slack message (chat/slack.ts).
   private emit(pending: PendingEvent[]): void {
     const s = this.state;
     const hub = this.events;

@@ -183,6 +183,7 @@ function slackMessage(
   if ((m.subtype && !HUMAN_SUBTYPES.has(m.subtype)) || m.bot_id) return null;
   if (typeof m.text !== 'string' || m.text.trim() === '') return null;
   if (typeof m.ts !== 'string') throw new KbChatFileError('invalid_format', path, 'message without a ts', field);
+  // Deliberate likeness: this object literal is alike in shape only to kb-core's claim_ingested event (write-path.ts).
   const seconds = Number.parseFloat(m.ts);
   const msg: SlackMessage = {
     workspace: place.workspace,

@@ -2,6 +2,8 @@
 // area by the set's size and its colour by direction; standalone SVG as the discovery plots are.
 import type { EnrichmentRow } from '@evident/target-discovery';
 
+// Deliberate likeness: named constants, which the duplicates tool pairs by shape with other files' constant runs
+// (wire/json-shape.ts's byte codes, compound-generation's atom-pair codes); the values are unrelated, nothing to share.
 const W = 900;
 const LEFT = 380;
 const RIGHT = 150;
