@@ -16,6 +16,7 @@ import { findBridges, type Bridge } from '../analytics/bridges.js';
 import { indexStats } from '../analytics/stats.js';
 import { answerableInquiries, checkInquiryMatches } from '../graph/inquiry-reads.js';
 import { callForm, optionsOf } from '../call-forms.js';
+import { downstreamOf } from '../reasoning/audit.js';
 import { normalizeToken } from '../model/normalize.js';
 import { CONTEXT_READS, type ContextReads, installMethods, TOPOLOGY_READS, type TopologyReads } from './reads.js';
 import { TopologyStage } from '../topology/stage.js';
@@ -308,22 +309,7 @@ export class KbView {
     const s = this.state;
     const start = s.claimIndexOf(claimId);
     if (start === undefined || !rc.exists(start)) throw new KbNotFoundError('claim', claimId);
-    const out: (Claim & { depth: number; derived_via: string })[] = [];
-    const seen = new Set<number>([start]);
-    let frontier = [start];
-    for (let d = 1; frontier.length; d++) {
-      const next: number[] = [];
-      for (const c of frontier) {
-        for (const dep of s.dependents.get(c) ?? []) {
-          if (seen.has(dep) || !rc.exists(dep)) continue;
-          seen.add(dep);
-          next.push(dep);
-          out.push({ ...rc.toClaim(dep), depth: d, derived_via: s.claimIdOf(c) });
-        }
-      }
-      frontier = next;
-    }
-    return out;
+    return downstreamOf(rc, start);
   }
 
   /**

@@ -65,21 +65,7 @@ function claimTrail(rc: ReadContext, c: number): ClaimTrail {
     }
     frontier = next;
   }
-  const down: (Claim & { depth: number; derived_via: string })[] = [];
-  const seenDown = new Set<number>([c]);
-  frontier = [c];
-  for (let d = 1; frontier.length; d++) {
-    const next: number[] = [];
-    for (const x of frontier) {
-      for (const dep of s.dependents.get(x) ?? []) {
-        if (seenDown.has(dep) || !rc.exists(dep)) continue;
-        seenDown.add(dep);
-        next.push(dep);
-        down.push({ ...rc.toClaim(dep), depth: d, derived_via: s.claimIdOf(x) });
-      }
-    }
-    frontier = next;
-  }
+  const down = downstreamOf(rc, c);
   const corroborating: Claim[] = [];
   const src = s.claimSource[c]!;
   for (let x = s.factFirst[s.claimFact[c]!]!; x >= 0; x = s.claimNextInFact[x]!)
@@ -92,6 +78,30 @@ function claimTrail(rc: ReadContext, c: number): ClaimTrail {
     corroborating,
     events: eventsOf(rc, c),
   };
+}
+
+/**
+ * Claims derived from claim `c` (transitively, through provenance.derived_from), nearest first, each with the
+ * claim it was derived via: the trail's dependants and the view's traceDownstream.
+ */
+export function downstreamOf(rc: ReadContext, c: number): (Claim & { depth: number; derived_via: string })[] {
+  const s = rc.s;
+  const out: (Claim & { depth: number; derived_via: string })[] = [];
+  const seen = new Set<number>([c]);
+  let frontier = [c];
+  for (let d = 1; frontier.length; d++) {
+    const next: number[] = [];
+    for (const x of frontier) {
+      for (const dep of s.dependents.get(x) ?? []) {
+        if (seen.has(dep) || !rc.exists(dep)) continue;
+        seen.add(dep);
+        next.push(dep);
+        out.push({ ...rc.toClaim(dep), depth: d, derived_via: s.claimIdOf(x) });
+      }
+    }
+    frontier = next;
+  }
+  return out;
 }
 
 /** The claim's events up to the context's moment, from the retraction log (which keeps the reasons). */
