@@ -1,7 +1,5 @@
 // The committed gene table (data/human-genes.tsv.gz, see data/DATA_SOURCES.md) and identifier resolution.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { readShippedTable } from '../parse/shipped-data.js';
 
 export type TargetFamily =
   | 'kinase'
@@ -57,16 +55,12 @@ export interface GeneIndex {
   all(): readonly GeneRecord[];
 }
 
-const CANDIDATES = ['../../data/human-genes.tsv.gz', '../../../data/human-genes.tsv.gz'];
-
 let cached: GeneIndex | undefined;
 
 /** Loads (once) the gene table shipped with the package. */
 export function geneIndex(): GeneIndex {
   if (cached) return cached;
-  const file = CANDIDATES.map((c) => fileURLToPath(new URL(c, import.meta.url))).find((p) => existsSync(p));
-  if (!file) throw new Error('target-discovery: data/human-genes.tsv.gz is missing from the package');
-  cached = buildIndex(gunzipSync(readFileSync(file)).toString('utf8'));
+  cached = buildIndex(readShippedTable('human-genes.tsv.gz'));
   return cached;
 }
 

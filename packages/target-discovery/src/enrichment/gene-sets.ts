@@ -1,8 +1,6 @@
 // Gene sets: the GO collections shipped with the package (data/go-sets.tsv.gz, built by scripts/build-go-sets.R
 // from org.Hs.eg.db's org.Hs.egGO2ALLEGS) and user sets in MSigDB's GMT format, both as Entrez ids.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { readShippedTable } from '../parse/shipped-data.js';
 import type { GeneIndex } from '../druggability/table.js';
 import { TargetDiscoveryInputError } from '../errors.js';
 
@@ -27,15 +25,12 @@ export interface GoSets {
   byCollection: ReadonlyMap<GoCollection, readonly GeneSet[]>;
 }
 
-const CANDIDATES = ['../../data/go-sets.tsv.gz', '../../../data/go-sets.tsv.gz'];
 let cachedGo: GoSets | undefined;
 
 /** Loads (once) the GO gene sets shipped with the package. */
 export function goGeneSets(): GoSets {
   if (cachedGo) return cachedGo;
-  const file = CANDIDATES.map((c) => fileURLToPath(new URL(c, import.meta.url))).find((p) => existsSync(p));
-  if (!file) throw new Error('target-discovery: data/go-sets.tsv.gz is missing from the package');
-  cachedGo = parseGoSets(gunzipSync(readFileSync(file)).toString('utf8'));
+  cachedGo = parseGoSets(readShippedTable('go-sets.tsv.gz'));
   return cachedGo;
 }
 
