@@ -10,6 +10,7 @@ export type { Mol };
 let loading: Promise<RDKit> | undefined;
 
 /** The shared RDKit module (WASM instantiation takes ~0.3 s; later calls are free). */
+// Deliberate copy: docking/src/prepare/rdkit.ts loads its own (neither package depends on the other).
 export function loadRDKit(): Promise<RDKit> {
   loading ??= (initRDKitModule as unknown as () => Promise<RDKit>)().then((rd) => {
     rd.disable_logging();

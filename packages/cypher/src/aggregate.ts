@@ -28,6 +28,7 @@ export function children(e: Expr): Expr[] {
   switch (e.kind) {
     case 'list':
       return e.items;
+    // Deliberate likeness: one case per expression kind, as every walk over the expression tree (plan/exprs.ts) has.
     case 'map':
       return e.entries.map((x) => x[1]);
     case 'prop':

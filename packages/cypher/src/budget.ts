@@ -80,6 +80,7 @@ export class Budget {
   }
 
   /** A list of `length` elements is about to be built by `what` (checked before allocating). */
+  // Deliberate likeness: one check per limit (list, string), each with its own code and message.
   list(length: number, what: string): void {
     if (length > this.maxListSize) {
       throw new CypherLimitError(
@@ -92,6 +93,7 @@ export class Budget {
   }
 
   /** A string of `length` characters is about to be built by `what`. */
+  // Deliberate likeness: as list above, for strings.
   string(length: number, what: string): void {
     if (length > this.maxStringLength) {
       throw new CypherLimitError(

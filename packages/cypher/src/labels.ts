@@ -37,6 +37,7 @@ export function resolveQueryLabels(parts: readonly SingleQuery[], resolve: Resol
   };
   const clause = (c: Clause): void => {
     switch (c.kind) {
+      // Deliberate likeness: one case per clause kind; each visits the parts that clause has.
       case 'match':
         for (const p of c.pattern) pattern(p);
         expr(c.where);

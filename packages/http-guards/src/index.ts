@@ -90,6 +90,7 @@ export function answerUnroutedRequests(server: Server, allowed: () => readonly s
 /** The code and message of a parser's refusal; anything the parser refuses but a timeout or large headers is 400. */
 export function clientErrorAnswer(err: NodeJS.ErrnoException): [HttpErrorCode, string] {
   switch (err.code) {
+    // Deliberate likeness: one case per parser error code, a table written as a switch.
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return ['request_timeout', 'the request (headers and body) did not arrive in time'];
     case 'HPE_HEADER_OVERFLOW':

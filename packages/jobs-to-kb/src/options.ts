@@ -7,6 +7,7 @@ import { invalidOptions } from './errors.js';
  * case value with those holding the control value: a sample group ('tumor', 'treated', 'knockout'), which is a
  * `condition` unless the caller says it is a disease or a phenotype.
  */
+// Deliberate likeness: a literal union and its list, alike in shape only to kb-core's SearchMode.
 export type ConditionType = 'condition' | 'disease' | 'phenotype';
 export const CONDITION_TYPES: readonly ConditionType[] = ['condition', 'disease', 'phenotype'];
 

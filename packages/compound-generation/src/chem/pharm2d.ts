@@ -76,6 +76,7 @@ export function gobbiPharm2D(
     for (let f1 = f0; f1 < N_FAMILIES; f1++) {
       const A = features[f0]!;
       const B = features[f1]!;
+      // Deliberate likeness: the three-point loops below repeat this pair walk inline (the innermost loops).
       // Two points: one atom per family, distinct atoms, and a set of atoms counted once when the families agree.
       for (let i = 0; i < A.length; i++) {
         for (let j = f0 === f1 ? i + 1 : 0; j < B.length; j++) {
@@ -87,6 +88,7 @@ export function gobbiPharm2D(
           bits.add((f0 * 8 + f1) * 1000 + bin(d));
         }
       }
+      // Deliberate likeness: the pair walk of the two-point loops above, inline, with a third atom inside.
       for (let f2 = f1; f2 < N_FAMILIES; f2++) {
         const C = features[f2]!;
         const fam = [f0, f1, f2];

@@ -134,6 +134,7 @@ const TRANSFORMS: readonly TransformDef[] = [
     },
   },
   {
+    // Deliberate likeness: min_gaussian and max_gaussian are one table entry each, mirror images.
     // GuacaMol's MinGaussianModifier: 1 at or below mu, the Gaussian's right half above it.
     name: 'min_gaussian',
     params: ['mu', 'sigma'],
@@ -144,6 +145,7 @@ const TRANSFORMS: readonly TransformDef[] = [
     },
   },
   {
+    // Deliberate likeness: the mirror image of min_gaussian above.
     // GuacaMol's MaxGaussianModifier: 1 at or above mu, the Gaussian's left half below it.
     name: 'max_gaussian',
     params: ['mu', 'sigma'],

@@ -100,6 +100,7 @@ export function writeClause(c: WriteClause, rows: Iterable<Row>, ctx: EvalContex
       });
       return out;
     }
+    // Deliberate likeness: SET and REMOVE run alike through writes(); the item each applies differs.
     case 'set': {
       const g = writer(ctx);
       const out = writes(rows, ctx, 'SET', (input) => {
@@ -111,6 +112,7 @@ export function writeClause(c: WriteClause, rows: Iterable<Row>, ctx: EvalContex
       });
       return out;
     }
+    // Deliberate likeness: as SET above.
     case 'remove': {
       const g = writer(ctx);
       const out = writes(rows, ctx, 'REMOVE', (input) => {

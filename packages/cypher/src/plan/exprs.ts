@@ -28,6 +28,7 @@ export function mapExpr(e: Expr, f: (x: Expr) => Expr | undefined): Expr {
   switch (e.kind) {
     case 'list':
       return { ...e, items: e.items.map(s) };
+    // Deliberate likeness: one case per expression kind, as every walk over the expression tree (aggregate.ts) has.
     case 'map':
       return { ...e, entries: e.entries.map(([k, v]) => [k, s(v)]) };
     case 'prop':

@@ -23,6 +23,7 @@ const bad = (fn: string, v: Value): never => {
 
 const KINDS: TemporalKind[] = ['date', 'localtime', 'time', 'localdatetime', 'datetime'];
 
+// Deliberate likeness: clock (below) is the same kind of definition; what each argument means differs.
 function construct(kind: TemporalKind): TemporalFnDef {
   return {
     min: 0,
@@ -39,6 +40,7 @@ function construct(kind: TemporalKind): TemporalFnDef {
 }
 
 /** `date.transaction()`, `datetime.realtime('Europe/Stockholm')`, …: the clock, in UTC or the zone given (null: null). */
+// Deliberate likeness: construct (above) is the same kind of definition; what each argument means differs.
 function clock(kind: TemporalKind): TemporalFnDef {
   return {
     min: 0,

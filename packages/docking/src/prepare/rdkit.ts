@@ -6,6 +6,7 @@ import initRDKitModule, { type MainModule, type Mol } from '@rdkit/rdkit';
 
 let loading: Promise<MainModule> | undefined;
 
+// Deliberate copy: compound-generation/src/rdkit.ts loads its own (neither package depends on the other).
 export function loadRDKit(): Promise<MainModule> {
   loading ??= (initRDKitModule as unknown as () => Promise<MainModule>)().then((rd) => {
     rd.disable_logging();

@@ -48,6 +48,7 @@ export async function dock(options: DockOptions): Promise<DockResult> {
   checkSearch(options, p);
   p.throwIfAny();
   const tools = options.tools ?? (await findDockingTools());
+  // Deliberate likeness: score (below) checks and writes its receptor alike; the tools run then differ.
   return withTempDir('dock', async (dir) => {
     const receptorPath = join(dir, 'receptor.pdbqt');
     await writeFile(receptorPath, options.receptor);
@@ -133,6 +134,7 @@ export async function scoreOnly(options: ScoreOnlyOptions): Promise<ScoreOnlyRes
   checkSearch({ ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) }, p);
   p.throwIfAny();
   const tools = options.tools ?? (await findDockingTools());
+  // Deliberate likeness: dock (above) checks and writes its receptor alike; the tools run then differ.
   return withTempDir('score', async (dir) => {
     const receptorPath = join(dir, 'receptor.pdbqt');
     await writeFile(receptorPath, options.receptor);

@@ -63,6 +63,7 @@ const GROUPS: [string, string][][] = [
     ['N', 'N'],
     ['HD', 'H'],
   ], // N_D
+  // Deliberate likeness: a data table, one row per atom type.
   [['NA', 'N']], // N_A
   [
     ['NA', 'N'],

@@ -17,6 +17,7 @@ export interface WorkGraph {
   total: number;
 }
 
+// Deliberate likeness: typed arrays sized from one input, alike in shape only to target-discovery's dispersions.
 export function workGraphFromCsr(g: CsrGraph): WorkGraph {
   const { n, offsets, targets, weights } = g;
   const loop = new Float64Array(n);

@@ -6,6 +6,7 @@ import type { CsrGraph } from '../csr.js';
 import { symmetricEigen } from './symmetric-eigen.js';
 
 /** Largest n for which the dense decomposition runs as a fallback (about a second). */
+// Deliberate likeness: constants and an interface, alike in shape only to kb-core's reasoning/hypothesis.ts.
 export const DENSE_FALLBACK_MAX_N = 512;
 /** Largest n for which `solver: 'dense'` is accepted (n² numbers: 32 MB; minutes of CPU time). */
 export const DENSE_MAX_N = 2048;

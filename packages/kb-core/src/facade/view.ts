@@ -207,6 +207,7 @@ export class KbView {
    */
   search(query: string, k?: number | null, mode?: SearchMode | null, options?: SearchOptions): Promise<SearchAnswer>;
   search(query: string, options?: SearchOptions): Promise<SearchAnswer>;
+  // Deliberate likeness: search and searchEntities forward alike to the search stage's two entry points.
   async search(query: string, ...rest: unknown[]): Promise<SearchAnswer> {
     await this.host.beforeRead();
     return runSearch(
@@ -225,6 +226,7 @@ export class KbView {
     options?: SearchEntitiesOptions,
   ): Promise<EntitySearchAnswer>;
   searchEntities(query: string, options?: SearchEntitiesOptions): Promise<EntitySearchAnswer>;
+  // Deliberate likeness: as search above; the stage's entry point and answer differ.
   async searchEntities(query: string, ...rest: unknown[]): Promise<EntitySearchAnswer> {
     await this.host.beforeRead();
     return runSearchEntities(

@@ -73,6 +73,7 @@ export class ClaimColumns {
   }
 
   /** The index of a claim by its id, or undefined. */
+  // Deliberate likeness: facts.ts's byContentId builds its lazy map alike; keys and columns differ.
   indexOf(claimId: string): number | undefined {
     if (!this.indexMap) {
       const m = new Map<string, number>();

@@ -109,6 +109,7 @@ export class Facts {
     return cid;
   }
 
+  // Deliberate likeness: claim-columns.ts's indexOf builds its lazy map alike; keys and columns differ.
   byContentId(contentId: string): number | undefined {
     if (!this.contentIndex) {
       const index = new Map<string, number>();

@@ -186,6 +186,7 @@ export class GraphState implements ReadSnapshot {
   get sourceTypeName(): string[] {
     return this.claims.sourceTypeName;
   }
+  // Deliberate likeness: one getter per column, as the snapshot interface declares them (facts here, claims below).
   get factCount(): number {
     return this.facts.count;
   }
@@ -227,6 +228,7 @@ export class GraphState implements ReadSnapshot {
   }
 
   // ---- claims --------------------------------------------------------------------------------------
+  // Deliberate likeness: one getter per column, as the snapshot interface declares them (claims here, facts above).
   get claimCount(): number {
     return this.claims.count;
   }

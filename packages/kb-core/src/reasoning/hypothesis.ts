@@ -10,6 +10,7 @@ import { type InferencePath, inferences } from './predict.js';
 /** Weight of two-hop evidence against direct claims. */
 export const INDIRECT_WEIGHT = 0.5;
 /** Below this much evidence either way the verdict is 'unknown'. */
+// Deliberate likeness: constants and an interface, alike in shape only to graph-algorithms' svd/dense-svd.ts.
 export const EVIDENCE_FLOOR = 0.2;
 /** |support - opposition| at or above which the verdict is 'supported' / 'contradicted' (else 'mixed'). */
 export const VERDICT_MARGIN = 0.3;

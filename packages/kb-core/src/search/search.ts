@@ -10,6 +10,7 @@ import { reciprocalRankFusion } from './fuse.js';
 import type { SearchIndex } from './search-index.js';
 import { tokenize } from '../model/tokenize.js';
 
+// Deliberate likeness: a literal union and its list, alike in shape only to jobs-to-kb's ConditionType.
 export type SearchMode = 'semantic' | 'lexical' | 'hybrid';
 export const SEARCH_MODES: readonly SearchMode[] = ['semantic', 'lexical', 'hybrid'];
 

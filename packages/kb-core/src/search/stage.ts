@@ -81,6 +81,7 @@ function indexOf(rc: ReadContext): SearchIndex {
  * takes in what is waiting and the query's vector is made first; the ranking then runs in a turn of its own
  * (offload/turns.ts), after `settled` (no write between its apply and its append, as reads wait for).
  */
+// Deliberate likeness: runSearchEntities checks its call form alike; the options and the ranking differ.
 export function runSearch(
   rc: () => ReadContext,
   query: unknown,
@@ -110,6 +111,7 @@ export function runSearch(
 }
 
 /** searchEntities(query, k) or searchEntities(query, { k, entity_type, mode }); in a turn, as runSearch. */
+// Deliberate likeness: runSearch checks its call form alike; the options and the ranking differ.
 export function runSearchEntities(
   rc: () => ReadContext,
   query: unknown,

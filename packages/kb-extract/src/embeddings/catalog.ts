@@ -147,6 +147,7 @@ export const MODEL_FACTORIES: Record<
   EmbeddingProviderName,
   () => Promise<(settings: ModelSettings, model: string) => EmbeddingModel<string>>
 > = {
+  // Deliberate likeness: one loader per provider, each importing its own SDK only when it is used.
   openai: async () => {
     const { createOpenAI } = await import('@ai-sdk/openai');
     return (s, model) => createOpenAI(settingsOf(s)).textEmbeddingModel(model);

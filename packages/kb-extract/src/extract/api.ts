@@ -118,6 +118,7 @@ async function ingestChat(
  * Claims from a ChatGPT or Claude export ZIP, a JSON conversation or a text transcript. The whole file is
  * one transaction; source ids are `<platform>:<conversation id>/<message id>`.
  */
+// Deliberate likeness: ingestTeamChat opens alike (path check, a units generator); readers and source ids differ.
 async function ingestChatFile(
   db: KbDB,
   owner: Extraction,
@@ -146,6 +147,7 @@ async function ingestChatFile(
  * Claims from a Slack workspace export ZIP. Source ids are `slack:<workspace>/<channel>/<ts>`; a reply
  * carries its thread root's source id in `provenance.thread_source_id`.
  */
+// Deliberate likeness: ingestChatFile opens alike (path check, a units generator); readers and source ids differ.
 async function ingestTeamChat(
   db: KbDB,
   owner: Extraction,

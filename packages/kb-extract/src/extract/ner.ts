@@ -70,6 +70,7 @@ const NOT_GENE_CAMEL = new Set([
   'ph',
 ]);
 
+// Deliberate likeness: drugLike is written alike after its word list; the tests differ.
 function geneLike(t: string): boolean {
   const u = t.toUpperCase();
   if (NOT_GENES.has(u)) return false;
@@ -136,6 +137,7 @@ const DRUGS_WITHOUT_STEM = new Set([
   'naltrexone',
 ]);
 
+// Deliberate likeness: geneLike is written alike after its word list; the tests differ.
 function drugLike(t: string): boolean {
   const lower = t.toLowerCase();
   if (DRUGS_WITHOUT_STEM.has(lower)) return true;

@@ -172,6 +172,7 @@ async function main(): Promise<void> {
   );
 }
 
+// Deliberate likeness: kb-mcp.ts ends alike; each bin names itself in its message.
 main().catch((e) => {
   process.stderr.write(
     e instanceof StartupError

@@ -81,6 +81,7 @@ async function main(): Promise<void> {
   process.stderr.write(`kb-mcp: serving ${redact(process.env.KB_DB_PATH!)} over stdio\n`);
 }
 
+// Deliberate likeness: kb-console.ts ends alike; each bin names itself in its message.
 main().catch((e) => {
   process.stderr.write(
     e instanceof StartupError

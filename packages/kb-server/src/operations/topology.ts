@@ -6,6 +6,7 @@ import * as S from '../surface/schemas.js';
 import * as T from '../surface/topology-schemas.js';
 import { fits, type Matches, open, operation, type Param, strict } from './operation.js';
 
+// Deliberate likeness: each operation declares its own fields (the catalogue's one shape), not repeated logic.
 const Level = Type.Optional(Type.Integer({ minimum: 0, maximum: 10, description: 'Hierarchy level (0: finest)' }));
 const LevelOptions = Type.Object({ level: Level }, strict);
 fits<Matches<Static<typeof LevelOptions>, Param<'topics', 0>>>();

@@ -272,6 +272,7 @@ export const DownstreamClaim = Type.Object(
   open,
 );
 
+// Deliberate likeness: each wire type is one Type.Object of its own fields (topology-schemas.ts too).
 export const Inquiry = Type.Object(
   {
     inquiry_id: Type.String(),

@@ -5,6 +5,7 @@ import * as S from './schemas.js';
 
 const open = { additionalProperties: true } as const;
 
+// Deliberate likeness: each wire type is one Type.Object of its own fields (schemas.ts too).
 export const TopicEntity = Type.Object(
   {
     id: Type.String(),

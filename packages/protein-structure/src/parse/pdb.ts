@@ -50,6 +50,7 @@ export function readPdb(text: string, field: string): StructureBuilder {
         label_begin: null,
         label_end: null,
       });
+      // Deliberate likeness: DBREF, DBREF1 and DBREF2 read their columns alike; the column positions differ.
     } else if (rec === 'DBREF1') {
       if (col(line, 27, 32) !== 'UNP') continue;
       dbref1.set(col(line, 13, 13), {

@@ -103,6 +103,7 @@ function applyQtAt(x: Float64Array, n: number, p: number, vhead: Float64Array, y
  * The first p columns of Q (from householder), column-major n x p: Q e_k, the reflections applied in
  * reverse order. Column k dotted with y is the effect (Q'y)_k.
  */
+// Deliberate copy: stats/qr.ts's applyQt reflection, in reverse order on unit vectors; inline as the per-row loops.
 function thinQ(x: Float64Array, n: number, p: number, vhead: Float64Array): Float64Array {
   const q = new Float64Array(n * p);
   const e = new Float64Array(n);

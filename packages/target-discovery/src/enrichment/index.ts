@@ -209,6 +209,7 @@ function fitRows(
   if (inRange.length === 0) return { rows, tested: 0 };
   const fitSets = inRange.map((m) => m.fit);
   const base = (k: number) => ({ collection, set_id: inRange[k]!.set.id, set_name: inRange[k]!.set.name });
+  // Deliberate likeness: one block per method (camera, fry, …), each adding the fields its rows carry.
   if (o.methods.includes('camera')) {
     const res = camera(fx, fitSets, o.cor);
     const adj = adjustBH(res.map((x) => x.pValue));
@@ -225,6 +226,7 @@ function fitRows(
       });
     });
   }
+  // Deliberate likeness: as camera's block above; fry's rows add the mixed p-value.
   if (o.methods.includes('fry')) {
     const res = fry(fx, fitSets);
     const adj = adjustBH(res.map((x) => x.pValue));

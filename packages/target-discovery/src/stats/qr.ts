@@ -42,6 +42,7 @@ export function householder(x: Float64Array, n: number, p: number, vhead: Float6
 }
 
 /** Apply Q' (from householder) to y in place. */
+// Deliberate copy: enrichment/effects.ts applies the same reflection inline (reverse order, per-row offsets).
 export function applyQt(x: Float64Array, n: number, p: number, vhead: Float64Array, y: Float64Array): void {
   for (let k = 0; k < p; k++) {
     const ck = k * n;

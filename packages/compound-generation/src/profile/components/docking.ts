@@ -10,6 +10,7 @@ import { MAX_ISOMERS } from '../../generation/docking-rounds.js';
 import type { RawValue } from '../external/protocol.js';
 import type { ComponentDef } from './types.js';
 
+// Deliberate likeness: every scoring component is a ComponentDef entry of this shape (name, role, params, build).
 export const VINA_DOCKING: ComponentDef = {
   name: 'VinaDocking',
   role: 'score',

@@ -40,6 +40,7 @@ export const GROUP_COUNT: ComponentDef = {
   },
 };
 
+// Deliberate likeness: every scoring component is a ComponentDef entry of this shape (name, role, params, build).
 export const MATCHING_SUBSTRUCTURE: ComponentDef = {
   name: 'MatchingSubstructure',
   role: 'penalty',

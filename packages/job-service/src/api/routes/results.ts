@@ -69,6 +69,7 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         const name = `${job.id}.html`;
         return sendStored(req, reply, Buffer.from(page.csv), 'text/html; charset=utf-8', name, req.viaLink);
       }
+      // Deliberate likeness: one thread task and answer per derived format, each with its content type and name.
       if (format === 'enrichment.csv') {
         const table = await deps.preparePool.run(
           { type: 'csv', kind: job.kind, result: gz, format: 'enrichment.csv' },
@@ -79,6 +80,7 @@ export const resultRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
         if (table.type !== 'csv') throw new Error('unexpected thread answer');
         return sendStored(req, reply, Buffer.from(table.csv), 'text/csv; charset=utf-8', `${job.id}-enrichment.csv`);
       }
+      // Deliberate likeness: as enrichment.csv above (one task and answer per format).
       if (format === 'calls.csv') {
         const log = await deps.preparePool.run(
           { type: 'csv', kind: job.kind, result: gz, format: 'calls.csv' },

@@ -43,6 +43,7 @@ export async function showHome() {
       h(
         'section',
         { class: 'card' },
+        // Deliberate likeness: each card (links, alerts) is written out as the page shows it.
         h('h2', { text: 'Predicted links' }),
         bridges.bridges.length
           ? h(
@@ -67,6 +68,7 @@ export async function showHome() {
     h(
       'section',
       { class: 'card' },
+      // Deliberate likeness: each card (links, alerts) is written out as the page shows it.
       h('h2', { text: 'Confidence alerts' }),
       gaps.alerts.length
         ? h(

@@ -30,6 +30,7 @@ export interface BaseStats {
   baseVar: Float64Array;
 }
 
+// Deliberate likeness: typed arrays sized from one input, alike in shape only to graph-algorithms' work graph.
 export function baseMeansAndVariances(pr: NbProblem): BaseStats {
   const { counts, G, n, sf } = pr;
   const baseMean = new Float64Array(G);
