@@ -5,13 +5,13 @@
 // twice is copied once, so shared references stay shared). `shared` objects are kept as they are: the
 // registry (vocabularies with compiled validators), which applying claims reads but never writes.
 // With `copyOnWrite`, Maps keyed by primitives are not copied but overlaid (overlay-map.ts): the copy reads
-// the original's entries until it changes them, and copies an object value only when it reads it. On a
-// million-claim base the Maps (entity, name and content indexes; a hundred thousand small arrays) were most of
-// the copy's time and garbage; the typed arrays are block copies either way. The original must then not
-// change while the copy reads through to it: its owner calls the handle's detach() first, which copies what
-// the overlays still read.
+// the original's entries until it changes them, and copies an object value only when it reads it; and typed
+// arrays held by an object's property are read through a copy-on-write column (cow-array.ts), which keeps the
+// rows written in pages of its own. The original must then not change while the copy reads through to it:
+// its owner calls the handle's detach() first, which copies what the overlays and columns still read.
 // Hand-written: structuredClone drops prototypes, and the clone libraries on npm do not keep both prototypes
 // and typed-array identity at this size without an object per element.
+import { CowArray, type TypedArray } from './cow-array.js';
 import { OverlayMap } from './overlay-map.js';
 
 export interface IndexCopy<T> {
@@ -32,6 +32,17 @@ export function cloneIndex<T extends object>(
 ): IndexCopy<T> {
   let memo: Map<object, unknown> | null = new Map<object, unknown>();
   const overlays: Array<OverlayMap<unknown, unknown>> = [];
+  const cows: CowArray[] = [];
+  /** A typed array held by an object's property, under copyOnWrite: one CowArray per original array. */
+  const cowOf = (a: TypedArray): CowArray => {
+    let cow = memo!.get(a) as CowArray | undefined;
+    if (cow === undefined) {
+      cow = new CowArray(a);
+      memo!.set(a, cow);
+      cows.push(cow);
+    }
+    return cow;
+  };
   const lift = (v: unknown) => clone(v);
   const clone = (v: unknown): unknown => {
     if (typeof v !== 'object' || v === null || shared.has(v)) return v;
@@ -55,11 +66,17 @@ export function cloneIndex<T extends object>(
     }
     if (v instanceof Map) {
       let objectKeys = false;
-      for (const k of v.keys())
-        if (typeof k === 'object' && k !== null) {
-          objectKeys = true;
-          break;
-        }
+      if (options.copyOnWrite) {
+        // The index's maps are keyed by one kind of key each, so the first tells: a scan of every key was most
+        // of a copy's time on a million-claim index (the claim-id map alone holds a million).
+        const first = v.keys().next();
+        objectKeys = !first.done && typeof first.value === 'object' && first.value !== null;
+      } else
+        for (const k of v.keys())
+          if (typeof k === 'object' && k !== null) {
+            objectKeys = true;
+            break;
+          }
       if (!objectKeys && options.copyOnWrite) {
         const c = new OverlayMap(v as Map<unknown, unknown>, lift);
         memo!.set(v, c);
@@ -87,7 +104,19 @@ export function cloneIndex<T extends object>(
     memo!.set(v, c);
     for (const key of Reflect.ownKeys(v)) {
       const d = Object.getOwnPropertyDescriptor(v, key)!;
-      if ('value' in d) d.value = clone(d.value);
+      const x: unknown = d.value;
+      if (options.copyOnWrite && ArrayBuffer.isView(x) && !(x instanceof DataView)) {
+        // The property reads the column through its CowArray (and a grown array set on it becomes the copy's).
+        const cow = cowOf(x as TypedArray);
+        Object.defineProperty(c, key, {
+          get: () => cow.get(),
+          set: (a: TypedArray) => cow.set(a),
+          enumerable: d.enumerable,
+          configurable: true,
+        });
+        continue;
+      }
+      if ('value' in d) d.value = clone(x);
       Object.defineProperty(c, key, d);
     }
     return c;
@@ -96,11 +125,12 @@ export function cloneIndex<T extends object>(
   const handle: IndexCopy<T> = {
     copy,
     get attached() {
-      return overlays.length > 0;
+      return overlays.length > 0 || cows.some((c) => c.attached);
     },
     detach() {
-      // Detaching lifts values, which can overlay maps nested in them: until none is left.
+      // Detaching lifts values, which can overlay maps (and columns) nested in them: until none is left.
       while (overlays.length > 0) overlays.pop()!.detach();
+      while (cows.length > 0) cows.pop()!.detach();
       memo = null;
     },
   };

@@ -1,6 +1,8 @@
 // Growable typed-array columns. The index keeps its per-claim and per-fact numbers here rather than in JS
 // arrays: no per-element tagging, half or less the memory, and nothing for the garbage collector to scan.
 // `a` is replaced when the column grows, so read it through the owner's getter, never keep it.
+// (A what-if copy's `a` may be a copy-on-write array, cow-array.ts: growing copies its rows through copyRows.)
+import { copyRows } from './cow-array.js';
 
 type TypedArray = Int32Array | Float64Array | Uint8Array;
 
@@ -36,7 +38,7 @@ export class I32Column extends Column<Int32Array> {
     const old = this.a;
     if (size <= old.length) return;
     const b = new Int32Array(Math.max(size, old.length * 2));
-    b.set(old);
+    copyRows(b, old);
     if (this.fill !== 0) b.fill(this.fill, old.length);
     this.a = b;
   }
@@ -55,7 +57,7 @@ export class F64Column extends Column<Float64Array> {
     const old = this.a;
     if (size <= old.length) return;
     const b = new Float64Array(Math.max(size, old.length * 2));
-    b.set(old);
+    copyRows(b, old);
     if (this.fill !== 0) b.fill(this.fill, old.length);
     this.a = b;
   }
@@ -74,7 +76,7 @@ export class U8Column extends Column<Uint8Array> {
     const old = this.a;
     if (size <= old.length) return;
     const b = new Uint8Array(Math.max(size, old.length * 2));
-    b.set(old);
+    copyRows(b, old);
     if (this.fill !== 0) b.fill(this.fill, old.length);
     this.a = b;
   }

@@ -5,15 +5,17 @@
 //   columns in which the hypothetical retraction is marked. Copying three columns costs milliseconds on a
 //   million claims, where a rebuild costs an open; the copies also keep later writes to the base out of the
 //   view (a claim created later is past the copied column's end, so it never exists there).
-// - with claims to add: a copy-on-write copy of the committed index (graph/clone.ts: typed arrays and arrays
-//   block-copied, maps overlaid), then the changes go through the graph's own apply (cascade retractions, then
-//   the claims as one batch): a hypothetical claim can add entities, predicates, facts and adjacency, and the
-//   apply is the one place that gets duplicates, corroboration counts, cascades and derived indexes right. The
-//   copy's maps read through to the base's until the base next changes, which first detaches every live copy
-//   (GraphState.beforeChange); a copy nobody holds costs the base nothing. A full copy of a million-claim
-//   index took about a second (bench:kb, kb-performance.md run 5), most of it in maps. The vocabulary
-//   registry is shared with the base, not copied (applying claims reads it only). A derived index the caller
-//   names (the search index: it holds a native vector index and a background queue) is left out of the copy.
+// - with claims to add: a copy-on-write copy of the committed index (graph/clone.ts), then the changes go through
+//   the graph's own apply (cascade retractions, then the claims as one batch): a hypothetical claim can add
+//   entities, predicates, facts and adjacency, and the apply is the one place that gets duplicates,
+//   corroboration counts, cascades and derived indexes right. The copy's maps read through to the base's
+//   (overlay-map.ts) and so do its typed-array columns (cow-array.ts): a row the apply writes goes to a page of
+//   the copy's own, so adding a claim copies a few pages, not the columns (a full copy of a million-claim index
+//   took about half a second, most of it copying columns and collecting them). A column a reader scans whole
+//   becomes the copy's own array on the way. The copy reads through until the base next changes, which first
+//   detaches every live copy (GraphState.beforeChange); a copy nobody holds costs the base nothing. The
+//   vocabulary registry is shared with the base, not copied (applying claims reads it only). A derived index
+//   the caller names (the search index: it holds a native vector index and a background queue) is left out.
 // This module imports no view and no search index, so the replica thread (src/offload) loads it: usearch, the
 // vector index's native module, does not load on a worker thread.
 import { KbNotFoundError, KbValidationError } from '../errors.js';

@@ -1,0 +1,154 @@
+// Copy-on-write typed arrays: the typed-array half of graph/clone.ts's copyOnWrite mode, as the overlay map
+// (overlay-map.ts) is the Map half. A what-if that adds a few claims to a million-claim index writes a few
+// dozen rows of a dozen columns; copying every column for that (about 300 MB at a million claims) was most
+// of the what-if's time and garbage, and copying a column on its first read moved that cost (and the
+// collections it set off) to the view's first query. So a column of the copy reads as a Proxy over the
+// original's array:
+// - a row written (by the hypothetical apply, or by a reader: the entities' scratch marks) goes to a page of
+//   the copy's own (PAGE rows, copied from the original when a row of it is first written); a row read is the
+//   page's when there is one, else the original's. Columns and pages nobody writes are never copied;
+// - a column read through more than a thirty-second of its length times (a scan of the whole base: analytics
+//   on the view) becomes the copy's own array (the original's rows, then the pages), which the column's
+//   property hands out from then on, so that such readers get their tight loops over a typed array back;
+// - anything but rows and length (a method, the buffer) is the copy's own array's, made for it: a rare path,
+//   kept correct rather than fast.
+// The original must not change while a copy reads through to it: its owner detaches the copy first
+// (GraphState.beforeChange), which makes every column the copy's own.
+
+export type TypedArray =
+  | Int8Array
+  | Uint8Array
+  | Uint8ClampedArray
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
+
+/** Rows per page of written rows (16 KB of int32). */
+const SHIFT = 12;
+const PAGE = 1 << SHIFT;
+
+/** How a grown column (columns.ts' reserve) copies a copy-on-write array into its new array. */
+const copiers = new WeakMap<object, (into: TypedArray) => void>();
+
+/** Copies `from`'s rows to the start of `into` (a larger array): a plain set, or a copy-on-write array's rows. */
+export function copyRows(into: TypedArray, from: TypedArray): void {
+  const copy = copiers.get(from);
+  if (copy) copy(into);
+  else (into as Int32Array).set(from as Int32Array);
+}
+
+/** The index a property key names, or -1 (a key that is not a canonical array index). */
+function indexOf(key: string | symbol): number {
+  if (typeof key !== 'string') return -1;
+  const c = key.charCodeAt(0);
+  if (c < 48 || c > 57) return -1;
+  const i = +key;
+  // (Not checked: a non-canonical spelling such as '01', which no reader of the index uses.)
+  return i >>> 0 === i ? i : -1;
+}
+
+/** One column of a copy: the original's array, the rows written, and (once made) the copy's own array. */
+export class CowArray {
+  #base: TypedArray;
+  #pages: Map<number, TypedArray> | null = null;
+  #own: TypedArray | null = null;
+  #proxy: TypedArray | null = null;
+  /** Reads through the proxy left before the column becomes the copy's own (see the head of this file). */
+  #budget: number;
+
+  constructor(base: TypedArray) {
+    this.#base = base;
+    this.#budget = Math.max(4096, base.length >> 5);
+  }
+
+  /** Whether the column still reads through to the original (its own array not made yet). */
+  get attached(): boolean {
+    return this.#own === null;
+  }
+
+  /** What a read of the column's property returns: see the head of this file. */
+  get(): TypedArray {
+    if (this.#own !== null) return this.#own;
+    this.#proxy ??= this.makeProxy();
+    return this.#proxy;
+  }
+
+  /** A new array set on the property (a grown column): the copy's own from then on. */
+  set(a: TypedArray): void {
+    this.#own = a;
+    this.#pages = null;
+  }
+
+  /** Makes the copy's own array (the original's rows, then the pages written), once. */
+  detach(): TypedArray {
+    if (this.#own !== null) return this.#own;
+    const own = this.#base.slice();
+    this.writeInto(own);
+    this.set(own);
+    return own;
+  }
+
+  /** The pages written, over rows already copied from the original. */
+  private writeInto(into: TypedArray): void {
+    if (this.#pages === null) return;
+    for (const [p, page] of this.#pages) (into as Int32Array).set(page as Int32Array, p << SHIFT);
+  }
+
+  private read(i: number): number | bigint | undefined {
+    if (--this.#budget < 0) return this.detach()[i];
+    const pages = this.#pages;
+    if (pages !== null) {
+      const page = pages.get(i >> SHIFT);
+      if (page !== undefined) return page[i & (PAGE - 1)];
+    }
+    return this.#base[i];
+  }
+
+  private write(i: number, v: unknown): void {
+    const base = this.#base;
+    if (i >= base.length) return; // as a typed array ignores a write past its end
+    this.#pages ??= new Map();
+    const p = i >> SHIFT;
+    let page = this.#pages.get(p);
+    if (page === undefined) {
+      page = base.slice(p << SHIFT, (p + 1) << SHIFT);
+      this.#pages.set(p, page);
+    }
+    (page as Int32Array)[i & (PAGE - 1)] = v as number;
+  }
+
+  private makeProxy(): TypedArray {
+    const proxy = new Proxy(this.#base, {
+      get: (_t, key) => {
+        if (this.#own === null) {
+          const i = indexOf(key);
+          if (i >= 0) return this.read(i);
+          if (key === 'length') return this.#base.length;
+        }
+        const own = this.detach();
+        const v = Reflect.get(own, key);
+        return typeof v === 'function' ? v.bind(own) : v;
+      },
+      set: (_t, key, v) => {
+        const i = this.#own === null ? indexOf(key) : -1;
+        if (i >= 0) this.write(i, v);
+        else Reflect.set(this.detach(), key, v);
+        return true;
+      },
+      has: (_t, key) => Reflect.has(this.#own ?? this.#base, key),
+    });
+    copiers.set(proxy, (into) => {
+      if (this.#own !== null) (into as Int32Array).set(this.#own as Int32Array);
+      else {
+        (into as Int32Array).set(this.#base as Int32Array);
+        this.writeInto(into);
+      }
+    });
+    return proxy;
+  }
+}
