@@ -22,22 +22,45 @@ export interface NodeColumns {
 }
 
 /**
+ * Relationships as columns (GraphReader.scanRelationshipColumns): an aggregation over one relationship pattern
+ * then runs as loops over arrays, with no relationship object or row per match. `start`/`end` are node slots of
+ * the space `scanColumns` gives (the slot `rows` lists, `node(slot)` builds), so the ends' properties and labels
+ * are read from node columns; `type` is the relationship type as a dictionary column; `columns` the properties
+ * asked for, over relationship slots `0 … size-1`.
+ */
+export interface RelationshipColumns {
+  size: number;
+  start: ArrayLike<number>;
+  end: ArrayLike<number>;
+  type: Column;
+  columns: Record<string, Column>;
+}
+
+/**
  * Columns built from node objects, for graphs without a columnar store (the in-memory graph): a key whose
  * values mix kinds (numbers with strings, INTEGERs with FLOATs, lists, maps…) has no column, and then the
  * whole scan is refused (`undefined`) so the query runs row by row.
  */
 export function columnsFromNodes(nodes: readonly GraphNode[], keys: readonly string[]): NodeColumns | undefined {
+  const columns = columnsOf(nodes, keys);
+  return columns && { size: nodes.length, columns, node: (i) => nodes[i]! };
+}
+
+/** The properties `keys` of nodes or relationships as columns, or undefined when one has none. */
+export function columnsOf(items: readonly Entity[], keys: readonly string[]): Record<string, Column> | undefined {
   // No prototype: a key named `constructor` is a column like any other.
   const columns: Record<string, Column> = Object.create(null);
   for (const key of keys) {
-    const c = columnOf(nodes, key);
+    const c = columnOf(items, key);
     if (!c) return undefined;
     columns[key] = c;
   }
-  return { size: nodes.length, columns, node: (i) => nodes[i]! };
+  return columns;
 }
 
-function columnOf(nodes: readonly GraphNode[], key: string): Column | undefined {
+type Entity = Pick<GraphNode, 'properties'>;
+
+function columnOf(nodes: readonly Entity[], key: string): Column | undefined {
   let kind: 'dict' | 'int' | 'float' | undefined;
   for (const n of nodes) {
     const v = ownValue(n.properties, key) ?? null;

@@ -1,6 +1,6 @@
 // The small graph interface the executor runs over. A read-only graph (the KB's index) implements
 // GraphReader; a graph that accepts CREATE, MERGE, SET, REMOVE and DELETE also implements GraphWriter.
-import type { NodeColumns } from './columns.js';
+import type { NodeColumns, RelationshipColumns } from './columns.js';
 import type { GraphNode, GraphRelationship, Properties, Value } from './values.js';
 
 export type Direction = 'out' | 'in' | 'both';
@@ -42,6 +42,12 @@ export interface GraphReader {
    * aggregation over one node pattern then runs over arrays (plan/columnar.ts). `undefined`: scan instead.
    */
   scanColumns?(label: string | undefined, keys: readonly string[]): NodeColumns | undefined;
+  /**
+   * The relationships of one of `types` (any when empty) as columns of the properties `keys`, their ends as
+   * slots of `scanColumns`'s node space; `undefined`: expand node by node instead. An aggregation over one
+   * relationship pattern (`MATCH (a)-[r]->(b) RETURN r.key, count(*)`) then needs no row per relationship.
+   */
+  scanRelationshipColumns?(types: readonly string[], keys: readonly string[]): RelationshipColumns | undefined;
   /**
    * The exact number of nodes carrying `label` (every node when absent): `MATCH (n:L) RETURN count(*)` is
    * answered from it, and the planner's estimates use it when `estimateNodes` is absent.

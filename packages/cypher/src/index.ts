@@ -1,6 +1,6 @@
 // @evident/cypher: an openCypher engine over a small graph interface. See README.md.
 export type { Clause, Expr, PatternPart, Query } from './ast.js';
-export { type Column, columnsFromNodes, type NodeColumns } from './columns.js';
+export { type Column, columnsFromNodes, type NodeColumns, type RelationshipColumns } from './columns.js';
 export { compare, equals, equivalenceKey, orderCompare } from './compare.js';
 export { type Budgets, DEFAULT_BUDGETS, MAX_VALUE_DEPTH } from './budget.js';
 export { compile, type PlannedResult, planOf, type RunOptions, runCypher, splitMode } from './engine.js';

@@ -1,6 +1,6 @@
 // An in-memory property graph: the TCK runs against it, and it serves on its own for small graphs. Nodes keep
 // adjacency lists; a label index answers label scans; writes are counted as Neo4j-style statistics.
-import { columnsFromNodes, type NodeColumns } from './columns.js';
+import { columnsFromNodes, columnsOf, type NodeColumns, type RelationshipColumns } from './columns.js';
 import type { Direction, GraphWriter } from './graph.js';
 import { GraphNode, GraphRelationship, type Properties, setOwn, type Value } from './values.js';
 
@@ -53,8 +53,31 @@ export class MemoryGraph implements GraphWriter {
     yield* [...src];
   }
 
+  /** Slots are positions among all nodes (so relationship columns can name their ends); a label selects rows. */
   scanColumns(label: string | undefined, keys: readonly string[]): NodeColumns | undefined {
-    return columnsFromNodes([...this.scanNodes(label)], keys);
+    const all = [...this.nodeMap.values()];
+    const c = columnsFromNodes(all, keys);
+    if (!c || label === undefined) return c;
+    const rows: number[] = [];
+    all.forEach((n, i) => {
+      if (n.labels.includes(label)) rows.push(i);
+    });
+    return { ...c, rows };
+  }
+
+  scanRelationshipColumns(types: readonly string[], keys: readonly string[]): RelationshipColumns | undefined {
+    const slot = new Map<GraphNode, number>();
+    for (const n of this.nodeMap.values()) slot.set(n, slot.size);
+    const rels = [...this.relMap.values()].filter((r) => types.length === 0 || types.includes(r.type));
+    const columns = columnsOf(rels, keys);
+    const type = columnsOf(
+      rels.map((r) => ({ properties: { type: r.type } })),
+      ['type'],
+    )?.type;
+    if (!columns || !type) return undefined;
+    const start = rels.map((r) => slot.get(r.start)!);
+    const end = rels.map((r) => slot.get(r.end)!);
+    return { size: rels.length, start, end, type, columns };
   }
 
   countNodes(label?: string): number {

@@ -59,7 +59,7 @@ export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalC
 }
 
 /** A column's value at a slot, as the node's property reads (INTEGERs as bigint, a missing value as null). */
-function reader(c: Column): (slot: number) => Value {
+export function reader(c: Column): (slot: number) => Value {
   if (c.kind === 'dict') return (s) => (c.codes[s]! < 0 ? null : c.dict[c.codes[s]!]!);
   const { values, nulls } = c;
   if (c.kind === 'int') return (s) => (nulls && nulls[s] !== 0 ? null : BigInt(values[s]!));
@@ -97,7 +97,7 @@ function select(scan: NodeColumns, filters: ColumnFilter[], ctx: EvalContext): A
   return out.subarray(0, m);
 }
 
-function columnTest(
+export function columnTest(
   c: Column,
   op: ColumnFilter['op'],
   value: Value,
@@ -206,14 +206,14 @@ function run(items: ColumnItem[], scan: NodeColumns, sel: ArrayLike<number>, ctx
   });
 }
 
-function countRows(gid: Int32Array, groups: number): (g: number) => Value {
+export function countRows(gid: Int32Array, groups: number): (g: number) => Value {
   const counts = new Float64Array(groups);
   for (let i = 0; i < gid.length; i++) counts[gid[i]!]!++;
   return (g) => BigInt(counts[g]!);
 }
 
-function accumulate(
-  it: Extract<ColumnItem, { kind: 'agg' }>,
+export function accumulate(
+  it: Pick<Extract<ColumnItem, { kind: 'agg' }>, 'fn'>,
   c: Column | undefined,
   gid: Int32Array,
   groups: number,

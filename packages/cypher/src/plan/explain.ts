@@ -2,7 +2,7 @@
 // rows and time per operator when profiled (time is the operator's own: its inputs' time taken off), and as
 // text, one operator per line, indented under the one that reads it (as Neo4j prints plans).
 import type { Expr } from '../ast.js';
-import { inputsOf, type NodeCheck, type Op, type Predicate } from './operators.js';
+import { type ExpandItem, inputsOf, type NodeCheck, type Op, type Predicate, type Side } from './operators.js';
 import type { Profile } from './physical.js';
 
 export interface PlanDescription {
@@ -116,6 +116,8 @@ function details(op: Op): string {
         .join(' AND ')}${op.columns ? `: ${op.columns.map((c) => `${c.name} = .${c.key}`).join(', ')}` : ''}`;
     case 'ExpandCount':
       return `${op.names.join(', ')} = count(${details(op.expand)})`;
+    case 'ColumnarExpandAggregate':
+      return expandAggregate(op);
   }
 }
 
@@ -206,3 +208,31 @@ const BINARY: Partial<Record<string, string>> = {
   endsWith: 'ENDS WITH',
   contains: 'CONTAINS',
 };
+
+function expandAggregate(op: Extract<Op, { op: 'ColumnarExpandAggregate' }>): string {
+  const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
+  const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+  const labels = (ls: string[]) => ls.map((x) => `:${x}`).join('');
+  const name = { from: v(op.from), rel: v(op.rel), to: v(op.to) };
+  const where = op.filters.map((f) => `${name[f.side]}.${f.key} ${f.op} ${expr(f.value)}`).join(' AND ');
+  const items = op.items.map((i) => expandItem(i, name));
+  const pattern = `(${name.from}${labels(op.fromLabels)})${l}[${name.rel}${types}]${r}(${name.to}${labels(op.toLabels)})`;
+  return `${pattern}${where ? ` WHERE ${where}` : ''}: ${items.join(', ')}`;
+}
+
+function expandItem(i: ExpandItem, name: Record<Side, string>): string {
+  switch (i.kind) {
+    case 'key':
+      return `${i.name} = ${name[i.side]}.${i.key}`;
+    case 'node':
+      return `${i.name} = ${name[i.side]}`;
+    case 'type':
+      return `${i.name} = type(${name.rel})`;
+    case 'count':
+      return `${i.name} = count(*)`;
+    case 'distinct':
+      return `${i.name} = count(DISTINCT ${name[i.side]})`;
+    case 'agg':
+      return `${i.name} = ${i.fn}(${name[i.side]}.${i.key})`;
+  }
+}

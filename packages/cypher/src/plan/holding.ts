@@ -14,7 +14,7 @@ import type { Runner } from './physical.js';
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
 
-const tooMany = (budget: Budget, what: string) =>
+export const tooMany = (budget: Budget, what: string) =>
   new CypherLimitError(
     'cypher_too_many_rows',
     'max_rows',

@@ -42,6 +42,21 @@ export interface ColumnFilter {
   value: Expr;
 }
 
+/** Which variable of a one-relationship pattern a column is read from. */
+export type Side = 'from' | 'rel' | 'to';
+
+/** A grouping key or an aggregate of a one-relationship pattern, over node and relationship columns. */
+export type ExpandItem =
+  | { kind: 'key'; name: string; side: Side; key: string }
+  /** Grouped by the node itself (`RETURN a, count(*)`). */
+  | { kind: 'node'; name: string; side: 'from' | 'to' }
+  /** `type(r)`. */
+  | { kind: 'type'; name: string }
+  | { kind: 'count'; name: string }
+  /** `count(DISTINCT b)` of an end node. */
+  | { kind: 'distinct'; name: string; side: 'from' | 'to' }
+  | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; side: Side; key: string };
+
 interface Base {
   /** Estimated rows out (the planner's guess from the graph's counts). */
   est: number;
@@ -159,6 +174,27 @@ export type Op = Base &
         /** The same scan and filter row by row, when the graph cannot give the columns or the nodes. */
         fallback: Op;
       }
+    /**
+     * An aggregation over one relationship pattern `(from)-[rel]->(to)` with nothing before it, over the
+     * graph's relationship and node columns (GraphReader.scanRelationshipColumns): no relationship, node or row
+     * per match. Labels and column filters of either end and of the relationship are tested on the columns.
+     */
+    | {
+        op: 'ColumnarExpandAggregate';
+        from: string;
+        rel: string;
+        to: string;
+        direction: Direction;
+        types: string[];
+        fromLabels: string[];
+        toLabels: string[];
+        filters: (ColumnFilter & { side: Side })[];
+        items: ExpandItem[];
+        /** Every group becomes a row of the result: more than max_rows groups stop the query. */
+        bounded?: boolean;
+        /** The same aggregation row by row, when the graph cannot give the columns. */
+        fallback: Op;
+      }
     /** count(*) of the rows `Expand`/`VarLengthExpand` would give, without building them. */
     | { op: 'ExpandCount'; input: Op; names: string[]; expand: Op }
   );
@@ -183,6 +219,7 @@ export function mapInputs(op: Op, f: (x: Op) => Op): Op {
     case 'ColumnarAggregate':
     case 'NodeCount':
     case 'NodeColumnScan':
+    case 'ColumnarExpandAggregate':
       return op;
     case 'Union':
       return { ...op, inputs: op.inputs.map(f) };

@@ -9,6 +9,7 @@ import { count } from '../interpret/project.js';
 import { GraphNode, GraphRelationship, ownValue, PathValue, setOwn, type Value } from '../values.js';
 import { holds, nodeCheck, propsOf, usedBy, walkPaths } from './checks.js';
 import { columnarAggregate, columnScan } from './columnar.js';
+import { columnarExpandAggregate } from './columnar-expand.js';
 import { countExpansions, nodeCount } from './count.js';
 import { aggregate, distinct, sort, top, union } from './holding.js';
 import type { NodeCheck, Op } from './operators.js';
@@ -123,6 +124,8 @@ export class Runner {
         return union(this, op, arg);
       case 'ColumnarAggregate':
         return columnarAggregate(op, ctx) ?? this.rows(op.fallback, arg);
+      case 'ColumnarExpandAggregate':
+        return columnarExpandAggregate(op, ctx) ?? this.rows(op.fallback, arg);
       case 'NodeCount':
         return nodeCount(op, ctx) ?? this.rows(op.fallback, arg);
       case 'NodeColumnScan':

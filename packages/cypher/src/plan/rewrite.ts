@@ -5,7 +5,8 @@
 // - count-only aggregation: count(*) over a node scan → NodeCount (the graph's counts), over the last
 //   expansion of a pattern → ExpandCount (relationships or paths counted as they are walked, no rows);
 // - an aggregation over one node scan whose filters compare `n.key` with known values → ColumnarAggregate
-//   (projection pruning: only the columns it reads are scanned);
+//   (projection pruning: only the columns it reads are scanned); over one relationship pattern with nothing
+//   before it → ColumnarExpandAggregate (expand-rewrite.ts: relationship and node columns, no row per match);
 // - a projection that only renames a row to the names it already has is dropped;
 // - a Sort whose every row goes to the result is marked bounded (it stops at max_rows before sorting).
 // Predicate push-down (conjuncts placed where their variables are bound, equality on an indexed property as
@@ -14,6 +15,7 @@ import { children, findAggregates } from '../aggregate.js';
 import type { Expr } from '../ast.js';
 import { isAggregate } from '../interpret/project.js';
 import { type ColumnFilter, type ColumnItem, type Item, mapInputs, type Op, type Predicate } from './operators.js';
+import { columnarExpand } from './expand-rewrite.js';
 import { mapExpr, varsOf } from './exprs.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
@@ -38,6 +40,7 @@ const RULES: ((op: Op) => Op | undefined)[] = [
   inlineProjection,
   nodeCount,
   columnar,
+  columnarExpand,
   expandCount,
   prune,
 ];
@@ -88,7 +91,7 @@ function topK(op: Op): Op | undefined {
 }
 
 /** Names an aggregation's output rows can be read by after it: its items (its input's when it keeps them). */
-const readsOnlyItems = (a: Extract<Op, { op: 'Aggregate' }>) =>
+export const readsOnlyItems = (a: Extract<Op, { op: 'Aggregate' }>) =>
   !a.keep || a.reads.every((v) => a.items.some((it) => it.name === v));
 
 const SCOPING = new Set<Expr['kind']>([
@@ -124,10 +127,10 @@ function inlineProjection(op: Op): Op | undefined {
 }
 
 /** `v.key` of the scanned variable. */
-const propOf = (e: Expr, v: string): string | undefined =>
+export const propOf = (e: Expr, v: string): string | undefined =>
   e.kind === 'prop' && e.target.kind === 'var' && e.target.name === v ? e.key : undefined;
 
-const isCountOf = (e: Expr, vars: (string | undefined)[]): boolean =>
+export const isCountOf = (e: Expr, vars: (string | undefined)[]): boolean =>
   e.kind === 'call' &&
   e.name.toLowerCase() === 'count' &&
   !e.distinct &&
@@ -225,11 +228,11 @@ function columnar(op: Op): Op | undefined {
   return { op: 'ColumnarAggregate', variable: v, label, filters, items, fallback: op, est: op.est };
 }
 
-function splitAnd(e: Expr): Expr[] {
+export function splitAnd(e: Expr): Expr[] {
   return e.kind === 'binary' && e.op === 'and' ? [...splitAnd(e.left), ...splitAnd(e.right)] : [e];
 }
 
-const AGG_FNS = new Set(['count', 'sum', 'avg', 'min', 'max']);
+export const AGG_FNS = new Set(['count', 'sum', 'avg', 'min', 'max']);
 
 function columnItem(it: Item, v: string): ColumnItem | undefined {
   const key = propOf(it.expr, v);
@@ -245,7 +248,7 @@ function columnItem(it: Item, v: string): ColumnItem | undefined {
 
 const FLIPPED = { '=': '=', '<>': '<>', '<': '>', '>': '<', '<=': '>=', '>=': '<=' } as const;
 
-function columnFilter(e: Expr, v: string): ColumnFilter | undefined {
+export function columnFilter(e: Expr, v: string): ColumnFilter | undefined {
   if (e.kind !== 'compare' || e.ops.length !== 1) return undefined;
   const [a, b] = e.args as [Expr, Expr];
   const known = (x: Expr) => x.kind === 'literal' || x.kind === 'param';
@@ -337,5 +340,6 @@ function markBounded(op: Op): Op {
   if (op.op === 'Projection') return { ...op, input: markBounded(op.input) };
   if (op.op === 'Sort') return { ...op, bounded: true, input: markBounded(op.input) };
   if (op.op === 'Aggregate') return { ...op, bounded: true };
+  if (op.op === 'ColumnarExpandAggregate') return { ...op, bounded: true, fallback: markBounded(op.fallback) };
   return op;
 }

@@ -12,10 +12,12 @@ import {
   type NodeColumns,
   type Properties,
   type RangeBound,
+  type RelationshipColumns,
   type Value,
 } from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
 import { entitiesInRange } from './ordered.js';
+import { relationshipColumns } from './rel-columns.js';
 
 export const ENTITY_LABEL = 'Entity';
 
@@ -186,6 +188,11 @@ export class KbCypherGraph implements GraphReader {
     return { rows: picked, size: n, columns, node: (e) => this.node(e) };
   }
 
+  /** The live facts as columns, ends as entity indexes (the slots of scanColumns): rel-columns.ts. */
+  scanRelationshipColumns(types: readonly string[], keys: readonly string[]): RelationshipColumns | undefined {
+    return relationshipColumns(this.rc, relTypes(this.rc.s.predName), types, keys);
+  }
+
   private labelCounts?: Map<string, number>;
 
   /** Exact, for this query's view: the visible entities, by label (counted once per query). */
@@ -253,14 +260,31 @@ export class KbCypherGraph implements GraphReader {
     }
   }
 
+  private codes?: { types: readonly string[]; want: Uint8Array };
+
+  /** 1 for the predicates of one of `types` (kept for the last types asked: an expansion asks again per row). */
+  private predicateCodes(types: readonly string[]): Uint8Array {
+    const names = relTypes(this.rc.s.predName);
+    const c = this.codes;
+    if (c && c.types === types && c.want.length === names.length) return c.want;
+    const want = new Uint8Array(names.length);
+    names.forEach((t, p) => {
+      if (types.includes(t)) want[p] = 1;
+    });
+    this.codes = { types, want };
+    return want;
+  }
+
   *expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship> {
     const s = this.rc.s;
     const e = node.id;
+    // Types as predicate codes, once per call: the walk compares integers.
+    const want = types.length === 0 ? undefined : this.predicateCodes(types);
     for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
       const out = s.factS[f] === e;
       const inc = s.factO[f] === e;
       if (direction === 'out' ? !out : direction === 'in' ? !inc : false) continue;
-      if (types.length > 0 && !types.includes(relTypes(s.predName)[s.factP[f]!]!)) continue;
+      if (want && want[s.factP[f]!] !== 1) continue;
       const r = this.rel(f);
       if (r) yield r;
     }

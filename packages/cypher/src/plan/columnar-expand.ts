@@ -1,0 +1,236 @@
+// ColumnarExpandAggregate: an aggregation over one relationship pattern `(from)-[rel]->(to)`, run over the
+// graph's relationship columns (start, end, type, properties) and node columns (properties, label membership)
+// instead of a node, a relationship and a row per match. Each relationship gives the rows its direction gives
+// (one; two both ways, a self-loop once), kept when the labels and column filters of its ends and itself hold;
+// grouping keys are dictionary codes (or node slots) combined into one group id per row; each aggregate is a
+// loop into per-group accumulators. When the graph has no such columns, or a key or value is one the columns
+// cannot answer exactly, this returns undefined and the row-by-row fallback runs (test/plan.test.ts runs both).
+import type { Column, NodeColumns, RelationshipColumns } from '../columns.js';
+import type { EvalContext, Row } from '../eval.js';
+import { evaluate } from '../eval.js';
+import { ownValue, setOwn, type Value } from '../values.js';
+import { accumulate, columnTest, countRows } from './columnar.js';
+import { tooMany } from './holding.js';
+import type { ExpandItem, Op, Side } from './operators.js';
+
+type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
+
+/** Above this many possible groups, group ids go through a map instead of a table. */
+const TABLE_GROUPS = 1 << 22;
+
+/** The kept rows: per row, the slot of each side (node slots for the ends, relationship slots for `rel`). */
+interface Rows {
+  n: number;
+  from: Int32Array;
+  to: Int32Array;
+  rel: Int32Array;
+}
+
+export function columnarExpandAggregate(op: ExpandAgg, ctx: EvalContext): Row[] | undefined {
+  const g = ctx.graph;
+  if (!g.scanRelationshipColumns || !g.scanColumns) return undefined;
+  const relKeys = new Set<string>();
+  const nodeKeys = new Set<string>();
+  for (const x of [...op.items, ...op.filters]) {
+    if ('key' in x) (x.side === 'rel' ? relKeys : nodeKeys).add(x.key);
+  }
+  const rels = g.scanRelationshipColumns(op.types, [...relKeys]);
+  if (!rels) return undefined;
+  const nodes = g.scanColumns(undefined, [...nodeKeys]);
+  if (!nodes) return undefined;
+  const rows = select(op, rels, nodes, ctx);
+  if (!rows) return undefined;
+  return aggregate(op, rows, rels, nodes, ctx);
+}
+
+/** Node slots carrying every one of `labels` (undefined: no test; null: the graph cannot say). */
+function members(labels: string[], nodes: NodeColumns, ctx: EvalContext): Uint8Array | undefined | null {
+  if (labels.length === 0) return undefined;
+  const m = new Uint8Array(nodes.size);
+  labels.forEach((label, i) => {
+    const c = ctx.graph.scanColumns!(label, []);
+    const rows = c?.rows;
+    if (!rows || c.size !== nodes.size) {
+      m.fill(255);
+      return;
+    }
+    for (let k = 0; k < rows.length; k++) if (m[rows[k]!] === i) m[rows[k]!] = i + 1;
+  });
+  if (m.includes(255)) return null;
+  const all = labels.length;
+  for (let s = 0; s < m.length; s++) m[s] = m[s] === all ? 1 : 0;
+  return m;
+}
+
+type Test = (slot: number) => boolean;
+
+function tests(op: ExpandAgg, side: Side, rels: RelationshipColumns, nodes: NodeColumns, ctx: EvalContext) {
+  const out: Test[] = [];
+  for (const f of op.filters) {
+    if (f.side !== side) continue;
+    const c = ownValue(side === 'rel' ? rels.columns : nodes.columns, f.key) as Column | undefined;
+    if (!c) return undefined;
+    const t = columnTest(c, f.op, evaluate(f.value, {}, ctx), ctx);
+    if (!t) return undefined;
+    out.push(t);
+  }
+  return out;
+}
+
+const all = (ts: Test[], s: number) => {
+  for (const t of ts) if (!t(s)) return false;
+  return true;
+};
+
+function select(op: ExpandAgg, rels: RelationshipColumns, nodes: NodeColumns, ctx: EvalContext): Rows | undefined {
+  const fromIn = members(op.fromLabels, nodes, ctx);
+  const toIn = members(op.toLabels, nodes, ctx);
+  const fromT = tests(op, 'from', rels, nodes, ctx);
+  const toT = tests(op, 'to', rels, nodes, ctx);
+  const relT = tests(op, 'rel', rels, nodes, ctx);
+  if (fromIn === null || toIn === null || !fromT || !toT || !relT) return undefined;
+  const cap = op.direction === 'both' ? 2 * rels.size : rels.size;
+  const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
+  const add = (a: number, b: number, i: number) => {
+    if ((fromIn && fromIn[a] === 0) || (toIn && toIn[b] === 0)) return;
+    if ((fromT.length > 0 && !all(fromT, a)) || (toT.length > 0 && !all(toT, b))) return;
+    const k = rows.n++;
+    rows.from[k] = a;
+    rows.to[k] = b;
+    rows.rel[k] = i;
+  };
+  const { start, end } = rels;
+  for (let i = 0; i < rels.size; i++) {
+    if ((i & 63) === 0) ctx.budget.tick();
+    if (relT.length > 0 && !all(relT, i)) continue;
+    const a = start[i]!;
+    const b = end[i]!;
+    if (op.direction !== 'in') add(a, b, i);
+    if (op.direction === 'in' || (op.direction === 'both' && a !== b)) add(b, a, i);
+  }
+  return rows;
+}
+
+/** A grouping key: its code per row (-1: null), how many codes, and the value of a code. */
+interface Key {
+  item: ExpandItem;
+  code: (row: number) => number;
+  size: number;
+  value: (code: number) => Value;
+  stride: number;
+}
+
+function keyOf(it: ExpandItem, rows: Rows, rels: RelationshipColumns, nodes: NodeColumns): Key | undefined {
+  const sel = (side: Side) => rows[side];
+  if (it.kind === 'node') {
+    if (!nodes.node) return undefined;
+    const s = sel(it.side);
+    const node = nodes.node;
+    return { item: it, code: (r) => s[r]!, size: nodes.size, value: (c) => node(c), stride: 0 };
+  }
+  const c =
+    it.kind === 'type'
+      ? rels.type
+      : it.kind === 'key'
+        ? (ownValue(it.side === 'rel' ? rels.columns : nodes.columns, it.key) as Column | undefined)
+        : undefined;
+  if (c?.kind !== 'dict') return undefined;
+  const s = sel(it.kind === 'key' ? it.side : 'rel');
+  const { codes, dict } = c;
+  return { item: it, code: (r) => codes[s[r]!]!, size: dict.length, value: (k) => dict[k]!, stride: 0 };
+}
+
+function aggregate(
+  op: ExpandAgg,
+  rows: Rows,
+  rels: RelationshipColumns,
+  nodes: NodeColumns,
+  ctx: EvalContext,
+): Row[] | undefined {
+  const items = op.items;
+  const keys: Key[] = [];
+  let space = 1;
+  for (const it of items) {
+    if (it.kind !== 'key' && it.kind !== 'node' && it.kind !== 'type') continue;
+    const k = keyOf(it, rows, rels, nodes);
+    if (!k) return undefined;
+    k.stride = space;
+    space *= k.size + 1;
+    if (space > Number.MAX_SAFE_INTEGER) return undefined;
+    keys.push(k);
+  }
+  // Dense group ids in order of first appearance; `firsts` holds each group's combined key.
+  const n = rows.n;
+  const gid = new Int32Array(n);
+  const firsts: number[] = [];
+  const table = space <= TABLE_GROUPS ? new Int32Array(space).fill(-1) : undefined;
+  const map = table ? undefined : new Map<number, number>();
+  for (let r = 0; r < n; r++) {
+    if ((r & 63) === 0) ctx.budget.tick();
+    let key = 0;
+    for (const k of keys) key += (k.code(r) + 1) * k.stride;
+    let d = table ? table[key]! : (map!.get(key) ?? -1);
+    if (d < 0) {
+      d = firsts.push(key) - 1;
+      if (op.bounded && firsts.length > ctx.budget.maxRows) {
+        throw tooMany(ctx.budget, `the aggregation stopped at group ${firsts.length}, before reading all of its input`);
+      }
+      if (table) table[key] = d;
+      else map!.set(key, d);
+    }
+    gid[r] = d;
+  }
+  // No grouping key: one group, even over no rows (count 0, avg null).
+  if (keys.length === 0 && firsts.length === 0) firsts.push(0);
+  const groups = firsts.length;
+  const outputs: ((g: number) => Value)[] = [];
+  for (const it of items) {
+    const k = keys.find((x) => x.item === it);
+    if (k) {
+      outputs.push((g) => {
+        const code = Math.floor(firsts[g]! / k.stride) % (k.size + 1);
+        return code === 0 ? null : k.value(code - 1);
+      });
+      continue;
+    }
+    const out = aggregateOf(it, rows, gid, groups, rels, nodes);
+    if (!out) return undefined;
+    outputs.push(out);
+  }
+  const result: Row[] = [];
+  for (let g = 0; g < groups; g++) {
+    const r: Row = {};
+    items.forEach((it, i) => {
+      setOwn(r, it.name, outputs[i]!(g));
+    });
+    result.push(r);
+  }
+  return result;
+}
+
+function aggregateOf(
+  it: ExpandItem,
+  rows: Rows,
+  gid: Int32Array,
+  groups: number,
+  rels: RelationshipColumns,
+  nodes: NodeColumns,
+): ((g: number) => Value) | undefined {
+  if (it.kind === 'count') return countRows(gid, groups);
+  if (it.kind === 'distinct') {
+    const seen = new Set<number>();
+    const counts = new Float64Array(groups);
+    const s = rows[it.side];
+    for (let r = 0; r < gid.length; r++) {
+      const k = gid[r]! * nodes.size + s[r]!;
+      if (!seen.has(k)) {
+        seen.add(k);
+        counts[gid[r]!]!++;
+      }
+    }
+    return (g) => BigInt(counts[g]!);
+  }
+  if (it.kind !== 'agg') return undefined;
+  const c = ownValue(it.side === 'rel' ? rels.columns : nodes.columns, it.key) as Column | undefined;
+  return accumulate(it, c, gid, groups, rows[it.side].subarray(0, gid.length));
+}

@@ -1,0 +1,113 @@
+// The rewrite rule for aggregations over one relationship pattern with nothing before it
+// (`MATCH (a:L)-[r:T]->(b) WHERE … RETURN r.predicate, count(*)`, an in-degree top-k grouped by the far end,
+// an average of a relationship property by the far end's type): the Aggregate over [Filter over] Expand over
+// the top scan becomes a ColumnarExpandAggregate, run over the graph's relationship and node columns
+// (columnar-expand.ts). The Aggregate stays as its fallback, so a graph without the columns, or a value the
+// columns cannot answer exactly, runs the same plan row by row.
+import type { Expr } from '../ast.js';
+import type { ColumnFilter, ExpandItem, Item, Op, Side } from './operators.js';
+import { AGG_FNS, columnFilter, isCountOf, propOf, readsOnlyItems, splitAnd } from './rewrite.js';
+
+type ExpandOp = Extract<Op, { op: 'Expand' }>;
+type SideFilter = ColumnFilter & { side: Side };
+
+export function columnarExpand(op: Op): Op | undefined {
+  if (op.op !== 'Aggregate' || !readsOnlyItems(op)) return undefined;
+  const filter = op.input.op === 'Filter' ? op.input : undefined;
+  const e = filter ? filter.input : op.input;
+  if (e.op !== 'Expand' || e.into || e.relBound || e.distinctFrom.length > 0 || e.from === e.to) return undefined;
+  const start = startOf(e);
+  if (!start) return undefined;
+  const { fromLabels, filters } = start;
+  const toLabels: string[] = [];
+  for (const p of filter?.predicates ?? []) {
+    if (p.kind === 'labels' && (p.variable === e.to || p.variable === e.from)) {
+      (p.variable === e.to ? toLabels : fromLabels).push(...p.labels);
+      continue;
+    }
+    if (p.kind !== 'expr') return undefined;
+    for (const x of splitAnd(p.expr)) {
+      const f = sideFilter(x, e);
+      if (!f) return undefined;
+      filters.push(f);
+    }
+  }
+  const items: ExpandItem[] = [];
+  for (const it of op.items) {
+    const x = expandItem(it, e);
+    if (!x) return undefined;
+    items.push(x);
+  }
+  if (items.every((i) => i.kind === 'key' || i.kind === 'node' || i.kind === 'type')) return undefined;
+  return {
+    op: 'ColumnarExpandAggregate',
+    from: e.from,
+    rel: e.rel,
+    to: e.to,
+    direction: e.direction,
+    types: e.types,
+    fromLabels,
+    toLabels,
+    filters,
+    items,
+    fallback: op,
+    est: op.est,
+  };
+}
+
+/** The scan the expansion starts from, when it is the top of the plan: its labels and column filters. */
+function startOf(e: ExpandOp): { fromLabels: string[]; filters: SideFilter[] } | undefined {
+  const s = e.input;
+  if (s.op === 'NodeColumnScan' && !s.columns && s.variable === e.from) {
+    return {
+      fromLabels: s.label === undefined ? [] : [s.label],
+      filters: s.filters.map((f) => ({ ...f, side: 'from' as const })),
+    };
+  }
+  if ((s.op !== 'NodeScan' && s.op !== 'NodeByLabelScan') || s.input.op !== 'Argument' || s.variable !== e.from) {
+    return undefined;
+  }
+  if (s.where?.props) return undefined;
+  const fromLabels = [...(s.op === 'NodeByLabelScan' ? [s.label] : []), ...(s.where?.labels ?? [])];
+  return { fromLabels, filters: [] };
+}
+
+const sides = (e: ExpandOp): [Side, string][] => [
+  ['from', e.from],
+  ['rel', e.rel],
+  ['to', e.to],
+];
+
+function sideFilter(x: Expr, e: ExpandOp): SideFilter | undefined {
+  for (const [side, v] of sides(e)) {
+    const f = columnFilter(x, v);
+    if (f) return { ...f, side };
+  }
+  return undefined;
+}
+
+function expandItem(it: Item, e: ExpandOp): ExpandItem | undefined {
+  const x = it.expr;
+  const name = it.name;
+  for (const [side, v] of sides(e)) {
+    const key = propOf(x, v);
+    if (key !== undefined) return { kind: 'key', name, side, key };
+  }
+  if (x.kind === 'var' && (x.name === e.from || x.name === e.to)) {
+    return { kind: 'node', name, side: x.name === e.from ? 'from' : 'to' };
+  }
+  if (x.kind !== 'call') return undefined;
+  const fn = x.name.toLowerCase();
+  const arg = x.args.length === 1 ? x.args[0]! : undefined;
+  if (fn === 'type' && !x.distinct && arg?.kind === 'var' && arg.name === e.rel) return { kind: 'type', name };
+  if (isCountOf(x, [e.from, e.rel, e.to])) return { kind: 'count', name };
+  if (fn === 'count' && x.distinct && arg?.kind === 'var' && (arg.name === e.from || arg.name === e.to)) {
+    return { kind: 'distinct', name, side: arg.name === e.from ? 'from' : 'to' };
+  }
+  if (x.distinct || !AGG_FNS.has(fn) || !arg) return undefined;
+  for (const [side, v] of sides(e)) {
+    const key = propOf(arg, v);
+    if (key !== undefined) return { kind: 'agg', name, fn: fn as 'count', side, key };
+  }
+  return undefined;
+}

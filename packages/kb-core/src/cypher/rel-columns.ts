@@ -1,0 +1,105 @@
+// The KB's facts as the relationship columns of @evident/cypher (GraphReader.scanRelationshipColumns): an
+// aggregation over one relationship pattern (count by predicate, an in-degree top-k, an average confidence
+// by the far end's type) reads the fact arrays (subject, object, predicate) directly, with no relationship
+// object per fact. Ends are entity indexes, the slots of KbCypherGraph.scanColumns. `predicate` and the type
+// are the predicate codes themselves; `confidence` (noisy-OR over sources, each with its most confident
+// live claim) and `source_count` are computed only when a query reads them.
+import type { Column, RelationshipColumns } from '@evident/cypher';
+import type { ReadContext } from '../graph/read.js';
+
+/** The live facts of the predicates whose relationship type (upper-cased name) is one of `types` (all when empty). */
+export function relationshipColumns(
+  rc: ReadContext,
+  typeNames: readonly string[],
+  types: readonly string[],
+  keys: readonly string[],
+): RelationshipColumns | undefined {
+  const s = rc.s;
+  const nf = s.factP.length;
+  const want = types.length === 0 ? undefined : new Uint8Array(typeNames.length);
+  if (want) for (const [p, t] of typeNames.entries()) want[p] = types.includes(t) ? 1 : 0;
+  const facts = new Int32Array(nf);
+  let m = 0;
+  for (let f = 0; f < nf; f++) {
+    if (want && want[s.factP[f]!] === 0) continue;
+    if (rc.factHasLive(f)) facts[m++] = f;
+  }
+  const picked = facts.subarray(0, m);
+  const start = new Int32Array(m);
+  const end = new Int32Array(m);
+  const preds = new Int32Array(m);
+  for (let i = 0; i < m; i++) {
+    const f = picked[i]!;
+    start[i] = s.factS[f]!;
+    end[i] = s.factO[f]!;
+    preds[i] = s.factP[f]!;
+  }
+  const columns: Record<string, Column> = Object.create(null);
+  for (const key of keys) {
+    if (key === 'predicate') columns[key] = { kind: 'dict', codes: preds, dict: s.predName };
+    else if (key === 'predicate_class') columns[key] = classColumn(s.predClass, preds);
+    else if (key === 'confidence') columns[key] = { kind: 'float', values: confidences(rc, picked) };
+    else if (key === 'source_count') columns[key] = { kind: 'int', values: sourceCounts(rc, picked) };
+    else return undefined;
+  }
+  return { size: m, start, end, type: { kind: 'dict', codes: preds, dict: typeNames }, columns };
+}
+
+/** Predicate classes as a dictionary column: classes repeat across predicates, and a dictionary's entries are distinct. */
+function classColumn(classes: readonly string[], preds: Int32Array): Column {
+  const dict: string[] = [];
+  const index = new Map<string, number>();
+  const ofPred = classes.map((c) => {
+    let k = index.get(c);
+    if (k === undefined) {
+      k = dict.push(c) - 1;
+      index.set(c, k);
+    }
+    return k;
+  });
+  return { kind: 'dict', codes: preds.map((p) => ofPred[p]!), dict };
+}
+
+/** A fact's confidence as ReadContext.relationship gives it: 1 - prod(1 - best confidence per live source). */
+function confidences(rc: ReadContext, facts: Int32Array): Float64Array {
+  const s = rc.s;
+  const out = new Float64Array(facts.length);
+  const best = new Map<number, number>();
+  for (let i = 0; i < facts.length; i++) {
+    const f = facts[i]!;
+    const first = s.factFirst[f]!;
+    if (s.factClaimCount[f] === 1) {
+      out[i] = s.claimConf[first]!;
+      continue;
+    }
+    best.clear();
+    for (let c = first; c >= 0; c = s.claimNextInFact[c]!) {
+      if (!rc.isLive(c)) continue;
+      const src = s.claimSource[c]!;
+      const prev = best.get(src);
+      if (prev === undefined || s.claimConf[c]! > prev) best.set(src, s.claimConf[c]!);
+    }
+    let miss = 1;
+    for (const x of best.values()) miss *= 1 - x;
+    out[i] = 1 - miss;
+  }
+  return out;
+}
+
+/** Distinct sources among a fact's live claims (the maintained count when reading the live state). */
+function sourceCounts(rc: ReadContext, facts: Int32Array): Float64Array {
+  const s = rc.s;
+  const out = new Float64Array(facts.length);
+  const seen = new Set<number>();
+  for (let i = 0; i < facts.length; i++) {
+    const f = facts[i]!;
+    if (rc.live) {
+      out[i] = s.factSources[f]!;
+      continue;
+    }
+    seen.clear();
+    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (rc.isLive(c)) seen.add(s.claimSource[c]!);
+    out[i] = seen.size;
+  }
+  return out;
+}
