@@ -12,21 +12,21 @@
 // HOSTILE_BASELINE_N (100) the baseline, HOSTILE_TIMEOUT_MS (150000) a request's deadline, HOSTILE_JOB_TIMEOUT_S
 // (900) the jobs' wait, HOSTILE_CASES a comma-separated list of words: only the cases whose name contains one run,
 // HOSTILE_NODE_FLAGS flags for the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
-import { spawnSync } from 'node:child_process';
+//
+// Three processes: this one only probes (and reads the server's memory), the cases' requests are built and sent
+// by bench/hostile-load.ts in a child process, and the server is a third: the slowest probe is the server's.
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { envNumber, runHostileBench, spawnServerProcess, tempDir } from '@evident/testkit';
-import { jobApiCases } from './hostile-cases.js';
+import { type HostileCase, envNumber, runHostileBench, spawnServerProcess, tempDir } from '@evident/testkit';
+import type { FromChild, ToChild } from './hostile-load.js';
 
 const scale = envNumber('HOSTILE_SCALE', 1);
-const only = (process.env.HOSTILE_CASES ?? '')
-  .split(',')
-  .map((w) => w.trim().toLowerCase())
-  .filter(Boolean);
 const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 const closed = 'http://127.0.0.1:9';
 const nodeFlags = (process.env.HOSTILE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 const dir = tempDir('evident-jobs-hostile-');
+let load: ChildProcess | undefined;
 const env: NodeJS.ProcessEnv = {
   EVIDENT_DATA_DIR: dir.path,
   // Embedded, whatever the caller's environment holds.
@@ -51,12 +51,10 @@ try {
   );
   if (made.status !== 0) throw new Error(`keys create failed: ${made.stderr}`);
   const key = (JSON.parse(made.stdout.trim().split('\n').pop()!) as { key: string }).key;
-  const cases = jobApiCases({
-    scale,
-    key,
-    seed: envNumber('HOSTILE_FUZZ_SEED', 2026),
-    jobTimeoutMs: envNumber('HOSTILE_JOB_TIMEOUT_S', 900) * 1000,
-  }).filter((c) => !only.length || only.some((w) => c.name.toLowerCase().includes(w)));
+  load = fork(fileURLToPath(new URL('./hostile-load.ts', import.meta.url)), {
+    env: { ...process.env, HOSTILE_KEY: key },
+  });
+  const cases = await loadCases(load);
   const report = await runHostileBench({
     start: () =>
       spawnServerProcess({
@@ -79,5 +77,39 @@ try {
   });
   console.log(JSON.stringify({ benchmark: `job API hostile load (issue #37), scale ${scale}`, ...report }, null, 2));
 } finally {
+  load?.kill();
   dir.cleanup();
+}
+
+/** The next message from the load process (its exit is an error). */
+function next(child: ChildProcess): Promise<FromChild> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the load process exited (${code})`));
+    child.once('exit', onExit);
+    child.once('message', (m: FromChild) => {
+      child.off('exit', onExit);
+      resolve(m);
+    });
+  });
+}
+
+/** The cases, each run by the load process: this process relays its settle requests and collects its exchanges. */
+async function loadCases(child: ChildProcess): Promise<HostileCase[]> {
+  const ready = await next(child);
+  if (ready.type !== 'ready') throw new Error(`unexpected message from the load process: ${ready.type}`);
+  const tell = (m: ToChild) => child.send(m);
+  return ready.names.map((name, index) => ({
+    name,
+    async run(c) {
+      tell({ type: 'run', index, url: c.url });
+      for (;;) {
+        const m = await next(child);
+        if (m.type === 'settle') {
+          await c.settle();
+          tell({ type: 'settled' });
+        } else if (m.type === 'done') return { exchanges: m.exchanges, extra: m.extra };
+        else throw new Error(m.type === 'failed' ? m.message : `unexpected message: ${m.type}`);
+      }
+    },
+  }));
 }
