@@ -62,7 +62,7 @@ export class JobExecutor {
     let lastStage = '';
     let pendingWrite: Promise<void> = Promise.resolve();
     const task = this.pool.run(
-      { type: 'run', kind: job.kind, input: a.input, attempt: job.attempts },
+      { type: 'run', kind: job.kind, input: a.input, inputPath: a.inputPath, attempt: job.attempts },
       (stage, percent) => {
         const now = Date.now();
         if (stage === lastStage && now - lastWrite < 500) return;

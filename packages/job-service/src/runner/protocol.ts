@@ -3,9 +3,25 @@ import type { SerializedError } from '@evident/contract';
 import type { KindSettings, PrepareContext } from '../kinds/job-kind.js';
 
 export type ThreadTask =
-  | { type: 'prepare'; taskId: number; kind: string; request: unknown; limits?: PrepareContext['limits'] }
-  | { type: 'prepare-raw'; taskId: number; kind: string; raw: Uint8Array; limits?: PrepareContext['limits'] }
-  | { type: 'run'; taskId: number; kind: string; input: Uint8Array; attempt: number }
+  /** `inputDir`: where a large prepared input is written as a file (Store.inputDir) instead of sent back. */
+  | {
+      type: 'prepare';
+      taskId: number;
+      kind: string;
+      request: unknown;
+      limits?: PrepareContext['limits'];
+      inputDir?: string;
+    }
+  | {
+      type: 'prepare-raw';
+      taskId: number;
+      kind: string;
+      raw: Uint8Array;
+      limits?: PrepareContext['limits'];
+      inputDir?: string;
+    }
+  /** `inputPath`: the file that holds the input (then `input` is empty), read by the thread. */
+  | { type: 'run'; taskId: number; kind: string; input: Uint8Array; inputPath?: string; attempt: number }
   /** Renders a stored result: its main table as CSV, or (kinds with a page) a self-contained HTML page. */
   | {
       type: 'csv';
@@ -31,7 +47,9 @@ export type FromThread =
   | {
       type: 'prepared';
       taskId: number;
+      /** Empty when `inputFile` (a name in the task's inputDir, written and synced) holds it. */
       input: Uint8Array;
+      inputFile?: string;
       estimate: [number, number];
       callback_url?: string | undefined;
     }

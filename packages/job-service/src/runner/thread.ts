@@ -11,6 +11,7 @@ import { ENGINE_FAULT, hasWasmTrap } from './thread-errors.js';
 import { parseJsonSafely } from '../wire/raw-body.js';
 import { problemsOf } from '../wire/validation.js';
 import { submitBodySchema } from '../wire/schemas.js';
+import { INPUT_FILE_MIN_BYTES, readInput, writeInputFile } from '../store/input-files.js';
 
 const port = parentPort!;
 const kindsLoaded = loadJobKinds((workerData as ThreadData | undefined)?.kindModules ?? []);
@@ -75,6 +76,13 @@ const pack = (text: string) => gzipSync(text, { level: 1 });
 const owned = (b: Buffer): ArrayBuffer[] =>
   b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? [b.buffer as ArrayBuffer] : [];
 
+/** A prepared input as the answer carries it: a large one written to a file in `inputDir` (store/input-files.ts). */
+function preparedInput(input: unknown, inputDir: string | undefined): { input: Buffer; inputFile?: string } {
+  const gz = pack(JSON.stringify(input));
+  if (inputDir === undefined || gz.length < INPUT_FILE_MIN_BYTES) return { input: gz };
+  return { input: Buffer.alloc(0), inputFile: writeInputFile(inputDir, gz) };
+}
+
 port.on('message', async (m: ToThread) => {
   if (m.type === 'abort') {
     aborts.get(m.taskId)?.abort(new Error('aborted'));
@@ -98,15 +106,15 @@ port.on('message', async (m: ToThread) => {
       const { callback_url, ...request } = body as Record<string, unknown> & { callback_url?: string };
       const input = await prepareOrRefuse(kind, request, m.limits);
       const estimate = kind.estimateSeconds(input);
-      const gz = pack(JSON.stringify(input));
-      send({ type: 'prepared', taskId: m.taskId, input: gz, estimate, callback_url }, owned(gz));
+      const out = preparedInput(input, m.inputDir);
+      send({ type: 'prepared', taskId: m.taskId, ...out, estimate, callback_url }, owned(out.input));
       return;
     }
     if (m.type === 'prepare') {
       const input = await prepareOrRefuse(kind, m.request, m.limits);
       const estimate = kind.estimateSeconds(input);
-      const gz = pack(JSON.stringify(input));
-      send({ type: 'prepared', taskId: m.taskId, input: gz, estimate }, owned(gz));
+      const out = preparedInput(input, m.inputDir);
+      send({ type: 'prepared', taskId: m.taskId, ...out, estimate }, owned(out.input));
       return;
     }
     if (m.type === 'csv') {
@@ -125,7 +133,7 @@ port.on('message', async (m: ToThread) => {
     }
     const controller = new AbortController();
     aborts.set(m.taskId, controller);
-    const input = JSON.parse(gunzipSync(m.input).toString('utf8'));
+    const input = JSON.parse(gunzipSync(readInput(m.input, m.inputPath)).toString('utf8'));
     let last = 0;
     const result = await kind.run(input, {
       settings: (workerData as ThreadData | undefined)?.settings ?? {},

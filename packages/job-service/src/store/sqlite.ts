@@ -1,5 +1,6 @@
 // Embedded store: one SQLite file (WAL) under the data directory. better-sqlite3 is synchronous; its calls
 // are short (indexed lookups, small writes) so they run on the event loop; heavy work is in worker threads.
+// Large inputs are files beside it, written and read by threads (input-files.ts).
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
@@ -23,16 +24,21 @@ import type {
 } from './types.js';
 import { JOB_COLUMNS } from './job-columns.js';
 import { ChangeGatedCache } from './change-gated-cache.js';
+import { inputDirOf, removeUnusedInputFiles } from './input-files.js';
 
 const SELECT_JOB = `select ${JOB_COLUMNS} from jobs where id = ?`;
+type InputRow = { input: Buffer; file: string | null };
 
 export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
   readonly db: Database.Database;
+  readonly inputDir: string;
 
   constructor(readonly dataDir: string) {
     // The file holds key hashes and callback signing secrets: readable by the service's user only.
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    this.inputDir = inputDirOf(dataDir);
+    mkdirSync(this.inputDir, { recursive: true, mode: 0o700 });
     const file = join(dataDir, 'evident-jobs.sqlite');
     this.db = new Database(file);
     chmodSync(file, 0o600);
@@ -98,6 +104,12 @@ export class SqliteStore implements Store {
           alter table jobs drop column result;`);
       })();
     }
+    const inputColumns = this.db.pragma('table_info(job_inputs)') as Array<{ name: string }>;
+    if (!inputColumns.some((c) => c.name === 'input_file'))
+      this.db.exec(`alter table job_inputs add column input_file text`);
+    // At start no submission is in flight (one process owns the data directory): a file no job names is waste.
+    const used = this.db.prepare(`select input_file from job_inputs where input_file is not null`).pluck().all();
+    removeUnusedInputFiles(this.inputDir, new Set(used as string[]));
   }
 
   async close(): Promise<void> {
@@ -206,7 +218,8 @@ export class SqliteStore implements Store {
         job.estimate_high,
         job.callback_url,
       );
-      this.stmt(`insert into job_inputs (job_id, input) values (?, ?)`).run(job.id, job.input);
+      const file = job.input_file ?? null;
+      this.stmt(`insert into job_inputs (job_id, input, input_file) values (?, ?, ?)`).run(job.id, job.input, file);
       if (idempotency) {
         this.stmt(`insert into idempotency_keys (key_id, idem_key, fingerprint, job_id, created_at)
                     values (?, ?, ?, ?, ?)`).run(job.key_id, idempotency.key, idempotency.fingerprint, job.id, now);
@@ -323,8 +336,10 @@ export class SqliteStore implements Store {
       this.stmt(`update jobs set phase = 'running', attempts = attempts + 1, started_at = coalesce(started_at, ?)
                 where id = ? and status = 'processing'`).run(now, id).changes;
     if (!changed) return undefined;
-    const input = (this.stmt(`select input from job_inputs where job_id = ?`).get(id) as { input: Buffer }).input;
-    return { job: this.getJobSync(id)!, input };
+    const r = this.stmt(`select input, input_file as file from job_inputs where job_id = ?`).get(id) as InputRow;
+    // A file's input is read by the job's thread (input-files.ts), not here.
+    const path = r.file !== null ? { inputPath: join(this.inputDir, r.file) } : {};
+    return { job: this.getJobSync(id)!, input: r.input, ...path };
   }
 
   async startAttempt(id: string, now: number) {

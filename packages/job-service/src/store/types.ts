@@ -64,8 +64,13 @@ export interface NewJob {
   estimate_low: number;
   estimate_high: number;
   callback_url: string | null;
-  /** gzip of the prepared input JSON. */
+  /** gzip of the prepared input JSON (empty when `input_file` holds it). */
   input: Buffer;
+  /**
+   * Embedded store: the name of a file in `Store.inputDir` that holds the gzip'd input, written and synced by the
+   * thread that prepared it (a large input is then never copied, written or read on the event loop).
+   */
+  input_file?: string;
 }
 
 export interface Page<T> {
@@ -109,11 +114,19 @@ export interface IdempotencyClaim {
 /** A claimed attempt: everything a worker needs. */
 export interface Attempt {
   job: JobRecord;
+  /** gzip of the input JSON; empty when `inputPath` holds it. */
   input: Buffer;
+  /** The file that holds the input (NewJob.input_file), for the job's thread to read itself. */
+  inputPath?: string;
 }
 
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
+  /**
+   * Embedded store: the folder where a preparing thread may write a large input as a file (`NewJob.input_file`);
+   * undefined when inputs go through the store's connection (PostgreSQL).
+   */
+  readonly inputDir?: string;
   migrate(): Promise<void>;
   close(): Promise<void>;
 

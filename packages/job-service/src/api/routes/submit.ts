@@ -8,6 +8,7 @@ import { RawJsonBody } from '../../wire/raw-body.js';
 import { BodyCheckTooLongError, TaskTimeoutError } from '../../runner/thread-errors.js';
 import { Accepted, errorResponses, submitBodySchema } from '../../wire/schemas.js';
 import type { JobRecord } from '../../store/types.js';
+import { discardInputFile } from '../../store/input-files.js';
 import {
   fingerprintOf,
   IDEMPOTENCY_HEADER,
@@ -68,20 +69,30 @@ async function submitJob(deps: RouteDeps, kind: Kind, req: FastifyRequest, reply
   }
   const { prepared, callback_url } = await prepare(deps, kind, key, req, reply);
   const [low, high] = prepared.estimate;
-  const inserted = await store.insertJob(
-    {
-      id: newJobId(kind.id),
-      key_id: key.key_id,
-      kind: kind.id,
-      max_attempts: deps.config.maxAttempts,
-      estimate_low: low,
-      estimate_high: high,
-      callback_url: callback_url ?? null,
-      input: Buffer.from(prepared.input),
-    },
-    key.limits.concurrency,
-    idempotency,
-  );
+  const file = prepared.inputFile;
+  const inserted = await store
+    .insertJob(
+      {
+        id: newJobId(kind.id),
+        key_id: key.key_id,
+        kind: kind.id,
+        max_attempts: deps.config.maxAttempts,
+        estimate_low: low,
+        estimate_high: high,
+        callback_url: callback_url ?? null,
+        // A view, not a copy: the thread moved the bytes here.
+        input: Buffer.from(prepared.input.buffer, prepared.input.byteOffset, prepared.input.byteLength),
+        ...(file !== undefined ? { input_file: file } : {}),
+      },
+      key.limits.concurrency,
+      idempotency,
+    )
+    .catch((e: unknown) => {
+      if (file !== undefined) discardInputFile(store.inputDir!, file);
+      throw e;
+    });
+  // Refused: no job names the input's file.
+  if (!inserted.ok && file !== undefined) discardInputFile(store.inputDir!, file);
   // A concurrent request with the same key stored its job first.
   if (!inserted.ok && 'existing' in inserted) {
     const seen = replayOf(inserted.existing, idempotency!.fingerprint);
@@ -131,6 +142,8 @@ async function prepare(
   const limits = taskLimitsOf(deps, reply);
   // The plan's caps the kind checks the request against (a compound-design budget).
   const planLimits = { max_oracle_calls: key.limits.max_oracle_calls };
+  // Embedded store: a large input is written to a file by the thread (store/input-files.ts), off this loop.
+  const inputDir = deps.store.inputDir;
   // The size of a body handed to a thread as bytes (read before they move there).
   let rawBytes: number | undefined;
   if (req.body instanceof RawJsonBody) {
@@ -140,12 +153,14 @@ async function prepare(
     const own = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength ? raw : Buffer.from(raw);
     const transfer = [own.buffer as ArrayBuffer];
     const pool = deps.largeBodyPool ?? deps.preparePool;
-    task = pool.run({ type: 'prepare-raw', kind: kind.id, raw: own, limits: planLimits }, undefined, transfer, limits);
+    const rawTask = { type: 'prepare-raw', kind: kind.id, raw: own, limits: planLimits, inputDir } as const;
+    task = pool.run(rawTask, undefined, transfer, limits);
   } else {
     const { callback_url: cb, ...request } = req.body as Record<string, unknown> & { callback_url?: string };
     callback_url = cb;
     await checkCallback(deps, callback_url);
-    task = deps.preparePool.run({ type: 'prepare', kind: kind.id, request, limits: planLimits }, undefined, [], limits);
+    const inline = { type: 'prepare', kind: kind.id, request, limits: planLimits, inputDir } as const;
+    task = deps.preparePool.run(inline, undefined, [], limits);
   }
   // A refused request comes back from the thread as the kind's own typed error: it is the answer. A large
   // body whose check ran past the deadline is the body's doing (its size), a 413; a small one's stays 503.
