@@ -66,6 +66,8 @@ const QUERIES = [
 const canon = (rows: unknown[][]) =>
   rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))).sort();
 
+const sortLists = (row: unknown[]): unknown[] => row.map((v) => (Array.isArray(v) ? canon(v.map((x) => [x])) : v));
+
 const operators = (d: PlanDescription): string[] => [d.operator, ...d.children.flatMap(operators)];
 
 test('a columnar aggregation gives the row-by-row results, with no row scan', () => {
@@ -184,8 +186,10 @@ test('planned read queries give the interpreter results', () => {
       const planned = runCypher(g, q);
       const interpreted = runCypher(g, q, {}, { planner: false });
       assert.deepEqual(planned.columns, interpreted.columns, q);
-      // Compared as bags: ties under ORDER BY may come in another order when the pattern starts elsewhere.
-      assert.deepEqual(canon(planned.rows), canon(interpreted.rows), q);
+      // Compared as bags: ties under ORDER BY may come in another order when the pattern starts elsewhere, and
+      // so may a collect()'s list when nothing orders the rows it collects.
+      const bag = q.includes('ORDER BY') ? canon : (rows: unknown[][]) => canon(rows.map(sortLists));
+      assert.deepEqual(bag(planned.rows), bag(interpreted.rows), q);
       assert.notEqual(runCypher(g, `EXPLAIN ${q}`).plan!.operator, 'Interpret', q);
     }
   }

@@ -9,6 +9,7 @@ import type { Clause, Expr, NodePattern, PatternPart, Projection, SingleQuery } 
 import { isAggregate } from '../interpret/project.js';
 import type { Direction, GraphReader } from '../graph.js';
 import type { BoundQuery } from '../semantic.js';
+import { chainCost } from './cost.js';
 import { mapExpr, varsOf } from './exprs.js';
 import type { Item, Op, Predicate } from './operators.js';
 
@@ -308,12 +309,13 @@ class Planner {
     return out;
   }
 
-  /** The node to start from: bound, else the cheapest by estimated rows. */
+  /** The node to start from: bound, else the one whose chain (plan/cost.ts) is cheapest by estimated rows. */
   private anchor(part: PatternPart, names: string[], bound: Set<string>, where: Expr[]): number {
     let best = 0;
     let bestCost = Number.POSITIVE_INFINITY;
+    const counts = { nodes: (l?: string) => this.nodes(l), degree: (t: string[], d: Direction) => this.degree(t, d) };
     part.nodes.forEach((n, i) => {
-      const cost = bound.has(names[i]!) ? 0 : this.startCost(n, names[i]!, bound, where);
+      const cost = bound.has(names[i]!) ? 0 : chainCost(part, i, this.startCost(n, names[i]!, bound, where), counts);
       if (cost < bestCost) {
         best = i;
         bestCost = cost;

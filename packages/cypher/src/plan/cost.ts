@@ -1,0 +1,48 @@
+// The cost of starting a pattern part at one of its nodes: the rows of every operator the chain would run,
+// from the anchor's own rows out along the relationships to the right, then to the left. Each hop multiplies
+// the rows by the average degree of its types (per-type relationship counts over the node count, both ways
+// doubled; a variable-length hop by the degree to the power of its hops, up to 3), and the far node's labels
+// keep their share of the nodes (per-label counts) and its property map a tenth. So a pattern starts at its
+// most selective end: a rare label or relationship type near the anchor counts, not only the anchor's label.
+import type { NodePattern, PatternPart, RelPattern } from '../ast.js';
+import type { Direction } from '../graph.js';
+
+const EQUALITY = 0.1;
+
+export interface Counts {
+  /** Nodes carrying `label` (every node when absent). */
+  nodes(label?: string): number;
+  /** Average relationships of `types` per node in `direction`. */
+  degree(types: string[], direction: Direction): number;
+}
+
+/** Rows of the whole chain when it starts at node `i` with `start` rows. */
+export function chainCost(part: PatternPart, i: number, start: number, c: Counts): number {
+  const all = Math.max(1, c.nodes());
+  const keep = (n: NodePattern) => {
+    let s = 1;
+    for (const l of n.labels) s *= Math.min(1, c.nodes(l) / all);
+    return n.properties ? s * EQUALITY : s;
+  };
+  const hop = (r: RelPattern, direction: Direction) => {
+    const d = c.degree(r.types, direction);
+    return r.range === null ? d : d ** Math.min(r.range.max ?? 3, 3);
+  };
+  // The anchor's own property map filters its rows before any hop.
+  const first = part.nodes[i]!.properties ? start * EQUALITY : start;
+  let cost = start;
+  let rows = first;
+  for (let j = i; j < part.rels.length; j++) {
+    rows *= hop(part.rels[j]!, part.rels[j]!.direction);
+    cost += rows;
+    rows *= keep(part.nodes[j + 1]!);
+  }
+  rows = first;
+  for (let j = i - 1; j >= 0; j--) {
+    const d = part.rels[j]!.direction;
+    rows *= hop(part.rels[j]!, d === 'out' ? 'in' : d === 'in' ? 'out' : 'both');
+    cost += rows;
+    rows *= keep(part.nodes[j]!);
+  }
+  return cost;
+}
