@@ -39,8 +39,8 @@ export class Lane {
   }
 
   /** Stores computed vectors, row i of `rows` being keys[i]'s (into the set being rebuilt, if any; swapped in when nothing is pending). */
-  store(keys: readonly number[], rows: Float32Array): void {
-    (this.next ?? this.vectors).setMany(keys, rows);
+  store(keys: readonly number[], rows: Float32Array, threads = 1): void {
+    (this.next ?? this.vectors).setMany(keys, rows, threads);
     if (this.next !== null && this.count === 0) {
       this.vectors = this.next;
       this.next = null;

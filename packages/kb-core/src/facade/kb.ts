@@ -29,6 +29,7 @@ import {
 import { inquiryEntry, predicateEntry, vocabularyEntry } from '../write/entries.js';
 import { embeddingChoice } from '../search/embedding-choice.js';
 import { loadVectors, saveVectors } from '../embeddings/persist.js';
+import { loadSearch, saveSearch } from '../search/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
 import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
 import { whatIfView } from './what-if.js';
@@ -140,8 +141,12 @@ export class KbDB implements KbReader {
       await store.close();
       throw e;
     }
-    const q = db.searchIndex.embeddings;
-    if (q && store.backend === 'sqlite') loadVectors(q, store.location, db.state.factCount, db.state.entityIds.length);
+    // What the search stage saved at the last close (vectors, learner, BM25), restored when it is this log's.
+    if (store.backend === 'sqlite') {
+      const ix = db.searchIndex;
+      if (ix.embeddings) loadVectors(ix.embeddings, store.location, db.state.factCount, db.state.entityIds.length);
+      loadSearch(ix, db.state, store.location);
+    }
     return db;
   }
 
@@ -271,12 +276,11 @@ export class KbDB implements KbReader {
     }
   }
 
-  /** Provider, model, dimension, vectors indexed, items pending, and the last provider error; null when off. */
+  /** Provider, model, dimension, vectors indexed, items pending, progress and ETA, the last provider error; null when off. */
   embeddingStatus(): EmbeddingStatus | null {
     const ix = this.searchIndex;
-    const st = ix.embeddings?.status();
     // Facts and entities not yet taken in (search/intake.ts) are pending too, unless a vector was loaded.
-    return st ? { ...st, pending: st.pending + ix.untakenWithoutVector() } : null;
+    return ix.embeddings?.status(ix.untakenWithoutVector()) ?? null;
   }
 
   // ---- whatIf (the reasoning reads are the live view's) ----------------------------------------------------
@@ -374,13 +378,17 @@ export class KbDB implements KbReader {
     this.w.closed = true;
     await this.offThread.close();
     this.searchIndex.close();
-    const q = this.searchIndex.embeddings;
-    if (q && this.store.backend === 'sqlite') {
-      try {
-        saveVectors(q, this.store.location);
-      } catch {
-        // Vectors are derived: a failed save costs a re-embedding at the next open, never data.
-      }
+    const ix = this.searchIndex;
+    if (this.store.backend === 'sqlite') {
+      // Derived data: a failed save costs a re-embedding or re-indexing at the next open, never data.
+      const { location } = this.store;
+      for (const save of [
+        () => ix.embeddings && saveVectors(ix.embeddings, location),
+        () => saveSearch(ix, this.state, location),
+      ])
+        try {
+          save();
+        } catch {}
     }
     await this.w.store.close();
   }

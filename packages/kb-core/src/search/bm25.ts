@@ -7,6 +7,18 @@ import { Postings } from './postings.js';
 export const K1 = 1.2;
 export const B = 0.75;
 
+/** A BM25 index as flat arrays: the terms, each one's posting count, bounds, and postings end to end. */
+export interface Bm25State {
+  terms: string[];
+  counts: Int32Array<ArrayBuffer>;
+  max_tf: Int32Array<ArrayBuffer>;
+  min_len: Float64Array<ArrayBuffer>;
+  docs: Int32Array<ArrayBuffer>;
+  tfs: Uint16Array<ArrayBuffer>;
+  lengths: Int32Array<ArrayBuffer>;
+  total_length: number;
+}
+
 export class Bm25 {
   private readonly terms = new Map<string, Postings>();
   /** Token count per document (grown by doubling). */
@@ -69,6 +81,55 @@ export class Bm25 {
       }
       p.add(doc, n, len);
     }
+  }
+
+  /** Everything it holds, as a few flat arrays (search/persist.ts saves them beside the base). */
+  exportState(): Bm25State {
+    const terms = [...this.terms.keys()];
+    let total = 0;
+    for (const p of this.terms.values()) total += p.length;
+    const counts = new Int32Array(terms.length);
+    const maxTf = new Int32Array(terms.length);
+    const minLen = new Float64Array(terms.length);
+    const docs = new Int32Array(total);
+    const tfs = new Uint16Array(total);
+    let at = 0;
+    terms.forEach((t, i) => {
+      const p = this.terms.get(t)!;
+      counts[i] = p.length;
+      maxTf[i] = p.maxTf;
+      minLen[i] = p.minLen;
+      docs.set(p.docs.subarray(0, p.length), at);
+      tfs.set(p.tfs.subarray(0, p.length), at);
+      at += p.length;
+    });
+    const lengths = this.lengths.slice(0, this.docs);
+    return { terms, counts, max_tf: maxTf, min_len: minLen, docs, tfs, lengths, total_length: this.totalLength };
+  }
+
+  /** Replaces its contents with an exported state, which it then owns: each term's arrays are views of the
+   * state's, exactly full, so a new document for a term copies them (Postings.grow) rather than overrun. */
+  importState(st: Bm25State): void {
+    const { terms, counts, docs, tfs } = st;
+    if (counts.length !== terms.length || docs.length !== tfs.length) throw new RangeError('bm25 state does not fit');
+    this.terms.clear();
+    let at = 0;
+    for (let i = 0; i < terms.length; i++) {
+      const p = new Postings();
+      const n = counts[i]!;
+      p.docs = docs.subarray(at, at + n);
+      p.tfs = tfs.subarray(at, at + n);
+      p.length = n;
+      p.maxTf = st.max_tf[i]!;
+      p.minLen = st.min_len[i]!;
+      at += n;
+      this.terms.set(terms[i]!, p);
+    }
+    if (at !== docs.length) throw new RangeError('bm25 state does not fit');
+    this.docs = st.lengths.length;
+    this.lengths = new Int32Array(Math.max(1024, this.docs));
+    this.lengths.set(st.lengths);
+    this.totalLength = st.total_length;
   }
 
   /** BM25 scores of the given documents (those holding no query term are left out). */

@@ -45,6 +45,17 @@ export class SearchIntake {
     if (!this.scheduled) this.schedule();
   }
 
+  /** The claim `i` places from the head (the i+1-th to be taken), or -1 past the end. */
+  at(i: number): number {
+    return this.head + i < this.end ? this.claims[this.head + i]! : -1;
+  }
+
+  /** Drops the next n claims without taking them (they are in an index restored from disk: search/persist.ts). */
+  skip(n: number): void {
+    this.head = Math.min(this.end, this.head + n);
+    if (this.head === this.end) this.head = this.end = 0;
+  }
+
   /** Indexes for at most `ms` milliseconds; returns whether claims are left. */
   runFor(ms: number): boolean {
     const stop = performance.now() + ms;

@@ -9,7 +9,7 @@ import type { LogEntry } from '../model/entries.js';
 import { EmbeddingQueue } from '../embeddings/queue.js';
 import type { EmbeddingPort } from '../embeddings/port.js';
 import type { SharedVectors } from '../store/shared-vectors.js';
-import { Bm25 } from './bm25.js';
+import { Bm25, type Bm25State } from './bm25.js';
 import { SearchIntake } from './intake.js';
 import { entityText, factText, renderPayload } from './text.js';
 import { tokenize } from '../model/tokenize.js';
@@ -28,8 +28,12 @@ export class SearchIndex implements DerivedIndex {
   readonly embeddings: EmbeddingQueue | null;
   /** Claims applied but not in BM25 yet. */
   readonly intake = new SearchIntake((c) => this.index(c));
-  private factsSeen = 0;
-  private entitiesSeen = 0;
+  /** Facts and entities handed to BM25 and the embedding queue so far (dense from 0). */
+  factsSeen = 0;
+  entitiesSeen = 0;
+  /** Claims taken in (from the intake) so far, and the last one's number (search/persist.ts checks it). */
+  taken = 0;
+  lastTaken = -1;
 
   constructor(
     private readonly s: ReadSnapshot,
@@ -82,6 +86,8 @@ export class SearchIndex implements DerivedIndex {
 
   /** Claim c into BM25, its fact (when new) and the entities added since into the embedding queue. */
   private index(c: number): void {
+    this.taken++;
+    this.lastTaken = c;
     const s = this.s;
     const f = s.claimFact[c]!;
     const payload = s.claimPayloadOf(c);
@@ -102,6 +108,31 @@ export class SearchIndex implements DerivedIndex {
       q?.addEntity(e);
     }
     this.entitiesSeen = n;
+  }
+
+  /**
+   * Takes a BM25 state restored from disk (search/persist.ts) in place of the first `taken` claims of the log:
+   * those leave the intake untaken, and the facts and entities they brought go to the embedding queue as if
+   * taken (those with a vector loaded at open are skipped there). The caller checked that the state is this log's.
+   */
+  restore(
+    facts: Bm25State,
+    entities: Bm25State,
+    taken: number,
+    lastTaken: number,
+    factsSeen: number,
+    entitiesSeen: number,
+  ): void {
+    this.intake.skip(taken - this.taken);
+    this.facts.importState(facts);
+    this.entities.importState(entities);
+    const q = this.embeddings;
+    for (let f = this.factsSeen; f < factsSeen; f++) q?.addFact(f);
+    for (let e = this.entitiesSeen; e < entitiesSeen; e++) q?.addEntity(e);
+    this.taken = taken;
+    this.lastTaken = lastTaken;
+    this.factsSeen = factsSeen;
+    this.entitiesSeen = entitiesSeen;
   }
 
   onEntry(_e: LogEntry): void {}
