@@ -1,7 +1,8 @@
 // Query frames: the focal entity's direct relationships plus a breadth-first expansion to `depth` hops
 // over active facts, and a narrative written from the claims.
 import { performance } from 'node:perf_hooks';
-import type { ExplainFrame, QueryFrame, ReachedEntity, Relationship } from '../types.js';
+import type { ExplainFrame, QueryFrame } from '../types.js';
+import { DirectRows, ReachedRows, writeNarrative } from './query-rows.js';
 import type { ReadContext } from './read.js';
 
 export interface QueryOptions {
@@ -10,8 +11,12 @@ export interface QueryOptions {
   max_entities?: number;
 }
 
-const fmt = (x: number) => (Math.round(x * 100) / 100).toString();
-
+/**
+ * The frame of entity e: its direct relationships, the entities within `depth` hops, a narrative. The walk
+ * runs now, over the index's typed columns, and keeps what it finds as numbers (query-rows.ts); the
+ * relationship and entity objects and the narrative are made when the caller first reads them (an explain
+ * frame makes them at once: its timing is theirs).
+ */
 export function buildFrame(
   rc: ReadContext,
   e: number,
@@ -26,131 +31,139 @@ export function buildFrame(
   let claimsExamined = 0;
 
   const t1 = performance.now();
-  const direct: Relationship[] = [];
-  for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
+  const direct = new DirectRows();
+  const claimCounts = s.factClaimCount;
+  const factS = s.factS;
+  const nextS = s.factNextS;
+  const nextO = s.factNextO;
+  for (let f = s.entityFirstFact[e]!; f >= 0; f = factS[f] === e ? nextS[f]! : nextO[f]!) {
     factsExamined++;
-    claimsExamined += s.factClaimCount[f]!;
-    const r = rc.relationship(f, e);
-    if (r) direct.push(r);
+    claimsExamined += claimCounts[f]!;
+    direct.add(rc, f, e);
   }
-  direct.sort(
-    (a, b) => b.confidence - a.confidence || b.source_count - a.source_count || (a.target.id < b.target.id ? -1 : 1),
-  );
+  direct.sort(s.entityIds);
+  let relationships = explain ? direct.relationships(rc, e) : undefined;
 
   const t2 = performance.now();
-  const reached: ReachedEntity[] = [];
+  const walk = expand(rc, e, depth, maxEntities);
+  factsExamined += walk.factsExamined;
+  const reached = walk.rows;
+  let entities = explain ? reached.entities(rc) : undefined;
+
+  const t3 = performance.now();
+  const focal = rc.summary(e);
+  let narrative = explain ? writeNarrative(rc, e, focal.claim_count, direct, reached, depth) : undefined;
+  const t4 = performance.now();
+  // Own enumerable accessors, in the order the frame's fields always had: JSON, spreads, deepEqual and Object.keys
+  // read them as the plain fields they stand for; a caller may still set them.
+  const frame: QueryFrame & { truncated?: boolean } = {
+    focal_entity: focal,
+    claim_count: focal.claim_count,
+    get direct_relationships() {
+      relationships ??= direct.relationships(rc, e);
+      return relationships;
+    },
+    set direct_relationships(v) {
+      relationships = v;
+    },
+    depth,
+    get entities() {
+      entities ??= reached.entities(rc);
+      return entities;
+    },
+    set entities(v) {
+      entities = v;
+    },
+    get narrative() {
+      narrative ??= writeNarrative(rc, e, focal.claim_count, direct, reached, depth);
+      return narrative;
+    },
+    set narrative(v) {
+      narrative = v;
+    },
+  };
+  if (walk.truncated) frame.truncated = true;
+  if (!explain) return frame;
+  return {
+    ...frame,
+    timing: { resolve_ms: t1 - t0, direct_ms: t2 - t1, expand_ms: t3 - t2, narrative_ms: t4 - t3, total_ms: t4 - t0 },
+    candidates: { facts_examined: factsExamined, claims_examined: claimsExamined, entities_examined: walk.seen },
+  };
+}
+
+/** Breadth-first from e over facts with a live claim, to `depth` hops or `maxEntities` entities. */
+function expand(
+  rc: ReadContext,
+  e: number,
+  depth: number,
+  maxEntities: number,
+): { rows: ReachedRows; factsExamined: number; seen: number; truncated: boolean } {
+  const s = rc.s;
+  const rows = new ReachedRows();
+  const { entity, via, distance, count } = rows;
+  const factS = s.factS;
+  const factO = s.factO;
+  const factSources = s.factSources;
+  const active = s.entityActive;
+  const live = rc.live;
+  const first = s.entityFirstFact;
+  const nextS = s.factNextS;
+  const nextO = s.factNextO;
+  // Each entity's facts in a row (adjacency.ts), then the facts added since the rows were made.
+  const adj = s.adjacency;
+  const rowStart = adj.start;
+  const rowFact = adj.fact;
+  const rowOther = adj.other;
+  const rowEntities = adj.entities;
   // Visited marks in the index's scratch array (a fresh epoch per expansion) rather than a Map per query.
   const seen = s.visitMarks();
   const epoch = s.nextVisitEpoch();
   seen[e] = epoch;
   let seenCount = 1;
-  let frontier = [e];
+  let factsExamined = 0;
+  /** v reached from u at hop d over fact f, unless seen or f has no live claim; true once truncated. */
+  const reach = (f: number, v: number, u: number, d: number): boolean => {
+    if (seen[v] === epoch || !(live ? factSources[f]! > 0 : rc.factHasLive(f))) return false;
+    seen[v] = epoch;
+    seenCount++;
+    entity.push(v);
+    via.push(u);
+    distance.push(d);
+    count.push(live ? active[v]! : rc.entityClaimCount(v));
+    return entity.length >= maxEntities;
+  };
   let truncated = false;
-  for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
-    const next: number[] = [];
-    for (const u of frontier) {
-      for (let f = s.firstFact(u); f >= 0; f = s.nextFact(f, u)) {
+  // The frontier of hop d is hop d-1's entities: [from, to) of `entity` (the focal entity for hop 1).
+  let from = 0;
+  let to = 0;
+  for (let d = 1; d <= depth && !truncated; d++) {
+    const end = entity.length;
+    for (let i = d === 1 ? -1 : from; i < (d === 1 ? 0 : to) && !truncated; i++) {
+      const u = i < 0 ? e : entity[i]!;
+      if (u < rowEntities) {
+        const last = rowStart[u + 1]!;
+        for (let j = rowStart[u]!; j < last; j++) {
+          factsExamined++;
+          if (reach(rowFact[j]!, rowOther[j]!, u, d)) {
+            truncated = true;
+            break;
+          }
+        }
+        if (truncated) break;
+      }
+      // The rest of u's list, as firstFact/nextFact walk it, over the columns themselves.
+      for (let f = adj.tail(u, first, factS, nextS, nextO), a = 0; f >= 0; f = a === u ? nextS[f]! : nextO[f]!) {
         factsExamined++;
-        const v = s.factS[f] === u ? s.factO[f]! : s.factS[f]!;
-        if (seen[v] === epoch || !rc.factHasLive(f)) continue;
-        seen[v] = epoch;
-        seenCount++;
-        next.push(v);
-        reached.push({
-          id: s.entityIds[v]!,
-          name: s.entityName[v]!,
-          type: s.entityType[v]!,
-          claim_count: rc.entityClaimCount(v),
-          distance: d,
-          via: s.entityIds[u]!,
-        });
-        if (reached.length >= maxEntities) {
+        a = factS[f]!;
+        if (reach(f, a === u ? factO[f]! : a, u, d)) {
           truncated = true;
           break;
         }
       }
-      if (truncated) break;
     }
-    frontier = next;
+    from = end;
+    to = entity.length;
+    if (from === to) break;
   }
-
-  const t3 = performance.now();
-  const focal = rc.summary(e);
-  const narrative = writeNarrative(rc, e, focal.name, focal.type, focal.claim_count, direct, reached, depth);
-  const t4 = performance.now();
-  const frame: QueryFrame & { truncated?: boolean } = {
-    focal_entity: focal,
-    claim_count: focal.claim_count,
-    direct_relationships: direct,
-    depth,
-    entities: reached,
-    narrative,
-  };
-  if (truncated) frame.truncated = true;
-  if (!explain) return frame;
-  return {
-    ...frame,
-    timing: { resolve_ms: t1 - t0, direct_ms: t2 - t1, expand_ms: t3 - t2, narrative_ms: t4 - t3, total_ms: t4 - t0 },
-    candidates: { facts_examined: factsExamined, claims_examined: claimsExamined, entities_examined: seenCount },
-  };
-}
-
-function writeNarrative(
-  rc: ReadContext,
-  focal: number,
-  name: string,
-  type: string,
-  claimCount: number,
-  direct: Relationship[],
-  reached: ReachedEntity[],
-  depth: number,
-): string {
-  if (direct.length === 0) return `${name} (${type}) has no active claims.`;
-  const s = rc.s;
-  const sources = new Set<number>();
-  for (let f = s.firstFact(focal); f >= 0; f = s.nextFact(f, focal)) {
-    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) if (rc.isLive(c)) sources.add(s.claimSource[c]!);
-  }
-  const parts: string[] = [];
-  parts.push(
-    `${name} (${type}) appears in ${claimCount} active claim${claimCount === 1 ? '' : 's'} from ${sources.size} source${sources.size === 1 ? '' : 's'}.`,
-  );
-  const shown = direct.slice(0, 5).map((r) => {
-    const verb = phrase(r.predicate);
-    const support = `${r.source_count} source${r.source_count === 1 ? '' : 's'}, confidence ${fmt(r.confidence)}`;
-    return r.direction === 'outgoing'
-      ? `${name} ${verb} ${r.target.name} (${support})`
-      : `${r.target.name} ${verb} ${name} (${support})`;
-  });
-  parts.push(
-    `${shown.join('; ')}${direct.length > 5 ? `; and ${direct.length - 5} more relationship${direct.length - 5 === 1 ? '' : 's'}` : ''}.`,
-  );
-  const corroborated = direct.filter((r) => r.source_count > 1).length;
-  if (corroborated)
-    parts.push(`${corroborated} of ${direct.length} relationships are corroborated by more than one source.`);
-  else parts.push('No relationship is corroborated by a second source yet.');
-  if (depth > 1 && reached.length) {
-    const byType = new Map<string, number>();
-    for (const r of reached) byType.set(r.type, (byType.get(r.type) ?? 0) + 1);
-    const mix = [...byType]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 4)
-      .map(([t, n]) => `${n} ${t}`)
-      .join(', ');
-    parts.push(`Within ${depth} hops it reaches ${reached.length} entities (${mix}).`);
-  }
-  return parts.join(' ');
-}
-
-/**
- * Predicate as a verb phrase: 'associated_with' -> 'is associated with', 'part_of' -> 'is part of',
- * 'interacts_with' and 'treats' stay as they are (already finite verbs).
- */
-function phrase(predicate: string): string {
-  const words = predicate.replace(/_/g, ' ');
-  const first = words.split(' ')[0]!;
-  if (/^(is|are|was|has|have|can|may)$/.test(first)) return words;
-  if (/(ed|en)$/.test(first)) return `is ${words}`;
-  if (/s$/.test(first)) return words;
-  return / (of|for|to|in|by|with|on|from)$/.test(words) ? `is ${words}` : words;
+  return { rows, factsExamined, seen: seenCount, truncated };
 }

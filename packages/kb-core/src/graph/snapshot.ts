@@ -4,6 +4,7 @@
 // walk them in tight loops; they are indexed by claim, fact or entity number and must not be written.
 import type { ClaimEntry } from '../model/entries.js';
 import type { Registry } from '../model/registry.js';
+import type { FactAdjacency } from './adjacency.js';
 import type { DerivedIndex } from './derived.js';
 import type { InquiryState } from './inquiries.js';
 
@@ -28,6 +29,15 @@ export interface ReadSnapshot {
   /** The entity's first fact, or -1; walk on with nextFact. */
   firstFact(e: number): number;
   nextFact(f: number, e: number): number;
+  /**
+   * The same lists as columns, for walks in tight loops: entityFirstFact[e] is firstFact(e); after fact f, e's
+   * list goes on at factNextS[f] when e is f's subject, else at factNextO[f] (-1 ends).
+   */
+  readonly entityFirstFact: Int32Array;
+  readonly factNextS: Int32Array;
+  readonly factNextO: Int32Array;
+  /** Each entity's facts in a row (adjacency.ts): over the facts of when it was made; walk on with tail(). */
+  readonly adjacency: FactAdjacency;
   /** Scratch marks for one expansion at a time, at least one per entity; pair with nextVisitEpoch(). */
   visitMarks(): Uint32Array;
   nextVisitEpoch(): number;

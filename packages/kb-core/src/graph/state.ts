@@ -8,6 +8,7 @@ import type { ClaimEntry, RetractEntry } from '../model/entries.js';
 import { provenanceOfRun, type ClaimRun } from '../model/claim-run.js';
 import { normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
+import { FactAdjacency } from './adjacency.js';
 import { addClaim, applyRetract, distinctActiveSources } from './apply.js';
 import { ClaimColumns } from './claim-columns.js';
 import { emptyClaimFields, type ClaimFields } from './claim-fields.js';
@@ -60,6 +61,8 @@ export class GraphState implements ReadSnapshot {
   emitCorroborated = true;
   /** Whether a copy may read through to this graph (see addReader); checked per applied entry. */
   private hasReaders = false;
+  /** Each entity's facts in a row (adjacency.ts), made for walks: a cache, not part of the index. */
+  private adjacencyRows: FactAdjacency | undefined = undefined;
   /** The claim being applied (refilled per claim; see claim-fields.ts). */
   private readonly fields: ClaimFields = emptyClaimFields();
 
@@ -155,6 +158,25 @@ export class GraphState implements ReadSnapshot {
   }
   nextFact(f: number, e: number): number {
     return this.facts.nextFact(f, e);
+  }
+  get entityFirstFact(): Int32Array {
+    return this.entities.firstFact.a;
+  }
+  get factNextS(): Int32Array {
+    return this.facts.nextS.a;
+  }
+  get factNextO(): Int32Array {
+    return this.facts.nextO.a;
+  }
+  /** Made on the first walk, and again when the facts added since are more than an eighth of those it covers. */
+  get adjacency(): FactAdjacency {
+    const n = this.facts.count;
+    let a = this.adjacencyRows;
+    if (a === undefined || n - a.facts > Math.max(1024, a.facts >> 3)) {
+      a = new FactAdjacency(n, this.entities.count, this.factS, this.factO);
+      this.adjacencyRows = a;
+    }
+    return a;
   }
   visitMarks(): Uint32Array {
     return this.entities.visitMarks();

@@ -1,0 +1,133 @@
+// Query frames whose rows are made when read (graph/query-rows.ts): on random graphs, live and as of a moment,
+// a frame must answer as the eager frame always did (written out below as the reference), and a frame read only
+// after later writes must answer as of its query.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { GraphState } from '../src/graph/state.js';
+import { buildFrame } from '../src/graph/query.js';
+import { ReadContext } from '../src/graph/read.js';
+import { Registry } from '../src/model/registry.js';
+import type { ClaimEntry } from '../src/model/entries.js';
+import type { QueryFrame, ReachedEntity, Relationship } from '../src/types.js';
+
+function lcg(seed: number) {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+/** The frame as buildFrame made it before its rows were lazy (objects made during the walk). */
+function reference(rc: ReadContext, e: number, depth: number, maxEntities = 10_000) {
+  const s = rc.s;
+  const direct: Relationship[] = [];
+  for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
+    const r = rc.relationship(f, e);
+    if (r) direct.push(r);
+  }
+  direct.sort(
+    (a, b) => b.confidence - a.confidence || b.source_count - a.source_count || (a.target.id < b.target.id ? -1 : 1),
+  );
+  const reached: ReachedEntity[] = [];
+  const seen = new Set([e]);
+  let frontier = [e];
+  let truncated = false;
+  for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
+    const next: number[] = [];
+    for (const u of frontier) {
+      for (let f = s.firstFact(u); f >= 0; f = s.nextFact(f, u)) {
+        const v = s.factS[f] === u ? s.factO[f]! : s.factS[f]!;
+        if (seen.has(v) || !rc.factHasLive(f)) continue;
+        seen.add(v);
+        next.push(v);
+        reached.push({ ...rc.summary(v), distance: d, via: s.entityIds[u]! });
+        if (reached.length >= maxEntities) {
+          truncated = true;
+          break;
+        }
+      }
+      if (truncated) break;
+    }
+    frontier = next;
+  }
+  return { focal_entity: rc.summary(e), direct, reached, truncated };
+}
+
+function entry(rnd: () => number, i: number, entities: number): ClaimEntry {
+  const a = Math.floor(rnd() * entities);
+  const b = rnd() < 0.05 ? a : Math.floor(rnd() * entities);
+  return {
+    kind: 'claim',
+    claim_id: `c${i}`,
+    subject: [`N${a}`, 'gene'],
+    predicate: [rnd() < 0.5 ? 'regulates' : 'part_of', 'association'],
+    object: [`N${b}`, 'gene'],
+    provenance: { source_type: 'literature', source_id: `s${Math.floor(rnd() * 30)}` },
+    confidence: Math.round((0.3 + rnd() * 0.7) * 100) / 100,
+  };
+}
+
+function same(frame: QueryFrame & { truncated?: boolean }, ref: ReturnType<typeof reference>, what: string): void {
+  assert.deepEqual(frame.focal_entity, ref.focal_entity, what);
+  assert.deepEqual(frame.direct_relationships, ref.direct, what);
+  assert.deepEqual(frame.entities, ref.reached, what);
+  assert.equal(frame.truncated ?? false, ref.truncated, what);
+}
+
+test('lazy query frames answer as the eager frames did, live and as of a moment, truncated or not', () => {
+  for (const seed of [1, 2, 3]) {
+    const rnd = lcg(seed);
+    const g = new GraphState(new Registry());
+    const entities = 60 + seed * 20;
+    for (let i = 0; i < 600; i++) {
+      // A walk halfway makes the entities' rows (adjacency.ts): the facts after it are walked on the lists' tails.
+      if (i === 300) buildFrame(new ReadContext(g, Infinity), 0, { depth: 1 }, false);
+      g.applyClaim(entry(rnd, i, entities), 1000 + i, null);
+    }
+    const middle = 1300;
+    g.applyRetract({ kind: 'retract', source_id: 's4', reason: 'x', cascade: true }, 2000, null);
+    g.applyRetract({ kind: 'retract', source_id: 's9', reason: 'x', cascade: false }, 2001, null);
+    for (const cutoff of [Infinity, middle, 2000.5]) {
+      const rc = new ReadContext(g, cutoff);
+      for (let e = 0; e < g.entityIds.length; e += 3) {
+        for (const depth of [0, 1, 2, 3]) {
+          const what = `seed ${seed} cutoff ${cutoff} entity ${e} depth ${depth}`;
+          same(buildFrame(rc, e, { depth }, false), reference(rc, e, depth), what);
+          if (e % 9 === 0) same(buildFrame(rc, e, { depth, max_entities: 7 }, false), reference(rc, e, depth, 7), what);
+        }
+      }
+      // The narrative and the explain frame are the lazy frame's, made at once.
+      const f = buildFrame(rc, 0, { depth: 2 }, false);
+      const x = buildFrame(rc, 0, { depth: 2 }, true);
+      assert.equal(f.narrative, x.narrative);
+      assert.deepEqual(
+        JSON.parse(JSON.stringify(f)),
+        JSON.parse(JSON.stringify({ ...x, timing: undefined, candidates: undefined })),
+      );
+    }
+  }
+});
+
+test('a lazy frame read after later writes answers as of its query', () => {
+  const rnd = lcg(7);
+  const g = new GraphState(new Registry());
+  for (let i = 0; i < 400; i++) g.applyClaim(entry(rnd, i, 50), 1000 + i, null);
+  const rc = new ReadContext(g, Infinity);
+  const frames = [0, 1, 2, 3, 4].map((e) => ({
+    frame: buildFrame(rc, e, { depth: 2 }, false),
+    ref: reference(rc, e, 2),
+  }));
+  const narratives = [0, 1, 2, 3, 4].map((e) => buildFrame(rc, e, { depth: 2 }, true).narrative);
+  // Writes that change what the frames hold: new claims on their facts and entities, retractions.
+  for (let i = 400; i < 700; i++) g.applyClaim(entry(rnd, i, 50), 2000 + i, null);
+  g.applyRetract({ kind: 'retract', source_id: 's2', reason: 'x', cascade: true }, 3000, null);
+  frames.forEach(({ frame, ref }, i) => {
+    same(frame, ref, `entity ${i}`);
+    assert.equal(frame.narrative, narratives[i]);
+  });
+  // A caller may still set a field of the frame.
+  const f = frames[0]!.frame;
+  f.entities = [];
+  assert.deepEqual(f.entities, []);
+});
