@@ -7,7 +7,7 @@
 //   npm run bench:pmo [-- --tasks 3|qed,median1 --seeds 3 --budget 10000 --strategies default,graph_ga,random_screen]
 // Prints one JSON document (progress on stderr). The full run (20 tasks x 3 seeds x 3 strategies x 10,000 calls)
 // takes hours on a 2-core machine.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,8 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '3' },
     budget: { type: 'string', default: '10000' },
     strategies: { type: 'string', default: 'default,graph_ga,random_screen' },
+    // After each task, the runs so far as JSON to this file: a long run that is stopped still leaves its figures.
+    partial: { type: 'string' },
   },
 });
 
@@ -141,6 +143,10 @@ for (const task of tasks) {
       );
     }
     results[task]![strategy] = runs;
+    if (values.partial) {
+      const state = { budget, seeds: seeds.length, load_average: loadavg().map(r4), runs: results };
+      writeFileSync(values.partial, `${JSON.stringify(state, null, 2)}\n`);
+    }
   }
   profile.dispose();
 }

@@ -9,6 +9,7 @@ import { FragmentLibrary } from '../generation/library.js';
 import { MUTATION_FAMILIES, Operators } from '../generation/operators.js';
 import type { Random } from '../generation/prng.js';
 import { parseSmiles, type Mol, type RDKit } from '../rdkit.js';
+import { reverseDirections, withoutDirections } from './bond-directions.js';
 import { MolGraph } from './mol-graph.js';
 
 const REACTION_FAMILIES = MUTATION_FAMILIES.filter((f) => f !== 'replace_side_chain' && f !== 'grow');
@@ -31,6 +32,10 @@ interface Cut {
 interface Piece {
   smiles: string;
   heavy: number;
+  /** The bond direction on its open bond, read from the piece (0: none; see ./bond-directions.ts). */
+  direction: number;
+  /** The SMILES with every bond direction reversed, written on first use. */
+  reversed?: string;
 }
 
 /** A ring cut: two ring bonds whose removal leaves exactly two pieces, each holding one end of each bond. */
@@ -158,9 +163,11 @@ export class GraphOperators {
       const bond = g.bonds[cut.bond]!;
       const atom = side === 0 ? bond.a : bond.b;
       const removed = new Set([cut.bond]);
+      const written = g.writePiece(atom, removed, [{ atom, order: 1, label: JOIN, replaces: cut.bond }]);
       piece = {
-        smiles: g.pieceSmiles(atom, removed, [{ atom, order: 1, label: JOIN, replaces: cut.bond }]),
+        smiles: written.smiles,
         heavy: g.heavyAtoms(g.component(atom, removed)),
+        direction: written.directions[0]!,
       };
       cut.pieces[side] = piece;
     }
@@ -196,7 +203,7 @@ export class GraphOperators {
       const py = this.piece(pb, y, iy);
       const n = px.heavy + py.heavy;
       if (n <= 5 || n >= target) continue;
-      const child = this.ok(`${px.smiles}.${py.smiles}`, rng, target);
+      const child = this.ok(`${px.smiles}.${joinable(px.direction, py)}`, rng, target);
       if (child) return child;
     }
     return null;
@@ -277,7 +284,7 @@ export class GraphOperators {
     const swap = rng.chance(0.5);
     const orders = [rng.chance(0.5) ? 2 : 1, rng.chance(0.5) ? 2 : 1];
     const write = (p: Parent, cut: RingCut, piece: RingPiece, labels: [number, number]) =>
-      p.graph.pieceSmiles(
+      p.graph.writePiece(
         piece.start,
         new Set(cut.bonds),
         [0, 1].map((k) => ({
@@ -289,7 +296,14 @@ export class GraphOperators {
       );
     const sx = write(pa, cx, px, [JOIN, JOIN + 1]);
     const sy = write(pb, cy, py, swap ? [JOIN + 1, JOIN] : [JOIN, JOIN + 1]);
-    return this.ok(`${sx}.${sy}`, rng, target, true);
+    // Per joined bond, the two sides' directions must be opposite: reverse one piece's when both joins say so,
+    // drop E/Z in both when the two joins disagree.
+    const yAt = swap ? [sy.directions[1]!, sy.directions[0]!] : sy.directions;
+    const clash = sx.directions.map((d, k) => (d !== 0 && yAt[k] !== 0 ? (d === yAt[k] ? 1 : -1) : 0));
+    const joined = clash.includes(1) ? (clash.includes(-1) ? null : reverseDirections(sy.smiles)) : sy.smiles;
+    const child =
+      joined === null ? `${withoutDirections(sx.smiles)}.${withoutDirections(sy.smiles)}` : `${sx.smiles}.${joined}`;
+    return this.ok(child, rng, target, true);
   }
 
   /** With probability `rate` a mutation of `smiles` (null when none works), else `smiles` itself. */
@@ -314,6 +328,17 @@ export class GraphOperators {
   dispose(): void {
     this.ops.dispose();
   }
+}
+
+/**
+ * The second piece's SMILES for joining at the open bond: both pieces' directions there must be opposite (each
+ * read from its own side), so the second is written with every direction reversed (which keeps all its E/Z)
+ * when they are equal.
+ */
+function joinable(first: number, second: Piece): string {
+  if (first === 0 || first !== second.direction) return second.smiles;
+  second.reversed ??= reverseDirections(second.smiles);
+  return second.reversed;
 }
 
 /** Jensen's ring_OK: no ring above 6 atoms, no allene in a ring, no double bond between atoms of 3- or 4-rings. */

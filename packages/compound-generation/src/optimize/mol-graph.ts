@@ -4,6 +4,7 @@
 // molecule when RDKit parses them, so joining is string concatenation and the child's single parse (which the
 // size rule and canonicalisation need anyway) is the only RDKit work per child.
 import type { Mol } from '../rdkit.js';
+import { bondDirections, type DoubleBondStereo, directionFrom, directionSymbol } from './bond-directions.js';
 
 // biome-ignore format: the periodic table reads best in rows
 const SYMBOLS = [
@@ -42,6 +43,8 @@ export interface GraphBond {
   a: number;
   b: number;
   order: number;
+  /** A double bond's E/Z (RDKit's cis/trans with its reference neighbours of `a` and `b`). */
+  stereo?: DoubleBondStereo;
 }
 
 /** An open bond of a piece: the atom it leaves from, its order and its ring-closure label. */
@@ -56,7 +59,7 @@ export interface Attachment {
 interface RdkitJson {
   molecules?: Array<{
     atoms?: Array<Partial<{ z: number; impHs: number; chg: number; nRad: number; isotope: number; stereo: string }>>;
-    bonds?: Array<{ atoms: [number, number]; bo?: number }>;
+    bonds?: Array<{ atoms: [number, number]; bo?: number; stereo?: string; stereoAtoms?: [number, number] }>;
   }>;
   defaults?: { atom?: Record<string, unknown>; bond?: Record<string, unknown> };
 }
@@ -99,7 +102,18 @@ export class MolGraph {
       bonds.push({ a: b.atoms[0], b: b.atoms[1], order });
     }
     if (atoms.some((a) => a.z < 1 || a.z >= SYMBOLS.length)) return null;
-    return new MolGraph(atoms, bonds);
+    const graph = new MolGraph(atoms, bonds);
+    (m.bonds ?? []).forEach((b, i) => {
+      if (bonds[i]!.order !== 2 || (b.stereo !== 'cis' && b.stereo !== 'trans') || !b.stereoAtoms) return;
+      // RDKit names one neighbour of each end; which end each belongs to is read from the graph.
+      const [s, t] = b.stereoAtoms;
+      const bonded = (x: number, y: number) => graph.adjacency[x]!.some((e) => graph.other(e, x) === y);
+      const { a, b: z } = bonds[i]!;
+      const atomsOf: [number, number] | null =
+        bonded(a, s) && bonded(z, t) ? [s, t] : bonded(a, t) && bonded(z, s) ? [t, s] : null;
+      if (atomsOf) bonds[i]!.stereo = { atoms: atomsOf, cis: b.stereo === 'cis' };
+    });
+    return graph;
   }
 
   other(bond: number, atom: number): number {
@@ -162,9 +176,21 @@ export class MolGraph {
    * labels with their bond orders. Atoms are written in Kekulé form (RDKit perceives aromaticity again when it
    * parses the child); an organic-subset atom whose hydrogens are its default ones is written bare, so RDKit
    * recounts them if a join changes its bonds, as Jensen's reaction-based joins do. Tetrahedral stereo is kept;
-   * double-bond (E/Z) stereo is not written (the piece's double bonds come out unspecified).
+   * so is a double bond's E/Z where the bond and a neighbour at each end are in the piece (./bond-directions.ts).
    */
   pieceSmiles(start: number, removed: ReadonlySet<number>, attachments: readonly Attachment[]): string {
+    return this.writePiece(start, removed, attachments).smiles;
+  }
+
+  /**
+   * pieceSmiles, and the bond direction written on each open bond (in `attachments` order; +1 '/', -1 '\', 0
+   * none): two pieces joined there must carry opposite ones, each read from its own side.
+   */
+  writePiece(
+    start: number,
+    removed: ReadonlySet<number>,
+    attachments: readonly Attachment[],
+  ): { smiles: string; directions: number[] } {
     const open = new Map<number, Attachment[]>();
     for (const t of attachments) {
       const list = open.get(t.atom) ?? [];
@@ -200,6 +226,10 @@ export class MolGraph {
       children.set(u, kids);
     };
     dfs(start);
+    const directions = bondDirections(this, visited, removed, attachments);
+    // A bond's symbol written from atom `from`: its order, or its direction when it carries one.
+    const symbol = (bond: number, from: number, order = this.bonds[bond]!.order) =>
+      order === 1 ? directionSymbol(directionFrom(this, directions, bond, from)) : BOND[order]!;
     const label = (n: number) => (n < 10 ? String(n) : `%${n}`);
     const out: string[] = [];
     const emit = (u: number) => {
@@ -211,18 +241,18 @@ export class MolGraph {
       // Closures are written in the order they were opened at the first atom met, then closed in any order.
       for (const c of closures.get(u) ?? []) {
         stated.push(c.bond);
-        ringParts.push(BOND[this.bonds[c.bond]!.order]! + label(c.label));
+        ringParts.push(symbol(c.bond, u) + label(c.label));
       }
       const opens = open.get(u) ?? [];
       for (const t of opens) {
         stated.push(t.replaces);
-        ringParts.push(BOND[t.order]! + label(t.label));
+        ringParts.push(symbol(t.replaces, u, t.order) + label(t.label));
       }
       const kids = children.get(u)!;
       for (const v of kids) stated.push(parentBond.get(v)!);
       out.push(this.atomToken(u, stated, pb !== undefined) + ringParts.join(''));
       kids.forEach((v, i) => {
-        const bond = BOND[this.bonds[parentBond.get(v)!]!.order]!;
+        const bond = symbol(parentBond.get(v)!, u);
         if (i < kids.length - 1) {
           out.push('(', bond);
           emit(v);
@@ -234,7 +264,10 @@ export class MolGraph {
       });
     };
     emit(start);
-    return out.join('');
+    return {
+      smiles: out.join(''),
+      directions: attachments.map((t) => (t.order === 1 ? directionFrom(this, directions, t.replaces, t.atom) : 0)),
+    };
   }
 
   /**
