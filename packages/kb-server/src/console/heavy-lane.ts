@@ -4,6 +4,13 @@
 // its sockets and answers the small requests that arrived meanwhile. A small request then waits at most the job
 // running when it came (~150-500 ms), never a whole burst. Jobs wait in arrival order; past the lane's bound the call
 // is refused at once, 429 `console_busy` with Retry-After (past a kind's own bound, 429 `busy`, the library's).
+//
+// One turn between two jobs is not enough when connections arrive together: Node (libuv) accepts one pending
+// connection per turn of a busy loop, the others wait in the kernel's accept queue. Forty searches sent at once
+// then left a small request's connection behind the ones still queued, accepted one per search: 5 s. So between
+// two jobs the lane keeps turning while the turn before accepted a connection or read a request (watch()), which
+// empties the accept queue in cheap turns; a new connection then waits at most the job running when it came.
+import type { Server } from 'node:http';
 import { KbBusyError } from '@evident/kb';
 import { kbServerError } from '../surface/error-codes.js';
 
@@ -14,12 +21,20 @@ export interface LaneSettings {
   retryAfterS: number;
 }
 
+/**
+ * Turns between two jobs at most: a turn accepts one connection, and a client holds at most 64 (the per-address cap),
+ * so a burst's queue empties well within; a steady flood of connections cannot hold the lane longer than this.
+ */
+const MAX_QUIET_TURNS = 256;
+
 export const LANE_DEFAULTS: LaneSettings = { maxWaiting: 64, retryAfterS: 1 };
 
 export class HeavyLane {
   private running = false;
   private readonly waiting: Array<() => void> = [];
   private readonly perKind = new Map<string, number>();
+  /** Connections accepted and requests read by the servers watched: a turn that saw one is followed by another. */
+  private arrivals = 0;
 
   constructor(private readonly settings: LaneSettings = LANE_DEFAULTS) {}
 
@@ -50,14 +65,38 @@ export class HeavyLane {
       try {
         return await work();
       } finally {
-        // The next job starts in a turn of its own: the sockets are read (and small requests answered) first.
-        setImmediate(() => this.next());
+        // The next job starts in a turn of its own, once a turn accepted no connection and read no request: the
+        // connections waiting to be accepted and the small requests are answered first.
+        this.turnUntilQuiet(MAX_QUIET_TURNS);
       }
     } finally {
       const left = (this.perKind.get(kind) ?? 1) - 1;
       if (left) this.perKind.set(kind, left);
       else this.perKind.delete(kind);
     }
+  }
+
+  /**
+   * Counts `server`'s accepted connections and requests, so that the lane lets the event loop turn until they stop
+   * coming before it starts its next job. The console's server is watched; a lane without one yields one turn.
+   */
+  watch(server: Server): void {
+    const arrived = () => {
+      this.arrivals++;
+    };
+    server.on('connection', arrived);
+    server.on('request', arrived);
+  }
+
+  /**
+   * Turns of the event loop, `left` at most, until one saw no arrival; then the next job. Arrivals are read in
+   * check phases: an immediate queued there runs after the next poll phase (where connections are accepted and
+   * requests read), while one queued from a poll phase (where a request's job may end) runs before it.
+   */
+  private turnUntilQuiet(left: number): void {
+    const turn = (seen: number, more: number) =>
+      setImmediate(() => (this.arrivals !== seen && more > 1 ? turn(this.arrivals, more - 1) : this.next()));
+    setImmediate(() => turn(this.arrivals, left));
   }
 
   private next(): void {

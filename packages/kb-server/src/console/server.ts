@@ -19,6 +19,7 @@ import { StartupError } from '../surface/open-base.js';
 import { consoleErrorHandler } from '../surface/errors.js';
 import type { Logger } from '../surface/logger.js';
 import { bearerGuard } from './auth.js';
+import { heavyLane } from './heavy-lane.js';
 import { registerRoutes } from './routes.js';
 import { registerReasoningRoutes } from './reasoning-routes.js';
 import { registerTopologyRoutes } from './topology-routes.js';
@@ -89,6 +90,8 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
   const answerError = consoleErrorHandler(bodyLimit);
   const app = createApp(options, limits, bodyLimit, answerError);
   capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
+  // Heavy calls wait, between two, until the connections and requests that came meanwhile are taken in.
+  heavyLane.watch(app.server);
   acceptJsonBodiesOnly(app);
   guardRouting(app, options, answerError);
   await registerOpenApi(app, options);
