@@ -138,8 +138,7 @@ export class EmbeddingQueue {
   status(untaken = 0): EmbeddingStatus {
     const pending = this.left() + this.inFlight + untaken;
     const { done, start } = this.work;
-    const elapsed = performance.now() - start;
-    const eta = pending === 0 || done === 0 || elapsed < ETA_AFTER_MS ? null : Math.round((pending * elapsed) / done);
+    const ms = performance.now() - start;
     return {
       provider: this.provider,
       model: this.port?.model ?? this.local.model,
@@ -148,7 +147,7 @@ export class EmbeddingQueue {
       pending,
       last_error: this.lastError,
       progress: pending === 0 ? 1 : done / (done + pending),
-      eta_ms: eta,
+      eta_ms: pending === 0 || done === 0 || ms < ETA_AFTER_MS ? null : Math.round((pending * ms) / done),
     };
   }
 
@@ -224,6 +223,9 @@ export class EmbeddingQueue {
       void this.shared.drop(this.embedderAt(this.generation - 2)).catch(() => undefined);
     this.facts.restart(this.factsKnown);
     this.entities.restart(this.entityCount());
+    // A pass over every vector is the catch-up's bulk: progress and ETA measure it alone (learning, cheaper
+    // per item, would make the rate look faster than the pass will go).
+    this.work = { done: 0, start: 0 };
   }
 
   /** When a fact was last added (performance.now()): the base is being written to. */
