@@ -53,6 +53,30 @@ export class MemoryGraph implements GraphWriter {
     yield* [...src];
   }
 
+  /** Node slots (positions among all nodes), kept until a node is created or deleted. */
+  private slots?: Map<GraphNode, number>;
+
+  private slotOf(): Map<GraphNode, number> {
+    if (!this.slots) {
+      this.slots = new Map();
+      for (const n of this.nodeMap.values()) this.slots.set(n, this.slots.size);
+    }
+    return this.slots;
+  }
+
+  nodeAt(slot: number): GraphNode {
+    this.slotOf();
+    this.bySlot ??= [...this.nodeMap.values()];
+    return this.bySlot[slot]!;
+  }
+
+  private bySlot?: GraphNode[];
+
+  adjacent(node: GraphNode, direction: Direction, types: readonly string[]): number[] {
+    const slot = this.slotOf();
+    return [...this.expand(node, direction, types)].map((r) => slot.get(r.start === node ? r.end : r.start)!);
+  }
+
   /** Slots are positions among all nodes (so relationship columns can name their ends); a label selects rows. */
   scanColumns(label: string | undefined, keys: readonly string[]): NodeColumns | undefined {
     const all = [...this.nodeMap.values()];
@@ -66,8 +90,7 @@ export class MemoryGraph implements GraphWriter {
   }
 
   scanRelationshipColumns(types: readonly string[], keys: readonly string[]): RelationshipColumns | undefined {
-    const slot = new Map<GraphNode, number>();
-    for (const n of this.nodeMap.values()) slot.set(n, slot.size);
+    const slot = this.slotOf();
     const rels = [...this.relMap.values()].filter((r) => types.length === 0 || types.includes(r.type));
     const columns = columnsOf(rels, keys);
     const type = columnsOf(
@@ -107,6 +130,8 @@ export class MemoryGraph implements GraphWriter {
   createNode(labels: readonly string[], properties: Properties): GraphNode {
     const node = new GraphNode(this.nextId++, [], {});
     this.nodeMap.set(node.id, node);
+    this.slots = undefined;
+    this.bySlot = undefined;
     this.out.set(node, new Set());
     this.in.set(node, new Set());
     this.stats.nodes_created++;
@@ -156,6 +181,8 @@ export class MemoryGraph implements GraphWriter {
     for (const r of [...(this.out.get(node) ?? []), ...(this.in.get(node) ?? [])]) this.deleteRelationship(r);
     for (const l of node.labels) this.byLabel.get(l)?.delete(node);
     this.nodeMap.delete(node.id);
+    this.slots = undefined;
+    this.bySlot = undefined;
     this.out.delete(node);
     this.in.delete(node);
     node.deleted = true;

@@ -5,7 +5,7 @@
 // (columnar-expand.ts). The Aggregate stays as its fallback, so a graph without the columns, or a value the
 // columns cannot answer exactly, runs the same plan row by row.
 import type { Expr } from '../ast.js';
-import type { ColumnFilter, ExpandItem, Item, Op, Side } from './operators.js';
+import { type ColumnFilter, type ExpandItem, type Item, inputsOf, mapInputs, type Op, type Side } from './operators.js';
 import { AGG_FNS, columnFilter, isCountOf, propOf, readsOnlyItems, splitAnd } from './rewrite.js';
 
 type ExpandOp = Extract<Op, { op: 'Expand' }>;
@@ -110,4 +110,77 @@ function expandItem(it: Item, e: ExpandOp): ExpandItem | undefined {
     if (key !== undefined) return { kind: 'agg', name, fn: fn as 'count', side, key };
   }
   return undefined;
+}
+
+/**
+ * `[NOT] EXISTS { (n)-[:T]->(:L) }` with n bound: the SemiApply's inner is an Expand from the argument row to a
+ * new node, filtered by its labels only → ExpandExists (adjacency and label slots, no row per neighbour).
+ */
+export function expandExists(op: Op): Op | undefined {
+  if (op.op !== 'SemiApply') return undefined;
+  const filter = op.inner.op === 'Filter' ? op.inner : undefined;
+  const e = filter ? filter.input : op.inner;
+  if (e.op !== 'Expand' || e.into || e.relBound || e.distinctFrom.length > 0) return undefined;
+  // The bound start is checked to be a node (ExpandExists does the same), on the argument row.
+  const start = e.input.op === 'Filter' ? e.input : undefined;
+  const onArgument = (start ? start.input : e.input).op === 'Argument';
+  const isNode = !start || start.predicates.every((p) => p.kind === 'isNode' && p.variable === e.from);
+  if (!onArgument || !isNode) return undefined;
+  const toLabels: string[] = [];
+  for (const p of filter?.predicates ?? []) {
+    if (p.kind !== 'labels' || p.variable !== e.to) return undefined;
+    toLabels.push(...p.labels);
+  }
+  const { from, direction, types } = e;
+  return {
+    op: 'ExpandExists',
+    input: op.input,
+    from,
+    direction,
+    types,
+    toLabels,
+    anti: op.anti,
+    inner: op.inner,
+    est: op.est,
+  };
+}
+
+/** The relationship variables some operator reads besides the Expand binding them (uniqueness checks, paths). */
+function readRels(op: Op, out: Set<string>): Set<string> {
+  if (op.op === 'Expand' || op.op === 'VarLengthExpand') for (const r of op.distinctFrom) out.add(r);
+  if (op.op === 'NamedPath') for (const r of op.rels) out.add(r);
+  if (op.op === 'ExpandCount') readRels(op.expand, out);
+  if (op.op === 'ExpandExists') readRels(op.inner, out);
+  for (const x of inputsOf(op)) readRels(x, out);
+  return out;
+}
+
+/**
+ * An Expand whose relationship is anonymous and read by nothing else goes by adjacency (far-end slots, no
+ * relationship object); labels filtered right after it are tested on the slots. Whole-plan: run last.
+ */
+export function adjacencyExpand(plan: Op): Op {
+  const read = readRels(plan, new Set());
+  const eligible = (e: Op): e is ExpandOp =>
+    e.op === 'Expand' &&
+    e.rel.startsWith(' ') &&
+    !read.has(e.rel) &&
+    !e.into &&
+    !e.relBound &&
+    e.distinctFrom.length === 0 &&
+    !e.adjacency;
+  const visit = (op: Op): Op => {
+    const o = mapInputs(op, visit);
+    if (o.op === 'Filter' && o.input.op === 'Expand' && o.input.adjacency) {
+      const e = o.input;
+      const labels = o.predicates.filter((p) => p.kind === 'labels' && p.variable === e.to);
+      if (labels.length === 0) return o;
+      const rest = o.predicates.filter((p) => !labels.includes(p));
+      const toLabels = [...e.adjacency!.toLabels, ...labels.flatMap((p) => (p.kind === 'labels' ? p.labels : []))];
+      const merged: Op = { ...e, adjacency: { toLabels }, est: o.est };
+      return rest.length === 0 ? merged : { ...o, input: merged };
+    }
+    return eligible(o) ? { ...o, adjacency: { toLabels: [] } } : o;
+  };
+  return visit(plan);
 }

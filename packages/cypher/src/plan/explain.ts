@@ -118,6 +118,11 @@ function details(op: Op): string {
       return `${op.names.join(', ')} = count(${details(op.expand)})`;
     case 'ColumnarExpandAggregate':
       return expandAggregate(op);
+    case 'ExpandExists': {
+      const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
+      const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+      return `${op.anti ? 'NOT ' : ''}(${v(op.from)})${l}[${types}]${r}(${op.toLabels.map((x) => `:${x}`).join('')})`;
+    }
   }
 }
 

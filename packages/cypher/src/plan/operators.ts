@@ -105,6 +105,11 @@ export type Op = Base &
         op: 'Expand';
         /** `rel` is bound before the MATCH: the expansion must follow that relationship. */
         relBound?: boolean;
+        /**
+         * `rel` is anonymous and nothing reads it: the far ends come from the graph's adjacency
+         * (GraphReader.adjacent, nodeAt), tested for `toLabels` on their slots before a node is built.
+         */
+        adjacency?: { toLabels: string[] };
       })
     | (ExpandFields & {
         op: 'VarLengthExpand';
@@ -194,6 +199,21 @@ export type Op = Base &
         bounded?: boolean;
         /** The same aggregation row by row, when the graph cannot give the columns. */
         fallback: Op;
+      }
+    /**
+     * SemiApply of a one-relationship pattern from a bound node to a new one with only labels on it
+     * (`WHERE [NOT] EXISTS { (n)-[:T]->(:L) }`): answered from the graph's adjacency (GraphReader.adjacent) and
+     * the labels' node slots, with no relationship or row per neighbour; by the SemiApply's `inner` otherwise.
+     */
+    | {
+        op: 'ExpandExists';
+        input: Op;
+        from: string;
+        direction: Direction;
+        types: string[];
+        toLabels: string[];
+        anti: boolean;
+        inner: Op;
       }
     /** count(*) of the rows `Expand`/`VarLengthExpand` would give, without building them. */
     | { op: 'ExpandCount'; input: Op; names: string[]; expand: Op }

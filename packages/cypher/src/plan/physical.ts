@@ -11,6 +11,7 @@ import { holds, nodeCheck, propsOf, usedBy, walkPaths } from './checks.js';
 import { columnarAggregate, columnScan } from './columnar.js';
 import { columnarExpandAggregate } from './columnar-expand.js';
 import { countExpansions, nodeCount } from './count.js';
+import { adjacentRows, existsRow } from './exists.js';
 import { aggregate, distinct, sort, top, union } from './holding.js';
 import type { NodeCheck, Op } from './operators.js';
 
@@ -93,7 +94,11 @@ export class Runner {
       case 'NodeIndexRangeSeek':
         return this.each(op.input, arg, (row) => this.rangeSeekRow(op, row));
       case 'Expand':
-        return this.each(op.input, arg, (row) => this.expandRow(op, row));
+        return this.each(
+          op.input,
+          arg,
+          (row) => (op.adjacency && adjacentRows(this, op, row)) || this.expandRow(op, row),
+        );
       case 'VarLengthExpand':
         return this.each(op.input, arg, (row) => this.varLengthRow(op, row));
       case 'Unwind':
@@ -106,6 +111,8 @@ export class Runner {
         return this.map(op.input, arg, (row) => this.projectRow(op, row));
       case 'SemiApply':
         return this.map(op.input, arg, (row) => this.semiApplyRow(op, row));
+      case 'ExpandExists':
+        return this.map(op.input, arg, (row) => existsRow(this, op, row));
       case 'NamedPath':
         return this.map(op.input, arg, (row) => this.namedPathRow(op, row));
       case 'Skip':
@@ -204,6 +211,7 @@ export class Runner {
       if (r.deleted || used?.has(r) || (only !== undefined && r !== only)) continue;
       const other = r.start === from ? r.end : r.start;
       if (op.into && other !== target) continue;
+      if (op.adjacency && !op.adjacency.toLabels.every((l) => other.labels.includes(l))) continue;
       const out = with1(row, op.rel, r);
       if (!op.into) setOwn(out, op.to, other);
       yield out;

@@ -7,6 +7,8 @@
 // - an aggregation over one node scan whose filters compare `n.key` with known values → ColumnarAggregate
 //   (projection pruning: only the columns it reads are scanned); over one relationship pattern with nothing
 //   before it → ColumnarExpandAggregate (expand-rewrite.ts: relationship and node columns, no row per match);
+// - a pattern predicate over one relationship to a node with only labels → ExpandExists (adjacency by type);
+// - last, over the whole plan: an Expand whose anonymous relationship nothing reads goes by adjacency;
 // - a projection that only renames a row to the names it already has is dropped;
 // - a Sort whose every row goes to the result is marked bounded (it stops at max_rows before sorting).
 // Predicate push-down (conjuncts placed where their variables are bound, equality on an indexed property as
@@ -15,14 +17,14 @@ import { children, findAggregates } from '../aggregate.js';
 import type { Expr } from '../ast.js';
 import { isAggregate } from '../interpret/project.js';
 import { type ColumnFilter, type ColumnItem, type Item, mapInputs, type Op, type Predicate } from './operators.js';
-import { columnarExpand } from './expand-rewrite.js';
+import { adjacencyExpand, columnarExpand, expandExists } from './expand-rewrite.js';
 import { mapExpr, varsOf } from './exprs.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
 
 export function rewrite(op: Op): Op {
   // Twice: a rule can open the way for one below it (a projection narrowed for a sort can then read columns).
-  const out = bottomUp(bottomUp(op));
+  const out = adjacencyExpand(bottomUp(bottomUp(op)));
   return out.op === 'ProduceResults' ? { ...out, input: markBounded(out.input) } : out;
 }
 
@@ -41,6 +43,7 @@ const RULES: ((op: Op) => Op | undefined)[] = [
   nodeCount,
   columnar,
   columnarExpand,
+  expandExists,
   expandCount,
   prune,
 ];

@@ -275,6 +275,33 @@ export class KbCypherGraph implements GraphReader {
     return want;
   }
 
+  /** The node of entity `e` (slots are entity indexes). */
+  nodeAt(e: number): GraphNode {
+    return this.node(e);
+  }
+
+  private far = new Int32Array(64);
+
+  /** The far ends (entity indexes) of the node's live facts in `direction` of `types`: no relationship objects. */
+  adjacent(node: GraphNode, direction: Direction, types: readonly string[]): ArrayLike<number> {
+    const s = this.rc.s;
+    const e = node.id;
+    const want = types.length === 0 ? undefined : this.predicateCodes(types);
+    let n = 0;
+    for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
+      const out = s.factS[f] === e;
+      if (direction === 'out' ? !out : direction === 'in' ? s.factO[f] !== e : false) continue;
+      if ((want && want[s.factP[f]!] !== 1) || !this.rc.factHasLive(f)) continue;
+      if (n === this.far.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(this.far);
+        this.far = grown;
+      }
+      this.far[n++] = out ? s.factO[f]! : s.factS[f]!;
+    }
+    return this.far.subarray(0, n);
+  }
+
   *expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship> {
     const s = this.rc.s;
     const e = node.id;

@@ -1,0 +1,95 @@
+// Expansions by adjacency: the graph's far ends of a node's relationships as node slots (GraphReader.adjacent),
+// no relationship object per neighbour, and the slots of the labels' nodes (GraphReader.scanColumns(label, [])
+// rows, read once per query). ExpandExists answers `WHERE [NOT] EXISTS { (n)-[:T]->(:L) }` from them; an Expand
+// whose anonymous relationship nothing reads builds only the far nodes its labels keep (GraphReader.nodeAt).
+// Without them, the SemiApply's inner plan or the Expand runs as before.
+import { lookup, type Row } from '../eval.js';
+import { GraphNode, setOwn } from '../values.js';
+import type { Op } from './operators.js';
+import type { Runner } from './physical.js';
+
+type ExistsOp = Extract<Op, { op: 'ExpandExists' }>;
+
+/** Per runner (one query): the node slots carrying every one of some labels, or null when the graph cannot say. */
+const memberships = new WeakMap<Runner, Map<string, Uint8Array | null>>();
+
+function members(runner: Runner, labels: string[]): Uint8Array | null {
+  let cache = memberships.get(runner);
+  if (!cache) {
+    cache = new Map();
+    memberships.set(runner, cache);
+  }
+  const key = labels.join('\u0000');
+  let m = cache.get(key);
+  if (m !== undefined) return m;
+  m = null;
+  const g = runner.ctx.graph;
+  for (const [i, label] of labels.entries()) {
+    const c = g.scanColumns?.(label, []);
+    if (!c?.rows) {
+      m = null;
+      break;
+    }
+    m ??= new Uint8Array(c.size);
+    if (m.length !== c.size) {
+      m = null;
+      break;
+    }
+    const rows = c.rows;
+    for (let k = 0; k < rows.length; k++) if (m[rows[k]!] === i) m[rows[k]!] = i + 1;
+  }
+  if (m) for (let s = 0; s < m.length; s++) m[s] = m[s] === labels.length ? 1 : 0;
+  cache.set(key, m);
+  return m;
+}
+
+export function existsRow(runner: Runner, op: ExistsOp, row: Row): Row | undefined {
+  const from = lookup(row, op.from);
+  // Not a node (null): the pattern matches nothing.
+  if (!(from instanceof GraphNode)) return op.anti ? row : undefined;
+  const slots = runner.ctx.graph.adjacent?.(from, op.direction, op.types);
+  const m = slots && op.toLabels.length > 0 ? members(runner, op.toLabels) : undefined;
+  let found = false;
+  if (!slots || m === null) {
+    for (const _ of runner.rows(op.inner, row)) {
+      found = true;
+      break;
+    }
+  } else if (!m) found = slots.length > 0;
+  else {
+    for (let i = 0; i < slots.length; i++) {
+      if (m[slots[i]!] === 1) {
+        found = true;
+        break;
+      }
+    }
+  }
+  return found !== op.anti ? row : undefined;
+}
+
+/**
+ * The rows of an adjacency Expand on one input row, or undefined when the graph has no adjacency (the caller
+ * expands relationships instead).
+ */
+export function adjacentRows(runner: Runner, op: Extract<Op, { op: 'Expand' }>, row: Row): Row[] | undefined {
+  const g = runner.ctx.graph;
+  const from = lookup(row, op.from);
+  if (!(from instanceof GraphNode)) return [];
+  if (!g.nodeAt || !g.adjacent) return undefined;
+  const found = g.adjacent(from, op.direction, op.types);
+  if (!found) return undefined;
+  const labels = op.adjacency?.toLabels ?? [];
+  const m = labels.length > 0 ? members(runner, labels) : undefined;
+  const out: Row[] = [];
+  const slots = Int32Array.from(found);
+  for (let i = 0; i < slots.length; i++) {
+    runner.ctx.budget.tick();
+    if (m && m[slots[i]!] !== 1) continue;
+    const n = g.nodeAt(slots[i]!);
+    if (m === null && !labels.every((l) => n.labels.includes(l))) continue;
+    const r = { ...row };
+    setOwn(r, op.to, n);
+    out.push(r);
+  }
+  return out;
+}
