@@ -115,11 +115,8 @@ export class Bm25 {
     this.terms.clear();
     let at = 0;
     for (let i = 0; i < terms.length; i++) {
-      const p = new Postings();
       const n = counts[i]!;
-      p.docs = docs.subarray(at, at + n);
-      p.tfs = tfs.subarray(at, at + n);
-      p.length = n;
+      const p = new Postings(docs.subarray(at, at + n), tfs.subarray(at, at + n), n);
       p.maxTf = st.max_tf[i]!;
       p.minLen = st.min_len[i]!;
       at += n;

@@ -76,7 +76,11 @@ function readArray<T extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer> 
   make: new (b: ArrayBuffer) => T,
 ): T {
   const buf = readFileSync(path);
-  return new make(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
+  // A file's own buffer (readFileSync allocates one per file) is used in place; a pooled or unaligned one is copied.
+  const whole = buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength;
+  return new make(
+    (whole ? buf.buffer : buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)) as ArrayBuffer,
+  );
 }
 
 function readState(dir: string, name: string, totalLength: number): Bm25State {

@@ -4,9 +4,12 @@
 // order, so an append is the rule and an insertion (a claim's payload adding words to an older fact) the exception.
 
 export class Postings {
-  docs = new Int32Array(4);
-  tfs = new Uint16Array(4);
-  length = 0;
+  /** Empty, or (a BM25 state restored from disk: Bm25.importState) holding its first `length` entries already. */
+  constructor(
+    public docs = new Int32Array(4),
+    public tfs = new Uint16Array(4),
+    public length = 0,
+  ) {}
   /** Largest count in one document, and shortest length of a document holding the term when it was added
    * (lengths only grow): together they bound the term's BM25 contribution (see Bm25.upperBound). */
   maxTf = 0;
