@@ -76,10 +76,14 @@ async function ingestAndQuery(path: string) {
   // The search stage's work after the commits (BM25 intake, learning, the local vectors), waited for, so the
   // queries and the reasoning calls below time a settled base, as one that has been running is.
   const s0 = performance.now();
+  const c0 = process.cpuUsage();
   await db.embeddingsReady();
   const searchSettleMs = performance.now() - s0;
+  // This process's CPU (every thread) over the same span: the figure to compare when the machine is shared.
+  const settleCpu = process.cpuUsage(c0);
+  const searchSettleCpuMs = (settleCpu.user + settleCpu.system) / 1000;
   const after = await queryAndReopen(db, path, N, QUERIES);
-  return { rate, ingested, duplicates, searchSettleMs, after };
+  return { rate, ingested, duplicates, searchSettleMs, searchSettleCpuMs, after };
 }
 
 async function main() {
@@ -90,7 +94,7 @@ async function main() {
 
     // In a function of its own, so that the closed base it ingested is garbage before the reasoning calls are
     // timed on a fresh open (two bases' indexes in one heap make a what-if copy's garbage collection the figure).
-    const { rate, ingested, duplicates, searchSettleMs, after } = await ingestAndQuery(path);
+    const { rate, ingested, duplicates, searchSettleMs, searchSettleCpuMs, after } = await ingestAndQuery(path);
     // The reasoning calls, on the base reopened after the RSS figure was taken (a what-if view holds a copy),
     // once its search stage has taken in the log again (BM25; vectors and learner are loaded from disk).
     const reasoning = await (async () => {
@@ -119,6 +123,7 @@ async function main() {
           query_depth2_p50_us: after.query_depth2_p50_us,
           query_depth2_p99_us: after.query_depth2_p99_us,
           search_settle_ms: Math.round(searchSettleMs),
+          search_settle_cpu_ms: Math.round(searchSettleCpuMs),
           open_ms: after.open_ms,
           rss_mb: after.rss_mb,
           reopened_claims: after.reopened_claims,
