@@ -85,12 +85,21 @@ test('lazy query frames answer as the eager frames did, live and as of a moment,
       if (i === 300) buildFrame(new ReadContext(g, Infinity), 0, { depth: 1 }, false);
       g.applyClaim(entry(rnd, i, entities), 1000 + i, null);
     }
+    // One fact with many claims (more than 32: the distinct sources go through a Map).
+    for (let k = 0; k < 45; k++) {
+      const c = entry(rnd, 700 + k, entities);
+      c.subject = ['N1', 'gene'];
+      c.object = ['N2', 'gene'];
+      c.predicate = ['regulates', 'association'];
+      c.provenance = { source_type: 'literature', source_id: `s${k % 33}` };
+      g.applyClaim(c, 1100 + k, null);
+    }
     const middle = 1300;
     g.applyRetract({ kind: 'retract', source_id: 's4', reason: 'x', cascade: true }, 2000, null);
     g.applyRetract({ kind: 'retract', source_id: 's9', reason: 'x', cascade: false }, 2001, null);
     for (const cutoff of [Infinity, middle, 2000.5]) {
       const rc = new ReadContext(g, cutoff);
-      for (let e = 0; e < g.entityIds.length; e += 3) {
+      for (let e = 0; e < g.entityIds.length; e += e < 12 ? 1 : 3) {
         for (const depth of [0, 1, 2, 3]) {
           const what = `seed ${seed} cutoff ${cutoff} entity ${e} depth ${depth}`;
           same(buildFrame(rc, e, { depth }, false), reference(rc, e, depth), what);

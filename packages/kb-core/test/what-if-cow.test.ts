@@ -22,10 +22,12 @@ test('a copy-on-write column reads as a full copy does under writes, growth and 
     const rnd = lcg(seed);
     const col = new I32Column(-1);
     for (let i = 0; i < 9000 + seed * 700; i++) col.push(Math.floor(rnd() * 1000));
-    const holder = { col, marks: new Float64Array(5000).fill(0.5) };
+    const names = Array.from({ length: 3000 + seed * 100 }, (_, i) => `name${i}`);
+    const holder = { col, marks: new Float64Array(5000).fill(0.5), names };
     const original = col.a.slice();
     const marks = holder.marks.slice();
-    const full = { a: col.a.slice(), n: col.n, marks: holder.marks.slice() };
+    const namesBefore = names.slice();
+    const full = { a: col.a.slice(), n: col.n, marks: holder.marks.slice(), names: names.slice() };
     const copied = cloneIndex(holder, new Set(), { copyOnWrite: true });
     const c = copied.copy;
     assert.ok(copied.attached);
@@ -48,6 +50,18 @@ test('a copy-on-write column reads as a full copy does under writes, growth and 
         const j = i % 5000;
         c.marks[j] = step / 7;
         full.marks[j] = step / 7;
+      } else if (r < 0.45) {
+        // a list of strings: items set, pushed, read, its length
+        const j = i % (full.names.length + 3);
+        if (rnd() < 0.5) {
+          c.names.push(`p${step}`);
+          full.names.push(`p${step}`);
+        } else if (j < full.names.length) {
+          c.names[j] = `w${step}`;
+          full.names[j] = `w${step}`;
+        }
+        assert.equal(c.names[j], full.names[j]);
+        assert.equal(c.names.length, full.names.length);
       } else assert.equal(c.col.a[i], full.a[i]);
       assert.equal(c.col.a.length, full.a.length);
     }
@@ -55,12 +69,18 @@ test('a copy-on-write column reads as a full copy does under writes, growth and 
     for (let i = 0; i < full.a.length; i++) assert.equal(c.col.a[i], full.a[i]);
     assert.deepEqual([...c.col.a.subarray(0, full.n)], [...full.a.subarray(0, full.n)]);
     assert.deepEqual([...c.marks], [...full.marks]);
+    assert.ok(Array.isArray(c.names));
+    assert.deepEqual([...c.names], full.names);
+    assert.deepEqual(c.names.slice(-3), full.names.slice(-3));
+    assert.equal(c.names.indexOf(full.names.at(-1)!), full.names.lastIndexOf(full.names.at(-1)!));
+    assert.deepEqual(names, namesBefore, 'the original list is untouched');
     assert.deepEqual(col.a, original, 'the original column is untouched');
     assert.deepEqual(holder.marks, marks);
     copied.detach();
     assert.equal(copied.attached, false);
     assert.ok(c.col.a instanceof Int32Array && ArrayBuffer.isView(c.col.a));
     assert.deepEqual([...c.col.a.subarray(0, full.n)], [...full.a.subarray(0, full.n)]);
+    assert.deepEqual(c.names, full.names);
   }
 });
 
@@ -85,7 +105,7 @@ test('whatIf with random claims added (copy-on-write) answers as the base does a
       const sources = Array.from({ length: 40 }, (_, i) => `s${i}`);
       // More claims than a page (4,096 rows), so that the writes land in several pages and many stay shared.
       const base: ClaimInput[] = [];
-      for (let i = 0; i < 9000; i++) base.push(randomClaim(rnd, 700, sources, 'literature'));
+      for (let i = 0; i < 9000; i++) base.push(randomClaim(rnd, 1500, sources, 'literature'));
       for (let i = 0; i < base.length; i += 3000) await db.ingestBatch(base.slice(i, i + 3000));
       // Added: known and new entities, known and new sources, duplicates and corroborations of stored claims.
       const added: ClaimInput[] = [];
@@ -97,15 +117,15 @@ test('whatIf with random claims added (copy-on-write) answers as the base does a
             ...base[Math.floor(rnd() * base.length)]!,
             provenance: { source_type: 'database', source_id: `new${i % 7}` },
           });
-        else added.push(randomClaim(rnd, 760, [...sources, 'w1', 'w2'], r < 0.6 ? 'literature' : 'experiment'));
+        else added.push(randomClaim(rnd, 1560, [...sources, 'w1', 'w2'], r < 0.6 ? 'literature' : 'experiment'));
       }
       const retract = seed === 17 ? ['s3', 's11'] : [];
-      const names = Array.from({ length: 25 }, () => `N${Math.floor(rnd() * 760)}`);
+      const names = Array.from({ length: 25 }, () => `N${Math.floor(rnd() * 1560)}`);
       const read = async (
         x: Pick<typeof db, 'stats' | 'listEntities' | 'query' | 'consensus' | 'fragile' | 'getEntity'>,
       ) => ({
         stats: (({ claim_count, entity_count }) => ({ claim_count, entity_count }))(await x.stats()),
-        entities: await x.listEntities({ limit: 2000 }),
+        entities: await x.listEntities({ limit: 5000 }),
         frames: await Promise.all(
           names.map((n) =>
             x.query(n, { depth: 2 }).then(

@@ -11,7 +11,7 @@
 // its owner calls the handle's detach() first, which copies what the overlays and columns still read.
 // Hand-written: structuredClone drops prototypes, and the clone libraries on npm do not keep both prototypes
 // and typed-array identity at this size without an object per element.
-import { CowArray, type TypedArray } from './cow-array.js';
+import { CowArray, CowList, type TypedArray } from './cow-array.js';
 import { OverlayMap } from './overlay-map.js';
 
 export interface IndexCopy<T> {
@@ -32,7 +32,7 @@ export function cloneIndex<T extends object>(
 ): IndexCopy<T> {
   let memo: Map<object, unknown> | null = new Map<object, unknown>();
   const overlays: Array<OverlayMap<unknown, unknown>> = [];
-  const cows: CowArray[] = [];
+  const cows: Array<CowArray | CowList> = [];
   /** A typed array held by an object's property, under copyOnWrite: one CowArray per original array. */
   const cowOf = (a: TypedArray): CowArray => {
     let cow = memo!.get(a) as CowArray | undefined;
@@ -41,6 +41,16 @@ export function cloneIndex<T extends object>(
       memo!.set(a, cow);
       cows.push(cow);
     }
+    return cow;
+  };
+  /** A long list of primitives held by an object's property, under copyOnWrite (short ones are sliced). */
+  const cowListOf = (a: unknown[]): CowList | undefined => {
+    const seen = memo!.get(a);
+    if (seen !== undefined) return seen instanceof CowList ? seen : undefined;
+    if (a.length < 1024 || !CowList.fits(a)) return undefined;
+    const cow = new CowList(a);
+    memo!.set(a, cow);
+    cows.push(cow);
     return cow;
   };
   const lift = (v: unknown) => clone(v);
@@ -111,6 +121,16 @@ export function cloneIndex<T extends object>(
         Object.defineProperty(c, key, {
           get: () => cow.get(),
           set: (a: TypedArray) => cow.set(a),
+          enumerable: d.enumerable,
+          configurable: true,
+        });
+        continue;
+      }
+      const list = options.copyOnWrite && Array.isArray(x) ? cowListOf(x) : undefined;
+      if (list !== undefined) {
+        Object.defineProperty(c, key, {
+          get: () => list.get(),
+          set: (a: unknown[]) => list.set(a),
           enumerable: d.enumerable,
           configurable: true,
         });

@@ -152,3 +152,110 @@ export class CowArray {
     return proxy;
   }
 }
+
+/**
+ * A list of a copy (a JS array of strings or numbers: entity ids, names, types, source ids), as CowArray is a
+ * column: the original's items read through, items written before its end kept in a Map, items past its end
+ * (what the apply pushes) in a tail of the copy's own; a list read through more than a thirty-second of its
+ * length times becomes the copy's own array. Array methods called on it work through its traps (they are
+ * generic), so a push is three trapped steps: fine for the few the apply makes.
+ */
+export class CowList {
+  #base: unknown[];
+  #changed: Map<number, unknown> | null = null;
+  #tail: unknown[] = [];
+  #own: unknown[] | null = null;
+  #proxy: unknown[] | null = null;
+  #budget: number;
+
+  constructor(base: unknown[]) {
+    this.#base = base;
+    this.#budget = Math.max(4096, base.length >> 5);
+  }
+
+  /** Whether every item of a list is a primitive (only such lists are read through). */
+  static fits(a: unknown[]): boolean {
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i];
+      if (typeof x === 'object' ? x !== null : typeof x === 'function') return false;
+    }
+    return true;
+  }
+
+  get attached(): boolean {
+    return this.#own === null;
+  }
+
+  get(): unknown[] {
+    if (this.#own !== null) return this.#own;
+    this.#proxy ??= this.makeProxy();
+    return this.#proxy;
+  }
+
+  set(a: unknown[]): void {
+    this.#own = a;
+    this.#changed = null;
+    this.#tail = [];
+  }
+
+  detach(): unknown[] {
+    if (this.#own !== null) return this.#own;
+    const own = this.#base.concat(this.#tail);
+    if (this.#changed !== null) for (const [i, v] of this.#changed) own[i] = v;
+    this.set(own);
+    return own;
+  }
+
+  private get length(): number {
+    return this.#base.length + this.#tail.length;
+  }
+
+  private read(i: number): unknown {
+    if (--this.#budget < 0) return this.detach()[i];
+    const changed = this.#changed;
+    if (changed?.has(i)) return changed.get(i);
+    const n = this.#base.length;
+    return i < n ? this.#base[i] : this.#tail[i - n];
+  }
+
+  private write(i: number, v: unknown): void {
+    const n = this.#base.length;
+    if (i >= n) this.#tail[i - n] = v;
+    else {
+      this.#changed ??= new Map();
+      this.#changed.set(i, v);
+    }
+  }
+
+  private makeProxy(): unknown[] {
+    return new Proxy(this.#base, {
+      get: (t, key) => {
+        if (this.#own !== null) return Reflect.get(this.#own, key);
+        const i = indexOf(key);
+        if (i >= 0) return i < this.length ? this.read(i) : undefined;
+        if (key === 'length') return this.length;
+        // Methods (Array.prototype's, generic) and the iterator, which then read through these traps.
+        return Reflect.get(t, key);
+      },
+      set: (_t, key, v) => {
+        if (this.#own !== null) return Reflect.set(this.#own, key, v);
+        const i = indexOf(key);
+        if (i >= 0) this.write(i, v);
+        else if (key === 'length' && typeof v === 'number' && v >= this.#base.length)
+          this.#tail.length = v - this.#base.length;
+        else Reflect.set(this.detach(), key, v);
+        return true;
+      },
+      has: (_t, key) => {
+        if (this.#own !== null) return Reflect.has(this.#own, key);
+        const i = indexOf(key);
+        return i >= 0 ? i < this.length : Reflect.has(this.#base, key);
+      },
+      // Anything else (keys, descriptors, definitions, deletions) is the copy's own array's.
+      ownKeys: () => Reflect.ownKeys(this.detach()),
+      getOwnPropertyDescriptor: (_t, key) => Reflect.getOwnPropertyDescriptor(this.detach(), key),
+      defineProperty: (_t, key, d) => Reflect.defineProperty(this.detach(), key, d),
+      deleteProperty: (_t, key) => Reflect.deleteProperty(this.detach(), key),
+    });
+  }
+}

@@ -10,6 +10,10 @@ import type { ReadContext } from './read.js';
 
 const fmt = (x: number) => (Math.round(x * 100) / 100).toString();
 
+/** Scratch for DirectRows.add: a fact's distinct sources and each one's best confidence. */
+const scratchSources: number[] = [];
+const scratchBest: number[] = [];
+
 /** The focal entity's facts with live claims at query time, and the order they are shown in. */
 export class DirectRows {
   readonly fact: number[] = [];
@@ -32,43 +36,74 @@ export class DirectRows {
     const s = rc.s;
     const claims = this.claims;
     const start = claims.length;
-    const next = s.claimNextInFact;
     const conf = s.claimConf;
     const status = s.claimStatus;
     const live = rc.live;
-    let combined = 0;
-    let sources = 0;
     if (s.factClaimCount[f] === 1) {
       const c = s.factFirst[f]!;
       if (!(live ? status[c] === ACTIVE : rc.isLive(c))) return;
       claims.push(c);
-      combined = conf[c]!;
-      sources = 1;
-    } else {
-      // Each source counted once, with its most confident claim, in the order sources first appear (the
-      // product's order, so the float result is the one a Map in that order gives).
-      const src = s.claimSource;
-      const best = new Map<number, number>();
-      for (let c = s.factFirst[f]!; c >= 0; c = next[c]!) {
-        if (!(live ? status[c] === ACTIVE : rc.isLive(c))) continue;
-        claims.push(c);
-        const k = src[c]!;
-        const prev = best.get(k);
-        if (prev === undefined || conf[c]! > prev) best.set(k, conf[c]!);
-      }
-      if (claims.length === start) return;
-      let miss = 1;
-      for (const x of best.values()) miss *= 1 - x;
-      combined = 1 - miss;
-      sources = best.size;
+      this.push(rc, f, from, conf[c]!, 1);
+      return;
     }
+    if (s.factClaimCount[f]! > 32) {
+      this.addMany(rc, f, from);
+      return;
+    }
+    // Each source counted once, with its most confident claim, in the order sources first appear (the
+    // product's order, as a Map in that order gives), in scratch arrays: a fact's sources are few.
+    const next = s.claimNextInFact;
+    const src = s.claimSource;
+    const ks = scratchSources;
+    const best = scratchBest;
+    ks.length = 0;
+    best.length = 0;
+    for (let c = s.factFirst[f]!; c >= 0; c = next[c]!) {
+      if (!(live ? status[c] === ACTIVE : rc.isLive(c))) continue;
+      claims.push(c);
+      const k = ks.indexOf(src[c]!);
+      if (k < 0) {
+        ks.push(src[c]!);
+        best.push(conf[c]!);
+      } else if (conf[c]! > best[k]!) best[k] = conf[c]!;
+    }
+    if (claims.length === start) return;
+    let miss = 1;
+    for (const x of best) miss *= 1 - x;
+    this.push(rc, f, from, 1 - miss, best.length);
+  }
+
+  /** Fact f with many claims: distinct sources in a Map (in first-appearance order too). */
+  private addMany(rc: ReadContext, f: number, from: number): void {
+    const s = rc.s;
+    const claims = this.claims;
+    const start = claims.length;
+    const src = s.claimSource;
+    const conf = s.claimConf;
+    const next = s.claimNextInFact;
+    const best = new Map<number, number>();
+    for (let c = s.factFirst[f]!; c >= 0; c = next[c]!) {
+      if (!rc.isLive(c)) continue;
+      claims.push(c);
+      const prev = best.get(src[c]!);
+      if (prev === undefined || conf[c]! > prev) best.set(src[c]!, conf[c]!);
+    }
+    if (claims.length === start) return;
+    let miss = 1;
+    for (const x of best.values()) miss *= 1 - x;
+    this.push(rc, f, from, 1 - miss, best.size);
+  }
+
+  /** A row for fact f, whose live claims were just pushed to `claims`. */
+  private push(rc: ReadContext, f: number, from: number, combined: number, sources: number): void {
+    const s = rc.s;
     const target = s.factS[f] === from ? s.factO[f]! : s.factS[f]!;
     this.fact.push(f);
     this.conf.push(combined);
     this.sources.push(sources);
     this.target.push(target);
-    this.targetCount.push(live ? s.entityActive[target]! : rc.entityClaimCount(target));
-    this.claimEnd.push(claims.length);
+    this.targetCount.push(rc.live ? s.entityActive[target]! : rc.entityClaimCount(target));
+    this.claimEnd.push(this.claims.length);
   }
 
   /** Orders the rows as buildFrame always has: confidence, then source count (both descending), then target id. */

@@ -115,16 +115,17 @@ function expand(
   const rowFact = adj.fact;
   const rowOther = adj.other;
   const rowEntities = adj.entities;
-  // Visited marks in the index's scratch array (a fresh epoch per expansion) rather than a Map per query.
-  const seen = s.visitMarks();
-  const epoch = s.nextVisitEpoch();
-  seen[e] = epoch;
+  // Visited entities as bits (a million-claim base's 100,000 entities in 12.5 KB, in the first-level cache
+  // where a mark per entity was a cache miss per fact), cleared after the walk from the entities it reached.
+  const seen = visitBits(s.entityIds.length);
+  seen[e >>> 5]! |= 1 << (e & 31);
   let seenCount = 1;
   let factsExamined = 0;
   /** v reached from u at hop d over fact f, unless seen or f has no live claim; true once truncated. */
   const reach = (f: number, v: number, u: number, d: number): boolean => {
-    if (seen[v] === epoch || !(live ? factSources[f]! > 0 : rc.factHasLive(f))) return false;
-    seen[v] = epoch;
+    const bit = 1 << (v & 31);
+    if ((seen[v >>> 5]! & bit) !== 0 || !(live ? factSources[f]! > 0 : rc.factHasLive(f))) return false;
+    seen[v >>> 5]! |= bit;
     seenCount++;
     entity.push(v);
     via.push(u);
@@ -165,5 +166,14 @@ function expand(
     to = entity.length;
     if (from === to) break;
   }
+  seen[e >>> 5] = 0;
+  for (const v of entity) seen[v >>> 5] = 0;
   return { rows, factsExamined, seen: seenCount, truncated };
+}
+
+/** The walk's visited bits, all clear, one per entity (queries run one at a time, synchronously). */
+let bits = new Uint32Array(1024);
+function visitBits(entities: number): Uint32Array {
+  if (bits.length * 32 < entities) bits = new Uint32Array(Math.max(bits.length * 2, (entities >>> 5) + 1));
+  return bits;
 }
