@@ -81,8 +81,12 @@ test('lazy query frames answer as the eager frames did, live and as of a moment,
     const g = new GraphState(new Registry());
     const entities = 60 + seed * 20;
     for (let i = 0; i < 600; i++) {
-      // A walk halfway makes the entities' rows (adjacency.ts): the facts after it are walked on the lists' tails.
-      if (i === 300) buildFrame(new ReadContext(g, Infinity), 0, { depth: 1 }, false);
+      // Walks halfway make the entities' rows (adjacency.ts, at the 32nd walk): the facts after them are walked
+      // on the lists' tails.
+      if (i === 300) {
+        for (let k = 0; k < 32; k++) buildFrame(new ReadContext(g, Infinity), k, { depth: 1 }, false);
+        assert.ok(g.adjacency.facts > 0);
+      }
       g.applyClaim(entry(rnd, i, entities), 1000 + i, null);
     }
     // One fact with many claims (more than 32: the distinct sources go through a Map).

@@ -173,13 +173,13 @@ export class CowList {
     this.#budget = Math.max(4096, base.length >> 5);
   }
 
-  /** Whether every item of a list is a primitive (only such lists are read through). */
+  /**
+   * Whether a list holds primitives (only such lists are read through). The index's lists each hold one kind
+   * of item, so the first and the last tell: a scan of every item cost more than the rest of the copy.
+   */
   static fits(a: unknown[]): boolean {
-    for (let i = 0; i < a.length; i++) {
-      const x = a[i];
-      if (typeof x === 'object' ? x !== null : typeof x === 'function') return false;
-    }
-    return true;
+    const primitive = (x: unknown) => (typeof x === 'object' ? x === null : typeof x !== 'function');
+    return a.length > 0 && primitive(a[0]) && primitive(a[a.length - 1]);
   }
 
   get attached(): boolean {

@@ -30,6 +30,9 @@ export type { PendingEvent } from './events.js';
  */
 const readers = new WeakMap<GraphState, Set<WeakRef<{ detach(): void }>>>();
 
+/** No rows: a walk follows every list from its first fact. */
+const NO_ROWS = new FactAdjacency(0, 0, new Int32Array(0), new Int32Array(0));
+
 export interface Retraction {
   ts: number;
   source_id: string;
@@ -63,6 +66,7 @@ export class GraphState implements ReadSnapshot {
   private hasReaders = false;
   /** Each entity's facts in a row (adjacency.ts), made for walks: a cache, not part of the index. */
   private adjacencyRows: FactAdjacency | undefined = undefined;
+  private walksWithoutRows = 0;
   /** The claim being applied (refilled per claim; see claim-fields.ts). */
   private readonly fields: ClaimFields = emptyClaimFields();
 
@@ -168,15 +172,18 @@ export class GraphState implements ReadSnapshot {
   get factNextO(): Int32Array {
     return this.facts.nextO.a;
   }
-  /** Made on the first walk, and again when the facts added since are more than an eighth of those it covers. */
+  /**
+   * The rows, made again when the facts added since are more than an eighth of those they cover. Making them is
+   * a pass over the facts, so it waits for the 32nd walk that asks: one-off walks (a what-if view's, whose base
+   * has none) walk the lists, and stale rows serve meanwhile (the lists' tails hold the rest).
+   */
   get adjacency(): FactAdjacency {
-    const n = this.facts.count;
-    let a = this.adjacencyRows;
-    if (a === undefined || n - a.facts > Math.max(1024, a.facts >> 3)) {
-      a = new FactAdjacency(n, this.entities.count, this.factS, this.factO);
-      this.adjacencyRows = a;
-    }
-    return a;
+    const a = this.adjacencyRows;
+    if (a !== undefined && this.facts.count - a.facts <= Math.max(1024, a.facts >> 3)) return a;
+    if (++this.walksWithoutRows < 32) return a ?? NO_ROWS;
+    this.walksWithoutRows = 0;
+    this.adjacencyRows = new FactAdjacency(this.facts.count, this.entities.count, this.factS, this.factO);
+    return this.adjacencyRows;
   }
   visitMarks(): Uint32Array {
     return this.entities.visitMarks();
