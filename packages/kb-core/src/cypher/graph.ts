@@ -17,7 +17,7 @@ import {
 } from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
 import { entitiesInRange } from './ordered.js';
-import { relationshipColumns } from './rel-columns.js';
+import { factConfidence, relationshipColumns } from './rel-columns.js';
 
 export const ENTITY_LABEL = 'Entity';
 
@@ -105,30 +105,49 @@ export class KbCypherGraph implements GraphReader {
   private relProperties(f: number, subject: number): Properties {
     const s = this.rc.s;
     const p = s.factP[f]!;
-    let heavy: Properties | undefined;
-    const h = (key: string): Value => {
-      heavy ??= this.claimProperties(f, subject);
-      return heavy[key] ?? null;
-    };
+    // No closure per relationship: the getters ask the graph, which keeps what it computed per fact.
+    const g = this;
     return {
       predicate: s.predName[p]!,
       predicate_class: s.predClass[p]!,
       get confidence() {
-        return h('confidence');
+        return g.lean(f).confidence;
       },
       get source_count() {
-        return h('source_count');
+        return BigInt(g.lean(f).sources);
       },
       get content_id() {
-        return h('content_id');
+        return g.heavy(f, subject).content_id ?? null;
       },
       get claim_ids() {
-        return h('claim_ids');
+        return g.heavy(f, subject).claim_ids ?? null;
       },
       get created_at() {
-        return h('created_at');
+        return g.heavy(f, subject).created_at ?? null;
       },
     };
+  }
+
+  private readonly leans = new Map<number, { confidence: number; sources: number }>();
+  private readonly heavies = new Map<number, Properties>();
+
+  /** Confidence and sources (what filters read most), without the claim ids and the far end's summary. */
+  private lean(f: number): { confidence: number; sources: number } {
+    let l = this.leans.get(f);
+    if (!l) {
+      l = factConfidence(this.rc, f);
+      this.leans.set(f, l);
+    }
+    return l;
+  }
+
+  private heavy(f: number, subject: number): Properties {
+    let h = this.heavies.get(f);
+    if (!h) {
+      h = this.claimProperties(f, subject);
+      this.heavies.set(f, h);
+    }
+    return h;
   }
 
   private claimProperties(f: number, subject: number): Properties {

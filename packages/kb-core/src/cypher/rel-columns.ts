@@ -60,28 +60,34 @@ function classColumn(classes: readonly string[], preds: Int32Array): Column {
   return { kind: 'dict', codes: preds.map((p) => ofPred[p]!), dict };
 }
 
-/** A fact's confidence as ReadContext.relationship gives it: 1 - prod(1 - best confidence per live source). */
+const best = new Map<number, number>();
+
+/**
+ * A fact's confidence and distinct live sources as ReadContext.relationship gives them (1 - prod(1 - best
+ * confidence per live source)), without its claim ids or the far end's summary.
+ */
+export function factConfidence(rc: ReadContext, f: number): { confidence: number; sources: number } {
+  const s = rc.s;
+  const first = s.factFirst[f]!;
+  if (s.factClaimCount[f] === 1) return { confidence: s.claimConf[first]!, sources: 1 };
+  best.clear();
+  for (let c = first; c >= 0; c = s.claimNextInFact[c]!) {
+    if (!rc.isLive(c)) continue;
+    const src = s.claimSource[c]!;
+    const prev = best.get(src);
+    if (prev === undefined || s.claimConf[c]! > prev) best.set(src, s.claimConf[c]!);
+  }
+  let miss = 1;
+  for (const x of best.values()) miss *= 1 - x;
+  return { confidence: 1 - miss, sources: best.size };
+}
+
 function confidences(rc: ReadContext, facts: Int32Array): Float64Array {
   const s = rc.s;
   const out = new Float64Array(facts.length);
-  const best = new Map<number, number>();
   for (let i = 0; i < facts.length; i++) {
     const f = facts[i]!;
-    const first = s.factFirst[f]!;
-    if (s.factClaimCount[f] === 1) {
-      out[i] = s.claimConf[first]!;
-      continue;
-    }
-    best.clear();
-    for (let c = first; c >= 0; c = s.claimNextInFact[c]!) {
-      if (!rc.isLive(c)) continue;
-      const src = s.claimSource[c]!;
-      const prev = best.get(src);
-      if (prev === undefined || s.claimConf[c]! > prev) best.set(src, s.claimConf[c]!);
-    }
-    let miss = 1;
-    for (const x of best.values()) miss *= 1 - x;
-    out[i] = 1 - miss;
+    out[i] = s.factClaimCount[f] === 1 ? s.claimConf[s.factFirst[f]!]! : factConfidence(rc, f).confidence;
   }
   return out;
 }
