@@ -71,10 +71,7 @@ export function saveVectors(q: EmbeddingQueue, base: string): void {
     const keys = lane.vectors.keyList();
     meta[name] = keys.length;
     writePrivateFile(join(tmp, `${name}.keys`), bytes(keys));
-    if (keys.length) {
-      lane.vectors.save(join(tmp, `${name}.usearch`));
-      makePrivate(join(tmp, `${name}.usearch`));
-    }
+    if (keys.length) for (const f of lane.vectors.save(join(tmp, `${name}.usearch`))) makePrivate(f);
   }
   if (!q.port) {
     const { learned, generation } = q.learnerProgress();
