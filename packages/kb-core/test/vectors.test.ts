@@ -2,7 +2,7 @@
 // replaced after a load sit beside the mapped base, are searched with it, and are saved and loaded again.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { VectorSet } from '../src/embeddings/vectors.js';
 import { tempDir } from '@evident/testkit';
@@ -61,8 +61,19 @@ describe('VectorSet', () => {
       ] as const)
         assert.equal(nearestKey(c, q), k);
       assert.ok(existsSync(p2));
+      // The mapped file replaced under the set (another handle's close): the mapping is written out instead.
+      const p3 = join(d.path, 'three.usearch');
+      const other = new VectorSet(DIM);
+      other.setMany([0], rows([vec(5)]));
+      rmSync(p2);
+      other.save(p2);
+      c.save(p3);
+      const e = new VectorSet(DIM);
+      e.load(p3, c.keyList());
+      assert.equal(nearestKey(e, vec(2)), 2);
+      assert.equal(nearestKey(e, vec(0)), 0);
       // Keys that do not fit the files are refused.
-      assert.throws(() => new VectorSet(DIM).load(p2, Int32Array.from([0, 1])), /holds 5 vectors, 2 keys/);
+      assert.throws(() => new VectorSet(DIM).load(p3, Int32Array.from([0, 1])), /holds 5 vectors, 2 keys/);
     } finally {
       d.cleanup();
     }

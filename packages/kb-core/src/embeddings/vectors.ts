@@ -3,7 +3,7 @@
 // macOS and Windows inside the npm package (no node-gyp build and no download at install), grows without a
 // fixed capacity, removes keys, saves and loads, and is actively released; hnswlib-node must compile its
 // addon at install and needs max_elements up front.
-import { copyFileSync, existsSync, linkSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import usearch from 'usearch';
 
@@ -51,6 +51,7 @@ export class VectorSet {
   /** The vectors saved at the last close, mapped from their file (load()); null when everything is in `index`. */
   private base: InstanceType<typeof usearch.Index> | null = null;
   private basePath = '';
+  private baseInode = 0;
   /** Keys of `base` whose vector was replaced since (held by `index` now): the base's entry is skipped. */
   private shadowed = new Set<number>();
   private readonly keys = new Set<number>();
@@ -144,13 +145,16 @@ export class VectorSet {
       this.index.save(path);
       return [path];
     }
-    try {
-      linkSync(this.basePath, path);
-    } catch {
-      // Another file system, or the file was removed under us (the mapping keeps its bytes): copy, or write.
-      if (existsSync(this.basePath)) copyFileSync(this.basePath, path);
-      else this.base.save(path);
-    }
+    // The mapped file itself, unless something replaced or removed it since the load (another handle's close):
+    // then the mapping, which keeps the loaded bytes, is written out.
+    const same = existsSync(this.basePath) && statSync(this.basePath).ino === this.baseInode;
+    if (!same) this.base.save(path);
+    else
+      try {
+        linkSync(this.basePath, path);
+      } catch {
+        copyFileSync(this.basePath, path);
+      }
     const files = [path];
     if (this.index.size() > 0) {
       this.index.save(`${path}.delta`);
@@ -184,6 +188,7 @@ export class VectorSet {
     if (held !== keys.length) throw new Error(`${path} holds ${held} vectors, ${keys.length} keys`);
     this.base = base;
     this.basePath = path;
+    this.baseInode = statSync(path).ino;
     this.index = index;
     this.shadowed = new Set(shadowedKeys);
     this.keys.clear();
