@@ -103,7 +103,7 @@ test('whatIf with random claims added (copy-on-write) answers as the base does a
     try {
       await using db = await open(t.path, { embedding: false });
       const sources = Array.from({ length: 40 }, (_, i) => `s${i}`);
-      // More claims than a page (4,096 rows), so that the writes land in several pages and many stay shared.
+      // More claims than a page (1,024 rows), so that the writes land in several pages and many stay shared.
       const base: ClaimInput[] = [];
       for (let i = 0; i < 9000; i++) base.push(randomClaim(rnd, 1500, sources, 'literature'));
       for (let i = 0; i < base.length; i += 3000) await db.ingestBatch(base.slice(i, i + 3000));

@@ -103,7 +103,10 @@ function expand(
   const { entity, via, distance, count } = rows;
   const factS = s.factS;
   const factO = s.factO;
+  // Live reads test a fact's bit in deadFacts (none when no retraction was ever made), as-of reads its claims.
+  const dead = rc.live ? s.deadFacts : null;
   const factSources = s.factSources;
+  const deadCovered = dead === null ? 0 : s.deadFactsCovered;
   const active = s.entityActive;
   const live = rc.live;
   const first = s.entityFirstFact;
@@ -124,7 +127,12 @@ function expand(
   /** v reached from u at hop d over fact f, unless seen or f has no live claim; true once truncated. */
   const reach = (f: number, v: number, u: number, d: number): boolean => {
     const bit = 1 << (v & 31);
-    if ((seen[v >>> 5]! & bit) !== 0 || !(live ? factSources[f]! > 0 : rc.factHasLive(f))) return false;
+    if ((seen[v >>> 5]! & bit) !== 0) return false;
+    // (A dead fact may live again since the bits were made: a claim added to it. Its source count says.)
+    if (
+      live ? f < deadCovered && (dead![f >>> 5]! & (1 << (f & 31))) !== 0 && factSources[f]! <= 0 : !rc.factHasLive(f)
+    )
+      return false;
     seen[v >>> 5]! |= bit;
     seenCount++;
     entity.push(v);

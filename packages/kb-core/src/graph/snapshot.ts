@@ -36,6 +36,12 @@ export interface ReadSnapshot {
   readonly entityFirstFact: Int32Array;
   readonly factNextS: Int32Array;
   readonly factNextO: Int32Array;
+  /**
+   * Facts that had no live claim when the bits were made (live reads: a set bit is a hint, factSources says),
+   * over the first deadFactsCovered facts; null: none ever lost its last live claim. Clear bits are live.
+   */
+  readonly deadFacts: Uint32Array | null;
+  readonly deadFactsCovered: number;
   /** Each entity's facts in a row (adjacency.ts): over the facts of when it was made; walk on with tail(). */
   readonly adjacency: FactAdjacency;
   /** Scratch marks for one expansion at a time, at least one per entity; pair with nextVisitEpoch(). */
