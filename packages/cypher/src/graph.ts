@@ -49,12 +49,13 @@ export interface GraphReader {
    */
   scanRelationshipColumns?(types: readonly string[], keys: readonly string[]): RelationshipColumns | undefined;
   /**
-   * The far ends of `node`'s relationships in `direction` of one of `types` (any when empty), as slots of
+   * The far ends of `node`'s (a node, or its slot) relationships in `direction` of one of `types` (any when empty), as slots of
    * `scanColumns`'s node space (a self-loop once), when the graph can give them without building
    * relationships: a pattern predicate `EXISTS { (n)-[:T]->(:L) }` is then answered from adjacency and label
-   * membership. `undefined`: expand instead. The array may be reused by the next call.
+   * membership. `undefined`: expand instead (a graph answers for every node or for none). The array may be
+   * reused by the next call.
    */
-  adjacent?(node: GraphNode, direction: Direction, types: readonly string[]): ArrayLike<number> | undefined;
+  adjacent?(node: GraphNode | number, direction: Direction, types: readonly string[]): ArrayLike<number> | undefined;
   /** The node at a slot of `scanColumns`'s node space (with `adjacent`: an expansion builds only the far nodes). */
   nodeAt?(slot: number): GraphNode;
   /**

@@ -72,8 +72,9 @@ export class MemoryGraph implements GraphWriter {
 
   private bySlot?: GraphNode[];
 
-  adjacent(node: GraphNode, direction: Direction, types: readonly string[]): number[] {
+  adjacent(at: GraphNode | number, direction: Direction, types: readonly string[]): number[] {
     const slot = this.slotOf();
+    const node = typeof at === 'number' ? this.nodeAt(at) : at;
     return [...this.expand(node, direction, types)].map((r) => slot.get(r.start === node ? r.end : r.start)!);
   }
 

@@ -350,6 +350,8 @@ test('an aggregation over one relationship pattern runs over relationship column
     expand: () => [],
     scanColumns: (l, k) => g.scanColumns(l, k),
     scanRelationshipColumns: (t, k) => g.scanRelationshipColumns(t, k),
+    adjacent: (n, d, t) => g.adjacent(n, d, t),
+    nodeAt: (s) => g.nodeAt(s),
   });
   for (const seed of [21, 22]) {
     const g = randomGraph(seed);
@@ -362,6 +364,8 @@ test('an aggregation over one relationship pattern runs over relationship column
       'MATCH (a)-[r]-(b) RETURN count(*) AS n, max(b.c) AS m',
       'MATCH (a)-[r]->(b) WITH a, r, b RETURN a.t AS t, b.t AS u, count(*) AS n',
       'MATCH (a:Missing)-[r]->(b) RETURN count(*) AS n, avg(r.w) AS w',
+      'MATCH (a)-[r]->(b) WHERE EXISTS { (b)-->(:A) } RETURN type(r) AS t, count(*) AS n',
+      'MATCH (a:A)<-[r]-(b) WHERE NOT (a)<-[:S]-(:B) AND b.c > 10 RETURN a.t AS t, count(r) AS deg',
     ]) {
       const slow = runCypher(rowByRow(g), q, {}, { planner: false });
       const fast = runCypher(relColumns(g), q);
@@ -383,7 +387,9 @@ test('a pattern predicate over one relationship is answered from adjacency, with
     ]) {
       const slow = runCypher(rowByRow(g), q, {}, { planner: false });
       assert.deepEqual(canon(runCypher(g, q).rows), canon(slow.rows), `${q} (seed ${seed})`);
-      assert.ok(operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('ExpandExists'), q);
+      // Under an aggregation over one relationship the predicate is folded into the columnar aggregation.
+      const ops = operators(runCypher(g, `EXPLAIN ${q}`).plan!);
+      assert.ok(ops.includes('ExpandExists') || ops.includes('ColumnarExpandAggregate'), q);
     }
   }
 });

@@ -100,6 +100,11 @@ async function main() {
     const i0 = performance.now();
     for (const b of claimBatches(N, 10_000)) await db.ingestBatch(b);
     const ingestMs = Math.round(performance.now() - i0);
+    // The search index and embeddings are built in the background after an ingest, on this event loop: wait
+    // for them, so the queries are timed on a settled base (as Kùzu's are, after its load), not alongside them.
+    const s0 = performance.now();
+    await db.embeddingsReady();
+    const settleMs = Math.round(performance.now() - s0);
     const ids: string[] = [];
     for (const name of queryNames(N, Math.max(RUNS, 50))) {
       const id = await db.resolve(name);
@@ -179,6 +184,7 @@ async function main() {
           mode: HELD_OUT ? { held_out: true, seed: SEED } : 'fixed shapes',
           claims: N,
           ingest_ms: ingestMs,
+          settle_ms: settleMs,
           load_average: { start: loadStart, end: load() },
           baseline,
           summary,

@@ -11,7 +11,7 @@ import { evaluate } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
 import { accumulate, columnTest, countRows } from './columnar.js';
 import { tooMany } from './holding.js';
-import type { ExpandItem, Op, Side } from './operators.js';
+import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
 
 type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
 
@@ -89,6 +89,11 @@ function select(op: ExpandAgg, rels: RelationshipColumns, nodes: NodeColumns, ct
   const toT = tests(op, 'to', rels, nodes, ctx);
   const relT = tests(op, 'rel', rels, nodes, ctx);
   if (fromIn === null || toIn === null || !fromT || !toT || !relT) return undefined;
+  for (const x of op.exists) {
+    const t = existsTest(x, nodes, ctx);
+    if (!t) return undefined;
+    (x.side === 'from' ? fromT : toT).push(t);
+  }
   const cap = op.direction === 'both' ? 2 * rels.size : rels.size;
   const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
   const add = (a: number, b: number, i: number) => {
@@ -109,6 +114,34 @@ function select(op: ExpandAgg, rels: RelationshipColumns, nodes: NodeColumns, ct
     if (op.direction === 'in' || (op.direction === 'both' && a !== b)) add(b, a, i);
   }
   return rows;
+}
+
+/** A pattern predicate on an end as a test of its node slot, answered once per slot from adjacency. */
+function existsTest(x: ExistsTest, nodes: NodeColumns, ctx: EvalContext): Test | undefined {
+  const g = ctx.graph;
+  if (!g.adjacent) return undefined;
+  const m = members(x.labels, nodes, ctx);
+  if (m === null) return undefined;
+  const memo = new Int8Array(nodes.size).fill(-1);
+  const adjacent = g.adjacent.bind(g);
+  let unknown = false;
+  const test = (slot: number) => {
+    let v = memo[slot]!;
+    if (v < 0) {
+      const far = adjacent(slot, x.direction, x.types);
+      if (!far) unknown = true;
+      let found = false;
+      for (let i = 0; far && i < far.length && !found; i++) found = !m || m[far[i]!] === 1;
+      v = memo[slot] = found !== x.anti ? 1 : 0;
+    }
+    return v === 1;
+  };
+  // A graph that has adjacency for one node has it for all: checked on the first slot asked.
+  return (slot) => {
+    const r = test(slot);
+    if (unknown) throw new Error('GraphReader.adjacent answered undefined for a node');
+    return r;
+  };
 }
 
 /** A grouping key: its code per row (-1: null), how many codes, and the value of a code. */

@@ -5,7 +5,17 @@
 // (columnar-expand.ts). The Aggregate stays as its fallback, so a graph without the columns, or a value the
 // columns cannot answer exactly, runs the same plan row by row.
 import type { Expr } from '../ast.js';
-import { type ColumnFilter, type ExpandItem, type Item, inputsOf, mapInputs, type Op, type Side } from './operators.js';
+import {
+  type ColumnFilter,
+  type ExistsTest,
+  type ExpandItem,
+  type Item,
+  inputsOf,
+  mapInputs,
+  type Op,
+  type Predicate,
+  type Side,
+} from './operators.js';
 import { AGG_FNS, columnFilter, isCountOf, propOf, readsOnlyItems, splitAnd } from './rewrite.js';
 
 type ExpandOp = Extract<Op, { op: 'Expand' }>;
@@ -13,14 +23,27 @@ type SideFilter = ColumnFilter & { side: Side };
 
 export function columnarExpand(op: Op): Op | undefined {
   if (op.op !== 'Aggregate' || !readsOnlyItems(op)) return undefined;
-  const filter = op.input.op === 'Filter' ? op.input : undefined;
-  const e = filter ? filter.input : op.input;
+  // Filters and pattern predicates on the ends between the aggregation and the expansion.
+  const predicates: Predicate[] = [];
+  const semis: Extract<Op, { op: 'ExpandExists' }>[] = [];
+  let e = op.input;
+  while (e.op === 'Filter' || e.op === 'ExpandExists') {
+    if (e.op === 'Filter') predicates.push(...e.predicates);
+    else semis.push(e);
+    e = e.input;
+  }
   if (e.op !== 'Expand' || e.into || e.relBound || e.distinctFrom.length > 0 || e.from === e.to) return undefined;
   const start = startOf(e);
   if (!start) return undefined;
   const { fromLabels, filters } = start;
   const toLabels: string[] = [];
-  for (const p of filter?.predicates ?? []) {
+  const exists: ExistsTest[] = [];
+  for (const x of semis) {
+    if (x.from !== e.from && x.from !== e.to) return undefined;
+    const { direction, types, toLabels: labels, anti } = x;
+    exists.push({ side: x.from === e.from ? 'from' : 'to', direction, types, labels, anti });
+  }
+  for (const p of predicates) {
     if (p.kind === 'labels' && (p.variable === e.to || p.variable === e.from)) {
       (p.variable === e.to ? toLabels : fromLabels).push(...p.labels);
       continue;
@@ -49,6 +72,7 @@ export function columnarExpand(op: Op): Op | undefined {
     fromLabels,
     toLabels,
     filters,
+    exists,
     items,
     fallback: op,
     est: op.est,

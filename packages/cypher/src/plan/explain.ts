@@ -219,7 +219,14 @@ function expandAggregate(op: Extract<Op, { op: 'ColumnarExpandAggregate' }>): st
   const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
   const labels = (ls: string[]) => ls.map((x) => `:${x}`).join('');
   const name = { from: v(op.from), rel: v(op.rel), to: v(op.to) };
-  const where = op.filters.map((f) => `${name[f.side]}.${f.key} ${f.op} ${expr(f.value)}`).join(' AND ');
+  const where = [
+    ...op.filters.map((f) => `${name[f.side]}.${f.key} ${f.op} ${expr(f.value)}`),
+    ...op.exists.map((x) => {
+      const [a, b] = x.direction === 'out' ? ['-', '->'] : x.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+      const t = x.types.length > 0 ? `:${x.types.join('|')}` : '';
+      return `${x.anti ? 'NOT ' : ''}EXISTS { (${name[x.side]})${a}[${t}]${b}(${labels(x.labels)}) }`;
+    }),
+  ].join(' AND ');
   const items = op.items.map((i) => expandItem(i, name));
   const pattern = `(${name.from}${labels(op.fromLabels)})${l}[${name.rel}${types}]${r}(${name.to}${labels(op.toLabels)})`;
   return `${pattern}${where ? ` WHERE ${where}` : ''}: ${items.join(', ')}`;

@@ -57,6 +57,15 @@ export type ExpandItem =
   | { kind: 'distinct'; name: string; side: 'from' | 'to' }
   | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; side: Side; key: string };
 
+/** `[NOT] EXISTS { (end)-[:types]->(:labels) }` on one end of a one-relationship pattern. */
+export interface ExistsTest {
+  side: 'from' | 'to';
+  direction: Direction;
+  types: string[];
+  labels: string[];
+  anti: boolean;
+}
+
 interface Base {
   /** Estimated rows out (the planner's guess from the graph's counts). */
   est: number;
@@ -194,6 +203,8 @@ export type Op = Base &
         fromLabels: string[];
         toLabels: string[];
         filters: (ColumnFilter & { side: Side })[];
+        /** Pattern predicates on an end (ExpandExists folded in), answered once per node slot. */
+        exists: ExistsTest[];
         items: ExpandItem[];
         /** Every group becomes a row of the result: more than max_rows groups stop the query. */
         bounded?: boolean;

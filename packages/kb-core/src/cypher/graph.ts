@@ -302,9 +302,9 @@ export class KbCypherGraph implements GraphReader {
   private far = new Int32Array(64);
 
   /** The far ends (entity indexes) of the node's live facts in `direction` of `types`: no relationship objects. */
-  adjacent(node: GraphNode, direction: Direction, types: readonly string[]): ArrayLike<number> {
+  adjacent(node: GraphNode | number, direction: Direction, types: readonly string[]): ArrayLike<number> {
     const s = this.rc.s;
-    const e = node.id;
+    const e = typeof node === 'number' ? node : node.id;
     const want = types.length === 0 ? undefined : this.predicateCodes(types);
     let n = 0;
     for (let f = s.firstFact(e); f >= 0; f = s.nextFact(f, e)) {
