@@ -33,23 +33,19 @@ export function cloneIndex<T extends object>(
   let memo: Map<object, unknown> | null = new Map<object, unknown>();
   const overlays: Array<OverlayMap<unknown, unknown>> = [];
   const cows: Array<CowArray | CowList> = [];
-  /** A typed array held by an object's property, under copyOnWrite: one CowArray per original array. */
-  const cowOf = (a: TypedArray): CowArray => {
-    let cow = memo!.get(a) as CowArray | undefined;
-    if (cow === undefined) {
-      cow = new CowArray(a);
-      memo!.set(a, cow);
-      cows.push(cow);
-    }
-    return cow;
-  };
-  /** A long list of primitives held by an object's property, under copyOnWrite (short ones are sliced). */
-  const cowListOf = (a: unknown[]): CowList | undefined => {
-    const seen = memo!.get(a);
-    if (seen !== undefined) return seen instanceof CowList ? seen : undefined;
-    if (a.length < 1024 || !CowList.fits(a)) return undefined;
-    const cow = new CowList(a);
-    memo!.set(a, cow);
+  /**
+   * What a property holding `x` reads through under copyOnWrite: a typed array's CowArray, a long list of
+   * primitives' CowList (short lists are sliced), one per original; undefined for anything else.
+   */
+  const readThrough = (x: unknown): CowArray | CowList | undefined => {
+    if (!options.copyOnWrite || typeof x !== 'object' || x === null) return undefined;
+    const seen = memo!.get(x);
+    if (seen !== undefined) return seen instanceof CowArray || seen instanceof CowList ? seen : undefined;
+    let cow: CowArray | CowList;
+    if (ArrayBuffer.isView(x) && !(x instanceof DataView)) cow = new CowArray(x as TypedArray);
+    else if (Array.isArray(x) && x.length >= 1024 && CowList.fits(x)) cow = new CowList(x);
+    else return undefined;
+    memo!.set(x, cow);
     cows.push(cow);
     return cow;
   };
@@ -115,22 +111,12 @@ export function cloneIndex<T extends object>(
     for (const key of Reflect.ownKeys(v)) {
       const d = Object.getOwnPropertyDescriptor(v, key)!;
       const x: unknown = d.value;
-      if (options.copyOnWrite && ArrayBuffer.isView(x) && !(x instanceof DataView)) {
-        // The property reads the column through its CowArray (and a grown array set on it becomes the copy's).
-        const cow = cowOf(x as TypedArray);
+      const cow = readThrough(x);
+      if (cow !== undefined) {
+        // The property reads through (and an array set on it, a grown column, becomes the copy's own).
         Object.defineProperty(c, key, {
           get: () => cow.get(),
-          set: (a: TypedArray) => cow.set(a),
-          enumerable: d.enumerable,
-          configurable: true,
-        });
-        continue;
-      }
-      const list = options.copyOnWrite && Array.isArray(x) ? cowListOf(x) : undefined;
-      if (list !== undefined) {
-        Object.defineProperty(c, key, {
-          get: () => list.get(),
-          set: (a: unknown[]) => list.set(a),
+          set: (a: never) => cow.set(a),
           enumerable: d.enumerable,
           configurable: true,
         });
