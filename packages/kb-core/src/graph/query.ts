@@ -176,12 +176,17 @@ function expand(
   }
   seen[e >>> 5] = 0;
   for (const v of entity) seen[v >>> 5] = 0;
+  bitsInUse = false;
   return { rows, factsExamined, seen: seenCount, truncated };
 }
 
 /** The walk's visited bits, all clear, one per entity (queries run one at a time, synchronously). */
 let bits = new Uint32Array(1024);
+/** Set while a walk holds the bits: a walk that threw left some set, so the next clears them all. */
+let bitsInUse = false;
 function visitBits(entities: number): Uint32Array {
   if (bits.length * 32 < entities) bits = new Uint32Array(Math.max(bits.length * 2, (entities >>> 5) + 1));
+  else if (bitsInUse) bits.fill(0);
+  bitsInUse = true;
   return bits;
 }
