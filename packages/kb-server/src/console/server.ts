@@ -20,6 +20,7 @@ import { consoleErrorHandler } from '../surface/errors.js';
 import type { Logger } from '../surface/logger.js';
 import { bearerGuard } from './auth.js';
 import { heavyLane } from './heavy-lane.js';
+import { IdleMemory } from './idle-memory.js';
 import { registerRoutes } from './routes.js';
 import { registerReasoningRoutes } from './reasoning-routes.js';
 import { registerTopologyRoutes } from './topology-routes.js';
@@ -92,6 +93,10 @@ export async function buildConsole(db: KbDB, options: ConsoleOptions = {}): Prom
   capConnectionsPerClient(app.server, limits.maxConnectionsPerClient);
   // Heavy calls wait, between two, until the connections and requests that came meanwhile are taken in.
   heavyLane.watch(app.server);
+  // Garbage a burst left is collected once the console is quiet (idle-memory.ts).
+  const idle = new IdleMemory(() => heavyLane.size > 0);
+  idle.watch(app.server);
+  app.addHook('onClose', async () => idle.stop());
   acceptJsonBodiesOnly(app);
   guardRouting(app, options, answerError);
   await registerOpenApi(app, options);
