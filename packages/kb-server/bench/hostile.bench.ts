@@ -2,7 +2,8 @@
 // `kb-console` bin (`tsc -b` first), started as a user would (node, a fresh SQLite base in a temp folder,
 // 127.0.0.1, a free port, no token). The base is first given a graph of HOSTILE_ENTITIES genes (default 30,000;
 // the topology cases need it) through POST /claims/batch. Baseline: GET /api/v1/health on the quiet server. Then
-// each case of bench/hostile-cases.ts while a prober sends GET /api/v1/health every 50 ms; then 60 s of quiet and
+// each case of bench/hostile-cases.ts while a prober in a process of its own (testkit's startProcessProber: this
+// process parses the cases' answers) sends GET /api/v1/health every 50 ms; then 60 s of quiet and
 // the console's RSS (VmRSS, /proc). Prints JSON: per case its statuses, 5xx, answers out of the error shape,
 // unanswered requests and slowest probe, and the goals (0 5xx, 0 out of shape, 0 unanswered, RSS < 300 MB,
 // slowest probe < 1 s) each met or not.
@@ -12,7 +13,15 @@
 // comma-separated list of words: only the cases whose name contains one of them run.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { envNumber, type HostileRequest, runHostileBench, sleep, spawnServerProcess, tempDir } from '@evident/testkit';
+import {
+  envNumber,
+  type HostileRequest,
+  runHostileBench,
+  sleep,
+  spawnServerProcess,
+  startProcessProber,
+  tempDir,
+} from '@evident/testkit';
 import { clusteredClaims, consoleCases, post } from './hostile-cases.js';
 
 const scale = envNumber('HOSTILE_SCALE', 1);
@@ -42,6 +51,7 @@ try {
         ready: /at (http:\/\/127\.0\.0\.1:\d+)\//,
       }),
     probe,
+    prober: startProcessProber,
     cases,
     baselineN: envNumber('HOSTILE_BASELINE_N', 100),
     timeoutMs: envNumber('HOSTILE_TIMEOUT_MS', 150_000),

@@ -103,7 +103,8 @@ function describe(x: Exchange, problem: string): string {
   return `${r.why}: ${sent} -> ${status} (${problem}) ${x.answer.text.slice(0, 160)}`;
 }
 
-function summarise(xs: Exchange[]): ProbeSummary {
+/** The statuses, problems and times of a list of exchanges. */
+export function summariseExchanges(xs: Exchange[]): ProbeSummary {
   const statuses: Record<string, number> = {};
   const problems: string[] = [];
   let fiveXx = 0;
@@ -164,7 +165,7 @@ export function startProber(base: string, probe: HostileRequest, intervalMs: num
     async stop() {
       running = false;
       await loop;
-      return summarise(got);
+      return summariseExchanges(got);
     },
   };
 }
@@ -184,7 +185,7 @@ export async function measureBaseline(
     const rest = intervalMs - (performance.now() - t0);
     if (rest > 0) await sleep(rest);
   }
-  return summarise(got);
+  return summariseExchanges(got);
 }
 
 export interface CaseContext {
@@ -276,6 +277,8 @@ export interface HostileBenchOptions {
   baselineN?: number;
   /** Prober spacing; default 50 ms. */
   intervalMs?: number;
+  /** The prober: startProber (in this process) by default, or startProcessProber. */
+  prober?: (base: string, probe: HostileRequest, intervalMs: number, timeoutMs: number) => Prober | Promise<Prober>;
   /** Deadline of each request unless it names its own; default 150 s. */
   timeoutMs?: number;
   /** Wait before the last memory reading (and a case's settle()); default 60 s. */
@@ -362,7 +365,7 @@ export async function runHostileBench(options: HostileBenchOptions): Promise<Hos
       const started = performance.now();
       const logsBefore = server.errorLogs();
       settled = undefined;
-      const prober = startProber(server.url, options.probe, intervalMs, timeoutMs);
+      const prober = await (options.prober ?? startProber)(server.url, options.probe, intervalMs, timeoutMs);
       let run: Awaited<ReturnType<HostileCase['run']>>;
       try {
         run = await c.run(context());
@@ -371,7 +374,7 @@ export async function runHostileBench(options: HostileBenchOptions): Promise<Hos
         run = { exchanges: [], extra: { case_error: (e as Error).message } };
       }
       const probes = await prober.stop();
-      const hostile = summarise(run.exchanges);
+      const hostile = summariseExchanges(run.exchanges);
       const result: CaseResult = {
         case: c.name,
         requests: run.exchanges.length,

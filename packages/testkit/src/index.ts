@@ -6,3 +6,4 @@ export * from './readme.js';
 export * from './topology-reference.js';
 export * from './hostile.js';
 export * from './hostile-server.js';
+export * from './probe-process.js';
