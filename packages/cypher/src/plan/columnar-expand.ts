@@ -36,19 +36,30 @@ export function columnarExpandAggregate(op: ExpandAgg, ctx: EvalContext): Row[] 
   }
   const rels = g.scanRelationshipColumns(op.types, [...relKeys]);
   if (!rels) return undefined;
-  const nodes = g.scanColumns(undefined, [...nodeKeys]);
-  if (!nodes) return undefined;
-  const rows = select(op, rels, nodes, ctx);
+  // Node columns read on one labelled end only: scanned over that label (a dictionary of its nodes' values, not
+  // of every node's), its rows that end's first label test.
+  const sides = new Set([...op.items, ...op.filters].flatMap((x) => ('key' in x && x.side !== 'rel' ? [x.side] : [])));
+  const only = sides.size === 1 ? [...sides][0]! : undefined;
+  const label = only === 'from' ? op.fromLabels[0] : only === 'to' ? op.toLabels[0] : undefined;
+  const nodes = g.scanColumns(label, [...nodeKeys]);
+  if (!nodes || (label !== undefined && !nodes.rows)) return undefined;
+  const scanned = label === undefined ? undefined : { label, rows: nodes.rows! };
+  const rows = select(op, rels, nodes, ctx, scanned);
   if (!rows) return undefined;
   return aggregate(op, rows, rels, nodes, ctx);
 }
 
 /** Node slots carrying every one of `labels` (undefined: no test; null: the graph cannot say). */
-function members(labels: string[], nodes: NodeColumns, ctx: EvalContext): Uint8Array | undefined | null {
+function members(
+  labels: string[],
+  nodes: NodeColumns,
+  ctx: EvalContext,
+  scanned?: Scanned,
+): Uint8Array | undefined | null {
   if (labels.length === 0) return undefined;
   const m = new Uint8Array(nodes.size);
   labels.forEach((label, i) => {
-    const c = ctx.graph.scanColumns!(label, []);
+    const c = scanned?.label === label ? { rows: scanned.rows, size: nodes.size } : ctx.graph.scanColumns!(label, []);
     const rows = c?.rows;
     if (!rows || c.size !== nodes.size) {
       m.fill(255);
@@ -63,6 +74,9 @@ function members(labels: string[], nodes: NodeColumns, ctx: EvalContext): Uint8A
 }
 
 type Test = (slot: number) => boolean;
+
+/** The label the node columns were scanned over, and its rows. */
+type Scanned = { label: string; rows: ArrayLike<number> };
 
 function tests(op: ExpandAgg, side: Side, rels: RelationshipColumns, nodes: NodeColumns, ctx: EvalContext) {
   const out: Test[] = [];
@@ -82,9 +96,15 @@ const all = (ts: Test[], s: number) => {
   return true;
 };
 
-function select(op: ExpandAgg, rels: RelationshipColumns, nodes: NodeColumns, ctx: EvalContext): Rows | undefined {
-  const fromIn = members(op.fromLabels, nodes, ctx);
-  const toIn = members(op.toLabels, nodes, ctx);
+function select(
+  op: ExpandAgg,
+  rels: RelationshipColumns,
+  nodes: NodeColumns,
+  ctx: EvalContext,
+  scanned?: Scanned,
+): Rows | undefined {
+  const fromIn = members(op.fromLabels, nodes, ctx, scanned);
+  const toIn = members(op.toLabels, nodes, ctx, scanned);
   const fromT = tests(op, 'from', rels, nodes, ctx);
   const toT = tests(op, 'to', rels, nodes, ctx);
   const relT = tests(op, 'rel', rels, nodes, ctx);

@@ -237,7 +237,7 @@ export class KbCypherGraph implements GraphReader {
     const s = this.rc.s;
     this.estimateNodes();
     const e = estimates.get(s)!;
-    const facts = s.factP.length;
+    const facts = s.factCount;
     if (type === undefined) return facts;
     if (Math.abs(e.facts - facts) > 0.1 * e.facts || e.facts < 0) {
       const counts = new Int32Array(s.predName.length);

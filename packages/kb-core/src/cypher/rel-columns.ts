@@ -15,34 +15,39 @@ export function relationshipColumns(
   keys: readonly string[],
 ): RelationshipColumns | undefined {
   const s = rc.s;
-  const nf = s.factP.length;
+  // The fact columns are allocated ahead: their length is a capacity, factCount the facts.
+  const nf = s.factCount;
   const want = types.length === 0 ? undefined : new Uint8Array(typeNames.length);
   if (want) for (const [p, t] of typeNames.entries()) want[p] = types.includes(t) ? 1 : 0;
-  const facts = new Int32Array(nf);
+  // One pass: the ends and predicate of each live fact of the types (the fact ids only when a property is read).
+  const start = new Int32Array(nf);
+  const end = new Int32Array(nf);
+  const preds = new Int32Array(nf);
+  const facts = keys.length > 0 ? new Int32Array(nf) : undefined;
+  const { factS, factO, factP, factSources } = s;
+  const live = rc.live;
   let m = 0;
   for (let f = 0; f < nf; f++) {
-    if (want && want[s.factP[f]!] === 0) continue;
-    if (rc.factHasLive(f)) facts[m++] = f;
+    const p = factP[f]!;
+    if (want && want[p] === 0) continue;
+    if (live ? factSources[f]! <= 0 : !rc.factHasLive(f)) continue;
+    start[m] = factS[f]!;
+    end[m] = factO[f]!;
+    preds[m] = p;
+    if (facts) facts[m] = f;
+    m++;
   }
-  const picked = facts.subarray(0, m);
-  const start = new Int32Array(m);
-  const end = new Int32Array(m);
-  const preds = new Int32Array(m);
-  for (let i = 0; i < m; i++) {
-    const f = picked[i]!;
-    start[i] = s.factS[f]!;
-    end[i] = s.factO[f]!;
-    preds[i] = s.factP[f]!;
-  }
+  const picked = facts ? facts.subarray(0, m) : new Int32Array(0);
   const columns: Record<string, Column> = Object.create(null);
   for (const key of keys) {
-    if (key === 'predicate') columns[key] = { kind: 'dict', codes: preds, dict: s.predName };
-    else if (key === 'predicate_class') columns[key] = classColumn(s.predClass, preds);
+    if (key === 'predicate') columns[key] = { kind: 'dict', codes: preds.subarray(0, m), dict: s.predName };
+    else if (key === 'predicate_class') columns[key] = classColumn(s.predClass, preds.subarray(0, m));
     else if (key === 'confidence') columns[key] = { kind: 'float', values: confidences(rc, picked) };
     else if (key === 'source_count') columns[key] = { kind: 'int', values: sourceCounts(rc, picked) };
     else return undefined;
   }
-  return { size: m, start, end, type: { kind: 'dict', codes: preds, dict: typeNames }, columns };
+  const type: Column = { kind: 'dict', codes: preds.subarray(0, m), dict: typeNames };
+  return { size: m, start: start.subarray(0, m), end: end.subarray(0, m), type, columns };
 }
 
 /** Predicate classes as a dictionary column: classes repeat across predicates, and a dictionary's entries are distinct. */
