@@ -12,10 +12,13 @@
 // HOSTILE_BASELINE_N (100) the baseline, HOSTILE_TIMEOUT_MS (150000) a request's deadline, HOSTILE_JOB_TIMEOUT_S
 // (900) the jobs' wait, HOSTILE_CASES a comma-separated list of words: only the cases whose name contains one run,
 // HOSTILE_NODE_FLAGS flags for the server's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// The server's environment includes the variables the bin's `#!/usr/bin/env -S NAME=value node` line sets (glibc's
+// mmap threshold), as when the installed bin runs; a variable already in this process's environment wins.
 //
 // Three processes: this one only probes (and reads the server's memory), the cases' requests are built and sent
 // by bench/hostile-load.ts in a child process, and the server is a third: the slowest probe is the server's.
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type HostileCase, envNumber, runHostileBench, spawnServerProcess, tempDir } from '@evident/testkit';
 import type { FromChild, ToChild } from './hostile-load.js';
@@ -28,6 +31,7 @@ const nodeFlags = (process.env.HOSTILE_NODE_FLAGS ?? '').split(' ').filter(Boole
 const dir = tempDir('evident-jobs-hostile-');
 let load: ChildProcess | undefined;
 const env: NodeJS.ProcessEnv = {
+  ...shebangEnv(cli),
   EVIDENT_DATA_DIR: dir.path,
   // Embedded, whatever the caller's environment holds.
   DATABASE_URL: '',
@@ -75,10 +79,29 @@ try {
     timeoutMs: envNumber('HOSTILE_TIMEOUT_MS', 150_000),
     settleMs: envNumber('HOSTILE_SETTLE_S', 60) * 1000,
   });
-  console.log(JSON.stringify({ benchmark: `job API hostile load (issue #37), scale ${scale}`, ...report }, null, 2));
+  // What glibc's malloc was told (the bin's settings or this process's): RSS after large bodies depends on it.
+  const mallocEnv = Object.fromEntries(
+    Object.entries({ ...process.env, ...env }).filter(([k]) => k.startsWith('MALLOC_') || k === 'GLIBC_TUNABLES'),
+  );
+  const title = `job API hostile load (issue #37), scale ${scale}`;
+  console.log(JSON.stringify({ benchmark: title, server_malloc_env: mallocEnv, ...report }, null, 2));
 } finally {
   load?.kill();
   dir.cleanup();
+}
+
+/** NAME=value pairs of the bin's `#!/usr/bin/env -S ...` line, but for those this process's environment sets. */
+function shebangEnv(path: string): NodeJS.ProcessEnv {
+  const first = readFileSync(path, 'utf8').split('\n', 1)[0] ?? '';
+  const out: NodeJS.ProcessEnv = {};
+  if (!first.startsWith('#!/usr/bin/env -S ')) return out;
+  for (const word of first.slice('#!/usr/bin/env -S '.length).split(/\s+/)) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(word);
+    if (!m) break;
+    const [, name, value] = m as unknown as [string, string, string];
+    if (process.env[name] === undefined) out[name] = value;
+  }
+  return out;
 }
 
 /** The next message from the load process (its exit is an error). */

@@ -56,6 +56,11 @@ export interface ServiceConfig {
   /** Open connections one remote address may hold; one more is answered 429 and closed (0: no cap). */
   maxConnectionsPerClient: number;
   logLevel: string;
+  /**
+   * Log bytes held while stdout is not read, at most; lines past it are dropped and counted (src/log.ts).
+   * Optional so configs built by hand keep working: the default is LOG_BUFFER_DEFAULT_BYTES.
+   */
+  logBufferBytes?: number | undefined;
   /** Modules (paths) whose default export is a further job kind to serve beside the production ones (tests). */
   kindModules: string[];
   /** Structure sources (src/structures): RCSB search endpoint, RCSB files base, AlphaFold DB API and files bases. */
@@ -111,6 +116,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     keepAliveTimeoutMs: num(env.EVIDENT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs),
     maxConnectionsPerClient: num(env.EVIDENT_MAX_CONNECTIONS_PER_CLIENT, DEFAULT_HTTP_LIMITS.maxConnectionsPerClient),
     logLevel: env.EVIDENT_LOG_LEVEL ?? 'info',
+    logBufferBytes: Math.round(num(env.EVIDENT_LOG_BUFFER_MB, 16) * 1024 * 1024),
     kindModules: (env.EVIDENT_JOB_KIND_MODULES ?? '')
       .split(',')
       .map((s) => s.trim())

@@ -4,6 +4,9 @@ import { pino, type Logger as PinoLogger, type LoggerOptions } from 'pino';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** Log bytes held in memory while stdout is not read (`EVIDENT_LOG_BUFFER_MB`, 16): about 50,000 request lines. */
+export const LOG_BUFFER_DEFAULT_BYTES = 16 * 1024 * 1024;
+
 const maskSecrets = (s: string) => s.replace(/(evk|whsec|evl)_[A-Za-z0-9_-]+/g, '$1_[redacted]');
 
 /**
@@ -13,9 +16,20 @@ const maskSecrets = (s: string) => s.replace(/(evk|whsec|evl)_[A-Za-z0-9_-]+/g, 
  * loop, a third of the loop's busy time under a burst of small requests (two lines each), and when whatever reads
  * stdout falls behind and the pipe fills, every request waits for it. Lines still pending are written when the
  * process exits (pino flushes its destination then).
+ *
+ * What waits is bounded by `bufferBytes`: with a reader that never reads, an unbounded buffer would grow with
+ * every request until the process runs out of memory. A line that does not fit is dropped (sonic-boom's
+ * `maxLength`) and counted; once the buffer has been written out (the reader caught up), one warning says how
+ * many were dropped.
  */
-export function createLogger(level: string, overrides: LoggerOptions = {}): PinoLogger {
-  return pino(
+export function createLogger(
+  level: string,
+  overrides: LoggerOptions = {},
+  bufferBytes: number = LOG_BUFFER_DEFAULT_BYTES,
+): PinoLogger {
+  const maxLength = Math.max(64 * 1024, bufferBytes);
+  const destination = pino.destination({ dest: 1, sync: false, maxLength });
+  const logger = pino(
     {
       level,
       redact: ['req.headers.authorization', 'headers.authorization', 'signing_secret', '*.signing_secret'],
@@ -28,6 +42,19 @@ export function createLogger(level: string, overrides: LoggerOptions = {}): Pino
       },
       ...overrides,
     },
-    pino.destination({ dest: 1, sync: false }),
+    destination,
   );
+  let dropped = 0;
+  destination.on('drop', () => {
+    dropped++;
+  });
+  // 'drain': everything held has been written. The count is reset before the warning is written, so the warning
+  // itself (dropped in turn if the reader stalls again) is counted in the next report, never lost silently.
+  destination.on('drain', () => {
+    if (dropped === 0) return;
+    const lines = dropped;
+    dropped = 0;
+    logger.warn({ dropped_lines: lines, buffer_bytes: maxLength }, 'log lines dropped while stdout was not read');
+  });
+  return logger;
 }

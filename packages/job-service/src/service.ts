@@ -50,7 +50,7 @@ function sweepDockingFolders(log: Pick<PinoLogger, 'info' | 'warn'>): void {
 
 function serviceLogger(config: ServiceConfig, option: ServeOptions['logger']): PinoLogger {
   if (option === false) return createLogger('silent');
-  return createLogger(config.logLevel, typeof option === 'object' ? option : {});
+  return createLogger(config.logLevel, typeof option === 'object' ? option : {}, config.logBufferBytes);
 }
 
 export async function startServer(config: ServiceConfig, opts: ServeOptions = {}): Promise<RunningServer> {
@@ -195,7 +195,7 @@ async function startPgWorkerOn(
 /** `evident-jobs worker`: runs queued jobs from PostgreSQL until stopped. */
 export async function startWorker(config: ServiceConfig): Promise<{ close(): Promise<void> }> {
   if (!config.databaseUrl) throw new Error('evident-jobs worker needs DATABASE_URL (PostgreSQL mode)');
-  const log = createLogger(config.logLevel).child({ role: 'worker' });
+  const log = createLogger(config.logLevel, {}, config.logBufferBytes).child({ role: 'worker' });
   sweepDockingFolders(log);
   const kinds = await loadJobKinds(config.kindModules);
   const store = await openStore(config);

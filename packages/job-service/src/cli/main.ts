@@ -1,5 +1,8 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node
 // evident-jobs: serve | worker | keys create/list/revoke | submit | results | export
+// The bin sets glibc's mmap threshold (ignored elsewhere): left dynamic, it rises to the size of every large buffer
+// freed (up to 32 MB), after which such buffers come from malloc's arenas, and freed they stay resident (README,
+// "Memory after large bodies"). Fixed at its default of 128 KiB, they are mapped and unmapped whole.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
