@@ -10,7 +10,8 @@
 //
 // For development: HOSTILE_SCALE (default 1) shrinks every size, HOSTILE_SETTLE_S (60) the quiet wait,
 // HOSTILE_BASELINE_N (100) the baseline, HOSTILE_TIMEOUT_MS (150000) a request's deadline, HOSTILE_CASES a
-// comma-separated list of words: only the cases whose name contains one of them run.
+// comma-separated list of words: only the cases whose name contains one of them run. HOSTILE_NODE_FLAGS: flags for
+// the console's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), to look into a figure.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -30,6 +31,7 @@ const only = (process.env.HOSTILE_CASES ?? '')
   .split(',')
   .map((w) => w.trim().toLowerCase())
   .filter(Boolean);
+const nodeFlags = (process.env.HOSTILE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const bin = fileURLToPath(new URL('../dist/src/bin/kb-console.js', import.meta.url));
 const log = (l: string) => process.stderr.write(`${l}\n`);
 
@@ -45,7 +47,7 @@ try {
     start: () =>
       spawnServerProcess({
         name: 'kb-console',
-        args: [bin, '--db', db, '--port', '0', '--host', '127.0.0.1'],
+        args: [...nodeFlags, bin, '--db', db, '--port', '0', '--host', '127.0.0.1'],
         // A token in the caller's environment would make every request a 401.
         env: { KB_CONSOLE_TOKEN: '' },
         ready: /at (http:\/\/127\.0\.0\.1:\d+)\//,

@@ -14,6 +14,7 @@
 // claim), word order, negation, and anything about a token seen in no fact but the query.
 import { tokenize } from '../model/tokenize.js';
 import { expansionOf } from './lexicon.js';
+import { RowStore } from './rows.js';
 
 export const LOCAL_DIM = 256;
 /** Non-zero entries of an index vector (Sahlgren uses a handful of ±1 in a few thousand; we use 8 in 256). */
@@ -40,33 +41,40 @@ function hash(s: string, seed: number): number {
   return h >>> 0;
 }
 
-/** Signed positions (±(position + 1)) of the index vector of each key seen: hashing once per token. */
-const positions = new Map<string, Int32Array>();
+/**
+ * Signed positions (±(position + 1)) of the index vector of each key seen: hashing once per token. Rows of one
+ * store (rows.ts) rather than an Int32Array per key: tokens and trigrams make tens of thousands of keys.
+ */
+const positions = new RowStore(NONZERO, (n) => new Int32Array(n));
+const scratch = new Int32Array(NONZERO);
 
-function positionsOf(key: string, dim: number): Int32Array {
-  // Cached for the default dimension only (another embedding_dim recomputes them).
-  const cached = dim === LOCAL_DIM ? positions.get(key) : undefined;
-  if (cached !== undefined) return cached;
-  const p = new Int32Array(NONZERO);
+function hashPositions(key: string, dim: number, p: Int32Array, at: number): void {
   for (let i = 0; i < NONZERO; i++) {
     const h = hash(key, i + 1);
-    p[i] = h & 0x80000000 ? -((h % dim) + 1) : (h % dim) + 1;
+    p[at + i] = h & 0x80000000 ? -((h % dim) + 1) : (h % dim) + 1;
   }
-  if (dim === LOCAL_DIM) {
-    // Bounded: a base with millions of distinct tokens recomputes the rarest instead of growing without end.
-    if (positions.size > 1_000_000) positions.clear();
-    positions.set(key, p);
-  }
-  return p;
 }
 
-/** Adds w × the index vector of `key` to v. */
-function addIndexVector(v: Float32Array, key: string, w: number): void {
-  const p = positionsOf(key, v.length);
+/** Adds w × the index vector of `key` to the `dim` values of v from `at`. */
+function addIndexVector(v: Float32Array, at: number, dim: number, key: string, w: number): void {
+  let p = scratch;
+  let o = 0;
+  if (dim === LOCAL_DIM) {
+    // Cached for the default dimension only (another embedding_dim recomputes them).
+    let row = positions.rowIndex(key);
+    if (row < 0) {
+      // Bounded: a base with millions of distinct tokens recomputes the rarest instead of growing without end.
+      if (positions.size >= 1_000_000) positions.clear();
+      row = positions.ensure(key);
+      hashPositions(key, dim, positions.chunk(row), positions.offset(row));
+    }
+    p = positions.chunk(row);
+    o = positions.offset(row);
+  } else hashPositions(key, dim, scratch, 0);
   for (let i = 0; i < NONZERO; i++) {
-    const x = p[i]!;
-    if (x > 0) v[x - 1]! += w;
-    else v[-x - 1]! -= w;
+    const x = p[o + i]!;
+    if (x > 0) v[at + x - 1]! += w;
+    else v[at - x - 1]! -= w;
   }
 }
 
@@ -94,9 +102,11 @@ export interface LearnerState {
 export class LocalEmbedder {
   readonly provider = 'local';
   readonly model = 'random-indexing+char-trigrams';
-  constructor(readonly dim = LOCAL_DIM) {}
-  /** token -> context vector (unnormalised sum). */
-  private readonly context = new Map<string, Float32Array>();
+  constructor(readonly dim = LOCAL_DIM) {
+    this.context = new RowStore(dim, (n) => new Float32Array(n));
+  }
+  /** token -> context vector (unnormalised sum), rows of one store (rows.ts). */
+  private readonly context: RowStore<Float32Array>;
   /** token -> number of facts that held it (for idf). */
   private readonly df = new Map<string, number>();
   private docs = 0;
@@ -110,12 +120,10 @@ export class LocalEmbedder {
     for (const t of set) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     if (set.length < 2) return;
     for (const t of set) {
-      let c = this.context.get(t);
-      if (c === undefined) {
-        c = new Float32Array(this.dim);
-        this.context.set(t, c);
-      }
-      for (const u of set) if (u !== t) addIndexVector(c, u, this.weight(u));
+      const row = this.context.ensure(t);
+      const c = this.context.chunk(row);
+      const at = this.context.offset(row);
+      for (const u of set) if (u !== t) addIndexVector(c, at, this.dim, u, this.weight(u));
     }
   }
 
@@ -139,20 +147,22 @@ export class LocalEmbedder {
       const w = this.weight(t) * scale;
       // A token no fact holds can only match through its spelling: its own random vector would be pure noise.
       const seen = this.df.has(t);
-      if (seen) addIndexVector(v, t, w);
-      const c = this.context.get(t);
-      if (c !== undefined) {
+      if (seen) addIndexVector(v, 0, this.dim, t, w);
+      const row = this.context.rowIndex(t);
+      if (row >= 0) {
+        const c = this.context.chunk(row);
+        const at = this.context.offset(row);
         let n = 0;
-        for (let i = 0; i < this.dim; i++) n += c[i]! * c[i]!;
+        for (let i = at; i < at + this.dim; i++) n += c[i]! * c[i]!;
         if (n > 0) {
           const k = (w * CONTEXT_WEIGHT) / Math.sqrt(n);
-          for (let i = 0; i < this.dim; i++) v[i]! += c[i]! * k;
+          for (let i = 0; i < this.dim; i++) v[i]! += c[at + i]! * k;
         }
       }
       if (t.length >= 4) {
         tmp.fill(0);
         const padded = `<${t}>`;
-        for (let i = 0; i + 3 <= padded.length; i++) addIndexVector(tmp, `#${padded.slice(i, i + 3)}`, 1);
+        for (let i = 0; i + 3 <= padded.length; i++) addIndexVector(tmp, 0, this.dim, `#${padded.slice(i, i + 3)}`, 1);
         normalize(tmp);
         const k = w * (seen ? TRIGRAM_WEIGHT : 1);
         for (let i = 0; i < this.dim; i++) v[i]! += tmp[i]! * k;
@@ -171,7 +181,7 @@ export class LocalEmbedder {
     });
     const context = new Float32Array(withContext.length * this.dim);
     for (let row = 0; row < withContext.length; row++)
-      context.set(this.context.get(tokens[withContext[row]!]!)!, row * this.dim);
+      context.set(this.context.view(this.context.rowIndex(tokens[withContext[row]!]!)), row * this.dim);
     return { docs: this.docs, tokens, df, context_rows: Int32Array.from(withContext), context };
   }
 
@@ -183,8 +193,10 @@ export class LocalEmbedder {
     this.df.clear();
     this.context.clear();
     for (let i = 0; i < tokens.length; i++) this.df.set(tokens[i]!, df[i]!);
-    for (let row = 0; row < rows.length; row++)
-      this.context.set(tokens[rows[row]!]!, context.slice(row * this.dim, (row + 1) * this.dim));
+    for (let row = 0; row < rows.length; row++) {
+      const r = this.context.ensure(tokens[rows[row]!]!);
+      this.context.chunk(r).set(context.subarray(row * this.dim, (row + 1) * this.dim), this.context.offset(r));
+    }
     this.docs = st.docs;
   }
 
