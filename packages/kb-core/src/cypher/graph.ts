@@ -18,6 +18,7 @@ import {
 import type { ReadContext } from '../graph/read.js';
 import { entitiesInRange } from './ordered.js';
 import { factConfidence, relationshipColumns } from './rel-columns.js';
+import { memo, type SnapshotCache, snapshotCache } from './snapshot-cache.js';
 
 export const ENTITY_LABEL = 'Entity';
 
@@ -47,7 +48,12 @@ export class KbCypherGraph implements GraphReader {
   private readonly nodes = new Map<number, GraphNode>();
   private readonly rels = new Map<number, GraphRelationship>();
 
-  constructor(private readonly rc: ReadContext) {}
+  /** What this snapshot's queries keep across queries (snapshot-cache.ts). */
+  private readonly cache: SnapshotCache | undefined;
+
+  constructor(private readonly rc: ReadContext) {
+    this.cache = snapshotCache(rc);
+  }
 
   /**
    * A label as typed, resolved to the label nodes carry: a stored type (`drug`, `protein_complex`) to its
@@ -190,18 +196,23 @@ export class KbCypherGraph implements GraphReader {
     const s = this.rc.s;
     const rc = this.rc;
     const n = s.entityIds.length;
-    const counts = rc.live ? s.entityActive : Int32Array.from({ length: n }, (_, e) => rc.entityClaimCount(e));
-    const rows = new Int32Array(n);
-    let m = 0;
+    const counts = rc.live
+      ? s.entityActive
+      : memo(this.cache, 'counts', () => Int32Array.from({ length: n }, (_, e) => rc.entityClaimCount(e)));
     const any = label === undefined || label === ENTITY_LABEL;
-    for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || this.hasLabel(e, label))) rows[m++] = e;
-    const picked = rows.subarray(0, m);
+    const at = `\u0000${any ? '' : label}`;
+    const picked = memo(this.cache, `rows${at}`, () => {
+      const rows = new Int32Array(n);
+      let m = 0;
+      for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || this.hasLabel(e, label))) rows[m++] = e;
+      return rows.slice(0, m);
+    });
     const columns: Record<string, Column> = {};
     for (const key of keys) {
       if (key === 'claim_count') columns[key] = { kind: 'int', values: counts };
       else if (key === 'type') columns[key] = typeColumn(s.entityType);
-      else if (key === 'id') columns[key] = dictionary(s.entityIds, picked);
-      else if (key === 'name') columns[key] = dictionary(s.entityName, picked);
+      else if (key === 'id') columns[key] = memo(this.cache, `id${at}`, () => dictionary(s.entityIds, picked));
+      else if (key === 'name') columns[key] = memo(this.cache, `name${at}`, () => dictionary(s.entityName, picked));
       else return undefined;
     }
     return { rows: picked, size: n, columns, node: (e) => this.node(e) };
@@ -209,14 +220,14 @@ export class KbCypherGraph implements GraphReader {
 
   /** The live facts as columns, ends as entity indexes (the slots of scanColumns): rel-columns.ts. */
   scanRelationshipColumns(types: readonly string[], keys: readonly string[]): RelationshipColumns | undefined {
-    return relationshipColumns(this.rc, relTypes(this.rc.s.predName), types, keys);
+    return relationshipColumns(this.rc, relTypes(this.rc.s.predName), types, keys, this.cache);
   }
 
   private labelCounts?: Map<string, number>;
 
-  /** Exact, for this query's view: the visible entities, by label (counted once per query). */
+  /** Exact, for this query's view: the visible entities, by label (counted once per snapshot version). */
   countNodes(label?: string): number {
-    this.labelCounts ??= countLabels(this.rc);
+    this.labelCounts ??= memo(this.cache, 'labels', () => countLabels(this.rc));
     return this.labelCounts.get(label ?? ENTITY_LABEL) ?? 0;
   }
 

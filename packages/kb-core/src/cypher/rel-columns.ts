@@ -6,24 +6,59 @@
 // live claim) and `source_count` are computed only when a query reads them.
 import type { Column, RelationshipColumns } from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
+import { memo, type SnapshotCache } from './snapshot-cache.js';
 
-/** The live facts of the predicates whose relationship type (upper-cased name) is one of `types` (all when empty). */
+/** One pass over the facts: the ends, predicate and fact id of each live fact of the types. */
+interface FactPass {
+  size: number;
+  start: Int32Array;
+  end: Int32Array;
+  preds: Int32Array;
+  facts: Int32Array;
+}
+
+/**
+ * The live facts of the predicates whose relationship type (upper-cased name) is one of `types` (all when
+ * empty). With `cache` (snapshot-cache.ts) the pass and the property columns are kept for the next query.
+ */
 export function relationshipColumns(
   rc: ReadContext,
   typeNames: readonly string[],
   types: readonly string[],
   keys: readonly string[],
+  cache?: SnapshotCache,
 ): RelationshipColumns | undefined {
+  const s = rc.s;
+  const typesKey = `rel\u0000${types.join('\u0000')}`;
+  const pass = memo(cache, typesKey, () => factPass(rc, typeNames, types));
+  const { size, preds, facts } = pass;
+  const columns: Record<string, Column> = Object.create(null);
+  for (const key of keys) {
+    const make = (): Column | undefined => {
+      if (key === 'predicate') return { kind: 'dict', codes: preds, dict: s.predName };
+      if (key === 'predicate_class') return classColumn(s.predClass, preds);
+      if (key === 'confidence') return { kind: 'float', values: confidences(rc, facts) };
+      if (key === 'source_count') return { kind: 'int', values: sourceCounts(rc, facts) };
+      return undefined;
+    };
+    const c = memo(cache, `${typesKey}\u0001${key}`, make);
+    if (!c) return undefined;
+    columns[key] = c;
+  }
+  const type: Column = { kind: 'dict', codes: preds, dict: typeNames };
+  return { size, start: pass.start, end: pass.end, type, columns };
+}
+
+function factPass(rc: ReadContext, typeNames: readonly string[], types: readonly string[]): FactPass {
   const s = rc.s;
   // The fact columns are allocated ahead: their length is a capacity, factCount the facts.
   const nf = s.factCount;
   const want = types.length === 0 ? undefined : new Uint8Array(typeNames.length);
   if (want) for (const [p, t] of typeNames.entries()) want[p] = types.includes(t) ? 1 : 0;
-  // One pass: the ends and predicate of each live fact of the types (the fact ids only when a property is read).
   const start = new Int32Array(nf);
   const end = new Int32Array(nf);
   const preds = new Int32Array(nf);
-  const facts = keys.length > 0 ? new Int32Array(nf) : undefined;
+  const facts = new Int32Array(nf);
   const { factS, factO, factP, factSources } = s;
   const live = rc.live;
   let m = 0;
@@ -34,20 +69,17 @@ export function relationshipColumns(
     start[m] = factS[f]!;
     end[m] = factO[f]!;
     preds[m] = p;
-    if (facts) facts[m] = f;
+    facts[m] = f;
     m++;
   }
-  const picked = facts ? facts.subarray(0, m) : new Int32Array(0);
-  const columns: Record<string, Column> = Object.create(null);
-  for (const key of keys) {
-    if (key === 'predicate') columns[key] = { kind: 'dict', codes: preds.subarray(0, m), dict: s.predName };
-    else if (key === 'predicate_class') columns[key] = classColumn(s.predClass, preds.subarray(0, m));
-    else if (key === 'confidence') columns[key] = { kind: 'float', values: confidences(rc, picked) };
-    else if (key === 'source_count') columns[key] = { kind: 'int', values: sourceCounts(rc, picked) };
-    else return undefined;
-  }
-  const type: Column = { kind: 'dict', codes: preds.subarray(0, m), dict: typeNames };
-  return { size: m, start: start.subarray(0, m), end: end.subarray(0, m), type, columns };
+  // Copies of the live part: a kept pass holds no more than it uses.
+  return {
+    size: m,
+    start: start.slice(0, m),
+    end: end.slice(0, m),
+    preds: preds.slice(0, m),
+    facts: facts.slice(0, m),
+  };
 }
 
 /** Predicate classes as a dictionary column: classes repeat across predicates, and a dictionary's entries are distinct. */

@@ -10,6 +10,12 @@ import type { InquiryState } from './inquiries.js';
 
 export interface ReadSnapshot {
   readonly registry: Registry;
+  /**
+   * Changes with every change to the graph or its derived indexes (GraphState bumps it in beforeChange, which
+   * every write calls first), so a reader may keep what it derived from this snapshot while it is unchanged.
+   * Absent: keep nothing.
+   */
+  readonly version?: number;
 
   // entities
   readonly entityIndex: ReadonlyMap<string, number>;

@@ -58,6 +58,8 @@ export class GraphState implements ReadSnapshot {
   selfLoops = 0;
   activeClaims = 0;
   lastTs = 0;
+  /** Bumped before every change (beforeChange): see ReadSnapshot.version. */
+  version = 0;
   /** Whether the apply queues claim_ingested (off when nobody listens: one object less per claim). */
   emitIngested = true;
   /** Whether the apply queues claim_corroborated (off when nobody listens: no content_id hash per event). */
@@ -115,6 +117,7 @@ export class GraphState implements ReadSnapshot {
 
   /** Called before anything in the graph or its derived indexes changes: copies stop reading through. */
   beforeChange(): void {
+    this.version++;
     if (!this.hasReaders) return;
     this.hasReaders = false;
     const set = readers.get(this);
