@@ -1,8 +1,8 @@
 // Tokens for lexical and local-semantic retrieval. Hand-written because general-purpose tokenizers and
 // stemmers (Porter and kin) split or mangle biomedical symbols: here `PARP1` stays `parp1` and also yields its
 // family stem `parp`; `IL-6` yields `il6` (joined) and `il`; `BRCA1/2` yields `brca1` and `brca2`; Greek
-// letters are spelled out by normalizeName (`TNF-α` -> `tnfalpha`, `tnf`, `alpha`).
-import { normalizeName } from './normalize.js';
+// letters are spelled out by normalizeText (`TNF-α` -> `tnfalpha`, `tnf`, `alpha`).
+import { normalizeText } from './normalize.js';
 
 const STOP = new Set(
   (
@@ -46,7 +46,7 @@ const PIECE = /[a-z0-9]+(?:[-/.'][a-z0-9]+)*/g;
 /** Tokens of a text, in order, repeated tokens kept (BM25 counts them). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const norm = normalizeName(text);
+  const norm = normalizeText(text);
   for (const m of norm.matchAll(PIECE)) addPiece(m[0], out);
   return out;
 }
