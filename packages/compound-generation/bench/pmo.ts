@@ -4,7 +4,7 @@
 // AUC top-10 (mean ± sd over seeds per task, and the sum over tasks). As f-RAG's Table 2 (Lee et al., NeurIPS
 // 2024), each run's top-100 also gets its diversity (1 - mean pairwise Tanimoto, Morgan radius 2, 2048 bits),
 // novelty (share not in the starting pool) and mean SA score.
-//   npm run bench:pmo [-- --tasks 3|qed,median1 --seeds 3 --budget 10000 --strategies default,graph_ga,random_screen]
+//   npm run bench:pmo [-- --tasks 3|qed,median1 --seeds 3|1,2 --budget 10000 --strategies default,graph_ga,random_screen]
 // Prints one JSON document (progress on stderr). The full run (20 tasks x 3 seeds x 3 strategies x 10,000 calls)
 // takes hours on a 2-core machine.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -50,7 +50,13 @@ const tasks = /^\d+$/.test(values.tasks!)
       if (!allTasks.includes(t)) throw new Error(`unknown task ${t}; known: ${allTasks.join(', ')}`);
       return t;
     });
-const seeds = Array.from({ length: Number(values.seeds) }, (_, i) => i);
+// `--seeds 3` runs seeds 0-2; `--seeds 1,2` runs those seeds (more seeds for a run already made).
+const seeds = values.seeds!.includes(',')
+  ? values
+      .seeds!.split(',')
+      .filter((s) => s !== '')
+      .map(Number)
+  : Array.from({ length: Number(values.seeds) }, (_, i) => i);
 const budget = Number(values.budget);
 const strategies = values.strategies!.split(',') as StrategyName[];
 for (const s of strategies) if (!STRATEGIES.includes(s)) throw new Error(`unknown strategy ${s}`);
