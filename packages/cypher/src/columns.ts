@@ -60,6 +60,8 @@ export function columnsOf(items: readonly Entity[], keys: readonly string[]): Re
 
 type Entity = Pick<GraphNode, 'properties'>;
 
+// Deliberate likeness (kb-core cypher/graph.ts typeColumn): both dictionary-encode strings; that one grows a kept
+// encoding incrementally per snapshot, this one encodes a node list once.
 function columnOf(nodes: readonly Entity[], key: string): Column | undefined {
   let kind: 'dict' | 'int' | 'float' | undefined;
   for (const n of nodes) {

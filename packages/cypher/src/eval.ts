@@ -102,6 +102,7 @@ function property(target: Value, key: string): Value {
   throw typeErr(`cannot read property '${key}' of ${typeName(target)}`);
 }
 
+// Deliberate likeness (plan/physical.ts raw): a dispatch over a union's kinds, one case a line; alike in shape only.
 export function evaluate(e: Expr, row: Row, ctx: EvalContext): Value {
   switch (e.kind) {
     case 'literal':

@@ -16,6 +16,8 @@ export interface CsrGraph {
  * The symmetric CSR of an undirected edge list (sources[e] — targets[e], weight weights[e] or 1). Parallel
  * edges are summed; a self-loop (i, i, w) becomes A_ii = w. Rows come out sorted by target.
  */
+// Deliberate likeness (kb-core graph/adjacency.ts): both a counting sort of an edge list into rows; this one
+// checks and sums weighted edges for the algorithms, kb-core's keeps fact ids in log order over its own columns.
 export function csrFromEdges(n: number, sources: Int32Array, targets: Int32Array, weights?: Float64Array): CsrGraph {
   if (!Number.isInteger(n) || n < 0) throw new GraphInputError('/n', 'must be a non-negative integer');
   const m = sources.length;

@@ -59,6 +59,7 @@ interface Parent {
   ringCuts?: [RingCut[], RingCut[]];
 }
 
+// Deliberate likeness: named constants, paired by shape with other files' constant runs only.
 const PARENT_CACHE = 20_000;
 const READ_CACHE = 100_000;
 

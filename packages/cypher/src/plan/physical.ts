@@ -79,6 +79,7 @@ export class Runner {
     })();
   }
 
+  // Deliberate likeness (eval.ts evaluate): a dispatch over a union's kinds, one case a line; alike in shape only.
   private raw(op: Op, arg: Row): Iterable<Row> {
     const ctx = this.ctx;
     switch (op.op) {

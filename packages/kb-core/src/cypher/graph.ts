@@ -424,6 +424,7 @@ function dictionary(values: readonly string[], rows: Int32Array): Column {
 // to the entities added since, so a scan grouping by type does no string work for entities it saw before.
 const typeCodes = new WeakMap<readonly string[], { codes: Int32Array; dict: string[]; index: Map<string, number> }>();
 
+// Deliberate likeness (cypher columns.ts columnOf): dictionary encoding, here kept and grown per snapshot.
 function typeColumn(types: readonly string[]): Column {
   let c = typeCodes.get(types);
   const n = types.length;

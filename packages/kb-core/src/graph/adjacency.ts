@@ -5,6 +5,8 @@
 // since are on the lists' tails (a list grows at its end), which a walk follows from the last fact in the row
 // (FactAdjacency.tail). GraphState rebuilds the rows when the facts added since are more than an eighth of
 // those covered, so an ingest never pays for them and a walk follows few tail links.
+// Deliberate likeness (graph-algorithms csr.ts csrFromEdges): the same counting sort into rows, here of fact ids in
+// log order with no weights or checks, over the index's own columns (no edge-list copy).
 export class FactAdjacency {
   /** Entity e's row is fact[start[e]..start[e + 1]), in list order; other[i] is the other end of fact[i]. */
   readonly start: Int32Array;

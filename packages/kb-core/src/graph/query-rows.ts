@@ -31,6 +31,8 @@ export class DirectRows {
     return this.fact.length;
   }
 
+  // Deliberate likeness (add, addMany, query.ts expand): each hoists the fact and claim columns it reads into locals
+  // before its loop (V8 keeps them in registers); alike in shape, each loop reads different columns.
   /** Adds fact f seen from `from` when a claim of it is live: noisy-OR over its distinct sources' best claims. */
   add(rc: ReadContext, f: number, from: number): void {
     const s = rc.s;

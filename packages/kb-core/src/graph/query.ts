@@ -91,6 +91,7 @@ export function buildFrame(
   };
 }
 
+// Deliberate likeness (query-rows.ts add/addMany): columns hoisted into locals before the loop, alike in shape only.
 /** Breadth-first from e over facts with a live claim, to `depth` hops or `maxEntities` entities. */
 function expand(
   rc: ReadContext,
