@@ -64,6 +64,8 @@ interface FrameworkError {
  */
 export function toHttpError(err: unknown): unknown {
   if (err instanceof EvidentError) return err;
+  if (isClientAbort(err))
+    return httpError('invalid_request', 'the client closed the connection before the body was read');
   const fe = err as FrameworkError;
   const mapped = typeof fe?.code === 'string' ? FASTIFY_CODES[fe.code] : undefined;
   if (mapped) return httpError(mapped[0], mapped[1]);
@@ -73,6 +75,15 @@ export function toHttpError(err: unknown): unknown {
   if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)
     return fe.statusCode === 404 ? httpError('not_found', fe.message) : httpError('invalid_request', fe.message);
   return err;
+}
+
+/**
+ * Node's error for a request body the client stopped sending (its socket closed mid-body): the client's doing,
+ * answered as a 4xx nobody reads and never logged as the server's failure.
+ */
+export function isClientAbort(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e?.code === 'ECONNRESET' && e.message === 'aborted';
 }
 
 /** What the handler needs of Fastify's request and reply (so that this package does not depend on Fastify). */

@@ -83,3 +83,18 @@ test('the handler answers the wire body, logs a 5xx with its request id, and set
   pages(new Error('anything'), req, reply);
   assert.deepEqual([sent.status, sent.body], [404, '<p>no such job</p>']);
 });
+
+test("a body the client stopped sending (Node's 'aborted' ECONNRESET) is a 4xx, not logged as the server's failure", () => {
+  const logged: object[] = [];
+  const req = { id: 'r2', log: { error: (o: object) => logged.push(o) } };
+  const { reply, sent } = fakeReply();
+  const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+  errorHandler()(aborted, req, reply);
+  assert.equal(sent.status, 400);
+  assert.equal((sent.body as { error: { code: string } }).error.code, 'invalid_request');
+  assert.equal(logged.length, 0);
+  // Any other reset is still the server's to log.
+  const other = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+  errorHandler()(other, req, fakeReply().reply);
+  assert.equal(logged.length, 1);
+});
