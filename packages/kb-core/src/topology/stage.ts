@@ -10,6 +10,7 @@ import { svdOffThread } from '../offload/svd.js';
 import { KbTopologyNotComputedError } from './errors.js';
 import { KbBusyError } from '../offload/errors.js';
 import { checkLevel, crossDomainBridges, densityMap, listTopics, queryTopic } from './reads.js';
+import { countsOf } from './log-mark.js';
 import { TopologyStore } from './store.js';
 import type {
   ComputeTopologyOptions,
@@ -86,7 +87,7 @@ export class TopologyStage {
   private kept(): TopologyStore {
     if (!this.store) {
       const { location } = this.describe();
-      this.store = new TopologyStore(this.persist && existsSync(location) ? location : undefined);
+      this.store = new TopologyStore(this.persist && existsSync(location) ? location : undefined, () => this.ctx().s);
     }
     return this.store;
   }
@@ -177,16 +178,19 @@ export class TopologyStage {
     const seed = int(options.seed, 'seed', 0, 0, 2 ** 31 - 1);
     const progress = progressOf(options.progress);
     let stored: StoredEmbedding;
+    const rc = this.ctx();
+    // Read with the graph (the same synchronous step): what the kept file's log mark is taken at.
+    const counts = countsOf(rc.s);
     if (flag(options.off_thread, 'off_thread')) {
       // The graph is read here, in one go; the SVD runs on a thread of its own meanwhile.
-      const prepared = prepareEmbeddings(this.ctx(), kind, dim, this.describe().log_seq);
+      const prepared = prepareEmbeddings(rc, kind, dim, this.describe().log_seq);
       const svd =
         prepared.n === 0
           ? undefined
           : await svdOffThread(prepared.csr, prepared.dim, seed, progress && ((f) => progress('embeddings', f)));
       stored = prepared.finish(svd);
-    } else stored = generateEmbeddings(this.ctx(), kind, dim, seed, this.describe().log_seq, progress);
-    this.kept().setEmbedding(stored);
+    } else stored = generateEmbeddings(rc, kind, dim, seed, this.describe().log_seq, progress);
+    this.kept().setEmbedding(stored, counts);
     return stored.result;
   }
 
