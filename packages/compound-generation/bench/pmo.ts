@@ -4,9 +4,12 @@
 // AUC top-10 (mean ± sd over seeds per task, and the sum over tasks). As f-RAG's Table 2 (Lee et al., NeurIPS
 // 2024), each run's top-100 also gets its diversity (1 - mean pairwise Tanimoto, Morgan radius 2, 2048 bits),
 // novelty (share not in the starting pool) and mean SA score.
-//   npm run bench:pmo [-- --tasks 3|qed,median1 --seeds 3|1,2 --budget 10000 --strategies default,graph_ga,random_screen]
+//   npm run bench:pmo [-- --tasks 3|qed,median1 --seeds 3|1,2 --budget 10000 --strategies default,graph_ga,random_screen
+//     --partial FILE]
+//   npm run bench:pmo -- --merge A.json,B.json   (the partial files of several runs, reported as one; nothing runs)
 // Prints one JSON document (progress on stderr). The full run (20 tasks x 3 seeds x 3 strategies x 10,000 calls)
-// takes hours on a 2-core machine.
+// takes hours on a 2-core machine, so it is often made as several processes (seeds or strategies apart) and merged.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,6 +29,7 @@ import { foldMorgan, tanimoto } from '../src/chem/fingerprint.js';
 import { molGraph } from '../src/chem/graph.js';
 import { morganCounts } from '../src/chem/morgan.js';
 import { parseSmiles } from '../src/rdkit.js';
+import { mean, mergeRuns, pmoReport, r4, type PmoRun, type PmoRuns } from './pmo-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const profileDir = join(here, '..', 'profiles', 'pmo');
@@ -37,8 +41,54 @@ const { values } = parseArgs({
     strategies: { type: 'string', default: 'default,graph_ga,random_screen' },
     // After each task, the runs so far as JSON to this file: a long run that is stopped still leaves its figures.
     partial: { type: 'string' },
+    merge: { type: 'string' },
   },
 });
+
+/** The commit the code ran at (with a mark when src/ has uncommitted changes), recorded with the runs. */
+function commitOf(): string | null {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: here, encoding: 'utf8' }).trim();
+    const dirty = git('status', '--porcelain', '--', join(here, '..', 'src')) !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' (src modified)' : ''}`;
+  } catch {
+    return null;
+  }
+}
+
+const order = values.strategies!.split(',');
+if (values.merge) {
+  const files = values.merge.split(',').filter((f) => f !== '');
+  const sources = files.map((file) => {
+    const state = JSON.parse(readFileSync(file, 'utf8')) as { budget?: number; runs?: PmoRuns; [k: string]: unknown };
+    if (!state.runs || typeof state.runs !== 'object') throw new Error(`${file}: no "runs" (not a --partial file)`);
+    return { file, state, runs: state.runs };
+  });
+  const budgets = new Set(sources.map((s) => s.state.budget));
+  if (budgets.size !== 1 || typeof sources[0]!.state.budget !== 'number')
+    throw new Error(`--merge: the files ran different budgets (${[...budgets].join(', ')})`);
+  const runs = mergeRuns(sources);
+  const tasks = Object.keys(runs).sort();
+  const present = new Set(tasks.flatMap((t) => Object.keys(runs[t]!)));
+  const strategies = [...order.filter((s) => present.has(s)), ...[...present].filter((s) => !order.includes(s))];
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'pmo',
+        // Each file's own record (commit, seeds, load averages), without its runs.
+        merged_from: sources.map(({ file, state }) => ({ file, ...state, runs: undefined })),
+        tasks: tasks.length,
+        task_names: tasks,
+        budget: sources[0]!.state.budget,
+        strategies,
+        ...pmoReport(runs, tasks, strategies, sources[0]!.state.budget!),
+      },
+      null,
+      2,
+    ),
+  );
+  process.exit(0);
+}
 
 const allTasks = readdirSync(profileDir)
   .filter((f) => f.endsWith('.toml'))
@@ -58,17 +108,10 @@ const seeds = values.seeds!.includes(',')
       .map(Number)
   : Array.from({ length: Number(values.seeds) }, (_, i) => i);
 const budget = Number(values.budget);
-const strategies = values.strategies!.split(',') as StrategyName[];
+const strategies = order as StrategyName[];
 for (const s of strategies) if (!STRATEGIES.includes(s)) throw new Error(`unknown strategy ${s}`);
 
 const rd = await loadRDKit();
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-const sd = (xs: number[]) => {
-  if (xs.length < 2) return 0;
-  const m = mean(xs);
-  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
-};
-const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 const canonical = (s: string) => {
   const m = parseSmiles(rd, s);
@@ -103,30 +146,17 @@ function topMeasures(r: OptimizeResult) {
   };
 }
 
-interface Run {
-  seed: number;
-  auc_top10: number;
-  top10_mean: number;
-  calls_used: number;
-  stop_reason: string;
-  diversity: number;
-  novelty: number;
-  sa: number;
-  seconds: number;
-  /** CPU time of the process during the run (user + system): less sensitive to other load than wall time. */
-  cpu_seconds: number;
-}
-
 const started = performance.now();
 const loadBefore = loadavg();
-const results: Record<string, Record<string, Run[]>> = {};
+const commit = commitOf();
+const results: PmoRuns = {};
 for (const task of tasks) {
   const profile = await parseScoringProfile(readFileSync(join(profileDir, `${task}.toml`), 'utf8'), {
     source: `${task}.toml`,
   });
   results[task] = {};
   for (const strategy of strategies) {
-    const runs: Run[] = [];
+    const runs: PmoRun[] = [];
     for (const seed of seeds) {
       const t = performance.now();
       const cpu = process.cpuUsage();
@@ -143,66 +173,39 @@ for (const task of tasks) {
         ...Object.fromEntries(Object.entries(topMeasures(r)).map(([k, v]) => [k, r4(v)])),
         seconds: Math.round(seconds * 10) / 10,
         cpu_seconds: Math.round(cpuSeconds * 10) / 10,
-      } as Run);
+      } as PmoRun);
       process.stderr.write(
         `${task} ${strategy} seed ${seed}: auc_top10 ${r.auc_top10.toFixed(4)} (${r.calls_used} calls, ${seconds.toFixed(1)} s, ${cpuSeconds.toFixed(1)} s CPU)\n`,
       );
     }
     results[task]![strategy] = runs;
     if (values.partial) {
-      const state = { budget, seeds: seeds.length, load_average: loadavg().map(r4), runs: results };
+      const state = {
+        budget,
+        seeds,
+        strategies,
+        commit,
+        load_average_start: loadBefore.map(r4),
+        load_average: loadavg().map(r4),
+        runs: results,
+      };
       writeFileSync(values.partial, `${JSON.stringify(state, null, 2)}\n`);
     }
   }
   profile.dispose();
 }
 
-const summary = (runs: Run[]) => ({
-  auc_top10_mean: r4(mean(runs.map((r) => r.auc_top10))),
-  auc_top10_sd: r4(sd(runs.map((r) => r.auc_top10))),
-  diversity: r4(mean(runs.map((r) => r.diversity))),
-  novelty: r4(mean(runs.map((r) => r.novelty))),
-  sa: r4(mean(runs.map((r) => r.sa))),
-  seconds_per_run: Math.round(mean(runs.map((r) => r.seconds)) * 10) / 10,
-  cpu_seconds_per_run: Math.round(mean(runs.map((r) => r.cpu_seconds)) * 10) / 10,
-});
-const perTask = Object.fromEntries(
-  tasks.map((t) => [
-    t,
-    Object.fromEntries(strategies.map((s) => [s, { ...summary(results[t]![s]!), runs: results[t]![s] }])),
-  ]),
-);
-const sums = Object.fromEntries(
-  strategies.map((s) => [s, r4(tasks.reduce((a, t) => a + mean(results[t]![s]!.map((r) => r.auc_top10)), 0))]),
-);
-const overall = Object.fromEntries(
-  strategies.map((s) => {
-    const all = tasks.flatMap((t) => results[t]![s]!);
-    return [
-      s,
-      {
-        diversity: r4(mean(all.map((r) => r.diversity))),
-        novelty: r4(mean(all.map((r) => r.novelty))),
-        sa: r4(mean(all.map((r) => r.sa))),
-      },
-    ];
-  }),
-);
-const ratio = (a: string, b: string) => (sums[a] !== undefined && sums[b] ? r4(sums[a]! / sums[b]!) : undefined);
 console.log(
   JSON.stringify(
     {
       benchmark: 'pmo',
       tasks: tasks.length,
       task_names: tasks,
-      seeds: seeds.length,
+      seeds,
       budget,
       strategies,
-      auc_top10_sum: sums,
-      ratio_default_to_graph_ga: ratio('default', 'graph_ga'),
-      ratio_default_to_random_screen: ratio('default', 'random_screen'),
-      top100: overall,
-      per_task: perTask,
+      commit,
+      ...pmoReport(results, tasks, strategies, budget),
       load_average: { before: loadBefore.map(r4), after: loadavg().map(r4) },
       wall_seconds: Math.round((performance.now() - started) / 100) / 10,
     },
