@@ -29,6 +29,7 @@ import {
 import { inquiryEntry, predicateEntry, vocabularyEntry } from '../write/entries.js';
 import { embeddingChoice } from '../search/embedding-choice.js';
 import { loadVectors, saveVectors } from '../embeddings/persist.js';
+import { MEMORY } from '../store/sqlite.js';
 import { loadSearch, saveSearch } from '../search/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
 import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
@@ -142,7 +143,7 @@ export class KbDB implements KbReader {
       throw e;
     }
     // What the search stage saved at the last close (vectors, learner, BM25), restored when it is this log's.
-    if (store.backend === 'sqlite') {
+    if (store.backend === 'sqlite' && store.location !== MEMORY) {
       const ix = db.searchIndex;
       if (ix.embeddings) loadVectors(ix.embeddings, store.location, db.state.factCount, db.state.entityIds.length);
       loadSearch(ix, db.state, store.location);
@@ -379,7 +380,8 @@ export class KbDB implements KbReader {
     await this.offThread.close();
     this.searchIndex.close();
     const ix = this.searchIndex;
-    if (this.store.backend === 'sqlite') {
+    // An in-memory base (':memory:') keeps nothing on disk, derived data included.
+    if (this.store.backend === 'sqlite' && this.store.location !== MEMORY) {
       // Derived data: a failed save costs a re-embedding or re-indexing at the next open, never data.
       const { location } = this.store;
       for (const save of [

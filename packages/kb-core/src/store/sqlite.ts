@@ -16,6 +16,8 @@ import type { ClaimStore, LogEntry, LogRecord, PendingAppend, StoreOpenOptions }
 const FORMAT = 'evident-kb-log/2';
 type FromWriterFailure = Exclude<FromWriter, { ok: true }>;
 const READABLE_FORMATS = ['evident-kb-log/1', FORMAT];
+/** The path of a base held in memory alone (SQLite's name for it). */
+export const MEMORY = ':memory:';
 /** Appends of at least this many entries go through the writer thread (smaller ones are not worth a round trip). */
 const THREAD_MIN_ENTRIES = 2048;
 /** The writer thread's connection does not checkpoint; the checkpointer thread does, every this many bytes. */
@@ -108,11 +110,13 @@ export class SqliteClaimStore implements ClaimStore {
   }
 
   static async open(path: string, options: StoreOpenOptions = {}): Promise<SqliteClaimStore> {
-    const file = resolve(path);
+    // SQLite's in-memory database: no file, nothing beside it (the facade saves no derived data for it either).
+    const memory = path === MEMORY;
+    const file = memory ? MEMORY : resolve(path);
     const create = options.create ?? true;
     const readonly = options.readonly ?? false;
-    let created = false;
-    if (!existsSync(file)) {
+    let created = memory;
+    if (!memory && !existsSync(file)) {
       if (!create || readonly) throw new KbOpenError('not_found', 'path', `no knowledge base at ${file}`);
       const dir = dirname(file);
       if (!existsSync(dir)) {
@@ -189,7 +193,8 @@ export class SqliteClaimStore implements ClaimStore {
    * it. The durability and atomicity are the same as append's (one IMMEDIATE transaction, synchronous=FULL).
    */
   beginAppend(entries: readonly LogEntry[], ts: number, expectedHead: number): PendingAppend | undefined {
-    if (this.closed || this.db.readonly || spanOf(entries) < THREAD_MIN_ENTRIES) return undefined;
+    // An in-memory base has no file another connection could open.
+    if (this.closed || this.db.readonly || this.db.memory || spanOf(entries) < THREAD_MIN_ENTRIES) return undefined;
     if (this.writer?.dead) return undefined;
     this.writer ??= new WriterThread(this.location);
     const writer = this.writer;
