@@ -2,12 +2,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { open } from '../src/index.js';
+import { readFileSync } from 'node:fs';
+import { open, type ClaimInput, type KbDB } from '../src/index.js';
 import { tempKb } from './helpers.js';
 
 const writer = fileURLToPath(new URL('./fixtures/catch-up-writer.ts', import.meta.url));
 const FIRST = 1500;
 const SECOND = 3000;
+/** The writer's claims (fixtures/catch-up-writer.ts). */
+const claimsOf = (from: number, n: number): ClaimInput[] =>
+  Array.from({ length: n }, (_, k) => ({
+    subject: [`drug${from + k}`, 'drug'],
+    predicate: ['inhibits', 'pharmacology'],
+    object: [`kinase${(from + k) % 97}`, 'protein'],
+    provenance: { source_type: 'literature', source_id: `pmid:${from + k}` },
+  }));
 
 /** Runs the writer and kills it with SIGKILL while its search stage is catching up; returns the last status seen. */
 function killDuringCatchUp(path: string): Promise<{ pending: number; progress: number }> {
@@ -51,9 +60,9 @@ test('kill -9 during a background catch-up: nothing is lost and the next open re
     assert.ok(killedAt.pending > 0 && killedAt.progress > 0 && killedAt.progress < 1, JSON.stringify(killedAt));
     await using db = await open(t.path);
     assert.equal((await db.stats()).claim_count, FIRST + SECOND, 'every acknowledged claim is in the log');
-    // The vectors saved at the clean close were loaded; what the killed process had not finished is pending.
+    // The vectors saved at the clean close (or at a checkpoint since) were loaded; the rest is pending.
     const resumed = db.embeddingStatus()!;
-    assert.ok(resumed.indexed >= FIRST, `saved vectors loaded: ${JSON.stringify(resumed)}`);
+    assert.ok(resumed.indexed > 0 && resumed.pending > 0, `saved vectors loaded: ${JSON.stringify(resumed)}`);
     await db.embeddingsReady();
     const done = db.embeddingStatus()!;
     assert.equal(done.pending, 0);
@@ -68,5 +77,102 @@ test('kill -9 during a background catch-up: nothing is lost and the next open re
     );
   } finally {
     t.cleanup();
+  }
+});
+
+const SECOND_LONG = 6000;
+
+/** Runs the writer and kills it with SIGKILL once a checkpoint of its catch-up is on disk and work is left. */
+function killAfterCheckpoint(path: string, total: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=evident-source', '--import', 'tsx', writer, path, String(FIRST), String(SECOND_LONG)],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let err = '';
+    let killed = false;
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d: Buffer) => {
+      if (killed || !d.toString().includes('status ')) return;
+      // A checkpoint of this catch-up: the learner has learnt the second batch, vectors are still missing.
+      const meta = savedMeta(path);
+      if (meta?.learner?.learned === total && meta.facts < total) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+      const last = d.toString().trim().split('\n').at(-1)!;
+      if (!killed && last.startsWith('status ') && JSON.parse(last.slice(7)).pending === 0) {
+        child.kill('SIGKILL');
+        reject(new Error('the catch-up ended before a checkpoint was seen'));
+      }
+    });
+    child.on('exit', (code, signal) => {
+      if (signal !== 'SIGKILL' || !killed) reject(new Error(`writer ended (code ${code}, ${signal}): ${err}`));
+      else resolve();
+    });
+  });
+}
+
+interface SavedMeta {
+  facts: number;
+  entities: number;
+  learner?: { learned: number };
+}
+function savedMeta(path: string): SavedMeta | null {
+  try {
+    return JSON.parse(readFileSync(`${path}.vectors/meta.json`, 'utf8')) as SavedMeta;
+  } catch {
+    return null; // not there yet, or being renamed
+  }
+}
+
+async function answers(db: KbDB) {
+  const out = [];
+  for (const q of [`drug${FIRST + 7} kinase${(FIRST + 7) % 97}`, 'kinase5 inhibits', 'drug42', 'drug6001 kinase3'])
+    for (const mode of ['semantic', 'hybrid'] as const) {
+      const r = await db.search(q, { k: 10, mode });
+      out.push(r.results.map((h) => [h.claim.subject[0], h.claim.object[0], h.signals.semantic]));
+    }
+  return out;
+}
+
+test('kill -9 after a checkpoint of a background catch-up: the next open resumes from it and ends as a clean run', {
+  timeout: 300_000,
+}, async () => {
+  const t = tempKb();
+  const clean = tempKb();
+  const total = FIRST + SECOND_LONG;
+  try {
+    await killAfterCheckpoint(t.path, total);
+    // What the next open finds: the checkpoint (the previous save if the kill came between its renames).
+    const meta = savedMeta(t.path) ?? JSON.parse(readFileSync(`${t.path}.vectors.old/meta.json`, 'utf8'));
+    assert.equal(meta.learner?.learned, total);
+    assert.ok(meta.facts < total, JSON.stringify(meta));
+    let resumed: string[][][];
+    {
+      await using db = await open(t.path);
+      const st = db.embeddingStatus()!;
+      // Resumed from the checkpoint: its vectors are loaded, nothing is learnt again, only the rest is pending.
+      assert.equal(st.indexed, meta.facts);
+      const entities = (await db.stats()).entity_count;
+      assert.equal(st.pending, total - meta.facts + entities - meta.entities, JSON.stringify({ st, meta }));
+      await db.embeddingsReady();
+      assert.equal(db.embeddingStatus()!.indexed, total);
+      resumed = (await answers(db)) as string[][][];
+    }
+    // The same claims in the same steps, never killed.
+    {
+      await using db = await open(clean.path);
+      await db.ingestBatch(claimsOf(0, FIRST));
+      await db.embeddingsReady();
+    }
+    await using db = await open(clean.path);
+    await db.ingestBatch(claimsOf(FIRST, SECOND_LONG));
+    await db.embeddingsReady();
+    assert.deepEqual(resumed, await answers(db));
+  } finally {
+    t.cleanup();
+    clean.cleanup();
   }
 });

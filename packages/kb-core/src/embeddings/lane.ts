@@ -31,6 +31,11 @@ export class Lane {
     return this.next !== null;
   }
 
+  /** The set vectors go into now: the one a re-embedding fills, else the one searched (persist.ts saves it). */
+  get filling(): VectorSet {
+    return this.next ?? this.vectors;
+  }
+
   /** Queues every key below n again, into a fresh set; searches keep using the current one meanwhile. */
   restart(n: number): void {
     this.next = new VectorSet(this.vectors.dim);

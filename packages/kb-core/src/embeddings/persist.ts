@@ -33,6 +33,9 @@ export function vectorsDir(base: string): string {
   return `${base}.vectors`;
 }
 
+/** Where the previous save waits while a new one is renamed into place (see saveVectors). */
+const previousDir = (base: string) => `${vectorsDir(base)}.old`;
+
 function bytes(a: Int32Array | Float32Array): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 }
@@ -57,7 +60,14 @@ function learnerCheck(q: EmbeddingQueue, learned: number): string {
   return learned === 0 ? '' : textHash(q.factTokens(learned - 1).join(' '));
 }
 
-/** Saves the vectors (and the local learner). Written to a temporary directory, then renamed; 0700 and 0600. */
+/**
+ * Saves the vectors (and the local learner): at close, and as checkpoints while a catch-up runs
+ * (startCheckpoints). Written to a temporary directory, then renamed into place, the previous save kept until
+ * the new one is there, so a kill -9 at any point leaves one whole save (loadVectors reads the previous one if
+ * the new one was not renamed yet); 0700 and 0600. During a re-embedding pass the set being filled is saved,
+ * not the one it replaces: with the learner it was computed from, the next open finishes the pass (the keys it
+ * lacks are pending again) rather than keep vectors of an older generation.
+ */
 export function saveVectors(q: EmbeddingQueue, base: string): void {
   const dir = vectorsDir(base);
   const tmp = `${dir}.tmp`;
@@ -68,10 +78,11 @@ export function saveVectors(q: EmbeddingQueue, base: string): void {
     ['facts', q.facts],
     ['entities', q.entities],
   ] as const) {
-    const keys = lane.vectors.keyList();
+    const set = lane.filling;
+    const keys = set.keyList();
     meta[name] = keys.length;
     writePrivateFile(join(tmp, `${name}.keys`), bytes(keys));
-    if (keys.length) for (const f of lane.vectors.save(join(tmp, `${name}.usearch`))) makePrivate(f);
+    if (keys.length) for (const f of set.save(join(tmp, `${name}.usearch`))) makePrivate(f);
   }
   if (!q.port) {
     const { learned, generation } = q.learnerProgress();
@@ -83,14 +94,20 @@ export function saveVectors(q: EmbeddingQueue, base: string): void {
     writePrivateFile(join(tmp, 'learner.context'), bytes(st.context));
   }
   writePrivateFile(join(tmp, 'meta.json'), JSON.stringify(meta));
-  rmSync(dir, { recursive: true, force: true });
+  const previous = previousDir(base);
+  if (existsSync(dir)) {
+    rmSync(previous, { recursive: true, force: true });
+    renameSync(dir, previous);
+  }
   renameSync(tmp, dir);
+  rmSync(previous, { recursive: true, force: true });
 }
 
 /** Loads saved vectors when they fit; returns whether it did. `facts`/`entities`: how many the log holds. */
 export function loadVectors(q: EmbeddingQueue, base: string, facts: number, entities: number): boolean {
-  const dir = vectorsDir(base);
-  if (!existsSync(join(dir, 'meta.json'))) return false;
+  // The previous save, when a kill came between the two renames of saveVectors.
+  const dir = [vectorsDir(base), previousDir(base)].find((d) => existsSync(join(d, 'meta.json')));
+  if (dir === undefined) return false;
   try {
     const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as Meta;
     const want = embedderOf(q);
@@ -135,4 +152,46 @@ export function loadVectors(q: EmbeddingQueue, base: string, facts: number, enti
     // A damaged file is a missing one: the vectors are rebuilt.
     return false;
   }
+}
+
+/** Checkpoints of a catch-up at least this far apart... */
+const CHECKPOINT_MIN_MS = 1000;
+/** ...and far enough apart that saving takes at most this share of the catch-up's time (a save blocks the loop). */
+const CHECKPOINT_SHARE = 0.05;
+
+/**
+ * Makes a background catch-up's progress durable while it runs: after a step of work, the vectors and the
+ * learner are saved (saveVectors) once CHECKPOINT_MIN_MS have passed since the last save, and no sooner than
+ * the last save's duration / CHECKPOINT_SHARE, so a kill -9 loses at most the work since the last checkpoint
+ * and the next open resumes from it. Not while claims keep arriving (the ingest has the loop; the catch-up after
+ * it is what takes long). The queue's close() ends it (the close saves anyway).
+ */
+export function startCheckpoints(q: EmbeddingQueue, base: string): void {
+  let savedAt = performance.now();
+  let saveMs = 0;
+  let savedWork = q.worked;
+  let timer: NodeJS.Timeout | null = null;
+  const hook = (left: number) => {
+    if (q.onProgress !== hook || q.worked === savedWork || q.busy()) return;
+    const wait = Math.max(CHECKPOINT_MIN_MS, saveMs / CHECKPOINT_SHARE) - (performance.now() - savedAt);
+    if (wait > 0) {
+      // The catch-up ended before a checkpoint was due: one more when it is, unless more work comes first.
+      if (left === 0 && timer === null)
+        timer = setTimeout(() => {
+          timer = null;
+          hook(0);
+        }, wait).unref();
+      return;
+    }
+    const t = performance.now();
+    try {
+      saveVectors(q, base);
+    } catch {
+      // Derived data: a failed checkpoint costs only work redone after a kill.
+    }
+    savedAt = performance.now();
+    saveMs = savedAt - t;
+    savedWork = q.worked;
+  };
+  q.onProgress = hook;
 }

@@ -7,6 +7,9 @@ import { KbError } from '../errors.js';
 import { LocalEmbedder, type LearnerState } from './local.js';
 import type { EmbeddingPort } from './port.js';
 import { textHash, type SharedVectors } from '../store/shared-vectors.js';
+import { readOnly } from './shared-read.js';
+import type { EmbeddingStatus } from './status.js';
+export type { EmbeddingStatus } from './status.js';
 import { Lane } from './lane.js';
 import { catchUpThreads } from './vectors.js';
 
@@ -35,37 +38,10 @@ export const SHARED_LEASE_MS = 120_000;
 const MIN_WAIT_MS = 100;
 const MAX_WAIT_MS = 5_000;
 
-/** Shared vectors to read only: stored ones are found, every other one is this process's to compute and keep. */
-function readOnly(shared: SharedVectors): SharedVectors {
-  return {
-    claim: async (embedder, hashes) => {
-      const found = await shared.find(embedder, hashes);
-      return { found, mine: new Set(hashes.filter((h) => !found.has(h))) };
-    },
-    find: (embedder, hashes) => shared.find(embedder, hashes),
-    put: async () => undefined,
-    release: async () => undefined,
-    drop: async () => undefined,
-  };
-}
-
 export class KbEmbeddingError extends KbError {
   constructor(code: string, message: string) {
     super(code, message, { status: 502 });
   }
-}
-
-export interface EmbeddingStatus {
-  provider: string;
-  model: string;
-  dim: number;
-  indexed: number;
-  pending: number;
-  last_error: string | null;
-  /** Share done of the work queued since nothing was last pending (facts to learn, vectors to compute); 1 when idle. */
-  progress: number;
-  /** Milliseconds until nothing is pending at the rate of that work so far; null when idle or too early to tell. */
-  eta_ms: number | null;
 }
 
 /** Before this much of a catch-up has run, its rate says too little for an ETA. */
@@ -155,7 +131,13 @@ export class EmbeddingQueue {
   private work = { done: 0, start: 0 };
 
   private progressed(n: number): void {
+  /** Items learnt or given a vector since the start, ever growing (persist.ts's checkpoints compare it). */
+  worked = 0;
+  /** Called after each step of background work with what is left (persist.ts: checkpoints while catching up). */
+  onProgress: ((left: number) => void) | null = null;
+
     if (this.work.done === 0) this.work.start = performance.now();
+    this.worked += n;
     this.work.done += n;
   }
 
@@ -208,7 +190,7 @@ export class EmbeddingQueue {
   }
 
   /** Whether facts keep arriving (one less than BUSY_MS ago). */
-  private busy(): boolean {
+  busy(): boolean {
     return performance.now() - this.lastAdd < BUSY_MS;
   }
 
@@ -281,6 +263,7 @@ export class EmbeddingQueue {
 
   private wake(): void {
     const w = this.waiters;
+    this.onProgress = null;
     this.waiters = [];
     for (const f of w) f();
   }
@@ -321,6 +304,7 @@ export class EmbeddingQueue {
   /** Delay before the next step while every item left is being computed by another process (0 otherwise). */
   private wait = 0;
 
+    this.onProgress?.(left);
   private left(): number {
     // The learner may be ahead of the facts known (restored at open, while the facts are still coming in).
     return this.facts.count + this.entities.count + (this.port ? 0 : Math.max(0, this.factsKnown - this.learned));

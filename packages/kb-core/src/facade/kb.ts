@@ -28,7 +28,7 @@ import {
 } from './base-writes.js';
 import { inquiryEntry, predicateEntry, vocabularyEntry } from '../write/entries.js';
 import { embeddingChoice } from '../search/embedding-choice.js';
-import { loadVectors, saveVectors } from '../embeddings/persist.js';
+import { loadVectors, saveVectors, startCheckpoints } from '../embeddings/persist.js';
 import { MEMORY } from '../store/sqlite.js';
 import { loadSearch, saveSearch } from '../search/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
@@ -146,6 +146,8 @@ export class KbDB implements KbReader {
     if (store.backend === 'sqlite' && store.location !== MEMORY) {
       const ix = db.searchIndex;
       if (ix.embeddings) loadVectors(ix.embeddings, store.location, db.state.factCount, db.state.entityIds.length);
+      // A catch-up's progress saved as it goes, so a kill -9 mid-way does not lose all of it.
+      if (ix.embeddings) startCheckpoints(ix.embeddings, store.location);
       loadSearch(ix, db.state, store.location);
     }
     return db;
