@@ -12,6 +12,7 @@ import { ownValue, setOwn, type Value } from '../values.js';
 import { accumulate, columnTest, countRows } from './columnar.js';
 import { tooMany } from './holding.js';
 import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
+import { hopDegrees, weigh, type Weights } from './optional-hop.js';
 
 type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
 
@@ -46,11 +47,17 @@ export function columnarExpandAggregate(op: ExpandAgg, ctx: EvalContext): Row[] 
   const scanned = label === undefined ? undefined : { label, rows: nodes.rows! };
   const rows = select(op, rels, nodes, ctx, scanned);
   if (!rows) return undefined;
-  return aggregate(op, rows, rels, nodes, ctx);
+  let weights: Weights | undefined;
+  if (op.optional) {
+    const degree = hopDegrees(op.optional, nodes, ctx);
+    if (!degree) return undefined;
+    weights = weigh(rows[op.optional.side], rows.n, degree, ctx);
+  }
+  return aggregate(op, rows, rels, nodes, ctx, weights);
 }
 
 /** Node slots carrying every one of `labels` (undefined: no test; null: the graph cannot say). */
-function members(
+export function members(
   labels: string[],
   nodes: NodeColumns,
   ctx: EvalContext,
@@ -137,7 +144,7 @@ function select(
 }
 
 /** A pattern predicate on an end as a test of its node slot, answered once per slot from adjacency. */
-function existsTest(x: ExistsTest, nodes: NodeColumns, ctx: EvalContext): Test | undefined {
+export function existsTest(x: ExistsTest, nodes: NodeColumns, ctx: EvalContext): Test | undefined {
   const g = ctx.graph;
   if (!g.adjacent) return undefined;
   const m = members(x.labels, nodes, ctx);
@@ -199,6 +206,7 @@ function aggregate(
   rels: RelationshipColumns,
   nodes: NodeColumns,
   ctx: EvalContext,
+  weights: Weights | undefined,
 ): Row[] | undefined {
   const items = op.items;
   const keys: Key[] = [];
@@ -246,7 +254,7 @@ function aggregate(
       });
       continue;
     }
-    const out = aggregateOf(it, rows, gid, groups, rels, nodes);
+    const out = aggregateOf(it, rows, gid, groups, rels, nodes, weights);
     if (!out) return undefined;
     outputs.push(out);
   }
@@ -268,8 +276,10 @@ function aggregateOf(
   groups: number,
   rels: RelationshipColumns,
   nodes: NodeColumns,
+  weights: Weights | undefined,
 ): ((g: number) => Value) | undefined {
-  if (it.kind === 'count') return countRows(gid, groups);
+  if (it.kind === 'count') return countRows(gid, groups, weights?.w);
+  if (it.kind === 'hopCount') return weights && countRows(gid, groups, weights.k);
   if (it.kind === 'distinct') {
     const seen = new Set<number>();
     const counts = new Float64Array(groups);
@@ -285,5 +295,5 @@ function aggregateOf(
   }
   if (it.kind !== 'agg') return undefined;
   const c = ownValue(it.side === 'rel' ? rels.columns : nodes.columns, it.key) as Column | undefined;
-  return accumulate(it, c, gid, groups, rows[it.side].subarray(0, gid.length));
+  return accumulate(it, c, gid, groups, rows[it.side].subarray(0, gid.length), weights?.w);
 }

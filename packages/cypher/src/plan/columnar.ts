@@ -10,6 +10,8 @@ import type { Column, NodeColumns } from '../columns.js';
 import { type EvalContext, evaluate, type Row, truthy } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
 import type { ColumnFilter, ColumnItem, Op } from './operators.js';
+import { existsTest } from './columnar-expand.js';
+import { hopDegrees, weigh, type Weights } from './optional-hop.js';
 
 /** Beyond this many possible groups the combined group id would not fit a small array: run row by row. */
 const MAX_GROUPS = 1 << 22;
@@ -19,13 +21,25 @@ const EXACT = 2 ** 53;
 export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, ctx: EvalContext): Row[] | undefined {
   if (!ctx.graph.scanColumns) return undefined;
   const keys = new Set<string>();
-  for (const i of op.items) if (i.kind !== 'count') keys.add(i.key);
+  for (const i of op.items) if (i.kind === 'key' || i.kind === 'agg') keys.add(i.key);
   for (const f of op.filters) keys.add(f.key);
   const scan = ctx.graph.scanColumns(op.label, [...keys]);
   if (!scan) return undefined;
-  const sel = select(scan, op.filters, ctx);
+  const tests: ((slot: number) => boolean)[] = [];
+  for (const x of op.exists ?? []) {
+    const t = existsTest(x, scan, ctx);
+    if (!t) return undefined;
+    tests.push(t);
+  }
+  const sel = select(scan, op.filters, ctx, tests);
   if (!sel) return undefined;
-  return run(op.items, scan, sel, ctx);
+  let weights: Weights | undefined;
+  if (op.optional) {
+    const degree = hopDegrees(op.optional, scan, ctx);
+    if (!degree) return undefined;
+    weights = weigh(sel, sel.length, degree, ctx);
+  }
+  return run(op.items, scan, sel, ctx, weights);
 }
 
 /** The nodes of a filtered scan, built only for the slots the filters keep; undefined: scan row by row. */
@@ -66,11 +80,16 @@ export function reader(c: Column): (slot: number) => Value {
   return (s) => (nulls && nulls[s] !== 0 ? null : values[s]!);
 }
 
-/** The slots every filter keeps, in scan order. */
-function select(scan: NodeColumns, filters: ColumnFilter[], ctx: EvalContext): ArrayLike<number> | undefined {
+/** The slots every filter (and every slot test given) keeps, in scan order. */
+function select(
+  scan: NodeColumns,
+  filters: ColumnFilter[],
+  ctx: EvalContext,
+  extra: ((slot: number) => boolean)[] = [],
+): ArrayLike<number> | undefined {
   const all = scan.rows;
   const n = all ? all.length : scan.size;
-  if (filters.length === 0) return all ?? Int32Array.from({ length: n }, (_, i) => i);
+  if (filters.length === 0 && extra.length === 0) return all ?? Int32Array.from({ length: n }, (_, i) => i);
   const tests: ((slot: number) => boolean)[] = [];
   for (const f of filters) {
     const c = ownValue(scan.columns, f.key) as Column | undefined;
@@ -80,6 +99,8 @@ function select(scan: NodeColumns, filters: ColumnFilter[], ctx: EvalContext): A
     if (!t) return undefined;
     tests.push(t);
   }
+  // The slot tests last: a pattern predicate reads adjacency, the column filters only arrays.
+  tests.push(...extra);
   const out = new Int32Array(n);
   let m = 0;
   for (let i = 0; i < n; i++) {
@@ -147,7 +168,13 @@ export function columnTest(
   }
 }
 
-function run(items: ColumnItem[], scan: NodeColumns, sel: ArrayLike<number>, ctx: EvalContext): Row[] | undefined {
+function run(
+  items: ColumnItem[],
+  scan: NodeColumns,
+  sel: ArrayLike<number>,
+  ctx: EvalContext,
+  weights?: Weights,
+): Row[] | undefined {
   const n = sel.length;
   const col = (key: string): Column | undefined => ownValue(scan.columns, key) as Column | undefined;
 
@@ -193,7 +220,12 @@ function run(items: ColumnItem[], scan: NodeColumns, sel: ArrayLike<number>, ctx
       });
       continue;
     }
-    const out = it.kind === 'count' ? countRows(gid, groups) : accumulate(it, col(it.key), gid, groups, sel);
+    const out =
+      it.kind === 'count'
+        ? countRows(gid, groups, weights?.w)
+        : it.kind === 'hopCount'
+          ? weights && countRows(gid, groups, weights.k)
+          : accumulate(it, col(it.key), gid, groups, sel, weights?.w);
     if (!out) return undefined;
     outputs.push(out);
   }
@@ -206,9 +238,11 @@ function run(items: ColumnItem[], scan: NodeColumns, sel: ArrayLike<number>, ctx
   });
 }
 
-export function countRows(gid: Int32Array, groups: number): (g: number) => Value {
+/** Rows per group; each row counted `w[row]` times when given (an optional hop's multiplicity). */
+export function countRows(gid: Int32Array, groups: number, w?: Float64Array): (g: number) => Value {
   const counts = new Float64Array(groups);
-  for (let i = 0; i < gid.length; i++) counts[gid[i]!]!++;
+  if (w) for (let i = 0; i < gid.length; i++) counts[gid[i]!]! += w[i]!;
+  else for (let i = 0; i < gid.length; i++) counts[gid[i]!]!++;
   return (g) => BigInt(counts[g]!);
 }
 
@@ -218,6 +252,7 @@ export function accumulate(
   gid: Int32Array,
   groups: number,
   sel: ArrayLike<number>,
+  w?: Float64Array,
 ): ((g: number) => Value) | undefined {
   if (!c) return undefined;
   const counts = new Float64Array(groups);
@@ -225,7 +260,7 @@ export function accumulate(
     // Only nulls (a key no scanned node has): nothing to add up, as row by row.
     if (c.dict.length === 0) return (_g) => (it.fn === 'count' || it.fn === 'sum' ? 0n : null);
     if (it.fn !== 'count') return undefined;
-    for (let i = 0; i < gid.length; i++) if (c.codes[sel[i]!]! >= 0) counts[gid[i]!]!++;
+    for (let i = 0; i < gid.length; i++) if (c.codes[sel[i]!]! >= 0) counts[gid[i]!]! += w ? w[i]! : 1;
     return (g) => BigInt(counts[g]!);
   }
   // min/max over FLOATs keep Cypher's ordering of NaN and -0.0: row by row.
@@ -240,17 +275,28 @@ export function accumulate(
     if (nulls && nulls[s] !== 0) continue;
     const x = values[s]!;
     const g = gid[i]!;
-    counts[g]!++;
+    // A row standing for m rows (an optional hop) is added m times: INTEGERs as x * m (exact below 2^53, as
+    // checked), FLOATs one by one, in the order row by row adds them, so the result is the same to the bit.
+    const m = w ? w[i]! : 1;
+    counts[g]! += m;
     if (it.fn === 'min') {
       if (x < acc[g]!) acc[g] = x;
     } else if (it.fn === 'max') {
       if (x > acc[g]!) acc[g] = x;
-    } else {
+    } else if (m === 1) {
       acc[g]! += x;
       bound += Math.abs(x);
+    } else if (c.kind === 'int') {
+      acc[g]! += x * m;
+      bound += Math.abs(x) * m;
+    } else {
+      for (let j = 0; j < m; j++) acc[g]! += x;
+      bound += Math.abs(x) * m;
     }
   }
   const int = c.kind === 'int';
+  // Past 2^53, x * m and m additions round differently.
+  if (w && int && bound >= EXACT) return undefined;
   switch (it.fn) {
     case 'count':
       return (g) => BigInt(counts[g]!);

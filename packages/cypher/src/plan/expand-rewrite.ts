@@ -16,6 +16,7 @@ import {
   type Predicate,
   type Side,
 } from './operators.js';
+import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { AGG_FNS, columnFilter, isCountOf, propOf, readsOnlyItems, splitAnd } from './rewrite.js';
 
 type ExpandOp = Extract<Op, { op: 'Expand' }>;
@@ -26,13 +27,16 @@ export function columnarExpand(op: Op): Op | undefined {
   // Filters and pattern predicates on the ends between the aggregation and the expansion.
   const predicates: Predicate[] = [];
   const semis: Extract<Op, { op: 'ExpandExists' }>[] = [];
-  let e = op.input;
+  // An OPTIONAL MATCH of one relationship from an end, read only by count(o): a multiplicity per row.
+  const opt = optionalHopOf(op.input);
+  let e = opt ? opt.input : op.input;
   while (e.op === 'Filter' || e.op === 'ExpandExists') {
     if (e.op === 'Filter') predicates.push(...e.predicates);
     else semis.push(e);
     e = e.input;
   }
   if (e.op !== 'Expand' || e.into || e.relBound || e.distinctFrom.length > 0 || e.from === e.to) return undefined;
+  if (opt && opt.hop.variable !== e.from && opt.hop.variable !== e.to) return undefined;
   const start = startOf(e);
   if (!start) return undefined;
   const { fromLabels, filters } = start;
@@ -57,7 +61,7 @@ export function columnarExpand(op: Op): Op | undefined {
   }
   const items: ExpandItem[] = [];
   for (const it of op.items) {
-    const x = expandItem(it, e);
+    const x = isHopCount(it.expr, opt?.hop) ? { kind: 'hopCount' as const, name: it.name } : expandItem(it, e);
     if (!x) return undefined;
     items.push(x);
   }
@@ -73,6 +77,9 @@ export function columnarExpand(op: Op): Op | undefined {
     toLabels,
     filters,
     exists,
+    ...(opt
+      ? { optional: { ...opt.hop, side: opt.hop.variable === e.from ? ('from' as const) : ('to' as const) } }
+      : {}),
     items,
     fallback: op,
     est: op.est,

@@ -2,7 +2,16 @@
 // rows and time per operator when profiled (time is the operator's own: its inputs' time taken off), and as
 // text, one operator per line, indented under the one that reads it (as Neo4j prints plans).
 import type { Expr } from '../ast.js';
-import { type ExpandItem, inputsOf, type NodeCheck, type Op, type Predicate, type Side } from './operators.js';
+import {
+  type ExistsTest,
+  type ExpandItem,
+  inputsOf,
+  type NodeCheck,
+  type Op,
+  type OptionalHop,
+  type Predicate,
+  type Side,
+} from './operators.js';
 import type { Profile } from './physical.js';
 
 export interface PlanDescription {
@@ -94,20 +103,25 @@ function details(op: Op): string {
       return op.columns.join(', ');
     case 'Interpret':
       return op.reason;
-    case 'ColumnarAggregate':
-      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''})${
-        op.filters.length > 0
-          ? ` WHERE ${op.filters.map((f) => `${v(op.variable)}.${f.key} ${f.op} ${expr(f.value)}`).join(' AND ')}`
-          : ''
+    case 'ColumnarAggregate': {
+      const where = [
+        ...op.filters.map((f) => `${v(op.variable)}.${f.key} ${f.op} ${expr(f.value)}`),
+        ...(op.exists ?? []).map((x) => existsText(x, v(op.variable))),
+      ];
+      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''})${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}${
+        op.optional ? ` ${hopText(op.optional)}` : ''
       }: ${op.items
         .map((i) =>
           i.kind === 'key'
             ? `${i.name} = .${i.key}`
             : i.kind === 'count'
               ? `${i.name} = count(*)`
-              : `${i.name} = ${i.fn}(.${i.key})`,
+              : i.kind === 'hopCount'
+                ? `${i.name} = count(${v(op.optional?.binds[0] ?? '')})`
+                : `${i.name} = ${i.fn}(.${i.key})`,
         )
         .join(', ')}`;
+    }
     case 'NodeCount':
       return `${op.name} = count((${op.label ? `:${op.label}` : ''}))`;
     case 'NodeColumnScan':
@@ -221,18 +235,27 @@ function expandAggregate(op: Extract<Op, { op: 'ColumnarExpandAggregate' }>): st
   const name = { from: v(op.from), rel: v(op.rel), to: v(op.to) };
   const where = [
     ...op.filters.map((f) => `${name[f.side]}.${f.key} ${f.op} ${expr(f.value)}`),
-    ...op.exists.map((x) => {
-      const [a, b] = x.direction === 'out' ? ['-', '->'] : x.direction === 'in' ? ['<-', '-'] : ['-', '-'];
-      const t = x.types.length > 0 ? `:${x.types.join('|')}` : '';
-      return `${x.anti ? 'NOT ' : ''}EXISTS { (${name[x.side]})${a}[${t}]${b}(${labels(x.labels)}) }`;
-    }),
+    ...op.exists.map((x) => existsText(x, name[x.side])),
   ].join(' AND ');
-  const items = op.items.map((i) => expandItem(i, name));
+  const items = op.items.map((i) => expandItem(i, name, op.optional));
   const pattern = `(${name.from}${labels(op.fromLabels)})${l}[${name.rel}${types}]${r}(${name.to}${labels(op.toLabels)})`;
-  return `${pattern}${where ? ` WHERE ${where}` : ''}: ${items.join(', ')}`;
+  return `${pattern}${where ? ` WHERE ${where}` : ''}${op.optional ? ` ${hopText(op.optional)}` : ''}: ${items.join(', ')}`;
 }
 
-function expandItem(i: ExpandItem, name: Record<Side, string>): string {
+function existsText(x: ExistsTest, from: string): string {
+  const [a, b] = x.direction === 'out' ? ['-', '->'] : x.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+  const t = x.types.length > 0 ? `:${x.types.join('|')}` : '';
+  return `${x.anti ? 'NOT ' : ''}EXISTS { (${from})${a}[${t}]${b}(${x.labels.map((l) => `:${l}`).join('')}) }`;
+}
+
+/** `OPTIONAL (b)<-[]-(o:L)`: the hop whose matches weigh each row. */
+function hopText(h: OptionalHop): string {
+  const [a, b] = h.direction === 'out' ? ['-', '->'] : h.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+  const t = h.types.length > 0 ? `:${h.types.join('|')}` : '';
+  return `OPTIONAL (${v(h.variable)})${a}[${t}]${b}(${v(h.binds[0]!)}${h.labels.map((l) => `:${l}`).join('')})`;
+}
+
+function expandItem(i: ExpandItem, name: Record<Side, string>, hop?: OptionalHop): string {
   switch (i.kind) {
     case 'key':
       return `${i.name} = ${name[i.side]}.${i.key}`;
@@ -242,6 +265,8 @@ function expandItem(i: ExpandItem, name: Record<Side, string>): string {
       return `${i.name} = type(${name.rel})`;
     case 'count':
       return `${i.name} = count(*)`;
+    case 'hopCount':
+      return `${i.name} = count(${v(hop?.binds[0] ?? '')})`;
     case 'distinct':
       return `${i.name} = count(DISTINCT ${name[i.side]})`;
     case 'agg':

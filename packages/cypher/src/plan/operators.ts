@@ -33,7 +33,23 @@ export interface Item {
 export type ColumnItem =
   | { kind: 'key'; name: string; key: string }
   | { kind: 'count'; name: string }
+  /** count(o) of an optional hop's variable: the matches it found (OptionalHop). */
+  | { kind: 'hopCount'; name: string }
   | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; key: string };
+
+/**
+ * `OPTIONAL MATCH (v)-[:types]-(o:labels)` after an aggregation's pattern, the aggregation reading `o` (and the
+ * relationship) only through count(o): each row of the pattern stands for max(k, 1) rows, k the relationships
+ * from v's node to a node with the labels, so the aggregation stays over columns with a multiplicity per row.
+ */
+export interface OptionalHop {
+  variable: string;
+  direction: Direction;
+  types: string[];
+  labels: string[];
+  /** The variables the OPTIONAL MATCH binds (the far node, the relationship). */
+  binds: string[];
+}
 
 /** A comparison of `variable.key` with a value known before the scan, answered over a column. */
 export interface ColumnFilter {
@@ -53,6 +69,7 @@ export type ExpandItem =
   /** `type(r)`. */
   | { kind: 'type'; name: string }
   | { kind: 'count'; name: string }
+  | { kind: 'hopCount'; name: string }
   /** `count(DISTINCT b)` of an end node. */
   | { kind: 'distinct'; name: string; side: 'from' | 'to' }
   | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; side: Side; key: string };
@@ -169,6 +186,10 @@ export type Op = Base &
         variable: string;
         label: string | undefined;
         filters: ColumnFilter[];
+        /** Pattern predicates on the node (ExpandExists folded in; `side` is 'from'). */
+        exists?: ExistsTest[];
+        /** An OPTIONAL MATCH of one relationship from the node, as a multiplicity per slot. */
+        optional?: OptionalHop;
         items: ColumnItem[];
         /** The same aggregation row by row, when the graph cannot give the columns. */
         fallback: Op;
@@ -205,6 +226,8 @@ export type Op = Base &
         filters: (ColumnFilter & { side: Side })[];
         /** Pattern predicates on an end (ExpandExists folded in), answered once per node slot. */
         exists: ExistsTest[];
+        /** An OPTIONAL MATCH of one relationship from an end, as a multiplicity per row. */
+        optional?: OptionalHop & { side: 'from' | 'to' };
         items: ExpandItem[];
         /** Every group becomes a row of the result: more than max_rows groups stop the query. */
         bounded?: boolean;

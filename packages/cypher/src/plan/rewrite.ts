@@ -16,7 +16,16 @@
 import { children, findAggregates } from '../aggregate.js';
 import type { Expr } from '../ast.js';
 import { isAggregate } from '../interpret/project.js';
-import { type ColumnFilter, type ColumnItem, type Item, mapInputs, type Op, type Predicate } from './operators.js';
+import {
+  type ColumnFilter,
+  type ColumnItem,
+  type ExistsTest,
+  type Item,
+  mapInputs,
+  type Op,
+  type Predicate,
+} from './operators.js';
+import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { adjacencyExpand, columnarExpand, expandExists } from './expand-rewrite.js';
 import { mapExpr, varsOf } from './exprs.js';
 
@@ -191,33 +200,48 @@ function columnProjection(op: Op): Op | undefined {
   return { ...scan, columns, fallback: { ...op, input: scan.fallback }, est: op.est };
 }
 
+/**
+ * An aggregation over one node scan (its filters comparing `n.key` with known values, pattern predicates on the
+ * node, an OPTIONAL MATCH of one relationship from it read only by count(o)) → ColumnarAggregate.
+ */
 function columnar(op: Op): Op | undefined {
   if (op.op !== 'Aggregate' || !readsOnlyItems(op)) return undefined;
-  if (op.input.op === 'NodeColumnScan' && !op.input.columns) {
-    const c = op.input;
-    const items = op.items.map((it) => columnItem(it, c.variable));
-    if (items.some((i) => !i) || items.every((i) => i?.kind === 'key')) return undefined;
-    return {
-      op: 'ColumnarAggregate',
-      variable: c.variable,
-      label: c.label,
-      filters: c.filters,
-      items: items as ColumnItem[],
-      fallback: { ...op, input: c.fallback },
-      est: op.est,
-    };
+  const opt = optionalHopOf(op.input);
+  let below = opt ? opt.input : op.input;
+  const exists: (ExistsTest & { from: string })[] = [];
+  while (below.op === 'ExpandExists') {
+    const { from, direction, types, toLabels: labels, anti } = below;
+    exists.push({ from, side: 'from', direction, types, labels, anti });
+    below = below.input;
   }
-  const filter = op.input.op === 'Filter' ? op.input : undefined;
-  const scan = topScan(filter ? filter.input : op.input);
-  if (!scan) return undefined;
-  const v = scan.variable;
+  const s = scanOf(below);
+  if (!s || (opt && opt.hop.variable !== s.variable) || exists.some((x) => x.from !== s.variable)) return undefined;
   const items: ColumnItem[] = [];
   for (const it of op.items) {
-    const c = columnItem(it, v);
+    const c = isHopCount(it.expr, opt?.hop) ? { kind: 'hopCount' as const, name: it.name } : columnItem(it, s.variable);
     if (!c) return undefined;
     items.push(c);
   }
   if (items.every((i) => i.kind === 'key')) return undefined;
+  return {
+    op: 'ColumnarAggregate',
+    ...s,
+    ...(exists.length > 0 ? { exists: exists.map(({ from: _, ...x }) => x) } : {}),
+    ...(opt ? { optional: opt.hop } : {}),
+    items,
+    fallback: op,
+    est: op.est,
+  };
+}
+
+/** The top scan under an aggregation and the column filters on it (a NodeColumnScan's, or a Filter's). */
+function scanOf(op: Op): { variable: string; label: string | undefined; filters: ColumnFilter[] } | undefined {
+  if (op.op === 'NodeColumnScan')
+    return op.columns ? undefined : { variable: op.variable, label: op.label, filters: op.filters };
+  const filter = op.op === 'Filter' ? op : undefined;
+  const scan = topScan(filter ? filter.input : op);
+  if (!scan) return undefined;
+  const v = scan.variable;
   const filters: ColumnFilter[] = [];
   for (const p of filter?.predicates ?? []) {
     if (p.kind !== 'expr') return undefined;
@@ -227,8 +251,7 @@ function columnar(op: Op): Op | undefined {
       filters.push(f);
     }
   }
-  const label = scan.op === 'NodeByLabelScan' ? scan.label : undefined;
-  return { op: 'ColumnarAggregate', variable: v, label, filters, items, fallback: op, est: op.est };
+  return { variable: v, label: scan.op === 'NodeByLabelScan' ? scan.label : undefined, filters };
 }
 
 export function splitAnd(e: Expr): Expr[] {

@@ -1,0 +1,94 @@
+// An OPTIONAL MATCH of one relationship after an aggregation's pattern (`MATCH (a)-[r]->(b) OPTIONAL MATCH
+// (b)<--(o:L) RETURN r.predicate, count(*), count(o)`), when the aggregation reads the OPTIONAL MATCH's
+// variables only through count(o): row by row, each row of the pattern becomes k rows (k the relationships
+// from b's node to a node with the labels) or one row with o null. Only k matters to the aggregation, so it is
+// a multiplicity per row: read once per node slot from the graph's adjacency (GraphReader.adjacent) and the
+// labels' node slots, and the columnar aggregations weigh each row by max(k, 1) (count(o) adds k).
+import type { Expr } from '../ast.js';
+import type { NodeColumns } from '../columns.js';
+import type { EvalContext } from '../eval.js';
+import { members } from './columnar-expand.js';
+import type { Op, OptionalHop } from './operators.js';
+import { isCountOf } from './rewrite.js';
+
+/**
+ * The hop of an `Optional` whose inner plan is one Expand from a node bound before it to a new node, filtered by
+ * that node's labels only; `input` is the Optional's input.
+ */
+export function optionalHopOf(op: Op): { hop: OptionalHop; input: Op } | undefined {
+  if (op.op !== 'Optional') return undefined;
+  let e = op.inner;
+  const labels: string[] = [];
+  if (e.op === 'Filter') {
+    const to = e.input.op === 'Expand' ? e.input.to : undefined;
+    for (const p of e.predicates) {
+      if (p.kind !== 'labels' || p.variable !== to) return undefined;
+      labels.push(...p.labels);
+    }
+    e = e.input;
+  }
+  if (e.op !== 'Expand' || e.into || e.relBound || e.distinctFrom.length > 0 || e.from === e.to) return undefined;
+  if (e.adjacency) labels.push(...e.adjacency.toLabels);
+  const s = e.input;
+  if (s.op !== 'Filter' || s.input.op !== 'Argument') return undefined;
+  if (!s.predicates.every((p) => p.kind === 'isNode' && p.variable === e.from)) return undefined;
+  const binds = [e.to, e.rel];
+  if (!op.nullable.every((v) => binds.includes(v))) return undefined;
+  return { hop: { variable: e.from, direction: e.direction, types: e.types, labels, binds }, input: op.input };
+}
+
+/** `count(o)` or `count(rel)` of the hop's variables. */
+export const isHopCount = (e: Expr, hop: OptionalHop | undefined): boolean =>
+  hop !== undefined && isCountOf(e, hop.binds) && !(e.kind === 'call' && e.star);
+
+/**
+ * k per node slot (memoised): the relationships of the hop's types and direction from the slot's node to a node
+ * with its labels; undefined when the graph has no adjacency or cannot say which slots carry a label.
+ */
+export function hopDegrees(
+  hop: OptionalHop,
+  nodes: NodeColumns,
+  ctx: EvalContext,
+): ((slot: number) => number) | undefined {
+  const g = ctx.graph;
+  if (!g.adjacent) return undefined;
+  const m = members(hop.labels, nodes, ctx);
+  if (m === null) return undefined;
+  const memo = new Int32Array(nodes.size).fill(-1);
+  const adjacent = g.adjacent.bind(g);
+  return (slot) => {
+    let k = memo[slot]!;
+    if (k >= 0) return k;
+    const far = adjacent(slot, hop.direction, hop.types);
+    // A graph that has adjacency for one node has it for all.
+    if (!far) throw new Error('GraphReader.adjacent answered undefined for a node');
+    k = 0;
+    if (!m) k = far.length;
+    else for (let i = 0; i < far.length; i++) if (m[far[i]!] === 1) k++;
+    memo[slot] = k;
+    return k;
+  };
+}
+
+/** Per row: the rows it stands for (max(k, 1)) and the matches of the hop (k). */
+export interface Weights {
+  w: Float64Array;
+  k: Float64Array;
+}
+
+export function weigh(
+  slots: ArrayLike<number>,
+  n: number,
+  degree: (slot: number) => number,
+  ctx: EvalContext,
+): Weights {
+  const w = new Float64Array(n);
+  const k = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if ((i & 63) === 0) ctx.budget.tick();
+    const d = degree(slots[i]!);
+    k[i] = d;
+    w[i] = d > 0 ? d : 1;
+  }
+  return { w, k };
+}

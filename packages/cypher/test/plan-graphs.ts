@@ -1,0 +1,55 @@
+// Graphs for the plan tests: a random graph with mixed property kinds, self-loops and parallel relationships, and
+// views of it that offer only some of GraphReader (rows only, columns only), so a test can tell how a plan ran.
+import { type GraphReader, MemoryGraph, type PlanDescription } from '../src/index.js';
+
+// The same graph without columns or counts: aggregations run row by row.
+export const rowByRow = (g: MemoryGraph): GraphReader => ({
+  scanNodes: (l) => g.scanNodes(l),
+  expand: (n, d, t) => g.expand(n, d, t),
+});
+
+// A graph whose only way to give nodes is columns: a query that works on it did not scan rows.
+export const columnsOnly = (g: MemoryGraph): GraphReader => ({
+  scanNodes: () => {
+    throw new Error('scanned rows');
+  },
+  expand: () => [],
+  scanColumns: (l, k) => g.scanColumns(l, k),
+});
+
+export function seeded(seed: number) {
+  let x = seed;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
+}
+
+export function randomGraph(seed: number): MemoryGraph {
+  const r = seeded(seed);
+  const g = new MemoryGraph();
+  for (let i = 0; i < 300; i++) {
+    const props: Record<string, unknown> = {};
+    if (r() < 0.9) props.t = ['gene', 'protein', 'disease'][Math.floor(r() * 3)];
+    if (r() < 0.9) props.k = r() < 0.5;
+    if (r() < 0.85) props.c = BigInt(Math.floor(r() * 1000) - 200);
+    if (r() < 0.8) props.w = r() * 10 - 2;
+    g.createNode(r() < 0.5 ? ['A'] : ['B'], props as never);
+  }
+  const nodes = [...g.nodes];
+  for (let i = 0; i < 900; i++) {
+    const a = nodes[Math.floor(r() * nodes.length)]!;
+    // Some self-loops and parallel relationships, where relationship uniqueness matters.
+    const b = r() < 0.05 ? a : nodes[Math.floor(r() * nodes.length)]!;
+    g.createRelationship(r() < 0.7 ? 'R' : 'S', a, b, {});
+  }
+  return g;
+}
+
+export const canon = (rows: unknown[][]) =>
+  rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))).sort();
+
+export const sortLists = (row: unknown[]): unknown[] =>
+  row.map((v) => (Array.isArray(v) ? canon(v.map((x) => [x])) : v));
+
+export const operators = (d: PlanDescription): string[] => [d.operator, ...d.children.flatMap(operators)];
