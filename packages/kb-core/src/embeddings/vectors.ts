@@ -4,7 +4,7 @@
 // fixed capacity, removes keys, saves and loads, and is actively released; hnswlib-node must compile its
 // addon at install and needs max_elements up front.
 import { copyFileSync, existsSync, linkSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import usearch from 'usearch';
 
 /**
@@ -14,21 +14,41 @@ import usearch from 'usearch';
  */
 export const INSERT_THREADS = Math.max(1, Math.min(2, availableParallelism()));
 
-let idleAt = 0;
-let idleCores = 0;
+/** CPU time of every core and of this process at the last look (catchUpThreads), milliseconds. */
+let lookAt = 0;
+let cpuAll = 0;
+let cpuOwn = 0;
+let spare = false;
+
+function cpuTimes(): { all: number; own: number } {
+  let all = 0;
+  for (const c of cpus()) all += c.times.user + c.times.nice + c.times.sys + c.times.irq;
+  const u = process.cpuUsage();
+  return { all, own: (u.user + u.system) / 1000 };
+}
 
 /**
- * The threads a catch-up's insert may use: INSERT_THREADS while the machine has a core to spare (the last
- * minute's load average, read at most once a second), else one. Measured at 41,666 vectors with a load of
- * 17-20 on two cores: a second thread raised the CPU per insert 277 -> 360 µs and the wall time with it.
+ * The threads a catch-up's insert may use: INSERT_THREADS while the other processes of the machine leave a core
+ * idle, else one. Judged from the CPU time every core and this process spent since the last look (at most once
+ * a second), not from the load average: the one-minute average lags by a minute, so right after an ingest
+ * (load about 2 on two cores) a quiet machine kept the catch-up on one thread for most of its first minute.
+ * Measured at 41,666 vectors with a load of 17-20 on two cores: a second thread raised the CPU per insert
+ * 277 -> 360 µs and the wall time with it, so it is used only when the others leave a core.
  */
 export function catchUpThreads(): number {
   const now = performance.now();
-  if (now - idleAt > 1000) {
-    idleAt = now;
-    idleCores = availableParallelism() - loadavg()[0]!;
+  if (now - lookAt > 1000) {
+    const t = cpuTimes();
+    // The first look has nothing to compare with: the load average says.
+    spare =
+      lookAt === 0
+        ? availableParallelism() - loadavg()[0]! >= 1
+        : (t.all - cpuAll - (t.own - cpuOwn)) / (now - lookAt) < 0.5;
+    lookAt = now;
+    cpuAll = t.all;
+    cpuOwn = t.own;
   }
-  return idleCores >= 1 ? INSERT_THREADS : 1;
+  return spare ? INSERT_THREADS : 1;
 }
 
 /** `rows` (each of `dim` values) scaled to unit length: a copy when one is not already (a zero row stays zero). */
