@@ -19,6 +19,11 @@ export interface ServiceConfig {
   inlineJsonLimitBytes: number;
   /** Worker threads that run jobs inside `serve` (embedded mode) or `worker`. */
   workerThreads: number;
+  /**
+   * Nice steps of the job threads and the processes they start (Vina, Open Babel), below the event loop
+   * (runner/priority.ts; Linux). Optional so configs built by hand keep working: the default is JOB_NICE_DEFAULT.
+   */
+  jobNice?: number | undefined;
   /** Threads that validate/prepare submitted inputs (and make CSVs) off the event loop. */
   prepareThreads: number;
   /**
@@ -81,6 +86,9 @@ export interface ServiceConfig {
   externalScorersFile?: string | undefined;
 }
 
+/** Job threads' nice steps unless EVIDENT_JOB_NICE says otherwise (0 turns it off). */
+export const JOB_NICE_DEFAULT = 10;
+
 const num = (v: string | undefined, d: number) =>
   v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d;
 
@@ -95,6 +103,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceConf
     bodyLimitBytes: Math.round(num(env.EVIDENT_BODY_LIMIT_MB, 100) * 1024 * 1024),
     inlineJsonLimitBytes: num(env.EVIDENT_INLINE_JSON_LIMIT_BYTES, 1024 * 1024),
     workerThreads: num(env.EVIDENT_WORKER_THREADS, Math.max(1, availableParallelism() - 1)),
+    jobNice: num(env.EVIDENT_JOB_NICE, JOB_NICE_DEFAULT),
     // Two where cores allow, so one request stuck until its deadline does not hold every submission; one core
     // is left to the HTTP event loop.
     prepareThreads: num(env.EVIDENT_PREPARE_THREADS, Math.max(1, Math.min(2, availableParallelism() - 1))),

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type PgBoss from 'pg-boss';
 import type { Logger as PinoLogger, LoggerOptions } from 'pino';
 import { createLogger } from './log.js';
-import type { ServiceConfig } from './config.js';
+import { JOB_NICE_DEFAULT, type ServiceConfig } from './config.js';
 import { buildApp } from './api/app.js';
 import { openStore } from './store/open.js';
 import { lockDataDir } from './store/lock.js';
@@ -97,6 +97,7 @@ export async function startServer(config: ServiceConfig, opts: ServeOptions = {}
       kindModules: config.kindModules,
       settings: kindSettingsOf(config),
       idleMs: config.threadIdleMs,
+      nice: config.jobNice ?? JOB_NICE_DEFAULT,
     });
     const executor = new JobExecutor(store, pool, config, log);
     const runner = new EmbeddedRunner(store, pool, executor, log, config);
@@ -178,6 +179,7 @@ async function startPgWorkerOn(
     kindModules: config.kindModules,
     settings: kindSettingsOf(config),
     idleMs: config.threadIdleMs,
+    nice: config.jobNice ?? JOB_NICE_DEFAULT,
   });
   const executor = new JobExecutor(store, pool, config, log);
   const threads = Math.max(1, config.workerThreads);

@@ -36,6 +36,8 @@ export type ThreadTask =
 export interface ThreadData {
   kindModules: string[];
   settings: KindSettings;
+  /** Nice steps the thread takes at its start (job threads: below the event loop, runner/priority.ts). */
+  nice?: number;
 }
 
 export type ToThread = ThreadTask | { type: 'abort'; taskId: number };

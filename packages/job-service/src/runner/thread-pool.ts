@@ -40,6 +40,8 @@ export interface ThreadPoolOptions {
   warmThreads?: number;
   /** Heap limits of each thread; a task that needs more fails with TaskOutOfMemoryError. */
   resourceLimits?: ResourceLimits;
+  /** Nice steps each thread takes at its start, it and the processes it starts (runner/priority.ts); 0: none. */
+  nice?: number;
 }
 
 type Done = Extract<FromThread, { type: 'done' | 'prepared' | 'csv' }>;
@@ -123,7 +125,11 @@ export class ThreadPool {
   }
 
   private spawn(): Slot {
-    const data: ThreadData = { kindModules: [...this.kindModules], settings: this.options.settings ?? {} };
+    const data: ThreadData = {
+      kindModules: [...this.kindModules],
+      settings: this.options.settings ?? {},
+      ...(this.options.nice ? { nice: this.options.nice } : {}),
+    };
     const slot: Slot = { worker: newThread(data, this.options.resourceLimits), ready: false, worked: false };
     slot.worker.unref();
     slot.worker.on('message', (m: FromThread) => {

@@ -12,8 +12,11 @@ import { parseJsonSafely } from '../wire/raw-body.js';
 import { problemsOf } from '../wire/validation.js';
 import { submitBodySchema } from '../wire/schemas.js';
 import { INPUT_FILE_MIN_BYTES, readInput, writeInputFile } from '../store/input-files.js';
+import { lowerThreadPriority } from './priority.js';
 
 const port = parentPort!;
+// Before the kinds load (RDKit's WebAssembly compile is seconds of CPU): that already yields to the event loop.
+lowerThreadPriority((workerData as ThreadData | undefined)?.nice ?? 0);
 const kindsLoaded = loadJobKinds((workerData as ThreadData | undefined)?.kindModules ?? []);
 const aborts = new Map<number, AbortController>();
 void kindsLoaded.then(
