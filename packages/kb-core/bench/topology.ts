@@ -7,6 +7,8 @@
 // again; both batches are then retracted, so that the later figures are on the baselines' edge list. Baseline
 // in the same run, on the same edge list: python-igraph + leidenalg (Leiden, modularity) and scipy's svds (k = 64),
 // when python3 has them; the bench installs nothing and reports a missing baseline as missing.
+// BENCH_TOPOLOGY_ONLY=incremental runs the first computation and the two incremental cases only (no embeddings,
+// no two-iteration run, no baselines): the incremental figures at a fraction of the run's time.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,6 +69,8 @@ print(json.dumps({'scipy_svds_s': el, 'scipy_sigma_1': float(sv.max()), 'scipy_s
                   'scipy_python': sys.executable}))
 `;
 
+const INCREMENTAL_ONLY = process.env.BENCH_TOPOLOGY_ONLY === 'incremental';
+
 /** Runs a baseline script under each candidate interpreter until one has its modules. */
 function baseline(script: string, csv: string, key: string): Record<string, unknown> {
   const pythons = (process.env.BENCH_PYTHONS ?? 'python3,/usr/bin/python3').split(',').filter(Boolean);
@@ -91,14 +95,14 @@ interface Measured {
   leiden_iterations: number;
   topics_level0: number;
   topology_peak_rss_mb_above_base: number;
-  structural_embeddings_s: number;
-  embeddings_converged: boolean;
-  sigma_1: number;
-  sigma_64: number;
+  structural_embeddings_s: number | null;
+  embeddings_converged: boolean | null;
+  sigma_1: number | null;
+  sigma_64: number | null;
   peak_rss_mb_above_base: number;
   /** computeTopology({ n_iterations: 2 }), leidenalg's default count, measured after the rest. */
-  compute_topology_2_iterations_s: number;
-  modularity_2_iterations: number;
+  compute_topology_2_iterations_s: number | null;
+  modularity_2_iterations: number | null;
   /** After a batch touching 0.5% of the entities: the default computeTopology() against a full recompute. */
   incremental_small_batch: IncrementalCase;
   /** After a batch of 0.5% of the claims, incremental forced (`incremental_max_fraction: 1`) against full. */
@@ -218,16 +222,24 @@ async function measure(kbPath: string, claims: number): Promise<void> {
     batchClaims(claims, entities, Math.round(claims * 0.005), 'bench-batch-claims', 0x52),
     { incremental_max_fraction: 1 },
   );
-  await db.retract('bench-batch-small', 'benchmark batch');
-  await db.retract('bench-batch-claims', 'benchmark batch');
-  await db.embeddingsReady();
-  t0 = performance.now();
-  const emb = await db.generateStructuralEmbeddings({ dim: 64 });
-  const embeddingsS = (performance.now() - t0) / 1000;
+  let emb: { converged: boolean; singular_values: number[] } | undefined;
+  let topo2: { levels: { modularity: number }[] } | undefined;
+  let embeddingsS: number | null = null;
+  let topology2S: number | null = null;
+  if (!INCREMENTAL_ONLY) {
+    await db.retract('bench-batch-small', 'benchmark batch');
+    await db.retract('bench-batch-claims', 'benchmark batch');
+    await db.embeddingsReady();
+    t0 = performance.now();
+    emb = await db.generateStructuralEmbeddings({ dim: 64 });
+    embeddingsS = (performance.now() - t0) / 1000;
+  }
   const peak = above();
-  t0 = performance.now();
-  const topo2 = await db.computeTopology({ seed: 0, n_iterations: 2 });
-  const topology2S = (performance.now() - t0) / 1000;
+  if (!INCREMENTAL_ONLY) {
+    t0 = performance.now();
+    topo2 = await db.computeTopology({ seed: 0, n_iterations: 2 });
+    topology2S = (performance.now() - t0) / 1000;
+  }
   const out: Measured = {
     entities: topo.entity_count,
     edges: topo.edge_count,
@@ -237,12 +249,12 @@ async function measure(kbPath: string, claims: number): Promise<void> {
     topics_level0: topo.levels[0]?.topic_count ?? 0,
     topology_peak_rss_mb_above_base: topologyPeak,
     structural_embeddings_s: embeddingsS,
-    embeddings_converged: emb.converged,
-    sigma_1: emb.singular_values[0] ?? 0,
-    sigma_64: emb.singular_values[63] ?? 0,
+    embeddings_converged: emb ? emb.converged : null,
+    sigma_1: emb ? (emb.singular_values[0] ?? 0) : null,
+    sigma_64: emb ? (emb.singular_values[63] ?? 0) : null,
     peak_rss_mb_above_base: peak,
     compute_topology_2_iterations_s: topology2S,
-    modularity_2_iterations: topo2.levels[0]?.modularity ?? 0,
+    modularity_2_iterations: topo2 ? (topo2.levels[0]?.modularity ?? 0) : null,
     incremental_small_batch: small,
     incremental_claims_batch: large,
   };
@@ -292,8 +304,10 @@ async function main() {
     const topologyS = m.compute_topology_s;
     const embeddingsS = m.structural_embeddings_s;
 
-    const baselines = { ...baseline(PY_LEIDEN, csv, 'leidenalg'), ...baseline(PY_SVDS, csv, 'scipy_svds') };
-    const ratio = (a: number, b: unknown) => (typeof b === 'number' && b > 0 ? a / b : null);
+    const baselines: Record<string, unknown> = INCREMENTAL_ONLY
+      ? { skipped: 'BENCH_TOPOLOGY_ONLY=incremental' }
+      : { ...baseline(PY_LEIDEN, csv, 'leidenalg'), ...baseline(PY_SVDS, csv, 'scipy_svds') };
+    const ratio = (a: number | null, b: unknown) => (a !== null && typeof b === 'number' && b > 0 ? a / b : null);
     console.log(
       JSON.stringify(
         {

@@ -94,6 +94,7 @@ export async function computeTopology(
       topic_count: count,
       iterations: first.iterations,
     });
+    progress?.('topology', 0.65);
     let levelGraph: CsrGraph = aggregateCsr(csr, membership, count);
     let r = resolution;
     for (let level = 1; level < levels && count > 1; level++) {
