@@ -163,8 +163,9 @@ const CHECKPOINT_SHARE = 0.05;
  * Makes a background catch-up's progress durable while it runs: after a step of work, the vectors and the
  * learner are saved (saveVectors) once CHECKPOINT_MIN_MS have passed since the last save, and no sooner than
  * the last save's duration / CHECKPOINT_SHARE, so a kill -9 loses at most the work since the last checkpoint
- * and the next open resumes from it. Not while claims keep arriving (the ingest has the loop; the catch-up after
- * it is what takes long). The queue's close() ends it (the close saves anyway).
+ * and the next open resumes from it. Not until claims have stopped arriving for CHECKPOINT_MIN_MS (a save
+ * blocks the loop the ingest needs; the catch-up after it is what takes long). The queue's close() ends it
+ * (the close saves anyway).
  */
 export function startCheckpoints(q: EmbeddingQueue, base: string): void {
   let savedAt = performance.now();
@@ -172,8 +173,13 @@ export function startCheckpoints(q: EmbeddingQueue, base: string): void {
   let savedWork = q.worked;
   let timer: NodeJS.Timeout | null = null;
   const hook = (left: number) => {
-    if (q.onProgress !== hook || q.worked === savedWork || q.busy()) return;
-    const wait = Math.max(CHECKPOINT_MIN_MS, saveMs / CHECKPOINT_SHARE) - (performance.now() - savedAt);
+    if (q.onProgress !== hook || q.worked === savedWork) return;
+    const now = performance.now();
+    // Not while an ingest runs either: its facts arrive in bursts, so a quiet CHECKPOINT_MIN_MS is asked for.
+    const wait = Math.max(
+      Math.max(CHECKPOINT_MIN_MS, saveMs / CHECKPOINT_SHARE) - (now - savedAt),
+      CHECKPOINT_MIN_MS - (now - q.lastAdd),
+    );
     if (wait > 0) {
       // The catch-up ended before a checkpoint was due: one more when it is, unless more work comes first.
       if (left === 0 && timer === null)

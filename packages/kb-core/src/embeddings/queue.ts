@@ -130,14 +130,14 @@ export class EmbeddingQueue {
   /** The work done since nothing was last pending, and when it started (for status()'s progress and ETA). */
   private work = { done: 0, start: 0 };
 
-  private progressed(n: number): void {
   /** Items learnt or given a vector since the start, ever growing (persist.ts's checkpoints compare it). */
   worked = 0;
   /** Called after each step of background work with what is left (persist.ts: checkpoints while catching up). */
   onProgress: ((left: number) => void) | null = null;
 
-    if (this.work.done === 0) this.work.start = performance.now();
+  private progressed(n: number): void {
     this.worked += n;
+    if (this.work.done === 0) this.work.start = performance.now();
     this.work.done += n;
   }
 
@@ -190,7 +190,7 @@ export class EmbeddingQueue {
   }
 
   /** Whether facts keep arriving (one less than BUSY_MS ago). */
-  busy(): boolean {
+  private busy(): boolean {
     return performance.now() - this.lastAdd < BUSY_MS;
   }
 
@@ -211,7 +211,7 @@ export class EmbeddingQueue {
   }
 
   /** When a fact was last added (performance.now()): the base is being written to. */
-  private lastAdd = Number.NEGATIVE_INFINITY;
+  lastAdd = Number.NEGATIVE_INFINITY;
 
   /**
    * The pause before the next local slice: while facts keep arriving and nobody waits for the vectors, the
@@ -257,13 +257,13 @@ export class EmbeddingQueue {
 
   close(): void {
     this.closed = true;
+    this.onProgress = null;
     if (this.timer !== null) clearTimeout(this.timer);
     this.wake();
   }
 
   private wake(): void {
     const w = this.waiters;
-    this.onProgress = null;
     this.waiters = [];
     for (const f of w) f();
   }
@@ -296,6 +296,7 @@ export class EmbeddingQueue {
       this.inFlight = 0;
     }
     const left = this.left();
+    this.onProgress?.(left);
     if (left === 0) this.work = { done: 0, start: 0 };
     if (left === 0 || failed) this.wake();
     if (left > 0) this.schedule(failed ? this.backoff : Math.max(this.wait, this.pause()));
@@ -304,7 +305,6 @@ export class EmbeddingQueue {
   /** Delay before the next step while every item left is being computed by another process (0 otherwise). */
   private wait = 0;
 
-    this.onProgress?.(left);
   private left(): number {
     // The learner may be ahead of the facts known (restored at open, while the facts are still coming in).
     return this.facts.count + this.entities.count + (this.port ? 0 : Math.max(0, this.factsKnown - this.learned));
