@@ -17,7 +17,6 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  analyseSmiles,
   analyseTarget,
   loadRDKit,
   optimize,
@@ -28,6 +27,7 @@ import {
 } from '@evident/compound-generation';
 import { DockingSession, findDockingTools } from '@evident/docking';
 import { cachedPort, DockingCache, slots, TIMEOUT_MS, type Pocket } from './docking-opt-oracle.js';
+import { admitsFor, FILTERS } from './docking-opt-filters.js';
 import { kcalFigures, summarise, type DockingRun } from './docking-opt-stats.js';
 
 const env = process.env;
@@ -50,16 +50,6 @@ const { values } = parseArgs({
 const TARGETS: Record<string, { target_uniprot: string; residues: string[]; file: string }> = {
   '2src': { target_uniprot: 'P12931', residues: ['K297', 'T340', 'M343'], file: '2src.pdb' },
   '1lee': { target_uniprot: 'P46925', residues: ['D158', 'D338', 'Y201'], file: '1lee.pdb' },
-};
-/** The hard filters a chemist would put on a docking campaign (Lipinski/Veber windows; stated in the TOML). */
-export const FILTERS = {
-  mw: [250, 500],
-  logp: [0, 5],
-  hbd_max: 5,
-  hba_max: 10,
-  rotatable_bonds_max: 10,
-  tpsa_max: 140,
-  abs_formal_charge_max: 1,
 };
 
 const positiveInt = (name: string, v: string) => {
@@ -88,26 +78,7 @@ if (tools instanceof Error) {
   process.exit(0);
 }
 
-const rd = await loadRDKit();
-function admits(smiles: string): boolean {
-  try {
-    const p = analyseSmiles(rd, smiles).properties;
-    const f = FILTERS;
-    return (
-      p.mw >= f.mw[0]! &&
-      p.mw <= f.mw[1]! &&
-      p.logp >= f.logp[0]! &&
-      p.logp <= f.logp[1]! &&
-      p.hbd <= f.hbd_max &&
-      p.hba <= f.hba_max &&
-      p.rotatable_bonds <= f.rotatable_bonds_max &&
-      p.tpsa <= f.tpsa_max &&
-      Math.abs(p.formal_charge) <= f.abs_formal_charge_max
-    );
-  } catch {
-    return false;
-  }
-}
+const admits = admitsFor(await loadRDKit());
 
 const fixture = (f: string) =>
   readFileSync(fileURLToPath(new URL(`../../protein-structure/test/fixtures/${f}`, import.meta.url)));
