@@ -76,3 +76,41 @@ test('an OPTIONAL MATCH whose variables the aggregation reads otherwise stays ro
     assert.ok(!ops.includes('ColumnarAggregate') && !ops.includes('ColumnarExpandAggregate'), q);
   }
 });
+
+test('an OPTIONAL MATCH of one relationship under a row-by-row aggregation is folded into it as a multiplicity', () => {
+  for (const seed of [36, 37]) {
+    const g = randomGraph(seed);
+    for (const q of [
+      'MATCH (n:A)-->(m) OPTIONAL MATCH (m)<--(o:B) RETURN n.t AS t, collect(m.c) AS c, count(o) AS o',
+      'MATCH (n:B)-[:S]-(m) OPTIONAL MATCH (m)-[x]->(o) RETURN count(DISTINCT m) AS d, count(x) AS x, count(*) AS c',
+      'MATCH (n)-[*1..2]->(m:A) OPTIONAL MATCH (m)--(o:A) RETURN n.k AS k, count(m) AS c, count(o) AS o, avg(m.w) AS w',
+      'MATCH (n:A)-->(m) OPTIONAL MATCH (m)<--(o:B) WITH n, m, o RETURN n.t AS t, count(o) AS o ORDER BY o DESC, t',
+      // No input row: one group, avg null, count(o) 0.
+      'MATCH (n:Missing)-->(m) OPTIONAL MATCH (m)-->(o) RETURN avg(m.c) AS a, count(o) AS o, collect(m.c) AS c',
+    ]) {
+      // With adjacency (the MemoryGraph) and without (expanding relationships to count the matches).
+      same(g, q, g);
+      same(g, q, rowByRow(g));
+      const plan = runCypher(g, `EXPLAIN ${q}`).plan!;
+      assert.ok(!operators(plan).includes('Optional'), q);
+    }
+  }
+});
+
+test('any other OPTIONAL MATCH of one relationship from a bound node is an OptionalExpand', () => {
+  for (const seed of [38, 39]) {
+    const g = randomGraph(seed);
+    for (const q of [
+      'MATCH (n:A) WHERE n.c > 500 OPTIONAL MATCH (n)<--(o:B) RETURN n.c AS c, o.c AS o',
+      'MATCH (n:B) OPTIONAL MATCH (n)-[r:R]->(o) WHERE r.w > 1 OR o.c < 0 RETURN n.c AS c, o.t AS t',
+      'MATCH (n:A) OPTIONAL MATCH (n)--(o:A) RETURN DISTINCT o.t AS t',
+      'OPTIONAL MATCH (x:Missing) OPTIONAL MATCH (x)-->(y) RETURN x, y',
+      'MATCH (a:A), (b:B) WHERE a.c > 700 AND b.c > 700 OPTIONAL MATCH (a)-[r]->(b) RETURN a.c AS a, b.c AS b, r IS NULL AS none',
+      'MATCH (n:A)-->(m) OPTIONAL MATCH (m)<--(o:B) RETURN count(DISTINCT o) AS d, collect(o.c)[0..2] AS c',
+    ]) {
+      same(g, q, g);
+      same(g, q, rowByRow(g));
+      assert.ok(operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('OptionalExpand'), q);
+    }
+  }
+});

@@ -13,7 +13,7 @@ type ExistsOp = Extract<Op, { op: 'ExpandExists' }>;
 /** Per runner (one query): the node slots carrying every one of some labels, or null when the graph cannot say. */
 const memberships = new WeakMap<Runner, Map<string, Uint8Array | null>>();
 
-function members(runner: Runner, labels: string[]): Uint8Array | null {
+export function members(runner: Runner, labels: string[]): Uint8Array | null {
   let cache = memberships.get(runner);
   if (!cache) {
     cache = new Map();

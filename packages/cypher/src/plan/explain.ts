@@ -78,7 +78,7 @@ function details(op: Op): string {
     case 'Projection':
       return op.items.map((i) => item(i.name, i.expr)).join(', ');
     case 'Aggregate':
-      return `${op.keys.length > 0 ? `by ${op.keys.map((k) => item(k.name, k.expr)).join(', ')}: ` : ''}${op.items
+      return `${op.hop ? `${hopText(op.hop)}, ` : ''}${op.keys.length > 0 ? `by ${op.keys.map((k) => item(k.name, k.expr)).join(', ')}: ` : ''}${op.items
         .filter((i) => !op.keys.includes(i))
         .map((i) => item(i.name, i.expr))
         .join(', ')}`;
@@ -93,6 +93,10 @@ function details(op: Op): string {
       return expr(op.count);
     case 'Optional':
       return op.nullable.join(', ');
+    case 'OptionalExpand': {
+      const where = op.predicates.map(predicate).join(' AND ');
+      return `${details(op.expand)}${where ? ` WHERE ${where}` : ''}`;
+    }
     case 'Union':
       return op.all ? 'ALL' : 'DISTINCT';
     case 'SemiApply':

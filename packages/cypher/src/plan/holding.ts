@@ -10,6 +10,8 @@ import { type EvalContext, evaluate, lookup, type Row } from '../eval.js';
 import { count } from '../interpret/project.js';
 import { setOwn, type Value } from '../values.js';
 import type { Op } from './operators.js';
+import { hopDegree } from './optional-expand.js';
+import { isHopCount } from './optional-hop.js';
 import type { Runner } from './physical.js';
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
@@ -27,12 +29,16 @@ export function* aggregate(r: Runner, op: OpOf<'Aggregate'>, arg: Row): Generato
   const ctx = r.ctx;
   const held = new Held(ctx.budget, 'aggregation');
   const keyIndex = new Map(op.keys.map((k, i) => [k, i]));
+  // A folded OPTIONAL MATCH (optional-expand.ts): each row counts max(k, 1) times; count(o) adds k.
+  const degree = op.hop ? hopDegree(r, op.hop) : undefined;
+  const hopCounts = op.aggregates.map((a) => isHopCount(a, op.hop));
   try {
-    const groups = new Map<string, { keyRow: Row; keys: Value[]; accs: Accumulator[] }>();
+    const groups = new Map<string, { keyRow: Row; keys: Value[]; accs: (Accumulator | undefined)[]; k: number }>();
     const group = (keyRow: Row, keys: Value[]) => ({
       keyRow,
       keys,
-      accs: op.aggregates.map((a) => accumulator(a, ctx, held)),
+      accs: op.aggregates.map((a, i) => (hopCounts[i] ? undefined : accumulator(a, ctx, held))),
+      k: 0,
     });
     for (const row of r.rows(op.input, arg)) {
       ctx.budget.tick();
@@ -47,12 +53,16 @@ export function* aggregate(r: Runner, op: OpOf<'Aggregate'>, arg: Row): Generato
           throw tooMany(ctx.budget, `the aggregation stopped at group ${groups.size}, before reading all of its input`);
         }
       }
-      for (const acc of g.accs) acc.add(row);
+      const d = degree ? degree(row) : 0;
+      g.k += d;
+      for (let m = Math.max(d, 1); m > 0; m--) for (const acc of g.accs) acc?.add(row);
     }
     if (groups.size === 0 && op.keys.length === 0) groups.set('', group({}, []));
     for (const g of groups.values()) {
       ctx.budget.tick();
-      const values = new Map(op.aggregates.map((a, i) => [a, g.accs[i]!.result()] as const));
+      const values = new Map(
+        op.aggregates.map((a, i) => [a, hopCounts[i] ? BigInt(g.k) : g.accs[i]!.result()] as const),
+      );
       const actx: EvalContext = { ...ctx, aggregates: values };
       const o: Row = {};
       for (const it of op.items) {

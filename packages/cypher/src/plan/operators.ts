@@ -164,6 +164,11 @@ export type Op = Base &
         reads: string[];
         /** Every group becomes a row of the result: more than max_rows groups stop the query before it ends. */
         bounded?: boolean;
+        /**
+         * An OPTIONAL MATCH of one relationship folded in (read only by count(o)): each input row is added
+         * max(k, 1) times, count(o) adds k, k from the graph's adjacency (optional-expand.ts).
+         */
+        hop?: OptionalHop;
       }
     | { op: 'Distinct'; input: Op; columns: string[] }
     | { op: 'Sort'; input: Op; order: SortItem[]; bounded: boolean }
@@ -172,6 +177,17 @@ export type Op = Base &
     | { op: 'Limit'; input: Op; count: Expr }
     /** Each input row with the rows of `inner` run on it, or with `nullable` set to null when there are none. */
     | { op: 'Optional'; input: Op; inner: Op; nullable: string[] }
+    /**
+     * OPTIONAL MATCH of one relationship from a bound node: the Expand's rows kept by `predicates`, or the input
+     * row with `nullable` set to null when none is (no inner plan run per row).
+     */
+    | {
+        op: 'OptionalExpand';
+        input: Op;
+        expand: Extract<Op, { op: 'Expand' }>;
+        predicates: Predicate[];
+        nullable: string[];
+      }
     | { op: 'Union'; inputs: Op[]; all: boolean; columns: string[] }
     /** Each input row for which `inner` (run on it) gives a row, or none with `anti` (pattern predicates, EXISTS). */
     | { op: 'SemiApply'; input: Op; inner: Op; anti: boolean }

@@ -13,6 +13,7 @@ import { columnarExpandAggregate } from './columnar-expand.js';
 import { countExpansions, nodeCount } from './count.js';
 import { adjacentRows, existsRow } from './exists.js';
 import { aggregate, distinct, sort, top, union } from './holding.js';
+import { optionalExpandRows } from './optional-expand.js';
 import type { NodeCheck, Op } from './operators.js';
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
@@ -106,6 +107,8 @@ export class Runner {
         return this.each(op.input, arg, (row) => this.unwindRow(op, row));
       case 'Optional':
         return this.each(op.input, arg, (row) => this.optionalRow(op, row));
+      case 'OptionalExpand':
+        return this.each(op.input, arg, (row) => optionalExpandRows(this, op, row));
       case 'Filter':
         return this.map(op.input, arg, (row) => (op.predicates.every((p) => holds(p, row, ctx)) ? row : undefined));
       case 'Projection':
@@ -200,7 +203,7 @@ export class Runner {
     }
   }
 
-  private *expandRow(op: OpOf<'Expand'>, row: Row): Generator<Row> {
+  *expandRow(op: OpOf<'Expand'>, row: Row): Generator<Row> {
     const from = lookup(row, op.from);
     if (!(from instanceof GraphNode)) return;
     const used = usedBy(row, op.distinctFrom);

@@ -8,7 +8,8 @@
 //   (projection pruning: only the columns it reads are scanned); over one relationship pattern with nothing
 //   before it → ColumnarExpandAggregate (expand-rewrite.ts: relationship and node columns, no row per match);
 // - a pattern predicate over one relationship to a node with only labels → ExpandExists (adjacency by type);
-// - last, over the whole plan: an Expand whose anonymous relationship nothing reads goes by adjacency;
+// - last, over the whole plan: an Expand whose anonymous relationship nothing reads goes by adjacency; then an
+//   OPTIONAL MATCH of one relationship is folded into the aggregation over it or run as OptionalExpand;
 // - a projection that only renames a row to the names it already has is dropped;
 // - a Sort whose every row goes to the result is marked bounded (it stops at max_rows before sorting).
 // Predicate push-down (conjuncts placed where their variables are bound, equality on an indexed property as
@@ -28,12 +29,13 @@ import {
 import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { adjacencyExpand, columnarExpand, expandExists } from './expand-rewrite.js';
 import { mapExpr, varsOf } from './exprs.js';
+import { optionalPass } from './optional-expand.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
 
 export function rewrite(op: Op): Op {
   // Twice: a rule can open the way for one below it (a projection narrowed for a sort can then read columns).
-  const out = adjacencyExpand(bottomUp(bottomUp(op)));
+  const out = optionalPass(adjacencyExpand(bottomUp(bottomUp(op))));
   return out.op === 'ProduceResults' ? { ...out, input: markBounded(out.input) } : out;
 }
 
