@@ -5,12 +5,14 @@
 //   npm run bench -w @evident/kb-core                       (1,000,000 claims)
 //   KB_BENCH_CLAIMS=100000 npm run bench -w @evident/kb-core
 //   KB_BENCH_PATH=postgres://... npm run bench ...     (the PostgreSQL store; baseline stays SQLite)
+//   KB_BENCH_INGEST_ONLY=1 ...   only the baseline and the ingest (defaults on), then the ratio; no queries,
+//                                no catch-up, no reopen (for A/B runs and profiles of the write path)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { open, type ClaimInput } from '../src/index.js';
+import { open, type ClaimInput, type KbDB } from '../src/index.js';
 import { timeReasoning } from './reasoning.js';
 import { arg, claimBatches, entityCount, PREDICATES, queryAndReopen } from './workload.js';
 
@@ -18,6 +20,7 @@ const N = arg('claims', 'KB_BENCH_CLAIMS', 1_000_000);
 const BATCH = arg('batch', 'KB_BENCH_BATCH', 10_000);
 const QUERIES = arg('queries', 'KB_BENCH_QUERIES', 2000);
 const ENTITIES = entityCount(N);
+const INGEST_ONLY = arg('ingest-only', 'KB_BENCH_INGEST_ONLY', 0) === 1;
 
 const batches = () => claimBatches(N, BATCH);
 
@@ -59,8 +62,7 @@ function baseline(dir: string): number {
   return rows / (ms / 1000);
 }
 
-async function ingestAndQuery(path: string) {
-  const db = await open(path);
+async function ingest(db: KbDB) {
   let ingestMs = 0;
   let ingested = 0;
   let duplicates = 0;
@@ -72,7 +74,12 @@ async function ingestAndQuery(path: string) {
     ingested += r.ingested;
     duplicates += r.duplicates;
   }
-  const rate = ingested / (ingestMs / 1000);
+  return { rate: ingested / (ingestMs / 1000), ingested, duplicates };
+}
+
+async function ingestAndQuery(path: string) {
+  const db = await open(path);
+  const { rate, ingested, duplicates } = await ingest(db);
   // The search stage's work after the commits (BM25 intake, learning, the local vectors), waited for, so the
   // queries and the reasoning calls below time a settled base, as one that has been running is.
   const s0 = performance.now();
@@ -91,6 +98,26 @@ async function main() {
   const path = process.env.KB_BENCH_PATH ?? join(dir, 'bench.kb');
   try {
     const baselineRate = baseline(dir);
+    if (INGEST_ONLY) {
+      const db = await open(path);
+      const c0 = process.cpuUsage();
+      const { rate, ingested } = await ingest(db);
+      const cpu = process.cpuUsage(c0);
+      await db.close();
+      console.log(
+        JSON.stringify({
+          benchmark: 'kb ingest only',
+          claims: N,
+          ingested,
+          ingest_claims_per_sec: Math.round(rate),
+          baseline_sqlite_rows_per_sec: Math.round(baselineRate),
+          ratio: Math.round((rate / baselineRate) * 1000) / 1000,
+          ingest_cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+          loadavg: loadavg().map((x) => Math.round(x * 100) / 100),
+        }),
+      );
+      return;
+    }
 
     // In a function of its own, so that the closed base it ingested is garbage before the reasoning calls are
     // timed on a fresh open (two bases' indexes in one heap make a what-if copy's garbage collection the figure).

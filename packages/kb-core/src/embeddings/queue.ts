@@ -12,6 +12,7 @@ import type { EmbeddingStatus } from './status.js';
 export type { EmbeddingStatus } from './status.js';
 import { Lane } from './lane.js';
 import { catchUpThreads } from './vectors.js';
+import { foreground, GATED_MS } from '../graph/derived.js';
 
 /** Milliseconds of local work per slice before yielding to the event loop (ingests' continuations wait at most this). */
 export const SLICE_MS = 8;
@@ -189,6 +190,11 @@ export class EmbeddingQueue {
     else this.refresh();
   }
 
+  /** A write wants the loop back and nobody waits for the vectors (graph/derived.ts). */
+  private yieldNow(): boolean {
+    return this.waiters.length === 0 && foreground.yieldNow();
+  }
+
   /** Whether facts keep arriving (one less than BUSY_MS ago). */
   private busy(): boolean {
     return performance.now() - this.lastAdd < BUSY_MS;
@@ -285,6 +291,8 @@ export class EmbeddingQueue {
 
   private async drain(): Promise<void> {
     if (this.running || this.closed || this.deferred) return;
+    // A write under way keeps the loop unless someone waits (graph/derived.ts); a provider's calls are I/O.
+    if (!this.port && this.waiters.length === 0 && !foreground.free()) return this.schedule(GATED_MS);
     this.running = true;
     let failed = false;
     try {
@@ -322,7 +330,7 @@ export class EmbeddingQueue {
       for (let i = 0; i < 64 && this.learned < this.factsKnown; i++) this.local.learn(this.factTokens(this.learned++));
       this.progressed(this.learned - from);
       if (this.learned === this.factsKnown) this.learnt();
-      if (performance.now() > end) return this.learned >= this.factsKnown;
+      if (performance.now() > end || this.yieldNow()) return this.learned >= this.factsKnown;
     }
     if (
       this.refreshDue &&
@@ -358,7 +366,7 @@ export class EmbeddingQueue {
         for (let i = 0; i < keys.length; i++) rows.set(this.local.embedText(lane.text(keys[i]!)), i * lane.vectors.dim);
         lane.store(keys, rows, threads);
         this.progressed(keys.length);
-        if (performance.now() > end) return;
+        if (performance.now() > end || this.yieldNow()) return;
       }
     }
   }

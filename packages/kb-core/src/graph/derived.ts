@@ -22,3 +22,31 @@ export interface DerivedIndex {
 
 /** Makes a graph's instance of an index; it reads the graph (claims, entities) through `graph`. */
 export type DerivedIndexFactory<G> = (graph: G) => DerivedIndex;
+
+/** How soon background work held back by a write looks again (a timer that finds the loop busy costs little). */
+export const GATED_MS = 1;
+
+/**
+ * The write path's hold on this thread's event loop, which derived indexes' background work (search intake,
+ * the local embedder) obeys: while a write is under way its slices wait, so that an ingest's apply and commit
+ * are never delayed by a slice that started while the write waited (issue 41: with the search stage's slices
+ * running in every commit's wait, a sustained ingest went at half the rate). The one exception is the wait for
+ * a commit that another thread makes (the SQLite writer thread): this thread is idle then, so background work
+ * may run, and stops as soon as the commit has landed (`landed`, a shared-memory flag the writer sets), not
+ * when its slice ends. A read that needs the derived data drains it itself, so lexical search stays current.
+ * One per thread: every base written on this thread holds the loop alike.
+ */
+export const foreground = {
+  /** Writes under way on this thread (from their apply to their commit's answer). */
+  writing: 0,
+  /** While the writes under way all wait for a commit made on another thread: whether it has landed. */
+  waiting: null as (() => boolean) | null,
+  /** Whether background work may start now. */
+  free(): boolean {
+    return this.writing === 0 || (this.waiting !== null && !this.waiting());
+  },
+  /** Whether background work under way should stop at its next check (a write wants the loop back). */
+  yieldNow(): boolean {
+    return this.writing !== 0 && (this.waiting === null || this.waiting());
+  },
+};

@@ -5,6 +5,7 @@
 // left (`drain`), so lexical search is always current; only vectors may lag (`pending`).
 // Slices as the embedding queue's: SLICE_MS of work, BUSY_PAUSE_MS apart while claims keep arriving.
 import { BUSY_PAUSE_MS, SLICE_MS } from '../embeddings/queue.js';
+import { foreground, GATED_MS } from '../graph/derived.js';
 
 export class SearchIntake {
   private claims = new Int32Array(1024);
@@ -62,7 +63,7 @@ export class SearchIntake {
     while (this.head < this.end) {
       const batchEnd = Math.min(this.end, this.head + 256);
       while (this.head < batchEnd) this.take(this.claims[this.head++]!);
-      if (performance.now() > stop) break;
+      if (performance.now() > stop || foreground.yieldNow()) break;
     }
     if (this.head === this.end) this.head = this.end = 0;
     return this.head < this.end;
@@ -87,7 +88,7 @@ export class SearchIntake {
     this.timer = null;
   }
 
-  private schedule(): void {
+  private schedule(delay?: number): void {
     if (this.scheduled || this.closed || this.deferred) return;
     this.scheduled = true;
     const busy = this.pushed !== this.pushedAtSchedule;
@@ -98,9 +99,11 @@ export class SearchIntake {
         this.timer = null;
         this.scheduled = false;
         if (this.closed || this.deferred) return;
-        if (this.runFor(SLICE_MS)) this.schedule();
+        // A write under way keeps the loop (graph/derived.ts): look again soon, to use its commit's wait.
+        if (!foreground.free()) this.schedule(GATED_MS);
+        else if (this.runFor(SLICE_MS)) this.schedule();
       },
-      busy ? BUSY_PAUSE_MS : 0,
+      delay ?? (busy ? BUSY_PAUSE_MS : 0),
     );
     // Waiting claims alone never keep a process alive.
     this.timer.unref();

@@ -5,13 +5,13 @@
 // sees what the log lacks. Reading the log on open goes through the very same apply, so the index is always
 // a function of the log.
 import { KbClosedError, KbConflictError } from '../errors.js';
-import type { DerivedIndexFactory } from '../graph/derived.js';
+import { foreground, type DerivedIndexFactory } from '../graph/derived.js';
 import type { PendingEvent } from '../graph/events.js';
 import { GraphState } from '../graph/state.js';
 import { pickFromRun, type ClaimRun } from '../model/claim-run.js';
 import { Registry, type Vocabulary } from '../model/registry.js';
 import { lastSeqOf } from '../store/log-span.js';
-import type { ClaimStore, LogEntry } from '../store/types.js';
+import type { ClaimStore, LogEntry, PendingAppend } from '../store/types.js';
 import type { ClaimInput } from '../types.js';
 import type { EventHub } from './events.js';
 
@@ -159,77 +159,96 @@ export class WritePath {
     let events: PendingEvent[] = [];
     const result = await this.serial(async () => {
       if (this.closed) throw new KbClosedError();
-      for (let attempt = 0; ; attempt++) {
-        await this.catchUp(null);
-        // Start the apply in a task of its own: every read that passed beforeRead before has finished by
-        // then (their continuations are microtasks, which run first), and every later one waits.
-        await new Promise<void>((r) => setImmediate(r));
-        const plan = build();
-        const n = plan.entries.length;
-        const applied = new Array<number | Int32Array>(n);
-        events = [];
-        if (n === 0) return plan.finish(applied, events);
-        const s = this.state;
-        s.emitIngested = this.events.has('claim_ingested');
-        s.emitCorroborated = this.events.has('claim_corroborated');
-        const ts = Math.max(Date.now(), s.lastTs);
-        let release!: () => void;
-        this.speculative = new Promise<void>((r) => (release = r));
-        // The store may start writing the whole plan now, while the index is updated; that write is committed
-        // only if every entry is kept (no duplicate), else dropped for an append of what was kept.
-        const pending = this.store.beginAppend?.(plan.entries, ts, this.lastSeq);
-        try {
-          const kept: LogEntry[] = [];
+      // The derived indexes' background work waits until the write is over (graph/derived.ts).
+      foreground.writing++;
+      try {
+        for (let attempt = 0; ; attempt++) {
+          await this.catchUp(null);
+          // Start the apply in a task of its own: every read that passed beforeRead before has finished by
+          // then (their continuations are microtasks, which run first), and every later one waits.
+          await new Promise<void>((r) => setImmediate(r));
+          const plan = build();
+          const n = plan.entries.length;
+          const applied = new Array<number | Int32Array>(n);
+          events = [];
+          if (n === 0) return plan.finish(applied, events);
+          const s = this.state;
+          s.emitIngested = this.events.has('claim_ingested');
+          s.emitCorroborated = this.events.has('claim_corroborated');
+          const ts = Math.max(Date.now(), s.lastTs);
+          let release!: () => void;
+          this.speculative = new Promise<void>((r) => (release = r));
+          // The store may start writing the whole plan now, while the index is updated; that write is committed
+          // only if every entry is kept (no duplicate), else dropped for an append of what was kept.
+          const pending = this.store.beginAppend?.(plan.entries, ts, this.lastSeq);
           try {
-            let span = 0;
-            let allKept = true;
-            for (let i = 0; i < n; i++) {
-              const e = plan.entries[i]!;
-              if (e.kind === 'claims') {
-                const out = new Int32Array(e.n);
-                const added = s.applyRun(e, ts, events, out, true);
-                applied[i] = out;
-                if (added > 0) kept.push(added === e.n ? e : keptOfRun(e, out));
-                if (added !== e.n) allKept = false;
-                span += added;
-              } else {
-                const a = this.applyEntry(e, ts, events);
-                applied[i] = a;
-                if (a >= 0) {
-                  kept.push(e);
-                  span++;
-                } else allKept = false;
-              }
-            }
-            let first: number;
-            if (pending && allKept) first = await pending.commit();
-            else {
-              await pending?.abort();
-              first = await this.store.append(kept, ts, this.lastSeq);
-            }
-            if (span) this.lastSeq = first + span - 1;
-          } catch (e) {
-            await pending?.abort();
+            const kept: LogEntry[] = [];
             try {
-              await this.rebuild();
-            } catch {
-              // Without an index that matches the log the base cannot serve: close it rather than answer wrongly.
-              this.closed = true;
-              await this.store.close().catch(() => undefined);
+              let span = 0;
+              let allKept = true;
+              for (let i = 0; i < n; i++) {
+                const e = plan.entries[i]!;
+                if (e.kind === 'claims') {
+                  const out = new Int32Array(e.n);
+                  const added = s.applyRun(e, ts, events, out, true);
+                  applied[i] = out;
+                  if (added > 0) kept.push(added === e.n ? e : keptOfRun(e, out));
+                  if (added !== e.n) allKept = false;
+                  span += added;
+                } else {
+                  const a = this.applyEntry(e, ts, events);
+                  applied[i] = a;
+                  if (a >= 0) {
+                    kept.push(e);
+                    span++;
+                  } else allKept = false;
+                }
+              }
+              let first: number;
+              if (pending && allKept) first = await this.commit(pending);
+              else {
+                await pending?.abort();
+                first = await this.store.append(kept, ts, this.lastSeq);
+              }
+              if (span) this.lastSeq = first + span - 1;
+            } catch (e) {
+              await pending?.abort();
+              try {
+                await this.rebuild();
+              } catch {
+                // Without an index that matches the log the base cannot serve: close it rather than answer wrongly.
+                this.closed = true;
+                await this.store.close().catch(() => undefined);
+                throw e;
+              }
+              if (e instanceof KbConflictError && attempt < 20) continue;
               throw e;
             }
-            if (e instanceof KbConflictError && attempt < 20) continue;
-            throw e;
+          } finally {
+            this.speculative = null;
+            release();
           }
-        } finally {
-          this.speculative = null;
-          release();
+          return plan.finish(applied, events);
         }
-        return plan.finish(applied, events);
+      } finally {
+        foreground.writing--;
       }
     });
     this.emit(events);
     return result;
+  }
+
+  /** Commits an append another thread writes; meanwhile this thread is idle and background work may run. */
+  private async commit(pending: PendingAppend): Promise<number> {
+    const landed = pending.landed;
+    if (!landed || foreground.writing !== 1) return pending.commit();
+    const done = pending.commit();
+    foreground.waiting = () => landed.call(pending);
+    try {
+      return await done;
+    } finally {
+      foreground.waiting = null;
+    }
   }
 
   // Deliberate likeness: the event's object literal is alike in shape only to kb-extract's Slack message (chat/slack.ts).
