@@ -5,7 +5,8 @@
 // entities and computeTopology() again with the same settings (incremental). The phases are told apart by the
 // computation's own progress reports: the entity graph and the plan (up to 0.05), level 0's Leiden (to 0.65), the
 // coarser levels and the labels (to 1), then keeping the result (the file beside the base). Wall and CPU time
-// (worker threads included) of each, with the load average before and after.
+// (worker threads included) of each, with the load average before and after. BENCH_FULL=1 adds a full recompute
+// with the same settings on the same graph and the modularity gap (full − incremental).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +81,20 @@ try {
     prev = [last[1], last[2]];
   }
   phases.keep_result = { wall_s: (totalMs - prev[0]) / 1000, cpu_s: totalCpu - prev[1] };
+  // BENCH_FULL=1: computeTopology({ full: true }) with the same settings on the same graph, for the gap.
+  let full: { full_s: number; full_cpu_s: number; full_modularity: number; modularity_gap: number } | undefined;
+  if (process.env.BENCH_FULL === '1') {
+    t0 = performance.now();
+    const c1 = cpu();
+    const f = await db.computeTopology({ ...settings, full: true });
+    const q = f.levels[0]?.modularity ?? 0;
+    full = {
+      full_s: (performance.now() - t0) / 1000,
+      full_cpu_s: cpu() - c1,
+      full_modularity: q,
+      modularity_gap: q - (inc.levels[0]?.modularity ?? 0),
+    };
+  }
   await db.close();
   console.log(
     JSON.stringify({
@@ -96,6 +111,7 @@ try {
       incremental_cpu_s: totalCpu,
       incremental_modularity: inc.levels[0]?.modularity,
       phases,
+      ...full,
       load_before: loadBefore,
       load_after: load(),
     }),

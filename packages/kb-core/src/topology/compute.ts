@@ -17,7 +17,7 @@ import type { ReadContext } from '../graph/read.js';
 import { leidenIncrementalOffThread } from '../offload/incremental-leiden.js';
 import { offThreadLeidenThreads } from '../offload/threads.js';
 import { entityGraph } from './entity-graph.js';
-import { basisOf, planUpdate } from './incremental.js';
+import { basisOf, type IncrementalPlan, planUpdate } from './incremental.js';
 import { describeTopics } from './labels.js';
 import type { ComputeTopologyOptions, StoredTopology, TopologyLevel } from './types.js';
 
@@ -56,41 +56,25 @@ export async function computeTopology(
   const memberships: Int32Array[] = [];
   const levelInfo: TopologyLevel[] = [];
   const parents: Int32Array[] = [];
+  /** Each level's modularity terms per topic: summed for the level, kept for the topics' descriptions. */
+  const terms: Float64Array[] = [];
   if (csr.n > 0) {
-    const hooks = progress ? { progress: (_: string, f: number) => progress('topology', 0.05 + 0.6 * f) } : undefined;
-    let first: { membership: Int32Array; count: number; iterations: number };
-    if (plan.kind === 'incremental') {
-      // Off the thread: on a worker of its own (seconds at a million claims would hold a server's event loop).
-      const update = off_thread
-        ? await leidenIncrementalOffThread(
-            csr,
-            plan.previous,
-            plan.changed,
-            { resolution, seed, maxIterations },
-            progress && ((f) => progress('topology', 0.05 + 0.6 * f)),
-          )
-        : leidenIncremental(csr, plan.previous, plan.changed, { resolution, seed, maxIterations, trusted: true });
-      affected = update.affectedCount;
-      first = update;
-    } else {
-      first = await leidenAsync(csr, {
-        resolution,
-        seed,
-        maxIterations,
-        restarts,
-        trusted: true,
-        hooks,
-        ...threadsFor(csr),
-      });
-    }
+    const first = await levelZero(
+      csr,
+      plan,
+      { resolution, seed, maxIterations, restarts, off_thread, progress },
+      threadsFor,
+    );
+    if (first.affectedCount !== undefined) affected = first.affectedCount;
     let count = first.count;
     let membership = first.membership;
     if (min_topic_size > 1) count = mergeSmallTopics(csr, membership, count, min_topic_size);
     memberships.push(membership);
+    terms.push(modularityContributions(csr, membership, resolution));
     levelInfo.push({
       level: 0,
       resolution,
-      modularity: sum(modularityContributions(csr, membership, resolution)),
+      modularity: sum(terms[0]!),
       topic_count: count,
       iterations: first.iterations,
     });
@@ -112,10 +96,11 @@ export async function computeTopology(
       for (let v = 0; v < csr.n; v++) next[v] = up.membership[membership[v]!]!;
       parents.push(up.membership);
       memberships.push(next);
+      terms.push(modularityContributions(csr, next, r));
       levelInfo.push({
         level,
         resolution: r,
-        modularity: sum(modularityContributions(csr, next, r)),
+        modularity: sum(terms[level]!),
         topic_count: up.count,
         iterations: up.iterations,
       });
@@ -127,7 +112,7 @@ export async function computeTopology(
   }
   // From here to the end the index is read in one go, as reads must (see the write path): no await below.
   await settled();
-  const topics = describeTopics(rc, graph, memberships, parents, levelInfo);
+  const topics = describeTopics(rc, graph, memberships, parents, levelInfo, terms);
   progress?.('topology', 1);
   return {
     result: {
@@ -147,6 +132,30 @@ export async function computeTopology(
     memberships,
     basis,
   };
+}
+
+/**
+ * Level 0's partition: leidenIncremental from the kept partition when the plan says so (off the thread on a worker
+ * of its own: seconds at a million claims would hold a server's event loop), else Leiden from scratch.
+ */
+async function levelZero(
+  csr: CsrGraph,
+  plan: IncrementalPlan,
+  o: { resolution: number; seed: number; maxIterations: number; restarts: number; off_thread: boolean } & Pick<
+    ComputeTopologyOptions,
+    'progress'
+  >,
+  threadsFor: (g: CsrGraph) => { threads?: number },
+): Promise<{ membership: Int32Array; count: number; iterations: number; affectedCount?: number }> {
+  const { resolution, seed, maxIterations, restarts, progress } = o;
+  const scaled = progress && ((f: number) => progress('topology', 0.05 + 0.6 * f));
+  if (plan.kind === 'incremental') {
+    return o.off_thread
+      ? leidenIncrementalOffThread(csr, plan.previous, plan.changed, { resolution, seed, maxIterations }, scaled)
+      : leidenIncremental(csr, plan.previous, plan.changed, { resolution, seed, maxIterations, trusted: true });
+  }
+  const hooks = scaled ? { progress: (_: string, f: number) => scaled(f) } : undefined;
+  return leidenAsync(csr, { resolution, seed, maxIterations, restarts, trusted: true, hooks, ...threadsFor(csr) });
 }
 
 function sum(a: Float64Array): number {
