@@ -1,0 +1,220 @@
+// Profiling aid for the search stage's ANN index build (issue 41, point 2; not a benchmark of record): the
+// workload's fact texts embedded by the local embedder after it has learnt them all (as a catch-up does), then
+// inserted into usearch under several settings in one run. Per setting: CPU time per insert (process.cpuUsage,
+// every thread of this process, so other jobs on the machine do not count), wall time, CPU per query, and
+// recall@10 / recall@100 against an exact scan in f32, over 300 queries of two kinds (entity-and-predicate
+// words, and fact texts with one entity swapped).
+// Usage: nice -n 10 node --conditions=evident-source --import tsx bench/search-ann.ts [claims=50000] [names]
+import usearch, { type BatchMatches, MetricKind, ScalarKind } from 'usearch';
+import { LocalEmbedder } from '../src/embeddings/local.js';
+import { predicateWords } from '../src/search/text.js';
+import { tokenize } from '../src/model/tokenize.js';
+import { claimBatches, entityCount } from './workload.js';
+
+const claims = Number(process.argv[2] ?? 50000);
+const only = process.argv[3]?.split(',');
+const texts: string[] = [];
+const seen = new Set<string>();
+for (const b of claimBatches(claims, 10000))
+  for (const c of b) {
+    const t = `${c.subject[0]} ${predicateWords(c.predicate[0])} ${c.object[0]}`;
+    if (seen.has(t)) continue;
+    texts.push(t);
+    seen.add(t);
+  }
+const emb = new LocalEmbedder();
+for (const t of texts) emb.learn(tokenize(t));
+const dim = emb.dim;
+const n = texts.length;
+const all = new Float32Array(n * dim);
+for (let i = 0; i < n; i++) all.set(emb.embedText(texts[i]!), i * dim);
+const Q = 300;
+const queries = new Float32Array(Q * dim);
+const E = entityCount(claims);
+for (let i = 0; i < Q; i++) {
+  const q = i % 2 === 0 ? `E${(i * 7919) % E} inhibits` : texts[(i * 104729) % n]!.replace(/^E\d+/, `E${(i * 31) % E}`);
+  queries.set(emb.embedText(q), i * dim);
+}
+
+/** Each row scaled so its largest |value| is 127, rounded: cosine is blind to a row's scale. */
+function toI8(rows: Float32Array): Int8Array {
+  const out = new Int8Array(rows.length);
+  for (let r = 0; r < rows.length; r += dim) {
+    let m = 0;
+    for (let i = r; i < r + dim; i++) m = Math.max(m, Math.abs(rows[i]!));
+    if (m === 0) continue;
+    const s = 127 / m;
+    for (let i = r; i < r + dim; i++) out[i] = Math.round(rows[i]! * s);
+  }
+  return out;
+}
+
+// Exact answers: an f32 scan by inner product (the vectors are unit length).
+const exactK = 100;
+const exact = usearch.exactSearch(all, queries, dim, exactK, MetricKind.IP, 1) as BatchMatches;
+const truth = (q: number, k: number) => new Set(Array.from(exact.keys.subarray(q * exactK, q * exactK + k), Number));
+console.log(
+  `${claims} claims: ${n} vectors of ${dim}; load ${(await import('node:os'))
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
+
+interface Config {
+  name: string;
+  metric: MetricKind;
+  quantization: ScalarKind;
+  connectivity: number;
+  ea: number;
+  batch: number;
+  threads: number;
+  /** Our own i8 rows (max-abs scaling) instead of usearch's cast. */
+  ownI8?: boolean;
+}
+const base = { metric: MetricKind.IP, quantization: ScalarKind.F16, connectivity: 16, ea: 64, batch: 32, threads: 1 };
+const configs: Config[] = [
+  { name: 'ip-f16 c16 ea64 (now)', ...base },
+  { name: 'cos-i8 own c16 ea64', ...base, metric: MetricKind.Cos, quantization: ScalarKind.I8, ownI8: true },
+  { name: 'ip-f16 c16 ea48', ...base, ea: 48 },
+  { name: 'cos-i8 own c16 ea48', ...base, metric: MetricKind.Cos, quantization: ScalarKind.I8, ownI8: true, ea: 48 },
+  { name: 'ip-f16 c16 ea64 (now, again)', ...base },
+  { name: 'cos-i8 own c16 ea64 (again)', ...base, metric: MetricKind.Cos, quantization: ScalarKind.I8, ownI8: true },
+  { name: 'ip-f16 c16 ea64 2 threads', ...base, threads: 2 },
+  {
+    name: 'cos-i8 own c16 ea64 2 threads',
+    ...base,
+    metric: MetricKind.Cos,
+    quantization: ScalarKind.I8,
+    ownI8: true,
+    threads: 2,
+  },
+];
+/** Candidates asked of the index for 100 wanted (usearch searches with effort max(expansion_search, asked)). */
+const ASKS = [100, 200, 400];
+
+for (const c of configs) {
+  if (only && !only.some((o) => c.name.includes(o))) continue;
+  const ix = new usearch.Index({
+    metric: c.metric,
+    dimensions: dim,
+    quantization: c.quantization,
+    connectivity: c.connectivity,
+    expansion_add: c.ea,
+    expansion_search: 128,
+    multi: false,
+  });
+  const rows = c.ownI8 ? toI8(all) : all;
+  const qrows = c.ownI8 ? toI8(queries) : queries;
+  const c0 = process.cpuUsage();
+  const w0 = performance.now();
+  for (let i = 0; i < n; i += c.batch) {
+    const m = Math.min(c.batch, n - i);
+    const keys = new BigUint64Array(m);
+    for (let j = 0; j < m; j++) keys[j] = BigInt(i + j);
+    ix.add(keys, rows.subarray(i * dim, (i + m) * dim), c.threads);
+  }
+  const wall = performance.now() - w0;
+  const cpu = process.cpuUsage(c0);
+  const parts: string[] = [];
+  for (const ask of ASKS) {
+    const hits = { 10: 0, 100: 0 };
+    const s0 = process.cpuUsage();
+    for (let q = 0; q < Q; q++) {
+      const r = ix.search(qrows.subarray(q * dim, (q + 1) * dim), ask, 1);
+      const got = Array.from(r.keys, Number);
+      for (const k of [10, 100] as const) {
+        const want = truth(q, k);
+        for (const g of got.slice(0, k)) if (want.has(g)) hits[k]++;
+      }
+    }
+    const s = process.cpuUsage(s0);
+    parts.push(
+      `ask ${ask}: ${((s.user + s.system) / Q).toFixed(0)} us, r@10 ${(hits[10] / (Q * 10)).toFixed(3)}, r@100 ${(hits[100] / (Q * 100)).toFixed(3)}`,
+    );
+  }
+  console.log(
+    `${c.name}: insert ${((cpu.user + cpu.system) / n).toFixed(1)} us cpu (${((wall * 1000) / n).toFixed(1)} us wall); ${parts.join('; ')}`,
+  );
+}
+
+// An inverted-file index (IVF-flat: Jégou, Douze & Schmid 2011's coarse quantizer without the product codes) as
+// the structural alternative to HNSW: k-means centroids (sqrt(n) of them, 8 Lloyd rounds on a sample), each
+// vector appended to its nearest centroid's list in f32, a query scans the lists of its `nprobe` nearest
+// centroids exactly. Assignment and scans use usearch's exact (SIMD) search. Its cost per vector is one
+// nearest-centroid search; its memory is the f32 rows (1 KiB a vector at 256 dimensions).
+if (!only || only.some((o) => 'ivf'.includes(o))) {
+  const C = Math.max(16, Math.round(Math.sqrt(n)));
+  const c0 = process.cpuUsage();
+  const sample = Math.min(n, 20 * C);
+  const cent = all.slice(0, C * dim);
+  const stride = Math.floor(n / sample);
+  const train = new Float32Array(sample * dim);
+  for (let i = 0; i < sample; i++) train.set(all.subarray(i * stride * dim, (i * stride + 1) * dim), i * dim);
+  for (let round = 0; round < 8; round++) {
+    const a = usearch.exactSearch(cent, train, dim, 1, MetricKind.IP, 1) as BatchMatches;
+    const sum = new Float32Array(C * dim);
+    for (let i = 0; i < sample; i++) {
+      const c = Number(a.keys[i]);
+      for (let d = 0; d < dim; d++) sum[c * dim + d]! += train[i * dim + d]!;
+    }
+    for (let c = 0; c < C; c++) {
+      let norm = 0;
+      for (let d = 0; d < dim; d++) norm += sum[c * dim + d]! ** 2;
+      if (norm === 0) continue;
+      const inv = 1 / Math.sqrt(norm);
+      for (let d = 0; d < dim; d++) cent[c * dim + d] = sum[c * dim + d]! * inv;
+    }
+  }
+  const trainCpu = process.cpuUsage(c0);
+  const a0 = process.cpuUsage();
+  const listOf = new Int32Array(n);
+  for (let i = 0; i < n; i += 256) {
+    const m = Math.min(256, n - i);
+    const a = usearch.exactSearch(cent, all.slice(i * dim, (i + m) * dim), dim, 1, MetricKind.IP, 1) as BatchMatches;
+    for (let j = 0; j < m; j++) listOf[i + j] = Number(a.keys[j]);
+  }
+  // Lists as contiguous rows (what an index would append to).
+  const sizes = new Int32Array(C);
+  for (const l of listOf) sizes[l]!++;
+  const lists = Array.from({ length: C }, (_, c) => ({
+    rows: new Float32Array(sizes[c]! * dim),
+    keys: new Int32Array(sizes[c]!),
+    n: 0,
+  }));
+  for (let i = 0; i < n; i++) {
+    const L = lists[listOf[i]!]!;
+    L.rows.set(all.subarray(i * dim, (i + 1) * dim), L.n * dim);
+    L.keys[L.n++] = i;
+  }
+  const addCpu = process.cpuUsage(a0);
+  const us = (c: NodeJS.CpuUsage) => (c.user + c.system) / n;
+  const parts: string[] = [];
+  for (const nprobe of [8, 16, 32, 64]) {
+    const hits = { 10: 0, 100: 0 };
+    const s0 = process.cpuUsage();
+    for (let q = 0; q < Q; q++) {
+      // A copy: usearch's exactSearch reads a subarray from the start of its buffer.
+      const qv = queries.slice(q * dim, (q + 1) * dim);
+      const near = usearch.exactSearch(cent, qv, dim, nprobe, MetricKind.IP, 1) as BatchMatches;
+      const found: [number, number][] = [];
+      for (const c of near.keys) {
+        const L = lists[Number(c)]!;
+        if (L.n === 0) continue;
+        const r = usearch.exactSearch(L.rows, qv, dim, Math.min(100, L.n), MetricKind.IP, 1) as BatchMatches;
+        for (let j = 0; j < r.keys.length; j++) found.push([L.keys[Number(r.keys[j])]!, r.distances[j]!]);
+      }
+      const got = found.sort((x, y) => x[1] - y[1]).map(([k]) => k);
+      for (const k of [10, 100] as const) {
+        const want = truth(q, k);
+        for (const g of got.slice(0, k)) if (want.has(g)) hits[k]++;
+      }
+    }
+    const s = process.cpuUsage(s0);
+    parts.push(
+      `nprobe ${nprobe}: ${((s.user + s.system) / Q).toFixed(0)} us, r@10 ${(hits[10] / (Q * 10)).toFixed(3)}, r@100 ${(hits[100] / (Q * 100)).toFixed(3)}`,
+    );
+  }
+  console.log(
+    `ivf-flat f32 ${C} lists: train ${(us(trainCpu)).toFixed(1)} us + add ${us(addCpu).toFixed(1)} us cpu per vector; ${parts.join('; ')}`,
+  );
+}
