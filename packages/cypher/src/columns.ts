@@ -60,7 +60,7 @@ export function columnsOf(items: readonly Entity[], keys: readonly string[]): Re
 
 type Entity = Pick<GraphNode, 'properties'>;
 
-// Deliberate likeness (kb-core cypher/graph.ts typeColumn): both dictionary-encode strings; that one grows a kept
+// Deliberate likeness (kb-core cypher/node-columns.ts typeColumn): both dictionary-encode strings; that one grows a kept
 // encoding incrementally per snapshot, this one encodes a node list once.
 function columnOf(nodes: readonly Entity[], key: string): Column | undefined {
   let kind: 'dict' | 'int' | 'float' | undefined;

@@ -69,6 +69,11 @@ export interface GraphReader {
   countRelationships?(type?: string): number | undefined;
   /** How many nodes `findNodes(label, key, …)` gives for one value, on average (undefined: no index on `key`). */
   countNodesWhere?(label: string | undefined, key: string): number | undefined;
+  /**
+   * The relationships of one of `types` (a non-empty list), when the graph can list them without visiting every
+   * node: a pattern may then start at a rare relationship type (RelationshipScan) instead of a label scan.
+   */
+  scanRelationships?(types: readonly string[]): Iterable<GraphRelationship> | undefined;
   /** The relationships at `node` in `direction`, of one of `types` (any type when empty). A self-loop once. */
   expand(node: GraphNode, direction: Direction, types: readonly string[]): Iterable<GraphRelationship>;
 }

@@ -90,6 +90,10 @@ export class MemoryGraph implements GraphWriter {
     return { ...c, rows };
   }
 
+  scanRelationships(types: readonly string[]): Iterable<GraphRelationship> {
+    return [...this.relMap.values()].filter((r) => types.includes(r.type));
+  }
+
   scanRelationshipColumns(types: readonly string[], keys: readonly string[]): RelationshipColumns | undefined {
     const slot = this.slotOf();
     const rels = [...this.relMap.values()].filter((r) => types.length === 0 || types.includes(r.type));

@@ -114,3 +114,28 @@ test('any other OPTIONAL MATCH of one relationship from a bound node is an Optio
     }
   }
 });
+
+test('a pattern part may start at a rare relationship type (RelationshipScan), with the row-by-row results', () => {
+  for (const seed of [40, 41]) {
+    const g = randomGraph(seed);
+    // One rare type among the 900 relationships.
+    const nodes = [...g.nodes];
+    for (let i = 0; i < 12; i++) g.createRelationship('RARE', nodes[(i * 37) % 300]!, nodes[(i * 11 + 5) % 300]!, {});
+    g.createRelationship('RARE', nodes[7]!, nodes[7]!, {});
+    for (const q of [
+      'MATCH (a:A)-[r:RARE]->(b) RETURN a.c AS a, b.c AS b',
+      'MATCH (a)<-[:RARE]-(b:B)-[s]-(c) RETURN a.c AS a, count(s) AS n',
+      'MATCH (a:A)-[:R]->(b)-[:RARE]-(c) WHERE c.c > 0 RETURN a.c AS a, c.c AS c',
+      'MATCH (a:B)-[r:RARE]-(b) RETURN type(r) AS t, count(*) AS n, count(DISTINCT b) AS d',
+      'MATCH (a:A)-[r:RARE]->(b)<-[:RARE]-(c) RETURN count(*) AS n',
+    ]) {
+      same(g, q, g);
+      assert.ok(
+        operators(runCypher(g, `EXPLAIN ${q}`).plan!).some(
+          (o) => o === 'RelationshipScan' || o === 'ColumnarExpandAggregate',
+        ),
+        q,
+      );
+    }
+  }
+});

@@ -18,19 +18,38 @@ export interface Counts {
 
 /** Rows of the whole chain when it starts at node `i` with `start` rows. */
 export function chainCost(part: PatternPart, i: number, start: number, c: Counts): number {
+  // The anchor's own property map filters its rows before any hop.
+  const first = part.nodes[i]!.properties ? start * EQUALITY : start;
+  return start + spread(part, i, i, first, c);
+}
+
+/**
+ * Rows of the whole chain when it starts at relationship `i` (RelationshipScan) with `start` rows (its type's
+ * relationships, both ways doubled): the ends' labels and property maps keep their share, then the hops out.
+ */
+export function relChainCost(part: PatternPart, i: number, start: number, c: Counts): number {
+  const k = keeper(c);
+  return start + spread(part, i + 1, i, start * k(part.nodes[i]!) * k(part.nodes[i + 1]!), c);
+}
+
+function keeper(c: Counts): (n: NodePattern) => number {
   const all = Math.max(1, c.nodes());
-  const keep = (n: NodePattern) => {
+  return (n) => {
     let s = 1;
     for (const l of n.labels) s *= Math.min(1, c.nodes(l) / all);
     return n.properties ? s * EQUALITY : s;
   };
+}
+
+/** The rows of the hops out to the right from node `right` and to the left from node `left`, `first` rows there. */
+function spread(part: PatternPart, right: number, left: number, first: number, c: Counts): number {
+  const keep = keeper(c);
   const hop = (r: RelPattern, direction: Direction) => {
     const d = c.degree(r.types, direction);
     return r.range === null ? d : d ** Math.min(r.range.max ?? 3, 3);
   };
-  // The anchor's own property map filters its rows before any hop.
-  const first = part.nodes[i]!.properties ? start * EQUALITY : start;
-  let cost = start;
+  const i = right;
+  let cost = 0;
   let rows = first;
   for (let j = i; j < part.rels.length; j++) {
     rows *= hop(part.rels[j]!, part.rels[j]!.direction);
@@ -38,7 +57,7 @@ export function chainCost(part: PatternPart, i: number, start: number, c: Counts
     rows *= keep(part.nodes[j + 1]!);
   }
   rows = first;
-  for (let j = i - 1; j >= 0; j--) {
+  for (let j = left - 1; j >= 0; j--) {
     const d = part.rels[j]!.direction;
     rows *= hop(part.rels[j]!, d === 'out' ? 'in' : d === 'in' ? 'out' : 'both');
     cost += rows;

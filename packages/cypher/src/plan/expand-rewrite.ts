@@ -35,9 +35,13 @@ export function columnarExpand(op: Op): Op | undefined {
     else semis.push(e);
     e = e.input;
   }
-  if (e.op !== 'Expand' || e.into || e.relBound || e.distinctFrom.length > 0 || e.from === e.to) return undefined;
+  // The pattern: an Expand from the top scan, or a RelationshipScan at the top (a pattern started at its type).
+  if (e.op !== 'Expand' && e.op !== 'RelationshipScan') return undefined;
+  if (e.distinctFrom.length > 0 || e.from === e.to) return undefined;
+  if (e.op === 'Expand' && (e.into || e.relBound)) return undefined;
   if (opt && opt.hop.variable !== e.from && opt.hop.variable !== e.to) return undefined;
-  const start = startOf(e);
+  const start =
+    e.op === 'Expand' ? startOf(e) : e.input.op === 'Argument' ? { fromLabels: [], filters: [] } : undefined;
   if (!start) return undefined;
   const { fromLabels, filters } = start;
   const toLabels: string[] = [];
@@ -103,13 +107,16 @@ function startOf(e: ExpandOp): { fromLabels: string[]; filters: SideFilter[] } |
   return { fromLabels, filters: [] };
 }
 
-const sides = (e: ExpandOp): [Side, string][] => [
+/** The variables of a one-relationship pattern. */
+type Pattern = Pick<ExpandOp, 'from' | 'rel' | 'to'>;
+
+const sides = (e: Pattern): [Side, string][] => [
   ['from', e.from],
   ['rel', e.rel],
   ['to', e.to],
 ];
 
-function sideFilter(x: Expr, e: ExpandOp): SideFilter | undefined {
+function sideFilter(x: Expr, e: Pattern): SideFilter | undefined {
   for (const [side, v] of sides(e)) {
     const f = columnFilter(x, v);
     if (f) return { ...f, side };
@@ -117,7 +124,7 @@ function sideFilter(x: Expr, e: ExpandOp): SideFilter | undefined {
   return undefined;
 }
 
-function expandItem(it: Item, e: ExpandOp): ExpandItem | undefined {
+function expandItem(it: Item, e: Pattern): ExpandItem | undefined {
   const x = it.expr;
   const name = it.name;
   for (const [side, v] of sides(e)) {

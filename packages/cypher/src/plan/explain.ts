@@ -71,6 +71,10 @@ function details(op: Op): string {
       const bound = op.relBound ? 'bound ' : '';
       return `${op.into ? 'Into ' : ''}${bound}(${v(op.from)})${l}[${v(op.rel)}${types}${range}]${r}(${v(op.to)})`;
     }
+    case 'RelationshipScan': {
+      const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+      return `(${v(op.from)})${l}[${v(op.rel)}:${op.types.join('|')}]${r}(${v(op.to)})`;
+    }
     case 'Filter':
       return op.predicates.map(predicate).join(' AND ');
     case 'Unwind':

@@ -148,6 +148,20 @@ export type Op = Base &
         /** `rel` is a list of relationships bound before the MATCH: the path must be that list. */
         relBound?: boolean;
       })
+    /**
+     * The relationships of `types` (GraphReader.scanRelationships), each bound with its ends as `from` and `to`
+     * in `direction` (both ways: once per orientation, a self-loop once): a pattern part starting at a rare type.
+     */
+    | {
+        op: 'RelationshipScan';
+        input: Op;
+        from: string;
+        rel: string;
+        to: string;
+        direction: Direction;
+        types: string[];
+        distinctFrom: string[];
+      }
     | { op: 'Filter'; input: Op; predicates: Predicate[] }
     | { op: 'Unwind'; input: Op; expr: Expr; alias: string }
     /** The input row extended (or replaced, `keep` false) by the items. */

@@ -103,6 +103,8 @@ export class Runner {
         );
       case 'VarLengthExpand':
         return this.each(op.input, arg, (row) => this.varLengthRow(op, row));
+      case 'RelationshipScan':
+        return this.each(op.input, arg, (row) => this.relScanRow(op, row));
       case 'Unwind':
         return this.each(op.input, arg, (row) => this.unwindRow(op, row));
       case 'Optional':
@@ -219,6 +221,24 @@ export class Runner {
       const out = with1(row, op.rel, r);
       if (!op.into) setOwn(out, op.to, other);
       yield out;
+    }
+  }
+
+  private *relScanRow(op: OpOf<'RelationshipScan'>, row: Row): Generator<Row> {
+    const found = this.ctx.graph.scanRelationships?.(op.types);
+    if (!found) throw new Error('RelationshipScan planned over a graph without scanRelationships');
+    const used = usedBy(row, op.distinctFrom);
+    const bind = (r: GraphRelationship, a: GraphNode, b: GraphNode) => {
+      const out = with1(row, op.rel, r);
+      setOwn(out, op.from, a);
+      setOwn(out, op.to, b);
+      return out;
+    };
+    for (const r of found) {
+      this.ctx.budget.tick();
+      if (r.deleted || used?.has(r)) continue;
+      if (op.direction !== 'in') yield bind(r, r.start, r.end);
+      if (op.direction === 'in' || (op.direction === 'both' && r.start !== r.end)) yield bind(r, r.end, r.start);
     }
   }
 

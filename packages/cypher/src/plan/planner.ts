@@ -9,8 +9,9 @@ import type { Clause, Expr, NodePattern, PatternPart, Projection, SingleQuery } 
 import { isAggregate } from '../interpret/project.js';
 import type { Direction, GraphReader } from '../graph.js';
 import type { BoundQuery } from '../semantic.js';
-import { chainCost } from './cost.js';
+import { chainCost, relChainCost } from './cost.js';
 import { mapExpr, varsOf } from './exprs.js';
+import { conjuncts, type RangeEnd, rangeOf, seekOf } from './seeks.js';
 import type { Item, Op, Predicate } from './operators.js';
 
 class NotPlanned extends Error {}
@@ -19,6 +20,8 @@ class NotPlanned extends Error {}
 const DEFAULT_NODES = 1000;
 const EQUALITY = 0.1;
 const RANGE = 0.3;
+/** What visiting a relationship that builds no row costs, in rows. */
+const VISIT = 0.1;
 
 const WRITES = new Set<Clause['kind']>(['create', 'merge', 'set', 'remove', 'delete', 'call']);
 
@@ -40,70 +43,6 @@ export function planQuery(bound: BoundQuery, graph: GraphReader): Op {
     if (e instanceof NotPlanned) return { op: 'Interpret', reason: e.message, est: 0 };
     throw e;
   }
-}
-
-function conjuncts(e: Expr | null): Expr[] {
-  if (!e) return [];
-  if (e.kind === 'binary' && e.op === 'and') return [...conjuncts(e.left), ...conjuncts(e.right)];
-  return [e];
-}
-
-/** `v.key = expr` (either side) with expr readable before v is bound: an index seek's key and value. */
-function seekOf(e: Expr, v: string, bound: Set<string>): { key: string; value: Expr } | undefined {
-  if (e.kind !== 'compare' || e.ops.length !== 1 || e.ops[0] !== '=') return undefined;
-  const [a, b] = e.args as [Expr, Expr];
-  for (const [p, x] of [
-    [a, b],
-    [b, a],
-  ] as const) {
-    if (p.kind !== 'prop' || p.target.kind !== 'var' || p.target.name !== v) continue;
-    const vars = varsOf(x);
-    if (vars !== 'late' && [...vars].every((n) => bound.has(n))) return { key: p.key, value: x };
-  }
-  return undefined;
-}
-
-type RangeEnd = { value: Expr; inclusive: boolean };
-
-type RangeSide = { key: string; side: 'lower' | 'upper'; end: RangeEnd };
-
-/**
- * `v.key < expr` and the like (either side), expr readable before v is bound: one end of an index range;
- * `v.key STARTS WITH 'literal'`: both ends (the strings from the prefix up to, not including, the prefix
- * with its last character's code one higher).
- */
-function rangeOf(e: Expr, v: string, bound: Set<string>): RangeSide[] {
-  if (e.kind === 'binary' && e.op === 'startsWith') {
-    const [p, x] = [e.left, e.right];
-    if (p.kind !== 'prop' || p.target.kind !== 'var' || p.target.name !== v) return [];
-    if (x.kind !== 'literal' || typeof x.value !== 'string' || x.value === '') return [];
-    const last = x.value.charCodeAt(x.value.length - 1);
-    const lower: RangeSide = { key: p.key, side: 'lower', end: { value: x, inclusive: true } };
-    if (last === 0xffff) return [lower];
-    const next = x.value.slice(0, -1) + String.fromCharCode(last + 1);
-    const upper: RangeEnd = { value: { kind: 'literal', value: next, pos: x.pos }, inclusive: false };
-    return [lower, { key: p.key, side: 'upper', end: upper }];
-  }
-  return compareRange(e, v, bound);
-}
-
-function compareRange(e: Expr, v: string, bound: Set<string>): RangeSide[] {
-  if (e.kind !== 'compare' || e.ops.length !== 1) return [];
-  const op = e.ops[0]!;
-  if (op === '=' || op === '<>') return [];
-  const [a, b] = e.args as [Expr, Expr];
-  for (const [p, x, flipped] of [
-    [a, b, false],
-    [b, a, true],
-  ] as const) {
-    if (p.kind !== 'prop' || p.target.kind !== 'var' || p.target.name !== v) continue;
-    const vars = varsOf(x);
-    if (vars === 'late' || ![...vars].every((n) => bound.has(n))) continue;
-    // `v.key > x` bounds v.key from below; `x > v.key` from above.
-    const above = (op === '<' || op === '<=') !== flipped;
-    return [{ key: p.key, side: above ? 'upper' : 'lower', end: { value: x, inclusive: op.endsWith('=') } }];
-  }
-  return [];
 }
 
 function selectivity(e: Expr): number {
@@ -211,12 +150,7 @@ class Planner {
       const names = part.nodes.map((n) => n.variable ?? this.anon('node'));
       const rels = part.rels.map((r) => r.variable ?? this.anon('rel'));
       const a = this.anchor(part, names, bound, pending);
-      op = this.anchorOp(part.nodes[a]!, names[a]!, op, bound, pending);
-      bound.add(names[a]!);
-      const labelled =
-        op.op === 'NodeByLabelScan' ||
-        ((op.op === 'NodeIndexSeek' || op.op === 'NodeIndexRangeSeek') && op.label !== undefined);
-      place(this.nodePredicates(part.nodes[a]!, names[a]!, labelled ? 1 : 0));
+      const ra = this.relAnchor(part, names, rels, bound, pending, a);
       const hop = (i: number, from: number, to: number, direction: Direction, reversed: boolean) => {
         const r = part.rels[i]!;
         const into = bound.has(names[to]!);
@@ -249,8 +183,42 @@ class Planner {
         bound.add(rels[i]!);
         place(preds);
       };
-      for (let i = a; i < part.rels.length; i++) hop(i, i, i + 1, part.rels[i]!.direction, false);
-      for (let i = a - 1; i >= 0; i--) hop(i, i + 1, i, flip(part.rels[i]!.direction), true);
+      if (ra !== undefined) {
+        // Starting at a rare relationship type: both ends bound by the scan, then the hops out of them.
+        const r = part.rels[ra]!;
+        const [from, to] = [names[ra]!, names[ra + 1]!];
+        const est = op.est * (this.relRows(r.types, r.direction) ?? 1);
+        op = {
+          op: 'RelationshipScan',
+          input: op,
+          from,
+          rel: rels[ra]!,
+          to,
+          direction: r.direction,
+          types: r.types,
+          distinctFrom: [...relVars],
+          est,
+        };
+        relVars.push(rels[ra]!);
+        for (const v of [from, to, rels[ra]!]) bound.add(v);
+        const preds = [
+          ...this.nodePredicates(part.nodes[ra]!, from, 0),
+          ...this.nodePredicates(part.nodes[ra + 1]!, to, 0),
+        ];
+        if (r.properties) preds.push({ kind: 'props', variable: rels[ra]!, map: r.properties });
+        place(preds);
+      } else {
+        op = this.anchorOp(part.nodes[a]!, names[a]!, op, bound, pending);
+        bound.add(names[a]!);
+        const labelled =
+          op.op === 'NodeByLabelScan' ||
+          ((op.op === 'NodeIndexSeek' || op.op === 'NodeIndexRangeSeek') && op.label !== undefined);
+        place(this.nodePredicates(part.nodes[a]!, names[a]!, labelled ? 1 : 0));
+      }
+      const right = ra === undefined ? a : ra + 1;
+      const left = ra === undefined ? a : ra;
+      for (let i = right; i < part.rels.length; i++) hop(i, i, i + 1, part.rels[i]!.direction, false);
+      for (let i = left - 1; i >= 0; i--) hop(i, i + 1, i, flip(part.rels[i]!.direction), true);
       if (part.variable !== null) {
         op = { op: 'NamedPath', input: op, variable: part.variable, nodes: names, rels, est: op.est };
         bound.add(part.variable);
@@ -316,6 +284,43 @@ class Planner {
     const counts = { nodes: (l?: string) => this.nodes(l), degree: (t: string[], d: Direction) => this.degree(t, d) };
     part.nodes.forEach((n, i) => {
       const cost = bound.has(names[i]!) ? 0 : chainCost(part, i, this.startCost(n, names[i]!, bound, where), counts);
+      if (cost < bestCost) {
+        best = i;
+        bestCost = cost;
+      }
+    });
+    return best;
+  }
+
+  /** Relationships of `types` (both ways doubled), from the graph's counts; undefined when it has none. */
+  private relRows(types: string[], direction: Direction): number | undefined {
+    let n = 0;
+    for (const t of types) {
+      const c = this.graph.countRelationships?.(t);
+      if (c === undefined) return undefined;
+      n += c;
+    }
+    return direction === 'both' ? 2 * n : n;
+  }
+
+  /**
+   * A typed relationship to start the part at instead of the node anchor `a` (RelationshipScan) when that chain is
+   * cheaper: a hop from a scanned node visits all of its relationships whatever their type, charged as VISIT each.
+   */
+  private relAnchor(part: PatternPart, names: string[], rels: string[], bound: Set<string>, where: Expr[], a: number) {
+    const n = part.nodes[a]!;
+    if (!this.graph.scanRelationships || bound.has(names[a]!)) return undefined;
+    if (this.seek(n, names[a]!, bound, where) || this.rangeSeek(n, names[a]!, bound, where)) return undefined;
+    const counts = { nodes: (l?: string) => this.nodes(l), degree: (t: string[], d: Direction) => this.degree(t, d) };
+    const start = this.startCost(n, names[a]!, bound, where);
+    let best: number | undefined;
+    let bestCost = chainCost(part, a, start, counts) + VISIT * start * this.degree([], 'both');
+    part.rels.forEach((r, i) => {
+      const [x, y] = [names[i]!, names[i + 1]!];
+      if (r.range !== null || r.types.length === 0 || x === y || [x, y, rels[i]!].some((v) => bound.has(v))) return;
+      const rows = this.relRows(r.types, r.direction);
+      if (rows === undefined) return;
+      const cost = relChainCost(part, i, rows, counts);
       if (cost < bestCost) {
         best = i;
         bestCost = cost;

@@ -16,8 +16,9 @@ import {
   type Value,
 } from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
+import { dictionary, typeColumn } from './node-columns.js';
 import { entitiesInRange } from './ordered.js';
-import { factConfidence, relationshipColumns } from './rel-columns.js';
+import { factConfidence, factsOfTypes, relationshipColumns } from './rel-columns.js';
 import { memo, type SnapshotCache, snapshotCache } from './snapshot-cache.js';
 
 export const ENTITY_LABEL = 'Entity';
@@ -223,6 +224,14 @@ export class KbCypherGraph implements GraphReader {
     return relationshipColumns(this.rc, relTypes(this.rc.s.predName), types, keys, this.cache);
   }
 
+  /** The live facts of the predicates `types` name, as relationships (a pattern started at a rare type). */
+  *scanRelationships(types: readonly string[]): Iterable<GraphRelationship> {
+    for (const f of factsOfTypes(this.rc, relTypes(this.rc.s.predName), types, this.cache)) {
+      const r = this.rel(f);
+      if (r) yield r;
+    }
+  }
+
   private labelCounts?: Map<string, number>;
 
   /** Exact, for this query's view: the visible entities, by label (counted once per snapshot version). */
@@ -393,56 +402,4 @@ function countLabels(rc: ReadContext): Map<string, number> {
   }
   out.set(ENTITY_LABEL, all);
   return out;
-}
-
-/** Codes for the scanned slots of a string array (other slots stay null); equal strings share a code. */
-function dictionary(values: readonly string[], rows: Int32Array): Column {
-  const codes = new Int32Array(values.length).fill(-1);
-  const dict: string[] = [];
-  const index = new Map<string, number>();
-  // Neighbouring entities often share the value (a type): the last code answers without a map lookup.
-  let last: string | undefined;
-  let lastCode = -1;
-  for (let i = 0; i < rows.length; i++) {
-    const e = rows[i]!;
-    const v = values[e]!;
-    if (v !== last) {
-      let c = index.get(v);
-      if (c === undefined) {
-        c = dict.push(v) - 1;
-        index.set(v, c);
-      }
-      last = v;
-      lastCode = c;
-    }
-    codes[e] = lastCode;
-  }
-  return { kind: 'dict', codes, dict };
-}
-
-// Entity types are appended, never changed (entities.ts): their codes are kept per type array and extended
-// to the entities added since, so a scan grouping by type does no string work for entities it saw before.
-const typeCodes = new WeakMap<readonly string[], { codes: Int32Array; dict: string[]; index: Map<string, number> }>();
-
-// Deliberate likeness (cypher columns.ts columnOf): dictionary encoding, here kept and grown per snapshot.
-function typeColumn(types: readonly string[]): Column {
-  let c = typeCodes.get(types);
-  const n = types.length;
-  if (!c || c.codes.length < n) {
-    const codes = new Int32Array(Math.max(n, 1024, (c?.codes.length ?? 0) * 2)).fill(-1);
-    if (c) codes.set(c.codes);
-    c = { codes, dict: c?.dict ?? [], index: c?.index ?? new Map() };
-    typeCodes.set(types, c);
-  }
-  const { codes, dict, index } = c;
-  for (let e = n - 1; e >= 0 && codes[e] === -1; e--) {
-    const v = types[e]!;
-    let k = index.get(v);
-    if (k === undefined) {
-      k = dict.push(v) - 1;
-      index.set(v, k);
-    }
-    codes[e] = k;
-  }
-  return { kind: 'dict', codes, dict };
 }

@@ -49,6 +49,16 @@ export function relationshipColumns(
   return { size, start: pass.start, end: pass.end, type, columns };
 }
 
+/** The live facts of the types (a RelationshipScan's relationships), from the same kept pass. */
+export function factsOfTypes(
+  rc: ReadContext,
+  typeNames: readonly string[],
+  types: readonly string[],
+  cache?: SnapshotCache,
+): Int32Array {
+  return memo(cache, `rel\u0000${types.join('\u0000')}`, () => factPass(rc, typeNames, types)).facts;
+}
+
 function factPass(rc: ReadContext, typeNames: readonly string[], types: readonly string[]): FactPass {
   const s = rc.s;
   // The fact columns are allocated ahead: their length is a capacity, factCount the facts.
