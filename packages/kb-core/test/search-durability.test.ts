@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { open, type ClaimInput, type KbDB } from '../src/index.js';
 import { tempKb } from './helpers.js';
 
@@ -171,6 +171,41 @@ test('kill -9 after a checkpoint of a background catch-up: the next open resumes
     await db.ingestBatch(claimsOf(FIRST, SECOND_LONG));
     await db.embeddingsReady();
     assert.deepEqual(resumed, await answers(db));
+  } finally {
+    t.cleanup();
+    clean.cleanup();
+  }
+});
+
+test('a save made after a doubling but before its re-embedding started: the next open runs the pass', {
+  timeout: 180_000,
+}, async () => {
+  const t = tempKb();
+  const clean = tempKb();
+  try {
+    {
+      await using db = await open(t.path);
+      await db.ingestBatch(claimsOf(0, FIRST));
+      await db.embeddingsReady();
+    }
+    // What a save between learnt()'s doubling and the pass it queues holds: a generation behind the facts learnt.
+    const metaPath = `${t.path}.vectors/meta.json`;
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8'));
+    meta.learner.generation -= 1;
+    writeFileSync(metaPath, JSON.stringify(meta));
+    let after: unknown;
+    {
+      await using db = await open(t.path);
+      await db.embeddingsReady();
+      after = await answers(db);
+    }
+    // The pass ran at the reopen: the vectors saved at its close are of the current generation again.
+    const generation = JSON.parse(readFileSync(metaPath, 'utf8')).learner.generation;
+    assert.equal(generation, meta.learner.generation + 1);
+    await using db = await open(clean.path);
+    await db.ingestBatch(claimsOf(0, FIRST));
+    await db.embeddingsReady();
+    assert.deepEqual(after, await answers(db));
   } finally {
     t.cleanup();
     clean.cleanup();

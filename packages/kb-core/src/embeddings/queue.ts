@@ -152,6 +152,8 @@ export class EmbeddingQueue {
     this.local.importState(state);
     this.learned = learned;
     this.generation = generation;
+    // Saved after a doubling but before its re-embedding started (learnt()): the pass is still due.
+    if (learned >= 8 && Math.floor(Math.log2(learned)) > generation) this.refreshDue = true;
   }
 
   /** Facts known (dense from 0) and, of them, those the local embedder has learnt (in order, in the background). */
@@ -250,7 +252,8 @@ export class EmbeddingQueue {
   /** Resolves when nothing is pending (or, with a failing provider, after the next attempt). */
   ready(): Promise<void> {
     this.resume();
-    if (this.left() === 0 && !this.running) return Promise.resolve();
+    // A re-embedding due (refreshDue) starts in the next step: wait for it too.
+    if (this.left() === 0 && !this.running && !this.refreshDue) return Promise.resolve();
     // Someone waits: try now rather than at the end of a backoff (and keep the loop alive while trying).
     if (this.timer !== null) {
       clearTimeout(this.timer);
