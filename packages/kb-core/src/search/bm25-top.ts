@@ -12,7 +12,7 @@
 // this rule a query with fewer than k strong matches would walk its whole list (in the KB benchmark, the family
 // stem `e` of the names `E12`, `E7`... is in every fact) to rank documents that hold nothing but it.
 import { Bm25 } from './bm25.js';
-import type { Postings } from './postings.js';
+import { lowerBound, type PostingList } from './postings.js';
 import { TopK } from './topk.js';
 
 // Deliberate likeness: named constants, which the duplicates tool pairs by shape with other files' constant runs
@@ -21,7 +21,7 @@ const COMMON_FRACTION = 0.1;
 const COMMON_MIN_DF = 4096;
 
 interface Cursor {
-  p: Postings;
+  p: PostingList;
   idf: number;
   ub: number;
   pos: number;
@@ -42,13 +42,14 @@ export function topDocs(
   const cursors: Cursor[] = [];
   for (const t of new Set(queryTokens)) {
     const p = bm.postings(t);
-    if (p === undefined || p.length === 0) continue;
+    if (p === undefined || p.end === p.start) continue;
     const idf = bm.idf(t);
-    cursors.push({ p, idf, ub: bm.upperBound(p, idf), pos: 0 });
+    cursors.push({ p, idf, ub: bm.upperBound(p, idf), pos: p.start });
   }
   const commonDf = Math.max(COMMON_MIN_DF, n * COMMON_FRACTION);
-  let gen = cursors.filter((c) => c.p.length <= commonDf);
-  let common = cursors.filter((c) => c.p.length > commonDf);
+  const df = (c: Cursor) => c.p.end - c.p.start;
+  let gen = cursors.filter((c) => df(c) <= commonDf);
+  let common = cursors.filter((c) => df(c) > commonDf);
   if (gen.length === 0) {
     gen = common;
     common = [];
@@ -68,14 +69,14 @@ export function topDocs(
     let d = 0x7fffffff;
     for (let i = split; i < gen.length; i++) {
       const c = gen[i]!;
-      if (c.pos < c.p.length && c.p.docs[c.pos]! < d) d = c.p.docs[c.pos]!;
+      if (c.pos < c.p.end && c.p.docs[c.pos]! < d) d = c.p.docs[c.pos]!;
     }
     if (d === 0x7fffffff) break;
     const len = lengths[d]!;
     let score = 0;
     for (let i = split; i < gen.length; i++) {
       const c = gen[i]!;
-      if (c.pos < c.p.length && c.p.docs[c.pos] === d) {
+      if (c.pos < c.p.end && c.p.docs[c.pos] === d) {
         score += Bm25.contribution(c.idf, c.p.tfs[c.pos]!, len, avg);
         c.pos++;
       }
@@ -85,8 +86,8 @@ export function topDocs(
     let left = prefix[split]!;
     for (let i = split - 1; i >= -common.length && score + left > threshold; i--) {
       const c = i >= 0 ? gen[i]! : common[-i - 1]!;
-      c.pos = c.p.lowerBound(d, c.pos);
-      if (c.pos < c.p.length && c.p.docs[c.pos] === d) score += Bm25.contribution(c.idf, c.p.tfs[c.pos]!, len, avg);
+      c.pos = lowerBound(c.p.docs, d, c.pos, c.p.end);
+      if (c.pos < c.p.end && c.p.docs[c.pos] === d) score += Bm25.contribution(c.idf, c.p.tfs[c.pos]!, len, avg);
       left -= c.ub;
     }
     if (score > threshold && accept(d)) {

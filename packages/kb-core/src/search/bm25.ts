@@ -2,7 +2,7 @@
 // documents numbered densely from 0, fed one document at a time. Hand-written: the npm BM25 packages
 // (wink-bm25-text-search and kin) index a corpus in one go and cannot add a document after consolidation,
 // and the index must grow with every ingest. The top-k query is bm25-top.ts.
-import { Postings } from './postings.js';
+import { lowerBound, type PostingList, PostingStore } from './postings.js';
 
 export const K1 = 1.2;
 export const B = 0.75;
@@ -20,7 +20,9 @@ export interface Bm25State {
 }
 
 export class Bm25 {
-  private readonly terms = new Map<string, Postings>();
+  /** Each term's number in `lists`. */
+  private readonly terms = new Map<string, number>();
+  private lists = new PostingStore();
   /** Token count per document (grown by doubling). */
   lengths = new Int32Array(1024);
   private docs = 0;
@@ -34,13 +36,15 @@ export class Bm25 {
     return this.docs === 0 ? 0 : this.totalLength / this.docs;
   }
 
-  postings(term: string): Postings | undefined {
-    return this.terms.get(term);
+  postings(term: string): PostingList | undefined {
+    const t = this.terms.get(term);
+    return t === undefined ? undefined : this.lists.list(t);
   }
 
   /** Number of documents holding the term. */
   df(term: string): number {
-    return this.terms.get(term)?.length ?? 0;
+    const t = this.terms.get(term);
+    return t === undefined ? 0 : this.lists.length(t);
   }
 
   /** Inverse document frequency, BM25's (with the +1 that keeps it positive). */
@@ -56,7 +60,7 @@ export class Bm25 {
   }
 
   /** The most a term can add to any document's score (its largest count in its shortest document). */
-  upperBound(p: Postings, idf: number): number {
+  upperBound(p: PostingList, idf: number): number {
     return Bm25.contribution(idf, p.maxTf, p.minLen, this.averageLength);
   }
 
@@ -74,55 +78,32 @@ export class Bm25 {
     const tf = new Map<string, number>();
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
     for (const [t, n] of tf) {
-      let p = this.terms.get(t);
-      if (p === undefined) {
-        p = new Postings();
-        this.terms.set(t, p);
+      let id = this.terms.get(t);
+      if (id === undefined) {
+        id = this.lists.addTerm();
+        this.terms.set(t, id);
       }
-      p.add(doc, n, len);
+      this.lists.add(id, doc, n, len);
     }
   }
 
   /** Everything it holds, as a few flat arrays (search/persist.ts saves them beside the base). */
   exportState(): Bm25State {
+    // Terms are numbered in the order they came, which is the map's order.
     const terms = [...this.terms.keys()];
-    let total = 0;
-    for (const p of this.terms.values()) total += p.length;
-    const counts = new Int32Array(terms.length);
-    const maxTf = new Int32Array(terms.length);
-    const minLen = new Float64Array(terms.length);
-    const docs = new Int32Array(total);
-    const tfs = new Uint16Array(total);
-    let at = 0;
-    terms.forEach((t, i) => {
-      const p = this.terms.get(t)!;
-      counts[i] = p.length;
-      maxTf[i] = p.maxTf;
-      minLen[i] = p.minLen;
-      docs.set(p.docs.subarray(0, p.length), at);
-      tfs.set(p.tfs.subarray(0, p.length), at);
-      at += p.length;
-    });
+    const lists = this.lists.exportArrays();
     const lengths = this.lengths.slice(0, this.docs);
-    return { terms, counts, max_tf: maxTf, min_len: minLen, docs, tfs, lengths, total_length: this.totalLength };
+    return { terms, ...lists, lengths, total_length: this.totalLength };
   }
 
-  /** Replaces its contents with an exported state, which it then owns: each term's arrays are views of the
-   * state's, exactly full, so a new document for a term copies them (Postings.grow) rather than overrun. */
+  /** Replaces its contents with an exported state, whose arrays it then owns (PostingStore.fromArrays). */
   importState(st: Bm25State): void {
-    const { terms, counts, docs, tfs } = st;
-    if (counts.length !== terms.length || docs.length !== tfs.length) throw new RangeError('bm25 state does not fit');
+    const { terms, counts } = st;
+    if (counts.length !== terms.length) throw new RangeError('bm25 state does not fit');
+    this.lists = PostingStore.fromArrays(st);
     this.terms.clear();
-    let at = 0;
-    for (let i = 0; i < terms.length; i++) {
-      const n = counts[i]!;
-      const p = new Postings(docs.subarray(at, at + n), tfs.subarray(at, at + n), n);
-      p.maxTf = st.max_tf[i]!;
-      p.minLen = st.min_len[i]!;
-      at += n;
-      this.terms.set(terms[i]!, p);
-    }
-    if (at !== docs.length) throw new RangeError('bm25 state does not fit');
+    for (let i = 0; i < terms.length; i++) this.terms.set(terms[i]!, i);
+    if (this.terms.size !== terms.length) throw new RangeError('bm25 state does not fit');
     this.docs = st.lengths.length;
     this.lengths = new Int32Array(Math.max(1024, this.docs));
     this.lengths.set(st.lengths);
@@ -134,15 +115,15 @@ export class Bm25 {
     const out = new Map<number, number>();
     const avg = this.averageLength;
     const terms = [...new Set(queryTokens)].flatMap((t) => {
-      const p = this.terms.get(t);
+      const p = this.postings(t);
       return p === undefined ? [] : [{ p, idf: this.idf(t) }];
     });
     for (const d of docs) {
       let s = 0;
       let held = false;
       for (const { p, idf } of terms) {
-        const i = p.lowerBound(d, 0);
-        if (i < p.length && p.docs[i] === d) {
+        const i = lowerBound(p.docs, d, p.start, p.end);
+        if (i < p.end && p.docs[i] === d) {
           s += Bm25.contribution(idf, p.tfs[i]!, this.lengths[d]!, avg);
           held = true;
         }
