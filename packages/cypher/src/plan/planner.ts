@@ -185,28 +185,10 @@ class Planner {
       };
       if (ra !== undefined) {
         // Starting at a rare relationship type: both ends bound by the scan, then the hops out of them.
-        const r = part.rels[ra]!;
-        const [from, to] = [names[ra]!, names[ra + 1]!];
-        const est = op.est * (this.relRows(r.types, r.direction) ?? 1);
-        op = {
-          op: 'RelationshipScan',
-          input: op,
-          from,
-          rel: rels[ra]!,
-          to,
-          direction: r.direction,
-          types: r.types,
-          distinctFrom: [...relVars],
-          est,
-        };
+        op = this.relScan(part, ra, names, rels[ra]!, op, relVars);
         relVars.push(rels[ra]!);
-        for (const v of [from, to, rels[ra]!]) bound.add(v);
-        const preds = [
-          ...this.nodePredicates(part.nodes[ra]!, from, 0),
-          ...this.nodePredicates(part.nodes[ra + 1]!, to, 0),
-        ];
-        if (r.properties) preds.push({ kind: 'props', variable: rels[ra]!, map: r.properties });
-        place(preds);
+        for (const v of [names[ra]!, names[ra + 1]!, rels[ra]!]) bound.add(v);
+        place(this.relScanPredicates(part, ra, names, rels[ra]!));
       } else {
         op = this.anchorOp(part.nodes[a]!, names[a]!, op, bound, pending);
         bound.add(names[a]!);
@@ -290,6 +272,25 @@ class Planner {
       }
     });
     return best;
+  }
+
+  private relScan(part: PatternPart, i: number, names: string[], rel: string, input: Op, relVars: string[]): Op {
+    const r = part.rels[i]!;
+    const est = input.est * (this.relRows(r.types, r.direction) ?? 1);
+    const { direction, types } = r;
+    const [from, to] = [names[i]!, names[i + 1]!];
+    return { op: 'RelationshipScan', input, from, rel, to, direction, types, distinctFrom: [...relVars], est };
+  }
+
+  /** The labels and property maps of a RelationshipScan's ends and relationship. */
+  private relScanPredicates(part: PatternPart, i: number, names: string[], rel: string): Predicate[] {
+    const r = part.rels[i]!;
+    const preds = [
+      ...this.nodePredicates(part.nodes[i]!, names[i]!, 0),
+      ...this.nodePredicates(part.nodes[i + 1]!, names[i + 1]!, 0),
+    ];
+    if (r.properties) preds.push({ kind: 'props', variable: rel, map: r.properties });
+    return preds;
   }
 
   /** Relationships of `types` (both ways doubled), from the graph's counts; undefined when it has none. */
