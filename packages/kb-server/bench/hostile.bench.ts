@@ -1,6 +1,6 @@
 // npm run bench:hostile (KB console; also part of bench:fuzz): issue #37's hostile load against the built
-// `kb-console` bin (`tsc -b` first), started as a user would (node, a fresh SQLite base in a temp folder,
-// 127.0.0.1, a free port, no token). The base is first given a graph of HOSTILE_ENTITIES genes (default 30,000;
+// `kb-console` bin (`tsc -b` first), started as a user would (node with what the bin's #! line sets, a fresh
+// SQLite base in a temp folder, 127.0.0.1, a free port, no token). The base is first given a graph of HOSTILE_ENTITIES genes (default 30,000;
 // the topology cases need it) through POST /claims/batch. Baseline: GET /api/v1/health on the quiet server. Then
 // each case of bench/hostile-cases.ts while a prober in a process of its own (testkit's startProcessProber: this
 // process parses the cases' answers) sends GET /api/v1/health every 50 ms; then 60 s of quiet and
@@ -24,6 +24,7 @@ import {
   tempDir,
 } from '@evident/testkit';
 import { clusteredClaims, consoleCases, post } from './hostile-cases.js';
+import { shebangLaunch } from './shebang.js';
 
 const scale = envNumber('HOSTILE_SCALE', 1);
 const entities = Math.round(envNumber('HOSTILE_ENTITIES', 30_000) * scale);
@@ -33,6 +34,8 @@ const only = (process.env.HOSTILE_CASES ?? '')
   .filter(Boolean);
 const nodeFlags = (process.env.HOSTILE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const bin = fileURLToPath(new URL('../dist/src/bin/kb-console.js', import.meta.url));
+// What the bin's #! line sets (glibc's malloc settings, node flags), as running `kb-console` would.
+const launch = shebangLaunch(bin);
 const log = (l: string) => process.stderr.write(`${l}\n`);
 
 const dir = tempDir('evident-kb-hostile-');
@@ -47,9 +50,9 @@ try {
     start: () =>
       spawnServerProcess({
         name: 'kb-console',
-        args: [...nodeFlags, bin, '--db', db, '--port', '0', '--host', '127.0.0.1'],
+        args: [...launch.nodeFlags, ...nodeFlags, bin, '--db', db, '--port', '0', '--host', '127.0.0.1'],
         // A token in the caller's environment would make every request a 401.
-        env: { KB_CONSOLE_TOKEN: '' },
+        env: { ...launch.env, KB_CONSOLE_TOKEN: '' },
         ready: /at (http:\/\/127\.0\.0\.1:\d+)\//,
       }),
     probe,
@@ -84,6 +87,13 @@ try {
       {
         benchmark: `KB console hostile load (issue #37), scale ${scale}`,
         base: stats,
+        // How the console was started: RSS after the cases depends on malloc's settings.
+        console_launch: {
+          env: Object.fromEntries(
+            Object.entries({ ...process.env, ...launch.env }).filter(([k]) => /^(MALLOC_|GLIBC_TUNABLES$)/.test(k)),
+          ),
+          node_flags: [...launch.nodeFlags, ...nodeFlags],
+        },
         ...report,
       },
       null,

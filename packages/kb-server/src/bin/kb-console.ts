@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node
 // kb-console: REST API (/api/v1, OpenAPI at /api/v1/openapi.json, docs at /api/v1/docs) and web console (/).
 import { parseArgs } from 'node:util';
 import { useTextExtractor } from '@evident/kb';
