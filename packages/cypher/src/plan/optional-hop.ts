@@ -51,9 +51,11 @@ export function hopDegrees(
   ctx: EvalContext,
 ): ((slot: number) => number) | undefined {
   const g = ctx.graph;
-  if (!g.adjacent) return undefined;
   const m = members(hop.labels, nodes, ctx);
   if (m === null) return undefined;
+  const all = everyDegree(hop, nodes, m, ctx);
+  if (all) return (slot) => all[slot]!;
+  if (!g.adjacent) return undefined;
   const memo = new Int32Array(nodes.size).fill(-1);
   const adjacent = g.adjacent.bind(g);
   return (slot) => {
@@ -68,6 +70,32 @@ export function hopDegrees(
     memo[slot] = k;
     return k;
   };
+}
+
+/**
+ * Every slot's k in one pass over the relationship columns of the hop's types (kept by the graph across queries),
+ * when the graph has them: a self-loop counts once, as an expansion gives it once.
+ */
+function everyDegree(
+  hop: OptionalHop,
+  nodes: NodeColumns,
+  m: Uint8Array | undefined,
+  ctx: EvalContext,
+): Int32Array | undefined {
+  const rels = ctx.graph.scanRelationshipColumns?.(hop.types, []);
+  if (!rels) return undefined;
+  const k = new Int32Array(nodes.size);
+  const { start, end } = rels;
+  const out = hop.direction !== 'in';
+  const inc = hop.direction !== 'out';
+  for (let i = 0; i < rels.size; i++) {
+    if ((i & 1023) === 0) ctx.budget.tick();
+    const a = start[i]!;
+    const b = end[i]!;
+    if (out && (!m || m[b] === 1)) k[a]!++;
+    if (inc && (!m || m[a] === 1) && !(out && a === b)) k[b]!++;
+  }
+  return k;
 }
 
 /** Per row: the rows it stands for (max(k, 1)) and the matches of the hop (k). */
