@@ -28,25 +28,24 @@ export const GATED_MS = 1;
 
 /**
  * The write path's hold on this thread's event loop, which derived indexes' background work (search intake,
- * the local embedder) obeys: while a write is under way its slices wait, so that an ingest's apply and commit
- * are never delayed by a slice that started while the write waited (issue 41: with the search stage's slices
- * running in every commit's wait, a sustained ingest went at half the rate). The one exception is the wait for
- * a commit that another thread makes (the SQLite writer thread): this thread is idle then, so background work
- * may run, and stops as soon as the commit has landed (`landed`, a shared-memory flag the writer sets), not
- * when its slice ends. A read that needs the derived data drains it itself, so lexical search stays current.
- * One per thread: every base written on this thread holds the loop alike.
+ * the local embedder) obeys: from a write's catch-up to its commit's answer, their slices do not start, and one
+ * under way stops at its next check. Before (issue 41), a slice started whenever the loop was free, which during a
+ * sustained ingest is each commit's wait, and ran its 8 ms however early the commit landed; the ingest then went at
+ * a third of plain SQLite's rate. Using only the commit's wait, up to the moment the writer thread has committed,
+ * was measured too and cost the ingest more than it gained on two shared cores (the slices compete with the writer
+ * thread, and their garbage is collected during the next apply). So derived work runs between writes and after a
+ * feed; a read that needs it drains it itself, so lexical search stays current. One per thread: every base written
+ * on this thread holds the loop alike.
  */
 export const foreground = {
-  /** Writes under way on this thread (from their apply to their commit's answer). */
+  /** Writes under way on this thread (from their catch-up to their commit's answer). */
   writing: 0,
-  /** While the writes under way all wait for a commit made on another thread: whether it has landed. */
-  waiting: null as (() => boolean) | null,
   /** Whether background work may start now. */
   free(): boolean {
-    return this.writing === 0 || (this.waiting !== null && !this.waiting());
+    return this.writing === 0;
   },
   /** Whether background work under way should stop at its next check (a write wants the loop back). */
   yieldNow(): boolean {
-    return this.writing !== 0 && (this.waiting === null || this.waiting());
+    return this.writing !== 0;
   },
 };

@@ -8,8 +8,7 @@ import Database from 'better-sqlite3';
 import type { ToWriter, FromWriter } from './sqlite-writer.js';
 
 const port = parentPort!;
-const { file, done } = workerData as { file: string; done: Int32Array };
-const db = new Database(file, { fileMustExist: true });
+const db = new Database((workerData as { file: string }).file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = FULL');
 db.pragma('wal_autocheckpoint = 0');
@@ -25,8 +24,6 @@ const commitStmt = db.prepare('COMMIT');
 const rollbackStmt = db.prepare('ROLLBACK');
 
 function reply(m: FromWriter): void {
-  // Counted first: the engine's thread reads the count while its event loop is busy (WriterThread.answered).
-  Atomics.add(done, 0, 1);
   port.postMessage(m);
 }
 

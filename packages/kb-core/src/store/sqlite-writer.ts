@@ -23,14 +23,11 @@ const threadModule = siblingModule(import.meta.url, './sqlite-writer-thread');
 export class WriterThread {
   private readonly worker: Worker;
   private readonly waiting: { resolve: (m: FromWriter) => void; reject: (e: Error) => void }[] = [];
-  /** Requests the thread has answered, counted by the thread in shared memory (see answered()). */
-  private readonly done = new Int32Array(new SharedArrayBuffer(4));
-  private sent = 0;
   /** Set once the thread has failed or exited: the store then writes on its own connection again. */
   dead: Error | undefined;
 
   constructor(file: string) {
-    this.worker = startWorker(threadModule, { workerData: { file, done: this.done } });
+    this.worker = startWorker(threadModule, { workerData: { file } });
     this.worker.unref();
     this.worker.on('message', (m: FromWriter) => this.waiting.shift()?.resolve(m));
     onWorkerEnd(this.worker, (e) => {
@@ -42,19 +39,8 @@ export class WriterThread {
     });
   }
 
-  /** The number of the last request sent (1, 2, …): answered(n) says when the thread has handled it. */
-  get lastSent(): number {
-    return this.sent;
-  }
-
-  /** Whether the thread has answered request n, before its answer reaches this thread's event loop. */
-  answered(n: number): boolean {
-    return this.dead !== undefined || Atomics.load(this.done, 0) >= n;
-  }
-
   request(m: ToWriter): Promise<FromWriter> {
     if (this.dead) return Promise.reject(this.dead);
-    this.sent++;
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.worker.postMessage(m);

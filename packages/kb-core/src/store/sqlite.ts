@@ -204,7 +204,6 @@ export class SqliteClaimStore implements ClaimStore {
     const begun = writer.request({ op: 'begin', expectedHead, ts, chunks });
     begun.catch(() => undefined); // settled by commit or abort
     let ended: Promise<void> | undefined;
-    let commitRequest = Infinity;
     const fail = (m: FromWriterFailure) =>
       'conflict' in m
         ? new KbConflictError(expectedHead, m.conflict)
@@ -214,7 +213,6 @@ export class SqliteClaimStore implements ClaimStore {
         // Sent before begin's answer is read: the thread runs it right after begin, saving a round trip through
         // this thread's event loop. If begin failed, the thread has rolled back and the commit fails harmlessly.
         const committed = writer.request({ op: 'commit' });
-        commitRequest = writer.lastSent;
         const b = await begun;
         if (!b.ok) {
           await committed.catch(() => undefined);
@@ -227,7 +225,6 @@ export class SqliteClaimStore implements ClaimStore {
         this.maybeCheckpoint();
         return expectedHead + 1;
       },
-      landed: () => writer.answered(commitRequest),
       abort: () =>
         (ended ??= begun
           .then(() => writer.request({ op: 'rollback' }))

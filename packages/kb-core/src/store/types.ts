@@ -78,11 +78,6 @@ export interface PendingAppend {
   commit(): Promise<number>;
   /** Writes nothing and releases the store for other appends. Idempotent; safe after a failed commit. */
   abort(): Promise<void>;
-  /**
-   * Optional, once commit() was called: whether the commit has ended on the thread that makes it, read
-   * without waiting for its answer to reach this thread's event loop (graph/derived.ts's `foreground`).
-   */
-  landed?(): boolean;
 }
 
 export interface StoreOpenOptions {

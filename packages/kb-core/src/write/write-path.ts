@@ -11,7 +11,7 @@ import { GraphState } from '../graph/state.js';
 import { pickFromRun, type ClaimRun } from '../model/claim-run.js';
 import { Registry, type Vocabulary } from '../model/registry.js';
 import { lastSeqOf } from '../store/log-span.js';
-import type { ClaimStore, LogEntry, PendingAppend } from '../store/types.js';
+import type { ClaimStore, LogEntry } from '../store/types.js';
 import type { ClaimInput } from '../types.js';
 import type { EventHub } from './events.js';
 
@@ -159,7 +159,8 @@ export class WritePath {
     let events: PendingEvent[] = [];
     const result = await this.serial(async () => {
       if (this.closed) throw new KbClosedError();
-      // The derived indexes' background work waits until the write is over (graph/derived.ts).
+      // The derived indexes' background work waits until the write is over, its commit's wait included
+      // (graph/derived.ts).
       foreground.writing++;
       try {
         for (let attempt = 0; ; attempt++) {
@@ -205,7 +206,7 @@ export class WritePath {
                 }
               }
               let first: number;
-              if (pending && allKept) first = await this.commit(pending);
+              if (pending && allKept) first = await pending.commit();
               else {
                 await pending?.abort();
                 first = await this.store.append(kept, ts, this.lastSeq);
@@ -236,19 +237,6 @@ export class WritePath {
     });
     this.emit(events);
     return result;
-  }
-
-  /** Commits an append another thread writes; meanwhile this thread is idle and background work may run. */
-  private async commit(pending: PendingAppend): Promise<number> {
-    const landed = pending.landed;
-    if (!landed || foreground.writing !== 1) return pending.commit();
-    const done = pending.commit();
-    foreground.waiting = () => landed.call(pending);
-    try {
-      return await done;
-    } finally {
-      foreground.waiting = null;
-    }
   }
 
   // Deliberate likeness: the event's object literal is alike in shape only to kb-extract's Slack message (chat/slack.ts).
