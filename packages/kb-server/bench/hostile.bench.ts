@@ -1,10 +1,10 @@
 // npm run bench:hostile (KB console; also part of bench:fuzz): issue #37's hostile load against the built
 // `kb-console` bin (`tsc -b` first), started as a user would (node with what the bin's #! line sets, a fresh
-// SQLite base in a temp folder, 127.0.0.1, a free port, no token). The base is first given a graph of HOSTILE_ENTITIES genes (default 30,000;
-// the topology cases need it) through POST /claims/batch. Baseline: GET /api/v1/health on the quiet server. Then
-// each case of bench/hostile-cases.ts while a prober in a process of its own (testkit's startProcessProber: this
-// process parses the cases' answers) sends GET /api/v1/health every 50 ms; then 60 s of quiet and
-// the console's RSS (VmRSS, /proc). Prints JSON: per case its statuses, 5xx, answers out of the error shape,
+// SQLite base in a temp folder, 127.0.0.1, a free port, no token). The base is first given a graph of
+// HOSTILE_ENTITIES genes (default 30,000; the topology cases need it) through POST /claims/batch. Baseline:
+// GET /api/v1/health on the quiet server. Then each case of bench/hostile-cases.ts while a prober in a process of
+// its own (testkit's startProcessProber: this process parses the cases' answers) sends GET /api/v1/health every
+// 50 ms; then 60 s of quiet and the console's RSS (VmRSS, /proc). Prints JSON: per case its statuses, 5xx, answers out of the error shape,
 // unanswered requests and slowest probe, and the goals (0 5xx, 0 out of shape, 0 unanswered, RSS < 300 MB,
 // slowest probe < 1 s) each met or not.
 //
