@@ -12,7 +12,7 @@ import { ownValue, setOwn, type Value } from '../values.js';
 import { accumulate, columnTest, countRows } from './columnar.js';
 import { tooMany } from './holding.js';
 import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
-import { hopDegrees, weigh, type Weights } from './optional-hop.js';
+import { degreesOver, hopDegrees, weigh, type Weights } from './optional-hop.js';
 
 type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
 
@@ -143,12 +143,18 @@ function select(
   return rows;
 }
 
-/** A pattern predicate on an end as a test of its node slot, answered once per slot from adjacency. */
+/** A pattern predicate on an end as a test of its node slot: from relationship columns, else once per slot from adjacency. */
 export function existsTest(x: ExistsTest, nodes: NodeColumns, ctx: EvalContext): Test | undefined {
   const g = ctx.graph;
-  if (!g.adjacent) return undefined;
   const m = members(x.labels, nodes, ctx);
   if (m === null) return undefined;
+  // Every slot at once from the relationship columns of the types, when the graph has them.
+  const rels = g.scanRelationshipColumns?.(x.types, []);
+  if (rels) {
+    const k = degreesOver(rels, x.direction, m, nodes.size, ctx);
+    return (slot) => k[slot]! > 0 !== x.anti;
+  }
+  if (!g.adjacent) return undefined;
   const memo = new Int8Array(nodes.size).fill(-1);
   const adjacent = g.adjacent.bind(g);
   let unknown = false;

@@ -5,7 +5,8 @@
 // a multiplicity per row: read once per node slot from the graph's adjacency (GraphReader.adjacent) and the
 // labels' node slots, and the columnar aggregations weigh each row by max(k, 1) (count(o) adds k).
 import type { Expr } from '../ast.js';
-import type { NodeColumns } from '../columns.js';
+import type { NodeColumns, RelationshipColumns } from '../columns.js';
+import type { Direction } from '../graph.js';
 import type { EvalContext } from '../eval.js';
 import { members } from './columnar-expand.js';
 import type { Op, OptionalHop } from './operators.js';
@@ -74,7 +75,7 @@ export function hopDegrees(
 
 /**
  * Every slot's k in one pass over the relationship columns of the hop's types (kept by the graph across queries),
- * when the graph has them: a self-loop counts once, as an expansion gives it once.
+ * when the graph has them.
  */
 function everyDegree(
   hop: OptionalHop,
@@ -83,11 +84,24 @@ function everyDegree(
   ctx: EvalContext,
 ): Int32Array | undefined {
   const rels = ctx.graph.scanRelationshipColumns?.(hop.types, []);
-  if (!rels) return undefined;
-  const k = new Int32Array(nodes.size);
+  return rels && degreesOver(rels, hop.direction, m, nodes.size, ctx);
+}
+
+/**
+ * Per node slot, its relationships in `direction` whose far end is in `m` (any end when absent), in one pass over
+ * relationship columns: a self-loop counts once, as an expansion gives it once.
+ */
+export function degreesOver(
+  rels: RelationshipColumns,
+  direction: Direction,
+  m: Uint8Array | undefined,
+  size: number,
+  ctx: EvalContext,
+): Int32Array {
+  const k = new Int32Array(size);
   const { start, end } = rels;
-  const out = hop.direction !== 'in';
-  const inc = hop.direction !== 'out';
+  const out = direction !== 'in';
+  const inc = direction !== 'out';
   for (let i = 0; i < rels.size; i++) {
     if ((i & 1023) === 0) ctx.budget.tick();
     const a = start[i]!;
