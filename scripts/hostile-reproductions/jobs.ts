@@ -299,7 +299,8 @@ export async function killDuringDocking(): Promise<void> {
     const t1 = performance.now();
     j = { ...j, server: await startJobs(j.dir, j.env) };
     await sleep(3000);
-    const leftAfterStart = readdirSync(j.tmp).filter((f) => f.startsWith('evident-docking-'));
+    // Only the dead process's folders count: the restarted server may already dock the requeued job in new ones.
+    const leftAfterStart = readdirSync(j.tmp).filter((f) => leftAfterKill.includes(f));
     const after = id
       ? await sendWithin(
           j.server.url,
@@ -311,7 +312,7 @@ export async function killDuringDocking(): Promise<void> {
     rows.push({
       finding: 9,
       what: "evident-jobs serve started again: the dead process's docking folders, and the job",
-      answer: `${leftAfterStart.length} folders left; job ${jobStatus || after?.answer.status}`,
+      answer: `${leftAfterStart.length} of the dead process's ${leftAfterKill.length} folders left; job ${jobStatus || after?.answer.status}`,
       ms: Math.round(performance.now() - t1),
       budget_ms: null,
       others: '',
