@@ -76,6 +76,7 @@ const configs: Config[] = [
   { name: 'ip-f16 c16 ea64 (now)', ...base },
   { name: 'cos-i8 own c16 ea64', ...base, metric: MetricKind.Cos, quantization: ScalarKind.I8, ownI8: true },
   { name: 'ip-f16 c16 ea48', ...base, ea: 48 },
+  { name: 'ip-f16 c16 ea32', ...base, ea: 32 },
   { name: 'cos-i8 own c16 ea48', ...base, metric: MetricKind.Cos, quantization: ScalarKind.I8, ownI8: true, ea: 48 },
   { name: 'ip-f16 c16 ea64 (now, again)', ...base },
   { name: 'cos-i8 own c16 ea64 (again)', ...base, metric: MetricKind.Cos, quantization: ScalarKind.I8, ownI8: true },
