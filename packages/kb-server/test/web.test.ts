@@ -131,6 +131,14 @@ async function drive() {
   const score = Number((await page.textContent('#health-score'))!.replace('/100', ''));
   assert.equal(score, Math.round((await db.knowledgeHealth()).score));
   assert.equal(await page.locator('#health-chart svg rect').count(), 10, 'five metric bars (track + value)');
+  // The vectors line (issue 41): the library's embeddingStatus() in words; it is asked again while vectors are
+  // pending, so once they are all made it says so.
+  await db.embeddingsReady();
+  await page.waitForFunction(() => /none pending/.test(document.querySelector('#health-vectors')?.textContent ?? ''), {
+    timeout: 15_000,
+  });
+  const vectors = (await page.textContent('#health-vectors'))!;
+  assert.match(vectors, new RegExp(`^${db.embeddingStatus()!.indexed.toLocaleString('en-US')} vectors, none pending$`));
   await page.screenshot({ path: testOutputPath('kb-web', 'home.png'), fullPage: true });
 
   // Enter runs a full search: the claims the library ranks for the words and their meaning, then entities.

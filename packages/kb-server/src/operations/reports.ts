@@ -27,6 +27,17 @@ const GapOptions = Type.Object(
 );
 fits<Matches<Static<typeof GapOptions>, Param<'findGaps', 1>>>();
 
+const EmbeddingStatus = Type.Object({
+  provider: Type.String(),
+  model: Type.String(),
+  dim: Type.Integer(),
+  indexed: Type.Integer(),
+  pending: Type.Integer(),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+  progress: Type.Number({ minimum: 0, maximum: 1 }),
+  eta_ms: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+});
+
 // Deliberate likeness: each operation declares its own fields (the catalogue's one shape), not repeated logic.
 export const REPORT_OPERATIONS = [
   operation({
@@ -53,6 +64,22 @@ export const REPORT_OPERATIONS = [
     library: ['stats'],
     example: {},
     run: (db) => db.stats(),
+  }),
+  operation({
+    name: 'embedding_status',
+    title: 'Embedding status',
+    description:
+      "The vectors' progress (issue 41): provider, model, dimensions, facts and entities indexed and pending, the last " +
+      'error, `progress` (share done of the work queued since nothing was last pending; 1 when idle) and `eta_ms` ' +
+      '(milliseconds until nothing is pending at the rate so far; null when idle or too early to tell). `status` is ' +
+      'null on a base opened without vectors.',
+    rest: { method: 'GET', path: '/embeddings/status', tag: 'reports' },
+    input: none,
+    output: Type.Object({ status: Type.Union([EmbeddingStatus, Type.Null()]) }),
+    effect: 'read',
+    library: ['embeddingStatus'],
+    example: {},
+    run: async (db) => ({ status: db.embeddingStatus() }),
   }),
   operation({
     name: 'knowledge_health',

@@ -2,6 +2,7 @@
 // The health panel: the base's health score, its counts, and a bar per metric of the score.
 import { api } from './api.js';
 import { $, h, pct, s } from './dom.js';
+import { vectorsText } from './vectors.js';
 
 /** @type {[key: string, label: string, weight: number][]} */
 const METRICS = [
@@ -44,7 +45,28 @@ function healthChart(metrics) {
   return svg;
 }
 
-/** Fills the health panel (GET /health and /stats); an error is shown in the panel. */
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let vectorsTimer;
+
+/**
+ * The vectors line (GET /embeddings/status), asked again every 3 s while vectors are pending; an error leaves
+ * the line out rather than fail the panel.
+ */
+async function loadVectors() {
+  clearTimeout(vectorsTimer);
+  const st = await api('/embeddings/status').then(
+    (r) => r.status,
+    () => undefined,
+  );
+  if (st === undefined) return;
+  const line = h('div', { id: 'health-vectors', text: vectorsText(st) });
+  const old = document.getElementById('health-vectors');
+  if (old) old.replaceWith(line);
+  else $('#health-stats').append(line);
+  if (st !== null && st.pending > 0) vectorsTimer = setTimeout(loadVectors, 3000);
+}
+
+/** Fills the health panel (GET /health, /stats and /embeddings/status); an error is shown in the panel. */
 export async function loadHealth() {
   try {
     const [health, stats] = await Promise.all([api('/health'), api('/stats')]);
@@ -57,6 +79,7 @@ export async function loadHealth() {
       h('div', {}, h('b', { text: stats.claim_count.toLocaleString() }), ' active claims'),
       h('div', {}, h('b', { text: stats.sources.toLocaleString() }), ' sources'),
     );
+    await loadVectors();
     $('#health-chart').replaceChildren(healthChart(health.metrics));
     $('#health-chart').setAttribute(
       'aria-label',
