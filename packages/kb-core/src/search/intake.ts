@@ -99,7 +99,7 @@ export class SearchIntake {
         this.timer = null;
         this.scheduled = false;
         if (this.closed || this.deferred) return;
-        // A write under way keeps the loop (graph/derived.ts): look again soon, to use its commit's wait.
+        // A write under way keeps the loop (graph/derived.ts): look again soon, after its commit.
         if (!foreground.free()) this.schedule(GATED_MS);
         else if (this.runFor(SLICE_MS)) this.schedule();
       },
