@@ -21,7 +21,7 @@ export interface ServiceConfig {
   workerThreads: number;
   /**
    * Nice steps of the job threads and the processes they start (Vina, Open Babel), below the event loop
-   * (runner/priority.ts; Linux). Optional so configs built by hand keep working: the default is JOB_NICE_DEFAULT.
+   * (@evident/worker-threads' lowerThreadPriority; Linux). Optional so configs built by hand keep working: the default is JOB_NICE_DEFAULT.
    */
   jobNice?: number | undefined;
   /** Threads that validate/prepare submitted inputs (and make CSVs) off the event loop. */

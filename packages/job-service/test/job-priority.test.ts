@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { JOB_NICE_DEFAULT } from '../src/config.js';
 import { ThreadPool } from '../src/runner/thread-pool.js';
-import { lowerThreadPriority } from '../src/runner/priority.js';
+import { lowerThreadPriority } from '@evident/worker-threads';
 import type { PriorityResult } from './priority-kind.js';
 import { demoKindModule, http, startTestServer, waitForStatus, type TestServer } from './helpers.js';
 

@@ -4,6 +4,7 @@ export { onWorkerEnd } from './ends.js';
 export { ParallelForError, WORKER_ERRORS, type WorkerErrorCode, WorkerEndedError, WorkerStartError } from './errors.js';
 export type { Kernel } from './parallel/blocks.js';
 export { type KernelRef, MAX_WORKERS, type ParallelOptions, parallelFor, workerBlocks } from './parallel/pool.js';
+export { lowerThreadPriority } from './priority.js';
 export { isShared, sharedF64, sharedI32, sharedU8, toShared } from './shared.js';
 export {
   isSourceModule,

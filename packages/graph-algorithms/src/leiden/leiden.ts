@@ -50,6 +50,11 @@ export interface LeidenOptions {
    * The result is the same for any number.
    */
   threads?: number;
+  /**
+   * leidenAsync only: nice steps its worker threads take at their start, below the calling thread (Linux; see
+   * @evident/worker-threads' lowerThreadPriority), so that a server's event loop gets a CPU first. Default 0.
+   */
+  nice?: number;
   /** Skip the input check (the caller built the CSR itself). */
   trusted?: boolean;
   hooks?: RunHooks;
@@ -71,6 +76,7 @@ interface LeidenCall {
   settings: RunSettings;
   restarts: number;
   threads: number;
+  nice: number;
   hooks: RunHooks | undefined;
 }
 
@@ -111,7 +117,10 @@ function checkOptions(graph: CsrGraph, options: LeidenOptions): LeidenCall {
   if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) {
     throw new GraphInputError('/threads', 'must be an integer in 1..64');
   }
-  return { settings: { resolution, seed, theta, maxIterations, initial }, restarts, threads, hooks };
+  const nice = options.nice ?? 0;
+  if (!(Number.isInteger(nice) && nice >= 0 && nice <= 19))
+    throw new GraphInputError('/nice', 'must be an integer in 0..19');
+  return { settings: { resolution, seed, theta, maxIterations, initial }, restarts, threads, nice, hooks };
 }
 
 export function leiden(graph: CsrGraph, options: LeidenOptions = {}): LeidenResult {
@@ -152,7 +161,7 @@ function leidenChecked(graph: CsrGraph, { settings, restarts, threads, hooks }: 
 export async function leidenAsync(graph: CsrGraph, options: LeidenOptions = {}): Promise<LeidenResult> {
   const call = checkOptions(graph, options);
   if (options.threads === undefined && graph.n < PARALLEL_MIN_NODES) return leidenChecked(graph, call);
-  const { settings, restarts, threads, hooks } = call;
+  const { settings, restarts, threads, nice, hooks } = call;
   const progress = (f: number) => hooks?.progress?.('leiden', f);
   const runs = await runRestartsOffThread(
     graph,
@@ -161,6 +170,7 @@ export async function leidenAsync(graph: CsrGraph, options: LeidenOptions = {}):
     Math.min(threads, restarts),
     hooks?.signal,
     progress,
+    nice,
   );
   return bestRun(runs, hooks);
 }

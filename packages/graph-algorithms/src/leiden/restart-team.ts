@@ -45,6 +45,8 @@ export interface RestartShared {
   modularities: Float64Array;
   iterations: Int32Array;
   counts: Int32Array;
+  /** Nice steps each worker takes at its start (runRestartsOffThread's; the blocking team's none). */
+  nice?: number;
 }
 
 /** The arrays a team shares: the graph and settings in, one slot per restart out. */
@@ -90,9 +92,10 @@ export function runRestartsOffThread(
   threads: number,
   signal: AbortSignal | undefined,
   progress: (fraction: number) => void,
+  nice = 0,
 ): Promise<LeidenResult[]> {
   signal?.throwIfAborted();
-  const shared = teamData(graph, settings, restarts);
+  const shared = { ...teamData(graph, settings, restarts), nice };
   const iterationsSeen = new Float64Array(restarts);
   const report = () => {
     let f = 0;

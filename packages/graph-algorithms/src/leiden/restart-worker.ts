@@ -3,12 +3,14 @@
 // message: a caller that awaits the team (runRestartsOffThread) reports progress from them; a blocked one never
 // reads them.
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from '@evident/worker-threads';
 import { BEAT, NEXT, type RestartShared, STOP } from './restart-team.js';
 import { leidenRun } from './run.js';
 import { LeidenScratch } from './scratch.js';
 import { workGraphFromCsr } from './work-graph.js';
 
 const s = workerData as RestartShared;
+lowerThreadPriority(s.nice ?? 0); // leidenAsync's `nice`: below the caller's event loop
 const { graph, settings, restarts, control } = s;
 const base = workGraphFromCsr(graph);
 const scratch = new LeidenScratch();

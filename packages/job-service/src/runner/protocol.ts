@@ -36,7 +36,7 @@ export type ThreadTask =
 export interface ThreadData {
   kindModules: string[];
   settings: KindSettings;
-  /** Nice steps the thread takes at its start (job threads: below the event loop, runner/priority.ts). */
+  /** Nice steps the thread takes at its start (job threads: below the loop; @evident/worker-threads' lowerThreadPriority). */
   nice?: number;
 }
 

@@ -40,7 +40,7 @@ export interface ThreadPoolOptions {
   warmThreads?: number;
   /** Heap limits of each thread; a task that needs more fails with TaskOutOfMemoryError. */
   resourceLimits?: ResourceLimits;
-  /** Nice steps each thread takes at its start, it and the processes it starts (runner/priority.ts); 0: none. */
+  /** Nice steps each thread takes at its start, it and the processes it starts (lowerThreadPriority); 0: none. */
   nice?: number;
 }
 

@@ -12,7 +12,7 @@ import { parseJsonSafely } from '../wire/raw-body.js';
 import { problemsOf } from '../wire/validation.js';
 import { submitBodySchema } from '../wire/schemas.js';
 import { INPUT_FILE_MIN_BYTES, readInput, writeInputFile } from '../store/input-files.js';
-import { lowerThreadPriority } from './priority.js';
+import { lowerThreadPriority } from '@evident/worker-threads';
 
 const port = parentPort!;
 // Before the kinds load (RDKit's WebAssembly compile is seconds of CPU): that already yields to the event loop.

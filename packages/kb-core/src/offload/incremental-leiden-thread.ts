@@ -3,9 +3,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '@evident/contract';
 import { leidenIncremental } from '@evident/graph-algorithms';
+import { lowerThreadPriority } from '@evident/worker-threads';
 import type { IncrementalLeidenAnswer, IncrementalLeidenJob } from './incremental-leiden.js';
 
 const job = workerData as IncrementalLeidenJob;
+lowerThreadPriority(job.nice); // below the caller's event loop (threads.ts)
 let answer: IncrementalLeidenAnswer;
 try {
   const result = leidenIncremental(

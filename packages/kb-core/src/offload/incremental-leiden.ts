@@ -7,6 +7,7 @@ import type { SerializedError } from '@evident/contract';
 import type { CsrGraph, LeidenIncrementalResult } from '@evident/graph-algorithms';
 import { siblingModule } from '@evident/worker-threads';
 import { oneAnswer } from './one-answer.js';
+import { offThreadNice } from './threads.js';
 
 export interface IncrementalLeidenJob {
   n: number;
@@ -19,6 +20,8 @@ export interface IncrementalLeidenJob {
   seed: number;
   /** Infinity: until an iteration moves no node (a structured clone keeps it). */
   max_iterations: number;
+  /** Nice steps the thread takes at its start (threads.ts). */
+  nice: number;
 }
 
 export interface IncrementalLeidenAnswer {
@@ -46,6 +49,7 @@ export function leidenIncrementalOffThread(
     resolution: options.resolution,
     seed: options.seed,
     max_iterations: options.maxIterations,
+    nice: offThreadNice(),
   };
   return oneAnswer(
     threadModule,

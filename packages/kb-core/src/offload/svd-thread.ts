@@ -4,9 +4,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '@evident/contract';
 import { randomizedSvd } from '@evident/graph-algorithms';
+import { lowerThreadPriority } from '@evident/worker-threads';
 import type { SvdJob, SvdAnswer } from './svd.js';
 
 const job = workerData as SvdJob;
+// Below the caller's event loop; the row team's threads, started from here, inherit it (Linux).
+lowerThreadPriority(job.nice);
 let answer: SvdAnswer;
 try {
   const r = randomizedSvd({ n: job.n, offsets: job.offsets, targets: job.targets, weights: job.weights }, job.dim, {

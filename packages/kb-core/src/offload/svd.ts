@@ -4,6 +4,7 @@ import type { SerializedError } from '@evident/contract';
 import type { CsrGraph } from '@evident/graph-algorithms';
 import { siblingModule } from '@evident/worker-threads';
 import { oneAnswer } from './one-answer.js';
+import { offThreadNice } from './threads.js';
 
 export interface SvdJob {
   n: number;
@@ -12,6 +13,8 @@ export interface SvdJob {
   weights: Float64Array;
   dim: number;
   seed: number;
+  /** Nice steps the thread takes at its start (threads.ts). */
+  nice: number;
 }
 
 export interface SvdAnswer {
@@ -31,7 +34,15 @@ export function svdOffThread(
   seed: number,
   progress?: (fraction: number) => void,
 ): Promise<{ values: Float64Array; vectors: Float64Array; converged: boolean }> {
-  const job: SvdJob = { n: csr.n, offsets: csr.offsets, targets: csr.targets, weights: csr.weights, dim, seed };
+  const job: SvdJob = {
+    n: csr.n,
+    offsets: csr.offsets,
+    targets: csr.targets,
+    weights: csr.weights,
+    dim,
+    seed,
+    nice: offThreadNice(),
+  };
   return oneAnswer(
     threadModule,
     job,

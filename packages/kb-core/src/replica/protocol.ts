@@ -10,6 +10,8 @@ export interface ReplicaData {
   /** The base's confidence policy and validation mode: a what-if captures claims as the base would. */
   policy: ConfidencePolicy;
   strict: boolean;
+  /** Nice steps the thread takes at its start, below the base's thread (offload/threads.ts). */
+  nice: number;
 }
 
 export type ReplicaJob =

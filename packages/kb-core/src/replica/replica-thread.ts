@@ -3,6 +3,7 @@
 // at a time, each after the records up to the base's position when it was asked. Nothing here writes.
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '@evident/contract';
+import { lowerThreadPriority } from '@evident/worker-threads';
 import { rawQuery } from '../cypher/raw-query.js';
 import { ClaimCapture } from '../write/capture.js';
 import { EventHub } from '../write/events.js';
@@ -15,6 +16,8 @@ import type { FromReplica, ReplicaData, ReplicaJob, ToReplica } from './protocol
 
 const port = parentPort!;
 const data = workerData as ReplicaData;
+// Below the base's event loop, before the replica is built (offload/README.md, "Priority").
+lowerThreadPriority(data.nice);
 
 // The log as the base's thread sends it: readAfter hands over what has arrived, and the write path's catch-up
 // applies it exactly as an open applies the log.

@@ -13,6 +13,7 @@ import { siblingModule, startWorker } from '@evident/worker-threads';
 import { KbClosedError, KbValidationError } from '../errors.js';
 import { sliceRun } from '../model/claim-run.js';
 import { lastSeqOf } from '../store/log-span.js';
+import { offThreadNice } from '../offload/threads.js';
 import type { LogRecord } from '../store/types.js';
 import {
   KbBusyError,
@@ -146,7 +147,7 @@ export class Replica {
 
   constructor(
     private readonly source: ReplicaSource,
-    private readonly data: ReplicaData,
+    private readonly data: Omit<ReplicaData, 'nice'>,
     private settings: OffThreadSettings = {},
   ) {}
 
@@ -274,9 +275,11 @@ export class Replica {
     if (this.worker) return this.worker;
     const heapMb =
       this.settings.heap_mb ?? Math.ceil(process.memoryUsage().heapUsed / 2 ** 20) + OFF_THREAD_DEFAULTS.job_heap_mb;
+    // Read at each start, so a setting refused (503, naming it) or changed applies to the next thread.
+    const data: ReplicaData = { ...this.data, nice: offThreadNice() };
     let worker: Worker;
     try {
-      worker = startThread(this.data, heapMb);
+      worker = startThread(data, heapMb);
     } catch (e) {
       throw new KbOffThreadUnavailableError(`the thread could not start (${(e as Error).message})`);
     }

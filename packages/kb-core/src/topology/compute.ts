@@ -15,7 +15,7 @@ import {
 } from '@evident/graph-algorithms';
 import type { ReadContext } from '../graph/read.js';
 import { leidenIncrementalOffThread } from '../offload/incremental-leiden.js';
-import { offThreadLeidenThreads } from '../offload/threads.js';
+import { offThreadLeidenThreads, offThreadNice } from '../offload/threads.js';
 import { entityGraph } from './entity-graph.js';
 import { basisOf, type IncrementalPlan, planUpdate } from './incremental.js';
 import { describeTopics } from './labels.js';
@@ -43,7 +43,9 @@ export async function computeTopology(
   // Off the thread: a level's Leiden on workers (leidenAsync's worker path, taken whatever the graph's size when
   // `threads` is given), unless its graph is so small that the runs cost less than starting a worker would.
   const threadsFor = (g: CsrGraph) =>
-    off_thread && g.targets.length * restarts > INLINE_WORK ? { threads: offThreadLeidenThreads(restarts) } : {};
+    off_thread && g.targets.length * restarts > INLINE_WORK
+      ? { threads: offThreadLeidenThreads(restarts), nice: offThreadNice() }
+      : {};
   const graph = entityGraph(rc, false);
   const { csr } = graph;
   // Read with the graph, before any await: claims and retractions from here on are the next update's change.
@@ -145,7 +147,7 @@ async function levelZero(
     ComputeTopologyOptions,
     'progress'
   >,
-  threadsFor: (g: CsrGraph) => { threads?: number },
+  threadsFor: (g: CsrGraph) => { threads?: number; nice?: number },
 ): Promise<{ membership: Int32Array; count: number; iterations: number; affectedCount?: number }> {
   const { resolution, seed, maxIterations, restarts, progress } = o;
   const scaled = progress && ((f: number) => progress('topology', 0.05 + 0.6 * f));
