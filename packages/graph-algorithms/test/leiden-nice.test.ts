@@ -8,6 +8,8 @@ import { csrFromEdges, GraphInputError, leidenAsync } from '@evident/graph-algor
 
 const linux = process.platform === 'linux';
 
+// Deliberate likeness: kb-core/test/offload-priority.test.ts reads thread nice values the same way; kb-core has no testkit dependency
+// to share it through, and eleven lines of /proc parsing do not justify one.
 /** Nice values of this process's threads other than the main one. */
 function otherThreadsNice(): number[] {
   const out: number[] = [];

@@ -14,6 +14,8 @@ const skip = linux ? false : 'nice values per thread are a Linux feature; elsewh
 const base = getPriority();
 const lowered = (steps: number) => Math.min(19, base + steps);
 
+// Deliberate likeness: graph-algorithms/test/leiden-nice.test.ts reads thread nice values the same way; kb-core has no testkit dependency
+// to share it through, and eleven lines of /proc parsing do not justify one.
 /** Nice value of each thread of this process other than the main one (/proc/self/task/TID/stat, field 19). */
 function otherThreadsNice(): number[] {
   const out: number[] = [];
