@@ -97,6 +97,8 @@ program
     if (o.maxConnectionsPerClient !== undefined) c.maxConnectionsPerClient = o.maxConnectionsPerClient;
     if (o.allowPrivateCallbacks) c.allowPrivateCallbacks = true;
     const server = await startServer(c, { inProcessWorker: Boolean(o.withWorker) });
+    // The stop handlers go in before the line that announces the server: whoever reads it may signal at once.
+    onStop(() => server.close());
     console.log(
       JSON.stringify({
         evident_jobs: 'listening',
@@ -105,7 +107,6 @@ program
         pid: process.pid,
       }),
     );
-    onStop(() => server.close());
   });
 
 program
@@ -118,8 +119,8 @@ program
     const c = storeConfig(o);
     applyRunOptions(c, o);
     const w = await startWorker(c);
-    console.log(JSON.stringify({ evident_jobs: 'worker ready', pid: process.pid, threads: c.workerThreads }));
     onStop(() => w.close());
+    console.log(JSON.stringify({ evident_jobs: 'worker ready', pid: process.pid, threads: c.workerThreads }));
   });
 
 const keys = program
