@@ -64,11 +64,14 @@ export function* optionalExpandRows(
       yield r;
     }
   }
-  if (!found) {
-    const r = { ...row };
-    for (const v of op.nullable) setOwn(r, v, null);
-    yield r;
-  }
+  if (!found) yield nulledRow(row, op.nullable);
+}
+
+/** OPTIONAL MATCH's row when nothing matched: the input row with the optional part's variables null. */
+export function nulledRow(row: Row, nullable: readonly string[]): Row {
+  const r = { ...row };
+  for (const v of nullable) setOwn(r, v, null);
+  return r;
 }
 
 /** k of a folded hop for one row: from adjacency and the labels' slots when the graph has them, else by expanding. */

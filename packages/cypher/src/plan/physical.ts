@@ -13,7 +13,7 @@ import { columnarExpandAggregate } from './columnar-expand.js';
 import { countExpansions, nodeCount } from './count.js';
 import { adjacentRows, existsRow } from './exists.js';
 import { aggregate, distinct, sort, top, union } from './holding.js';
-import { optionalExpandRows } from './optional-expand.js';
+import { nulledRow, optionalExpandRows } from './optional-expand.js';
 import type { NodeCheck, Op } from './operators.js';
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
@@ -297,11 +297,7 @@ export class Runner {
       found = true;
       yield r;
     }
-    if (!found) {
-      const r = { ...row };
-      for (const v of op.nullable) setOwn(r, v, null);
-      yield r;
-    }
+    if (!found) yield nulledRow(row, op.nullable);
   }
 
   private semiApplyRow(op: OpOf<'SemiApply'>, row: Row): Row | undefined {
