@@ -7,13 +7,25 @@
 //   KB_BENCH_PATH=postgres://... npm run bench ...     (the PostgreSQL store; baseline stays SQLite)
 //   KB_BENCH_INGEST_ONLY=1 ...   only the baseline and the ingest (defaults on), then the ratio; no queries,
 //                                no catch-up, no reopen (for A/B runs and profiles of the write path)
+// After the reasoning calls, the topology stage (bench/topology-stage.ts) on the reopened base: a first
+// computeTopology(), a batch touching 0.5% of the entities, the incremental computeTopology() timed (wall, CPU)
+// and a full recompute on the same graph for the modularity gap.
+//   KB_BENCH_TOPOLOGY=incremental-only   no full recompute (a converged one takes about 16 minutes at 1,000,000)
+//   KB_BENCH_TOPOLOGY=off                no topology stage
+//   KB_BENCH_TOPOLOGY_ITERATIONS, KB_BENCH_TOPOLOGY_RESTARTS   Leiden's n_iterations and restarts (default: the
+//                                        library's, converged with 3 restarts)
+// The JSON ends with `goals`: each of issue 41's goals, the run's figure and whether it was met; `peak_rss_mb` is
+// the process's high-water mark over the whole run (VmHWM) and `peak_rss_stage` the stage that set it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { open, type ClaimInput, type KbDB } from '../src/index.js';
+import { goals } from './goals.js';
+import { PeakByStage } from './memory.js';
 import { timeReasoning } from './reasoning.js';
+import { measureIncrementalTopology, type TopologySettings } from './topology-stage.js';
 import { arg, claimBatches, entityCount, PREDICATES, queryAndReopen } from './workload.js';
 
 const N = arg('claims', 'KB_BENCH_CLAIMS', 1_000_000);
@@ -21,6 +33,18 @@ const BATCH = arg('batch', 'KB_BENCH_BATCH', 10_000);
 const QUERIES = arg('queries', 'KB_BENCH_QUERIES', 2000);
 const ENTITIES = entityCount(N);
 const INGEST_ONLY = arg('ingest-only', 'KB_BENCH_INGEST_ONLY', 0) === 1;
+const TOPOLOGY = process.env.KB_BENCH_TOPOLOGY ?? 'full';
+if (!['full', 'incremental-only', 'off'].includes(TOPOLOGY)) {
+  throw new Error('KB_BENCH_TOPOLOGY is one of full, incremental-only, off');
+}
+const topologySettings: TopologySettings = {
+  seed: 0,
+  ...(process.env.KB_BENCH_TOPOLOGY_ITERATIONS
+    ? { n_iterations: Number(process.env.KB_BENCH_TOPOLOGY_ITERATIONS) }
+    : {}),
+  ...(process.env.KB_BENCH_TOPOLOGY_RESTARTS ? { restarts: Number(process.env.KB_BENCH_TOPOLOGY_RESTARTS) } : {}),
+};
+const peak = new PeakByStage();
 
 const batches = () => claimBatches(N, BATCH);
 
@@ -80,6 +104,7 @@ async function ingest(db: KbDB) {
 async function ingestAndQuery(path: string) {
   const db = await open(path);
   const { rate, ingested, duplicates } = await ingest(db);
+  peak.mark('ingest');
   // The search stage's work after the commits (BM25 intake, learning, the local vectors), waited for, so the
   // queries and the reasoning calls below time a settled base, as one that has been running is.
   const s0 = performance.now();
@@ -89,15 +114,18 @@ async function ingestAndQuery(path: string) {
   // This process's CPU (every thread) over the same span: the figure to compare when the machine is shared.
   const settleCpu = process.cpuUsage(c0);
   const searchSettleCpuMs = (settleCpu.user + settleCpu.system) / 1000;
-  const after = await queryAndReopen(db, path, N, QUERIES);
+  peak.mark('search_settle');
+  const after = await queryAndReopen(db, path, N, QUERIES, (stage) => peak.mark(stage));
   return { rate, ingested, duplicates, searchSettleMs, searchSettleCpuMs, after };
 }
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'kb-bench-'));
   const path = process.env.KB_BENCH_PATH ?? join(dir, 'bench.kb');
+  const loadStart = loadavg().map((x) => Math.round(x * 100) / 100);
   try {
     const baselineRate = baseline(dir);
+    peak.mark('baseline');
     if (INGEST_ONLY) {
       const db = await open(path);
       const c0 = process.cpuUsage();
@@ -123,45 +151,70 @@ async function main() {
     // timed on a fresh open (two bases' indexes in one heap make a what-if copy's garbage collection the figure).
     const { rate, ingested, duplicates, searchSettleMs, searchSettleCpuMs, after } = await ingestAndQuery(path);
     // The reasoning calls, on the base reopened after the RSS figure was taken (a what-if view holds a copy),
-    // once its search stage has taken in the log again (BM25; vectors and learner are loaded from disk).
-    const reasoning = await (async () => {
+    // once its search stage has taken in the log again (BM25; vectors and learner are loaded from disk); then the
+    // topology stage on the same base (the batch it adds comes after every other figure).
+    const { topology, ...reasoning } = await (async () => {
       await using again = await open(path);
       const r0 = performance.now();
       await again.embeddingsReady();
       const reopenSettleMs = performance.now() - r0;
-      return { reopen_search_settle_ms: Math.round(reopenSettleMs), ...(await timeReasoning(again)) };
+      const timed = await timeReasoning(again);
+      peak.mark('reasoning');
+      const topology =
+        TOPOLOGY === 'off'
+          ? null
+          : await measureIncrementalTopology(again, N, topologySettings, {
+              full: TOPOLOGY === 'full',
+              // The batch's search intake and vectors are waited for, so the update is timed alone.
+              afterBatch: () => again.embeddingsReady(),
+              mark: (stage) => peak.mark(stage),
+            });
+      return { reopen_search_settle_ms: Math.round(reopenSettleMs), ...timed, topology };
     })();
+    // Closing the base saves the search stage's files and the topology's: a stage of its own for the peak.
+    peak.mark('close');
+    const peakRss = peak.result();
+    const ratio = Math.round((rate / baselineRate) * 1000) / 1000;
     console.log(
-      JSON.stringify(
-        {
-          benchmark: 'kb ingest + query',
-          claims: N,
-          entities: ENTITIES,
-          predicates: PREDICATES,
-          corroborated_fact_fraction: 0.2,
-          batch_size: BATCH,
-          backend: after.backend,
-          ingested,
-          duplicates,
-          ingest_claims_per_sec: Math.round(rate),
-          baseline_sqlite_rows_per_sec: Math.round(baselineRate),
-          ratio: Math.round((rate / baselineRate) * 1000) / 1000,
-          query_depth1_p50_us: after.query_depth1_p50_us,
-          query_depth2_p50_us: after.query_depth2_p50_us,
-          query_depth2_p99_us: after.query_depth2_p99_us,
+      JSON.stringify({
+        benchmark: 'kb ingest + query',
+        claims: N,
+        entities: ENTITIES,
+        predicates: PREDICATES,
+        corroborated_fact_fraction: 0.2,
+        batch_size: BATCH,
+        backend: after.backend,
+        ingested,
+        duplicates,
+        ingest_claims_per_sec: Math.round(rate),
+        baseline_sqlite_rows_per_sec: Math.round(baselineRate),
+        ratio,
+        query_depth1_p50_us: after.query_depth1_p50_us,
+        query_depth1_p99_us: after.query_depth1_p99_us,
+        query_depth2_p50_us: after.query_depth2_p50_us,
+        query_depth2_p99_us: after.query_depth2_p99_us,
+        search_settle_ms: Math.round(searchSettleMs),
+        search_settle_cpu_ms: Math.round(searchSettleCpuMs),
+        open_ms: after.open_ms,
+        rss_mb_after_reopen: after.rss_mb,
+        ...peakRss,
+        reopened_claims: after.reopened_claims,
+        content_groups: after.content_groups,
+        ...reasoning,
+        topology: topology ?? { skipped: 'KB_BENCH_TOPOLOGY=off' },
+        goals: goals({
+          ratio,
           search_settle_ms: Math.round(searchSettleMs),
-          search_settle_cpu_ms: Math.round(searchSettleCpuMs),
           open_ms: after.open_ms,
-          rss_mb: after.rss_mb,
-          reopened_claims: after.reopened_claims,
-          content_groups: after.content_groups,
-          ...reasoning,
-          targets: { ingest_claims_per_sec: 300_000, query_depth2_p50_us: 1000 },
-          meets_targets: rate >= 300_000 && after.query_depth2_p50_us < 1000,
-        },
-        null,
-        2,
-      ),
+          topology_incremental_ms: topology ? Math.round(topology.incremental_s * 1000) : null,
+          topology_modularity_gap: topology?.full?.modularity_gap ?? null,
+          what_if_add_ms: reasoning.reasoning_ms.what_if_add ?? null,
+          depth2_p50_us: after.query_depth2_p50_us,
+          peak_rss_mb: peakRss.peak_rss_mb,
+        }),
+        loadavg_start: loadStart,
+        loadavg_end: loadavg().map((x) => Math.round(x * 100) / 100),
+      }),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -125,19 +125,28 @@ const us = (x: number) => Math.round(x * 10) / 10;
 
 /**
  * What every ingest benchmark reports after its ingest: the base's stats, depth-1 and depth-2 query latencies
- * over `queries` names, then (closing the base) the time to reopen `path` (replay and rebuild) and the RSS.
+ * over `queries` names, then (closing the base) the time to reopen `path` (replay and rebuild) and the RSS then.
+ * `mark` is told each stage's end ('queries', 'reopen'), for a peak-RSS attribution (bench/memory.ts).
  */
-export async function queryAndReopen(db: KbDB, path: string, claims: number, queries: number) {
+export async function queryAndReopen(
+  db: KbDB,
+  path: string,
+  claims: number,
+  queries: number,
+  mark: (stage: string) => void = () => {},
+) {
   const stats = await db.stats();
   const names = queryNames(claims, queries);
   const d1 = await queryLatenciesUs(db, names, 1);
   const d2 = await queryLatenciesUs(db, names, 2);
+  mark('queries');
   await db.close();
   const o0 = performance.now();
   const again = await open(path);
   const openMs = performance.now() - o0;
   const reopened = await again.stats();
   const rss = process.memoryUsage().rss / 1024 / 1024;
+  mark('reopen');
   await again.close();
   return {
     backend: `graph over ${stats.backend}`,
