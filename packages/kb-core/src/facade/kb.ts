@@ -34,6 +34,8 @@ import { loadSearch, saveSearch } from '../search/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
 import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
 import { whatIfView } from './what-if.js';
+import { loadGraphSnapshot, saveGraphSnapshot } from './graph-snapshot.js';
+import { registryEntriesFactory } from '../graph/registry-entries.js';
 import {
   checkHypothesis,
   type WhatIfChanges,
@@ -71,6 +73,8 @@ export class KbDB implements KbReader {
   private readonly capture: ClaimCapture;
   private readonly writes: BaseWrites;
   private readonly offThread: OffThreadCalls;
+  /** The log seq of the graph snapshot this base was opened from (graph-snapshot.ts), -1 when replayed whole. */
+  private graphLoadedAt = -1;
   /** OpenOptions.strict: refuse vocabulary violations instead of storing them with warnings. */
   readonly strict: boolean;
   /** The log's store (tests reach it to inject failures). */
@@ -97,7 +101,7 @@ export class KbDB implements KbReader {
     this.strict = strict;
     // The graph is set by the write path (newGraph) before anything reads it.
     this.ref = { current: undefined } as unknown as StateRef;
-    this.w = new WritePath(store, this.ref, this.events, [searchIndexFactory(embedding)]);
+    this.w = new WritePath(store, this.ref, this.events, [searchIndexFactory(embedding), registryEntriesFactory]);
     this.ref.current = this.w.newGraph();
     this.reads = new KbView(
       this.ref,
@@ -137,6 +141,8 @@ export class KbDB implements KbReader {
     const choice = shared === undefined ? embedding : { ...embedding, shared };
     const db = new KbDB(store, policy, backend, options.extraction, options.strict ?? false, choice);
     try {
+      // The graph saved at the last close, when it is this log's; then only the log after it is replayed.
+      if (store.backend === 'sqlite' && store.location !== MEMORY) db.restoreGraph();
       await db.w.catchUp(null);
     } catch (e) {
       await store.close();
@@ -167,6 +173,16 @@ export class KbDB implements KbReader {
   }
 
   // ---- plumbing ------------------------------------------------------------------------------------
+
+  /** Takes the graph snapshot in place of the new, empty graph (before anything is replayed or read). */
+  private restoreGraph(): void {
+    const restored = loadGraphSnapshot(() => this.w.newGraph(), this.store.location);
+    if (restored === null) return;
+    for (const d of this.state.derived) d.close?.();
+    this.ref.current = restored.graph;
+    this.w.lastSeq = restored.lastSeq;
+    this.graphLoadedAt = restored.lastSeq;
+  }
 
   /** @internal */
   async beforeRead(): Promise<void> {
@@ -389,6 +405,7 @@ export class KbDB implements KbReader {
       for (const save of [
         () => ix.embeddings && saveVectors(ix.embeddings, location),
         () => saveSearch(ix, this.state, location),
+        () => saveGraphSnapshot(this.state, this.w.lastSeq, location, this.graphLoadedAt),
       ])
         try {
           save();

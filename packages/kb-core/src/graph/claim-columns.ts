@@ -105,6 +105,16 @@ export class ClaimColumns {
     return src;
   }
 
+  /** Interns the sources of a graph loaded from a snapshot (graph-image.ts), in order, into an empty table. */
+  restoreSources(ids: readonly string[]): void {
+    if (this.sourceIds.length !== 0) throw new Error('sources: not empty');
+    for (let src = 0; src < ids.length; src++) {
+      this.sourceIndex.set(ids[src]!, src);
+      this.sourceTable.set(ids[src]!, src);
+      this.sourceIds.push(ids[src]!);
+    }
+  }
+
   /** The index of a source type, interned under both the raw and the normalised spelling (which names it). */
   sourceTypeOf(sourceType: string): number {
     let st = this.sourceTypeIndex.get(sourceType);

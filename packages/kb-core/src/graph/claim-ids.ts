@@ -31,6 +31,31 @@ export class ClaimIds {
     return generatedClaimId(this.prefixes[pi]!, this.counter.a[c]!);
   }
 
+  /** The ids as columns, for a graph snapshot (graph-image.ts): prefix index per claim (-1: foreign), counter. */
+  exportState(): { prefix: Int32Array; counter: Float64Array; prefixes: string[]; foreign: [number, string][] } {
+    const n = this.prefix.n;
+    return {
+      prefix: this.prefix.a.subarray(0, n),
+      counter: this.counter.a.subarray(0, n),
+      prefixes: this.prefixes,
+      foreign: [...this.foreign],
+    };
+  }
+
+  /** Takes the ids of a snapshot, into an empty ClaimIds (the arrays are kept, not copied). */
+  importState(prefix: Int32Array, counter: Float64Array, prefixes: string[], foreign: [number, string][]): void {
+    if (this.prefix.n !== 0 || counter.length !== prefix.length) throw new Error('claim ids: not empty or uneven');
+    this.prefix.a = prefix;
+    this.prefix.n = prefix.length;
+    this.counter.a = counter;
+    this.counter.n = counter.length;
+    for (const p of prefixes) {
+      this.prefixIndex.set(p, this.prefixes.length);
+      this.prefixes.push(p);
+    }
+    for (const [c, id] of foreign) this.foreign.set(c, id);
+  }
+
   /** An id known to be 'clm_' + prefix (16 lower-hex digits) + counter (< 2^48) as 16 hex digits. */
   pushGenerated(prefix: string, counter: number): void {
     let pi = prefix === this.lastPrefix ? this.lastPrefixIdx : this.prefixIndex.get(prefix);

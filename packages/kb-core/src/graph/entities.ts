@@ -173,6 +173,20 @@ export class Entities {
     return e;
   }
 
+  /** The (type -> canonical name -> entity) tables; types unified with each other share one (graph-image.ts). */
+  typeTables(): ReadonlyMap<string, Map<string, number>> {
+    return this.byType;
+  }
+
+  /** Sets the type tables of a graph loaded from a snapshot (graph-image.ts); raw spellings start unknown. */
+  restoreTypeTables(tables: ReadonlyMap<string, Map<string, number>>): void {
+    this.byType.clear();
+    for (const [t, m] of tables) this.byType.set(t, m);
+    this.lastType = '';
+    this.lastTypeMap = undefined;
+    this.forgetRawNames();
+  }
+
   /** The scratch marks, at least one per entity; pair with nextVisitEpoch(). */
   visitMarks(): Uint32Array {
     if (this.marks.length < this.ids.length) {

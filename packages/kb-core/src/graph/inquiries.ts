@@ -84,6 +84,27 @@ export class InquiryBook implements DerivedIndex {
     if (e.kind === 'inquiry') this.add(e, ts);
   }
 
+  /** Takes the inquiries of a graph loaded from a snapshot (graph-image.ts); those not matched are open. */
+  restore(list: readonly InquiryState[]): void {
+    for (const q of list) {
+      const i = this.list.length;
+      this.list.push(q);
+      this.index.set(q.entry.inquiry_id, i);
+      if (q.matchedTs === Infinity) this.markOpen(i, q);
+    }
+  }
+
+  private markOpen(i: number, q: InquiryState): void {
+    for (const n of [...q.subjectNorms, ...q.objectNorms]) {
+      let set = this.openByName.get(n);
+      if (!set) {
+        set = new Set();
+        this.openByName.set(n, set);
+      }
+      set.add(i);
+    }
+  }
+
   add(e: InquiryEntry, ts: number): number {
     const i = this.list.length;
     const q: InquiryState = {
@@ -99,14 +120,7 @@ export class InquiryBook implements DerivedIndex {
     };
     this.list.push(q);
     this.index.set(e.inquiry_id, i);
-    for (const n of [...q.subjectNorms, ...q.objectNorms]) {
-      let set = this.openByName.get(n);
-      if (!set) {
-        set = new Set();
-        this.openByName.set(n, set);
-      }
-      set.add(i);
-    }
+    this.markOpen(i, q);
     return i;
   }
 
