@@ -59,6 +59,11 @@ export interface GraphReader {
   /** The node at a slot of `scanColumns`'s node space (with `adjacent`: an expansion builds only the far nodes). */
   nodeAt?(slot: number): GraphNode;
   /**
+   * The slot of a node in `scanColumns`'s node space (with `nodeAt` and `scanRelationshipColumns`: a
+   * variable-length expansion walks relationship slots, building only the end nodes it binds).
+   */
+  slotOf?(node: GraphNode): number | undefined;
+  /**
    * The exact number of nodes carrying `label` (every node when absent): `MATCH (n:L) RETURN count(*)` is
    * answered from it, and the planner's estimates use it when `estimateNodes` is absent.
    */

@@ -56,7 +56,7 @@ export class MemoryGraph implements GraphWriter {
   /** Node slots (positions among all nodes), kept until a node is created or deleted. */
   private slots?: Map<GraphNode, number>;
 
-  private slotOf(): Map<GraphNode, number> {
+  private slotMap(): Map<GraphNode, number> {
     if (!this.slots) {
       this.slots = new Map();
       for (const n of this.nodeMap.values()) this.slots.set(n, this.slots.size);
@@ -64,8 +64,12 @@ export class MemoryGraph implements GraphWriter {
     return this.slots;
   }
 
+  slotOf(node: GraphNode): number | undefined {
+    return this.slotMap().get(node);
+  }
+
   nodeAt(slot: number): GraphNode {
-    this.slotOf();
+    this.slotMap();
     this.bySlot ??= [...this.nodeMap.values()];
     return this.bySlot[slot]!;
   }
@@ -73,7 +77,7 @@ export class MemoryGraph implements GraphWriter {
   private bySlot?: GraphNode[];
 
   adjacent(at: GraphNode | number, direction: Direction, types: readonly string[]): number[] {
-    const slot = this.slotOf();
+    const slot = this.slotMap();
     const node = typeof at === 'number' ? this.nodeAt(at) : at;
     return [...this.expand(node, direction, types)].map((r) => slot.get(r.start === node ? r.end : r.start)!);
   }
@@ -95,7 +99,7 @@ export class MemoryGraph implements GraphWriter {
   }
 
   scanRelationshipColumns(types: readonly string[], keys: readonly string[]): RelationshipColumns | undefined {
-    const slot = this.slotOf();
+    const slot = this.slotMap();
     const rels = [...this.relMap.values()].filter((r) => types.length === 0 || types.includes(r.type));
     const columns = columnsOf(rels, keys);
     const type = columnsOf(

@@ -195,18 +195,14 @@ function readRels(op: Op, out: Set<string>): Set<string> {
 
 /**
  * An Expand whose relationship is anonymous and read by nothing else goes by adjacency (far-end slots, no
- * relationship object); labels filtered right after it are tested on the slots. Whole-plan: run last.
+ * relationship object); labels filtered right after it are tested on the slots. A VarLengthExpand of that kind
+ * walks its paths over slots. Whole-plan: run last.
  */
 export function adjacencyExpand(plan: Op): Op {
   const read = readRels(plan, new Set());
-  const eligible = (e: Op): e is ExpandOp =>
-    e.op === 'Expand' &&
-    e.rel.startsWith(' ') &&
-    !read.has(e.rel) &&
-    !e.into &&
-    !e.relBound &&
-    e.distinctFrom.length === 0 &&
-    !e.adjacency;
+  const unread = (e: Extract<Op, { op: 'Expand' | 'VarLengthExpand' }>) =>
+    e.rel.startsWith(' ') && !read.has(e.rel) && !e.into && !e.relBound && e.distinctFrom.length === 0;
+  const eligible = (e: Op): e is ExpandOp => e.op === 'Expand' && unread(e) && !e.adjacency;
   const visit = (op: Op): Op => {
     const o = mapInputs(op, visit);
     if (o.op === 'Filter' && o.input.op === 'Expand' && o.input.adjacency) {
@@ -218,6 +214,7 @@ export function adjacencyExpand(plan: Op): Op {
       const merged: Op = { ...e, adjacency: { toLabels }, est: o.est };
       return rest.length === 0 ? merged : { ...o, input: merged };
     }
+    if (o.op === 'VarLengthExpand' && unread(o) && !o.relProps) return { ...o, slots: true };
     return eligible(o) ? { ...o, adjacency: { toLabels: [] } } : o;
   };
   return visit(plan);

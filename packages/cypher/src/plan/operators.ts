@@ -147,6 +147,8 @@ export type Op = Base &
         relProps: Expr | null;
         /** `rel` is a list of relationships bound before the MATCH: the path must be that list. */
         relBound?: boolean;
+        /** `rel` is anonymous and nothing reads it: paths walked over slots, binding only `to` (var-paths.ts). */
+        slots?: boolean;
       })
     /**
      * The relationships of `types` (GraphReader.scanRelationships), each bound with its ends as `from` and `to`

@@ -15,6 +15,7 @@ import { adjacentRows, existsRow } from './exists.js';
 import { aggregate, distinct, sort, top, union } from './holding.js';
 import { nulledRow, optionalExpandRows } from './optional-expand.js';
 import type { NodeCheck, Op } from './operators.js';
+import { slotRows } from './var-paths.js';
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
 
@@ -102,7 +103,11 @@ export class Runner {
           (row) => (op.adjacency && adjacentRows(this, op, row)) || this.expandRow(op, row),
         );
       case 'VarLengthExpand':
-        return this.each(op.input, arg, (row) => this.varLengthRow(op, row));
+        return this.each(
+          op.input,
+          arg,
+          (row) => (op.slots && slotRows(this.ctx, op, row)) || this.varLengthRow(op, row),
+        );
       case 'RelationshipScan':
         return this.each(op.input, arg, (row) => this.relScanRow(op, row));
       case 'Unwind':

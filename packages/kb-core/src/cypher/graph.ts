@@ -319,6 +319,11 @@ export class KbCypherGraph implements GraphReader {
     return this.node(e);
   }
 
+  /** A node's slot is its entity index. */
+  slotOf(node: GraphNode): number {
+    return node.id;
+  }
+
   private far = new Int32Array(64);
 
   /** The far ends (entity indexes) of the node's live facts in `direction` of `types`: no relationship objects. */
