@@ -96,6 +96,8 @@ const answer = (p: Promise<unknown>) => p.catch((e: Error) => `error: ${e.messag
 
 async function reads(db: KbDB) {
   const what = await db.whatIf({ retract_sources: ['pmid:5'] });
+  // A copy of the index with claims added (copy-on-write over the loaded columns).
+  const added = await db.whatIf({ add_claims: batch(5000, 30, (k) => `hyp:${k % 2}`) });
   return placeless({
     stats: await db.stats(),
     entities: await db.listEntities({ limit: 10_000 }),
@@ -106,6 +108,13 @@ async function reads(db: KbDB) {
     depth2: await answer(db.query('disease 3', { depth: 2 })),
     inquiries: await db.openInquiries(),
     whatIf: [await what.stats(), await answer(what.query('GENE5', { depth: 2 }))],
+    // The added claims' ids come from this process's counter, which the first base's call moved on.
+    whatIfAdded: JSON.parse(
+      JSON.stringify([await added.stats(), await answer(added.query('disease 3', { depth: 2 }))], (_, x) =>
+        typeof x === 'string' && x.startsWith('clm_') ? 'clm' : x,
+      ),
+    ),
+    search: await db.search('GENE5 inhibits disease', { k: 10, mode: 'lexical' }),
     cypher: (await db.rawQuery('MATCH (a)-[r]->(b) RETURN count(r) AS n')).rows,
   });
 }
