@@ -5,10 +5,11 @@
 import type { EvalContext, Row } from '../eval.js';
 import { lookup } from '../eval.js';
 import { GraphNode, GraphRelationship, setOwn } from '../values.js';
-import type { Op } from './operators.js';
+import type { EndsCount, Op } from './operators.js';
+import { hopDegree } from './optional-expand.js';
 import { walkPaths } from './checks.js';
 import type { Runner } from './physical.js';
-import { countPaths, slotAdjacency, slotIn } from './var-paths.js';
+import { countPaths, EndCounts, slotAdjacency, slotIn } from './var-paths.js';
 
 /** The node count from the graph, or undefined when it has none (the fallback scans). */
 export function nodeCount(op: Extract<Op, { op: 'NodeCount' }>, ctx: EvalContext): Row[] | undefined {
@@ -23,6 +24,11 @@ export function* countExpansions(op: Extract<Op, { op: 'ExpandCount' }>, runner:
   const ctx = runner.ctx;
   const e = op.expand;
   if (e.op !== 'Expand' && e.op !== 'VarLengthExpand') throw new Error(`ExpandCount over ${e.op}`);
+  if (op.ends) {
+    if (e.op !== 'VarLengthExpand') throw new Error('ExpandCount by ends over an Expand');
+    yield countByEnds(op, op.ends, e, runner, arg);
+    return;
+  }
   let total = 0;
   for (const row of runner.rows(op.input, arg)) {
     const from = lookup(row, e.from);
@@ -50,4 +56,48 @@ export function* countExpansions(op: Extract<Op, { op: 'ExpandCount' }>, runner:
   const r: Row = {};
   for (const name of op.names) setOwn(r, name, BigInt(total));
   yield r;
+}
+
+/** The counts of ExpandCount's `ends`: the inner plan once per distinct end, weighed by the paths reaching it. */
+function countByEnds(
+  op: Extract<Op, { op: 'ExpandCount' }>,
+  ends: EndsCount,
+  e: Extract<Op, { op: 'VarLengthExpand' }>,
+  runner: Runner,
+  arg: Row,
+): Row {
+  const ctx = runner.ctx;
+  const k = ends.hop ? hopDegree(runner, ends.hop) : undefined;
+  let rows = 0;
+  let matches = 0;
+  const add = (row: Row, m: number) => {
+    for (const r of runner.rows(ends.inner, row)) {
+      const d = k ? k(r) : 0;
+      rows += m * (d > 0 ? d : 1);
+      matches += m * d;
+    }
+  };
+  const adj = slotAdjacency(ctx, e.types, e.direction);
+  const counts = adj && new EndCounts(adj);
+  // The walk over relationships, one row per path, when the graph gives no slots.
+  const walk: Op = { ...e, input: { op: 'Argument', est: 1 }, slots: false };
+  for (const row of runner.rows(op.input, arg)) {
+    const from = lookup(row, e.from);
+    if (!(from instanceof GraphNode)) continue;
+    const slot = counts && slotIn(ctx, from);
+    if (!counts || slot === undefined) {
+      for (const r of runner.rows(walk, row)) add(r, 1);
+      continue;
+    }
+    counts.count(slot, e, ctx);
+    for (const s of counts.slots) {
+      const r = { ...row };
+      setOwn(r, e.to, ctx.graph.nodeAt!(s));
+      add(r, counts.paths[s]!);
+    }
+  }
+  const r: Row = {};
+  for (const name of op.names) setOwn(r, name, BigInt(rows));
+  for (const name of ends.hopNames) setOwn(r, name, BigInt(matches));
+  return r;
 }

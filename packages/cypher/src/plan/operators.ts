@@ -38,6 +38,17 @@ export type ColumnItem =
   | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; key: string };
 
 /**
+ * Counts over the rows of row-wise operators above a VarLengthExpand over slots (var-count.ts): `inner` (its
+ * bottom an Argument) runs once per distinct end node, its rows weighed by the paths reaching that end; with
+ * `hop`, a folded OPTIONAL MATCH (each row max(k, 1), `hopNames` the count(o) items adding k).
+ */
+export interface EndsCount {
+  inner: Op;
+  hop?: OptionalHop;
+  hopNames: string[];
+}
+
+/**
  * `OPTIONAL MATCH (v)-[:types]-(o:labels)` after an aggregation's pattern, the aggregation reading `o` (and the
  * relationship) only through count(o): each row of the pattern stands for max(k, 1) rows, k the relationships
  * from v's node to a node with the labels, so the aggregation stays over columns with a multiplicity per row.
@@ -282,7 +293,7 @@ export type Op = Base &
         inner: Op;
       }
     /** count(*) of the rows `Expand`/`VarLengthExpand` would give, without building them. */
-    | { op: 'ExpandCount'; input: Op; names: string[]; expand: Op }
+    | { op: 'ExpandCount'; input: Op; names: string[]; expand: Op; ends?: EndsCount }
   );
 
 export type OpName = Op['op'];

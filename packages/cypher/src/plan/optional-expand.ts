@@ -3,6 +3,7 @@
 //   multiplicity (each input row added max(k, 1) times, count(o) adding k; k from adjacency, or by expanding);
 // - otherwise an OptionalExpand: the Expand's rows kept by the OPTIONAL MATCH's predicates, or the row with
 //   the new variables null.
+// - counts over row-wise operators above an unread variable-length path: once per end (var-count.ts).
 // A whole-plan pass run last, top-down (so an aggregation sees its Optional before the Optional is rewritten).
 import { type Row, lookup } from '../eval.js';
 import { GraphNode, setOwn } from '../values.js';
@@ -12,11 +13,16 @@ import { varsOf } from './exprs.js';
 import { mapInputs, type Op, type OptionalHop } from './operators.js';
 import { isHopCount, optionalHopOf } from './optional-hop.js';
 import type { Runner } from './physical.js';
+import { endsCount } from './var-count.js';
 
 export function optionalPass(op: Op): Op {
   if (op.op === 'Aggregate' && !op.hop) {
     const folded = foldHop(op);
-    if (folded) return mapInputs(folded, optionalPass);
+    if (folded) return optionalPass(folded);
+  }
+  if (op.op === 'Aggregate') {
+    const counted = endsCount(op, optionalPass);
+    if (counted) return mapInputs(counted, optionalPass);
   }
   if (op.op === 'Optional') {
     const x = optionalExpand(op);

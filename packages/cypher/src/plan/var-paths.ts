@@ -212,3 +212,65 @@ export function slotRows(
     }
   }
 }
+
+/**
+ * The ends of the paths from `from` (length min…max, relationships unique on a path) with how many paths reach
+ * each: `slots` in first-reached order, `paths[s]` the count for slot s. The paths of the last length are not
+ * walked: each of their ends is counted from its predecessor's adjacency. `paths` is zeroed for the next call by
+ * the caller through `clear`.
+ */
+export class EndCounts {
+  slots: number[] = [];
+  paths: Float64Array;
+  constructor(readonly adj: SlotAdjacency) {
+    this.paths = new Float64Array(adj.offsets.length);
+  }
+
+  private add(s: number, m: number) {
+    if (s >= this.paths.length) return;
+    if (this.paths[s] === 0) this.slots.push(s);
+    this.paths[s]! += m;
+  }
+
+  clear() {
+    for (const s of this.slots) this.paths[s] = 0;
+    this.slots.length = 0;
+  }
+
+  /** The ends from `from`: clears the previous call's counts first. */
+  count(from: number, range: Range, ctx: EvalContext): this {
+    this.clear();
+    const adj = this.adj;
+    const { rel, far } = adj;
+    const { min, max } = range;
+    if (min > max) return this;
+    if (min === 0) this.add(from, 1);
+    if (max === 0) return this;
+    const path: number[] = [];
+    const nodes: number[] = [from];
+    const next: number[] = [first(adj, from)];
+    while (next.length > 0) {
+      const d = next.length - 1;
+      const at = nodes[d]!;
+      const i = next[d]!;
+      if (i >= stop(adj, at)) {
+        next.pop();
+        nodes.pop();
+        path.pop();
+        continue;
+      }
+      next[d] = i + 1;
+      ctx.budget.tick();
+      const r = rel[i]!;
+      if (onPath(path, r)) continue;
+      const b = far[i]!;
+      if (path.length + 1 >= min) this.add(b, 1);
+      if (path.length + 1 < max) {
+        path.push(r);
+        nodes.push(b);
+        next.push(first(adj, b));
+      }
+    }
+    return this;
+  }
+}
