@@ -25,26 +25,56 @@ export interface CypherMap {
 
 export type Properties = Record<string, Value>;
 
-/** A node of a graph. A graph implementation owns these objects; the engine only reads them. */
+/**
+ * A node of a graph. A graph implementation owns these objects; the engine only reads them. A graph may leave
+ * `properties` out and override `loadProperties`: the bag is then built when first read, so a node only
+ * passed along, counted or tested for labels costs no property bag.
+ */
 export class GraphNode {
   deleted = false;
+  #properties: Properties | undefined;
   constructor(
     readonly id: number,
     public labels: string[],
-    public properties: Properties,
-  ) {}
+    properties?: Properties,
+  ) {
+    this.#properties = properties;
+  }
+  get properties(): Properties {
+    this.#properties ??= this.loadProperties();
+    return this.#properties;
+  }
+  set properties(p: Properties) {
+    this.#properties = p;
+  }
+  protected loadProperties(): Properties {
+    return {};
+  }
 }
 
-/** A relationship from `start` to `end`. */
+/** A relationship from `start` to `end`; `properties` as GraphNode's (built when first read if left out). */
 export class GraphRelationship {
   deleted = false;
+  #properties: Properties | undefined;
   constructor(
     readonly id: number,
     readonly type: string,
     readonly start: GraphNode,
     readonly end: GraphNode,
-    public properties: Properties,
-  ) {}
+    properties?: Properties,
+  ) {
+    this.#properties = properties;
+  }
+  get properties(): Properties {
+    this.#properties ??= this.loadProperties();
+    return this.#properties;
+  }
+  set properties(p: Properties) {
+    this.#properties = p;
+  }
+  protected loadProperties(): Properties {
+    return {};
+  }
 }
 
 /** A path: nodes[i] -rels[i]- nodes[i+1]; a relationship may point either way. */

@@ -72,18 +72,38 @@ export class KbCypherGraph implements GraphReader {
   private node(e: number): GraphNode {
     let n = this.nodes.get(e);
     if (n) return n;
-    const s = this.rc.s;
-    const type = s.entityType[e]!;
     // Labels: its type, and the types unified with it it was stated with (a gene also stated as a protein).
-    n = new GraphNode(e, nodeLabels(this.rc.typesOf(e)), {
-      id: s.entityIds[e]!,
-      name: s.entityName[e]!,
-      type,
-      claim_count: BigInt(this.rc.entityClaimCount(e)),
-      aliases: [...(s.entityAliases.get(e) ?? [])].sort(),
-    });
+    // Properties when first read (KbNode).
+    n = new KbNode(e, this.labelsOf(e), this);
     this.nodes.set(e, n);
     return n;
+  }
+
+  /** Labels per entity type (shared by the nodes of one type, which never change them). */
+  private readonly typeLabels = new Map<string, string[]>();
+
+  private labelsOf(e: number): string[] {
+    const s = this.rc.s;
+    if (s.entityOtherTypes.get(e)?.length) return nodeLabels(this.rc.typesOf(e));
+    const t = s.entityType[e]!;
+    let l = this.typeLabels.get(t);
+    if (!l) {
+      l = nodeLabels([t]);
+      this.typeLabels.set(t, l);
+    }
+    return l;
+  }
+
+  /** Entity `e`'s properties (a node's bag, built when the query first reads one). */
+  nodeProperties(e: number): Properties {
+    const s = this.rc.s;
+    return {
+      id: s.entityIds[e]!,
+      name: s.entityName[e]!,
+      type: s.entityType[e]!,
+      claim_count: BigInt(this.rc.entityClaimCount(e)),
+      aliases: [...(s.entityAliases.get(e) ?? [])].sort(),
+    };
   }
 
   private rel(f: number): GraphRelationship | undefined {
@@ -93,68 +113,31 @@ export class KbCypherGraph implements GraphReader {
     if (!this.rc.factHasLive(f)) return undefined;
     const subject = s.factS[f]!;
     const p = s.factP[f]!;
-    const rel = new GraphRelationship(
-      f,
-      relTypes(s.predName)[p]!,
-      this.node(subject),
-      this.node(s.factO[f]!),
-      this.relProperties(f, subject),
-    );
+    // Properties when first read (KbRelationship): a walk, a count or a grouping by type builds no bag.
+    const rel = new KbRelationship(f, relTypes(s.predName)[p]!, this.node(subject), this.node(s.factO[f]!), this);
     this.rels.set(f, rel);
     return rel;
   }
 
   /**
-   * A relationship's properties: the predicate's names at once, the rest (noisy-OR confidence, sources, claim
-   * ids, first time) computed together when a query first reads one of them, so a count, a path walk or a
-   * grouping by predicate never pays for them. Own accessors, in the order results show them.
+   * Fact `f`'s properties, in the order results show them: the predicate's names, the noisy-OR confidence and
+   * sources, the claim ids, content id and first time (a relationship's bag, built when the query first reads
+   * one; plain data, as accessors per bag cost more than computing them).
    */
-  private relProperties(f: number, subject: number): Properties {
+  relProperties(f: number): Properties {
     const s = this.rc.s;
     const p = s.factP[f]!;
-    // No closure per relationship: the getters ask the graph, which keeps what it computed per fact.
-    const g = this;
+    const lean = factConfidence(this.rc, f);
+    const heavy = this.claimProperties(f, s.factS[f]!);
     return {
       predicate: s.predName[p]!,
       predicate_class: s.predClass[p]!,
-      get confidence() {
-        return g.lean(f).confidence;
-      },
-      get source_count() {
-        return BigInt(g.lean(f).sources);
-      },
-      get content_id() {
-        return g.heavy(f, subject).content_id ?? null;
-      },
-      get claim_ids() {
-        return g.heavy(f, subject).claim_ids ?? null;
-      },
-      get created_at() {
-        return g.heavy(f, subject).created_at ?? null;
-      },
+      confidence: lean.confidence,
+      source_count: BigInt(lean.sources),
+      content_id: heavy.content_id ?? null,
+      claim_ids: heavy.claim_ids ?? null,
+      created_at: heavy.created_at ?? null,
     };
-  }
-
-  private readonly leans = new Map<number, { confidence: number; sources: number }>();
-  private readonly heavies = new Map<number, Properties>();
-
-  /** Confidence and sources (what filters read most), without the claim ids and the far end's summary. */
-  private lean(f: number): { confidence: number; sources: number } {
-    let l = this.leans.get(f);
-    if (!l) {
-      l = factConfidence(this.rc, f);
-      this.leans.set(f, l);
-    }
-    return l;
-  }
-
-  private heavy(f: number, subject: number): Properties {
-    let h = this.heavies.get(f);
-    if (!h) {
-      h = this.claimProperties(f, subject);
-      this.heavies.set(f, h);
-    }
-    return h;
   }
 
   private claimProperties(f: number, subject: number): Properties {
@@ -407,4 +390,34 @@ function countLabels(rc: ReadContext): Map<string, number> {
   }
   out.set(ENTITY_LABEL, all);
   return out;
+}
+
+/** A node whose property bag is built when first read (KbCypherGraph.nodeProperties). */
+class KbNode extends GraphNode {
+  constructor(
+    id: number,
+    labels: string[],
+    private readonly graph: KbCypherGraph,
+  ) {
+    super(id, labels);
+  }
+  protected override loadProperties(): Properties {
+    return this.graph.nodeProperties(this.id);
+  }
+}
+
+/** A relationship whose property bag is built when first read (KbCypherGraph.relProperties). */
+class KbRelationship extends GraphRelationship {
+  constructor(
+    id: number,
+    type: string,
+    start: GraphNode,
+    end: GraphNode,
+    private readonly graph: KbCypherGraph,
+  ) {
+    super(id, type, start, end);
+  }
+  protected override loadProperties(): Properties {
+    return this.graph.relProperties(this.id);
+  }
 }
