@@ -7,6 +7,7 @@ import { tempDir } from '@evident/testkit';
 import { SqliteClaimStore } from '../src/store/sqlite.js';
 import { claimOfRun, newRun } from '../src/model/claim-run.js';
 import { entrySpan } from '../src/store/log-span.js';
+import { encodeChunks } from '../src/store/chunks.js';
 import { KbCorruptError } from '../src/errors.js';
 import { open } from '../src/index.js';
 import type { ClaimEntry, LogEntry, LogRecord } from '../src/store/types.js';
@@ -97,7 +98,8 @@ test('a damaged run chunk is refused with KbCorruptError', async () => {
     await store.append([run(10, 0)], 1, 0);
     await store.close();
     const raw = new Database(path);
-    const body = JSON.parse((raw.prepare('SELECT body FROM log').get() as { body: string }).body);
+    // The JSON form of the run (as /2 logs and the Postgres store keep it), damaged.
+    const body = JSON.parse(encodeChunks([run(10, 0)])[0]!.body as string);
     raw.prepare('UPDATE log SET body = ?').run(JSON.stringify({ ...body, confidence: body.confidence.slice(0, 8) }));
     raw.close();
     const again = await SqliteClaimStore.open(path);
@@ -117,7 +119,7 @@ test('a damaged run chunk is refused with KbCorruptError', async () => {
   }
 });
 
-test('a base in the earlier log format (/1, entry chunks only) opens, and is marked /2 once opened for writing', async () => {
+test('a base in the earlier log format (/1, entry chunks only) opens, and is marked /3 once opened for writing', async () => {
   const dir = tempDir();
   try {
     const path = join(dir.path, 'old.kb');
@@ -150,7 +152,7 @@ test('a base in the earlier log format (/1, entry chunks only) opens, and is mar
     const check = new Database(path, { readonly: true });
     assert.equal(
       (check.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string }).value,
-      'evident-kb-log/2',
+      'evident-kb-log/3',
     );
     check.close();
     await using again = await open(path);

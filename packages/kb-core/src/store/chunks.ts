@@ -5,9 +5,13 @@
 // - A ClaimRun is a chunk of its own: a JSON object with one array per column, so an ingest batch is serialised
 //   without an object per claim. Confidences go as base64 of little-endian float64s: exact, and several times
 //   cheaper than printing 17-digit decimals.
+// - A store that keeps bytes (SQLite) writes a ClaimRun as a binary record instead (run-record.ts): a dictionary
+//   of the run's distinct strings and codes for the columns. Both forms are read back, so older logs stay
+//   readable; a body that comes back as bytes is a binary record (or, leniently, JSON stored as bytes).
 import { KbCorruptError } from '../errors.js';
 import { runProblem, sliceRun } from '../model/claim-run.js';
 import { entrySpan } from './log-span.js';
+import { decodeRunRecord, encodeRunRecord, isRunRecord } from './run-record.js';
 import type { ClaimEntry, LogEntry, LogRecord } from './types.js';
 import type { ClaimRun } from '../model/claim-run.js';
 
@@ -104,9 +108,15 @@ function encodeRun(r: ClaimRun): string {
   return JSON.stringify({ ...r, confidence: float64sToBase64(r.confidence) });
 }
 
-/** Entries as chunks: each ClaimRun alone (split above RUN_CHUNK), the other entries CHUNK at a time. */
-export function encodeChunks(entries: readonly LogEntry[]): { n: number; body: string }[] {
-  const out: { n: number; body: string }[] = [];
+/** A chunk's body: JSON text, or (for a store that keeps bytes) a binary run record. */
+export type ChunkBody = string | Uint8Array;
+
+/**
+ * Entries as chunks: each ClaimRun alone (split above RUN_CHUNK), the other entries CHUNK at a time. With
+ * `binary`, runs become binary records (run-record.ts), each owning its ArrayBuffer (transferable).
+ */
+export function encodeChunks(entries: readonly LogEntry[], binary = false): { n: number; body: ChunkBody }[] {
+  const out: { n: number; body: ChunkBody }[] = [];
   let part: unknown[] = [];
   const flush = () => {
     if (part.length === 0) return;
@@ -118,7 +128,8 @@ export function encodeChunks(entries: readonly LogEntry[]): { n: number; body: s
       flush();
       for (let i = 0; i < e.n; i += RUN_CHUNK) {
         const end = Math.min(e.n, i + RUN_CHUNK);
-        out.push({ n: end - i, body: encodeRun(sliceRun(e, i, end)) });
+        const run = sliceRun(e, i, end);
+        out.push({ n: end - i, body: (binary && encodeRunRecord(run)) || encodeRun(run) });
       }
       continue;
     }
@@ -140,7 +151,22 @@ export function spanOf(entries: readonly LogEntry[]): number {
  * Decodes the chunk stored at `seq` holding `n` entries and appends the records with seq > after to `out`.
  * Throws KbCorruptError when the body does not match what the row says.
  */
-export function decodeChunk(seq: number, n: number, ts: number, body: string, after: number, out: LogRecord[]): void {
+export function decodeChunk(
+  seq: number,
+  n: number,
+  ts: number,
+  body: ChunkBody,
+  after: number,
+  out: LogRecord[],
+): void {
+  if (typeof body !== 'string') {
+    if (isRunRecord(body)) {
+      const from = Math.max(0, after + 1 - seq);
+      if (from < n) out.push({ seq: seq + from, ts, entry: sliceRun(decodeRunRecord(seq, n, body), from, n) });
+      return;
+    }
+    body = Buffer.from(body.buffer, body.byteOffset, body.length).toString('utf8');
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -16,7 +16,7 @@ db.pragma('wal_autocheckpoint = 0');
 // index update rather than all happening at COMMIT, where the engine waits for them.
 db.pragma('cache_size = -512');
 const headStmt = db.prepare<[], { h: number }>('SELECT seq + n - 1 AS h FROM log ORDER BY seq DESC LIMIT 1');
-const insertStmt = db.prepare<[number, number, number, string]>(
+const insertStmt = db.prepare<[number, number, number, string | Uint8Array]>(
   'INSERT INTO log (seq, n, ts, body) VALUES (?, ?, ?, ?)',
 );
 const beginStmt = db.prepare('BEGIN IMMEDIATE');

@@ -5,11 +5,11 @@
 import type { Worker } from 'node:worker_threads';
 import { onWorkerEnd, siblingModule, startWorker } from '@evident/worker-threads';
 import { KbError } from '../errors.js';
+import type { ChunkBody } from './chunks.js';
 
 export type ToWriter =
-  // Chunk bodies go as strings: copying a one-byte string into the message is a memcpy, cheaper than UTF-8
-  // encoding it for a transfer (measured).
-  | { op: 'begin'; expectedHead: number; ts: number; chunks: { n: number; body: string }[] }
+  // A run's binary record is transferred (no copy); other chunks go as JSON strings, copied into the message.
+  | { op: 'begin'; expectedHead: number; ts: number; chunks: { n: number; body: ChunkBody }[] }
   | { op: 'commit' }
   | { op: 'rollback' }
   | { op: 'checkpoint' }
@@ -39,11 +39,12 @@ export class WriterThread {
     });
   }
 
-  request(m: ToWriter): Promise<FromWriter> {
+  /** `transfer`: buffers the message hands over (they are detached here). */
+  request(m: ToWriter, transfer: ArrayBuffer[] = []): Promise<FromWriter> {
     if (this.dead) return Promise.reject(this.dead);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.worker.postMessage(m);
+      this.worker.postMessage(m, transfer);
     });
   }
 

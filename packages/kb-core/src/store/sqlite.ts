@@ -7,15 +7,16 @@ import { closeSync, existsSync, openSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { KbConflictError, KbError, KbOpenError } from '../errors.js';
 import { entrySpan } from './log-span.js';
-import { decodeChunk, encodeChunks, spanOf } from './chunks.js';
+import { type ChunkBody, decodeChunk, encodeChunks, spanOf } from './chunks.js';
 import { WriterThread, type FromWriter } from './sqlite-writer.js';
 import { makePrivate, makePrivateDir, PRIVATE_FILE } from './private-files.js';
 import type { ClaimStore, LogEntry, LogRecord, PendingAppend, StoreOpenOptions } from './types.js';
 
-// /2 adds claim-run chunks (./chunks.ts); a /1 file is read as it is and marked /2 when opened for writing.
-const FORMAT = 'evident-kb-log/2';
+// /2 adds claim-run chunks (./chunks.ts), /3 binary run records (./run-record.ts); a /1 or /2 file is read as
+// it is and marked /3 when opened for writing (so an older version refuses it at open rather than mid-replay).
+const FORMAT = 'evident-kb-log/3';
 type FromWriterFailure = Exclude<FromWriter, { ok: true }>;
-const READABLE_FORMATS = ['evident-kb-log/1', FORMAT];
+const READABLE_FORMATS = ['evident-kb-log/1', 'evident-kb-log/2', FORMAT];
 /** The path of a base held in memory alone (SQLite's name for it). */
 export const MEMORY = ':memory:';
 /** Appends of at least this many entries go through the writer thread (smaller ones are not worth a round trip). */
@@ -78,9 +79,9 @@ export class SqliteClaimStore implements ClaimStore {
   readonly location: string;
   private readonly db: Database.Database;
   private readonly headStmt: Database.Statement<[], { h: number }>;
-  private readonly insertStmt: Database.Statement<[number, number, number, string]>;
+  private readonly insertStmt: Database.Statement<[number, number, number, ChunkBody]>;
   private readonly floorStmt: Database.Statement<[number], { s: number | null }>;
-  private readonly rangeStmt: Database.Statement<[number], { seq: number; n: number; ts: number; body: string }>;
+  private readonly rangeStmt: Database.Statement<[number], { seq: number; n: number; ts: number; body: ChunkBody }>;
   private readonly appendTx: (entries: readonly LogEntry[], ts: number, expectedHead: number) => number;
   private closed = false;
   private writer: WriterThread | undefined;
@@ -100,7 +101,7 @@ export class SqliteClaimStore implements ClaimStore {
       const head = this.headStmt.get()?.h ?? 0;
       if (head !== expectedHead) throw new KbConflictError(expectedHead, head);
       let seq = head + 1;
-      for (const chunk of encodeChunks(entries)) {
+      for (const chunk of encodeChunks(entries, true)) {
         this.insertStmt.run(seq, chunk.n, ts, chunk.body);
         seq += chunk.n;
       }
@@ -167,7 +168,11 @@ export class SqliteClaimStore implements ClaimStore {
                    CREATE TABLE IF NOT EXISTS log (seq INTEGER PRIMARY KEY, n INTEGER NOT NULL,
                                                    ts INTEGER NOT NULL, body TEXT NOT NULL);`);
           db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('format', FORMAT);
-          db.prepare("UPDATE meta SET value = ? WHERE key = 'format' AND value = ?").run(FORMAT, READABLE_FORMATS[0]);
+          db.prepare("UPDATE meta SET value = ? WHERE key = 'format' AND value IN (?, ?)").run(
+            FORMAT,
+            READABLE_FORMATS[0],
+            READABLE_FORMATS[1],
+          );
         }).immediate();
       }
       const row = db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined;
@@ -198,10 +203,14 @@ export class SqliteClaimStore implements ClaimStore {
     if (this.writer?.dead) return undefined;
     this.writer ??= new WriterThread(this.location);
     const writer = this.writer;
-    const chunks = encodeChunks(entries);
+    const chunks = encodeChunks(entries, true);
     let bytes = 0;
-    for (const c of chunks) bytes += c.body.length;
-    const begun = writer.request({ op: 'begin', expectedHead, ts, chunks });
+    const transfer: ArrayBuffer[] = [];
+    for (const c of chunks) {
+      bytes += c.body.length;
+      if (typeof c.body !== 'string') transfer.push(c.body.buffer as ArrayBuffer);
+    }
+    const begun = writer.request({ op: 'begin', expectedHead, ts, chunks }, transfer);
     begun.catch(() => undefined); // settled by commit or abort
     let ended: Promise<void> | undefined;
     const fail = (m: FromWriterFailure) =>
