@@ -12,6 +12,8 @@
 // - Diversity: a batch takes no two molecules above `batch_similarity` Tanimoto to each other.
 // - Restarts from the best: after `patience` calls without a better top-10 mean, parents come from the best
 //   `restart_elite` molecules only, mutated, for one batch in two until the top-10 improves.
+// MOL_GA_SETTINGS are tuned for PMO's 10,000 calls; optimize() runs molGaSettingsFor(budget) (./budget-settings.ts),
+// which scales start, surrogate warm-up and batch down for budgets under 1,500 calls and is these settings above.
 import type { Fingerprint } from '../chem/fingerprint.js';
 import { tanimoto } from '../chem/fingerprint.js';
 import type { Random } from '../generation/prng.js';
@@ -145,12 +147,7 @@ export async function runMolGa(
     return t.length ? t.reduce((a, b) => a + b.score, 0) / t.length : 0;
   };
   try {
-    const start: string[] = [];
-    for (let i = 0; i < settings.start_size * 3 && start.length < settings.start_size; i++) {
-      const c = search.canonical(rng.pick(pool));
-      if (c && !start.includes(c)) start.push(c);
-    }
-    admit(await search.score(start));
+    admit(await search.score(drawStart(search, pool, rng, settings.start_size)));
     let best10 = top10();
     let lastImprovement = search.used;
     let idle = 0;
@@ -184,6 +181,32 @@ export async function runMolGa(
   } finally {
     ops.dispose();
   }
+}
+
+/** Draws a molecule refused by the caller's filter at most this many times per start molecule wanted. */
+const REFUSED_DRAWS_PER_START = 100;
+
+/**
+ * The start: `size` distinct molecules of the pool that the caller's filter admits, in the order drawn. A refused
+ * molecule costs no call, so it does not count against the start (with docking's filters a start of 20 is 20
+ * scored molecules, not the few of 20 draws that pass); without a filter this is Mol GA's plain draw.
+ */
+function drawStart(search: Search, pool: readonly string[], rng: Random, size: number): string[] {
+  const start: string[] = [];
+  let tries = 0;
+  let refused = 0;
+  while (tries < size * 3 && start.length < size && refused < size * REFUSED_DRAWS_PER_START) {
+    const c = search.canonical(rng.pick(pool));
+    if (c && !start.includes(c)) {
+      if (!search.admits(c)) {
+        refused++;
+        continue;
+      }
+      start.push(c);
+    }
+    tries++;
+  }
+  return start;
 }
 
 /** Mol GA's offspring blend: the first 10% of the parents mutated alone, the rest crossed with a shuffled copy. */

@@ -7,7 +7,8 @@ import { loadRDKit } from '../rdkit.js';
 import { Oracle } from '../profile/oracle.js';
 import { topKMean } from '../profile/auc.js';
 import { runGraphGa } from './graph-ga.js';
-import { MOL_GA_SETTINGS, runMolGa } from './mol-ga.js';
+import { molGaSettingsFor } from './budget-settings.js';
+import { runMolGa } from './mol-ga.js';
 import { defaultPool } from './pool.js';
 import { runRandomScreen } from './random-screen.js';
 import { Search } from './search.js';
@@ -66,11 +67,12 @@ export async function optimize(options: OptimizeOptions): Promise<OptimizeResult
     case 'graph_ga':
       stop = await runGraphGa(search, pool, rng);
       break;
+    // Both scale start, warm-up and batch to the budget; from 1,500 calls on they run MOL_GA_SETTINGS as tuned.
     case 'mol_ga':
-      stop = await runMolGa(search, pool, rng, { ...MOL_GA_SETTINGS, oversample: 1 });
+      stop = await runMolGa(search, pool, rng, { ...molGaSettingsFor(oracle.maxOracleCalls), oversample: 1 });
       break;
     case 'surrogate_ga':
-      stop = await runMolGa(search, pool, rng);
+      stop = await runMolGa(search, pool, rng, molGaSettingsFor(oracle.maxOracleCalls));
       break;
   }
   const calls = [...oracle.log];
