@@ -108,6 +108,7 @@ export class ClaimColumns {
   /** Interns the sources of a graph loaded from a snapshot (graph-image.ts), in order, into an empty table. */
   restoreSources(ids: readonly string[]): void {
     if (this.sourceIds.length !== 0) throw new Error('sources: not empty');
+    this.sourceTable.reserve(ids.length);
     for (let src = 0; src < ids.length; src++) {
       this.sourceIndex.set(ids[src]!, src);
       this.sourceTable.set(ids[src]!, src);

@@ -46,6 +46,21 @@ export class FactTable {
     this.count++;
   }
 
+  /** The slots as they are, for a graph snapshot (graph-image.ts); the facts' columns must come with them. */
+  exportSlots(): Int32Array {
+    return this.slots;
+  }
+
+  /** Takes the slots of a snapshot whose fact columns (`count` facts) are loaded, into an empty table. */
+  importSlots(slots: Int32Array<ArrayBuffer>, count: number): void {
+    const size = slots.length >> 1;
+    if (this.count !== 0 || size < 2 || (size & (size - 1)) !== 0 || count * 2 > size)
+      throw new Error('fact table: not empty, or slots of a wrong size');
+    this.slots = slots;
+    this.mask = size - 1;
+    this.count = count;
+  }
+
   private place(slots: Int32Array, mask: number, v: number, h: number): void {
     let i = h & mask;
     while (slots[2 * i] !== 0) i = (i + 1) & mask;

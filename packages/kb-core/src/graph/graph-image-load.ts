@@ -71,7 +71,7 @@ function loadEntities(g: GraphState, file: SectionFile, n: number): void {
 function loadFacts(g: GraphState, file: SectionFile, n: number): void {
   const F = g.facts;
   for (const k of FACT_COLUMNS) take(F[k], file.i32(`fact.${k}`), n, `fact.${k}`);
-  for (let f = 0; f < n; f++) F.table.add(f);
+  F.table.importSlots(file.i32('fact.table'), n);
 }
 
 function loadClaims(g: GraphState, file: SectionFile, n: number, x: ClaimExtras): void {

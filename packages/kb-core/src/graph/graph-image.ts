@@ -2,16 +2,16 @@
 // log (issue 41, point 3; facade/graph-snapshot.ts decides when). Columns go as they are (typed arrays); strings as
 // JSON arrays of strings (entity names, sources, predicates); what is sparse and irregular (raw spellings,
 // provenance, payloads, dependants, aliases, retractions, inquiries, the registry's entries) as JSON. Lookup tables
-// that are a pass over the columns to make (the fact table, entity and source maps, the name index) are made
-// again at load (graph-image-load.ts); caches (raw spellings, content ids, claim-id map, source lists, adjacency
-// rows) start empty, as they do after a replay. Bump FORMAT when a section changes: an older file is then ignored.
+// that are a pass over the columns to make (entity and source maps, the name index) are made again at load
+// (graph-image-load.ts), the fact table is loaded as it is; caches (raw spellings, content ids, claim-id map, source
+// lists, adjacency rows) start empty, as they do after a replay. Bump FORMAT when a section changes: an older file is then ignored.
 import type { Section } from '../store/section-file.js';
 import type { RawOverride } from './claim-columns.js';
 import { REGISTRY_ENTRIES, type RegistryEntries, type RegistryEntry } from './registry-entries.js';
 import type { GraphState, Retraction } from './state.js';
 import type { InquiryState } from './inquiries.js';
 
-export const GRAPH_IMAGE_FORMAT = 1;
+export const GRAPH_IMAGE_FORMAT = 2;
 
 export interface GraphImageMeta {
   format: number;
@@ -146,6 +146,8 @@ export function graphImage(g: GraphState): { meta: GraphImageMeta; sections: Sec
   const sections: Section[] = [
     ...entities,
     ...FACT_COLUMNS.map((k): Section => ({ name: `fact.${k}`, kind: 'i32', data: head(F[k].a, nf) })),
+    // The fact table as it is: loading it is a read, making it again a hash and a probe per fact.
+    { name: 'fact.table', kind: 'i32', data: F.table.exportSlots() },
     { name: 'claim.id_prefix', kind: 'i32', data: ids.prefix },
     { name: 'claim.id_counter', kind: 'f64', data: ids.counter },
     ...CLAIM_I32.map((k): Section => ({ name: `claim.${k}`, kind: 'i32', data: head(C[k].a, nc) })),

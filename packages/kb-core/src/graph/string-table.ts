@@ -103,6 +103,11 @@ export class StringTable {
     this.n++;
   }
 
+  /** Room for `n` keys without growing (a table filled at once: a graph snapshot's sources, graph-image-load.ts). */
+  reserve(n: number): void {
+    while ((n + 1) * 2 > this.mask + 1) this.grow();
+  }
+
   private grow(): void {
     const old = this.slots;
     const size = (this.mask + 1) * 2;

@@ -130,9 +130,9 @@ export interface SectionFile {
   meta: unknown;
   has(name: string): boolean;
   /** A typed section as an array over the file's buffer (no copy), or a JSON section parsed; throws when absent. */
-  i32(name: string): Int32Array;
-  f64(name: string): Float64Array;
-  u8(name: string): Uint8Array;
+  i32(name: string): Int32Array<ArrayBuffer>;
+  f64(name: string): Float64Array<ArrayBuffer>;
+  u8(name: string): Uint8Array<ArrayBuffer>;
   json(name: string): unknown;
 }
 
@@ -158,6 +158,7 @@ export function readSectionFile(path: string, magic: string): SectionFile | null
     if (end !== buf.length) return null;
     // A buffer of its own (readFileSync's for a large file) is viewed in place; a pooled or unaligned one is copied.
     const own = buf.byteOffset % ALIGN === 0 ? buf : Buffer.from(new Uint8Array(buf).buffer);
+    const ab = own.buffer as ArrayBuffer;
     const byName = new Map<string, SectionEntry>();
     for (const s of header.sections) {
       const from = base + s.offset;
@@ -175,19 +176,19 @@ export function readSectionFile(path: string, magic: string): SectionFile | null
       has: (name) => byName.has(name),
       i32: (name) => {
         const { at, bytes } = entry(name, 'i32');
-        return new Int32Array(own.buffer, at, bytes >>> 2);
+        return new Int32Array(ab, at, bytes >>> 2);
       },
       f64: (name) => {
         const { at, bytes } = entry(name, 'f64');
-        return new Float64Array(own.buffer, at, bytes >>> 3);
+        return new Float64Array(ab, at, bytes >>> 3);
       },
       u8: (name) => {
         const { at, bytes } = entry(name, 'u8');
-        return new Uint8Array(own.buffer, at, bytes);
+        return new Uint8Array(ab, at, bytes);
       },
       json: (name) => {
         const { at, bytes } = entry(name, 'json');
-        return JSON.parse(Buffer.from(own.buffer, at, bytes).toString('utf8'));
+        return JSON.parse(Buffer.from(ab, at, bytes).toString('utf8'));
       },
     };
   } catch {
