@@ -2,7 +2,8 @@
 // no relationship object per neighbour, and the slots of the labels' nodes (GraphReader.scanColumns(label, [])
 // rows, read once per query). ExpandExists answers `WHERE [NOT] EXISTS { (n)-[:T]->(:L) }` from them; an Expand
 // whose anonymous relationship nothing reads builds only the far nodes its labels keep (GraphReader.nodeAt).
-// Without them, the SemiApply's inner plan or the Expand runs as before.
+// Without them, the SemiApply's inner plan or the Expand runs as before. ExpandExists asks once per distinct
+// node in a query (its answer depends on the node only).
 import { lookup, type Row } from '../eval.js';
 import { GraphNode, setOwn } from '../values.js';
 import type { Op } from './operators.js';
@@ -43,10 +44,37 @@ export function members(runner: Runner, labels: string[]): Uint8Array | null {
   return m;
 }
 
+/** Per runner and ExpandExists: the answer per node (it depends on the node only), so each is asked once. */
+const answers = new WeakMap<Runner, Map<ExistsOp, Map<GraphNode, boolean>>>();
+
+function answersOf(runner: Runner, op: ExistsOp): Map<GraphNode, boolean> {
+  let byOp = answers.get(runner);
+  if (!byOp) {
+    byOp = new Map();
+    answers.set(runner, byOp);
+  }
+  let m = byOp.get(op);
+  if (!m) {
+    m = new Map();
+    byOp.set(op, m);
+  }
+  return m;
+}
+
 export function existsRow(runner: Runner, op: ExistsOp, row: Row): Row | undefined {
   const from = lookup(row, op.from);
   // Not a node (null): the pattern matches nothing.
   if (!(from instanceof GraphNode)) return op.anti ? row : undefined;
+  const known = answersOf(runner, op);
+  let found = known.get(from);
+  if (found === undefined) {
+    found = exists(runner, op, row, from);
+    known.set(from, found);
+  }
+  return found !== op.anti ? row : undefined;
+}
+
+function exists(runner: Runner, op: ExistsOp, row: Row, from: GraphNode): boolean {
   const slots = runner.ctx.graph.adjacent?.(from, op.direction, op.types);
   const m = slots && op.toLabels.length > 0 ? members(runner, op.toLabels) : undefined;
   let found = false;
@@ -64,7 +92,7 @@ export function existsRow(runner: Runner, op: ExistsOp, row: Row): Row | undefin
       }
     }
   }
-  return found !== op.anti ? row : undefined;
+  return found;
 }
 
 /**

@@ -194,15 +194,33 @@ function readRels(op: Op, out: Set<string>): Set<string> {
 }
 
 /**
- * An Expand whose relationship is anonymous and read by nothing else goes by adjacency (far-end slots, no
+ * Every string of the plan but the relationship variables Expands bind: a relationship variable not among them
+ * is read by nothing (no expression, uniqueness check, path, projection or result names it). Conservative: a
+ * property key or literal spelled like it counts as a read.
+ */
+function namesRead(op: unknown, out: Set<string>): Set<string> {
+  if (typeof op === 'string') out.add(op);
+  else if (Array.isArray(op)) for (const x of op) namesRead(x, out);
+  else if (op !== null && typeof op === 'object') {
+    const expand = (op as { op?: unknown }).op === 'Expand';
+    for (const [k, v] of Object.entries(op)) if (!(expand && k === 'rel')) namesRead(v, out);
+  }
+  return out;
+}
+
+/**
+ * An Expand whose relationship is anonymous (or named and read by nothing) goes by adjacency (far-end slots, no
  * relationship object); labels filtered right after it are tested on the slots. A VarLengthExpand of that kind
  * walks its paths over slots. Whole-plan: run last.
  */
 export function adjacencyExpand(plan: Op): Op {
   const read = readRels(plan, new Set());
+  const names = namesRead(plan, new Set());
   const unread = (e: Extract<Op, { op: 'Expand' | 'VarLengthExpand' }>) =>
     e.rel.startsWith(' ') && !read.has(e.rel) && !e.into && !e.relBound && e.distinctFrom.length === 0;
-  const eligible = (e: Op): e is ExpandOp => e.op === 'Expand' && unread(e) && !e.adjacency;
+  // A named relationship nothing reads (a WITH that carried it was inlined into the aggregation after it).
+  const eligible = (e: Op): e is ExpandOp =>
+    e.op === 'Expand' && (unread(e) || (unread({ ...e, rel: ' ' }) && !names.has(e.rel))) && !e.adjacency;
   const visit = (op: Op): Op => {
     const o = mapInputs(op, visit);
     if (o.op === 'Filter' && o.input.op === 'Expand' && o.input.adjacency) {

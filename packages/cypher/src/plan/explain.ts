@@ -69,7 +69,10 @@ function details(op: Op): string {
       const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
       const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
       const bound = op.relBound ? 'bound ' : '';
-      return `${op.into ? 'Into ' : ''}${bound}(${v(op.from)})${l}[${v(op.rel)}${types}${range}]${r}(${v(op.to)})`;
+      const hop = `${op.into ? 'Into ' : ''}${bound}(${v(op.from)})${l}[${v(op.rel)}${types}${range}]${r}(${v(op.to)})`;
+      if (op.op !== 'Expand' || !op.adjacency) return hop;
+      const labels = op.adjacency.toLabels;
+      return `${hop} by adjacency${labels.length > 0 ? ` to :${labels.join(':')}` : ''}`;
     }
     case 'RelationshipScan': {
       const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
