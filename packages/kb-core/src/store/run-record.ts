@@ -69,54 +69,49 @@ export function encodeRunRecord(r: ClaimRun): Uint8Array | null {
   const d = parts.length;
   const lengths = new Uint32Array(3 * n);
   let longest = 0;
+  let chars = 0;
+  for (let i = 0; i < d; i++) chars += parts[i]!.length;
   k = 0;
   for (const col of INLINE) {
     const a = r[col];
     for (let i = 0; i < n; i++) {
-      const s = a[i]!;
-      parts.push(s);
-      const len = s.length;
+      const len = a[i]!.length;
       lengths[k++] = len;
+      chars += len;
       if (len > longest) longest = len;
     }
   }
-  let chars = 0;
-  for (let i = 0; i < parts.length; i++) chars += parts[i]!.length;
-  // Names are almost always ASCII: their chars are copied as bytes, in one pass that also checks them. Otherwise
-  // (or for a lone surrogate, which UTF-8 cannot carry) the strings are joined and encoded as UTF-8.
-  let bytes: Uint8Array | null = new Uint8Array(chars);
-  for (let i = 0, p = 0; i < parts.length && bytes; i++) {
-    const s = parts[i]!;
-    for (let j = 0; j < s.length; j++) {
-      const c = s.charCodeAt(j);
-      if (c >= 0x80) {
-        bytes = null;
-        break;
-      }
-      bytes[p++] = c;
-    }
+  // Names are almost always ASCII: their chars are copied as bytes straight from the columns, in one pass that
+  // also checks them (no array of every string: its pushes cost more than the copy).
+  let bytes = new Uint8Array(chars);
+  let at = 0;
+  for (let i = 0; i < d && at >= 0; i++) at = copyAscii(parts[i]!, bytes, at);
+  for (const col of INLINE) {
+    const a = r[col];
+    for (let i = 0; i < n && at >= 0; i++) at = copyAscii(a[i]!, bytes, at);
   }
-  const ascii = bytes !== null;
-  if (!bytes) {
-    const joined = parts.join('');
+  const ascii = at >= 0;
+  if (!ascii) {
+    // Otherwise the strings are joined and encoded as UTF-8, with lengths in bytes; a lone surrogate, which
+    // UTF-8 cannot carry, sends the run back to the JSON form.
+    const all = parts.slice();
+    for (const col of INLINE) for (let i = 0; i < n; i++) all.push(r[col][i]!);
+    const joined = all.join('');
     // (isWellFormed is ES2024, beyond the project's lib setting; Node 20 has it.)
     if (!(joined as unknown as { isWellFormed(): boolean }).isWellFormed()) return null;
     bytes = Buffer.from(joined, 'utf8');
-  }
-  const stringBytes = bytes.length;
-  const offsets = new Uint32Array(d + 1);
-  for (let i = 0, at = 0; i < d; i++) {
-    at += ascii ? parts[i]!.length : Buffer.byteLength(parts[i]!, 'utf8');
-    offsets[i + 1] = at;
-  }
-  if (!ascii) {
-    // Lengths in bytes, not UTF-16 units.
     longest = 0;
     for (let j = 0; j < 3 * n; j++) {
-      const len = Buffer.byteLength(parts[d + j]!, 'utf8');
+      const len = Buffer.byteLength(all[d + j]!, 'utf8');
       lengths[j] = len;
       if (len > longest) longest = len;
     }
+  }
+  const stringBytes = bytes.length;
+  const offsets = new Uint32Array(d + 1);
+  for (let i = 0, to = 0; i < d; i++) {
+    to += ascii ? parts[i]!.length : Buffer.byteLength(parts[i]!, 'utf8');
+    offsets[i + 1] = to;
   }
   const wideCodes = d > 0x10000;
   const wideLengths = longest > 0xffff;
@@ -150,6 +145,16 @@ export function encodeRunRecord(r: ClaimRun): Uint8Array | null {
   out.set(bytes, stringsAt);
   if (extras) out.set(extras, extrasAt);
   return out;
+}
+
+/** Copies s's chars into out from `at` when every one is ASCII; returns where the next string goes, or -1. */
+function copyAscii(s: string, out: Uint8Array, at: number): number {
+  for (let j = 0; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c >= 0x80) return -1;
+    out[at++] = c;
+  }
+  return at;
 }
 
 function align4(x: number): number {
