@@ -5,7 +5,7 @@
 // lengths inside the file. Anything else reads as no file (null): the caller then rebuilds from the log.
 // The checksum is a 4-lane 32-bit multiply-xor hash in JS rather than SHA-256: it detects damage (not tampering,
 // the file is the owner's alone) at about 1 GB/s, where SHA-256 cost 300 ms per 64 MB on the shared machine.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PRIVATE_FILE, makePrivate } from './private-files.js';
 
@@ -129,69 +129,79 @@ export function writeSectionFile(path: string, magic: string, meta: unknown, sec
 export interface SectionFile {
   meta: unknown;
   has(name: string): boolean;
-  /** A typed section as an array over the file's buffer (no copy), or a JSON section parsed; throws when absent. */
+  /** A typed section (an array of its own), or a JSON section parsed; throws when absent or of another kind. */
   i32(name: string): Int32Array<ArrayBuffer>;
   f64(name: string): Float64Array<ArrayBuffer>;
   u8(name: string): Uint8Array<ArrayBuffer>;
   json(name: string): unknown;
 }
 
-/** Reads and checks a section file; null when it is missing, of another magic, damaged or truncated. */
+/** Reads `into.length` bytes at `position`; false when the file ends first. */
+function readAt(fd: number, into: Uint8Array, position: number): boolean {
+  for (let done = 0; done < into.length; ) {
+    const n = readSync(fd, into, done, into.length - done, position + done);
+    if (n === 0) return false;
+    done += n;
+  }
+  return true;
+}
+
+/**
+ * Reads and checks a section file; null when it is missing, of another magic, damaged or truncated. Each section
+ * is read into a buffer of its own (no buffer of the whole file), so a column that later grows frees its bytes.
+ */
 export function readSectionFile(path: string, magic: string): SectionFile | null {
-  let buf: Buffer;
+  let fd: number;
   try {
-    buf = readFileSync(path);
+    fd = openSync(path, 'r');
   } catch {
     return null;
   }
   try {
-    if (buf.length < PREAMBLE || buf.toString('latin1', 0, 8) !== magic.padEnd(8).slice(0, 8)) return null;
-    const hlen = buf.readUInt32LE(8);
-    if (PREAMBLE + hlen > buf.length) return null;
-    const headerBytes = buf.subarray(PREAMBLE, PREAMBLE + hlen);
-    if (buf.readUInt32LE(12) !== parseInt(checksum(headerBytes).slice(0, 8), 16)) return null;
+    const size = fstatSync(fd).size;
+    const pre = Buffer.alloc(PREAMBLE);
+    if (!readAt(fd, pre, 0) || pre.toString('latin1', 0, 8) !== magic.padEnd(8).slice(0, 8)) return null;
+    const hlen = pre.readUInt32LE(8);
+    if (PREAMBLE + hlen > size) return null;
+    const headerBytes = Buffer.alloc(hlen);
+    if (!readAt(fd, headerBytes, PREAMBLE)) return null;
+    if (pre.readUInt32LE(12) !== parseInt(checksum(headerBytes).slice(0, 8), 16)) return null;
     const header = JSON.parse(headerBytes.toString('utf8')) as Header;
     const base = PREAMBLE + pad(hlen);
     // The sections fill the file exactly: a truncated file, or one with more after them, is not this one.
     let end = base;
     for (const s of header.sections) end = Math.max(end, base + s.offset + pad(s.bytes));
-    if (end !== buf.length) return null;
-    // A buffer of its own (readFileSync's for a large file) is viewed in place; a pooled or unaligned one is copied.
-    const own = buf.byteOffset % ALIGN === 0 ? buf : Buffer.from(new Uint8Array(buf).buffer);
-    const ab = own.buffer as ArrayBuffer;
-    const byName = new Map<string, SectionEntry>();
+    if (end !== size) return null;
+    const bodies = new Map<string, { kind: SectionKind; bytes: Uint8Array<ArrayBuffer> }>();
     for (const s of header.sections) {
-      const from = base + s.offset;
-      if (s.offset % ALIGN !== 0 || from + s.bytes > own.length) return null;
-      if (checksum(own.subarray(from, from + s.bytes)) !== s.sum) return null;
-      byName.set(s.name, s);
+      // 8-byte aligned for an f64 view (a fresh ArrayBuffer is).
+      const bytes = new Uint8Array(new ArrayBuffer(s.bytes));
+      if (s.offset % ALIGN !== 0 || !readAt(fd, bytes, base + s.offset)) return null;
+      if (checksum(bytes) !== s.sum) return null;
+      bodies.set(s.name, { kind: s.kind, bytes });
     }
-    const entry = (name: string, kind: SectionKind) => {
-      const s = byName.get(name);
-      if (s === undefined || s.kind !== kind) throw new Error(`section ${name} (${kind}) missing`);
-      return { at: own.byteOffset + base + s.offset, bytes: s.bytes };
+    const body = (name: string, kind: SectionKind) => {
+      const b = bodies.get(name);
+      if (b === undefined || b.kind !== kind) throw new Error(`section ${name} (${kind}) missing`);
+      return b.bytes;
     };
     return {
       meta: header.meta,
-      has: (name) => byName.has(name),
+      has: (name) => bodies.has(name),
       i32: (name) => {
-        const { at, bytes } = entry(name, 'i32');
-        return new Int32Array(ab, at, bytes >>> 2);
+        const b = body(name, 'i32');
+        return new Int32Array(b.buffer, 0, b.length >>> 2);
       },
       f64: (name) => {
-        const { at, bytes } = entry(name, 'f64');
-        return new Float64Array(ab, at, bytes >>> 3);
+        const b = body(name, 'f64');
+        return new Float64Array(b.buffer, 0, b.length >>> 3);
       },
-      u8: (name) => {
-        const { at, bytes } = entry(name, 'u8');
-        return new Uint8Array(ab, at, bytes);
-      },
-      json: (name) => {
-        const { at, bytes } = entry(name, 'json');
-        return JSON.parse(Buffer.from(ab, at, bytes).toString('utf8'));
-      },
+      u8: (name) => body(name, 'u8'),
+      json: (name) => JSON.parse(Buffer.from(body(name, 'json').buffer).toString('utf8')),
     };
   } catch {
     return null;
+  } finally {
+    closeSync(fd);
   }
 }
