@@ -14,42 +14,90 @@ const fmt = (x: number) => (Math.round(x * 100) / 100).toString();
 const scratchSources: number[] = [];
 const scratchBest: number[] = [];
 
-/** The focal entity's facts with live claims at query time, and the order they are shown in. */
+// A walk's rows go to these module-level arrays first (queries run one at a time, synchronously), written by
+// index so they keep their capacity from query to query; a frame keeps one exact copy of each (slice). Growing
+// per-frame arrays by push reallocated each several times per query.
+/** DirectRows' integers, DIRECT_FIELDS per row: fact, target, target's claim count, source count, claims' end. */
+const scratchDirect: number[] = [];
+const scratchConf: number[] = [];
+const scratchClaims: number[] = [];
+/** ReachedRows' integers, REACHED_FIELDS per entity: entity, via, distance, claim count. */
+export const scratchReached: number[] = [];
+
+const DIRECT_FIELDS = 5;
+export const REACHED_FIELDS = 4;
+
+/**
+ * The focal entity's facts with live claims at query time, and the order they are shown in. Filled through
+ * start/add/finish (into the scratch arrays, then copied); read after finish.
+ */
 export class DirectRows {
-  readonly fact: number[] = [];
-  readonly conf: number[] = [];
-  readonly sources: number[] = [];
-  readonly target: number[] = [];
-  readonly targetCount: number[] = [];
-  /** Live claims of every row, row after row; row i's end at claimEnd[i]. */
-  readonly claims: number[] = [];
-  readonly claimEnd: number[] = [];
-  /** Rows by confidence, then sources, then target id (what Relationship[] is sorted by). */
-  order: number[] = [];
+  /** DIRECT_FIELDS integers per row (see scratchDirect). */
+  private ints: number[] = [];
+  /** Combined confidence per row. */
+  conf: number[] = [];
+  /** Live claims of every row, row after row; row i's end is its claims' end field. */
+  claims: number[] = [];
+  private rows = 0;
+  private sorted: number[] | undefined;
 
   get length(): number {
-    return this.fact.length;
+    return this.rows;
+  }
+  fact(i: number): number {
+    return this.ints[i * DIRECT_FIELDS]!;
+  }
+  target(i: number): number {
+    return this.ints[i * DIRECT_FIELDS + 1]!;
+  }
+  targetCount(i: number): number {
+    return this.ints[i * DIRECT_FIELDS + 2]!;
+  }
+  sources(i: number): number {
+    return this.ints[i * DIRECT_FIELDS + 3]!;
+  }
+  claimsStart(i: number): number {
+    return i === 0 ? 0 : this.ints[i * DIRECT_FIELDS - 1]!;
+  }
+  claimsEnd(i: number): number {
+    return this.ints[i * DIRECT_FIELDS + 4]!;
+  }
+
+  /** Empties the scratch arrays for a new frame's rows. */
+  static start(): void {
+    directLength = 0;
+    confLength = 0;
+    claimsLength = 0;
+  }
+
+  /** Keeps the rows added since start(). */
+  finish(): void {
+    this.ints = scratchDirect.slice(0, directLength);
+    this.conf = scratchConf.slice(0, confLength);
+    this.claims = scratchClaims.slice(0, claimsLength);
+    this.rows = confLength;
   }
 
   // Deliberate likeness (add, addMany, query.ts expand): each hoists the fact and claim columns it reads into locals
   // before its loop (V8 keeps them in registers); alike in shape, each loop reads different columns.
   /** Adds fact f seen from `from` when a claim of it is live: noisy-OR over its distinct sources' best claims. */
-  add(rc: ReadContext, f: number, from: number): void {
+  static add(rc: ReadContext, f: number, from: number): void {
     const s = rc.s;
-    const claims = this.claims;
-    const start = claims.length;
+    const claims = scratchClaims;
+    const start = claimsLength;
     const conf = s.claimConf;
     const status = s.claimStatus;
     const live = rc.live;
-    if (s.factClaimCount[f] === 1) {
+    const count = s.factClaimCount[f]!;
+    if (count === 1) {
       const c = s.factFirst[f]!;
       if (!(live ? status[c] === ACTIVE : rc.isLive(c))) return;
-      claims.push(c);
-      this.push(rc, f, from, conf[c]!, 1);
+      claims[claimsLength++] = c;
+      DirectRows.push(rc, f, from, conf[c]!, 1);
       return;
     }
-    if (s.factClaimCount[f]! > 32) {
-      this.addMany(rc, f, from);
+    if (count > 32) {
+      DirectRows.addMany(rc, f, from);
       return;
     }
     // Each source counted once, with its most confident claim, in the order sources first appear (the
@@ -58,76 +106,89 @@ export class DirectRows {
     const src = s.claimSource;
     const ks = scratchSources;
     const best = scratchBest;
-    ks.length = 0;
-    best.length = 0;
+    let n = 0;
     for (let c = s.factFirst[f]!; c >= 0; c = next[c]!) {
       if (!(live ? status[c] === ACTIVE : rc.isLive(c))) continue;
-      claims.push(c);
-      const k = ks.indexOf(src[c]!);
-      if (k < 0) {
-        ks.push(src[c]!);
-        best.push(conf[c]!);
+      claims[claimsLength++] = c;
+      const sc = src[c]!;
+      let k = 0;
+      while (k < n && ks[k] !== sc) k++;
+      if (k === n) {
+        ks[n] = sc;
+        best[n++] = conf[c]!;
       } else if (conf[c]! > best[k]!) best[k] = conf[c]!;
     }
-    if (claims.length === start) return;
+    if (claimsLength === start) return;
     let miss = 1;
-    for (const x of best) miss *= 1 - x;
-    this.push(rc, f, from, 1 - miss, best.length);
+    for (let k = 0; k < n; k++) miss *= 1 - best[k]!;
+    DirectRows.push(rc, f, from, 1 - miss, n);
   }
 
   /** Fact f with many claims: distinct sources in a Map (in first-appearance order too). */
-  private addMany(rc: ReadContext, f: number, from: number): void {
+  private static addMany(rc: ReadContext, f: number, from: number): void {
     const s = rc.s;
-    const claims = this.claims;
-    const start = claims.length;
+    const claims = scratchClaims;
+    const start = claimsLength;
     const src = s.claimSource;
     const conf = s.claimConf;
     const next = s.claimNextInFact;
     const best = new Map<number, number>();
     for (let c = s.factFirst[f]!; c >= 0; c = next[c]!) {
       if (!rc.isLive(c)) continue;
-      claims.push(c);
+      claims[claimsLength++] = c;
       const prev = best.get(src[c]!);
       if (prev === undefined || conf[c]! > prev) best.set(src[c]!, conf[c]!);
     }
-    if (claims.length === start) return;
+    if (claimsLength === start) return;
     let miss = 1;
     for (const x of best.values()) miss *= 1 - x;
-    this.push(rc, f, from, 1 - miss, best.size);
+    DirectRows.push(rc, f, from, 1 - miss, best.size);
   }
 
-  /** A row for fact f, whose live claims were just pushed to `claims`. */
-  private push(rc: ReadContext, f: number, from: number, combined: number, sources: number): void {
+  /** A row for fact f, whose live claims were just added to the scratch claims. */
+  private static push(rc: ReadContext, f: number, from: number, combined: number, sources: number): void {
     const s = rc.s;
-    const target = s.factS[f] === from ? s.factO[f]! : s.factS[f]!;
-    this.fact.push(f);
-    this.conf.push(combined);
-    this.sources.push(sources);
-    this.target.push(target);
-    this.targetCount.push(rc.live ? s.entityActive[target]! : rc.entityClaimCount(target));
-    this.claimEnd.push(this.claims.length);
+    const a = s.factS[f]!;
+    const target = a === from ? s.factO[f]! : a;
+    const ints = scratchDirect;
+    let k = directLength;
+    ints[k++] = f;
+    ints[k++] = target;
+    ints[k++] = rc.live ? s.entityActive[target]! : rc.entityClaimCount(target);
+    ints[k++] = sources;
+    ints[k++] = claimsLength;
+    directLength = k;
+    scratchConf[confLength++] = combined;
   }
 
-  /** Orders the rows as buildFrame always has: confidence, then source count (both descending), then target id. */
-  sort(ids: readonly string[]): void {
-    const { conf, sources, target } = this;
+  /**
+   * The rows in the order buildFrame always showed them: confidence, then source count (both descending), then
+   * target id. Sorted when first asked (the frame's relationships or narrative), from what the query kept.
+   */
+  order(ids: readonly string[]): number[] {
+    if (this.sorted !== undefined) return this.sorted;
+    const { conf, ints } = this;
     const order: number[] = [];
-    for (let i = 0; i < conf.length; i++) order.push(i);
-    this.order = order.sort(
-      (a, b) => conf[b]! - conf[a]! || sources[b]! - sources[a]! || (ids[target[a]!]! < ids[target[b]!]! ? -1 : 1),
+    for (let i = 0; i < this.rows; i++) order.push(i);
+    const F = DIRECT_FIELDS;
+    this.sorted = order.sort(
+      (a, b) =>
+        conf[b]! - conf[a]! ||
+        ints[b * F + 3]! - ints[a * F + 3]! ||
+        (ids[ints[a * F + 1]!]! < ids[ints[b * F + 1]!]! ? -1 : 1),
     );
+    return this.sorted;
   }
 
   /** The rows as Relationship objects, in order, seen from entity `from`. */
   relationships(rc: ReadContext, from: number): Relationship[] {
     const s = rc.s;
-    return this.order.map((i) => {
-      const f = this.fact[i]!;
+    return this.order(s.entityIds).map((i) => {
+      const f = this.fact(i);
       const p = s.factP[f]!;
-      const t = this.target[i]!;
+      const t = this.target(i);
       const ids: string[] = [];
-      for (let j = i === 0 ? 0 : this.claimEnd[i - 1]!; j < this.claimEnd[i]!; j++)
-        ids.push(s.claimIdOf(this.claims[j]!));
+      for (let j = this.claimsStart(i); j < this.claimsEnd(i); j++) ids.push(s.claimIdOf(this.claims[j]!));
       return {
         predicate: s.predName[p]!,
         predicate_class: s.predClass[p]!,
@@ -135,39 +196,50 @@ export class DirectRows {
           id: s.entityIds[t]!,
           name: s.entityName[t]!,
           type: s.entityType[t]!,
-          claim_count: this.targetCount[i]!,
+          claim_count: this.targetCount(i),
         },
         confidence: this.conf[i]!,
         direction: s.factS[f] === from ? 'outgoing' : 'incoming',
         claim_ids: ids,
         content_id: s.contentIdOfFact(f),
-        source_count: this.sources[i]!,
+        source_count: this.sources(i),
       };
     });
   }
 }
 
+let directLength = 0;
+let confLength = 0;
+let claimsLength = 0;
+
 /** The entities reached by the expansion, nearest first, with their claim counts at query time. */
 export class ReachedRows {
-  readonly entity: number[] = [];
-  readonly via: number[] = [];
-  readonly distance: number[] = [];
-  readonly count: number[] = [];
+  /** REACHED_FIELDS integers per entity (see scratchReached), copied from the scratch by the walk. */
+  constructor(private readonly ints: number[]) {}
 
   get length(): number {
-    return this.entity.length;
+    return this.ints.length / REACHED_FIELDS;
+  }
+  entity(i: number): number {
+    return this.ints[i * REACHED_FIELDS]!;
   }
 
   entities(rc: ReadContext): ReachedEntity[] {
     const s = rc.s;
-    return this.entity.map((v, i) => ({
-      id: s.entityIds[v]!,
-      name: s.entityName[v]!,
-      type: s.entityType[v]!,
-      claim_count: this.count[i]!,
-      distance: this.distance[i]!,
-      via: s.entityIds[this.via[i]!]!,
-    }));
+    const ints = this.ints;
+    const out: ReachedEntity[] = [];
+    for (let k = 0; k < ints.length; k += REACHED_FIELDS) {
+      const v = ints[k]!;
+      out.push({
+        id: s.entityIds[v]!,
+        name: s.entityName[v]!,
+        type: s.entityType[v]!,
+        claim_count: ints[k + 3]!,
+        distance: ints[k + 2]!,
+        via: s.entityIds[ints[k + 1]!]!,
+      });
+    }
+    return out;
   }
 }
 
@@ -190,24 +262,28 @@ export function writeNarrative(
   parts.push(
     `${name} (${type}) appears in ${claimCount} active claim${claimCount === 1 ? '' : 's'} from ${sources.size} source${sources.size === 1 ? '' : 's'}.`,
   );
-  const shown = direct.order.slice(0, 5).map((i) => {
-    const f = direct.fact[i]!;
-    const verb = phrase(s.predName[s.factP[f]!]!);
-    const n = direct.sources[i]!;
-    const support = `${n} source${n === 1 ? '' : 's'}, confidence ${fmt(direct.conf[i]!)}`;
-    const target = s.entityName[direct.target[i]!]!;
-    return s.factS[f] === focal ? `${name} ${verb} ${target} (${support})` : `${target} ${verb} ${name} (${support})`;
-  });
+  const shown = direct
+    .order(s.entityIds)
+    .slice(0, 5)
+    .map((i) => {
+      const f = direct.fact(i);
+      const verb = phrase(s.predName[s.factP[f]!]!);
+      const n = direct.sources(i);
+      const support = `${n} source${n === 1 ? '' : 's'}, confidence ${fmt(direct.conf[i]!)}`;
+      const target = s.entityName[direct.target(i)]!;
+      return s.factS[f] === focal ? `${name} ${verb} ${target} (${support})` : `${target} ${verb} ${name} (${support})`;
+    });
   const more = direct.length - 5;
   parts.push(`${shown.join('; ')}${more > 0 ? `; and ${more} more relationship${more === 1 ? '' : 's'}` : ''}.`);
-  const corroborated = direct.sources.filter((n) => n > 1).length;
+  let corroborated = 0;
+  for (let i = 0; i < direct.length; i++) if (direct.sources(i) > 1) corroborated++;
   if (corroborated)
     parts.push(`${corroborated} of ${direct.length} relationships are corroborated by more than one source.`);
   else parts.push('No relationship is corroborated by a second source yet.');
   if (depth > 1 && reached.length) {
     const byType = new Map<string, number>();
-    for (const v of reached.entity) {
-      const t = s.entityType[v]!;
+    for (let i = 0; i < reached.length; i++) {
+      const t = s.entityType[reached.entity(i)]!;
       byType.set(t, (byType.get(t) ?? 0) + 1);
     }
     const mix = [...byType]

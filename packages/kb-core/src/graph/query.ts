@@ -1,8 +1,8 @@
 // Query frames: the focal entity's direct relationships plus a breadth-first expansion to `depth` hops
 // over active facts, and a narrative written from the claims.
 import { performance } from 'node:perf_hooks';
-import type { ExplainFrame, QueryFrame } from '../types.js';
-import { DirectRows, ReachedRows, writeNarrative } from './query-rows.js';
+import type { ExplainFrame, QueryFrame, ReachedEntity, Relationship } from '../types.js';
+import { DirectRows, REACHED_FIELDS, ReachedRows, scratchReached, writeNarrative } from './query-rows.js';
 import type { ReadContext } from './read.js';
 
 export interface QueryOptions {
@@ -10,6 +10,49 @@ export interface QueryOptions {
   /** Stop the expansion after this many entities (default 10,000); `truncated` says when it did. */
   max_entities?: number;
 }
+
+/** Where a frame keeps what its lazy fields are made from: a non-enumerable own property, so unseen by JSON, spreads,
+ * Object.keys and deepEqual. */
+const ROWS = Symbol('query frame rows');
+
+interface FrameRows {
+  rc: ReadContext;
+  e: number;
+  depth: number;
+  /** The focal entity's claim count at query time. */
+  claimCount: number;
+  direct: DirectRows;
+  reached: ReachedRows;
+  relationships: Relationship[] | undefined;
+  entities: ReachedEntity[] | undefined;
+  narrative: string | undefined;
+}
+
+type LazyFrame = QueryFrame & { truncated?: boolean; [ROWS]: FrameRows };
+
+// The lazy fields' accessors, made once. An object literal's `get x() {}` makes new closures per frame, and each
+// frame then got a map of its own (old space) holding them: every frame's rows lived until the next full
+// collection (issue 41: at 200,000 claims half a depth-2 query's CPU was the collector). Shared functions keep
+// one map for every frame, and a frame that is dropped dies young.
+const lazyField = <T>(make: (r: FrameRows) => T, key: 'relationships' | 'entities' | 'narrative') => ({
+  get(this: LazyFrame): T {
+    const r = this[ROWS];
+    let v = r[key] as T | undefined;
+    if (v === undefined) {
+      v = make(r);
+      (r as unknown as Record<string, T>)[key] = v;
+    }
+    return v;
+  },
+  set(this: LazyFrame, v: T): void {
+    (this[ROWS] as unknown as Record<string, T>)[key] = v;
+  },
+  enumerable: true,
+  configurable: true,
+});
+const RELATIONSHIPS = lazyField((r) => r.direct.relationships(r.rc, r.e), 'relationships');
+const ENTITIES = lazyField((r) => r.reached.entities(r.rc), 'entities');
+const NARRATIVE = lazyField((r) => writeNarrative(r.rc, r.e, r.claimCount, r.direct, r.reached, r.depth), 'narrative');
 
 /**
  * The frame of entity e: its direct relationships, the entities within `depth` hops, a narrative. The walk
@@ -23,15 +66,16 @@ export function buildFrame(
   options: QueryOptions,
   explain: boolean,
 ): ExplainFrame | QueryFrame {
-  const t0 = performance.now();
+  const t0 = explain ? performance.now() : 0;
   const depth = options.depth ?? 2;
   const maxEntities = options.max_entities ?? 10_000;
   const s = rc.s;
   let factsExamined = 0;
   let claimsExamined = 0;
 
-  const t1 = performance.now();
+  const t1 = explain ? performance.now() : 0;
   const direct = new DirectRows();
+  DirectRows.start();
   const claimCounts = s.factClaimCount;
   const factS = s.factS;
   const nextS = s.factNextS;
@@ -39,49 +83,41 @@ export function buildFrame(
   for (let f = s.entityFirstFact[e]!; f >= 0; f = factS[f] === e ? nextS[f]! : nextO[f]!) {
     factsExamined++;
     claimsExamined += claimCounts[f]!;
-    direct.add(rc, f, e);
+    DirectRows.add(rc, f, e);
   }
-  direct.sort(s.entityIds);
-  let relationships = explain ? direct.relationships(rc, e) : undefined;
+  direct.finish();
+  const rows: FrameRows = {
+    rc,
+    e,
+    depth,
+    claimCount: 0,
+    direct,
+    reached: undefined as unknown as ReachedRows,
+    relationships: explain ? direct.relationships(rc, e) : undefined,
+    entities: undefined,
+    narrative: undefined,
+  };
 
-  const t2 = performance.now();
+  const t2 = explain ? performance.now() : 0;
   const walk = expand(rc, e, depth, maxEntities);
   factsExamined += walk.factsExamined;
-  const reached = walk.rows;
-  let entities = explain ? reached.entities(rc) : undefined;
+  const reached = new ReachedRows(walk.rows);
+  rows.reached = reached;
+  if (explain) rows.entities = reached.entities(rc);
 
-  const t3 = performance.now();
+  const t3 = explain ? performance.now() : 0;
   const focal = rc.summary(e);
-  let narrative = explain ? writeNarrative(rc, e, focal.claim_count, direct, reached, depth) : undefined;
-  const t4 = performance.now();
-  // Own enumerable accessors, in the order the frame's fields always had: JSON, spreads, deepEqual and Object.keys
-  // read them as the plain fields they stand for; a caller may still set them.
-  const frame: QueryFrame & { truncated?: boolean } = {
-    focal_entity: focal,
-    claim_count: focal.claim_count,
-    get direct_relationships() {
-      relationships ??= direct.relationships(rc, e);
-      return relationships;
-    },
-    set direct_relationships(v) {
-      relationships = v;
-    },
-    depth,
-    get entities() {
-      entities ??= reached.entities(rc);
-      return entities;
-    },
-    set entities(v) {
-      entities = v;
-    },
-    get narrative() {
-      narrative ??= writeNarrative(rc, e, focal.claim_count, direct, reached, depth);
-      return narrative;
-    },
-    set narrative(v) {
-      narrative = v;
-    },
-  };
+  rows.claimCount = focal.claim_count;
+  if (explain) rows.narrative = writeNarrative(rc, e, focal.claim_count, direct, reached, depth);
+  const t4 = explain ? performance.now() : 0;
+  // Own enumerable properties in the order the frame's fields always had (the lazy ones as accessors): JSON,
+  // spreads, deepEqual and Object.keys read them as the plain fields they stand for; a caller may still set them.
+  const frame = { focal_entity: focal, claim_count: focal.claim_count } as LazyFrame;
+  Object.defineProperty(frame, ROWS, { value: rows });
+  Object.defineProperty(frame, 'direct_relationships', RELATIONSHIPS);
+  frame.depth = depth;
+  Object.defineProperty(frame, 'entities', ENTITIES);
+  Object.defineProperty(frame, 'narrative', NARRATIVE);
   if (walk.truncated) frame.truncated = true;
   if (!explain) return frame;
   return {
@@ -91,25 +127,29 @@ export function buildFrame(
   };
 }
 
+/** What expand found: the reached rows (REACHED_FIELDS integers per entity) and what it examined. */
+interface Walk {
+  rows: number[];
+  factsExamined: number;
+  seen: number;
+  truncated: boolean;
+}
+
 // Deliberate likeness (query-rows.ts add/addMany): columns hoisted into locals before the loop, alike in shape only.
 /** Breadth-first from e over facts with a live claim, to `depth` hops or `maxEntities` entities. */
-function expand(
-  rc: ReadContext,
-  e: number,
-  depth: number,
-  maxEntities: number,
-): { rows: ReachedRows; factsExamined: number; seen: number; truncated: boolean } {
+function expand(rc: ReadContext, e: number, depth: number, maxEntities: number): Walk {
   const s = rc.s;
-  const rows = new ReachedRows();
-  const { entity, via, distance, count } = rows;
+  // REACHED_FIELDS per entity: entity, via, distance, claim count (see query-rows.ts).
+  const out = scratchReached;
+  let n = 0;
   const factS = s.factS;
   const factO = s.factO;
   // Live reads test a fact's bit in deadFacts (none when no retraction was ever made), as-of reads its claims.
-  const dead = rc.live ? s.deadFacts : null;
+  const live = rc.live;
+  const dead = live ? s.deadFacts : null;
   const factSources = s.factSources;
   const deadCovered = dead === null ? 0 : s.deadFactsCovered;
   const active = s.entityActive;
-  const live = rc.live;
   const first = s.entityFirstFact;
   const nextS = s.factNextS;
   const nextO = s.factNextO;
@@ -123,62 +163,63 @@ function expand(
   // where a mark per entity was a cache miss per fact), cleared after the walk from the entities it reached.
   const seen = visitBits(s.entityIds.length);
   seen[e >>> 5]! |= 1 << (e & 31);
-  let seenCount = 1;
   let factsExamined = 0;
-  /** v reached from u at hop d over fact f, unless seen or f has no live claim; true once truncated. */
-  const reach = (f: number, v: number, u: number, d: number): boolean => {
-    const bit = 1 << (v & 31);
-    if ((seen[v >>> 5]! & bit) !== 0) return false;
-    // (A dead fact may live again since the bits were made: a claim added to it. Its source count says.)
-    if (
-      live ? f < deadCovered && (dead![f >>> 5]! & (1 << (f & 31))) !== 0 && factSources[f]! <= 0 : !rc.factHasLive(f)
-    )
-      return false;
-    seen[v >>> 5]! |= bit;
-    seenCount++;
-    entity.push(v);
-    via.push(u);
-    distance.push(d);
-    count.push(live ? active[v]! : rc.entityClaimCount(v));
-    return entity.length >= maxEntities;
-  };
   let truncated = false;
-  // The frontier of hop d is hop d-1's entities: [from, to) of `entity` (the focal entity for hop 1).
+  // The frontier of hop d is hop d-1's entities: rows [from, to) of `out` (the focal entity for hop 1).
   let from = 0;
   let to = 0;
   for (let d = 1; d <= depth && !truncated; d++) {
-    const end = entity.length;
+    const end = n;
     for (let i = d === 1 ? -1 : from; i < (d === 1 ? 0 : to) && !truncated; i++) {
-      const u = i < 0 ? e : entity[i]!;
-      if (u < rowEntities) {
-        const last = rowStart[u + 1]!;
-        for (let j = rowStart[u]!; j < last; j++) {
-          factsExamined++;
-          if (reach(rowFact[j]!, rowOther[j]!, u, d)) {
-            truncated = true;
-            break;
-          }
+      const u = i < 0 ? e : out[i * REACHED_FIELDS]!;
+      // u's row (when the rows cover u), then the rest of its list as firstFact/nextFact walk it. Per fact:
+      // v reached from u over f, unless seen or f has no live claim.
+      let j = u < rowEntities ? rowStart[u]! : 0;
+      const last = u < rowEntities ? rowStart[u + 1]! : 0;
+      // f: the fact just walked; -2 before any. After a non-empty row, the fact after its last is where
+      // adj.tail() goes on, so only an empty row asks tail() where the list continues.
+      let f = -2;
+      for (;;) {
+        let v: number;
+        if (j < last) {
+          f = rowFact[j]!;
+          v = rowOther[j++]!;
+        } else {
+          f = f === -2 ? adj.tail(u, first, factS, nextS, nextO) : factS[f] === u ? nextS[f]! : nextO[f]!;
+          if (f < 0) break;
+          const a = factS[f]!;
+          v = a === u ? factO[f]! : a;
         }
-        if (truncated) break;
-      }
-      // The rest of u's list, as firstFact/nextFact walk it, over the columns themselves.
-      for (let f = adj.tail(u, first, factS, nextS, nextO), a = 0; f >= 0; f = a === u ? nextS[f]! : nextO[f]!) {
         factsExamined++;
-        a = factS[f]!;
-        if (reach(f, a === u ? factO[f]! : a, u, d)) {
+        const bit = 1 << (v & 31);
+        if ((seen[v >>> 5]! & bit) !== 0) continue;
+        // (A dead fact may live again since the bits were made: a claim added to it. Its source count says.)
+        if (
+          live
+            ? f < deadCovered && (dead![f >>> 5]! & (1 << (f & 31))) !== 0 && factSources[f]! <= 0
+            : !rc.factHasLive(f)
+        )
+          continue;
+        seen[v >>> 5]! |= bit;
+        let k = n * REACHED_FIELDS;
+        out[k++] = v;
+        out[k++] = u;
+        out[k++] = d;
+        out[k] = live ? active[v]! : rc.entityClaimCount(v);
+        if (++n >= maxEntities) {
           truncated = true;
           break;
         }
       }
     }
     from = end;
-    to = entity.length;
+    to = n;
     if (from === to) break;
   }
   seen[e >>> 5] = 0;
-  for (const v of entity) seen[v >>> 5] = 0;
+  for (let i = 0; i < n; i++) seen[out[i * REACHED_FIELDS]! >>> 5] = 0;
   bitsInUse = false;
-  return { rows, factsExamined, seen: seenCount, truncated };
+  return { rows: out.slice(0, n * REACHED_FIELDS), factsExamined, seen: n + 1, truncated };
 }
 
 /** The walk's visited bits, all clear, one per entity (queries run one at a time, synchronously). */

@@ -102,7 +102,9 @@ export class ReadContext {
   lookupEntity(ref: string, type?: string, includeInactive = false): number {
     const s = this.s;
     if (typeof ref !== 'string' || ref.trim() === '') return -1;
-    const exact = s.entityIndex.get(ref);
+    // Every id is `type:name` (entityId), so a ref without a colon is a name: no lookup in the id map.
+    const colon = ref.indexOf(':');
+    const exact = colon < 0 ? undefined : s.entityIndex.get(ref);
     if (exact !== undefined && this.entityClaimCount(exact) > 0) return exact;
     if (includeInactive) {
       // Audit reads: an entity whose claims are all retracted still answers to its id or name.
@@ -116,30 +118,39 @@ export class ReadContext {
       }
       return -1;
     }
-    const wantType = type === undefined ? undefined : normalizeToken(type);
-    const norm = normalizeName(ref);
-    let best = -1;
-    let bestCount = 0;
     // A type unified with the entity's own (a protein for an entity first stated as a gene) finds it too, as an
     // ingest of that (name, type) would.
-    const consider = (e: number) => {
-      if (wantType !== undefined && !s.registry.sameEntityType(s.entityType[e]!, wantType)) return;
-      const n = this.entityClaimCount(e);
-      if (n > bestCount) {
-        best = e;
-        bestCount = n;
-      }
-    };
-    const colon = ref.indexOf(':');
+    const wantType = type === undefined ? undefined : normalizeToken(type);
     if (colon > 0) {
       // `type:name` written by hand, with other spacing or case, or with a synonym as the name.
       const t = normalizeToken(ref.slice(0, colon));
       const id = s.entityOf(t, s.registry.canonicalName(t, normalizeName(ref.slice(colon + 1))));
-      if (id !== undefined) consider(id);
-      if (best >= 0) return best;
+      if (id !== undefined && this.ofType(id, wantType) && this.entityClaimCount(id) > 0) return id;
     }
-    for (const n of s.registry.canonicalCandidates(norm)) for (const e of s.nameIndex.get(n) ?? []) consider(e);
+    // Among the entities of the name (or of a name it is a synonym of), the one with most active claims.
+    const norm = normalizeName(ref);
+    const candidates = s.registry.canonicalCandidates(norm);
+    let best = -1;
+    let bestCount = 0;
+    for (let k = 0; k < candidates.length; k++) {
+      const list = s.nameIndex.get(candidates[k]!);
+      if (list === undefined) continue;
+      for (let i = 0; i < list.length; i++) {
+        const e = list[i]!;
+        if (!this.ofType(e, wantType)) continue;
+        const n = this.entityClaimCount(e);
+        if (n > bestCount) {
+          best = e;
+          bestCount = n;
+        }
+      }
+    }
     return best;
+  }
+
+  /** Whether entity e is of the (normalised) type, or of one unified with it; any type when undefined. */
+  private ofType(e: number, type: string | undefined): boolean {
+    return type === undefined || this.s.registry.sameEntityType(this.s.entityType[e]!, type);
   }
 
   toClaim(c: number): Claim {

@@ -291,8 +291,11 @@ export class Registry {
 
   /** Canonical names a type-less name may stand for (any type's synonym table). */
   canonicalCandidates(norm: string): string[] {
+    // Most names are no synonym: no Set (an entity lookup per query asks).
+    const m = this.synonyms.get(norm);
+    if (m === undefined) return [norm];
     const out = new Set<string>([norm]);
-    for (const v of this.synonyms.get(norm)?.values() ?? []) out.add(v);
+    for (const v of m.values()) out.add(v);
     return [...out];
   }
 
