@@ -165,3 +165,60 @@ test('walks stay exact while claims and retractions alternate (dead-fact bits re
     }
   }
 });
+
+test('a lazy frame is a plain object to its readers: keys, prototype, deepEqual, JSON, spread, clone, Array methods', () => {
+  for (const seed of [21, 22]) {
+    const rnd = lcg(seed);
+    const g = new GraphState(new Registry());
+    for (let i = 0; i < 500; i++) g.applyClaim(entry(rnd, i, 70), 1000 + i, null);
+    g.applyRetract({ kind: 'retract', source_id: 's3', reason: 'x', cascade: true }, 3000, null);
+    for (const cutoff of [Infinity, 1250]) {
+      const rc = new ReadContext(g, cutoff);
+      let previous: QueryFrame | undefined;
+      for (let e = 0; e < g.entityIds.length; e += 4) {
+        for (const [depth, maxEntities] of [
+          [1, 10_000],
+          [2, 10_000],
+          [2, 5],
+        ] as const) {
+          const what = `seed ${seed} cutoff ${cutoff} entity ${e} depth ${depth} max ${maxEntities}`;
+          const options = { depth, max_entities: maxEntities };
+          const frame = buildFrame(rc, e, options, false) as QueryFrame & { truncated?: boolean };
+          // The frame as a plain object, its fields made eagerly (the explain frame's narrative is made at once).
+          const ref = reference(rc, e, depth, maxEntities);
+          const plain: Record<string, unknown> = {
+            focal_entity: ref.focal_entity,
+            claim_count: ref.focal_entity.claim_count,
+            direct_relationships: ref.direct,
+            depth,
+            entities: ref.reached,
+            narrative: (buildFrame(rc, e, options, true) as QueryFrame).narrative,
+          };
+          if (ref.truncated) plain.truncated = true;
+          assert.equal(Object.getPrototypeOf(frame), Object.prototype, what);
+          assert.deepEqual(Object.keys(frame), Object.keys(plain), what);
+          assert.deepEqual(frame, plain, what);
+          assert.equal(JSON.stringify(frame), JSON.stringify(plain), what);
+          assert.deepEqual(JSON.parse(JSON.stringify(frame)), JSON.parse(JSON.stringify(plain)), what);
+          assert.deepEqual({ ...frame }, plain, what);
+          assert.deepEqual(structuredClone(frame), structuredClone(plain), what);
+          assert.ok(Array.isArray(frame.direct_relationships) && Array.isArray(frame.entities), what);
+          assert.deepEqual(
+            frame.entities.filter((x) => x.distance === depth).map((x) => x.id),
+            ref.reached.filter((x) => x.distance === depth).map((x) => x.id),
+            what,
+          );
+          // Every frame's lazy fields go through the same accessor functions (no closures per frame).
+          if (previous !== undefined)
+            for (const key of ['direct_relationships', 'entities', 'narrative'])
+              assert.equal(
+                Object.getOwnPropertyDescriptor(frame, key)?.get,
+                Object.getOwnPropertyDescriptor(previous, key)?.get,
+                `${what} ${key}`,
+              );
+          previous = frame;
+        }
+      }
+    }
+  }
+});

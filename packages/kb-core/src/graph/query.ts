@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ExplainFrame, QueryFrame, ReachedEntity, Relationship } from '../types.js';
 import { DirectRows, REACHED_FIELDS, ReachedRows, scratchReached, writeNarrative } from './query-rows.js';
+import type { FactAdjacency } from './adjacency.js';
 import type { ReadContext } from './read.js';
 
 export interface QueryOptions {
@@ -80,7 +81,22 @@ export function buildFrame(
   const factS = s.factS;
   const nextS = s.factNextS;
   const nextO = s.factNextO;
-  for (let f = s.entityFirstFact[e]!; f >= 0; f = factS[f] === e ? nextS[f]! : nextO[f]!) {
+  // e's facts from its row (adjacency.ts: side by side, where the list jumps between columns), then the list's tail.
+  const adj = s.adjacency;
+  if (e < adj.entities) {
+    const rowFact = adj.fact;
+    for (let j = adj.start[e]!, last = adj.start[e + 1]!; j < last; j++) {
+      const f = rowFact[j]!;
+      factsExamined++;
+      claimsExamined += claimCounts[f]!;
+      DirectRows.add(rc, f, e);
+    }
+  }
+  for (
+    let f = adj.tail(e, s.entityFirstFact, factS, nextS, nextO);
+    f >= 0;
+    f = factS[f] === e ? nextS[f]! : nextO[f]!
+  ) {
     factsExamined++;
     claimsExamined += claimCounts[f]!;
     DirectRows.add(rc, f, e);
@@ -99,7 +115,7 @@ export function buildFrame(
   };
 
   const t2 = explain ? performance.now() : 0;
-  const walk = expand(rc, e, depth, maxEntities);
+  const walk = expand(rc, adj, e, depth, maxEntities);
   factsExamined += walk.factsExamined;
   const reached = new ReachedRows(walk.rows);
   rows.reached = reached;
@@ -137,7 +153,7 @@ interface Walk {
 
 // Deliberate likeness (query-rows.ts add/addMany): columns hoisted into locals before the loop, alike in shape only.
 /** Breadth-first from e over facts with a live claim, to `depth` hops or `maxEntities` entities. */
-function expand(rc: ReadContext, e: number, depth: number, maxEntities: number): Walk {
+function expand(rc: ReadContext, adj: FactAdjacency, e: number, depth: number, maxEntities: number): Walk {
   const s = rc.s;
   // REACHED_FIELDS per entity: entity, via, distance, claim count (see query-rows.ts).
   const out = scratchReached;
@@ -154,7 +170,6 @@ function expand(rc: ReadContext, e: number, depth: number, maxEntities: number):
   const nextS = s.factNextS;
   const nextO = s.factNextO;
   // Each entity's facts in a row (adjacency.ts), then the facts added since the rows were made.
-  const adj = s.adjacency;
   const rowStart = adj.start;
   const rowFact = adj.fact;
   const rowOther = adj.other;
