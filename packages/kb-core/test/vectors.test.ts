@@ -78,4 +78,29 @@ describe('VectorSet', () => {
       d.cleanup();
     }
   });
+
+  it('release() empties a set, written or mapped, which still takes vectors afterwards; the saved file is untouched', () => {
+    const d = tempDir('evident-vectors-');
+    try {
+      const a = new VectorSet(DIM);
+      a.setMany([0, 1, 2], rows([vec(0), vec(1), vec(2)]));
+      const p = join(d.path, 'r.usearch');
+      a.save(p);
+      const b = new VectorSet(DIM);
+      b.load(p, a.keyList());
+      b.setMany([3], rows([vec(3)]));
+      for (const s of [a, b]) {
+        s.release();
+        assert.equal(s.size, 0);
+        assert.deepEqual(s.nearest(vec(1), 3), []);
+        s.setMany([7], rows([vec(5)]));
+        assert.equal(nearestKey(s, vec(5)), 7);
+      }
+      const c = new VectorSet(DIM);
+      c.load(p, Int32Array.from([0, 1, 2]));
+      assert.equal(nearestKey(c, vec(2)), 2);
+    } finally {
+      d.cleanup();
+    }
+  });
 });

@@ -38,6 +38,8 @@ export class Lane {
 
   /** Queues every key below n again, into a fresh set; searches keep using the current one meanwhile. */
   restart(n: number): void {
+    // An unfinished pass restarted: its vectors are thrown away.
+    this.next?.release();
     this.next = new VectorSet(this.vectors.dim);
     this.pending = Array.from({ length: n }, (_, i) => i);
     this.head = 0;
@@ -47,6 +49,8 @@ export class Lane {
   store(keys: readonly number[], rows: Float32Array, threads = 1): void {
     (this.next ?? this.vectors).setMany(keys, rows, threads);
     if (this.next !== null && this.count === 0) {
+      // The previous generation's vectors are searched no more: their native memory is freed now (release()).
+      this.vectors.release();
       this.vectors = this.next;
       this.next = null;
     }
@@ -56,6 +60,12 @@ export class Lane {
   dropIndexed(): void {
     this.pending = this.pending.slice(this.head).filter((k) => !this.vectors.has(k));
     this.head = 0;
+  }
+  /** Frees the vectors' native memory (the base closed; see VectorSet.release). */
+  release(): void {
+    this.vectors.release();
+    this.next?.release();
+    this.next = null;
   }
   putBack(keys: number[]): void {
     this.pending = [...keys, ...this.pending.slice(this.head)];

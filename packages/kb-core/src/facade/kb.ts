@@ -411,6 +411,8 @@ export class KbDB implements KbReader {
           save();
         } catch {}
     }
+    // Saved: the vectors' native memory is freed now, not whenever V8 collects their wrappers (VectorSet.release).
+    ix.embeddings?.releaseVectors();
     await this.w.store.close();
   }
 
