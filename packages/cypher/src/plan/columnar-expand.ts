@@ -103,6 +103,34 @@ const all = (ts: Test[], s: number) => {
   return true;
 };
 
+/**
+ * An end's labels and tests, each node slot's answer kept (an end's node recurs across its relationships):
+ * `known[s]` 0 not asked yet, 1 kept, 2 not; labels alone are filled in at once. Undefined: nothing to test.
+ */
+interface EndMask {
+  known: Uint8Array;
+  test: Test;
+}
+
+function endMask(labels: Uint8Array | undefined, ts: Test[], size: number): EndMask | undefined {
+  if (!labels && ts.length === 0) return undefined;
+  const known = new Uint8Array(size);
+  if (labels) for (let s = 0; s < size; s++) known[s] = labels[s] === 1 ? 0 : 2;
+  if (ts.length === 0) for (let s = 0; s < size; s++) if (known[s] === 0) known[s] = 1;
+  return { known, test: (s) => all(ts, s) };
+}
+
+// One small function for every end test, so the loop over relationships stays monomorphic.
+function passes(m: EndMask | undefined, s: number): boolean {
+  if (m === undefined) return true;
+  let k = m.known[s]!;
+  if (k === 0) {
+    k = m.test(s) ? 1 : 2;
+    m.known[s] = k;
+  }
+  return k === 1;
+}
+
 function select(
   op: ExpandAgg,
   rels: RelationshipColumns,
@@ -123,23 +151,30 @@ function select(
   }
   const cap = op.direction === 'both' ? 2 * rels.size : rels.size;
   const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
-  const add = (a: number, b: number, i: number) => {
-    if ((fromIn && fromIn[a] === 0) || (toIn && toIn[b] === 0)) return;
-    if ((fromT.length > 0 && !all(fromT, a)) || (toT.length > 0 && !all(toT, b))) return;
-    const k = rows.n++;
-    rows.from[k] = a;
-    rows.to[k] = b;
-    rows.rel[k] = i;
-  };
+  const fm = endMask(fromIn, fromT, nodes.size);
+  const tm = endMask(toIn, toT, nodes.size);
   const { start, end } = rels;
+  const fwd = op.direction !== 'in';
+  const back = op.direction !== 'out';
+  const { from, to, rel } = rows;
+  let n = 0;
   for (let i = 0; i < rels.size; i++) {
     if ((i & 63) === 0) ctx.budget.tick();
     if (relT.length > 0 && !all(relT, i)) continue;
     const a = start[i]!;
     const b = end[i]!;
-    if (op.direction !== 'in') add(a, b, i);
-    if (op.direction === 'in' || (op.direction === 'both' && a !== b)) add(b, a, i);
+    if (fwd && passes(fm, a) && passes(tm, b)) {
+      from[n] = a;
+      to[n] = b;
+      rel[n++] = i;
+    }
+    if (back && !(fwd && a === b) && passes(fm, b) && passes(tm, a)) {
+      from[n] = b;
+      to[n] = a;
+      rel[n++] = i;
+    }
   }
+  rows.n = n;
   return rows;
 }
 

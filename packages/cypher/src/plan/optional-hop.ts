@@ -52,6 +52,8 @@ export function hopDegrees(
   ctx: EvalContext,
 ): ((slot: number) => number) | undefined {
   const g = ctx.graph;
+  const kept = keptDegrees(hop, nodes, ctx);
+  if (kept) return (slot) => kept[slot]!;
   const m = members(hop.labels, nodes, ctx);
   if (m === null) return undefined;
   const all = everyDegree(hop, nodes, m, ctx);
@@ -72,6 +74,39 @@ export function hopDegrees(
     return k;
   };
 }
+
+/**
+ * Every slot's k, kept while the graph keeps the relationship columns of the hop's types and the labels' rows
+ * (the same arrays across queries): a count over an OPTIONAL MATCH of a label then reads k, with no pass over
+ * the relationships. Undefined when the graph gives neither or a label's rows are unknown.
+ */
+function keptDegrees(hop: OptionalHop, nodes: NodeColumns, ctx: EvalContext): Int32Array | undefined {
+  const g = ctx.graph;
+  const rels = g.scanRelationshipColumns?.(hop.types, []);
+  if (!rels || !g.scanColumns) return undefined;
+  const sources: ArrayLike<number>[] = [];
+  for (const label of hop.labels) {
+    const c = g.scanColumns(label, []);
+    if (!c?.rows || c.size !== nodes.size) return undefined;
+    sources.push(c.rows);
+  }
+  let byHop = keptK.get(rels.start);
+  if (!byHop) {
+    byHop = new Map();
+    keptK.set(rels.start, byHop);
+  }
+  const key = `${hop.direction}\u0000${hop.labels.join('\u0000')}`;
+  const k = byHop.get(key);
+  if (k && k.size === nodes.size && k.sources.every((x, i) => x === sources[i])) return k.k;
+  const m = members(hop.labels, nodes, ctx);
+  if (m === null) return undefined;
+  const fresh = degreesOver(rels, hop.direction, m, nodes.size, ctx);
+  byHop.set(key, { sources, size: nodes.size, k: fresh });
+  return fresh;
+}
+
+/** Per relationship columns (their `start` array), per direction and labels: k per slot and what it was read from. */
+const keptK = new WeakMap<object, Map<string, { sources: ArrayLike<number>[]; size: number; k: Int32Array }>>();
 
 /**
  * Every slot's k in one pass over the relationship columns of the hop's types (kept by the graph across queries),
