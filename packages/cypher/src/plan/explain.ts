@@ -76,7 +76,9 @@ function details(op: Op): string {
     }
     case 'RelationshipScan': {
       const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
-      return `(${v(op.from)})${l}[${v(op.rel)}:${op.types.join('|')}]${r}(${v(op.to)})`;
+      const at = (x: string, ls: string[] | undefined) => `${v(x)}${ls?.length ? `:${ls.join(':')}` : ''}`;
+      const types = op.types.join('|');
+      return `(${at(op.from, op.labels?.from)})${l}[${v(op.rel)}:${types}]${r}(${at(op.to, op.labels?.to)})`;
     }
     case 'Filter':
       return op.predicates.map(predicate).join(' AND ');

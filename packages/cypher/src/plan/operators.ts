@@ -174,6 +174,8 @@ export type Op = Base &
         direction: Direction;
         types: string[];
         distinctFrom: string[];
+        /** Labels `from` and `to` must carry, tested on the ends before a row is built (rewrite.ts, last). */
+        labels?: { from: string[]; to: string[] };
       }
     | { op: 'Filter'; input: Op; predicates: Predicate[] }
     | { op: 'Unwind'; input: Op; expr: Expr; alias: string }

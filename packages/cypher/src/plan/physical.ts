@@ -239,11 +239,17 @@ export class Runner {
       setOwn(out, op.to, b);
       return out;
     };
+    // Labels on the ends before a row is built: most relationships of a type may end at other labels.
+    const fromLabels = op.labels?.from ?? [];
+    const toLabels = op.labels?.to ?? [];
+    const has = (n: GraphNode, labels: string[]) => labels.every((l) => n.labels.includes(l));
+    const ends = (a: GraphNode, b: GraphNode) => has(a, fromLabels) && has(b, toLabels);
     for (const r of found) {
       this.ctx.budget.tick();
       if (r.deleted || used?.has(r)) continue;
-      if (op.direction !== 'in') yield bind(r, r.start, r.end);
-      if (op.direction === 'in' || (op.direction === 'both' && r.start !== r.end)) yield bind(r, r.end, r.start);
+      if (op.direction !== 'in' && ends(r.start, r.end)) yield bind(r, r.start, r.end);
+      const back = op.direction === 'in' || (op.direction === 'both' && r.start !== r.end);
+      if (back && ends(r.end, r.start)) yield bind(r, r.end, r.start);
     }
   }
 

@@ -11,6 +11,7 @@
 // - last, over the whole plan: an Expand whose anonymous relationship nothing reads goes by adjacency; then an
 //   OPTIONAL MATCH of one relationship is folded into the aggregation over it or run as OptionalExpand;
 // - a projection that only renames a row to the names it already has is dropped;
+// - last, labels filtered right above a RelationshipScan are tested by it on the ends before a row is built;
 // - a Sort whose every row goes to the result is marked bounded (it stops at max_rows before sorting).
 // Predicate push-down (conjuncts placed where their variables are bound, equality on an indexed property as
 // an index seek) and the anchor choice by estimated rows happen in the planner.
@@ -35,7 +36,7 @@ type Call = Extract<Expr, { kind: 'call' }>;
 
 export function rewrite(op: Op): Op {
   // Twice: a rule can open the way for one below it (a projection narrowed for a sort can then read columns).
-  const out = optionalPass(adjacencyExpand(bottomUp(bottomUp(op))));
+  const out = relScanLabels(optionalPass(adjacencyExpand(bottomUp(bottomUp(op)))));
   return out.op === 'ProduceResults' ? { ...out, input: markBounded(out.input) } : out;
 }
 
@@ -362,6 +363,24 @@ function narrowed(op: Op, names: string[]): Op | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * Labels filtered right above a RelationshipScan are tested by it on the ends, before a row is built. Last,
+ * over the whole plan: the relationship aggregations read the Filter's labels themselves.
+ */
+function relScanLabels(op: Op): Op {
+  const o = mapInputs(op, relScanLabels);
+  if (o.op !== 'Filter' || o.input.op !== 'RelationshipScan') return o;
+  const scan = o.input;
+  const on = (v: string) => o.predicates.flatMap((p) => (p.kind === 'labels' && p.variable === v ? p.labels : []));
+  const from = on(scan.from);
+  const to = on(scan.to);
+  if (from.length + to.length === 0) return o;
+  const rest = o.predicates.filter((p) => p.kind !== 'labels' || (p.variable !== scan.from && p.variable !== scan.to));
+  const labels = { from: [...(scan.labels?.from ?? []), ...from], to: [...(scan.labels?.to ?? []), ...to] };
+  const folded: Op = { ...scan, labels, est: o.est };
+  return rest.length === 0 ? folded : { ...o, predicates: rest, input: folded };
 }
 
 function markBounded(op: Op): Op {
