@@ -128,32 +128,22 @@ export class KbCypherGraph implements GraphReader {
     const s = this.rc.s;
     const p = s.factP[f]!;
     const lean = factConfidence(this.rc, f);
-    const heavy = this.claimProperties(f, s.factS[f]!);
+    // The live claims' ids and first time in one pass (what rc.relationship gives, without its far end's summary).
+    const ids: string[] = [];
+    let first = Number.POSITIVE_INFINITY;
+    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
+      if (!this.rc.isLive(c)) continue;
+      ids.push(s.claimIdOf(c));
+      if (s.claimTs[c]! < first) first = s.claimTs[c]!;
+    }
     return {
       predicate: s.predName[p]!,
       predicate_class: s.predClass[p]!,
       confidence: lean.confidence,
       source_count: BigInt(lean.sources),
-      content_id: heavy.content_id ?? null,
-      claim_ids: heavy.claim_ids ?? null,
-      created_at: heavy.created_at ?? null,
-    };
-  }
-
-  private claimProperties(f: number, subject: number): Properties {
-    const s = this.rc.s;
-    const r = this.rc.relationship(f, subject);
-    if (!r) return {};
-    let first = Number.POSITIVE_INFINITY;
-    for (let c = s.factFirst[f]!; c >= 0; c = s.claimNextInFact[c]!) {
-      if (this.rc.isLive(c) && s.claimTs[c]! < first) first = s.claimTs[c]!;
-    }
-    return {
-      confidence: r.confidence,
-      source_count: BigInt(r.source_count),
-      content_id: r.content_id,
-      claim_ids: r.claim_ids,
-      created_at: new Date(first).toISOString(),
+      content_id: ids.length > 0 ? s.contentIdOfFact(f) : null,
+      claim_ids: ids.length > 0 ? ids : null,
+      created_at: ids.length > 0 ? new Date(first).toISOString() : null,
     };
   }
 
