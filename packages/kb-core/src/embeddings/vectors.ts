@@ -16,6 +16,7 @@ import {
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import usearch from 'usearch';
+import { KeyBits } from './key-bits.js';
 
 /**
  * Threads of a batched insert while nothing else asks for the cores (queue.ts: no ingest under way). usearch
@@ -84,7 +85,7 @@ export class VectorSet {
   private baseInode = 0;
   /** Keys of `base` whose vector was replaced since (held by `index` now): the base's entry is skipped. */
   private shadowed = new Set<number>();
-  private readonly keys = new Set<number>();
+  private readonly keys = new KeyBits();
 
   constructor(readonly dim: number) {
     this.index = VectorSet.make(dim);
@@ -188,7 +189,7 @@ export class VectorSet {
 
   /** Keys held, ascending. */
   keyList(): Int32Array {
-    return Int32Array.from(this.keys).sort();
+    return this.keys.list();
   }
 
   /**
