@@ -215,12 +215,17 @@ function namesRead(op: unknown, out: Set<string>): Set<string> {
  */
 export function adjacencyExpand(plan: Op): Op {
   const read = readRels(plan, new Set());
-  const names = namesRead(plan, new Set());
+  // Walked only when a named relationship could go by adjacency.
+  let names: Set<string> | undefined;
+  const isRead = (v: string) => {
+    names ??= namesRead(plan, new Set());
+    return names.has(v);
+  };
   const unread = (e: Extract<Op, { op: 'Expand' | 'VarLengthExpand' }>) =>
     e.rel.startsWith(' ') && !read.has(e.rel) && !e.into && !e.relBound && e.distinctFrom.length === 0;
   // A named relationship nothing reads (a WITH that carried it was inlined into the aggregation after it).
   const eligible = (e: Op): e is ExpandOp =>
-    e.op === 'Expand' && (unread(e) || (unread({ ...e, rel: ' ' }) && !names.has(e.rel))) && !e.adjacency;
+    e.op === 'Expand' && (unread(e) || (unread({ ...e, rel: ' ' }) && !isRead(e.rel))) && !e.adjacency;
   const visit = (op: Op): Op => {
     const o = mapInputs(op, visit);
     if (o.op === 'Filter' && o.input.op === 'Expand' && o.input.adjacency) {
