@@ -169,7 +169,12 @@ export function decodeRunRecord(seq: number, n: number, body: Uint8Array): Claim
   const bad = (what: string) => new KbCorruptError(`log chunk at seq ${seq} ${what}`);
   if (!LITTLE_ENDIAN) throw bad('is a binary run record, which this host (big-endian) does not read');
   // Typed views need aligned offsets: a body at an odd place in its buffer is copied first (one memcpy).
-  const b = body.byteOffset % 8 === 0 ? body : body.slice();
+  // (A copy made by hand: a Buffer's slice() is a view of the same bytes.)
+  let b = body;
+  if (body.byteOffset % 8 !== 0) {
+    b = new Uint8Array(body.length);
+    b.set(body);
+  }
   if (b.length < HEADER) throw bad('is a truncated run record');
   const head = new Uint32Array(b.buffer, b.byteOffset, HEADER / 4);
   if (head[0] !== MAGIC) throw bad('is not a run record');
