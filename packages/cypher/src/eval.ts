@@ -94,7 +94,7 @@ function property(target: Value, key: string): Value {
   if (target === null) return null;
   if (target instanceof GraphNode || target instanceof GraphRelationship) {
     if (target.deleted) throw new CypherEntityNotFoundError('DeletedEntityAccess', 'the entity was deleted');
-    return ownValue(target.properties, key) ?? null;
+    return target.property(key) ?? null;
   }
   if (isMap(target)) return ownValue(target, key) ?? null;
   const component = temporalProperty(target, key);

@@ -50,6 +50,10 @@ export class GraphNode {
   protected loadProperties(): Properties {
     return {};
   }
+  /** The property `key`, undefined when absent (a graph may answer one key without building the bag). */
+  property(key: string): Value | undefined {
+    return ownValue(this.properties, key);
+  }
 }
 
 /** A relationship from `start` to `end`; `properties` as GraphNode's (built when first read if left out). */
@@ -74,6 +78,10 @@ export class GraphRelationship {
   }
   protected loadProperties(): Properties {
     return {};
+  }
+  /** The property `key`, undefined when absent (a graph may answer one key without building the bag). */
+  property(key: string): Value | undefined {
+    return ownValue(this.properties, key);
   }
 }
 

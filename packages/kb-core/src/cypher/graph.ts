@@ -94,6 +94,24 @@ export class KbCypherGraph implements GraphReader {
     return l;
   }
 
+  /** One of entity `e`'s plain properties, as its bag has it. */
+  nodeProperty(e: number, key: 'name' | 'id' | 'type' | 'claim_count'): Value {
+    const s = this.rc.s;
+    if (key === 'name') return s.entityName[e]!;
+    if (key === 'id') return s.entityIds[e]!;
+    if (key === 'type') return s.entityType[e]!;
+    return BigInt(this.rc.entityClaimCount(e));
+  }
+
+  /** One of fact `f`'s properties that need no claim ids, as its bag has it. */
+  relProperty(f: number, key: 'predicate' | 'predicate_class' | 'confidence' | 'source_count'): Value {
+    const s = this.rc.s;
+    if (key === 'predicate') return s.predName[s.factP[f]!]!;
+    if (key === 'predicate_class') return s.predClass[s.factP[f]!]!;
+    const lean = factConfidence(this.rc, f);
+    return key === 'confidence' ? lean.confidence : BigInt(lean.sources);
+  }
+
   /** Entity `e`'s properties (a node's bag, built when the query first reads one). */
   nodeProperties(e: number): Properties {
     const s = this.rc.s;
@@ -394,6 +412,13 @@ class KbNode extends GraphNode {
   protected override loadProperties(): Properties {
     return this.graph.nodeProperties(this.id);
   }
+  /** What filters and projections read most, without the bag (its aliases list) until something else is read. */
+  override property(key: string): Value | undefined {
+    if (key === 'name' || key === 'id' || key === 'type' || key === 'claim_count') {
+      return this.graph.nodeProperty(this.id, key);
+    }
+    return super.property(key);
+  }
 }
 
 /** A relationship whose property bag is built when first read (KbCypherGraph.relProperties). */
@@ -409,5 +434,12 @@ class KbRelationship extends GraphRelationship {
   }
   protected override loadProperties(): Properties {
     return this.graph.relProperties(this.id);
+  }
+  /** The predicate's names and the confidence without the bag (its claim ids and content hash). */
+  override property(key: string): Value | undefined {
+    if (key === 'predicate' || key === 'predicate_class' || key === 'confidence' || key === 'source_count') {
+      return this.graph.relProperty(this.id, key);
+    }
+    return super.property(key);
   }
 }
