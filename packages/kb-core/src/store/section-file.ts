@@ -5,8 +5,19 @@
 // lengths inside the file. Anything else reads as no file (null): the caller then rebuilds from the log.
 // The checksum is a 4-lane 32-bit multiply-xor hash in JS rather than SHA-256: it detects damage (not tampering,
 // the file is the owner's alone) at about 1 GB/s, where SHA-256 cost 300 ms per 64 MB on the shared machine.
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { PRIVATE_FILE, makePrivate } from './private-files.js';
 
 export type SectionKind = 'i32' | 'f64' | 'u8' | 'json';
@@ -87,6 +98,24 @@ function syncDir(dir: string): void {
   }
 }
 
+/** A writer's temporary older than this was left by a process that died while writing (a write takes seconds). */
+const STALE_TMP_MS = 60 * 60 * 1000;
+
+/** Removes the temporaries of `path` that killed writers left (a live writer's is younger). */
+function removeStaleTemporaries(path: string): void {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.tmp-`;
+  try {
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith(prefix)) continue;
+      const p = join(dir, name);
+      if (Date.now() - statSync(p).mtimeMs > STALE_TMP_MS) rmSync(p, { force: true });
+    }
+  } catch {
+    // Left for the next save.
+  }
+}
+
 /** Writes the sections durably to `path` (see the top of the file); `magic` is 8 ASCII characters. */
 export function writeSectionFile(path: string, magic: string, meta: unknown, sections: readonly Section[]): void {
   const bodies = sections.map(bytesOf);
@@ -124,6 +153,7 @@ export function writeSectionFile(path: string, magic: string, meta: unknown, sec
   makePrivate(tmp);
   renameSync(tmp, path);
   syncDir(dirname(path));
+  removeStaleTemporaries(path);
 }
 
 export interface SectionFile {
