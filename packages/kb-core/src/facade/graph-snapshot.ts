@@ -10,6 +10,7 @@ import { loadGraphImage } from '../graph/graph-image-load.js';
 import type { GraphState } from '../graph/state.js';
 import { readSectionFile, writeSectionFile } from '../store/section-file.js';
 import { matchesSqliteLog, sqliteLogMark, type SqliteLogMark } from '../store/sqlite-log-mark.js';
+import type { WritePath } from '../write/write-path.js';
 
 const MAGIC = 'EVKBGRF1';
 
@@ -40,6 +41,19 @@ export function saveGraphSnapshot(g: GraphState, lastSeq: number, base: string, 
  * The graph saved beside the base, loaded into a new graph from `newGraph`, and the last seq it holds; null when
  * there is none that is this log's (see the top of the file).
  */
+/**
+ * Puts the graph saved beside the base in place of the write path's new, empty graph (before anything is replayed
+ * or read) and moves its log position to the snapshot's mark; returns that mark, -1 when there is none to use.
+ */
+export function restoreGraph(w: WritePath, base: string): number {
+  const restored = loadGraphSnapshot(() => w.newGraph(), base);
+  if (restored === null) return -1;
+  for (const d of w.ref.current.derived) d.close?.();
+  w.ref.current = restored.graph;
+  w.lastSeq = restored.lastSeq;
+  return restored.lastSeq;
+}
+
 export function loadGraphSnapshot(
   newGraph: () => GraphState,
   base: string,

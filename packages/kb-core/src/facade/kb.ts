@@ -34,7 +34,7 @@ import { loadSearch, saveSearch } from '../search/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
 import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
 import { whatIfView } from './what-if.js';
-import { loadGraphSnapshot, saveGraphSnapshot } from './graph-snapshot.js';
+import { restoreGraph, saveGraphSnapshot } from './graph-snapshot.js';
 import { registryEntriesFactory } from '../graph/registry-entries.js';
 import {
   checkHypothesis,
@@ -142,7 +142,8 @@ export class KbDB implements KbReader {
     const db = new KbDB(store, policy, backend, options.extraction, options.strict ?? false, choice);
     try {
       // The graph saved at the last close, when it is this log's; then only the log after it is replayed.
-      if (store.backend === 'sqlite' && store.location !== MEMORY) db.restoreGraph();
+      if (store.backend === 'sqlite' && store.location !== MEMORY)
+        db.graphLoadedAt = restoreGraph(db.w, store.location);
       await db.w.catchUp(null);
     } catch (e) {
       await store.close();
@@ -173,16 +174,6 @@ export class KbDB implements KbReader {
   }
 
   // ---- plumbing ------------------------------------------------------------------------------------
-
-  /** Takes the graph snapshot in place of the new, empty graph (before anything is replayed or read). */
-  private restoreGraph(): void {
-    const restored = loadGraphSnapshot(() => this.w.newGraph(), this.store.location);
-    if (restored === null) return;
-    for (const d of this.state.derived) d.close?.();
-    this.ref.current = restored.graph;
-    this.w.lastSeq = restored.lastSeq;
-    this.graphLoadedAt = restored.lastSeq;
-  }
 
   /** @internal */
   async beforeRead(): Promise<void> {
