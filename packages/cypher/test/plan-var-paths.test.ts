@@ -140,3 +140,33 @@ test('counts over filters, pattern predicates and OPTIONAL MATCH above a variabl
     }
   }
 });
+
+test('when every operator above the path is a test on the end node, counts build no end node', () => {
+  const g = randomGraph(46);
+  // Node columns, relationship columns and slots, but no node at a slot: a count that works built no end.
+  const noEnds: GraphReader = {
+    scanNodes: (l) => g.scanNodes(l),
+    expand: () => {
+      throw new Error('expanded rows');
+    },
+    scanColumns: (l, k) => g.scanColumns(l, k),
+    scanRelationshipColumns: (t, k) => g.scanRelationshipColumns(t, k),
+    slotOf: (n) => g.slotOf(n),
+    nodeAt: () => {
+      throw new Error('built an end node');
+    },
+  };
+  for (const q of [
+    'MATCH (a:A)-[*1..3]->(b) WHERE a.c > 600 AND b.c > 8 RETURN count(b) AS n',
+    'MATCH (a:A)-[*1..3]-(b:B) WHERE a.c > 600 AND b.w <= 3.5 RETURN count(*) AS n',
+    'MATCH (a:A)<-[:R*1..3]-(b) WHERE a.c > 600 AND NOT EXISTS { (b)-[:S]->(:A) } RETURN count(*) AS n',
+    'MATCH (a:B)-[*0..2]->(b) WHERE a.c > 600 OPTIONAL MATCH (b)<-[x]-(o:B) RETURN count(b) AS n, count(x) AS o',
+    'MATCH (a:B)-[*1..2]-(b:A) WHERE a.c > 600 AND b.k = true OPTIONAL MATCH (b)-[:R]-(o) RETURN count(*) AS n, count(o) AS o',
+  ]) {
+    same(noEnds, rowByRow(g), q);
+  }
+  // A filter that reads the start too runs on end rows.
+  const q = 'MATCH (a:A)-[*1..2]->(b) WHERE a.c > 600 AND b.c > a.c RETURN count(*) AS n';
+  same(g, rowByRow(g), q);
+  assert.throws(() => runCypher(noEnds, q), /built an end node/);
+});

@@ -9,6 +9,7 @@ import type { EndsCount, Op } from './operators.js';
 import { hopDegree } from './optional-expand.js';
 import { walkPaths } from './checks.js';
 import type { Runner } from './physical.js';
+import { slotTests } from './var-count.js';
 import { countPaths, EndCounts, slotAdjacency, slotIn } from './var-paths.js';
 
 /** The node count from the graph, or undefined when it has none (the fallback scans). */
@@ -79,6 +80,7 @@ function countByEnds(
   };
   const adj = slotAdjacency(ctx, e.types, e.direction);
   const counts = adj && new EndCounts(adj);
+  const tests = counts && slotTests(ends, e.to, ctx);
   // The walk over relationships, one row per path, when the graph gives no slots.
   const walk: Op = { ...e, input: { op: 'Argument', est: 1 }, slots: false };
   for (const row of runner.rows(op.input, arg)) {
@@ -90,6 +92,17 @@ function countByEnds(
       continue;
     }
     counts.count(slot, e, ctx);
+    if (tests) {
+      // Every inner operator a test on the end's slot (and k per slot): no row per end.
+      for (const s of counts.slots) {
+        if (s >= tests.size || !tests.pass(s)) continue;
+        const m = counts.paths[s]!;
+        const d = tests.k ? tests.k(s) : 0;
+        rows += m * (d > 0 ? d : 1);
+        matches += m * d;
+      }
+      continue;
+    }
     for (const s of counts.slots) {
       const r = { ...row };
       setOwn(r, e.to, ctx.graph.nodeAt!(s));
