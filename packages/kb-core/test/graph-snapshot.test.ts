@@ -111,6 +111,8 @@ async function reads(db: KbDB) {
     depth1: await answer(db.query('GENE7', { depth: 1 })),
     depth2: await answer(db.query('disease 3', { depth: 2 })),
     inquiries: await db.openInquiries(),
+    // As of the time of a claim halfway through the log (a retraction's time lies after it).
+    asOf: await (await db.at(state(db).claimTs[state(db).claimCount >> 1]!)).stats(),
     whatIf: [await what.stats(), await answer(what.query('GENE5', { depth: 2 }))],
     // The added claims' ids come from this process's counter, which the first base's call moved on.
     whatIfAdded: JSON.parse(
