@@ -159,7 +159,7 @@ const keeping = (g: MemoryGraph): GraphReader => {
   };
 };
 
-test('degrees kept across queries are told apart by direction and labels, zero-degree nodes counted once', () => {
+test('degrees kept across queries are told apart by direction and labels, zero-degree nodes counted once (OPTIONAL MATCH, pattern predicates)', () => {
   const g = randomGraph(45);
   // Nodes with no relationships at all: each stands for one row with o null.
   for (let i = 0; i < 5; i++) g.createNode(['A'], {});
@@ -173,6 +173,9 @@ test('degrees kept across queries are told apart by direction and labels, zero-d
       'MATCH (n:A) OPTIONAL MATCH (n)-[:S]-(o) RETURN count(*) AS c, count(o) AS o',
       'MATCH (n:B) OPTIONAL MATCH (n)-[x:R]->(o:A) RETURN n.t AS t, count(*) AS c, count(x) AS x',
       'MATCH (n:A) OPTIONAL MATCH (n)-[:Missing]->(o) RETURN count(*) AS c, count(o) AS o',
+      // Pattern predicates read the same kept degrees.
+      'MATCH (n:A) WHERE EXISTS { (n)<--(:B) } RETURN count(*) AS c',
+      'MATCH (n:A) WHERE NOT EXISTS { (n)--(:B) } RETURN n.t AS t, count(*) AS c',
     ]) {
       same(g, q, kept);
     }

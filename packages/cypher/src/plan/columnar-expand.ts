@@ -12,7 +12,7 @@ import { ownValue, setOwn, type Value } from '../values.js';
 import { accumulate, columnTest, countRows } from './columnar.js';
 import { tooMany } from './holding.js';
 import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
-import { degreesOver, hopDegrees, weigh, type Weights } from './optional-hop.js';
+import { degreesOver, hopDegrees, keptDegrees, weigh, type Weights } from './optional-hop.js';
 
 type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
 
@@ -181,6 +181,9 @@ function select(
 /** A pattern predicate on an end as a test of its node slot: from relationship columns, else once per slot from adjacency. */
 export function existsTest(x: ExistsTest, nodes: NodeColumns, ctx: EvalContext): Test | undefined {
   const g = ctx.graph;
+  // Kept across queries while the graph keeps the columns (optional-hop.ts).
+  const kept = keptDegrees(x, nodes, ctx);
+  if (kept) return (slot) => kept[slot]! > 0 !== x.anti;
   const m = members(x.labels, nodes, ctx);
   if (m === null) return undefined;
   // Every slot at once from the relationship columns of the types, when the graph has them.

@@ -80,7 +80,11 @@ export function hopDegrees(
  * (the same arrays across queries): a count over an OPTIONAL MATCH of a label then reads k, with no pass over
  * the relationships. Undefined when the graph gives neither or a label's rows are unknown.
  */
-function keptDegrees(hop: OptionalHop, nodes: NodeColumns, ctx: EvalContext): Int32Array | undefined {
+export function keptDegrees(
+  hop: Pick<OptionalHop, 'direction' | 'types' | 'labels'>,
+  nodes: NodeColumns,
+  ctx: EvalContext,
+): Int32Array | undefined {
   const g = ctx.graph;
   const rels = g.scanRelationshipColumns?.(hop.types, []);
   if (!rels || !g.scanColumns) return undefined;
