@@ -271,12 +271,6 @@ export class EmbeddingQueue {
     this.wake();
   }
 
-  /** After close() and the last save: frees the vectors' native memory now (see VectorSet.release). */
-  releaseVectors(): void {
-    this.facts.release();
-    this.entities.release();
-  }
-
   private wake(): void {
     const w = this.waiters;
     this.waiters = [];

@@ -403,7 +403,7 @@ export class KbDB implements KbReader {
         } catch {}
     }
     // Saved: the vectors' native memory is freed now, not whenever V8 collects their wrappers (VectorSet.release).
-    ix.embeddings?.releaseVectors();
+    ix.releaseVectors();
     await this.w.store.close();
   }
 

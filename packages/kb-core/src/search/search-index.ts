@@ -84,6 +84,12 @@ export class SearchIndex implements DerivedIndex {
     this.embeddings?.close();
   }
 
+  /** After close() and the last save: frees the vectors' native memory now (see VectorSet.release). */
+  releaseVectors(): void {
+    this.embeddings?.facts.release();
+    this.embeddings?.entities.release();
+  }
+
   /** Claim c into BM25, its fact (when new) and the entities added since into the embedding queue. */
   private index(c: number): void {
     this.taken++;
