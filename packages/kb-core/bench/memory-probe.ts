@@ -4,7 +4,8 @@
 // external and array buffers, and the resident pages by mapping (/proc/self/smaps: the mapped vector files, the
 // SQLite files, anonymous memory = the JS heap plus every native allocation: usearch's graph, SQLite's page cache,
 // the writer thread). KB_MEMORY_SNAPSHOT=1 also writes a heap snapshot at each point into KB_MEMORY_DIR (default
-// the temporary folder), for bench/heap-retainers.ts. One JSON line.
+// the temporary folder), for bench/heap-retainers.ts; run under node --expose-gc, each point also gives the figures
+// after a full collection (live memory against garbage not yet collected). One JSON line.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
