@@ -166,7 +166,7 @@ test('walks stay exact while claims and retractions alternate (dead-fact bits re
   }
 });
 
-test('a lazy frame is a plain object to its readers: keys, prototype, deepEqual, JSON, spread, clone, Array methods', () => {
+test('a lazy frame is a plain object to its readers: own keys, prototype, deepEqual, JSON, spread, clone, Array methods', () => {
   for (const seed of [21, 22]) {
     const rnd = lcg(seed);
     const g = new GraphState(new Registry());
@@ -197,6 +197,8 @@ test('a lazy frame is a plain object to its readers: keys, prototype, deepEqual,
           if (ref.truncated) plain.truncated = true;
           assert.equal(Object.getPrototypeOf(frame), Object.prototype, what);
           assert.deepEqual(Object.keys(frame), Object.keys(plain), what);
+          // No other own key either, not even a symbol (a schema validator checks every one).
+          assert.deepEqual(Reflect.ownKeys(frame), Object.keys(plain), what);
           assert.deepEqual(frame, plain, what);
           assert.equal(JSON.stringify(frame), JSON.stringify(plain), what);
           assert.deepEqual(JSON.parse(JSON.stringify(frame)), JSON.parse(JSON.stringify(plain)), what);

@@ -12,10 +12,6 @@ export interface QueryOptions {
   max_entities?: number;
 }
 
-/** Where a frame keeps what its lazy fields are made from: a non-enumerable own property, so unseen by JSON, spreads,
- * Object.keys and deepEqual. */
-const ROWS = Symbol('query frame rows');
-
 interface FrameRows {
   rc: ReadContext;
   e: number;
@@ -29,7 +25,31 @@ interface FrameRows {
   narrative: string | undefined;
 }
 
-type LazyFrame = QueryFrame & { truncated?: boolean; [ROWS]: FrameRows };
+type LazyFrame = QueryFrame & { truncated?: boolean };
+
+/** A base class whose constructor returns the object it is given, so that a subclass's fields go on that object. */
+class Stamp {
+  constructor(o: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: the point: the subclass's private field goes on `o`
+    return o;
+  }
+}
+
+/**
+ * Where a frame keeps what its lazy fields are made from: a private field put on the plain frame object (see
+ * Stamp). Private fields are not properties: JSON, spreads, Object.keys, Reflect.ownKeys, deepEqual and schema
+ * validators (the MCP server's zod checks every own key) do not see it, as they would a symbol-keyed property.
+ */
+class FrameRowsOf extends Stamp {
+  readonly #rows: FrameRows;
+  constructor(frame: object, rows: FrameRows) {
+    super(frame);
+    this.#rows = rows;
+  }
+  static of(frame: object): FrameRows {
+    return (frame as FrameRowsOf).#rows;
+  }
+}
 
 // The lazy fields' accessors, made once. An object literal's `get x() {}` makes new closures per frame, and each
 // frame then got a map of its own (old space) holding them: every frame's rows lived until the next full
@@ -37,7 +57,7 @@ type LazyFrame = QueryFrame & { truncated?: boolean; [ROWS]: FrameRows };
 // one map for every frame, and a frame that is dropped dies young.
 const lazyField = <T>(make: (r: FrameRows) => T, key: 'relationships' | 'entities' | 'narrative') => ({
   get(this: LazyFrame): T {
-    const r = this[ROWS];
+    const r = FrameRowsOf.of(this);
     let v = r[key] as T | undefined;
     if (v === undefined) {
       v = make(r);
@@ -46,7 +66,7 @@ const lazyField = <T>(make: (r: FrameRows) => T, key: 'relationships' | 'entitie
     return v;
   },
   set(this: LazyFrame, v: T): void {
-    (this[ROWS] as unknown as Record<string, T>)[key] = v;
+    (FrameRowsOf.of(this) as unknown as Record<string, T>)[key] = v;
   },
   enumerable: true,
   configurable: true,
@@ -129,7 +149,7 @@ export function buildFrame(
   // Own enumerable properties in the order the frame's fields always had (the lazy ones as accessors): JSON,
   // spreads, deepEqual and Object.keys read them as the plain fields they stand for; a caller may still set them.
   const frame = { focal_entity: focal, claim_count: focal.claim_count } as LazyFrame;
-  Object.defineProperty(frame, ROWS, { value: rows });
+  new FrameRowsOf(frame, rows);
   Object.defineProperty(frame, 'direct_relationships', RELATIONSHIPS);
   frame.depth = depth;
   Object.defineProperty(frame, 'entities', ENTITIES);
