@@ -181,3 +181,21 @@ test('degrees kept across queries are told apart by direction and labels, zero-d
     }
   }
 });
+
+test('an OPTIONAL MATCH read by counts right after a fixed hop counts each relationship with its far end k', () => {
+  for (const seed of [47, 48]) {
+    const g = randomGraph(seed);
+    for (const q of [
+      'MATCH (a:A)-->(b)-->(c) WHERE a.c > 600 OPTIONAL MATCH (c)<--(o:B) RETURN count(*) AS n, count(o) AS o',
+      'MATCH (a:B) WHERE a.c > 600 MATCH (a)-[:R]-(b)-[x]-(c) OPTIONAL MATCH (c)-[y:S]->(o) RETURN count(c) AS n, count(y) AS y',
+      'MATCH (a:A)<--(b) WHERE a.c > 700 OPTIONAL MATCH (b)--(o:A) RETURN count(b) AS n, count(o) AS o',
+    ]) {
+      same(g, q, g);
+      same(g, q, rowByRow(g));
+      // One relationship pattern is a columnar aggregation; longer ones count their last hop.
+      const ops = operators(runCypher(g, `EXPLAIN ${q}`).plan!);
+      assert.ok(ops.includes('ExpandCount') || ops.includes('ColumnarExpandAggregate'), q);
+      assert.ok(!ops.includes('Aggregate'), q);
+    }
+  }
+});

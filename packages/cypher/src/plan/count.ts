@@ -26,20 +26,14 @@ export function* countExpansions(op: Extract<Op, { op: 'ExpandCount' }>, runner:
   const e = op.expand;
   if (e.op !== 'Expand' && e.op !== 'VarLengthExpand') throw new Error(`ExpandCount over ${e.op}`);
   if (op.ends) {
-    if (e.op !== 'VarLengthExpand') throw new Error('ExpandCount by ends over an Expand');
-    yield countByEnds(op, op.ends, e, runner, arg);
+    yield e.op === 'Expand' ? countHops(op, op.ends, e, runner, arg) : countByEnds(op, op.ends, e, runner, arg);
     return;
   }
   let total = 0;
   for (const row of runner.rows(op.input, arg)) {
     const from = lookup(row, e.from);
     if (!(from instanceof GraphNode)) continue;
-    const used = new Set<GraphRelationship>();
-    for (const v of e.distinctFrom) {
-      const b = lookup(row, v);
-      if (b instanceof GraphRelationship) used.add(b);
-      else if (Array.isArray(b)) for (const r of b) if (r instanceof GraphRelationship) used.add(r);
-    }
+    const used = usedRels(row, e.distinctFrom);
     const adj = used.size === 0 ? slotAdjacency(ctx, e.types, e.direction) : undefined;
     const slot = adj && slotIn(ctx, from);
     if (adj && slot !== undefined) {
@@ -57,6 +51,57 @@ export function* countExpansions(op: Extract<Op, { op: 'ExpandCount' }>, runner:
   const r: Row = {};
   for (const name of op.names) setOwn(r, name, BigInt(total));
   yield r;
+}
+
+/** The relationships bound earlier in the MATCH (one, or a list), which an expansion must not reuse. */
+function usedRels(row: Row, vars: string[]): Set<GraphRelationship> {
+  const used = new Set<GraphRelationship>();
+  for (const v of vars) {
+    const b = lookup(row, v);
+    if (b instanceof GraphRelationship) used.add(b);
+    else if (Array.isArray(b)) for (const r of b) if (r instanceof GraphRelationship) used.add(r);
+  }
+  return used;
+}
+
+/** ExpandCount's `ends` over one hop: each relationship is max(k, 1) rows, k the folded OPTIONAL MATCH's at its far end. */
+function countHops(
+  op: Extract<Op, { op: 'ExpandCount' }>,
+  ends: EndsCount,
+  e: Extract<Op, { op: 'Expand' }>,
+  runner: Runner,
+  arg: Row,
+): Row {
+  const ctx = runner.ctx;
+  const g = ctx.graph;
+  const tests = slotTests(ends, e.to, ctx);
+  const byRow = ends.hop && hopDegree(runner, ends.hop);
+  let rows = 0;
+  let matches = 0;
+  for (const row of runner.rows(op.input, arg)) {
+    const from = lookup(row, e.from);
+    if (!(from instanceof GraphNode)) continue;
+    const used = usedRels(row, e.distinctFrom);
+    for (const r of g.expand(from, e.direction, e.types)) {
+      ctx.budget.tick();
+      if (r.deleted || used.has(r)) continue;
+      const far = r.start === from ? r.end : r.start;
+      const slot = tests?.k && g.slotOf?.(far);
+      let d = 0;
+      if (slot !== undefined && slot < tests!.size) d = tests!.k!(slot);
+      else if (byRow) {
+        const at = { ...row };
+        setOwn(at, e.to, far);
+        d = byRow(at);
+      }
+      rows += d > 0 ? d : 1;
+      matches += d;
+    }
+  }
+  const out: Row = {};
+  for (const name of op.names) setOwn(out, name, BigInt(rows));
+  for (const name of ends.hopNames) setOwn(out, name, BigInt(matches));
+  return out;
 }
 
 /** The counts of ExpandCount's `ends`: the inner plan once per distinct end, weighed by the paths reaching it. */

@@ -15,16 +15,22 @@ import { columnFilter, isCountOf, readsOnlyItems } from './rewrite.js';
 // Operators whose rows depend on their input row alone (each input row → rows extending it).
 const ROW_WISE = new Set<Op['op']>(['Filter', 'ExpandExists', 'SemiApply', 'Expand', 'OptionalExpand', 'Optional']);
 
-/** Aggregate of counts only, over row-wise operators over a VarLengthExpand over slots → ExpandCount with ends. */
+/**
+ * Aggregate of counts only, over row-wise operators over a VarLengthExpand over slots, or with an OPTIONAL MATCH
+ * folded in right over an Expand → ExpandCount with ends.
+ */
 export function endsCount(op: Op, pass: (x: Op) => Op): Op | undefined {
   if (op.op !== 'Aggregate' || op.keys.length > 0 || !readsOnlyItems(op)) return undefined;
   const chain: Op[] = [];
   let e = op.input;
-  while (ROW_WISE.has(e.op) && 'input' in e) {
+  while (ROW_WISE.has(e.op) && 'input' in e && !(op.hop && chain.length === 0 && e.op === 'Expand')) {
     chain.push(e);
     e = e.input;
   }
-  if (e.op !== 'VarLengthExpand' || !e.slots || (chain.length === 0 && !op.hop)) return undefined;
+  // A fixed hop with an OPTIONAL MATCH folded above it: each relationship counted with its far end's k.
+  const hopOnly = e.op === 'Expand' && chain.length === 0 && op.hop && !e.into && !e.relBound && !e.adjacency;
+  const slotted = e.op === 'VarLengthExpand' && e.slots && (chain.length > 0 || op.hop);
+  if (!(hopOnly || slotted) || (e.op !== 'Expand' && e.op !== 'VarLengthExpand')) return undefined;
   const names: string[] = [];
   const hopNames: string[] = [];
   for (const it of op.items) {
