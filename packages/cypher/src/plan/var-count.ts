@@ -2,7 +2,8 @@
 // b.x > 8 RETURN count(*)`, a pattern predicate on b, an OPTIONAL MATCH from b read by count(o)): the paths'
 // rows differ only in their end node when the relationship list is unread, so the operators above run once per
 // distinct end and their rows are weighed by the number of paths reaching it (var-paths.ts EndCounts); when
-// each of them is a test on the end's node slot, no row is built at all (slotTests).
+// each of them is a test on the end's node slot, no row is built at all (slotTests). An OPTIONAL MATCH read by
+// counts right after a fixed hop is counted per relationship with its far end's k (count.ts countHops).
 import type { Column } from '../columns.js';
 import { type EvalContext, evaluate } from '../eval.js';
 import { ownValue } from '../values.js';
