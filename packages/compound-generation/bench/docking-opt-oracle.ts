@@ -13,6 +13,16 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { DockedPose, DockingPort } from '@evident/compound-generation';
 import { type DockingSession, prepareLigand, type Box, type DockingTools } from '@evident/docking';
 
+/**
+ * How each Vina run gets the receptor's grid: 'computed' (the standard call: Vina reads the receptor, computes
+ * the maps of the ligand's atom types and refines and scores its final poses against the receptor atoms) or
+ * 'maps' (the pocket's maps written once per session, DockingSession reuseMaps, and read by every run: search,
+ * final refinement and score on the grid). docs/docking-benchmark.md, "Cheaper calls", has what each costs and
+ * how their scores agree.
+ */
+export type GridMode = 'computed' | 'maps';
+export const GRID_MODES: readonly GridMode[] = ['computed', 'maps'];
+
 export interface OracleCounters {
   /** Ligands prepared now (the Open Babel 3D build), not read from the cache. */
   fresh_preparations: number;
@@ -29,6 +39,8 @@ type Entry =
       k: 'score';
       pocket: string;
       exhaustiveness: number;
+      /** How Vina got its grid (GridMode); absent in entries written before the option existed: 'computed'. */
+      grid?: GridMode;
       smiles: string;
       score: number | null;
       error?: string;
@@ -65,13 +77,23 @@ export class DockingCache {
   private readonly scores = new Map<string, Promise<number | null>>();
   counters = newCounters();
 
-  /** `file`: JSONL the cache is read from and appended to (undefined: this process only). */
+  /**
+   * `file`: JSONL the cache is read from and appended to (undefined: this process only); `ligandFile`: where
+   * prepared ligands go (default `file`): the PDBQTs are tens of times the size of the scores, and only the scores
+   * are needed to repeat a run.
+   */
   constructor(
     readonly tools: DockingTools,
     private readonly file: string | undefined,
     private readonly slot: ReturnType<typeof slots>,
+    readonly grid: GridMode = 'computed',
+    private readonly ligandFile: string | undefined = file,
   ) {
-    if (!file || !existsSync(file)) return;
+    for (const f of new Set([file, ligandFile])) if (f) this.load(f);
+  }
+
+  private load(file: string) {
+    if (!existsSync(file)) return;
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line.trim()) continue;
       let e: Entry;
@@ -81,7 +103,8 @@ export class DockingCache {
         continue; // a line cut short when a run was stopped
       }
       if (e.k === 'ligand') this.ligands.set(e.smiles, Promise.resolve(e.pdbqt));
-      else this.scores.set(scoreKey(e.pocket, e.exhaustiveness, e.smiles), Promise.resolve(e.score));
+      else
+        this.scores.set(scoreKey(e.pocket, e.exhaustiveness, e.grid ?? 'computed', e.smiles), Promise.resolve(e.score));
     }
   }
 
@@ -90,7 +113,8 @@ export class DockingCache {
   }
 
   private append(e: Entry) {
-    if (this.file) appendFileSync(this.file, `${JSON.stringify(e)}\n`);
+    const file = e.k === 'ligand' ? this.ligandFile : this.file;
+    if (file) appendFileSync(file, `${JSON.stringify(e)}\n`);
   }
 
   /** The prepared ligand PDBQT, or null when preparation failed (kept: the oracle stays a fixed function). */
@@ -118,7 +142,7 @@ export class DockingCache {
   }
 
   score(pocket: Pocket, smiles: string, exhaustiveness: number, signal?: AbortSignal): Promise<number | null> {
-    const key = scoreKey(pocket.name, exhaustiveness, smiles);
+    const key = scoreKey(pocket.name, exhaustiveness, this.grid, smiles);
     let p = this.scores.get(key);
     if (p) {
       this.counters.cached_scores++;
@@ -142,7 +166,16 @@ export class DockingCache {
           error = errorText(err);
         }
       }
-      this.append({ k: 'score', pocket: pocket.name, exhaustiveness, smiles, score, ...(error ? { error } : {}) });
+      const grid = this.grid;
+      this.append({
+        k: 'score',
+        pocket: pocket.name,
+        exhaustiveness,
+        grid,
+        smiles,
+        score,
+        ...(error ? { error } : {}),
+      });
       return score;
     });
     this.scores.set(key, p);
@@ -152,7 +185,8 @@ export class DockingCache {
 
 const errorText = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 300);
 
-const scoreKey = (pocket: string, exhaustiveness: number, smiles: string) => `${pocket}|${exhaustiveness}|${smiles}`;
+const scoreKey = (pocket: string, exhaustiveness: number, grid: GridMode, smiles: string) =>
+  `${pocket}|${exhaustiveness}|${grid}|${smiles}`;
 
 export interface Pocket {
   name: string;
@@ -176,7 +210,7 @@ export function cachedPort(cache: DockingCache, pocket: Pocket, defaultExhaustiv
       version: cache.tools.vina.version,
       exhaustiveness: defaultExhaustiveness,
       seed: 1,
-      preparation: 'Open Babel, pH 7.4',
+      preparation: `Open Babel, pH 7.4; Vina grid: ${cache.grid === 'maps' ? 'maps written once per pocket' : 'computed per run'}`,
     }),
   };
 }

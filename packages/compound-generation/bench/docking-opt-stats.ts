@@ -10,6 +10,8 @@ export interface DockingRun {
   budget: number;
   exhaustiveness: number;
   profile: string;
+  /** The oracle's GridMode (bench/docking-opt-oracle.ts); absent in runs made before it existed: 'computed'. */
+  grid?: string;
   calls_used: number;
   stop_reason: string;
   /** Every oracle call in order: [canonical SMILES, Vina score in kcal/mol or null when it could not be docked]. */
@@ -86,4 +88,48 @@ export function summarise(runs: DockingRun[], measure: Measure, strategies: stri
       }),
   );
   return { per_strategy: per, differences };
+}
+
+/** Average ranks (ties share the mean of their positions), 1-based. */
+function ranks(xs: number[]): number[] {
+  const order = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
+  const r = new Array<number>(xs.length);
+  for (let i = 0; i < order.length; ) {
+    let j = i;
+    while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
+    for (let k = i; k <= j; k++) r[order[k]![1]] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  return r;
+}
+
+/**
+ * How two oracles agree on the same molecules: Spearman's ρ (Pearson on ranks), mean Δ (b − a), its standard
+ * deviation (the part of the disagreement a constant offset does not explain, which is what reorders molecules),
+ * mean and max |Δ|.
+ */
+export function agreement(pairs: Array<[number, number]>) {
+  const n = pairs.length;
+  if (n < 2) return { n, spearman: null, mean_delta: null, sd_delta: null, mean_abs_delta: null, max_abs_delta: null };
+  const ra = ranks(pairs.map((p) => p[0]));
+  const rb = ranks(pairs.map((p) => p[1]));
+  const m = (n + 1) / 2;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    sab += (ra[i]! - m) * (rb[i]! - m);
+    saa += (ra[i]! - m) ** 2;
+    sbb += (rb[i]! - m) ** 2;
+  }
+  const d = pairs.map(([a, b]) => b - a);
+  const md = d.reduce((s, x) => s + x, 0) / n;
+  return {
+    n,
+    spearman: saa && sbb ? r3(sab / Math.sqrt(saa * sbb)) : null,
+    mean_delta: r3(md),
+    sd_delta: r3(Math.sqrt(d.reduce((s, x) => s + (x - md) ** 2, 0) / (n - 1))),
+    mean_abs_delta: r3(d.reduce((s, x) => s + Math.abs(x), 0) / n),
+    max_abs_delta: r3(Math.max(...d.map(Math.abs))),
+  };
 }

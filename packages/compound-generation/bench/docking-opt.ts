@@ -10,23 +10,17 @@
 // --strategies default,graph_ga,random_screen; --every (curve and AUC step) 10; --partial FILE: JSONL of
 // finished runs, read first (runs already there are not run again) and appended to, so runs accumulate across
 // sessions; --cache FILE (default FILE.cache.jsonl beside --partial): prepared ligands and scores (see
-// ./docking-opt-oracle.ts). Prints one JSON document; progress on stderr. Needs `vina` and `obabel`
+// ./docking-opt-oracle.ts); --ligand-cache FILE: the prepared ligands elsewhere (default: in --cache); --grid
+// computed|maps (BENCH_GRID, default computed): how Vina gets its grid (GridMode in ./docking-opt-oracle.ts). Prints one JSON document; progress on stderr. Needs `vina` and `obabel`
 // (apt-get install autodock-vina openbabel); reports them missing otherwise.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  analyseTarget,
-  loadRDKit,
-  optimize,
-  parseScoringProfile,
-  STRATEGIES,
-  validateRequest,
-  type StrategyName,
-} from '@evident/compound-generation';
-import { DockingSession, findDockingTools } from '@evident/docking';
-import { cachedPort, DockingCache, slots, TIMEOUT_MS, type Pocket } from './docking-opt-oracle.js';
+import { loadRDKit, optimize, parseScoringProfile, STRATEGIES, type StrategyName } from '@evident/compound-generation';
+import { findDockingTools } from '@evident/docking';
+import { cachedPort, DockingCache, GRID_MODES, slots, type GridMode, type Pocket } from './docking-opt-oracle.js';
+import { cpuSeconds, openPocket, TARGETS } from './docking-opt-pockets.js';
 import { admitsFor, FILTERS } from './docking-opt-filters.js';
 import { kcalFigures, summarise, type DockingRun } from './docking-opt-stats.js';
 
@@ -42,15 +36,10 @@ const { values } = parseArgs({
     every: { type: 'string', default: env.BENCH_EVERY ?? '10' },
     partial: { type: 'string', default: env.BENCH_PARTIAL },
     cache: { type: 'string', default: env.BENCH_CACHE },
+    'ligand-cache': { type: 'string', default: env.BENCH_LIGAND_CACHE },
+    grid: { type: 'string', default: env.BENCH_GRID ?? 'computed' },
   },
 });
-
-// The two pockets, UniProt numbering by each file's DBREF (as bench/target.ts): c-Src's ATP site (crystal ligand
-// AMP-PNP) and plasmepsin II's active site (crystal inhibitor RS367, HETNAM R36).
-const TARGETS: Record<string, { target_uniprot: string; residues: string[]; file: string }> = {
-  '2src': { target_uniprot: 'P12931', residues: ['K297', 'T340', 'M343'], file: '2src.pdb' },
-  '1lee': { target_uniprot: 'P46925', residues: ['D158', 'D338', 'Y201'], file: '1lee.pdb' },
-};
 
 const positiveInt = (name: string, v: string) => {
   const n = Number(v);
@@ -71,6 +60,8 @@ const every = positiveInt('every', values.every!);
 const strategies = values.strategies!.split(',') as StrategyName[];
 for (const s of strategies) if (!STRATEGIES.includes(s)) throw new Error(`--strategies: unknown strategy ${s}`);
 const PROFILE = 'profiles/docking/vina.toml';
+const grid = values.grid as GridMode;
+if (!GRID_MODES.includes(grid)) throw new Error(`--grid must be one of ${GRID_MODES.join(', ')} (got ${grid})`);
 
 const tools = await findDockingTools().catch((e: Error) => e);
 if (tools instanceof Error) {
@@ -80,48 +71,10 @@ if (tools instanceof Error) {
 
 const admits = admitsFor(await loadRDKit());
 
-const fixture = (f: string) =>
-  readFileSync(fileURLToPath(new URL(`../../protein-structure/test/fixtures/${f}`, import.meta.url)));
-
-async function openPocket(name: string): Promise<Pocket> {
-  const t = TARGETS[name]!;
-  const input = await validateRequest({
-    target_uniprot: t.target_uniprot,
-    binding_site: { residues: t.residues },
-    structure: fixture(t.file).toString('base64'),
-  });
-  const site = analyseTarget(
-    input.target.structure!,
-    { uniprot: input.target_uniprot, residues: input.residues, target: input.target },
-    { id: t.file, source: 'request' },
-  );
-  // The receptor is prepared once per pocket (Open Babel) and kept in the session's directory.
-  const session = await DockingSession.open({
-    receptor: { pdb: site.receptorPdb },
-    box: site.box,
-    exhaustiveness,
-    concurrency,
-    timeoutMs: TIMEOUT_MS,
-    tools: tools as Exclude<typeof tools, Error>,
-  });
-  return { name, session, box: site.box };
-}
-
-/** CPU seconds of this process plus its finished children (/proc/self/stat cutime + cstime, Linux). */
-function cpuSeconds(): number {
-  const own = process.cpuUsage();
-  let children = 0;
-  try {
-    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
-    children = (Number(f[13]) + Number(f[14])) / 100; // fields 16, 17 of proc(5), in USER_HZ (100)
-  } catch {
-    /* not Linux: own CPU only */
-  }
-  return (own.user + own.system) / 1e6 + children;
-}
-
-const runKey = (r: Pick<DockingRun, 'target' | 'seed' | 'strategy' | 'budget' | 'exhaustiveness' | 'profile'>) =>
-  `${r.target}|${r.seed}|${r.strategy}|${r.budget}|${r.exhaustiveness}|${r.profile}`;
+// A run's oracle settings are part of its key: runs (and cached scores) of another grid mode never mix.
+const runKey = (
+  r: Pick<DockingRun, 'target' | 'seed' | 'strategy' | 'budget' | 'exhaustiveness' | 'profile' | 'grid'>,
+) => `${r.target}|${r.seed}|${r.strategy}|${r.budget}|${r.exhaustiveness}|${r.profile}|${r.grid ?? 'computed'}`;
 const finished: DockingRun[] = [];
 if (values.partial && existsSync(values.partial)) {
   for (const line of readFileSync(values.partial, 'utf8').split('\n')) {
@@ -131,7 +84,7 @@ if (values.partial && existsSync(values.partial)) {
 const done = new Set(finished.map(runKey));
 
 const cacheFile = values.cache ?? (values.partial ? `${values.partial}.cache.jsonl` : undefined);
-const cache = new DockingCache(tools, cacheFile, slots(concurrency));
+const cache = new DockingCache(tools, cacheFile, slots(concurrency), grid, values['ligand-cache'] ?? cacheFile);
 const profileText = readFileSync(fileURLToPath(new URL(`../${PROFILE}`, import.meta.url)), 'utf8');
 const started = performance.now();
 const loadBefore = loadavg();
@@ -141,7 +94,11 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000;
 async function runOne(target: string, seed: number, strategy: StrategyName): Promise<DockingRun> {
   let pocket = pockets.get(target);
   if (!pocket) {
-    pocket = await openPocket(target);
+    pocket = await openPocket(target, tools as Exclude<typeof tools, Error>, {
+      exhaustiveness,
+      concurrency,
+      reuseMaps: grid === 'maps',
+    });
     pockets.set(target, pocket);
   }
   const profile = await parseScoringProfile(profileText, {
@@ -165,6 +122,7 @@ async function runOne(target: string, seed: number, strategy: StrategyName): Pro
       budget,
       exhaustiveness,
       profile: PROFILE,
+      grid,
       calls_used: r.calls_used,
       stop_reason: r.stop_reason,
       calls,
@@ -192,7 +150,7 @@ try {
   for (const seed of seeds) {
     for (const target of targets) {
       for (const strategy of strategies) {
-        const key = { target, seed, strategy, budget, exhaustiveness, profile: PROFILE };
+        const key = { target, seed, strategy, budget, exhaustiveness, profile: PROFILE, grid };
         if (done.has(runKey(key))) continue;
         const run = await runOne(target, seed, strategy);
         finished.push(run);
@@ -210,7 +168,11 @@ try {
 }
 
 const mine = finished.filter(
-  (r) => r.budget === budget && r.exhaustiveness === exhaustiveness && r.profile === PROFILE,
+  (r) =>
+    r.budget === budget &&
+    r.exhaustiveness === exhaustiveness &&
+    r.profile === PROFILE &&
+    (r.grid ?? 'computed') === grid,
 );
 const perTarget = Object.fromEntries(
   targets.map((t) => {
@@ -241,6 +203,7 @@ console.log(
       seeds,
       budget,
       exhaustiveness,
+      grid,
       concurrency,
       every,
       strategies,
