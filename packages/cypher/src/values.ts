@@ -26,18 +26,13 @@ export interface CypherMap {
 export type Properties = Record<string, Value>;
 
 /**
- * A node of a graph. A graph implementation owns these objects; the engine only reads them. A graph may leave
- * `properties` out and override `loadProperties`: the bag is then built when first read, so a node only
- * passed along, counted or tested for labels costs no property bag.
+ * What nodes and relationships share: a property bag that a graph may leave out and build in `loadProperties`
+ * when first read, so an element only passed along, counted or tested for labels costs no bag.
  */
-export class GraphNode {
+abstract class PropertyHolder {
   deleted = false;
   #properties: Properties | undefined;
-  constructor(
-    readonly id: number,
-    public labels: string[],
-    properties?: Properties,
-  ) {
+  constructor(properties?: Properties) {
     this.#properties = properties;
   }
   get properties(): Properties {
@@ -56,10 +51,19 @@ export class GraphNode {
   }
 }
 
+/** A node of a graph. A graph implementation owns these objects; the engine only reads them. */
+export class GraphNode extends PropertyHolder {
+  constructor(
+    readonly id: number,
+    public labels: string[],
+    properties?: Properties,
+  ) {
+    super(properties);
+  }
+}
+
 /** A relationship from `start` to `end`; `properties` as GraphNode's (built when first read if left out). */
-export class GraphRelationship {
-  deleted = false;
-  #properties: Properties | undefined;
+export class GraphRelationship extends PropertyHolder {
   constructor(
     readonly id: number,
     readonly type: string,
@@ -67,21 +71,7 @@ export class GraphRelationship {
     readonly end: GraphNode,
     properties?: Properties,
   ) {
-    this.#properties = properties;
-  }
-  get properties(): Properties {
-    this.#properties ??= this.loadProperties();
-    return this.#properties;
-  }
-  set properties(p: Properties) {
-    this.#properties = p;
-  }
-  protected loadProperties(): Properties {
-    return {};
-  }
-  /** The property `key`, undefined when absent (a graph may answer one key without building the bag). */
-  property(key: string): Value | undefined {
-    return ownValue(this.properties, key);
+    super(properties);
   }
 }
 
