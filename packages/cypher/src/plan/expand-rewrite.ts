@@ -198,14 +198,26 @@ function readRels(op: Op, out: Set<string>): Set<string> {
  * is read by nothing (no expression, uniqueness check, path, projection or result names it). Conservative: a
  * property key or literal spelled like it counts as a read.
  */
-function namesRead(op: unknown, out: Set<string>): Set<string> {
+function namesRead(op: unknown, out: Set<string>, skip?: ReadonlySet<object>): Set<string> {
   if (typeof op === 'string') out.add(op);
-  else if (Array.isArray(op)) for (const x of op) namesRead(x, out);
-  else if (op !== null && typeof op === 'object') {
+  else if (Array.isArray(op)) for (const x of op) namesRead(x, out, skip);
+  else if (op !== null && typeof op === 'object' && !skip?.has(op)) {
     const expand = (op as { op?: unknown }).op === 'Expand';
-    for (const [k, v] of Object.entries(op)) if (!(expand && k === 'rel')) namesRead(v, out);
+    for (const [k, v] of Object.entries(op)) if (!(expand && k === 'rel')) namesRead(v, out, skip);
   }
   return out;
+}
+
+type RelFilter = { filter: ColumnFilter; expr: Expr };
+
+/** A Filter's conjuncts that compare a property of the relationship of the Expand right below with a known value. */
+function relConjuncts(o: Op): { pred: Predicate; rf: RelFilter }[] {
+  if (o.op !== 'Filter' || o.input.op !== 'Expand' || o.input.rel.startsWith(' ')) return [];
+  const rel = o.input.rel;
+  return o.predicates.flatMap((pred) => {
+    const filter = pred.kind === 'expr' ? columnFilter(pred.expr, rel) : undefined;
+    return filter && pred.kind === 'expr' ? [{ pred, rf: { filter, expr: pred.expr } }] : [];
+  });
 }
 
 /**
@@ -215,10 +227,18 @@ function namesRead(op: unknown, out: Set<string>): Set<string> {
  */
 export function adjacencyExpand(plan: Op): Op {
   const read = readRels(plan, new Set());
+  // Comparisons of a named relationship's properties right above its Expand are tested on its columns: they
+  // are not reads that keep it from going by adjacency.
+  const relTests = new Set<object>();
+  const collect = (op: Op) => {
+    for (const { pred } of relConjuncts(op)) relTests.add(pred);
+    inputsOf(op).forEach(collect);
+  };
+  collect(plan);
   // Walked only when a named relationship could go by adjacency.
   let names: Set<string> | undefined;
   const isRead = (v: string) => {
-    names ??= namesRead(plan, new Set());
+    names ??= namesRead(plan, new Set(), relTests);
     return names.has(v);
   };
   const unread = (e: Extract<Op, { op: 'Expand' | 'VarLengthExpand' }>) =>
@@ -227,6 +247,15 @@ export function adjacencyExpand(plan: Op): Op {
   const eligible = (e: Op): e is ExpandOp =>
     e.op === 'Expand' && (unread(e) || (unread({ ...e, rel: ' ' }) && !isRead(e.rel))) && !e.adjacency;
   const visit = (op: Op): Op => {
+    // Before the Expand below is visited: it goes by adjacency only with these tests.
+    const rfs = relConjuncts(op);
+    if (op.op === 'Filter' && rfs.length > 0 && op.input.op === 'Expand' && eligible(op.input)) {
+      const relFilters = rfs.map((x) => x.rf);
+      const rest = op.predicates.filter((p) => !rfs.some((x) => x.pred === p));
+      const e = op.input;
+      const merged: Op = { ...e, input: visit(e.input), adjacency: { toLabels: [], relFilters }, est: op.est };
+      return rest.length === 0 ? merged : visit({ ...op, predicates: rest, input: merged });
+    }
     const o = mapInputs(op, visit);
     if (o.op === 'Filter' && o.input.op === 'Expand' && o.input.adjacency) {
       const e = o.input;
@@ -234,7 +263,7 @@ export function adjacencyExpand(plan: Op): Op {
       if (labels.length === 0) return o;
       const rest = o.predicates.filter((p) => !labels.includes(p));
       const toLabels = [...e.adjacency!.toLabels, ...labels.flatMap((p) => (p.kind === 'labels' ? p.labels : []))];
-      const merged: Op = { ...e, adjacency: { toLabels }, est: o.est };
+      const merged: Op = { ...e, adjacency: { ...e.adjacency!, toLabels }, est: o.est };
       return rest.length === 0 ? merged : { ...o, input: merged };
     }
     if (o.op === 'VarLengthExpand' && unread(o) && !o.relProps) return { ...o, slots: true };

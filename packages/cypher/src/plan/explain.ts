@@ -72,7 +72,8 @@ function details(op: Op): string {
       const hop = `${op.into ? 'Into ' : ''}${bound}(${v(op.from)})${l}[${v(op.rel)}${types}${range}]${r}(${v(op.to)})`;
       if (op.op !== 'Expand' || !op.adjacency) return hop;
       const labels = op.adjacency.toLabels;
-      return `${hop} by adjacency${labels.length > 0 ? ` to :${labels.join(':')}` : ''}`;
+      const tests = (op.adjacency.relFilters ?? []).map((f) => expr(f.expr)).join(' AND ');
+      return `${hop} by adjacency${labels.length > 0 ? ` to :${labels.join(':')}` : ''}${tests ? ` WHERE ${tests}` : ''}`;
     }
     case 'RelationshipScan': {
       const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
@@ -96,7 +97,7 @@ function details(op: Op): string {
     case 'Sort':
       return `${op.order.map((o) => `${expr(o.expr)}${o.descending ? ' DESC' : ''}`).join(', ')}`;
     case 'Top':
-      return `${op.order.map((o) => `${expr(o.expr)}${o.descending ? ' DESC' : ''}`).join(', ')} LIMIT ${expr(op.limit)}${op.skip ? ` SKIP ${expr(op.skip)}` : ''}`;
+      return `${op.order.map((o) => `${expr(o.expr)}${o.descending ? ' DESC' : ''}`).join(', ')} LIMIT ${expr(op.limit)}${op.skip ? ` SKIP ${expr(op.skip)}` : ''}${op.ties ? ' WITH TIES' : ''}`;
     case 'Skip':
     case 'Limit':
       return expr(op.count);

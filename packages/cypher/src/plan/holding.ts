@@ -13,6 +13,7 @@ import type { Op } from './operators.js';
 import { hopDegree } from './optional-expand.js';
 import { isHopCount } from './optional-hop.js';
 import type { Runner } from './physical.js';
+import { topWithTies } from './top-ties.js';
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
 
@@ -93,10 +94,10 @@ export function union(r: Runner, op: OpOf<'Union'>, arg: Row): Iterable<Row> {
 }
 
 /** A row with its ORDER BY keys, its place in the input and what holding it costs. */
-type Keyed = { r: Row; keys: Value[]; seq: number; bytes: number };
+export type Keyed = { r: Row; keys: Value[]; seq: number; bytes: number };
 
 /** The order of ORDER BY over keyed rows, ties in input order (so both Sort and Top are stable). */
-function keyOrder(order: SortItem[], ctx: EvalContext): (a: Keyed, b: Keyed) => number {
+export function keyOrder(order: SortItem[], ctx: EvalContext): (a: Keyed, b: Keyed) => number {
   return (a, b) => {
     ctx.budget.tick();
     for (let i = 0; i < order.length; i++) {
@@ -107,11 +108,11 @@ function keyOrder(order: SortItem[], ctx: EvalContext): (a: Keyed, b: Keyed) => 
   };
 }
 
-function keyed(row: Row, order: SortItem[], ctx: EvalContext, seq: number): Keyed {
+export function keyed(row: Row, order: SortItem[], ctx: EvalContext, seq: number): Keyed {
   return { r: row, keys: order.map((o) => evaluate(o.expr, row, ctx)), seq, bytes: 0 };
 }
 
-function weigh(k: Keyed): number {
+export function weigh(k: Keyed): number {
   k.bytes = rowBytes(k.r);
   for (const v of k.keys) k.bytes += measure(v).bytes;
   return k.bytes;
@@ -146,6 +147,7 @@ export function* sort(r: Runner, op: OpOf<'Sort'>, arg: Row): Generator<Row> {
  * the root is dropped at once, without being measured or held. Ties keep their input order, as a stable sort.
  */
 export function* top(r: Runner, op: OpOf<'Top'>, arg: Row): Generator<Row> {
+  if (op.ties) return yield* topWithTies(r, op, arg);
   const ctx = r.ctx;
   const skip = op.skip ? count(op.skip, 'SKIP', ctx) : 0;
   const limit = count(op.limit, 'LIMIT', ctx);

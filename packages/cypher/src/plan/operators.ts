@@ -145,8 +145,10 @@ export type Op = Base &
         /**
          * `rel` is anonymous and nothing reads it: the far ends come from the graph's adjacency
          * (GraphReader.adjacent, nodeAt), tested for `toLabels` on their slots before a node is built.
+         * `relFilters`: the relationship is named but read only by these comparisons of its properties with
+         * known values (a WHERE conjunct each, `expr` the conjunct), tested on its relationship columns' slots.
          */
-        adjacency?: { toLabels: string[] };
+        adjacency?: { toLabels: string[]; relFilters?: { filter: ColumnFilter; expr: Expr }[] };
       })
     | (ExpandFields & {
         op: 'VarLengthExpand';
@@ -201,7 +203,11 @@ export type Op = Base &
       }
     | { op: 'Distinct'; input: Op; columns: string[] }
     | { op: 'Sort'; input: Op; order: SortItem[]; bounded: boolean }
-    | { op: 'Top'; input: Op; order: SortItem[]; skip: Expr | null; limit: Expr }
+    /**
+     * `ties`: below an OPTIONAL MATCH whose rows keep the order's keys (top-ties.ts): the SKIP + LIMIT best rows
+     * and every row tied with the last of them, in input order.
+     */
+    | { op: 'Top'; input: Op; order: SortItem[]; skip: Expr | null; limit: Expr; ties?: boolean }
     | { op: 'Skip'; input: Op; count: Expr }
     | { op: 'Limit'; input: Op; count: Expr }
     /** Each input row with the rows of `inner` run on it, or with `nullable` set to null when there are none. */

@@ -15,6 +15,7 @@ import { adjacentRows, existsRow } from './exists.js';
 import { aggregate, distinct, sort, top, union } from './holding.js';
 import { nulledRow, optionalExpandRows } from './optional-expand.js';
 import type { NodeCheck, Op } from './operators.js';
+import { relFilterRows, relFiltersHold } from './rel-filter-adjacency.js';
 import { slotRows } from './var-paths.js';
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
@@ -100,7 +101,9 @@ export class Runner {
         return this.each(
           op.input,
           arg,
-          (row) => (op.adjacency && adjacentRows(this, op, row)) || this.expandRow(op, row),
+          (row) =>
+            (op.adjacency && (op.adjacency.relFilters ? relFilterRows(this, op, row) : adjacentRows(this, op, row))) ||
+            this.expandRow(op, row),
         );
       case 'VarLengthExpand':
         return this.each(
@@ -223,6 +226,7 @@ export class Runner {
       const other = r.start === from ? r.end : r.start;
       if (op.into && other !== target) continue;
       if (op.adjacency && !op.adjacency.toLabels.every((l) => other.labels.includes(l))) continue;
+      if (op.adjacency?.relFilters && !relFiltersHold(op, row, r, this.ctx)) continue;
       const out = with1(row, op.rel, r);
       if (!op.into) setOwn(out, op.to, other);
       yield out;

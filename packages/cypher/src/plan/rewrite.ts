@@ -31,12 +31,13 @@ import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { adjacencyExpand, columnarExpand, expandExists } from './expand-rewrite.js';
 import { mapExpr, varsOf } from './exprs.js';
 import { optionalPass } from './optional-expand.js';
+import { topThroughOptional } from './top-ties.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
 
 export function rewrite(op: Op): Op {
   // Twice: a rule can open the way for one below it (a projection narrowed for a sort can then read columns).
-  const out = relScanLabels(optionalPass(adjacencyExpand(bottomUp(bottomUp(op)))));
+  const out = topThroughOptional(relScanLabels(optionalPass(adjacencyExpand(bottomUp(bottomUp(op))))));
   return out.op === 'ProduceResults' ? { ...out, input: markBounded(out.input) } : out;
 }
 
