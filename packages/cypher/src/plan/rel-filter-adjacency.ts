@@ -13,10 +13,10 @@ import { type SlotAdjacency, slotAdjacency, slotIn } from './var-paths.js';
 
 type ExpandOp = Extract<Op, { op: 'Expand' }>;
 
-/** Per runner and Expand: the adjacency and the relationship slots passing every test (null: fall back). */
-const prepared = new WeakMap<Runner, Map<ExpandOp, { adj: SlotAdjacency; pass: Uint8Array } | null>>();
+/** Per runner and Expand: the adjacency and the test of a relationship slot (null: fall back). */
+const prepared = new WeakMap<Runner, Map<ExpandOp, { adj: SlotAdjacency; pass: (slot: number) => boolean } | null>>();
 
-function prepare(runner: Runner, op: ExpandOp): { adj: SlotAdjacency; pass: Uint8Array } | null {
+function prepare(runner: Runner, op: ExpandOp): { adj: SlotAdjacency; pass: (slot: number) => boolean } | null {
   let byOp = prepared.get(runner);
   if (!byOp) {
     byOp = new Map();
@@ -30,7 +30,7 @@ function prepare(runner: Runner, op: ExpandOp): { adj: SlotAdjacency; pass: Uint
   return p;
 }
 
-function build(ctx: EvalContext, op: ExpandOp): { adj: SlotAdjacency; pass: Uint8Array } | null {
+function build(ctx: EvalContext, op: ExpandOp): { adj: SlotAdjacency; pass: (slot: number) => boolean } | null {
   const filters = op.adjacency?.relFilters ?? [];
   const adj = slotAdjacency(ctx, op.types, op.direction);
   const cols = ctx.graph.scanRelationshipColumns?.(
@@ -38,14 +38,16 @@ function build(ctx: EvalContext, op: ExpandOp): { adj: SlotAdjacency; pass: Uint
     filters.map((f) => f.filter.key),
   );
   if (!adj || !cols) return null;
-  const pass = new Uint8Array(cols.size).fill(1);
+  const tests: ((slot: number) => boolean)[] = [];
   for (const { filter } of filters) {
     const c = cols.columns[filter.key];
     // The value is a literal or a parameter: known before any row.
     const test = c && columnTest(c, filter.op, evaluate(filter.value, {}, ctx), ctx);
     if (!test) return null;
-    for (let s = 0; s < cols.size; s++) if (pass[s] === 1 && !test(s)) pass[s] = 0;
+    tests.push(test);
   }
+  // Tested as the relationships are reached: an anchor of a few nodes reads a few slots of the column.
+  const pass = tests.length === 1 ? tests[0]! : (s: number) => tests.every((t) => t(s));
   return { adj, pass };
 }
 
@@ -64,7 +66,7 @@ export function relFilterRows(runner: Runner, op: ExpandOp, row: Row): Row[] | u
   if (at + 1 >= adj.offsets.length) return out;
   for (let i = adj.offsets[at]!; i < adj.offsets[at + 1]!; i++) {
     runner.ctx.budget.tick();
-    if (pass[adj.rel[i]!] !== 1) continue;
+    if (!pass(adj.rel[i]!)) continue;
     const far = adj.far[i]!;
     if (m && m[far] !== 1) continue;
     const n = g.nodeAt(far);
