@@ -165,7 +165,7 @@ export function applyRetract(
 ): { retracted: number[]; degraded: number[] } {
   if (ts > g.lastTs) g.lastTs = ts;
   const C = g.claims;
-  const src = C.sourceIndex.get(e.source_id);
+  const src = C.sourceOf(e.source_id);
   const retracted: number[] = [];
   const degraded: number[] = [];
   if (src !== undefined) {

@@ -20,6 +20,44 @@ export interface RawOverride {
   source_type: string;
 }
 
+/**
+ * The sources by id, as a read-only map over the ingest's source table (string-table.ts) and the ids in order:
+ * a source is interned into the table alone. A Map kept beside it cost an ingest a second hash and a Map insert
+ * per new source, 13% of the apply at 100,000 claims (50,000 sources).
+ */
+export class SourceIdMap implements ReadonlyMap<string, number> {
+  constructor(private readonly columns: ClaimColumns) {}
+
+  get size(): number {
+    return this.columns.sourceIds.length;
+  }
+  get(sourceId: string): number | undefined {
+    return this.columns.sourceOf(sourceId);
+  }
+  has(sourceId: string): boolean {
+    return this.columns.sourceOf(sourceId) !== undefined;
+  }
+  forEach(fn: (src: number, sourceId: string, map: ReadonlyMap<string, number>) => void, thisArg?: unknown): void {
+    const ids = this.columns.sourceIds;
+    for (let src = 0; src < ids.length; src++) fn.call(thisArg, src, ids[src]!, this);
+  }
+  *entries(): MapIterator<[string, number]> {
+    const ids = this.columns.sourceIds;
+    for (let src = 0; src < ids.length; src++) yield [ids[src]!, src];
+  }
+  *keys(): MapIterator<string> {
+    const ids = this.columns.sourceIds;
+    for (let src = 0; src < ids.length; src++) yield ids[src]!;
+  }
+  *values(): MapIterator<number> {
+    const n = this.columns.sourceIds.length;
+    for (let src = 0; src < n; src++) yield src;
+  }
+  [Symbol.iterator](): MapIterator<[string, number]> {
+    return this.entries();
+  }
+}
+
 export class ClaimColumns {
   readonly ids = new ClaimIds();
   readonly fact = new I32Column();
@@ -42,8 +80,8 @@ export class ClaimColumns {
   indexMap: Map<string, number> | undefined;
 
   // ---- sources ----
-  readonly sourceIndex = new Map<string, number>();
-  /** The same as sourceIndex, for the ingest path's lookups (see string-table.ts). */
+  /** Source id -> source, read-only (interned through the source table). */
+  readonly sourceIndex: ReadonlyMap<string, number> = new SourceIdMap(this);
   private readonly sourceTable = new StringTable();
   readonly sourceIds: string[] = [];
   private lastSourceId = '';
@@ -95,7 +133,6 @@ export class ClaimColumns {
   /** Interns a new source whose first claim is c. */
   addSource(sourceId: string, c: number): number {
     const src = this.sourceIds.length;
-    this.sourceIndex.set(sourceId, src);
     this.sourceTable.set(sourceId, src);
     this.sourceIds.push(sourceId);
     if (this.sourceListsBuilt) {
@@ -110,7 +147,6 @@ export class ClaimColumns {
     if (this.sourceIds.length !== 0) throw new Error('sources: not empty');
     this.sourceTable.reserve(ids.length);
     for (let src = 0; src < ids.length; src++) {
-      this.sourceIndex.set(ids[src]!, src);
       this.sourceTable.set(ids[src]!, src);
       this.sourceIds.push(ids[src]!);
     }

@@ -12,7 +12,8 @@ import { StringTable } from './string-table.js';
 const ENTITY_KEY_LIMIT = 2 ** 30;
 
 export class Entities {
-  readonly index = new Map<string, number>();
+  /** Entity id -> entity, made on first read and kept up to date from then on (see `index`). */
+  private idIndex: Map<string, number> | undefined;
   /** type -> canonical name -> entity. Looked up with the normaliser's cached strings, whose hashes V8 keeps. */
   private readonly byType = new Map<string, Map<string, number>>();
   private lastType = '';
@@ -34,8 +35,8 @@ export class Entities {
   readonly aliases = new Map<number, Set<string>>();
   /** Types other than its own that an entity was stated with (types unified with its own; see unifyTypes). */
   readonly otherTypes = new Map<number, string[]>();
-  /** Normalised canonical name -> entities with that name (any type). */
-  readonly nameIndex = new Map<string, number[]>();
+  /** Normalised canonical name -> entities with that name (any type); made on first read (see `nameIndex`). */
+  private nameLists: Map<string, number[]> | undefined;
   // Scratch marks for graph expansions (queries run synchronously, one at a time): entity -> epoch last visited.
   private marks = new Uint32Array(0);
   private markEpoch = 0;
@@ -44,6 +45,31 @@ export class Entities {
 
   get count(): number {
     return this.ids.length;
+  }
+
+  // The two read-side maps are made from the columns when first read, then kept up to date by intern: the
+  // apply itself never reads them, and keeping them from the first claim cost an ingest two Map inserts and an
+  // array per new entity (an id string hashed, a name list made) that a base being fed may never be asked for.
+  // The same entities in the same order give the same maps either way (a later equal key replaces, as before).
+
+  /** Entity id -> entity. */
+  get index(): Map<string, number> {
+    if (this.idIndex) return this.idIndex;
+    const m = new Map<string, number>();
+    const ids = this.ids;
+    for (let e = 0; e < ids.length; e++) m.set(ids[e]!, e);
+    this.idIndex = m;
+    return m;
+  }
+
+  /** Normalised canonical name -> entities with that name (any type), in entity order. */
+  get nameIndex(): Map<string, number[]> {
+    if (this.nameLists) return this.nameLists;
+    const m = new Map<string, number[]>();
+    const norm = this.norm;
+    for (let e = 0; e < norm.length; e++) addToList(m, norm[e]!, e);
+    this.nameLists = m;
+    return m;
   }
 
   /** Entity index for a normalised (type, canonical name), or undefined. */
@@ -77,7 +103,7 @@ export class Entities {
   }
 
   private rememberRaw(type: string, raw: string, e: number): void {
-    let m = this.rawNames.get(type);
+    let m = (type === this.lastRawType && this.lastRawMap) || this.rawNames.get(type);
     if (!m) {
       m = new StringTable();
       this.rawNames.set(type, m);
@@ -149,7 +175,7 @@ export class Entities {
     }
     e = this.ids.length;
     const id = entityId(type, norm);
-    this.index.set(id, e);
+    this.idIndex?.set(id, e);
     let byType = this.byType.get(type);
     if (!byType) {
       byType = new Map();
@@ -167,9 +193,7 @@ export class Entities {
     this.firstFact.push(-1);
     this.lastSlot.push(-1);
     this.active.push(0);
-    const byName = this.nameIndex.get(norm);
-    if (byName) byName.push(e);
-    else this.nameIndex.set(norm, [e]);
+    if (this.nameLists) addToList(this.nameLists, norm, e);
     return e;
   }
 
@@ -204,4 +228,10 @@ export class Entities {
     }
     return this.markEpoch;
   }
+}
+
+function addToList(m: Map<string, number[]>, key: string, e: number): void {
+  const list = m.get(key);
+  if (list) list.push(e);
+  else m.set(key, [e]);
 }

@@ -10,6 +10,13 @@ export class FactTable {
   private slots = new Int32Array(2 << 16);
   private mask = (1 << 16) - 1;
   private count = 0;
+  // The last (s, p, o) get() missed, its hash and the empty slot where it would go: the apply looks a fact up,
+  // then adds it, and the add then neither hashes nor probes again unless the table grew or changed.
+  private missS = -1;
+  private missP = -1;
+  private missO = -1;
+  private missHash = 0;
+  private missSlot = -1;
 
   constructor(
     private readonly factS: I32Column,
@@ -30,7 +37,14 @@ export class FactTable {
     const h = FactTable.hash(s, p, o);
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const v = slots[2 * i]!;
-      if (v === 0) return undefined;
+      if (v === 0) {
+        this.missS = s;
+        this.missP = p;
+        this.missO = o;
+        this.missHash = h;
+        this.missSlot = i;
+        return undefined;
+      }
       if (slots[2 * i + 1] === h) {
         const f = v - 1;
         if (this.factS.a[f] === s && this.factO.a[f] === o && this.factP.a[f] === p) return f;
@@ -40,9 +54,21 @@ export class FactTable {
 
   /** Adds fact `f` (whose columns are already filled); the caller has checked it is absent. */
   add(f: number): void {
+    const s = this.factS.a[f]!;
+    const p = this.factP.a[f]!;
+    const o = this.factO.a[f]!;
+    const slot = this.missSlot;
+    this.missSlot = -1;
+    if (slot >= 0 && s === this.missS && p === this.missP && o === this.missO) {
+      if ((this.count + 1) * 2 <= this.mask + 1) {
+        this.slots[2 * slot] = f + 1;
+        this.slots[2 * slot + 1] = this.missHash;
+        this.count++;
+        return;
+      }
+    }
     if ((this.count + 1) * 2 > this.mask + 1) this.grow();
-    const h = FactTable.hash(this.factS.a[f]!, this.factP.a[f]!, this.factO.a[f]!);
-    this.place(this.slots, this.mask, f + 1, h);
+    this.place(this.slots, this.mask, f + 1, FactTable.hash(s, p, o));
     this.count++;
   }
 
@@ -59,6 +85,7 @@ export class FactTable {
     this.slots = slots;
     this.mask = size - 1;
     this.count = count;
+    this.missSlot = -1;
   }
 
   private place(slots: Int32Array, mask: number, v: number, h: number): void {

@@ -36,15 +36,10 @@ function loadEntities(g: GraphState, file: SectionFile, n: number): void {
   for (let e = 0; e < n; e++) {
     const t = x.types[type[e]!]!;
     const norm = x.norm[e]!;
-    const id = entityId(t, norm);
-    E.index.set(id, e);
-    E.ids.push(id);
+    E.ids.push(entityId(t, norm));
     E.type.push(t);
     E.norm.push(norm);
     E.name.push(x.name[e]!);
-    const byName = E.nameIndex.get(norm);
-    if (byName) byName.push(e);
-    else E.nameIndex.set(norm, [e]);
   }
   take(E.firstFact, file.i32('ent.first_fact'), n, 'entity first facts');
   take(E.lastSlot, file.i32('ent.last_slot'), n, 'entity last slots');

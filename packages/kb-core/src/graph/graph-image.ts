@@ -2,8 +2,8 @@
 // log (issue 41, point 3; facade/graph-snapshot.ts decides when). Columns go as they are (typed arrays); strings as
 // JSON arrays of strings (entity names, sources, predicates); what is sparse and irregular (raw spellings,
 // provenance, payloads, dependants, aliases, retractions, inquiries, the registry's entries) as JSON. Lookup tables
-// that are a pass over the columns to make (entity and source maps, the name index) are made again at load
-// (graph-image-load.ts), the fact table is loaded as it is; caches (raw spellings, content ids, claim-id map, source
+// that are a pass over the columns to make (the source table, entities by type) are made again at load
+// (graph-image-load.ts; the entity-id and name maps when first read), the fact table is loaded as it is; caches (raw spellings, content ids, claim-id map, source
 // lists, adjacency rows) start empty, as they do after a replay. Bump FORMAT when a section changes: an older file is then ignored.
 import type { Section } from '../store/section-file.js';
 import type { RawOverride } from './claim-columns.js';

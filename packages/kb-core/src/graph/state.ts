@@ -238,7 +238,7 @@ export class GraphState implements ReadSnapshot {
   }
 
   // ---- sources, facts ------------------------------------------------------------------------------
-  get sourceIndex(): Map<string, number> {
+  get sourceIndex(): ReadonlyMap<string, number> {
     return this.claims.sourceIndex;
   }
   get sourceIds(): string[] {

@@ -18,6 +18,11 @@ export class StringTable {
   private n = 0;
   private tails = new Uint16Array(1024);
   private used = 0;
+  // The last key get() missed, its hash and the empty slot where it would go, while no key was added since: the
+  // ingest looks a new name up, then adds it, and the add then neither hashes nor probes again.
+  private missKey = '';
+  private missHash = 0;
+  private missAt = -1;
 
   get size(): number {
     return this.n;
@@ -62,18 +67,31 @@ export class StringTable {
 
   /** The value stored for `s`, or -1. */
   get(s: string): number {
-    const at = this.find(s, StringTable.hash(s));
-    return at < 0 ? -1 : this.slots[at + 2]!;
+    const h = StringTable.hash(s);
+    const at = this.find(s, h);
+    if (at >= 0) return this.slots[at + 2]!;
+    this.missKey = s;
+    this.missHash = h;
+    this.missAt = -1 - at;
+    return -1;
   }
 
   /** Stores `value` (≥ 0) for `s`, replacing any earlier value. */
   set(s: string, value: number): void {
-    const h = StringTable.hash(s);
-    let at = this.find(s, h);
-    if (at >= 0) {
-      this.slots[at + 2] = value;
-      return;
+    let h: number;
+    let at: number;
+    if (this.missAt >= 0 && s === this.missKey) {
+      h = this.missHash;
+      at = -1 - this.missAt;
+    } else {
+      h = StringTable.hash(s);
+      at = this.find(s, h);
+      if (at >= 0) {
+        this.slots[at + 2] = value;
+        return;
+      }
     }
+    this.missAt = -1;
     if ((this.n + 1) * 2 > this.mask + 1) {
       this.grow();
       at = this.find(s, h);
@@ -109,6 +127,7 @@ export class StringTable {
   }
 
   private grow(): void {
+    this.missAt = -1;
     const old = this.slots;
     const size = (this.mask + 1) * 2;
     const slots = new Int32Array(size * STRIDE);
