@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivate, makePrivateDir, writePrivateFile } from '../store/private-files.js';
+import { sideFile } from '../store/side-files.js';
 import type { EmbeddingQueue } from './queue.js';
 import { textHash } from '../store/shared-vectors.js';
 
@@ -30,7 +31,7 @@ interface Meta {
 }
 
 export function vectorsDir(base: string): string {
-  return `${base}.vectors`;
+  return sideFile(base, '.vectors');
 }
 
 /** Where the previous save waits while a new one is renamed into place (see saveVectors). */

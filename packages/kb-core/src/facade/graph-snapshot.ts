@@ -9,13 +9,14 @@ import { graphImage } from '../graph/graph-image.js';
 import { loadGraphImage } from '../graph/graph-image-load.js';
 import type { GraphState } from '../graph/state.js';
 import { readSectionFile, writeSectionFile } from '../store/section-file.js';
+import { sideFile } from '../store/side-files.js';
 import { matchesSqliteLog, sqliteLogMark, type SqliteLogMark } from '../store/sqlite-log-mark.js';
 import type { WritePath } from '../write/write-path.js';
 
 const MAGIC = 'EVKBGRF1';
 
 export function graphSnapshotPath(base: string): string {
-  return `${base}.graph`;
+  return sideFile(base, '.graph');
 }
 
 interface SnapshotMeta {

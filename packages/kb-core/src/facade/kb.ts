@@ -29,7 +29,7 @@ import {
 import { inquiryEntry, predicateEntry, vocabularyEntry } from '../write/entries.js';
 import { embeddingChoice } from '../search/embedding-choice.js';
 import { loadVectors, saveVectors, startCheckpoints } from '../embeddings/persist.js';
-import { MEMORY } from '../store/sqlite.js';
+import { filesBeside, isMemoryPath } from '../store/side-files.js';
 import { loadSearch, saveSearch } from '../search/persist.js';
 import type { EmbeddingStatus } from '../embeddings/queue.js';
 import { SEARCH_INDEX, searchIndexFactory, type EmbeddingChoice, type SearchIndex } from '../search/search-index.js';
@@ -140,22 +140,22 @@ export class KbDB implements KbReader {
     const shared = embedding !== false ? store.sharedVectors : undefined;
     const choice = shared === undefined ? embedding : { ...embedding, shared };
     const db = new KbDB(store, policy, backend, options.extraction, options.strict ?? false, choice);
+    const beside = filesBeside(store); // none for ':memory:' (nothing of it touches the disk) or PostgreSQL
     try {
       // The graph saved at the last close, when it is this log's; then only the log after it is replayed.
-      if (store.backend === 'sqlite' && store.location !== MEMORY)
-        db.graphLoadedAt = restoreGraph(db.w, store.location);
+      if (beside !== undefined) db.graphLoadedAt = restoreGraph(db.w, beside);
       await db.w.catchUp(null);
     } catch (e) {
       await store.close();
       throw e;
     }
     // What the search stage saved at the last close (vectors, learner, BM25), restored when it is this log's.
-    if (store.backend === 'sqlite' && store.location !== MEMORY) {
+    if (beside !== undefined) {
       const ix = db.searchIndex;
-      if (ix.embeddings) loadVectors(ix.embeddings, store.location, db.state.factCount, db.state.entityIds.length);
+      if (ix.embeddings) loadVectors(ix.embeddings, beside, db.state.factCount, db.state.entityIds.length);
       // A catch-up's progress saved as it goes, so a kill -9 mid-way does not lose all of it.
-      if (ix.embeddings) startCheckpoints(ix.embeddings, store.location);
-      loadSearch(ix, db.state, store.location);
+      if (ix.embeddings) startCheckpoints(ix.embeddings, beside);
+      loadSearch(ix, db.state, beside);
     }
     return db;
   }
@@ -163,14 +163,24 @@ export class KbDB implements KbReader {
   /**
    * Copies a snapshot (`src`: the file snapshot() wrote, or the directory it wrote one into, whose manifest's
    * checksum is verified) into a new, empty base at `dest` (a path or a postgres:// URL), keeping every
-   * entry's order and timestamp, and returns it opened.
+   * entry's order and timestamp, and returns it opened. Into ':memory:', the base returned holds the copy.
    */
   static restore(src: string, dest: string, backend?: Backend | null, options?: OpenOptions): Promise<KbDB>;
   static restore(src: string, dest: string, options?: OpenOptions): Promise<KbDB>;
   static async restore(src: string, dest: string, ...rest: unknown[]): Promise<KbDB> {
     const options = openOptionsOf(rest);
-    await restoreLog(src, dest);
-    return KbDB.open(dest, options);
+    const memory = isMemoryPath(dest);
+    if (!memory) await restoreLog(src, dest);
+    const db = await KbDB.open(dest, options);
+    // A second open of ':memory:' would be another, empty base: the copy goes into the one returned.
+    if (memory)
+      await restoreLog(src, db.store)
+        .then(() => db.refresh())
+        .catch(async (e: unknown) => {
+          await db.close();
+          throw e;
+        });
+    return db;
   }
 
   // ---- plumbing ------------------------------------------------------------------------------------
@@ -390,9 +400,9 @@ export class KbDB implements KbReader {
     this.searchIndex.close();
     const ix = this.searchIndex;
     // An in-memory base (':memory:') keeps nothing on disk, derived data included.
-    if (this.store.backend === 'sqlite' && this.store.location !== MEMORY) {
+    const location = filesBeside(this.store);
+    if (location !== undefined) {
       // Derived data: a failed save costs a re-embedding or re-indexing at the next open, never data.
-      const { location } = this.store;
       for (const save of [
         () => ix.embeddings && saveVectors(ix.embeddings, location),
         () => saveSearch(ix, this.state, location),

@@ -13,6 +13,7 @@ import type { Bm25State } from './bm25.js';
 import type { SearchIndex } from './search-index.js';
 import type { ReadSnapshot } from '../graph/snapshot.js';
 import { entityText, factText } from './text.js';
+import { sideFile } from '../store/side-files.js';
 
 /** Bumped when the files' layout changes: an older folder is then ignored. */
 const FORMAT = 1;
@@ -30,7 +31,7 @@ interface Meta {
 }
 
 export function searchDir(base: string): string {
-  return `${base}.search`;
+  return sideFile(base, '.search');
 }
 
 const ARRAYS = ['counts', 'max_tf', 'min_len', 'docs', 'tfs', 'lengths'] as const;

@@ -10,6 +10,7 @@ import { entrySpan } from './log-span.js';
 import { type ChunkBody, decodeChunk, encodeChunks, spanOf } from './chunks.js';
 import { WriterThread, type FromWriter } from './sqlite-writer.js';
 import { makePrivate, makePrivateDir, PRIVATE_FILE } from './private-files.js';
+import { MEMORY } from './side-files.js';
 import type { ClaimStore, LogEntry, LogRecord, PendingAppend, StoreOpenOptions } from './types.js';
 
 // /2 adds claim-run chunks (./chunks.ts), /3 binary run records (./run-record.ts); a /1 or /2 file is read as
@@ -17,8 +18,7 @@ import type { ClaimStore, LogEntry, LogRecord, PendingAppend, StoreOpenOptions }
 const FORMAT = 'evident-kb-log/3';
 type FromWriterFailure = Exclude<FromWriter, { ok: true }>;
 const READABLE_FORMATS = ['evident-kb-log/1', 'evident-kb-log/2', FORMAT];
-/** The path of a base held in memory alone (SQLite's name for it). */
-export const MEMORY = ':memory:';
+export { MEMORY } from './side-files.js';
 /** Appends of at least this many entries go through the writer thread (smaller ones are not worth a round trip). */
 const THREAD_MIN_ENTRIES = 2048;
 /** The writer thread's connection does not checkpoint; the checkpointer thread does, every this many bytes. */
@@ -116,6 +116,9 @@ export class SqliteClaimStore implements ClaimStore {
     const file = memory ? MEMORY : resolve(path);
     const create = options.create ?? true;
     const readonly = options.readonly ?? false;
+    // Each open of ':memory:' is a new, empty database: there is never one to find, or to read without writing.
+    if (memory && (!create || readonly))
+      throw new KbOpenError('not_found', 'path', `${MEMORY} is a new, empty in-memory base at each open`);
     let created = memory;
     if (!memory && !existsSync(file)) {
       if (!create || readonly) throw new KbOpenError('not_found', 'path', `no knowledge base at ${file}`);

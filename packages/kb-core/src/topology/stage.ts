@@ -1,7 +1,7 @@
 // The topology stage's calls as a base or a view answers them: argument checks, then the functions of this
 // folder over a read context. A base keeps its results beside it (store.ts); an at(t) view keeps its own in memory.
-import { existsSync } from 'node:fs';
 import { KbValidationError } from '../errors.js';
+import { filesBeside } from '../store/side-files.js';
 import type { ReadContext } from '../graph/read.js';
 import { computeTopology } from './compute.js';
 import { INCREMENTAL_MAX_FRACTION } from './incremental.js';
@@ -78,7 +78,7 @@ export class TopologyStage {
 
   constructor(
     private readonly ctx: () => ReadContext,
-    private readonly describe: () => { location: string; log_seq: number },
+    private readonly describe: () => { backend: string; location: string; log_seq: number },
     private readonly persist: boolean,
     /** Resolves when no write is between its apply and its append: what a read waits for (the write path's rule). */
     private readonly settled: () => Promise<void> = async () => {},
@@ -86,8 +86,9 @@ export class TopologyStage {
 
   private kept(): TopologyStore {
     if (!this.store) {
-      const { location } = this.describe();
-      this.store = new TopologyStore(this.persist && existsSync(location) ? location : undefined, () => this.ctx().s);
+      // In memory only for a base with no file (':memory:', PostgreSQL): never a name made from its location.
+      const base = this.persist ? filesBeside(this.describe()) : undefined;
+      this.store = new TopologyStore(base, () => this.ctx().s);
     }
     return this.store;
   }

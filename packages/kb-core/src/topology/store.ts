@@ -9,6 +9,7 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import type { ReadSnapshot } from '../graph/snapshot.js';
 import { writePrivateFile } from '../store/private-files.js';
+import { sideFile } from '../store/side-files.js';
 import { logMark, matchesLog } from './log-mark.js';
 import type { StoredEmbedding, StoredTopology } from './types.js';
 
@@ -80,7 +81,7 @@ export class TopologyStore {
   }
 
   private path(name: string): string | undefined {
-    return this.base === undefined ? undefined : `${this.base}.${name}.json`;
+    return this.base === undefined ? undefined : sideFile(this.base, `.${name}.json`);
   }
 
   private write(name: string, data: unknown): void {

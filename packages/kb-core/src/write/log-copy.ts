@@ -9,6 +9,7 @@ import { sliceRun, type ClaimRun } from '../model/claim-run.js';
 import { openStore, isPostgresUrl } from '../store/open-store.js';
 import { PRIVATE_FILE } from '../store/private-files.js';
 import { SqliteClaimStore } from '../store/sqlite.js';
+import { isMemoryPath } from '../store/side-files.js';
 import { entrySpan, lastSeqOf } from '../store/log-span.js';
 import type { ClaimStore, LogRecord } from '../store/types.js';
 
@@ -47,6 +48,8 @@ export function checkSnapshotDest(dest: string): void {
   if (typeof dest !== 'string' || dest.trim() === '' || isPostgresUrl(dest)) {
     throw new KbValidationError('invalid_type', 'dest', 'must be a file path');
   }
+  // SQLite's name for a database that is never a file: a copy there would be a file of that name in the cwd.
+  if (isMemoryPath(dest)) throw new KbValidationError('invalid_value', 'dest', `must be a file path, not ${dest}`);
   if (existsSync(dest)) {
     throw new KbValidationError('exists', 'dest', `${dest} already exists; snapshots never overwrite`);
   }
@@ -72,27 +75,31 @@ export async function snapshotLog(store: ClaimStore, dest: string, seq: number):
   }
 }
 
-/** Copies a snapshot (a file, or a directory snapshotTo wrote into) into a new, empty log at `dest`. */
-export async function restoreLog(source: string, dest: string): Promise<void> {
+/**
+ * Copies a snapshot (a file, or a directory snapshotTo wrote into) into a new, empty log at `dest`, or into an
+ * empty store the caller keeps open (an in-memory base, which a reopen would not find).
+ */
+export async function restoreLog(source: string, dest: string | ClaimStore): Promise<void> {
   if (typeof source !== 'string' || source.trim() === '' || isPostgresUrl(source)) {
     throw new KbValidationError('invalid_type', 'src', 'must be the path of a snapshot file or directory');
   }
   const src = isDirectory(source) ? await verifiedSnapshotIn(source) : source;
-  if (typeof dest !== 'string' || dest.trim() === '') {
+  const kept = typeof dest === 'object' && dest !== null ? dest : undefined;
+  if (kept === undefined && (typeof dest !== 'string' || dest.trim() === '')) {
     throw new KbValidationError('invalid_type', 'dest', 'must be a path or a postgres:// URL');
   }
   const from = await SqliteClaimStore.open(src, { create: false, readonly: true });
   try {
-    const to = await openStore(dest);
+    const to = kept ?? (await openStore(dest as string));
     try {
       const head = await to.head();
       if (head !== 0) {
-        const why = `${dest} already holds ${head} log entries; restore needs an empty base`;
+        const why = `${kept ? kept.location : (dest as string)} already holds ${head} log entries; restore needs an empty base`;
         throw new KbValidationError('not_empty', 'dest', why);
       }
       await copyLog(from, to, Infinity);
     } finally {
-      await to.close();
+      if (!kept) await to.close();
     }
   } finally {
     await from.close();
