@@ -34,6 +34,8 @@ export interface ViewHost {
   /** Resolves when no write is between its apply and its append, without catching up (default: beforeRead). */
   settled?(): Promise<void>;
   describeStore(): { backend: string; location: string; engine: string; log_seq: number };
+  /** A what-if's graph, not the base's: what it computes is never kept beside the base (it would replace the base's). */
+  hypothetical?: true;
 }
 
 const QUERY_KEYS = ['depth', 'max_entities'] as const;
@@ -67,7 +69,7 @@ export class KbView {
     this.topologyStage ??= new TopologyStage(
       () => this.ctx(),
       () => this.host.describeStore(),
-      this.asOf === Infinity,
+      this.asOf === Infinity && this.host.hypothetical !== true,
       () => this.host.beforeRead(),
     );
     return this.topologyStage;

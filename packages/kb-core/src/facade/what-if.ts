@@ -19,7 +19,7 @@ export async function whatIfView(
   strict: boolean,
 ): Promise<KbView> {
   const g = await whatIfGraph(w, capture, changes, strict, SEARCH_INDEX);
-  const host = { beforeRead: () => Promise.resolve(), describeStore };
+  const host: ViewHost = { beforeRead: () => Promise.resolve(), describeStore, hypothetical: true };
   const view = new KbView({ current: g.snapshot as GraphState }, host, g.asOf);
   const applyTo = g.applyTo;
   if (g.leftOut && applyTo) {
