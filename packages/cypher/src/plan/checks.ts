@@ -6,6 +6,7 @@ import { CypherTypeError } from '../errors.js';
 import { type EvalContext, evaluate, lookup, type Row, truthy } from '../eval.js';
 import { GraphNode, GraphRelationship, isMap, ownValue, type Value } from '../values.js';
 import type { NodeCheck, Op, Predicate } from './operators.js';
+import { RelSlots } from './var-paths.js';
 
 /** The relationships bound to `vars` in `row` (single ones and lists), or undefined when there are none. */
 export function usedBy(row: Row, vars: string[]): Set<GraphRelationship> | undefined {
@@ -14,7 +15,12 @@ export function usedBy(row: Row, vars: string[]): Set<GraphRelationship> | undef
   for (const v of vars) {
     const b = lookup(row, v);
     if (b instanceof GraphRelationship) used.add(b);
-    else if (Array.isArray(b)) for (const r of b) if (r instanceof GraphRelationship) used.add(r);
+    else if (Array.isArray(b)) {
+      for (const r of b) if (r instanceof GraphRelationship) used.add(r);
+    } else if ((b as unknown) instanceof RelSlots) {
+      // Slots are excluded only by slot walks of their space (slot-groups.ts plans a group's members together).
+      throw new Error(`relationship slots of ${v} read by a row-wise expansion`);
+    }
   }
   return used;
 }

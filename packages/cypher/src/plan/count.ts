@@ -4,13 +4,14 @@
 // graph's relationship columns and node slots, over slots (var-paths.ts): no relationship object either.
 import type { EvalContext, Row } from '../eval.js';
 import { lookup } from '../eval.js';
-import { GraphNode, GraphRelationship, setOwn } from '../values.js';
+import type { Direction } from '../graph.js';
+import { GraphNode, setOwn } from '../values.js';
+import { usedBy, walkPaths } from './checks.js';
 import type { EndsCount, Op } from './operators.js';
 import { hopDegree } from './optional-expand.js';
-import { walkPaths } from './checks.js';
 import type { Runner } from './physical.js';
 import { slotTests } from './var-count.js';
-import { countPaths, EndCounts, slotAdjacency, slotIn } from './var-paths.js';
+import { countPaths, EndCounts, excludedSlots, SlotWalk, slotAdjacency, slotIn } from './var-paths.js';
 
 /** The node count from the graph, or undefined when it has none (the fallback scans). */
 export function nodeCount(op: Extract<Op, { op: 'NodeCount' }>, ctx: EvalContext): Row[] | undefined {
@@ -26,42 +27,74 @@ export function* countExpansions(op: Extract<Op, { op: 'ExpandCount' }>, runner:
   const e = op.expand;
   if (e.op !== 'Expand' && e.op !== 'VarLengthExpand') throw new Error(`ExpandCount over ${e.op}`);
   if (op.ends) {
-    yield e.op === 'Expand' ? countHops(op, op.ends, e, runner, arg) : countByEnds(op, op.ends, e, runner, arg);
+    const tally = new Tally();
+    if (e.op === 'Expand') countHops(op, op.ends, e, runner, arg, tally);
+    else countByEnds(op, op.ends, e, runner, arg, tally);
+    yield tally.row(op.names, op.ends.hopNames);
     return;
   }
+  const range = e.op === 'Expand' ? { min: 1, max: 1 } : e;
+  const space = e.op === 'VarLengthExpand' && e.slots ? e.space : undefined;
+  let walk: SlotWalk | undefined;
   let total = 0;
   for (const row of runner.rows(op.input, arg)) {
     const from = lookup(row, e.from);
     if (!(from instanceof GraphNode)) continue;
-    const used = usedRels(row, e.distinctFrom);
-    const adj = used.size === 0 ? slotAdjacency(ctx, e.types, e.direction) : undefined;
-    const slot = adj && slotIn(ctx, from);
-    if (adj && slot !== undefined) {
-      // Over slots: a hop is the node's degree; paths counted without walking their last hop.
-      total += countPaths(adj, slot, e.op === 'Expand' ? { min: 1, max: 1 } : e, ctx);
-    } else if (e.op === 'Expand') {
+    // Over slots when nothing is excluded, or only the slots of earlier walks of the same space.
+    const excluded = e.op === 'VarLengthExpand' && e.slots ? excludedSlots(row, e.distinctFrom) : undefined;
+    const used = excluded ? undefined : usedBy(row, e.distinctFrom);
+    if (!used) {
+      walk ??= slotWalk(ctx, e.types, e.direction, space);
+      const slot = walk && slotIn(ctx, from);
+      if (walk && slot !== undefined) {
+        // A hop is the node's degree; paths counted without walking their last hop.
+        total += countPaths(walk, slot, range, excluded);
+        continue;
+      }
+    }
+    if (e.op === 'Expand') {
       for (const r of ctx.graph.expand(from, e.direction, e.types)) {
         ctx.budget.tick();
-        if (!r.deleted && !used.has(r)) total++;
+        if (!r.deleted && !used?.has(r)) total++;
       }
     } else {
-      for (const _ of walkPaths(from, e, used.size > 0 ? used : undefined, null, ctx)) total++;
+      for (const _ of walkPaths(from, e, used, null, ctx)) total++;
     }
   }
-  const r: Row = {};
-  for (const name of op.names) setOwn(r, name, BigInt(total));
-  yield r;
+  yield new Tally(total).row(op.names, []);
 }
 
-/** The relationships bound earlier in the MATCH (one, or a list), which an expansion must not reuse. */
-function usedRels(row: Row, vars: string[]): Set<GraphRelationship> {
-  const used = new Set<GraphRelationship>();
-  for (const v of vars) {
-    const b = lookup(row, v);
-    if (b instanceof GraphRelationship) used.add(b);
-    else if (Array.isArray(b)) for (const r of b) if (r instanceof GraphRelationship) used.add(r);
+function slotWalk(
+  ctx: EvalContext,
+  types: string[],
+  direction: Direction,
+  space: string[] | undefined,
+): SlotWalk | undefined {
+  const adj = slotAdjacency(ctx, types, direction, space);
+  return adj && new SlotWalk(adj, ctx);
+}
+
+/**
+ * The rows an ExpandCount with `ends` counts (each of its matches m times, standing for max(k, 1) rows, k the
+ * folded OPTIONAL MATCH's matches), and the matches counted by count(o).
+ */
+class Tally {
+  constructor(
+    public rows = 0,
+    public matches = 0,
+  ) {}
+
+  add(m: number, k: number) {
+    this.rows += m * (k > 0 ? k : 1);
+    this.matches += m * k;
   }
-  return used;
+
+  row(names: string[], hopNames: string[]): Row {
+    const out: Row = {};
+    for (const name of names) setOwn(out, name, BigInt(this.rows));
+    for (const name of hopNames) setOwn(out, name, BigInt(this.matches));
+    return out;
+  }
 }
 
 /** ExpandCount's `ends` over one hop: each relationship is max(k, 1) rows, k the folded OPTIONAL MATCH's at its far end. */
@@ -71,37 +104,31 @@ function countHops(
   e: Extract<Op, { op: 'Expand' }>,
   runner: Runner,
   arg: Row,
-): Row {
+  tally: Tally,
+): void {
   const ctx = runner.ctx;
   const g = ctx.graph;
   const tests = slotTests(ends, e.to, ctx);
   const byRow = ends.hop && hopDegree(runner, ends.hop);
-  let rows = 0;
-  let matches = 0;
   for (const row of runner.rows(op.input, arg)) {
     const from = lookup(row, e.from);
     if (!(from instanceof GraphNode)) continue;
-    const used = usedRels(row, e.distinctFrom);
+    const used = usedBy(row, e.distinctFrom);
     for (const r of g.expand(from, e.direction, e.types)) {
       ctx.budget.tick();
-      if (r.deleted || used.has(r)) continue;
+      if (r.deleted || used?.has(r)) continue;
       const far = r.start === from ? r.end : r.start;
       const slot = tests?.k && g.slotOf?.(far);
-      let d = 0;
-      if (slot !== undefined && slot < tests!.size) d = tests!.k!(slot);
+      let k = 0;
+      if (slot !== undefined && slot < tests!.size) k = tests!.k!(slot);
       else if (byRow) {
         const at = { ...row };
         setOwn(at, e.to, far);
-        d = byRow(at);
+        k = byRow(at);
       }
-      rows += d > 0 ? d : 1;
-      matches += d;
+      tally.add(1, k);
     }
   }
-  const out: Row = {};
-  for (const name of op.names) setOwn(out, name, BigInt(rows));
-  for (const name of ends.hopNames) setOwn(out, name, BigInt(matches));
-  return out;
 }
 
 /** The counts of ExpandCount's `ends`: the inner plan once per distinct end, weighed by the paths reaching it. */
@@ -111,51 +138,37 @@ function countByEnds(
   e: Extract<Op, { op: 'VarLengthExpand' }>,
   runner: Runner,
   arg: Row,
-): Row {
+  tally: Tally,
+): void {
   const ctx = runner.ctx;
-  const k = ends.hop ? hopDegree(runner, ends.hop) : undefined;
-  let rows = 0;
-  let matches = 0;
-  const add = (row: Row, m: number) => {
-    for (const r of runner.rows(ends.inner, row)) {
-      const d = k ? k(r) : 0;
-      rows += m * (d > 0 ? d : 1);
-      matches += m * d;
-    }
-  };
-  const adj = slotAdjacency(ctx, e.types, e.direction);
-  const counts = adj && new EndCounts(adj);
+  const byRow = ends.hop ? hopDegree(runner, ends.hop) : undefined;
+  const adj = slotAdjacency(ctx, e.types, e.direction, e.space);
+  const counts = adj && new EndCounts(adj, ctx);
   const tests = counts && slotTests(ends, e.to, ctx);
+  // Every inner operator a test on the end's slot (and k per slot): no row per end. Else the inner plan's rows.
+  const addEnd = (row: Row, s: number, m: number) => {
+    if (tests) {
+      if (s < tests.size && tests.pass(s)) tally.add(m, tests.k ? tests.k(s) : 0);
+      return;
+    }
+    const at = { ...row };
+    setOwn(at, e.to, ctx.graph.nodeAt!(s));
+    for (const r of runner.rows(ends.inner, at)) tally.add(m, byRow ? byRow(r) : 0);
+  };
   // The walk over relationships, one row per path, when the graph gives no slots.
   const walk: Op = { ...e, input: { op: 'Argument', est: 1 }, slots: false };
   for (const row of runner.rows(op.input, arg)) {
     const from = lookup(row, e.from);
     if (!(from instanceof GraphNode)) continue;
     const slot = counts && slotIn(ctx, from);
-    if (!counts || slot === undefined) {
-      for (const r of runner.rows(walk, row)) add(r, 1);
-      continue;
-    }
-    counts.count(slot, e, ctx);
-    if (tests) {
-      // Every inner operator a test on the end's slot (and k per slot): no row per end.
-      for (const s of counts.slots) {
-        if (s >= tests.size || !tests.pass(s)) continue;
-        const m = counts.paths[s]!;
-        const d = tests.k ? tests.k(s) : 0;
-        rows += m * (d > 0 ? d : 1);
-        matches += m * d;
+    const excluded = excludedSlots(row, e.distinctFrom);
+    if (!counts || slot === undefined || !excluded) {
+      for (const r of runner.rows(walk, row)) {
+        for (const x of runner.rows(ends.inner, r)) tally.add(1, byRow ? byRow(x) : 0);
       }
       continue;
     }
-    for (const s of counts.slots) {
-      const r = { ...row };
-      setOwn(r, e.to, ctx.graph.nodeAt!(s));
-      add(r, counts.paths[s]!);
-    }
+    counts.count(slot, e, excluded);
+    for (const s of counts.slots) addEnd(row, s, counts.paths[s]!);
   }
-  const r: Row = {};
-  for (const name of op.names) setOwn(r, name, BigInt(rows));
-  for (const name of ends.hopNames) setOwn(r, name, BigInt(matches));
-  return r;
 }

@@ -18,6 +18,7 @@ import {
 } from './operators.js';
 import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { AGG_FNS, columnFilter, isCountOf, propOf, readsOnlyItems, splitAnd } from './rewrite.js';
+import { asSlotWalk, slotGroups } from './slot-groups.js';
 
 type ExpandOp = Extract<Op, { op: 'Expand' }>;
 type SideFilter = ColumnFilter & { side: Side };
@@ -223,9 +224,11 @@ function relConjuncts(o: Op): { pred: Predicate; rf: RelFilter }[] {
 /**
  * An Expand whose relationship is anonymous (or named and read by nothing) goes by adjacency (far-end slots, no
  * relationship object); labels filtered right after it are tested on the slots. A VarLengthExpand of that kind
- * walks its paths over slots. Whole-plan: run last.
+ * walks its paths over slots, and so do expansions kept apart from one (slot-groups.ts). Whole-plan: run last.
  */
 export function adjacencyExpand(plan: Op): Op {
+  const groups = slotGroups(plan);
+  const inGroup = (o: Op) => (o.op === 'Expand' || o.op === 'VarLengthExpand' ? groups.get(o.rel) : undefined);
   const read = readRels(plan, new Set());
   // Comparisons of a named relationship's properties right above its Expand are tested on its columns: they
   // are not reads that keep it from going by adjacency.
@@ -257,6 +260,11 @@ export function adjacencyExpand(plan: Op): Op {
       return rest.length === 0 ? merged : visit({ ...op, predicates: rest, input: merged });
     }
     const o = mapInputs(op, visit);
+    const member = inGroup(o);
+    if (member) return asSlotWalk(o as Extract<Op, { op: 'Expand' | 'VarLengthExpand' }>, member);
+    if (o.op === 'ExpandCount' && inGroup(o.expand)) {
+      return { ...o, expand: asSlotWalk(o.expand as Extract<Op, { op: 'Expand' }>, inGroup(o.expand)!) };
+    }
     if (o.op === 'Filter' && o.input.op === 'Expand' && o.input.adjacency) {
       const e = o.input;
       const labels = o.predicates.filter((p) => p.kind === 'labels' && p.variable === e.to);

@@ -162,6 +162,13 @@ export type Op = Base &
         relBound?: boolean;
         /** `rel` is anonymous and nothing reads it: paths walked over slots, binding only `to` (var-paths.ts). */
         slots?: boolean;
+        /**
+         * With `slots`, expansions of the same MATCH kept apart from this one walk one relationship space: the
+         * columns of `space` (all their types), this one's `types` within it. `distinctFrom` then holds their
+         * relationship slots, and `bindRels` binds this path's for a later one (var-paths.ts RelSlots).
+         */
+        space?: string[];
+        bindRels?: boolean;
       })
     /**
      * The relationships of `types` (GraphReader.scanRelationships), each bound with its ends as `from` and `to`

@@ -30,7 +30,8 @@ export function endsCount(op: Op, pass: (x: Op) => Op): Op | undefined {
   }
   // A fixed hop with an OPTIONAL MATCH folded above it: each relationship counted with its far end's k.
   const hopOnly = e.op === 'Expand' && chain.length === 0 && op.hop && !e.into && !e.relBound && !e.adjacency;
-  const slotted = e.op === 'VarLengthExpand' && e.slots && (chain.length > 0 || op.hop);
+  // Paths merged by their end: not when a later expansion keeps apart from a path's relationships.
+  const slotted = e.op === 'VarLengthExpand' && e.slots && !e.bindRels && (chain.length > 0 || op.hop);
   if (!(hopOnly || slotted) || (e.op !== 'Expand' && e.op !== 'VarLengthExpand')) return undefined;
   const names: string[] = [];
   const hopNames: string[] = [];

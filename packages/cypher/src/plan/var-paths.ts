@@ -4,9 +4,14 @@
 // relationship uniqueness is a test on relationship slots, and no relationship object is built. A count of
 // paths needs no walk of the last hop: the paths one shorter each extend by the end's degree, less the
 // relationships of the path at that end (Cypher's relationship uniqueness).
+//
+// Expansions of one MATCH kept apart from each other (`(a)-[*1..2]->(b)-[:T]->(c)`) walk the slots of one
+// relationship space, the columns of all their types (`space`), each through its own types' adjacency: a path's
+// relationships are then bound as slots (RelSlots) that the next expansion excludes, exactly, with no
+// relationship object or list built.
 import type { Direction } from '../graph.js';
 import { type EvalContext, lookup, type Row } from '../eval.js';
-import { GraphNode, setOwn } from '../values.js';
+import { GraphNode, setOwn, type Value } from '../values.js';
 
 /** Per node slot `s`: its relationships `rel[offsets[s] … offsets[s+1]-1]`, each to `far[…]` (a self-loop once). */
 export interface SlotAdjacency {
@@ -17,30 +22,64 @@ export interface SlotAdjacency {
   start: ArrayLike<number>;
   end: ArrayLike<number>;
   direction: Direction;
+  /** 1 for the relationship slots of this adjacency's types, when its space holds other types too. */
+  member?: Uint8Array;
 }
 
-const kept = new WeakMap<object, Partial<Record<Direction, SlotAdjacency>>>();
+/**
+ * The relationship slots a slot walk bound (the planner's own variable, never returned): a later expansion of
+ * the same MATCH excludes them. Not a Cypher value; only slot walks of the same space read it.
+ */
+export class RelSlots {
+  constructor(readonly rels: readonly number[]) {}
+}
 
-/** The adjacency of `types` in `direction`, or undefined when the graph gives no columns or slots. */
+const kept = new WeakMap<object, Map<string, SlotAdjacency>>();
+
+/**
+ * The adjacency of `types` in `direction`, over the relationship slots of `space` (the columns of those types;
+ * `types` itself when absent), or undefined when the graph gives no columns or slots.
+ */
 export function slotAdjacency(
   ctx: EvalContext,
   types: readonly string[],
   direction: Direction,
+  space: readonly string[] = types,
 ): SlotAdjacency | undefined {
   const g = ctx.graph;
   if (!g.slotOf || !g.nodeAt || !g.scanRelationshipColumns) return undefined;
-  const cols = g.scanRelationshipColumns(types, []);
+  const cols = g.scanRelationshipColumns(space, []);
   if (!cols) return undefined;
-  let byDir = kept.get(cols.start);
-  if (!byDir) {
-    byDir = {};
-    kept.set(cols.start, byDir);
+  let byKey = kept.get(cols.start);
+  if (!byKey) {
+    byKey = new Map();
+    kept.set(cols.start, byKey);
   }
-  byDir[direction] ??= build(cols.start, cols.end, cols.size, direction);
-  return byDir[direction];
+  const narrower = types.length > 0 && !(space.length === types.length && space.every((t) => types.includes(t)));
+  const key = `${direction}\u0000${narrower ? types.join('\u0000') : ''}`;
+  let adj = byKey.get(key);
+  if (!adj) {
+    let member: Uint8Array | undefined;
+    if (narrower) {
+      const t = cols.type;
+      if (t.kind !== 'dict') return undefined;
+      const want = t.dict.map((v) => typeof v === 'string' && types.includes(v));
+      member = new Uint8Array(cols.size);
+      for (let i = 0; i < cols.size; i++) if (want[t.codes[i]!]) member[i] = 1;
+    }
+    adj = build(cols.start, cols.end, cols.size, direction, member);
+    byKey.set(key, adj);
+  }
+  return adj;
 }
 
-function build(start: ArrayLike<number>, end: ArrayLike<number>, size: number, direction: Direction): SlotAdjacency {
+function build(
+  start: ArrayLike<number>,
+  end: ArrayLike<number>,
+  size: number,
+  direction: Direction,
+  member: Uint8Array | undefined,
+): SlotAdjacency {
   let slots = 0;
   for (let i = 0; i < size; i++) slots = Math.max(slots, start[i]! + 1, end[i]! + 1);
   const offsets = new Int32Array(slots + 1);
@@ -48,6 +87,7 @@ function build(start: ArrayLike<number>, end: ArrayLike<number>, size: number, d
   const inc = direction !== 'out';
   // Degrees shifted by one slot, then summed into offsets; the fill advances a cursor per slot.
   for (let i = 0; i < size; i++) {
+    if (member && member[i] !== 1) continue;
     const a = start[i]!;
     const b = end[i]!;
     if (out) offsets[a + 1]!++;
@@ -58,6 +98,7 @@ function build(start: ArrayLike<number>, end: ArrayLike<number>, size: number, d
   const rel = new Int32Array(offsets[slots]!);
   const far = new Int32Array(offsets[slots]!);
   for (let i = 0; i < size; i++) {
+    if (member && member[i] !== 1) continue;
     const a = start[i]!;
     const b = end[i]!;
     if (out) {
@@ -71,7 +112,7 @@ function build(start: ArrayLike<number>, end: ArrayLike<number>, size: number, d
       far[at] = a;
     }
   }
-  return { offsets, rel, far, start, end, direction };
+  return { offsets, rel, far, start, end, direction, ...(member ? { member } : {}) };
 }
 
 /** A node's slot in the adjacency's space, or undefined (a node of another graph). */
@@ -88,189 +129,198 @@ interface Range {
   max: number;
 }
 
-/**
- * The end slots of the paths from `from` of length min…max, relationships unique on a path, depth first (each
- * end once per path). `path` (the relationship slots so far) is reused.
- */
-export function* walkSlots(adj: SlotAdjacency, from: number, range: Range, ctx: EvalContext): Generator<number> {
-  if (range.min === 0) yield from;
-  if (range.max < 1) return;
-  const { rel, far } = adj;
-  const path: number[] = [];
-  const nodes: number[] = [from];
-  const next: number[] = [];
-  next.push(first(adj, from));
-  while (next.length > 0) {
-    const d = next.length - 1;
-    const at = nodes[d]!;
-    const i = next[d]!;
-    if (i >= stop(adj, at)) {
-      next.pop();
-      nodes.pop();
-      path.pop();
-      continue;
-    }
-    next[d] = i + 1;
-    ctx.budget.tick();
-    const r = rel[i]!;
-    if (onPath(path, r)) continue;
-    const b = far[i]!;
-    if (path.length + 1 >= range.min) yield b;
-    if (path.length + 1 < range.max) {
-      path.push(r);
-      nodes.push(b);
-      next.push(first(adj, b));
-    }
-  }
-}
-
-function onPath(path: number[], r: number): boolean {
-  for (let j = 0; j < path.length; j++) if (path[j] === r) return true;
-  return false;
-}
+const NONE: readonly number[] = [];
 
 /**
- * How many paths of length min…max start at `from` (relationships unique on a path): the paths up to max-1 are
- * walked, and each of length max-1 adds its end's degree less the path's relationships at that end.
+ * The one depth-first walk over slots, stepped by its callers (rows, counts, ends): each step gives the end of
+ * the next path of length 1…limit from the start, its relationship slots in `path`, unique on the path and apart
+ * from `excluded`. A stepped walk rather than a generator or a callback, so the loop stays one monomorphic
+ * function over integer arrays whatever its caller does with the ends.
  */
-export function countPaths(adj: SlotAdjacency, from: number, range: Range, ctx: EvalContext): number {
-  const { min, max } = range;
-  if (min > max) return 0;
-  let total = min === 0 ? 1 : 0;
-  if (max === 0) return total;
-  if (!Number.isFinite(max)) {
-    for (const _ of walkSlots(adj, from, { min: Math.max(min, 1), max }, ctx)) total++;
-    return total;
-  }
-  const { rel, far } = adj;
-  const path: number[] = [];
-  if (max === 1) return total + extensions(adj, path, from);
-  const nodes: number[] = [from];
-  const next: number[] = [first(adj, from)];
-  while (next.length > 0) {
-    const d = next.length - 1;
-    const at = nodes[d]!;
-    const i = next[d]!;
-    if (i >= stop(adj, at)) {
-      next.pop();
-      nodes.pop();
-      path.pop();
-      continue;
+export class SlotWalk {
+  /** The relationship slots of the path the last step ended. */
+  readonly path: number[] = [];
+  private readonly nodes: number[] = [];
+  /** Per depth, the next adjacency index to try; -1 once the path is as long as the limit. */
+  private readonly next: number[] = [];
+  private limit = 0;
+  private excluded = NONE;
+
+  constructor(
+    readonly adj: SlotAdjacency,
+    private readonly ctx: EvalContext,
+  ) {}
+
+  start(from: number, limit: number, excluded: readonly number[] = NONE): this {
+    this.path.length = 0;
+    this.nodes.length = 0;
+    this.next.length = 0;
+    this.limit = limit;
+    this.excluded = excluded;
+    if (limit >= 1) {
+      this.nodes.push(from);
+      this.next.push(first(this.adj, from));
     }
-    next[d] = i + 1;
-    ctx.budget.tick();
-    const r = rel[i]!;
-    if (onPath(path, r)) continue;
-    const b = far[i]!;
-    path.push(r);
-    if (path.length >= min) total++;
-    if (path.length === max - 1) {
-      total += extensions(adj, path, b);
-      path.pop();
-    } else {
-      nodes.push(b);
-      next.push(first(adj, b));
-    }
-  }
-  return total;
-}
-
-/** The relationships at `at` in the adjacency's direction that are not on `path`. */
-function extensions(adj: SlotAdjacency, path: number[], at: number): number {
-  const { start, end, direction } = adj;
-  let k = stop(adj, at) - first(adj, at);
-  for (let j = 0; j < path.length; j++) {
-    const r = path[j]!;
-    const s = start[r] === at;
-    const e = end[r] === at;
-    if (direction === 'out' ? s : direction === 'in' ? e : s || e) k--;
-  }
-  return k;
-}
-
-/**
- * The rows of a VarLengthExpand whose relationship list nothing reads: the end node of each path, over slots
- * (the list is not bound); undefined when the graph gives no slots (the walk over relationships runs instead).
- */
-export function slotRows(
-  ctx: EvalContext,
-  op: { from: string; to: string; types: string[]; direction: Direction; min: number; max: number },
-  row: Row,
-): Iterable<Row> | undefined {
-  const from = lookup(row, op.from);
-  if (!(from instanceof GraphNode)) return [];
-  const adj = slotAdjacency(ctx, op.types, op.direction);
-  const slot = adj && slotIn(ctx, from);
-  if (!adj || slot === undefined) return undefined;
-  return ends(adj, slot);
-  function* ends(adj: SlotAdjacency, slot: number): Generator<Row> {
-    const g = ctx.graph;
-    for (const b of walkSlots(adj, slot, op, ctx)) {
-      const r = { ...row };
-      setOwn(r, op.to, g.nodeAt!(b));
-      yield r;
-    }
-  }
-}
-
-/**
- * The ends of the paths from `from` (length min…max, relationships unique on a path) with how many paths reach
- * each: `slots` in first-reached order, `paths[s]` the count for slot s. The paths of the last length are not
- * walked: each of their ends is counted from its predecessor's adjacency. `paths` is zeroed for the next call by
- * the caller through `clear`.
- */
-export class EndCounts {
-  slots: number[] = [];
-  paths: Float64Array;
-  constructor(readonly adj: SlotAdjacency) {
-    this.paths = new Float64Array(adj.offsets.length);
+    return this;
   }
 
-  private add(s: number, m: number) {
-    if (s >= this.paths.length) return;
-    if (this.paths[s] === 0) this.slots.push(s);
-    this.paths[s]! += m;
-  }
-
-  clear() {
-    for (const s of this.slots) this.paths[s] = 0;
-    this.slots.length = 0;
-  }
-
-  /** The ends from `from`: clears the previous call's counts first. */
-  count(from: number, range: Range, ctx: EvalContext): this {
-    this.clear();
+  /** The end slot of the next path, or -1 when the walk is done. */
+  step(): number {
     const adj = this.adj;
     const { rel, far } = adj;
-    const { min, max } = range;
-    if (min > max) return this;
-    if (min === 0) this.add(from, 1);
-    if (max === 0) return this;
-    const path: number[] = [];
-    const nodes: number[] = [from];
-    const next: number[] = [first(adj, from)];
+    const { path, nodes, next } = this;
     while (next.length > 0) {
       const d = next.length - 1;
-      const at = nodes[d]!;
       const i = next[d]!;
-      if (i >= stop(adj, at)) {
+      if (i < 0 || i >= stop(adj, nodes[d]!)) {
         next.pop();
         nodes.pop();
         path.pop();
         continue;
       }
       next[d] = i + 1;
-      ctx.budget.tick();
+      this.ctx.budget.tick();
       const r = rel[i]!;
-      if (onPath(path, r)) continue;
+      if (has(path, r) || has(this.excluded, r)) continue;
       const b = far[i]!;
-      if (path.length + 1 >= min) this.add(b, 1);
-      if (path.length + 1 < max) {
-        path.push(r);
-        nodes.push(b);
-        next.push(first(adj, b));
-      }
+      path.push(r);
+      nodes.push(b);
+      next.push(path.length < this.limit ? first(adj, b) : -1);
+      return b;
     }
+    return -1;
+  }
+
+  /**
+   * How many relationships at `at` extend the current path by one (those of the adjacency not on the path and
+   * not excluded): the paths one longer, counted without walking them.
+   */
+  extensions(at: number): number {
+    const { start, end, direction, member } = this.adj;
+    let k = stop(this.adj, at) - first(this.adj, at);
+    const incident = (r: number) => {
+      const s = start[r] === at;
+      const e = end[r] === at;
+      return direction === 'out' ? s : direction === 'in' ? e : s || e;
+    };
+    for (let j = 0; j < this.path.length; j++) if (incident(this.path[j]!)) k--;
+    for (let j = 0; j < this.excluded.length; j++) {
+      const r = this.excluded[j]!;
+      if ((!member || member[r] === 1) && incident(r)) k--;
+    }
+    return k;
+  }
+}
+
+function has(xs: readonly number[], r: number): boolean {
+  for (let j = 0; j < xs.length; j++) if (xs[j] === r) return true;
+  return false;
+}
+
+/**
+ * How many paths of length min…max start at `from` (relationships unique on a path and apart from `excluded`):
+ * the paths up to max-1 are walked, and each of length max-1 adds its end's extensions.
+ */
+export function countPaths(walk: SlotWalk, from: number, range: Range, excluded: readonly number[] = NONE): number {
+  const { min, max } = range;
+  if (min > max) return 0;
+  let total = min === 0 ? 1 : 0;
+  if (max === 0) return total;
+  const last = Number.isFinite(max) ? max - 1 : max;
+  walk.start(from, last, excluded);
+  if (last === 0) return total + walk.extensions(from);
+  for (let b = walk.step(); b >= 0; b = walk.step()) {
+    if (walk.path.length >= min) total++;
+    if (walk.path.length === last) total += walk.extensions(b);
+  }
+  return total;
+}
+
+/** The relationship slots the row binds to `vars` (earlier slot walks of the same space), or undefined if any is not. */
+export function excludedSlots(row: Row, vars: readonly string[]): readonly number[] | undefined {
+  if (vars.length === 0) return NONE;
+  const out: number[] = [];
+  for (const v of vars) {
+    const b = lookup(row, v) as unknown;
+    if (!(b instanceof RelSlots)) return undefined;
+    out.push(...b.rels);
+  }
+  return out;
+}
+
+type SlotOp = {
+  from: string;
+  rel: string;
+  to: string;
+  types: string[];
+  direction: Direction;
+  min: number;
+  max: number;
+  distinctFrom: string[];
+  space?: string[];
+  bindRels?: boolean;
+};
+
+/**
+ * The rows of a VarLengthExpand whose relationship list nothing reads but later expansions of its MATCH (kept
+ * apart from it): the end node of each path, over slots, with the path's relationship slots when `bindRels`;
+ * undefined when the graph gives no slots (the walk over relationships runs instead).
+ */
+export function slotRows(ctx: EvalContext, op: SlotOp, row: Row): Iterable<Row> | undefined {
+  const from = lookup(row, op.from);
+  if (!(from instanceof GraphNode)) return [];
+  const adj = slotAdjacency(ctx, op.types, op.direction, op.space);
+  const slot = adj && slotIn(ctx, from);
+  const excluded = excludedSlots(row, op.distinctFrom);
+  if (!adj || slot === undefined || !excluded) return undefined;
+  return ends(new SlotWalk(adj, ctx), slot, excluded);
+  function* ends(walk: SlotWalk, slot: number, excluded: readonly number[]): Generator<Row> {
+    const g = ctx.graph;
+    const bind = (b: number) => {
+      const r = { ...row };
+      setOwn(r, op.to, g.nodeAt!(b));
+      if (op.bindRels) setOwn(r, op.rel, new RelSlots([...walk.path]) as unknown as Value);
+      return r;
+    };
+    if (op.min === 0) yield bind(slot);
+    walk.start(slot, op.max, excluded);
+    for (let b = walk.step(); b >= 0; b = walk.step()) if (walk.path.length >= op.min) yield bind(b);
+  }
+}
+
+/**
+ * The ends of the paths from `from` (length min…max, relationships unique on a path and apart from `excluded`)
+ * with how many paths reach each: `slots` in first-reached order, `paths[s]` the count for slot s. Each call
+ * clears the previous call's counts first.
+ */
+export class EndCounts {
+  slots: number[] = [];
+  paths: Float64Array;
+  private readonly walk: SlotWalk;
+  constructor(adj: SlotAdjacency, ctx: EvalContext) {
+    this.paths = new Float64Array(adj.offsets.length);
+    this.walk = new SlotWalk(adj, ctx);
+  }
+
+  private add(s: number) {
+    // A start past the adjacency's slots (a node with no relationships) still ends its zero-length path.
+    if (s >= this.paths.length) {
+      const grown = new Float64Array(s + 1);
+      grown.set(this.paths);
+      this.paths = grown;
+    }
+    if (this.paths[s] === 0) this.slots.push(s);
+    this.paths[s]!++;
+  }
+
+  count(from: number, range: Range, excluded: readonly number[] = NONE): this {
+    for (const s of this.slots) this.paths[s] = 0;
+    this.slots.length = 0;
+    const { min, max } = range;
+    if (min > max) return this;
+    if (min === 0) this.add(from);
+    const walk = this.walk.start(from, max, excluded);
+    for (let b = walk.step(); b >= 0; b = walk.step()) if (walk.path.length >= min) this.add(b);
     return this;
   }
 }

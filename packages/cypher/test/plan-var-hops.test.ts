@@ -1,0 +1,109 @@
+// A variable-length expansion with more hops in the same MATCH (`(a)-[*1..2]->(b)-[:T]->(c)`), planned over
+// relationship slots (plan/slot-groups.ts): relationship uniqueness across the whole pattern as a test on slots,
+// no relationship object or list built. Random patterns on small random memory graphs (self-loops, parallel
+// relationships, nodes without relationships) are compared with the interpreter, and must run on a graph that
+// gives no relationship objects.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type GraphReader, MemoryGraph, runCypher } from '../src/index.js';
+import { canon, rowByRow, seeded, sortLists } from './plan-graphs.js';
+
+// Relationship columns, node slots and adjacency only: a query that works here built no relationship object.
+const slotted = (g: MemoryGraph): GraphReader => ({
+  adjacent: (n, d, t) => g.adjacent(n, d, t),
+  scanNodes: (l) => g.scanNodes(l),
+  expand: () => {
+    throw new Error('expanded rows');
+  },
+  scanRelationshipColumns: (t, k) => g.scanRelationshipColumns(t, k),
+  slotOf: (n) => g.slotOf(n),
+  nodeAt: (s) => g.nodeAt(s),
+});
+
+function smallRandom(seed: number): MemoryGraph {
+  const r = seeded(seed);
+  const g = new MemoryGraph();
+  const size = 4 + Math.floor(r() * 5);
+  const nodes = Array.from({ length: size }, (_, i) =>
+    g.createNode(r() < 0.5 ? ['A'] : ['B'], { i: BigInt(i), c: BigInt(Math.floor(r() * 10)) }),
+  );
+  const rels = size + Math.floor(r() * size * 1.5);
+  for (let k = 0; k < rels; k++) {
+    const a = nodes[Math.floor(r() * (size - 1))]!; // the last node may have no relationships
+    const b = r() < 0.1 ? a : nodes[Math.floor(r() * size)]!;
+    const type = ['R', 'S', 'T'][Math.floor(r() * 3)]!;
+    g.createRelationship(type, a, b, {});
+    // Parallel relationships, of the same type or another.
+    if (r() < 0.15) g.createRelationship(r() < 0.5 ? type : 'R', a, b, {});
+  }
+  return g;
+}
+
+function randomPattern(r: () => number): { pattern: string; last: string } {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+  const hops = 2 + Math.floor(r() * 2);
+  const varAt = Math.floor(r() * hops);
+  let pattern = `(n0${r() < 0.3 ? pick([':A', ':B']) : ''})`;
+  for (let i = 0; i < hops; i++) {
+    const types = pick(['', '', ':R', ':S|T', ':T']);
+    const named = r() < 0.3 && i !== varAt ? `r${i}` : '';
+    const range = i === varAt || r() < 0.2 ? pick(['*1..2', '*0..2', '*2..3', '*1..3', '*1..1', '*0..1']) : '';
+    const inner = `${named}${types}${range}`;
+    const body = inner ? `[${inner}]` : '';
+    const dir = pick(['out', 'in', 'both'] as const);
+    pattern += dir === 'out' ? `-${body}->` : dir === 'in' ? `<-${body}-` : `-${body}-`;
+    pattern += `(n${i + 1}${r() < 0.25 ? pick([':A', ':B']) : ''})`;
+  }
+  return { pattern, last: `n${hops}` };
+}
+
+function same(g: GraphReader, slow: GraphReader, q: string) {
+  const want = runCypher(slow, q, {}, { planner: false });
+  const got = runCypher(g, q);
+  assert.deepEqual(canon(got.rows.map(sortLists)), canon(want.rows.map(sortLists)), q);
+}
+
+test('variable-length paths with more hops match the interpreter over relationship slots', () => {
+  const r = seeded(4040);
+  for (let k = 0; k < 60; k++) {
+    const g = smallRandom(100 + k);
+    const { pattern, last } = randomPattern(r);
+    const where = r() < 0.4 ? ` WHERE ${last}.c > 3` : '';
+    for (const ret of [
+      'RETURN count(*) AS n',
+      `RETURN count(${last}) AS n, collect(${last}.i) AS xs`,
+      `RETURN DISTINCT n0.i AS a, ${last}.i AS b`,
+      `RETURN n0.i AS a, ${last}.i AS b`,
+      `OPTIONAL MATCH (${last})-[:R]->(o) RETURN count(*) AS n, count(o) AS o`,
+    ]) {
+      same(slotted(g), rowByRow(g), `MATCH ${pattern}${where} ${ret}`);
+    }
+  }
+});
+
+test('uniqueness across the pattern: a hop never reuses a relationship of the path before it', () => {
+  // a -R-> b twice (parallel), b -R-> a, a self-loop at b: every exclusion case on two nodes.
+  const g = new MemoryGraph();
+  const a = g.createNode(['A'], { i: 0n });
+  const b = g.createNode(['B'], { i: 1n });
+  g.createRelationship('R', a, b, {});
+  g.createRelationship('R', a, b, {});
+  g.createRelationship('R', b, a, {});
+  g.createRelationship('S', b, b, {});
+  for (const q of [
+    'MATCH (x:A)-[*1..2]-(y)-[:R]-(z) RETURN count(*) AS n',
+    'MATCH (x:A)-[*1..3]->(y)-->(z)<--(w) RETURN count(*) AS n',
+    'MATCH (x)-[*0..2]-(y)-[:S]-(z)-[*1..2]-(w) RETURN x.i AS x, w.i AS w',
+    'MATCH (x)-[:R*1..2]->(y)-[*1..2]-(z) RETURN DISTINCT x.i AS x, z.i AS z',
+    'MATCH (x)-[*]-(y)-[]-(z) RETURN count(*) AS n',
+  ]) {
+    same(slotted(g), rowByRow(g), q);
+  }
+});
+
+test('a hop whose relationship is read keeps the whole pattern on relationship objects', () => {
+  const g = smallRandom(7);
+  const q = 'MATCH (a)-[*1..2]->(b)-[r]->(c) RETURN type(r) AS t, count(*) AS n';
+  same(g, rowByRow(g), q);
+  assert.throws(() => runCypher(slotted(g), q), /expanded rows/);
+});
