@@ -8,6 +8,7 @@ import { FactTable } from '../src/graph/fact-table.js';
 import { GraphState } from '../src/graph/state.js';
 import { StringTable } from '../src/graph/string-table.js';
 import { newRun } from '../src/model/claim-run.js';
+import { normalizeName, normalizeToken } from '../src/model/normalize.js';
 import { Registry } from '../src/model/registry.js';
 
 /** A run of claims over `entities` names of three types, `sources` sources, deterministic. */
@@ -145,5 +146,18 @@ test('FactTable: the slot remembered from a miss is used only for that fact, bef
   for (const [k, f] of facts) {
     const [s, p, o] = k.split(',').map(Number) as [number, number, number];
     assert.equal(t.get(s, p, o), f, k);
+  }
+});
+
+test('normalizeToken through its memo: the same as normalising afresh, for spellings that share a slot', () => {
+  const spellings = ['', ' ', 'gene', 'Gene', 'GENE ', 'Cell Type', 'cell-type', 'rel_1', 'rel_11', 'rel_21', 'β-cell'];
+  for (let i = 0; i < 200; i++) spellings.push(`rel ${i}`, `Rel-${i}`, `t${i % 13}x${i}`);
+  let seed = 7;
+  for (let k = 0; k < 20_000; k++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const raw = spellings[seed % spellings.length]!;
+    // A string object of its own, as each claim's is.
+    const fresh = [...raw].join('');
+    assert.equal(normalizeToken(fresh), normalizeName(raw).replace(/[\s-]+/g, '_'), JSON.stringify(raw));
   }
 });
