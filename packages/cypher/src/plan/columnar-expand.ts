@@ -12,7 +12,9 @@ import { ownValue, setOwn, type Value } from '../values.js';
 import { accumulate, columnTest, countRows } from './columnar.js';
 import { tooMany } from './holding.js';
 import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
+import { indexedSlots } from './index-start.js';
 import { degreesOver, hopDegrees, keptDegrees, weigh, type Weights } from './optional-hop.js';
+import { slotAdjacency } from './var-paths.js';
 
 type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
 
@@ -149,10 +151,12 @@ function select(
     if (!t) return undefined;
     (x.side === 'from' ? fromT : toT).push(t);
   }
-  const cap = op.direction === 'both' ? 2 * rels.size : rels.size;
-  const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
   const fm = endMask(fromIn, fromT, nodes.size);
   const tm = endMask(toIn, toT, nodes.size);
+  const seeded = fromIndex(op, rels, ctx, fm, tm, relT);
+  if (seeded) return seeded;
+  const cap = op.direction === 'both' ? 2 * rels.size : rels.size;
+  const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
   const { start, end } = rels;
   const fwd = op.direction !== 'in';
   const back = op.direction !== 'out';
@@ -176,6 +180,57 @@ function select(
   }
   rows.n = n;
   return rows;
+}
+
+/**
+ * The rows from an end's node slots given by the graph's index (index-start.ts), each slot's relationships from
+ * the slot adjacency: the full pass's rows, found without visiting every relationship. Undefined: no index
+ * applies, it gives more than a 32nd as many nodes as there are relationships (a node costs more than a
+ * relationship of the pass), or the graph has no slot adjacency over these columns.
+ */
+function fromIndex(
+  op: ExpandAgg,
+  rels: RelationshipColumns,
+  ctx: EvalContext,
+  fm: EndMask | undefined,
+  tm: EndMask | undefined,
+  relT: Test[],
+): Rows | undefined {
+  const limit = rels.size >> 5;
+  for (const side of ['from', 'to'] as const) {
+    const filters = op.filters.filter((f) => f.side === side);
+    const label = (side === 'from' ? op.fromLabels : op.toLabels)[0];
+    if (filters.length === 0) continue;
+    const slots = indexedSlots(filters, label, ctx, limit);
+    if (!slots) continue;
+    // From the `to` end the relationships are walked the other way.
+    const flip = side === 'to' && op.direction !== 'both';
+    const adj = slotAdjacency(ctx, op.types, flip ? (op.direction === 'out' ? 'in' : 'out') : op.direction);
+    if (!adj || adj.start !== rels.start) return undefined;
+    const { offsets, far, rel: relOf } = adj;
+    const first = (s: number) => (s + 1 < offsets.length ? offsets[s]! : 0);
+    const stop = (s: number) => (s + 1 < offsets.length ? offsets[s + 1]! : 0);
+    let cap = 0;
+    for (const s of slots) cap += stop(s) - first(s);
+    const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
+    const [near, other] = side === 'from' ? [fm, tm] : [tm, fm];
+    const [mine, theirs] = side === 'from' ? [rows.from, rows.to] : [rows.to, rows.from];
+    let n = 0;
+    for (const s of slots) {
+      if (!passes(near, s)) continue;
+      for (let i = first(s); i < stop(s); i++) {
+        if ((i & 63) === 0) ctx.budget.tick();
+        const r = relOf[i]!;
+        if ((relT.length > 0 && !all(relT, r)) || !passes(other, far[i]!)) continue;
+        mine[n] = s;
+        theirs[n] = far[i]!;
+        rows.rel[n++] = r;
+      }
+    }
+    rows.n = n;
+    return rows;
+  }
+  return undefined;
 }
 
 /** A pattern predicate on an end as a test of its node slot: from relationship columns, else once per slot from adjacency. */

@@ -125,23 +125,20 @@ export function columnTest(
   ctx: EvalContext,
 ): ((slot: number) => boolean) | undefined {
   if (c.kind === 'dict') {
-    // Each distinct value is compared once, by the evaluator itself: the column's test is a table lookup.
-    const pass = c.dict.map((d) => {
-      const e = {
-        kind: 'compare' as const,
-        ops: [op],
-        args: [
-          { kind: 'literal' as const, value: d, pos: 0 },
-          { kind: 'literal' as const, value, pos: 0 },
-        ],
-        pos: 0,
-      };
-      return truthy(evaluate(e, {}, ctx)) === true;
-    });
-    const codes = c.codes;
+    // Each distinct value is compared once, when a slot holding it is first tested (a selective anchor reads a
+    // few codes of a large dictionary): the column's test is then a table lookup.
+    const cmp = stringCompare(op, value);
+    const { codes, dict } = c;
+    const pass = new Uint8Array(dict.length);
     return (s) => {
       const k = codes[s]!;
-      return k >= 0 && pass[k]!;
+      if (k < 0) return false;
+      let p = pass[k]!;
+      if (p === 0) {
+        const d = dict[k]!;
+        p = pass[k] = (typeof d === 'string' && cmp ? cmp(d) : compareValues(op, d, value, ctx)) ? 1 : 2;
+      }
+      return p === 1;
     };
   }
   // Numbers against a number: the comparison is numeric (INTEGER and FLOAT compare by value); anything else
@@ -165,6 +162,42 @@ export function columnTest(
       return (s) => ok(s) && values[s]! <= x;
     case '>=':
       return (s) => ok(s) && values[s]! >= x;
+  }
+}
+
+/** Cypher's comparison of two values by the evaluator itself. */
+function compareValues(op: ColumnFilter['op'], a: Value, b: Value, ctx: EvalContext): boolean {
+  const e = {
+    kind: 'compare' as const,
+    ops: [op],
+    args: [
+      { kind: 'literal' as const, value: a, pos: 0 },
+      { kind: 'literal' as const, value: b, pos: 0 },
+    ],
+    pos: 0,
+  };
+  return truthy(evaluate(e, {}, ctx)) === true;
+}
+
+/**
+ * A string compared with a string `value`, as Cypher compares them (equality and code-unit order: compare.ts);
+ * undefined when `value` is not a string.
+ */
+function stringCompare(op: ColumnFilter['op'], value: Value): ((d: string) => boolean) | undefined {
+  if (typeof value !== 'string') return undefined;
+  switch (op) {
+    case '=':
+      return (d) => d === value;
+    case '<>':
+      return (d) => d !== value;
+    case '<':
+      return (d) => d < value;
+    case '>':
+      return (d) => d > value;
+    case '<=':
+      return (d) => d <= value;
+    case '>=':
+      return (d) => d >= value;
   }
 }
 

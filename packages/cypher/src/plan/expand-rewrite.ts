@@ -18,6 +18,7 @@ import {
 } from './operators.js';
 import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { AGG_FNS, columnFilter, isCountOf, propOf, readsOnlyItems, splitAnd } from './rewrite.js';
+import { prefixFilters } from './seeks.js';
 import { asSlotWalk, slotGroups } from './slot-groups.js';
 
 type ExpandOp = Extract<Op, { op: 'Expand' }>;
@@ -42,9 +43,14 @@ export function columnarExpand(op: Op): Op | undefined {
   if (e.op === 'Expand' && (e.into || e.relBound)) return undefined;
   if (opt && opt.hop.variable !== e.from && opt.hop.variable !== e.to) return undefined;
   const start =
-    e.op === 'Expand' ? startOf(e) : e.input.op === 'Argument' ? { fromLabels: [], filters: [] } : undefined;
+    e.op === 'Expand'
+      ? startOf(e)
+      : e.input.op === 'Argument'
+        ? { fromLabels: [], filters: [], predicates: [] }
+        : undefined;
   if (!start) return undefined;
   const { fromLabels, filters } = start;
+  predicates.push(...start.predicates);
   const toLabels: string[] = [];
   const exists: ExistsTest[] = [];
   for (const x of semis) {
@@ -59,9 +65,9 @@ export function columnarExpand(op: Op): Op | undefined {
     }
     if (p.kind !== 'expr') return undefined;
     for (const x of splitAnd(p.expr)) {
-      const f = sideFilter(x, e);
+      const f = sideFilters(x, e);
       if (!f) return undefined;
-      filters.push(f);
+      filters.push(...f);
     }
   }
   const items: ExpandItem[] = [];
@@ -91,21 +97,25 @@ export function columnarExpand(op: Op): Op | undefined {
   };
 }
 
-/** The scan the expansion starts from, when it is the top of the plan: its labels and column filters. */
-function startOf(e: ExpandOp): { fromLabels: string[]; filters: SideFilter[] } | undefined {
-  const s = e.input;
+/**
+ * The scan the expansion starts from, when it is the top of the plan: its labels, column filters and the
+ * predicates of a Filter right on it (comparisons the column scan did not take, a prefix test). An index seek
+ * counts as its label's scan: its comparisons are in the Filter above it, and ColumnarExpandAggregate starts at
+ * the index again when they are a range or equality on an indexed key (columnar-expand.ts).
+ */
+function startOf(e: ExpandOp): { fromLabels: string[]; filters: SideFilter[]; predicates: Predicate[] } | undefined {
+  const below = e.input.op === 'Filter' ? e.input : undefined;
+  const predicates = below?.predicates ?? [];
+  const s = below ? below.input : e.input;
   if (s.op === 'NodeColumnScan' && !s.columns && s.variable === e.from) {
-    return {
-      fromLabels: s.label === undefined ? [] : [s.label],
-      filters: s.filters.map((f) => ({ ...f, side: 'from' as const })),
-    };
+    const filters = s.filters.map((f) => ({ ...f, side: 'from' as const }));
+    return { fromLabels: s.label === undefined ? [] : [s.label], filters, predicates };
   }
-  if ((s.op !== 'NodeScan' && s.op !== 'NodeByLabelScan') || s.input.op !== 'Argument' || s.variable !== e.from) {
-    return undefined;
-  }
-  if (s.where?.props) return undefined;
-  const fromLabels = [...(s.op === 'NodeByLabelScan' ? [s.label] : []), ...(s.where?.labels ?? [])];
-  return { fromLabels, filters: [] };
+  const scan =
+    s.op === 'NodeScan' || s.op === 'NodeByLabelScan' || s.op === 'NodeIndexSeek' || s.op === 'NodeIndexRangeSeek';
+  if (!scan || s.input.op !== 'Argument' || s.variable !== e.from || s.where?.props) return undefined;
+  const label = s.op === 'NodeScan' ? undefined : s.label;
+  return { fromLabels: [...(label === undefined ? [] : [label]), ...(s.where?.labels ?? [])], filters: [], predicates };
 }
 
 /** The variables of a one-relationship pattern. */
@@ -117,10 +127,13 @@ const sides = (e: Pattern): [Side, string][] => [
   ['to', e.to],
 ];
 
-function sideFilter(x: Expr, e: Pattern): SideFilter | undefined {
+/** A conjunct as column comparisons on one side: `v.key op value`, or a prefix test as its two ends. */
+function sideFilters(x: Expr, e: Pattern): SideFilter[] | undefined {
   for (const [side, v] of sides(e)) {
     const f = columnFilter(x, v);
-    if (f) return { ...f, side };
+    if (f) return [{ ...f, side }];
+    const ends = prefixFilters(x, v);
+    if (ends) return ends.map((f) => ({ ...f, side }));
   }
   return undefined;
 }

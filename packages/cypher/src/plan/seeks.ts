@@ -2,6 +2,7 @@
 // range (`v.key < expr`, `v.key STARTS WITH 'literal'`) on a key with an ordered index (planner.ts).
 import type { Expr } from '../ast.js';
 import { varsOf } from './exprs.js';
+import type { ColumnFilter } from './operators.js';
 
 /** `v.key = expr` (either side) with expr readable before v is bound: an index seek's key and value. */
 export function seekOf(e: Expr, v: string, bound: Set<string>): { key: string; value: Expr } | undefined {
@@ -40,6 +41,18 @@ export function rangeOf(e: Expr, v: string, bound: Set<string>): RangeSide[] {
     return [lower, { key: p.key, side: 'upper', end: upper }];
   }
   return compareRange(e, v, bound);
+}
+
+/**
+ * `v.key STARTS WITH 'literal'` as the column comparisons `key >= prefix` and `key < next` (rangeOf's ends),
+ * which keep exactly the strings with that prefix and, like STARTS WITH, nothing that is not a string; undefined
+ * when the prefix has no upper end (its last character is U+FFFF) or the expression is not such a test.
+ */
+export function prefixFilters(e: Expr, v: string): ColumnFilter[] | undefined {
+  if (e.kind !== 'binary' || e.op !== 'startsWith') return undefined;
+  const ends = rangeOf(e, v, new Set());
+  if (ends.length !== 2) return undefined;
+  return ends.map((r) => ({ key: r.key, op: r.side === 'lower' ? '>=' : '<', value: r.end.value }));
 }
 
 function compareRange(e: Expr, v: string, bound: Set<string>): RangeSide[] {

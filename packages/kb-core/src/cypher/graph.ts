@@ -17,7 +17,7 @@ import {
 } from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
 import { dictionary, typeColumn } from './node-columns.js';
-import { entitiesInRange } from './ordered.js';
+import { entitiesInRange, inRange, orderedSubset } from './ordered.js';
 import { factConfidence, factsOfTypes, relationshipColumns } from './rel-columns.js';
 import { memo, type SnapshotCache, snapshotCache } from './snapshot-cache.js';
 
@@ -186,19 +186,10 @@ export class KbCypherGraph implements GraphReader {
    */
   scanColumns(label: string | undefined, keys: readonly string[]): NodeColumns | undefined {
     const s = this.rc.s;
-    const rc = this.rc;
     const n = s.entityIds.length;
-    const counts = rc.live
-      ? s.entityActive
-      : memo(this.cache, 'counts', () => Int32Array.from({ length: n }, (_, e) => rc.entityClaimCount(e)));
-    const any = label === undefined || label === ENTITY_LABEL;
-    const at = `\u0000${any ? '' : label}`;
-    const picked = memo(this.cache, `rows${at}`, () => {
-      const rows = new Int32Array(n);
-      let m = 0;
-      for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || this.hasLabel(e, label))) rows[m++] = e;
-      return rows.slice(0, m);
-    });
+    const counts = this.claimCounts();
+    const at = labelKey(label);
+    const picked = this.labelRows(label);
     const columns: Record<string, Column> = {};
     for (const key of keys) {
       if (key === 'claim_count') columns[key] = { kind: 'int', values: counts };
@@ -208,6 +199,27 @@ export class KbCypherGraph implements GraphReader {
       else return undefined;
     }
     return { rows: picked, size: n, columns, node: (e) => this.node(e) };
+  }
+
+  /** Live claims per entity: the live counter array itself, or counted per entity for an at(t) view. */
+  private claimCounts(): Int32Array {
+    const rc = this.rc;
+    if (rc.live) return rc.s.entityActive;
+    const n = rc.s.entityIds.length;
+    return memo(this.cache, 'counts', () => Int32Array.from({ length: n }, (_, e) => rc.entityClaimCount(e)));
+  }
+
+  /** The visible entities carrying `label` (all visible ones for `Entity` or none), in entity order. */
+  private labelRows(label: string | undefined): Int32Array {
+    const any = label === undefined || label === ENTITY_LABEL;
+    return memo(this.cache, `rows${labelKey(label)}`, () => {
+      const counts = this.claimCounts();
+      const n = this.rc.s.entityIds.length;
+      const rows = new Int32Array(n);
+      let m = 0;
+      for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || this.hasLabel(e, label))) rows[m++] = e;
+      return rows.slice(0, m);
+    });
   }
 
   /** The live facts as columns, ends as entity indexes (the slots of scanColumns): rel-columns.ts. */
@@ -285,6 +297,17 @@ export class KbCypherGraph implements GraphReader {
     const values = key === 'id' ? s.entityIds : key === 'name' ? s.entityName : undefined;
     if (!values) return;
     const any = label === undefined || label === ENTITY_LABEL;
+    if (this.cache) {
+      // The label's visible entities in value order, kept per snapshot: the range visits only them (a range
+      // over every entity's names would test thousands of other labels' entities for each one kept).
+      const order = memo(this.cache, `order\u0000${key}${labelKey(label)}`, () => {
+        const member = new Uint8Array(values.length);
+        for (const e of this.labelRows(label)) member[e] = 1;
+        return orderedSubset(values, member);
+      });
+      for (const e of inRange(values, order, lower, upper)) yield this.node(e);
+      return;
+    }
     for (const e of entitiesInRange(values, lower, upper)) {
       if (this.rc.entityClaimCount(e) > 0 && (any || this.hasLabel(e, label))) yield this.node(e);
     }
@@ -352,6 +375,9 @@ export class KbCypherGraph implements GraphReader {
     }
   }
 }
+
+/** The snapshot cache's key part for a label (`Entity` and none are every visible entity). */
+const labelKey = (label: string | undefined) => `\u0000${label === undefined || label === ENTITY_LABEL ? '' : label}`;
 
 // Relationship types (predicate names upper-cased) per predicate array, extended as predicates are added.
 const typeNames = new WeakMap<readonly string[], string[]>();
