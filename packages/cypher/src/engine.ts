@@ -1,5 +1,7 @@
-// The facade: parse, check, run. `runCypher` is what callers use; it runs the query under its budgets
-// (budget.ts): a deadline, the result's rows, the size of lists and strings, and the memory it holds.
+// The facade: parse, check, plan, run. `runCypher` is what callers use; it runs the query under its budgets
+// (budget.ts): a deadline, the result's rows, the size of lists and strings, and the memory it holds. With a
+// plan cache (plan-cache.ts) a text asked again is not parsed, checked or planned again. `prepareCypher` and
+// `runPrepared` are its two halves, for a caller that looks at the query between them (kb-core refuses writes).
 import type { Query } from './ast.js';
 import { Budget, type Budgets, measure } from './budget.js';
 import { CypherLimitError } from './errors.js';
@@ -12,6 +14,7 @@ import { describePlan, type PlanDescription } from './plan/explain.js';
 import type { Op } from './plan/operators.js';
 import { type Profile, runPlan } from './plan/physical.js';
 import { planQuery } from './plan/planner.js';
+import { observing, type PlanCache, type PreparedQuery } from './plan-cache.js';
 import { rewrite } from './plan/rewrite.js';
 import type { Procedures } from './procedures.js';
 import { type BoundQuery, check } from './semantic.js';
@@ -27,6 +30,13 @@ export interface RunOptions extends Budgets {
    * text the caller was given (a server's `profile: true`). A prefix in the text, written by the user, wins.
    */
   mode?: 'explain' | 'profile';
+  /** Plans kept across calls for this graph (plan-cache.ts); absent: every call parses, checks and plans. */
+  planCache?: PlanCache;
+  /**
+   * The graph's version (any value compared with ===), changed whenever the graph changes: a cached plan made or
+   * last checked at the same version is used without reading the graph's counts again. Absent: read every time.
+   */
+  graphVersion?: unknown;
 }
 
 /** A result with, for `EXPLAIN …` and `PROFILE …`, the plan (with rows and time per operator for PROFILE). */
@@ -59,22 +69,59 @@ export function compile(cypher: string, procedures?: Procedures): Query {
   return q;
 }
 
+/** A query ready to run (prepareCypher): the prepared text and how to run it. */
+export interface PreparedCypher extends PreparedQuery {
+  readonly mode: 'run' | 'explain' | 'profile';
+}
+
+/** Parses, checks and plans `text` (a mode prefix already blanked): what a plan cache keeps. */
+function prepareText(graph: GraphReader, text: string, options: RunOptions): PreparedQuery {
+  const bound = check(parse(text), options.procedures);
+  const q = bound.query;
+  if (graph.resolveLabel) resolveQueryLabels(q.parts, (l) => graph.resolveLabel!(l));
+  const writes = mayWrite(q);
+  const plan: Op =
+    options.planner === false || writes
+      ? { op: 'Interpret', reason: options.planner === false ? 'the planner is off' : 'the query writes', est: 0 }
+      : planOf(bound, graph);
+  return { query: q, plan, writes };
+}
+
+/**
+ * The query `cypher` parsed, checked and planned for `graph`, from `options.planCache` when it holds it. Every
+ * compile-time error (syntax, semantics) is thrown here, whether or not the text was seen before.
+ */
+export function prepareCypher(graph: GraphReader, cypher: string, options: RunOptions = {}): PreparedCypher {
+  const split = splitMode(cypher);
+  const mode = split.mode === 'run' ? (options.mode ?? 'run') : split.mode;
+  const cache = options.planner === false ? undefined : options.planCache;
+  if (!cache) return { mode, ...prepareText(graph, split.cypher, options) };
+  const kept = cache.lookup(split.cypher, graph, options.graphVersion, options.procedures);
+  if (kept) return { mode, ...kept };
+  // The planner reads the graph through a recorder: what it read decides when the plan is stale.
+  const seen = observing(graph);
+  const prepared = prepareText(seen.graph, split.cypher, options);
+  cache.store(split.cypher, prepared, seen.reads, options.graphVersion, options.procedures);
+  return { mode, ...prepared };
+}
+
 export function runCypher(
   graph: GraphReader,
   cypher: string,
   params: Record<string, unknown> = {},
   options: RunOptions = {},
 ): PlannedResult {
-  const split = splitMode(cypher);
-  const mode = split.mode === 'run' ? (options.mode ?? 'run') : split.mode;
-  const text = split.cypher;
-  const bound = check(parse(text), options.procedures);
-  const q = bound.query;
-  if (graph.resolveLabel) resolveQueryLabels(q.parts, (l) => graph.resolveLabel!(l));
-  const plan: Op =
-    options.planner === false || mayWrite(q)
-      ? { op: 'Interpret', reason: options.planner === false ? 'the planner is off' : 'the query writes', est: 0 }
-      : planOf(bound, graph);
+  return runPrepared(graph, prepareCypher(graph, cypher, options), params, options);
+}
+
+/** Runs a prepared query under `options`' budgets (its procedures, planner and cache were prepareCypher's). */
+export function runPrepared(
+  graph: GraphReader,
+  prepared: PreparedCypher,
+  params: Record<string, unknown> = {},
+  options: Budgets & { procedures?: Procedures } = {},
+): PlannedResult {
+  const { mode, query: q, plan } = prepared;
   if (mode === 'explain') {
     const columns = plan.op === 'ProduceResults' ? plan.columns : [];
     return { columns, rows: [], plan: describePlan(plan) };
@@ -88,7 +135,7 @@ export function runCypher(
     params: p,
     procedures: options.procedures ?? new Map(),
     budget,
-    writes: mayWrite(q),
+    writes: prepared.writes,
   };
   const started = performance.now();
   const stream =

@@ -3,7 +3,18 @@ export type { Clause, Expr, PatternPart, Query } from './ast.js';
 export { type Column, columnsFromNodes, type NodeColumns, type RelationshipColumns } from './columns.js';
 export { compare, equals, equivalenceKey, orderCompare } from './compare.js';
 export { type Budgets, DEFAULT_BUDGETS, MAX_VALUE_DEPTH } from './budget.js';
-export { compile, type PlannedResult, planOf, type RunOptions, runCypher, splitMode } from './engine.js';
+export {
+  compile,
+  type PlannedResult,
+  planOf,
+  type PreparedCypher,
+  prepareCypher,
+  type RunOptions,
+  runCypher,
+  runPrepared,
+  splitMode,
+} from './engine.js';
+export { DIVERGENCE, PlanCache, type PlanCacheOptions } from './plan-cache.js';
 export { describePlan, type PlanDescription, planText } from './plan/explain.js';
 export {
   CYPHER_ERRORS,

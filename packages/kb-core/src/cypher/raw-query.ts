@@ -1,14 +1,14 @@
 // rawQuery: a read-only openCypher query over the KB's graph (graph.ts), with a time budget and a row budget.
 // Results come back as JSON-able data: nodes and relationships carry the KB's ids (entity id, content id).
 import {
-  compile,
   GraphNode,
   GraphRelationship,
   MAX_NESTING,
   PathValue,
+  PlanCache,
   type PlanDescription,
-  runCypher,
-  splitMode,
+  prepareCypher,
+  runPrepared,
   type Value,
 } from '@evident/cypher';
 import { KbError, KbValidationError } from '../errors.js';
@@ -230,6 +230,26 @@ export function checkRawQuery(
   };
 }
 
+/** EVIDENT_CYPHER_PLAN_CACHE=0 plans every query afresh (for before/after measurements). */
+const PLAN_CACHE_OFF = typeof process !== 'undefined' && process.env.EVIDENT_CYPHER_PLAN_CACHE === '0';
+
+// One plan cache per snapshot object, weakly (as snapshot-cache.ts keeps its entries): a what-if view's graph
+// and a replica thread's have their own. Every cutoff of a snapshot shares it: a plan is a function of the text
+// and the counts it was chosen from, and the version key below includes the cutoff, so a cutoff of its own
+// re-reads those counts before a plan made at another is used.
+const planCaches = new WeakMap<object, PlanCache>();
+
+function planCacheOf(rc: ReadContext): { planCache?: PlanCache; graphVersion?: string } {
+  if (PLAN_CACHE_OFF) return {};
+  let planCache = planCaches.get(rc.s);
+  if (!planCache) {
+    planCache = new PlanCache();
+    planCaches.set(rc.s, planCache);
+  }
+  // No version: the cache still serves, reading the counts again on every use.
+  return { planCache, graphVersion: rc.s.version === undefined ? undefined : `${rc.s.version}@${rc.cutoff}` };
+}
+
 export function rawQuery(
   rc: ReadContext,
   cypherIn: unknown,
@@ -237,13 +257,14 @@ export function rawQuery(
   options: RawQueryOptions = {},
 ): RawQueryResult {
   const { cypher, params, timeoutMs, maxRows, mode } = checkRawQuery(cypherIn, paramsIn, options);
-  const q = compile(splitMode(cypher).cypher);
-  for (const part of q.parts) {
-    for (const c of part.clauses) if (c.kind in WRITES) throw new KbCypherReadOnlyError(WRITES[c.kind]!);
-  }
   const started = performance.now();
   const g = new KbCypherGraph(rc);
-  const r = runCypher(g, cypher, param(params) as Record<string, unknown>, { timeoutMs, maxRows, mode });
+  // Parsed, checked and planned (or taken from the plan cache); nothing has run yet, so writes are refused here.
+  const prepared = prepareCypher(g, cypher, { mode, ...planCacheOf(rc) });
+  for (const part of prepared.query.parts) {
+    for (const c of part.clauses) if (c.kind in WRITES) throw new KbCypherReadOnlyError(WRITES[c.kind]!);
+  }
+  const r = runPrepared(g, prepared, param(params) as Record<string, unknown>, { timeoutMs, maxRows });
   const rows = r.rows.map((row) => row.map((v) => out(v, g)));
   const result: RawQueryResult = {
     columns: r.columns,
