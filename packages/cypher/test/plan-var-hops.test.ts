@@ -76,7 +76,10 @@ test('variable-length paths with more hops match the interpreter over relationsh
       `RETURN n0.i AS a, ${last}.i AS b`,
       `OPTIONAL MATCH (${last})-[:R]->(o) RETURN count(*) AS n, count(o) AS o`,
     ]) {
-      same(slotted(g), rowByRow(g), `MATCH ${pattern}${where} ${ret}`);
+      const q = `MATCH ${pattern}${where} ${ret}`;
+      same(slotted(g), rowByRow(g), q);
+      // The same plan on a graph without slots: its walks fall back to relationships.
+      same(rowByRow(g), rowByRow(g), q);
     }
   }
 });

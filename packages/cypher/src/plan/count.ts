@@ -37,9 +37,9 @@ export function* countExpansions(op: Extract<Op, { op: 'ExpandCount' }>, runner:
   const space = e.op === 'VarLengthExpand' && e.slots ? e.space : undefined;
   let walk: SlotWalk | undefined;
   let total = 0;
-  for (const row of runner.rows(op.input, arg)) {
+  const countRow = (row: Row) => {
     const from = lookup(row, e.from);
-    if (!(from instanceof GraphNode)) continue;
+    if (!(from instanceof GraphNode)) return;
     // Over slots when nothing is excluded, or only the slots of earlier walks of the same space.
     const excluded = e.op === 'VarLengthExpand' && e.slots ? excludedSlots(row, e.distinctFrom) : undefined;
     const used = excluded ? undefined : usedBy(row, e.distinctFrom);
@@ -49,7 +49,7 @@ export function* countExpansions(op: Extract<Op, { op: 'ExpandCount' }>, runner:
       if (walk && slot !== undefined) {
         // A hop is the node's degree; paths counted without walking their last hop.
         total += countPaths(walk, slot, range, excluded);
-        continue;
+        return;
       }
     }
     if (e.op === 'Expand') {
@@ -60,8 +60,57 @@ export function* countExpansions(op: Extract<Op, { op: 'ExpandCount' }>, runner:
     } else {
       for (const _ of walkPaths(from, e, used, null, ctx)) total++;
     }
-  }
+  };
+  const v = op.input;
+  if (e.op === 'VarLengthExpand' && e.slots && v.op === 'VarLengthExpand' && v.slots && v.bindRels) {
+    // countRow adds to `total` too (rows the slots cannot take): added after it, not assigned over it.
+    const walked = countAfterWalk(e, v, runner, arg, countRow);
+    total += walked;
+  } else for (const row of runner.rows(op.input, arg)) countRow(row);
   yield new Tally(total).row(op.names, []);
+}
+
+type SlotExpand = Extract<Op, { op: 'VarLengthExpand' }>;
+
+/**
+ * The count of slot walk `e` right after slot walk `v` of the same MATCH (`(a)-[*1..2]->(b)-[:T]->(c) RETURN
+ * count(*)`): `v` walks inline, so no row, end node or slot list is built per path of it; `e` excludes the
+ * path's relationship slots. A row the slots cannot take goes through `v`'s rows and `countRow`.
+ */
+function countAfterWalk(e: SlotExpand, v: SlotExpand, runner: Runner, arg: Row, countRow: (r: Row) => void): number {
+  const ctx = runner.ctx;
+  const adjV = slotAdjacency(ctx, v.types, v.direction, v.space);
+  const adjE = slotAdjacency(ctx, e.types, e.direction, e.space);
+  const first = adjV && new SlotWalk(adjV, ctx);
+  const second = adjE && new SlotWalk(adjE, ctx);
+  const keptApart = e.distinctFrom.includes(v.rel);
+  const others = e.distinctFrom.filter((d) => d !== v.rel);
+  const rowsOfV: Op = { ...v, input: { op: 'Argument', est: 1 } };
+  let total = 0;
+  for (const row of runner.rows(v.input, arg)) {
+    const a = lookup(row, v.from);
+    if (!(a instanceof GraphNode)) continue;
+    const start = slotIn(ctx, a);
+    const outer = excludedSlots(row, v.distinctFrom);
+    const before = excludedSlots(row, others);
+    const bound = e.from === v.to ? undefined : lookup(row, e.from);
+    const fixed = bound instanceof GraphNode ? slotIn(ctx, bound) : undefined;
+    if (!first || !second || start === undefined || !outer || !before || (bound !== undefined && fixed === undefined)) {
+      for (const r of runner.rows(rowsOfV, row)) countRow(r);
+      continue;
+    }
+    const count = (end: number) => {
+      const excluded = keptApart && first.path.length > 0 ? [...before, ...first.path] : before;
+      total += countPaths(second, fixed ?? end, e, excluded);
+    };
+    if (v.min === 0) {
+      first.start(start, 0);
+      count(start);
+    }
+    first.start(start, v.max, outer);
+    for (let b = first.step(); b >= 0; b = first.step()) if (first.path.length >= v.min) count(b);
+  }
+  return total;
 }
 
 function slotWalk(
