@@ -29,7 +29,8 @@ describe('VectorSet', () => {
       const a = new VectorSet(DIM);
       a.setMany([0, 1, 2, 3], rows([vec(0), vec(1), vec(2), vec(3)]));
       const p1 = join(d.path, 'one.usearch');
-      assert.deepEqual(a.save(p1), [p1]);
+      // The index, and the exact rows its candidates are ranked by (exact-rows.ts).
+      assert.deepEqual(a.save(p1), [p1, `${p1}.rowkeys`, `${p1}.rows`]);
 
       const b = new VectorSet(DIM);
       b.load(p1, a.keyList());

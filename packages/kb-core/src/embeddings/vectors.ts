@@ -4,11 +4,14 @@
 // fixed capacity, removes keys, saves and loads, and is actively released; hnswlib-node must compile its
 // addon at install and needs max_elements up front.
 import {
+  closeSync,
   copyFileSync,
   existsSync,
   linkSync,
   mkdtempSync,
+  openSync,
   readFileSync,
+  readSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -16,6 +19,7 @@ import {
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import usearch from 'usearch';
+import { ExactRows } from './exact-rows.js';
 import { KeyBits } from './key-bits.js';
 
 /**
@@ -62,6 +66,22 @@ export function catchUpThreads(): number {
   return spare ? INSERT_THREADS : 1;
 }
 
+function int32s(b: Buffer): Int32Array {
+  return new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+}
+
+/** Bytes per value of the vectors in a usearch file: its header starts with the vectors' count and bytes per vector. */
+function bytesPerValue(path: string, dim: number): number {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(8);
+    readSync(fd, head, 0, 8, 0);
+    return head.readUInt32LE(4) / dim;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** `rows` (each of `dim` values) scaled to unit length: a copy when one is not already (a zero row stays zero). */
 function unitRows(rows: Float32Array, dim: number): Float32Array {
   let out: Float32Array | null = null;
@@ -76,6 +96,10 @@ function unitRows(rows: Float32Array, dim: number): Float32Array {
   return out ?? rows;
 }
 
+/**
+ * A set of vectors by key, searched through an HNSW index of i8 vectors whose candidates are ranked by the
+ * exact vectors (exact-rows.ts).
+ */
 export class VectorSet {
   /** The writable index: every vector, or (after load()) those added since. */
   private index: InstanceType<typeof usearch.Index>;
@@ -86,9 +110,12 @@ export class VectorSet {
   /** Keys of `base` whose vector was replaced since (held by `index` now): the base's entry is skipped. */
   private shadowed = new Set<number>();
   private readonly keys = new KeyBits();
+  /** Every vector set since the index holds i8 ones, exact: what the index finds is re-ranked by them (nearest). */
+  private exact: ExactRows;
 
   constructor(readonly dim: number) {
     this.index = VectorSet.make(dim);
+    this.exact = new ExactRows(dim);
   }
 
   // Measured with bench/profile-hnsw.ts (the workload's fact vectors from the local embedder, 41,666 of 256
@@ -102,11 +129,17 @@ export class VectorSet {
   // and query is normalised here, so a provider's unnormalised vectors rank as under cosine), without the two
   // norms cosine computes per distance. Measured by the same script at 41,666 vectors: 347 -> 231 µs of CPU per
   // insert, recall@100 0.859 both.
+  //
+  // i8 since (issue 41, point 2): the index finds candidates, their exact rows (exact-rows.ts) rank them, so
+  // i8's near-ties (hybrid recall@10 0.932 on bench/search-set when it ranked alone) no longer reach the answer.
+  // usearch casts each unit vector to i8 itself (×127, truncated). Measured with bench/ann-build-options.ts:
+  // see docs/kb-performance.md. An index saved as f16 by earlier code still loads: usearch takes the scalar kind
+  // from the file, and its keys, having no exact rows, keep the similarity the index gives.
   private static make(dim: number) {
     return new usearch.Index({
       metric: usearch.MetricKind.IP,
       dimensions: dim,
-      quantization: usearch.ScalarKind.F16,
+      quantization: usearch.ScalarKind.I8,
       connectivity: 16,
       expansion_add: 64,
       expansion_search: 128,
@@ -139,6 +172,7 @@ export class VectorSet {
       throw new RangeError(`${rows.length} values for ${keys.length} vectors of ${this.dim}`);
     if (keys.length === 0) return;
     rows = unitRows(rows, this.dim);
+    this.exact.setMany(keys, rows);
     const big = new BigUint64Array(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
@@ -176,6 +210,7 @@ export class VectorSet {
     this.base = null;
     this.shadowed.clear();
     this.keys.clear();
+    this.exact.clear();
   }
 
   /** Drops every vector. */
@@ -193,14 +228,16 @@ export class VectorSet {
   }
 
   /**
-   * Writes the vectors to `path` (usearch's file format) and returns the files written. Loaded from a file
-   * (load()), the base is that file already: it is linked to `path` (copied where a link cannot be made), and
-   * what was added since goes beside it (`.delta`, and `.shadowed` for base keys replaced since).
+   * Writes the vectors to `path` (usearch's file format) and returns the files written, the exact rows
+   * included (`.rowkeys`, `.rows`). Loaded from a file (load()), the base is that file already: it is linked to
+   * `path` (copied where a link cannot be made), and what was added since goes beside it (`.delta`, and
+   * `.shadowed` for base keys replaced since).
    */
   save(path: string): string[] {
+    const rowFiles = this.saveRows(path);
     if (this.base === null) {
       this.index.save(path);
-      return [path];
+      return [path, ...rowFiles];
     }
     // The mapped file itself, unless something replaced or removed it since the load (another handle's close):
     // then the mapping, which keeps the loaded bytes, is written out.
@@ -212,7 +249,7 @@ export class VectorSet {
       } catch {
         copyFileSync(this.basePath, path);
       }
-    const files = [path];
+    const files = [path, ...rowFiles];
     if (this.index.size() > 0) {
       this.index.save(`${path}.delta`);
       files.push(`${path}.delta`);
@@ -222,6 +259,16 @@ export class VectorSet {
       files.push(`${path}.shadowed`);
     }
     return files;
+  }
+
+  /** The exact rows beside `path`: `.rowkeys` (the keys that have one, ascending) and `.rows` (theirs, in order). */
+  private saveRows(path: string): string[] {
+    const all = this.keys.list();
+    const keys = all.filter((k) => this.exact.has(k));
+    if (keys.length === 0) return [];
+    writeFileSync(`${path}.rowkeys`, keys);
+    this.exact.save(`${path}.rows`, keys);
+    return [`${path}.rowkeys`, `${path}.rows`];
   }
 
   /**
@@ -243,6 +290,15 @@ export class VectorSet {
     );
     const held = base.size() + index.size() - shadowedKeys.length;
     if (held !== keys.length) throw new Error(`${path} holds ${held} vectors, ${keys.length} keys`);
+    const rowKeys = existsSync(`${path}.rows`) ? int32s(readFileSync(`${path}.rowkeys`)) : new Int32Array(0);
+    // An i8 index ranks through its exact rows (its own inner products are integers, not similarities): one
+    // without them is refused, and the caller rebuilds (persist.ts). An f16 one (earlier code) has none.
+    const i8 = (f: string) => existsSync(f) && bytesPerValue(f, this.dim) === 1;
+    if ((i8(path) && rowKeys.length < keys.length) || (i8(`${path}.delta`) && rowKeys.length < index.size()))
+      throw new Error(`${path}: an i8 index without the exact rows of its vectors`);
+    const exact = new ExactRows(this.dim);
+    if (rowKeys.length > 0) exact.load(`${path}.rows`, rowKeys);
+    this.exact = exact;
     this.base = base;
     this.basePath = path;
     this.baseInode = statSync(path).ino;
@@ -262,11 +318,14 @@ export class VectorSet {
       const r = ix.search(v, Math.min(want, ix.size()), 1);
       for (let i = 0; i < r.keys.length; i++) {
         const key = Number(r.keys[i]);
-        if (skip === null || !skip.has(key)) out.push({ key, similarity: 1 - r.distances[i]! });
+        if (skip?.has(key)) continue;
+        // Re-ranked by the exact row; a key loaded from an f16 index of earlier code has the index's similarity.
+        const similarity = this.exact.has(key) ? this.exact.similarity(v, key) : 1 - r.distances[i]!;
+        out.push({ key, similarity });
       }
     };
     take(this.index, n, null);
-    if (this.base === null) return out;
+    if (this.base === null) return out.sort((a, b) => b.similarity - a.similarity);
     // Shadowed keys of the base are found there too, with their old vectors: asked for beyond n, then dropped.
     take(this.base, n + this.shadowed.size, this.shadowed);
     return out.sort((a, b) => b.similarity - a.similarity).slice(0, n);
