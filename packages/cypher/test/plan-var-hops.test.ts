@@ -18,6 +18,12 @@ const slotted = (g: MemoryGraph): GraphReader => ({
   scanRelationshipColumns: (t, k) => g.scanRelationshipColumns(t, k),
   slotOf: (n) => g.slotOf(n),
   nodeAt: (s) => g.nodeAt(s),
+  // A pattern may start at a rare relationship type, read from the columns.
+  countRelationships: (t) => g.countRelationships(t),
+  countNodes: (l) => g.countNodes(l),
+  scanRelationships: () => {
+    throw new Error('scanned relationships');
+  },
 });
 
 function smallRandom(seed: number): MemoryGraph {
@@ -101,6 +107,25 @@ test('uniqueness across the pattern: a hop never reuses a relationship of the pa
     'MATCH (x)-[*]-(y)-[]-(z) RETURN count(*) AS n',
   ]) {
     same(slotted(g), rowByRow(g), q);
+  }
+});
+
+test('a pattern started at a rare relationship type reads its slots from the columns', () => {
+  for (let k = 0; k < 10; k++) {
+    const g = smallRandom(300 + k);
+    // Many R and S, one U: the pattern starts at U.
+    const nodes = [...g.nodes];
+    g.createRelationship('U', nodes[k % nodes.length]!, nodes[(k * 3) % nodes.length]!, {});
+    for (const q of [
+      'MATCH (a)-[*1..2]->(b)-[:U]->(c) RETURN count(*) AS n',
+      'MATCH (a:A)-[*0..2]-(b)<-[u:U]-(c) RETURN a.i AS a, c.i AS c',
+      'MATCH (a)-[:U]-(b)-[*1..3]-(c:B) RETURN count(*) AS n, collect(c.i) AS cs',
+      // A second pattern part kept apart from the first's path.
+      'MATCH (a:A)-[*1..2]-(b), (c)-[:U]-(d) RETURN a.i AS a, b.i AS b, c.i AS c',
+    ]) {
+      same(slotted(g), rowByRow(g), q);
+      same(g, rowByRow(g), q);
+    }
   }
 });
 

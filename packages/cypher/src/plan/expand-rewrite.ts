@@ -241,7 +241,8 @@ function relConjuncts(o: Op): { pred: Predicate; rf: RelFilter }[] {
  */
 export function adjacencyExpand(plan: Op): Op {
   const groups = slotGroups(plan);
-  const inGroup = (o: Op) => (o.op === 'Expand' || o.op === 'VarLengthExpand' ? groups.get(o.rel) : undefined);
+  const inGroup = (o: Op) =>
+    o.op === 'Expand' || o.op === 'VarLengthExpand' || o.op === 'RelationshipScan' ? groups.get(o.rel) : undefined;
   const read = readRels(plan, new Set());
   // Comparisons of a named relationship's properties right above its Expand are tested on its columns: they
   // are not reads that keep it from going by adjacency.
@@ -274,7 +275,7 @@ export function adjacencyExpand(plan: Op): Op {
     }
     const o = mapInputs(op, visit);
     const member = inGroup(o);
-    if (member) return asSlotWalk(o as Extract<Op, { op: 'Expand' | 'VarLengthExpand' }>, member);
+    if (member) return asSlotWalk(o as Extract<Op, { op: 'Expand' | 'VarLengthExpand' | 'RelationshipScan' }>, member);
     if (o.op === 'ExpandCount' && inGroup(o.expand)) {
       return { ...o, expand: asSlotWalk(o.expand as Extract<Op, { op: 'Expand' }>, inGroup(o.expand)!) };
     }

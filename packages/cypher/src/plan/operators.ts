@@ -185,6 +185,10 @@ export type Op = Base &
         distinctFrom: string[];
         /** Labels `from` and `to` must carry, tested on the ends before a row is built (rewrite.ts, last). */
         labels?: { from: string[]; to: string[] };
+        /** A slot group's member (slot-groups.ts): read from the columns of `space`, `rel` bound as its slot. */
+        slots?: boolean;
+        space?: string[];
+        bindRels?: boolean;
       }
     | { op: 'Filter'; input: Op; predicates: Predicate[] }
     | { op: 'Unwind'; input: Op; expr: Expr; alias: string }

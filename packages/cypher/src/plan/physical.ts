@@ -16,6 +16,7 @@ import { aggregate, distinct, sort, top, union } from './holding.js';
 import { nulledRow, optionalExpandRows } from './optional-expand.js';
 import type { NodeCheck, Op } from './operators.js';
 import { relFilterRows, relFiltersHold } from './rel-filter-adjacency.js';
+import { slotScanRows } from './slot-scan.js';
 import { slotRows } from './var-paths.js';
 
 type OpOf<K extends Op['op']> = Extract<Op, { op: K }>;
@@ -112,7 +113,7 @@ export class Runner {
           (row) => (op.slots && slotRows(this.ctx, op, row)) || this.varLengthRow(op, row),
         );
       case 'RelationshipScan':
-        return this.each(op.input, arg, (row) => this.relScanRow(op, row));
+        return this.each(op.input, arg, (row) => (op.slots && slotScanRows(ctx, op, row)) || this.relScanRow(op, row));
       case 'Unwind':
         return this.each(op.input, arg, (row) => this.unwindRow(op, row));
       case 'Optional':

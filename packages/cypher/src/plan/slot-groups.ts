@@ -2,7 +2,7 @@
 // must not be on the path) and read by nothing else: they walk the relationship slots of one space, the columns
 // of all their types, so uniqueness is a test on slots and no relationship object or list is built
 // (var-paths.ts). Only groups with a variable-length expansion: a fixed hop of the group becomes a slot walk of
-// length 1..1. Any member the slot walk cannot take (a bound end or list, a property map, a relationship read)
+// length 1..1, a RelationshipScan reads the space's columns. Any member the slot walk cannot take (a bound end or list, a property map, a relationship read)
 // leaves the whole group as it was.
 import { inputsOf, type Op } from './operators.js';
 
@@ -13,6 +13,7 @@ export interface SlotMember {
 }
 
 type Expansion = Extract<Op, { op: 'Expand' | 'VarLengthExpand' }>;
+type ScanOp = Extract<Op, { op: 'RelationshipScan' }>;
 
 /** The relationship variables whose expansions walk a shared slot space, with how each walks. */
 export function slotGroups(plan: Op): Map<string, SlotMember> {
@@ -57,9 +58,9 @@ export function slotGroups(plan: Op): Map<string, SlotMember> {
   for (const names of groups.values()) {
     if (names.length < 2) continue;
     const members = names.flatMap((v) => binders.get(v)!);
-    const ok = members.every(({ op, placed }) => placed && walkable(op) && !reads.has((op as Expansion).rel));
+    const ok = members.every(({ op, placed }) => placed && walkable(op) && !reads.has((op as Expansion | ScanOp).rel));
     if (!ok || !members.some(({ op }) => op.op === 'VarLengthExpand')) continue;
-    const typed = members.map(({ op }) => (op as Expansion).types);
+    const typed = members.map(({ op }) => (op as Expansion | ScanOp).types);
     const space = typed.some((t) => t.length === 0) ? [] : [...new Set(typed.flat())];
     for (const v of names) out.set(v, { space, bindRels: kept.has(v) });
   }
@@ -73,12 +74,13 @@ const isOp = (v: unknown): v is Op =>
 function walkable(op: Op): boolean {
   if (op.op === 'Expand') return !op.into && !op.relBound && !op.adjacency;
   if (op.op === 'VarLengthExpand') return !op.into && !op.relBound && !op.relProps && !op.slots;
-  return false;
+  return op.op === 'RelationshipScan';
 }
 
-/** A member of a slot group as the slot walk it becomes (a fixed hop: length 1..1). */
-export function asSlotWalk(e: Expansion, m: SlotMember): Op {
+/** A member of a slot group as the slot walk it becomes (a fixed hop: length 1..1; a scan: over slots). */
+export function asSlotWalk(e: Expansion | ScanOp, m: SlotMember): Op {
   const walk = { ...e, slots: true, space: m.space, bindRels: m.bindRels };
+  if (walk.op === 'RelationshipScan') return walk;
   if (walk.op === 'VarLengthExpand') return walk;
   const { adjacency: _, ...hop } = walk;
   return { ...hop, op: 'VarLengthExpand', min: 1, max: 1, reversed: false, relProps: null };

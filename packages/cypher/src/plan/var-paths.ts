@@ -9,6 +9,7 @@
 // relationship space, the columns of all their types (`space`), each through its own types' adjacency: a path's
 // relationships are then bound as slots (RelSlots) that the next expansion excludes, exactly, with no
 // relationship object or list built.
+import type { RelationshipColumns } from '../columns.js';
 import type { Direction } from '../graph.js';
 import { type EvalContext, lookup, type Row } from '../eval.js';
 import { GraphNode, setOwn, type Value } from '../values.js';
@@ -34,7 +35,43 @@ export class RelSlots {
   constructor(readonly rels: readonly number[]) {}
 }
 
-const kept = new WeakMap<object, Map<string, SlotAdjacency>>();
+const kept = new WeakMap<object, Map<string, SlotAdjacency | Uint8Array | null>>();
+
+function keptFor(cols: RelationshipColumns): Map<string, SlotAdjacency | Uint8Array | null> {
+  let byKey = kept.get(cols.start);
+  if (!byKey) {
+    byKey = new Map();
+    kept.set(cols.start, byKey);
+  }
+  return byKey;
+}
+
+/**
+ * 1 for the relationship slots of `space`'s columns whose type is one of `types`; undefined when every slot is
+ * (`types` is the space), null when the columns cannot tell types apart (no dictionary of types).
+ */
+export function typeMask(
+  cols: RelationshipColumns,
+  types: readonly string[],
+  space: readonly string[],
+): Uint8Array | undefined | null {
+  const narrower = types.length > 0 && !(space.length === types.length && space.every((t) => types.includes(t)));
+  if (!narrower) return undefined;
+  const byKey = keptFor(cols);
+  const key = `mask\u0000${types.join('\u0000')}`;
+  let member = byKey.get(key) as Uint8Array | null | undefined;
+  if (member === undefined) {
+    const t = cols.type;
+    member = null;
+    if (t.kind === 'dict') {
+      const want = t.dict.map((v) => typeof v === 'string' && types.includes(v));
+      member = new Uint8Array(cols.size);
+      for (let i = 0; i < cols.size; i++) if (want[t.codes[i]!]) member[i] = 1;
+    }
+    byKey.set(key, member);
+  }
+  return member;
+}
 
 /**
  * The adjacency of `types` in `direction`, over the relationship slots of `space` (the columns of those types;
@@ -50,23 +87,12 @@ export function slotAdjacency(
   if (!g.slotOf || !g.nodeAt || !g.scanRelationshipColumns) return undefined;
   const cols = g.scanRelationshipColumns(space, []);
   if (!cols) return undefined;
-  let byKey = kept.get(cols.start);
-  if (!byKey) {
-    byKey = new Map();
-    kept.set(cols.start, byKey);
-  }
-  const narrower = types.length > 0 && !(space.length === types.length && space.every((t) => types.includes(t)));
-  const key = `${direction}\u0000${narrower ? types.join('\u0000') : ''}`;
-  let adj = byKey.get(key);
+  const member = typeMask(cols, types, space);
+  if (member === null) return undefined;
+  const byKey = keptFor(cols);
+  const key = `${direction}\u0000${member ? types.join('\u0000') : ''}`;
+  let adj = byKey.get(key) as SlotAdjacency | undefined;
   if (!adj) {
-    let member: Uint8Array | undefined;
-    if (narrower) {
-      const t = cols.type;
-      if (t.kind !== 'dict') return undefined;
-      const want = t.dict.map((v) => typeof v === 'string' && types.includes(v));
-      member = new Uint8Array(cols.size);
-      for (let i = 0; i < cols.size; i++) if (want[t.codes[i]!]) member[i] = 1;
-    }
     adj = build(cols.start, cols.end, cols.size, direction, member);
     byKey.set(key, adj);
   }
