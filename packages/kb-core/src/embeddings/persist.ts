@@ -37,6 +37,14 @@ export function vectorsDir(base: string): string {
 /** Where the previous save waits while a new one is renamed into place (see saveVectors). */
 const previousDir = (base: string) => `${vectorsDir(base)}.old`;
 
+/**
+ * The HNSW index's file, named apart from the former `<name>.usearch` since indexes hold i8 vectors ranked by
+ * exact rows saved beside them (vectors.ts): code from before reads `<name>.usearch` only, so it finds no index in
+ * a newer save and rebuilds, instead of taking i8 inner products for similarities. (An f16 index loaded from an
+ * older save keeps its kind when saved again under this name; the next re-embedding pass makes it i8.)
+ */
+const indexFile = (name: string) => `${name}.i8.usearch`;
+
 function bytes(a: Int32Array | Float32Array): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 }
@@ -83,7 +91,7 @@ export function saveVectors(q: EmbeddingQueue, base: string): void {
     const keys = set.keyList();
     meta[name] = keys.length;
     writePrivateFile(join(tmp, `${name}.keys`), bytes(keys));
-    if (keys.length) for (const f of set.save(join(tmp, `${name}.usearch`))) makePrivate(f);
+    if (keys.length) for (const f of set.save(join(tmp, indexFile(name)))) makePrivate(f);
   }
   if (!q.port) {
     const { learned, generation } = q.learnerProgress();
@@ -131,7 +139,9 @@ export function loadVectors(q: EmbeddingQueue, base: string, facts: number, enti
     ] as const) {
       const keys = readInt32(join(dir, `${name}.keys`));
       if (keys.length !== meta[name] || (keys.length && keys[keys.length - 1]! >= limit)) return false;
-      loaded.push([lane, keys, join(dir, `${name}.usearch`)]);
+      // An f16 index saved by earlier code under the former name loads too (vectors.ts).
+      const i8 = join(dir, indexFile(name));
+      loaded.push([lane, keys, existsSync(i8) ? i8 : join(dir, `${name}.usearch`)]);
     }
     if (!q.port && learner) {
       const tokens = JSON.parse(readFileSync(join(dir, 'learner.tokens.json'), 'utf8')) as string[];
