@@ -18,6 +18,8 @@ const slotted = (g: MemoryGraph): GraphReader => ({
   scanRelationshipColumns: (t, k) => g.scanRelationshipColumns(t, k),
   slotOf: (n) => g.slotOf(n),
   nodeAt: (s) => g.nodeAt(s),
+  // Labels as node slots (tested before an end's row is built).
+  scanColumns: (l, k) => g.scanColumns(l, k),
   // A pattern may start at a rare relationship type, read from the columns.
   countRelationships: (t) => g.countRelationships(t),
   countNodes: (l) => g.countNodes(l),

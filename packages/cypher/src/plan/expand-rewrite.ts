@@ -279,6 +279,13 @@ export function adjacencyExpand(plan: Op): Op {
     if (o.op === 'ExpandCount' && inGroup(o.expand)) {
       return { ...o, expand: asSlotWalk(o.expand as Extract<Op, { op: 'Expand' }>, inGroup(o.expand)!) };
     }
+    // Labels filtered right after a slot walk are tested on the end's slot before its row is built; the Filter
+    // stays (it holds wherever the walk falls back to relationships, and for counts over ends).
+    if (o.op === 'Filter' && o.input.op === 'VarLengthExpand' && o.input.slots) {
+      const to = o.input.to;
+      const toLabels = o.predicates.flatMap((p) => (p.kind === 'labels' && p.variable === to ? p.labels : []));
+      if (toLabels.length > 0) return { ...o, input: { ...o.input, toLabels } };
+    }
     if (o.op === 'Filter' && o.input.op === 'Expand' && o.input.adjacency) {
       const e = o.input;
       const labels = o.predicates.filter((p) => p.kind === 'labels' && p.variable === e.to);

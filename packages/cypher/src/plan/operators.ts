@@ -169,6 +169,8 @@ export type Op = Base &
          */
         space?: string[];
         bindRels?: boolean;
+        /** With `slots`: labels `to` must carry, tested on its slot before a row is built (a Filter repeats them). */
+        toLabels?: string[];
       })
     /**
      * The relationships of `types` (GraphReader.scanRelationships), each bound with its ends as `from` and `to`

@@ -13,6 +13,7 @@ import type { RelationshipColumns } from '../columns.js';
 import type { Direction } from '../graph.js';
 import { type EvalContext, lookup, type Row } from '../eval.js';
 import { GraphNode, setOwn, type Value } from '../values.js';
+import { members } from './columnar-expand.js';
 
 /** Per node slot `s`: its relationships `rel[offsets[s] … offsets[s+1]-1]`, each to `far[…]` (a self-loop once). */
 export interface SlotAdjacency {
@@ -285,6 +286,7 @@ type SlotOp = {
   distinctFrom: string[];
   space?: string[];
   bindRels?: boolean;
+  toLabels?: string[];
 };
 
 /**
@@ -299,19 +301,45 @@ export function slotRows(ctx: EvalContext, op: SlotOp, row: Row): Iterable<Row> 
   const slot = adj && slotIn(ctx, from);
   const excluded = excludedSlots(row, op.distinctFrom);
   if (!adj || slot === undefined || !excluded) return undefined;
+  const labelled = op.toLabels ? labelSlots(ctx, op.toLabels) : undefined;
   return ends(new SlotWalk(adj, ctx), slot, excluded);
   function* ends(walk: SlotWalk, slot: number, excluded: readonly number[]): Generator<Row> {
     const g = ctx.graph;
     const bind = (b: number) => {
+      if (labelled && labelled[b] !== 1) return undefined;
       const r = { ...row };
       setOwn(r, op.to, g.nodeAt!(b));
       if (op.bindRels) setOwn(r, op.rel, new RelSlots([...walk.path]) as unknown as Value);
       return r;
     };
-    if (op.min === 0) yield bind(slot);
+    if (op.min === 0) {
+      const r = bind(slot);
+      if (r) yield r;
+    }
     walk.start(slot, op.max, excluded);
-    for (let b = walk.step(); b >= 0; b = walk.step()) if (walk.path.length >= op.min) yield bind(b);
+    for (let b = walk.step(); b >= 0; b = walk.step()) {
+      if (walk.path.length < op.min) continue;
+      const r = bind(b);
+      if (r) yield r;
+    }
   }
+}
+
+/** Per query: the node slots carrying every one of some labels (undefined: the graph cannot say; the Filter tests). */
+const labelled = new WeakMap<EvalContext, Map<string, Uint8Array | undefined>>();
+
+function labelSlots(ctx: EvalContext, labels: string[]): Uint8Array | undefined {
+  let byKey = labelled.get(ctx);
+  if (!byKey) {
+    byKey = new Map();
+    labelled.set(ctx, byKey);
+  }
+  const key = labels.join('\u0000');
+  if (!byKey.has(key)) {
+    const nodes = ctx.graph.scanColumns?.(undefined, []);
+    byKey.set(key, (nodes && members(labels, nodes, ctx)) ?? undefined);
+  }
+  return byKey.get(key);
 }
 
 /**
