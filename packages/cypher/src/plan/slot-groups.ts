@@ -2,8 +2,8 @@
 // must not be on the path) and read by nothing else: they walk the relationship slots of one space, the columns
 // of all their types, so uniqueness is a test on slots and no relationship object or list is built
 // (var-paths.ts). Only groups with a variable-length expansion: a fixed hop of the group becomes a slot walk of
-// length 1..1, a RelationshipScan reads the space's columns. Any member the slot walk cannot take (a bound end or list, a property map, a relationship read)
-// leaves the whole group as it was.
+// length 1..1, a RelationshipScan reads the space's columns (slot-scan.ts). Any member the slot walk cannot
+// take (a bound end or list, a property map, a relationship read) leaves the whole group as it was.
 import { inputsOf, type Op } from './operators.js';
 
 /** How a group's member walks: the space's types, and whether a later member excludes its relationships. */
