@@ -290,6 +290,12 @@ type SlotOp = {
 };
 
 /**
+ * Per operator, for the query running it: its walk (rows are drawn from one input row at a time, so one walk
+ * serves them all; a new row restarts it) and its ends' label slots.
+ */
+const walks = new WeakMap<object, { ctx: EvalContext; walk: SlotWalk | undefined; labelled: Uint8Array | undefined }>();
+
+/**
  * The rows of a VarLengthExpand whose relationship list nothing reads but later expansions of its MATCH (kept
  * apart from it): the end node of each path, over slots, with the path's relationship slots when `bindRels`;
  * undefined when the graph gives no slots (the walk over relationships runs instead).
@@ -297,12 +303,17 @@ type SlotOp = {
 export function slotRows(ctx: EvalContext, op: SlotOp, row: Row): Iterable<Row> | undefined {
   const from = lookup(row, op.from);
   if (!(from instanceof GraphNode)) return [];
-  const adj = slotAdjacency(ctx, op.types, op.direction, op.space);
-  const slot = adj && slotIn(ctx, from);
+  let w = walks.get(op);
+  if (w?.ctx !== ctx) {
+    const adj = slotAdjacency(ctx, op.types, op.direction, op.space);
+    w = { ctx, walk: adj && new SlotWalk(adj, ctx), labelled: op.toLabels ? labelSlots(ctx, op.toLabels) : undefined };
+    walks.set(op, w);
+  }
+  const { walk, labelled } = w;
+  const slot = walk && slotIn(ctx, from);
   const excluded = excludedSlots(row, op.distinctFrom);
-  if (!adj || slot === undefined || !excluded) return undefined;
-  const labelled = op.toLabels ? labelSlots(ctx, op.toLabels) : undefined;
-  return ends(new SlotWalk(adj, ctx), slot, excluded);
+  if (!walk || slot === undefined || !excluded) return undefined;
+  return ends(walk, slot, excluded);
   function* ends(walk: SlotWalk, slot: number, excluded: readonly number[]): Generator<Row> {
     const g = ctx.graph;
     const bind = (b: number) => {
