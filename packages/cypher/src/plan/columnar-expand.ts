@@ -12,17 +12,16 @@ import { ownValue, setOwn, type Value } from '../values.js';
 import { accumulate, columnTest, countRows } from './columnar.js';
 import { tooMany } from './holding.js';
 import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
-import { indexedSlots } from './index-start.js';
+import { fromIndex } from './index-start.js';
 import { degreesOver, hopDegrees, keptDegrees, weigh, type Weights } from './optional-hop.js';
-import { slotAdjacency } from './var-paths.js';
 
-type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
+export type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
 
 /** Above this many possible groups, group ids go through a map instead of a table. */
 const TABLE_GROUPS = 1 << 22;
 
 /** The kept rows: per row, the slot of each side (node slots for the ends, relationship slots for `rel`). */
-interface Rows {
+export interface Rows {
   n: number;
   from: Int32Array;
   to: Int32Array;
@@ -82,7 +81,7 @@ export function members(
   return m;
 }
 
-type Test = (slot: number) => boolean;
+export type Test = (slot: number) => boolean;
 
 /** The label the node columns were scanned over, and its rows. */
 type Scanned = { label: string; rows: ArrayLike<number> };
@@ -100,7 +99,7 @@ function tests(op: ExpandAgg, side: Side, rels: RelationshipColumns, nodes: Node
   return out;
 }
 
-const all = (ts: Test[], s: number) => {
+export const all = (ts: Test[], s: number) => {
   for (const t of ts) if (!t(s)) return false;
   return true;
 };
@@ -109,7 +108,7 @@ const all = (ts: Test[], s: number) => {
  * An end's labels and tests, each node slot's answer kept (an end's node recurs across its relationships):
  * `known[s]` 0 not asked yet, 1 kept, 2 not; labels alone are filled in at once. Undefined: nothing to test.
  */
-interface EndMask {
+export interface EndMask {
   known: Uint8Array;
   test: Test;
 }
@@ -123,7 +122,7 @@ function endMask(labels: Uint8Array | undefined, ts: Test[], size: number): EndM
 }
 
 // One small function for every end test, so the loop over relationships stays monomorphic.
-function passes(m: EndMask | undefined, s: number): boolean {
+export function passes(m: EndMask | undefined, s: number): boolean {
   if (m === undefined) return true;
   let k = m.known[s]!;
   if (k === 0) {
@@ -153,7 +152,7 @@ function select(
   }
   const fm = endMask(fromIn, fromT, nodes.size);
   const tm = endMask(toIn, toT, nodes.size);
-  const seeded = fromIndex(op, rels, ctx, fm, tm, relT);
+  const seeded = fromIndex(op, rels, ctx, fm, tm);
   if (seeded) return seeded;
   const cap = op.direction === 'both' ? 2 * rels.size : rels.size;
   const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
@@ -180,57 +179,6 @@ function select(
   }
   rows.n = n;
   return rows;
-}
-
-/**
- * The rows from an end's node slots given by the graph's index (index-start.ts), each slot's relationships from
- * the slot adjacency: the full pass's rows, found without visiting every relationship. Undefined: no index
- * applies, it gives more than a 32nd as many nodes as there are relationships (a node costs more than a
- * relationship of the pass), or the graph has no slot adjacency over these columns.
- */
-function fromIndex(
-  op: ExpandAgg,
-  rels: RelationshipColumns,
-  ctx: EvalContext,
-  fm: EndMask | undefined,
-  tm: EndMask | undefined,
-  relT: Test[],
-): Rows | undefined {
-  const limit = rels.size >> 5;
-  for (const side of ['from', 'to'] as const) {
-    const filters = op.filters.filter((f) => f.side === side);
-    const label = (side === 'from' ? op.fromLabels : op.toLabels)[0];
-    if (filters.length === 0) continue;
-    const slots = indexedSlots(filters, label, ctx, limit);
-    if (!slots) continue;
-    // From the `to` end the relationships are walked the other way.
-    const flip = side === 'to' && op.direction !== 'both';
-    const adj = slotAdjacency(ctx, op.types, flip ? (op.direction === 'out' ? 'in' : 'out') : op.direction);
-    if (!adj || adj.start !== rels.start) return undefined;
-    const { offsets, far, rel: relOf } = adj;
-    const first = (s: number) => (s + 1 < offsets.length ? offsets[s]! : 0);
-    const stop = (s: number) => (s + 1 < offsets.length ? offsets[s + 1]! : 0);
-    let cap = 0;
-    for (const s of slots) cap += stop(s) - first(s);
-    const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
-    const [near, other] = side === 'from' ? [fm, tm] : [tm, fm];
-    const [mine, theirs] = side === 'from' ? [rows.from, rows.to] : [rows.to, rows.from];
-    let n = 0;
-    for (const s of slots) {
-      if (!passes(near, s)) continue;
-      for (let i = first(s); i < stop(s); i++) {
-        if ((i & 63) === 0) ctx.budget.tick();
-        const r = relOf[i]!;
-        if ((relT.length > 0 && !all(relT, r)) || !passes(other, far[i]!)) continue;
-        mine[n] = s;
-        theirs[n] = far[i]!;
-        rows.rel[n++] = r;
-      }
-    }
-    rows.n = n;
-    return rows;
-  }
-  return undefined;
 }
 
 /** A pattern predicate on an end as a test of its node slot: from relationship columns, else once per slot from adjacency. */

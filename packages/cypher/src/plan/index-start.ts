@@ -2,11 +2,16 @@
 // graph indexes (`MATCH (a:L)-[r]->(b) WHERE a.name STARTS WITH 'E1' RETURN b.type, count(*)`): that end's node
 // slots from the index (GraphReader.findNodes, findNodesInRange), then their relationships from the slot
 // adjacency, instead of a pass over every relationship. The filters are still tested on every row (an index may
-// give more nodes, never fewer), so the rows are the full pass's, in the index's order.
+// give more nodes, never fewer), so the rows are the full pass's, in the index's order; relationship filters read
+// their columns permuted into the adjacency's order (kept), so a node's relationships are neighbours in memory.
+import type { Column, RelationshipColumns } from '../columns.js';
 import type { RangeBound } from '../graph.js';
 import { type EvalContext, evaluate } from '../eval.js';
-import type { Value } from '../values.js';
+import { ownValue, type Value } from '../values.js';
+import { columnTest } from './columnar.js';
+import { all, type EndMask, type ExpandAgg, passes, type Rows, type Test } from './columnar-expand.js';
 import type { ColumnFilter } from './operators.js';
+import { type SlotAdjacency, slotAdjacency } from './var-paths.js';
 
 /**
  * The distinct node slots the index gives for `filters` (one end's), at most `limit` of them; undefined when no
@@ -54,4 +59,100 @@ export function indexedSlots(
     return slots;
   }
   return undefined;
+}
+
+/**
+ * The rows from an end's node slots given by the graph's index (index-start.ts), each slot's relationships from
+ * the slot adjacency: the full pass's rows, found without visiting every relationship. Undefined: no index
+ * applies, it gives more than a 32nd as many nodes as there are relationships (a node costs more than a
+ * relationship of the pass), or the graph has no slot adjacency over these columns.
+ */
+export function fromIndex(
+  op: ExpandAgg,
+  rels: RelationshipColumns,
+  ctx: EvalContext,
+  fm: EndMask | undefined,
+  tm: EndMask | undefined,
+): Rows | undefined {
+  const limit = rels.size >> 5;
+  for (const side of ['from', 'to'] as const) {
+    const filters = op.filters.filter((f) => f.side === side);
+    const label = (side === 'from' ? op.fromLabels : op.toLabels)[0];
+    if (filters.length === 0) continue;
+    const slots = indexedSlots(filters, label, ctx, limit);
+    if (!slots) continue;
+    // From the `to` end the relationships are walked the other way.
+    const flip = side === 'to' && op.direction !== 'both';
+    const adj = slotAdjacency(ctx, op.types, flip ? (op.direction === 'out' ? 'in' : 'out') : op.direction);
+    if (!adj || adj.start !== rels.start) return undefined;
+    const relT = adjacencyTests(op, rels, adj, ctx);
+    if (!relT) return undefined;
+    const { offsets, far, rel: relOf } = adj;
+    const first = (s: number) => (s + 1 < offsets.length ? offsets[s]! : 0);
+    const stop = (s: number) => (s + 1 < offsets.length ? offsets[s + 1]! : 0);
+    let cap = 0;
+    for (const s of slots) cap += stop(s) - first(s);
+    const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
+    const [near, other] = side === 'from' ? [fm, tm] : [tm, fm];
+    const [mine, theirs] = side === 'from' ? [rows.from, rows.to] : [rows.to, rows.from];
+    let n = 0;
+    for (const s of slots) {
+      if (!passes(near, s)) continue;
+      for (let i = first(s); i < stop(s); i++) {
+        if ((i & 63) === 0) ctx.budget.tick();
+        if ((relT.length > 0 && !all(relT, i)) || !passes(other, far[i]!)) continue;
+        const r = relOf[i]!;
+        mine[n] = s;
+        theirs[n] = far[i]!;
+        rows.rel[n++] = r;
+      }
+    }
+    rows.n = n;
+    return rows;
+  }
+  return undefined;
+}
+
+/** Relationship columns in an adjacency's order, kept while the adjacency and the column are. */
+const permuted = new WeakMap<SlotAdjacency, WeakMap<Column, Column>>();
+
+/**
+ * The relationship filters as tests of adjacency positions, over the columns permuted into the adjacency's order:
+ * a node's relationships are then read from neighbouring memory, not from slots scattered over the column.
+ */
+function adjacencyTests(
+  op: ExpandAgg,
+  rels: RelationshipColumns,
+  adj: SlotAdjacency,
+  ctx: EvalContext,
+): Test[] | undefined {
+  let byColumn = permuted.get(adj);
+  if (!byColumn) {
+    byColumn = new WeakMap();
+    permuted.set(adj, byColumn);
+  }
+  const out: Test[] = [];
+  for (const f of op.filters) {
+    if (f.side !== 'rel') continue;
+    const c = ownValue(rels.columns, f.key) as Column | undefined;
+    if (!c) return undefined;
+    let p = byColumn.get(c);
+    if (!p) {
+      const at = adj.rel;
+      if (c.kind === 'dict') p = { kind: 'dict', codes: Int32Array.from(at, (r) => c.codes[r]!), dict: c.dict };
+      else {
+        const nulls = c.nulls;
+        p = {
+          kind: c.kind,
+          values: Float64Array.from(at, (r) => c.values[r]!),
+          ...(nulls ? { nulls: Uint8Array.from(at, (r) => (nulls[r] ? 1 : 0)) } : {}),
+        };
+      }
+      byColumn.set(c, p);
+    }
+    const t = columnTest(p, f.op, evaluate(f.value, {}, ctx), ctx);
+    if (!t) return undefined;
+    out.push(t);
+  }
+  return out;
 }
