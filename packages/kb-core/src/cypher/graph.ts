@@ -3,19 +3,20 @@
 // type to the PascalCase label), a relationship per fact (corroboration group) with a live claim, from
 // subject to object, typed by the predicate name upper-cased. Nodes and relationships are built when first
 // reached and kept for the one query, so the same entity is the same node within it.
-import {
-  type Column,
-  type Direction,
+import type {
+  Column,
+  Direction,
   GraphNode,
-  type GraphReader,
+  GraphReader,
   GraphRelationship,
-  type NodeColumns,
-  type Properties,
-  type RangeBound,
-  type RelationshipColumns,
-  type Value,
+  NodeColumns,
+  Properties,
+  RangeBound,
+  RelationshipColumns,
+  Value,
 } from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
+import { KbNode, KbRelationship } from './graph-elements.js';
 import { dictionary, typeColumn } from './node-columns.js';
 import { entitiesInRange, inRange, orderedSubset } from './ordered.js';
 import { factConfidence, factsOfTypes, relationshipColumns } from './rel-columns.js';
@@ -424,48 +425,4 @@ function countLabels(rc: ReadContext): Map<string, number> {
   }
   out.set(ENTITY_LABEL, all);
   return out;
-}
-
-/** A node whose property bag is built when first read (KbCypherGraph.nodeProperties). */
-class KbNode extends GraphNode {
-  constructor(
-    id: number,
-    labels: string[],
-    private readonly graph: KbCypherGraph,
-  ) {
-    super(id, labels);
-  }
-  protected override loadProperties(): Properties {
-    return this.graph.nodeProperties(this.id);
-  }
-  /** What filters and projections read most, without the bag (its aliases list) until something else is read. */
-  override property(key: string): Value | undefined {
-    if (key === 'name' || key === 'id' || key === 'type' || key === 'claim_count') {
-      return this.graph.nodeProperty(this.id, key);
-    }
-    return super.property(key);
-  }
-}
-
-/** A relationship whose property bag is built when first read (KbCypherGraph.relProperties). */
-class KbRelationship extends GraphRelationship {
-  constructor(
-    id: number,
-    type: string,
-    start: GraphNode,
-    end: GraphNode,
-    private readonly graph: KbCypherGraph,
-  ) {
-    super(id, type, start, end);
-  }
-  protected override loadProperties(): Properties {
-    return this.graph.relProperties(this.id);
-  }
-  /** The predicate's names and the confidence without the bag (its claim ids and content hash). */
-  override property(key: string): Value | undefined {
-    if (key === 'predicate' || key === 'predicate_class' || key === 'confidence' || key === 'source_count') {
-      return this.graph.relProperty(this.id, key);
-    }
-    return super.property(key);
-  }
 }
