@@ -10,6 +10,7 @@ import type { Column, NodeColumns } from '../columns.js';
 import { type EvalContext, evaluate, type Row, truthy } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
 import type { ColumnFilter, ColumnItem, Op } from './operators.js';
+import { refine } from './column-select.js';
 import { existsTest } from './columnar-expand.js';
 import { hopDegrees, weigh, type Weights } from './optional-hop.js';
 
@@ -48,10 +49,11 @@ export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalC
   const keys = new Set([...op.filters.map((f) => f.key), ...(op.columns ?? []).map((c) => c.key)]);
   const scan = ctx.graph.scanColumns(op.label, [...keys]);
   if (!scan || (!op.columns && !scan.node)) return undefined;
-  const sel = select(scan, op.filters, ctx);
+  let sel = select(scan, op.filters, ctx);
   if (!sel) return undefined;
   const out: Row[] = [];
   if (op.columns) {
+    if (op.distinct || op.order || op.skip || op.limit) sel = refine(op, scan, sel, ctx);
     const read = op.columns.map((c) => ({ name: c.name, value: reader(ownValue(scan.columns, c.key) as Column) }));
     for (let i = 0; i < sel.length; i++) {
       ctx.budget.tick();

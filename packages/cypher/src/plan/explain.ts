@@ -141,7 +141,11 @@ function details(op: Op): string {
     case 'NodeColumnScan':
       return `(${v(op.variable)}${op.label ? `:${op.label}` : ''}) WHERE ${op.filters
         .map((f) => `${v(op.variable)}.${f.key} ${f.op} ${expr(f.value)}`)
-        .join(' AND ')}${op.columns ? `: ${op.columns.map((c) => `${c.name} = .${c.key}`).join(', ')}` : ''}`;
+        .join(' AND ')}${op.columns ? `: ${op.columns.map((c) => `${c.name} = .${c.key}`).join(', ')}` : ''}${
+        op.distinct ? ` DISTINCT ${op.distinct.join(', ')}` : ''
+      }${op.order ? ` ORDER BY ${op.order.map((o) => `${o.name}${o.descending ? ' DESC' : ''}`).join(', ')}` : ''}${
+        op.skip ? ` SKIP ${expr(op.skip)}` : ''
+      }${op.limit ? ` LIMIT ${expr(op.limit)}` : ''}`;
     case 'ExpandCount':
       return `${op.names.join(', ')} = count(${details(op.expand)})`;
     case 'ColumnarExpandAggregate':

@@ -270,6 +270,11 @@ export type Op = Base &
          * of the node, when nothing after the scan needs the node itself.
          */
         columns?: { name: string; key: string }[];
+        /** Over `columns` (column-select.ts): DISTINCT on these names, then ORDER BY, SKIP, LIMIT, as slots. */
+        distinct?: string[];
+        order?: { name: string; descending: boolean }[];
+        skip?: Expr | null;
+        limit?: Expr;
         /** The same scan and filter row by row, when the graph cannot give the columns or the nodes. */
         fallback: Op;
       }

@@ -31,6 +31,7 @@ import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { adjacencyExpand, columnarExpand, expandExists } from './expand-rewrite.js';
 import { mapExpr, varsOf } from './exprs.js';
 import { optionalPass } from './optional-expand.js';
+import { foldIntoColumnScan } from './column-select.js';
 import { topThroughOptional } from './top-ties.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
@@ -52,6 +53,7 @@ const RULES: ((op: Op) => Op | undefined)[] = [
   columnScan,
   columnProjection,
   topK,
+  foldIntoColumnScan,
   inlineProjection,
   nodeCount,
   columnar,
@@ -309,7 +311,8 @@ function shapeOf(op: Op): string[] | undefined {
     case 'ColumnarAggregate':
       return op.items.map((i) => i.name);
     case 'NodeColumnScan':
-      return op.columns?.map((c) => c.name);
+      // Without columns, rows of the scanned node alone (a column scan never extends an outer row).
+      return op.columns ? op.columns.map((c) => c.name) : [op.variable];
     case 'NodeCount':
       return [op.name];
     case 'ExpandCount':

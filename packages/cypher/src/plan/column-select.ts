@@ -1,0 +1,180 @@
+// DISTINCT, ORDER BY, SKIP and LIMIT over a NodeColumnScan's columns: the selected slots are de-duplicated,
+// sorted (a bounded heap for ORDER BY … LIMIT k) and cut as integers over the column values, and rows are built
+// only for the slots kept. The order is ORDER BY's (`orderCompare`: a dictionary's entries ranked once with it,
+// numbers compared as numbers, NaN after them and null last), ties in scan order as in a stable sort; DISTINCT
+// keeps the first slot of each `equivalenceKey` class, as the row-by-row Distinct does.
+import type { SortItem } from '../ast.js';
+import { Held } from '../budget.js';
+import type { Column, NodeColumns } from '../columns.js';
+import { equivalenceKey, orderCompare } from '../compare.js';
+import type { EvalContext } from '../eval.js';
+import { count } from '../interpret/project.js';
+import { ownValue } from '../values.js';
+import type { Op } from './operators.js';
+
+type ColumnScan = Extract<Op, { op: 'NodeColumnScan' }>;
+
+/** Distinct, Sort, Top, Skip or Limit right over a column scan that reads columns → folded into the scan. */
+export function foldIntoColumnScan(op: Op): Op | undefined {
+  if (!('input' in op) || op.input.op !== 'NodeColumnScan' || !op.input.columns) return undefined;
+  const scan = op.input;
+  const names = scan.columns!.map((c) => c.name);
+  const ordered = scan.order !== undefined;
+  const cut = scan.skip != null || scan.limit !== undefined;
+  const fold = (extra: Partial<ColumnScan>): Op => ({
+    ...scan,
+    ...extra,
+    fallback: { ...op, input: scan.fallback } as Op,
+    est: op.est,
+  });
+  const byName = (o: SortItem) =>
+    o.expr.kind === 'var' && names.includes(o.expr.name) ? { name: o.expr.name, descending: o.descending } : undefined;
+  switch (op.op) {
+    case 'Distinct':
+      if (ordered || cut || scan.distinct || !op.columns.every((c) => names.includes(c))) return undefined;
+      return fold({ distinct: op.columns });
+    case 'Sort':
+    case 'Top': {
+      if (ordered || cut || (op.op === 'Top' && op.ties)) return undefined;
+      const order = op.order.map(byName);
+      if (order.some((o) => !o)) return undefined;
+      const o = order as { name: string; descending: boolean }[];
+      return op.op === 'Sort' ? fold({ order: o }) : fold({ order: o, skip: op.skip, limit: op.limit });
+    }
+    case 'Skip':
+      return cut ? undefined : fold({ skip: op.count });
+    case 'Limit':
+      return scan.limit !== undefined ? undefined : fold({ limit: op.count });
+    default:
+      return undefined;
+  }
+}
+
+/** The slots of `sel` that the scan's DISTINCT, ORDER BY, SKIP and LIMIT keep, in result order. */
+export function refine(op: ColumnScan, scan: NodeColumns, sel: ArrayLike<number>, ctx: EvalContext): ArrayLike<number> {
+  const column = (name: string) =>
+    ownValue(scan.columns, op.columns!.find((c) => c.name === name)!.key) as unknown as Column;
+  let s = sel;
+  if (op.distinct) s = distinctSlots(op.distinct.map(column), s, ctx);
+  const skip = op.skip ? count(op.skip, 'SKIP', ctx) : 0;
+  const limit = op.limit ? count(op.limit, 'LIMIT', ctx) : Number.POSITIVE_INFINITY;
+  if (op.order) {
+    const keys = op.order.map((o) => sortKey(column(o.name), s, o.descending));
+    const cmp = (i: number, j: number) => {
+      for (const k of keys) {
+        const c = k.cls[i]! - k.cls[j]! || (k.num[i]! < k.num[j]! ? -1 : k.num[i]! > k.num[j]! ? 1 : 0);
+        if (c !== 0) return k.sign * c;
+      }
+      return i - j;
+    };
+    const kept = skip + limit < s.length ? smallest(s.length, skip + limit, cmp, ctx) : all(s.length);
+    kept.sort(cmp);
+    const out: number[] = [];
+    for (let i = skip; i < kept.length; i++) out.push(s[kept[i]!]!);
+    return out;
+  }
+  const out: number[] = [];
+  for (let i = skip; i < s.length && i - skip < limit; i++) out.push(s[i]!);
+  return out;
+}
+
+const all = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+/**
+ * A column's ORDER BY key at each selected position: class (0 a value, 1 NaN, 2 null) then a number, the
+ * dictionary's entries as their rank under orderCompare.
+ */
+function sortKey(c: Column, sel: ArrayLike<number>, descending: boolean) {
+  const n = sel.length;
+  const cls = new Uint8Array(n);
+  const num = new Float64Array(n);
+  if (c.kind === 'dict') {
+    const byOrder = c.dict.map((_, i) => i).sort((a, b) => orderCompare(c.dict[a]!, c.dict[b]!));
+    const rank = new Float64Array(c.dict.length);
+    for (let i = 0; i < byOrder.length; i++) {
+      const same = i > 0 && orderCompare(c.dict[byOrder[i - 1]!]!, c.dict[byOrder[i]!]!) === 0;
+      rank[byOrder[i]!] = same ? rank[byOrder[i - 1]!]! : i;
+    }
+    for (let i = 0; i < n; i++) {
+      const code = c.codes[sel[i]!]!;
+      if (code < 0) cls[i] = 2;
+      else num[i] = rank[code]!;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const slot = sel[i]!;
+      const v = c.values[slot]!;
+      if (c.nulls && c.nulls[slot] !== 0) cls[i] = 2;
+      else if (Number.isNaN(v)) cls[i] = 1;
+      else num[i] = v;
+    }
+  }
+  return { cls, num, sign: descending ? -1 : 1 };
+}
+
+/** The first slot of each distinct combination of the columns' values (Cypher's equivalence). */
+function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext): number[] {
+  // Each column's value at a slot as a string with no '|': a dictionary entry as its equivalence class's id.
+  const part = cols.map((c): ((slot: number) => string) => {
+    if (c.kind === 'dict') {
+      const ids = new Map<string, number>();
+      const id = c.dict.map((v) => {
+        const k = equivalenceKey(v);
+        if (!ids.has(k)) ids.set(k, ids.size);
+        return String(ids.get(k));
+      });
+      return (s) => (c.codes[s]! < 0 ? 'n' : id[c.codes[s]!]!);
+    }
+    // Numbers: equal values are equivalent (-0 with 0, NaN with NaN), as equivalenceKey has them.
+    return (s) => (c.nulls && c.nulls[s] !== 0 ? 'n' : c.values[s] === 0 ? '0' : String(c.values[s]));
+  });
+  const seen = new Set<string>();
+  const held = new Held(ctx.budget, 'DISTINCT');
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < sel.length; i++) {
+      ctx.budget.tick();
+      const slot = sel[i]!;
+      const k = part.length === 1 ? part[0]!(slot) : part.map((p) => p(slot)).join('|');
+      if (seen.has(k)) continue;
+      seen.add(k);
+      held.add(48 + 2 * k.length);
+      out.push(slot);
+    }
+  } finally {
+    held.release();
+  }
+  return out;
+}
+
+/** The `k` first positions of `0 … n-1` under `cmp`, by a heap whose root is the worst kept (unordered). */
+function smallest(n: number, k: number, cmp: (i: number, j: number) => number, ctx: EvalContext): number[] {
+  const heap: number[] = [];
+  if (k <= 0) return heap;
+  const swap = (i: number, j: number) => {
+    const t = heap[i]!;
+    heap[i] = heap[j]!;
+    heap[j] = t;
+  };
+  for (let x = 0; x < n; x++) {
+    ctx.budget.tick();
+    if (heap.length < k) {
+      heap.push(x);
+      for (let i = heap.length - 1, p = (i - 1) >> 1; i > 0 && cmp(heap[i]!, heap[p]!) > 0; i = p, p = (i - 1) >> 1)
+        swap(i, p);
+      continue;
+    }
+    if (cmp(x, heap[0]!) >= 0) continue;
+    heap[0] = x;
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      let m = i;
+      if (l < heap.length && cmp(heap[l]!, heap[m]!) > 0) m = l;
+      if (l + 1 < heap.length && cmp(heap[l + 1]!, heap[m]!) > 0) m = l + 1;
+      if (m === i) break;
+      swap(i, m);
+      i = m;
+    }
+  }
+  return heap;
+}
