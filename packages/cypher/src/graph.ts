@@ -38,6 +38,17 @@ export interface GraphReader {
     upper: RangeBound | undefined,
   ): Iterable<GraphNode> | undefined;
   /**
+   * `findNodesInRange` as slots of `scanColumns`'s node space (what `slotOf` gives), distinct, with no node
+   * built per hit; `undefined`: no index on `key` (use `findNodesInRange`). Equality is the range with both
+   * bounds inclusive. Candidates are checked again by the executor.
+   */
+  findSlotsInRange?(
+    label: string | undefined,
+    key: string,
+    lower: RangeBound | undefined,
+    upper: RangeBound | undefined,
+  ): ArrayLike<number> | undefined;
+  /**
    * The nodes `scanNodes(label)` would give, as columns of the properties `keys`, when the graph can; an
    * aggregation over one node pattern then runs over arrays (plan/columnar.ts). `undefined`: scan instead.
    */

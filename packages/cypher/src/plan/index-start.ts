@@ -39,6 +39,16 @@ export function indexedSlots(
     const v = eq ? value(eq) : undefined;
     // A comparison with null holds for no node.
     if (v === null || lower?.value === null || upper?.value === null) return [];
+    // Slots straight from the index when the graph gives them: no node object per hit.
+    const direct = eq
+      ? g.findSlotsInRange?.(label, key, { value: v!, inclusive: true }, { value: v!, inclusive: true })
+      : lower || upper
+        ? g.findSlotsInRange?.(label, key, lower, upper)
+        : undefined;
+    if (direct) {
+      ctx.budget.tick();
+      return direct.length > limit ? undefined : Array.from(direct);
+    }
     const found = eq
       ? g.findNodes?.(label, key, v!)
       : lower || upper

@@ -17,34 +17,14 @@ import type {
 } from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
 import { KbNode, KbRelationship } from './graph-elements.js';
-import { dictionary, typeColumn } from './node-columns.js';
-import { entitiesInRange, inRange, orderedSubset } from './ordered.js';
+import { memoGrown } from './appended.js';
+import { dictionary, grownDictionary, typeColumn } from './node-columns.js';
+import { entitiesInRange, inRange, mergedOrder, orderedSubset } from './ordered.js';
 import { factConfidence, factsOfTypes, relationshipColumns } from './rel-columns.js';
+import { countLabels, ENTITY_LABEL, entityLabel, nodeLabels } from './labels.js';
 import { memo, type SnapshotCache, snapshotCache } from './snapshot-cache.js';
 
-export const ENTITY_LABEL = 'Entity';
-
-const pascalCache = new Map<string, string>();
-
-/**
- * The label a user types for an entity type, Neo4j's convention: `drug` → `Drug`, `protein_complex` →
- * `ProteinComplex` (split on anything not a letter or digit, each part's first letter upper-cased, the rest as
- * stored). A type with no letter or digit keeps its stored form.
- */
-export function entityLabel(type: string): string {
-  let l = pascalCache.get(type);
-  if (l === undefined) {
-    const parts = type.split(/[^\p{L}\p{N}]+/u).filter((p) => p !== '');
-    l = parts.length === 0 ? type : parts.map((p) => p[0]!.toUpperCase() + p.slice(1)).join('');
-    if (pascalCache.size < 10_000) pascalCache.set(type, l);
-  }
-  return l;
-}
-
-/** A node's labels: the PascalCase labels of its types, and `Entity` (what `labels(n)` and results show). */
-function nodeLabels(types: readonly string[]): string[] {
-  return [...new Set(types.map(entityLabel)), ENTITY_LABEL];
-}
+export { ENTITY_LABEL, entityLabel } from './labels.js';
 
 export class KbCypherGraph implements GraphReader {
   private readonly nodes = new Map<number, GraphNode>();
@@ -195,9 +175,16 @@ export class KbCypherGraph implements GraphReader {
     for (const key of keys) {
       if (key === 'claim_count') columns[key] = { kind: 'int', values: counts };
       else if (key === 'type') columns[key] = typeColumn(s.entityType);
-      else if (key === 'id') columns[key] = memo(this.cache, `id${at}`, () => dictionary(s.entityIds, picked));
-      else if (key === 'name') columns[key] = memo(this.cache, `name${at}`, () => dictionary(s.entityName, picked));
-      else return undefined;
+      else if (key === 'id' || key === 'name') {
+        const values = key === 'id' ? s.entityIds : s.entityName;
+        columns[key] = memoGrown(
+          this.rc,
+          this.cache,
+          `${key}${at}`,
+          () => dictionary(values, picked),
+          (old, a) => grownDictionary(old, values, picked.subarray(firstFrom(picked, a.mark.entities))),
+        );
+      } else return undefined;
     }
     return { rows: picked, size: n, columns, node: (e) => this.node(e) };
   }
@@ -213,14 +200,23 @@ export class KbCypherGraph implements GraphReader {
   /** The visible entities carrying `label` (all visible ones for `Entity` or none), in entity order. */
   private labelRows(label: string | undefined): Int32Array {
     const any = label === undefined || label === ENTITY_LABEL;
-    return memo(this.cache, `rows${labelKey(label)}`, () => {
+    const pick = (from: number, before: Int32Array) => {
       const counts = this.claimCounts();
       const n = this.rc.s.entityIds.length;
-      const rows = new Int32Array(n);
-      let m = 0;
-      for (let e = 0; e < n; e++) if (counts[e]! > 0 && (any || this.hasLabel(e, label))) rows[m++] = e;
+      const rows = new Int32Array(before.length + n - from);
+      rows.set(before);
+      let m = before.length;
+      for (let e = from; e < n; e++) if (counts[e]! > 0 && (any || this.hasLabel(e, label))) rows[m++] = e;
       return rows.slice(0, m);
-    });
+    };
+    // Only appended since the last kept rows: the entities added since, after them (entity order holds).
+    return memoGrown(
+      this.rc,
+      this.cache,
+      `rows${labelKey(label)}`,
+      () => pick(0, new Int32Array(0)),
+      (old, a) => pick(a.mark.entities, old),
+    );
   }
 
   /** The live facts as columns, ends as entity indexes (the slots of scanColumns): rel-columns.ts. */
@@ -240,7 +236,13 @@ export class KbCypherGraph implements GraphReader {
 
   /** Exact, for this query's view: the visible entities, by label (counted once per snapshot version). */
   countNodes(label?: string): number {
-    this.labelCounts ??= memo(this.cache, 'labels', () => countLabels(this.rc));
+    this.labelCounts ??= memoGrown(
+      this.rc,
+      this.cache,
+      'labels',
+      () => countLabels(this.rc),
+      (old, a) => countLabels(this.rc, a.mark.entities, old),
+    );
     return this.labelCounts.get(label ?? ENTITY_LABEL) ?? 0;
   }
 
@@ -301,17 +303,52 @@ export class KbCypherGraph implements GraphReader {
     if (this.cache) {
       // The label's visible entities in value order, kept per snapshot: the range visits only them (a range
       // over every entity's names would test thousands of other labels' entities for each one kept).
-      const order = memo(this.cache, `order\u0000${key}${labelKey(label)}`, () => {
-        const member = new Uint8Array(values.length);
-        for (const e of this.labelRows(label)) member[e] = 1;
-        return orderedSubset(values, member);
-      });
-      for (const e of inRange(values, order, lower, upper)) yield this.node(e);
+      for (const e of inRange(values, this.labelOrder(key, values, label), lower, upper)) yield this.node(e);
       return;
     }
     for (const e of entitiesInRange(values, lower, upper)) {
       if (this.rc.entityClaimCount(e) > 0 && (any || this.hasLabel(e, label))) yield this.node(e);
     }
+  }
+
+  /**
+   * findNodesInRange's entities as slots (entity indexes), from the label's order kept per snapshot; undefined
+   * without a snapshot cache (the order would be built per query) or for a key with no index.
+   */
+  findSlotsInRange(
+    label: string | undefined,
+    key: string,
+    lower: RangeBound | undefined,
+    upper: RangeBound | undefined,
+  ): Int32Array | undefined {
+    const values = key === 'id' ? this.rc.s.entityIds : key === 'name' ? this.rc.s.entityName : undefined;
+    if (!values || !this.cache) return undefined;
+    const v = lower?.value;
+    if (key === 'id' && typeof v === 'string' && lower!.inclusive && upper?.inclusive && upper.value === v) {
+      // One id: the id map, not the label's order.
+      const e = this.rc.s.entityIndex.get(v);
+      const any = label === undefined || label === ENTITY_LABEL;
+      const hit = e !== undefined && this.rc.entityClaimCount(e) > 0 && (any || this.hasLabel(e, label));
+      return hit ? Int32Array.of(e) : new Int32Array(0);
+    }
+    return Int32Array.from(inRange(values, this.labelOrder(key, values, label), lower, upper));
+  }
+
+  /** The label's visible entities in `key`'s value order, kept per snapshot (ordered.ts). */
+  private labelOrder(key: string, values: readonly string[], label: string | undefined): Int32Array {
+    const rows = this.labelRows(label);
+    return memoGrown(
+      this.rc,
+      this.cache,
+      `order\u0000${key}${labelKey(label)}`,
+      () => {
+        const member = new Uint8Array(values.length);
+        for (const e of rows) member[e] = 1;
+        return orderedSubset(values, member);
+      },
+      // The label's entities added since, merged in.
+      (old, a) => mergedOrder(values, old, Array.from(rows.subarray(firstFrom(rows, a.mark.entities)))),
+    );
   }
 
   private codes?: { types: readonly string[]; want: Uint8Array };
@@ -377,6 +414,18 @@ export class KbCypherGraph implements GraphReader {
   }
 }
 
+/** The first position of the ascending `rows` at or past entity `e`. */
+function firstFrom(rows: Int32Array, e: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid]! < e) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The snapshot cache's key part for a label (`Entity` and none are every visible entity). */
 const labelKey = (label: string | undefined) => `\u0000${label === undefined || label === ENTITY_LABEL ? '' : label}`;
 
@@ -398,31 +447,3 @@ const estimates = new WeakMap<
   object,
   { entities: number; labels: Map<string, number>; facts: number; predicates: Map<string, number> }
 >();
-
-/**
- * Visible entities per label: each type an entity was stated with, under its stored form and its PascalCase
- * label (an entity counted once per label), and `Entity` for all.
- */
-function countLabels(rc: ReadContext): Map<string, number> {
-  const s = rc.s;
-  const out = new Map<string, number>();
-  let all = 0;
-  const n = s.entityIds.length;
-  for (let e = 0; e < n; e++) {
-    if (rc.entityClaimCount(e) === 0) continue;
-    all++;
-    const t = s.entityType[e]!;
-    const others = s.entityOtherTypes.get(e);
-    if (others === undefined || others.length === 0) {
-      const l = entityLabel(t);
-      out.set(t, (out.get(t) ?? 0) + 1);
-      if (l !== t) out.set(l, (out.get(l) ?? 0) + 1);
-      continue;
-    }
-    const labels = new Set<string>();
-    for (const type of [t, ...others]) labels.add(type).add(entityLabel(type));
-    for (const l of labels) out.set(l, (out.get(l) ?? 0) + 1);
-  }
-  out.set(ENTITY_LABEL, all);
-  return out;
-}

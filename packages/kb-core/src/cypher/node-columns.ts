@@ -24,7 +24,40 @@ export function dictionary(values: readonly string[], rows: Int32Array): Column 
     }
     codes[e] = lastCode;
   }
-  return { kind: 'dict', codes, dict };
+  const column: Column = { kind: 'dict', codes, dict };
+  dictIndexes.set(column, index);
+  return column;
+}
+
+// Each dictionary column's value → code map, so a kept column can be grown by entities added since.
+const dictIndexes = new WeakMap<Column, Map<string, number>>();
+
+/** `column` (from dictionary) with the slots `added` coded too, as a new column; undefined when it cannot. */
+export function grownDictionary(
+  column: Column,
+  values: readonly string[],
+  added: ArrayLike<number>,
+): Column | undefined {
+  const index = dictIndexes.get(column);
+  if (!index || column.kind !== 'dict') return undefined;
+  const codes = new Int32Array(values.length).fill(-1);
+  const before = column.codes;
+  for (let e = 0; e < before.length && e < values.length; e++) codes[e] = before[e]!;
+  const dict = [...column.dict];
+  const grown = new Map(index);
+  for (let i = 0; i < added.length; i++) {
+    const e = added[i]!;
+    const v = values[e]!;
+    let c = grown.get(v);
+    if (c === undefined) {
+      c = dict.push(v) - 1;
+      grown.set(v, c);
+    }
+    codes[e] = c;
+  }
+  const out: Column = { kind: 'dict', codes, dict };
+  dictIndexes.set(out, grown);
+  return out;
 }
 
 // Entity types are appended, never changed (entities.ts): their codes are kept per type array and extended

@@ -111,3 +111,20 @@ export function* inRange(
     yield e;
   }
 }
+
+/** `order` (orderedSubset's) with the entities `added` merged in at their places, as a new array. */
+export function mergedOrder(values: readonly string[], order: Int32Array, added: readonly number[]): Int32Array {
+  const cmp = (a: number, b: number) => {
+    const x = values[a]!;
+    const y = values[b]!;
+    return x < y ? -1 : x > y ? 1 : a - b;
+  };
+  const tail = [...added].sort(cmp);
+  const out = new Int32Array(order.length + tail.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < out.length; k++) {
+    out[k] = j >= tail.length || (i < order.length && cmp(order[i]!, tail[j]!) < 0) ? order[i++]! : tail[j++]!;
+  }
+  return out;
+}

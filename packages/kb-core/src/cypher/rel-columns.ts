@@ -6,7 +6,8 @@
 // live claim) and `source_count` are computed only when a query reads them.
 import type { Column, RelationshipColumns } from '@evident/cypher';
 import type { ReadContext } from '../graph/read.js';
-import { memo, type SnapshotCache } from './snapshot-cache.js';
+import { type Appended, memoGrown, positionOf } from './appended.js';
+import type { SnapshotCache } from './snapshot-cache.js';
 
 /** One pass over the facts: the ends, predicate and fact id of each live fact of the types. */
 interface FactPass {
@@ -30,7 +31,7 @@ export function relationshipColumns(
 ): RelationshipColumns | undefined {
   const s = rc.s;
   const typesKey = `rel\u0000${types.join('\u0000')}`;
-  const pass = memo(cache, typesKey, () => factPass(rc, typeNames, types));
+  const pass = keptPass(rc, typeNames, types, cache);
   const { size, preds, facts } = pass;
   const columns: Record<string, Column> = Object.create(null);
   for (const key of keys) {
@@ -41,7 +42,23 @@ export function relationshipColumns(
       if (key === 'source_count') return { kind: 'int', values: sourceCounts(rc, facts) };
       return undefined;
     };
-    const c = memo(cache, `${typesKey}\u0001${key}`, make);
+    // Only claims appended since: the kept column's values carried over, the new facts' and those given
+    // claims since computed (a fact's confidence and sources move as claims join it).
+    const grow = (old: Column | undefined, a: Appended): Column | undefined => {
+      if (old?.kind !== 'float' || (key !== 'confidence' && key !== 'source_count')) return undefined;
+      const values = new Float64Array(size);
+      const kept = old.values;
+      for (let i = 0; i < kept.length && i < size; i++) values[i] = kept[i]!;
+      const redo = key === 'confidence' ? confidences : sourceCounts;
+      const fresh = redo(rc, facts.subarray(old.values.length));
+      values.set(fresh, old.values.length);
+      for (const f of a.touchedFacts) {
+        const at = positionOf(facts, f);
+        if (at >= 0) values[at] = redo(rc, Int32Array.of(f))[0]!;
+      }
+      return { kind: 'float', values };
+    };
+    const c = memoGrown(rc, cache, `${typesKey}\u0001${key}`, make, grow);
     if (!c) return undefined;
     columns[key] = c;
   }
@@ -56,23 +73,54 @@ export function factsOfTypes(
   types: readonly string[],
   cache?: SnapshotCache,
 ): Int32Array {
-  return memo(cache, `rel\u0000${types.join('\u0000')}`, () => factPass(rc, typeNames, types)).facts;
+  return keptPass(rc, typeNames, types, cache).facts;
 }
 
-function factPass(rc: ReadContext, typeNames: readonly string[], types: readonly string[]): FactPass {
+/** The pass kept per snapshot; when only claims were appended since the last one, it extended by the new facts. */
+function keptPass(
+  rc: ReadContext,
+  typeNames: readonly string[],
+  types: readonly string[],
+  cache: SnapshotCache | undefined,
+): FactPass {
+  // Facts from before the mark stay live (appendedSince checks it), so the old pass is a prefix of the new.
+  return memoGrown(
+    rc,
+    cache,
+    `rel\u0000${types.join('\u0000')}`,
+    () => factPass(rc, typeNames, types),
+    (old, a) => factPass(rc, typeNames, types, a.mark.facts, old),
+  );
+}
+
+function factPass(
+  rc: ReadContext,
+  typeNames: readonly string[],
+  types: readonly string[],
+  from = 0,
+  before?: FactPass,
+): FactPass {
   const s = rc.s;
   // The fact columns are allocated ahead: their length is a capacity, factCount the facts.
   const nf = s.factCount;
+  const had = before?.size ?? 0;
   const want = types.length === 0 ? undefined : new Uint8Array(typeNames.length);
   if (want) for (const [p, t] of typeNames.entries()) want[p] = types.includes(t) ? 1 : 0;
-  const start = new Int32Array(nf);
-  const end = new Int32Array(nf);
-  const preds = new Int32Array(nf);
-  const facts = new Int32Array(nf);
+  const room = had + nf - from;
+  const start = new Int32Array(room);
+  const end = new Int32Array(room);
+  const preds = new Int32Array(room);
+  const facts = new Int32Array(room);
+  if (before) {
+    start.set(before.start);
+    end.set(before.end);
+    preds.set(before.preds);
+    facts.set(before.facts);
+  }
   const { factS, factO, factP, factSources } = s;
   const live = rc.live;
-  let m = 0;
-  for (let f = 0; f < nf; f++) {
+  let m = had;
+  for (let f = from; f < nf; f++) {
     const p = factP[f]!;
     if (want && want[p] === 0) continue;
     if (live ? factSources[f]! <= 0 : !rc.factHasLive(f)) continue;

@@ -13,6 +13,39 @@ interface Slot {
   cutoff: number;
   version: number;
   items: SnapshotCache;
+  /** The base's size when `items` were made (the live view only). */
+  mark?: Watermark;
+  /** The last version's entries and mark, for extension while only claims were appended since (appended.ts). */
+  previous?: { items: SnapshotCache; mark: Watermark };
+}
+
+/** What the base held when a version's entries were made: enough to tell whether claims were only appended. */
+export interface Watermark {
+  entities: number;
+  facts: number;
+  claims: number;
+  active: number;
+  retractions: number;
+  otherTypes: number;
+}
+
+export function watermark(rc: ReadContext): Watermark {
+  const s = rc.s;
+  let otherTypes = 0;
+  for (const t of s.entityOtherTypes.values()) otherTypes += t.length;
+  return {
+    entities: s.entityIds.length,
+    facts: s.factCount,
+    claims: s.claimCount,
+    active: s.activeClaims,
+    retractions: s.retractions.length,
+    otherTypes,
+  };
+}
+
+/** The entries of this context's previous version and their mark, while kept (live view only). */
+export function previousEntries(rc: ReadContext): { items: SnapshotCache; mark: Watermark } | undefined {
+  return slots.get(rc.s)?.find((x) => x.cutoff === rc.cutoff)?.previous;
 }
 
 const slots = new WeakMap<object, Slot[]>();
@@ -40,9 +73,17 @@ export function snapshotCache(rc: ReadContext): SnapshotCache | undefined {
     list.push(slot);
   }
   if (slot.version !== version || slot.items.size >= MAX_ITEMS) {
+    // The live view's entries outlive a write as `previous`: the next query extends them when only claims
+    // were appended (appended.ts), instead of deriving them from every entity and fact again.
+    // A version no query read keeps the entries before it: they extend across both writes.
+    if (slot.version !== version && slot.mark && slot.items.size > 0)
+      slot.previous = { items: slot.items, mark: slot.mark };
+    if (slot.cutoff !== Infinity) slot.previous = undefined;
+    if (slot.version !== version) slot.mark = undefined;
     slot.version = version;
     slot.items = new Map();
   }
+  if (slot.cutoff === Infinity && !slot.mark) slot.mark = watermark(rc);
   return slot.items;
 }
 
