@@ -114,32 +114,59 @@ function sortKey(c: Column, sel: ArrayLike<number>, descending: boolean) {
 
 /** The first slot of each distinct combination of the columns' values (Cypher's equivalence). */
 function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext): number[] {
-  // Each column's value at a slot as a string with no '|': a dictionary entry as its equivalence class's id.
-  const part = cols.map((c): ((slot: number) => string) => {
+  // Each column's value at each selected position as a small integer, equal for equivalent values (0: null).
+  // strides[j]: the product of the earlier columns' numbers of ids, so that a combination is one number.
+  const strides: number[] = [];
+  let card = 1;
+  const ids = cols.map((c) => {
+    strides.push(card);
+    const out = new Float64Array(sel.length);
     if (c.kind === 'dict') {
-      const ids = new Map<string, number>();
+      const classes = new Map<string, number>();
       const id = c.dict.map((v) => {
         const k = equivalenceKey(v);
-        if (!ids.has(k)) ids.set(k, ids.size);
-        return String(ids.get(k));
+        if (!classes.has(k)) classes.set(k, classes.size + 1);
+        return classes.get(k)!;
       });
-      return (s) => (c.codes[s]! < 0 ? 'n' : id[c.codes[s]!]!);
+      for (let i = 0; i < sel.length; i++) {
+        const code = c.codes[sel[i]!]!;
+        out[i] = code < 0 ? 0 : id[code]!;
+      }
+      card *= c.dict.length + 1;
+    } else {
+      // A Map's keys are equal as SameValueZero: -0 with 0, NaN with NaN, as equivalenceKey has numbers.
+      const seen = new Map<number, number>();
+      for (let i = 0; i < sel.length; i++) {
+        const slot = sel[i]!;
+        if (c.nulls && c.nulls[slot] !== 0) continue;
+        const v = c.values[slot]!;
+        let id = seen.get(v);
+        if (id === undefined) seen.set(v, (id = seen.size + 1));
+        out[i] = id;
+      }
+      card *= seen.size + 1;
     }
-    // Numbers: equal values are equivalent (-0 with 0, NaN with NaN), as equivalenceKey has them.
-    return (s) => (c.nulls && c.nulls[s] !== 0 ? 'n' : c.values[s] === 0 ? '0' : String(c.values[s]));
+    return out;
   });
-  const seen = new Set<string>();
+  // One number per combination while they fit a double exactly; else the ids as a string.
+  const exact = card <= 2 ** 53;
+  const key = (i: number): number | string => {
+    if (!exact) return ids.map((x) => x[i]).join(',');
+    let k = 0;
+    for (let j = 0; j < ids.length; j++) k += ids[j]![i]! * strides[j]!;
+    return k;
+  };
+  const seen = new Set<number | string>();
   const held = new Held(ctx.budget, 'DISTINCT');
   const out: number[] = [];
   try {
     for (let i = 0; i < sel.length; i++) {
       ctx.budget.tick();
-      const slot = sel[i]!;
-      const k = part.length === 1 ? part[0]!(slot) : part.map((p) => p(slot)).join('|');
+      const k = key(i);
       if (seen.has(k)) continue;
       seen.add(k);
-      held.add(48 + 2 * k.length);
-      out.push(slot);
+      held.add(48 + (typeof k === 'string' ? 2 * k.length : 8));
+      out.push(sel[i]!);
     }
   } finally {
     held.release();
