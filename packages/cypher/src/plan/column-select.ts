@@ -89,11 +89,21 @@ function sortKey(c: Column, sel: ArrayLike<number>, descending: boolean) {
   const cls = new Uint8Array(n);
   const num = new Float64Array(n);
   if (c.kind === 'dict') {
-    const byOrder = c.dict.map((_, i) => i).sort((a, b) => orderCompare(c.dict[a]!, c.dict[b]!));
+    // Only the entries the selection holds are ranked: a dictionary can be far larger than the rows kept.
+    const present = new Uint8Array(c.dict.length);
+    const codes: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const code = c.codes[sel[i]!]!;
+      if (code >= 0 && present[code] === 0) {
+        present[code] = 1;
+        codes.push(code);
+      }
+    }
+    codes.sort((a, b) => orderCompare(c.dict[a]!, c.dict[b]!));
     const rank = new Float64Array(c.dict.length);
-    for (let i = 0; i < byOrder.length; i++) {
-      const same = i > 0 && orderCompare(c.dict[byOrder[i - 1]!]!, c.dict[byOrder[i]!]!) === 0;
-      rank[byOrder[i]!] = same ? rank[byOrder[i - 1]!]! : i;
+    for (let i = 0; i < codes.length; i++) {
+      const same = i > 0 && orderCompare(c.dict[codes[i - 1]!]!, c.dict[codes[i]!]!) === 0;
+      rank[codes[i]!] = same ? rank[codes[i - 1]!]! : i;
     }
     for (let i = 0; i < n; i++) {
       const code = c.codes[sel[i]!]!;
@@ -122,15 +132,23 @@ function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext)
     strides.push(card);
     const out = new Float64Array(sel.length);
     if (c.kind === 'dict') {
+      // An entry's class id is 1 + the first code of its class, found when the code is first met: distinct
+      // strings or booleans are never equivalent; other values (1 and 1.0, lists, maps) go by equivalenceKey.
+      const id = new Int32Array(c.dict.length);
       const classes = new Map<string, number>();
-      const id = c.dict.map((v) => {
-        const k = equivalenceKey(v);
-        if (!classes.has(k)) classes.set(k, classes.size + 1);
-        return classes.get(k)!;
-      });
       for (let i = 0; i < sel.length; i++) {
         const code = c.codes[sel[i]!]!;
-        out[i] = code < 0 ? 0 : id[code]!;
+        if (code < 0) continue;
+        if (id[code] === 0) {
+          const v = c.dict[code]!;
+          if (typeof v === 'string' || typeof v === 'boolean') id[code] = code + 1;
+          else {
+            const k = equivalenceKey(v);
+            if (!classes.has(k)) classes.set(k, code + 1);
+            id[code] = classes.get(k)!;
+          }
+        }
+        out[i] = id[code]!;
       }
       card *= c.dict.length + 1;
     } else {
