@@ -1,7 +1,8 @@
 // Dev timing (issue 40): what the first Cypher query after a small ingest costs over the same query asked again,
 // i.e. the per-snapshot structures rebuilt after a write. Per held-out shape: ingest `KB_BENCH_WRITE` claims
 // (default 100; existing and new entities), wait for the base to settle, time the query, time it again.
-// KB_BENCH_CLAIMS (default 50,000), KB_BENCH_SEED (default 64159624). Prints per-shape first / again ms.
+// KB_BENCH_CLAIMS (default 50,000), KB_BENCH_SEED (default 64159624), KB_BENCH_ROUNDS (median of, default 3).
+// Prints per-shape first / again ms (EVIDENT_CYPHER_GROW=0: structures made afresh after every write).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { claimBatches, queryNames, seededRandom } from './workload.js';
 const N = Number(process.env.KB_BENCH_CLAIMS ?? 50_000);
 const WRITE = Number(process.env.KB_BENCH_WRITE ?? 100);
 const SEED = Number(process.env.KB_BENCH_SEED ?? 64159624);
+const ROUNDS = Number(process.env.KB_BENCH_ROUNDS ?? 3);
 const TYPES = ['gene', 'protein', 'disease', 'drug', 'pathway'];
 
 const dir = mkdtempSync(join(tmpdir(), 'kb-cypher-after-write-'));
@@ -45,9 +47,24 @@ try {
   const limits = { timeout_ms: 60_000, max_rows: 1_000_000 };
   let firstSum = 0;
   let againSum = 0;
-  for (const s of heldOut(SEED, 20)) {
-    const q = render(s.spec, false);
-    const params = usesId(s.spec) ? { id: ids[0]! } : {};
+  // KB_BENCH_STRUCTURES=1: queries that read little but the kept structures (label counts and rows, a name
+  // order, a fact pass and its confidence column), so first − again is their rebuild or extension.
+  const structures = [
+    'MATCH (n:Gene) RETURN count(*)',
+    "MATCH (n:Gene) WHERE n.name STARTS WITH 'E1' RETURN count(*)",
+    'MATCH (n:Protein) RETURN n.name AS k, count(*) AS c ORDER BY c DESC LIMIT 3',
+    'MATCH ()-[r]->() RETURN avg(r.confidence)',
+    'MATCH ()-[r:REL_3]->() RETURN sum(r.source_count)',
+  ].map((q, i) => ({ name: `structures_${i}`, q, params: {} }));
+  const shapes = process.env.KB_BENCH_STRUCTURES
+    ? structures
+    : heldOut(SEED, 20).map((s) => ({
+        name: s.name,
+        q: render(s.spec, false),
+        params: usesId(s.spec) ? { id: ids[0]! } : {},
+      }));
+  for (const { name, q, params } of shapes) {
+    const s = { name };
     const ask = async () => {
       const t0 = performance.now();
       try {
@@ -65,13 +82,13 @@ try {
     }
     const firsts: number[] = [];
     const agains: number[] = [];
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       await db.ingestBatch(write());
       await db.embeddingsReady();
       firsts.push(await ask());
       agains.push(await ask());
     }
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[ROUNDS >> 1]!;
     const [f, a] = [med(firsts), med(agains)];
     if (Number.isNaN(f)) continue;
     firstSum += f;

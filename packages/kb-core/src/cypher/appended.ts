@@ -16,9 +16,12 @@ export interface Appended {
 
 const APPENDED = '\u0002appended';
 
+/** EVIDENT_CYPHER_GROW=0 makes the entries afresh after every write (for before/after measurements). */
+const OFF = typeof process !== 'undefined' && process.env.EVIDENT_CYPHER_GROW === '0';
+
 /** The appends since the previous entries, worked out once per version; undefined when not only appends. */
 export function appendedSince(rc: ReadContext, cache: SnapshotCache | undefined): Appended | undefined {
-  if (!cache || !rc.live) return undefined;
+  if (!cache || !rc.live || OFF) return undefined;
   if (cache.has(APPENDED)) return (cache.get(APPENDED) as Appended | null) ?? undefined;
   const found = compute(rc) ?? null;
   cache.set(APPENDED, found);
