@@ -40,7 +40,7 @@ export interface GraphReader {
   /**
    * `findNodesInRange` as slots of `scanColumns`'s node space (what `slotOf` gives), distinct, with no node
    * built per hit; `undefined`: no index on `key` (use `findNodesInRange`). Equality is the range with both
-   * bounds inclusive. Candidates are checked again by the executor.
+   * bounds inclusive. Candidates are checked again by the executor; the array may be the graph's own (read it only).
    */
   findSlotsInRange?(
     label: string | undefined,

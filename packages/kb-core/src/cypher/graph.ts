@@ -19,7 +19,7 @@ import type { ReadContext } from '../graph/read.js';
 import { KbNode, KbRelationship } from './graph-elements.js';
 import { memoGrown } from './appended.js';
 import { dictionary, grownDictionary, typeColumn } from './node-columns.js';
-import { entitiesInRange, inRange, mergedOrder, orderedSubset } from './ordered.js';
+import { entitiesInRange, inRange, mergedOrder, orderedSubset, rangeOf } from './ordered.js';
 import { factConfidence, factsOfTypes, relationshipColumns } from './rel-columns.js';
 import { countLabels, ENTITY_LABEL, entityLabel, nodeLabels } from './labels.js';
 import { memo, type SnapshotCache, snapshotCache } from './snapshot-cache.js';
@@ -331,7 +331,7 @@ export class KbCypherGraph implements GraphReader {
       const hit = e !== undefined && this.rc.entityClaimCount(e) > 0 && (any || this.hasLabel(e, label));
       return hit ? Int32Array.of(e) : new Int32Array(0);
     }
-    return Int32Array.from(inRange(values, this.labelOrder(key, values, label), lower, upper));
+    return rangeOf(values, this.labelOrder(key, values, label), lower, upper);
   }
 
   /** The label's visible entities in `key`'s value order, kept per snapshot (ordered.ts). */

@@ -128,3 +128,23 @@ export function mergedOrder(values: readonly string[], order: Int32Array, added:
   }
   return out;
 }
+
+/** inRange's entities as a view of `order` (they are neighbours in it): no copy, no generator. */
+export function rangeOf(
+  values: readonly string[],
+  order: Int32Array,
+  lower: RangeBound | undefined,
+  upper: RangeBound | undefined,
+): Int32Array {
+  if (!comparable(lower, upper)) return order.subarray(0, 0);
+  const from = firstAbove(values, order, order.length, lower);
+  let lo = from;
+  let hi = order.length;
+  // The first position past the range: values ascend, so `below` holds on a prefix of the rest.
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (below(values[order[mid]!]!, upper)) lo = mid + 1;
+    else hi = mid;
+  }
+  return order.subarray(from, lo);
+}
