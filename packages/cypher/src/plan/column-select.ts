@@ -159,7 +159,10 @@ function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext)
         if (c.nulls && c.nulls[slot] !== 0) continue;
         const v = c.values[slot]!;
         let id = seen.get(v);
-        if (id === undefined) seen.set(v, (id = seen.size + 1));
+        if (id === undefined) {
+          id = seen.size + 1;
+          seen.set(v, id);
+        }
         out[i] = id;
       }
       card *= seen.size + 1;
