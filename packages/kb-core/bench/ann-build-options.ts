@@ -9,35 +9,11 @@
 // A setting: scalar/connectivity/expansion_add/batch/threads[/rr], e.g. f16/16/64/32/1 (today's) or i8/16/64/32/1/rr.
 import { loadavg } from 'node:os';
 import usearch, { type BatchMatches, MetricKind, type ScalarKind } from 'usearch';
-import { LocalEmbedder } from '../src/embeddings/local.js';
-import { tokenize } from '../src/model/tokenize.js';
-import { predicateWords } from '../src/search/text.js';
-import { claimBatches, entityCount } from './workload.js';
+import { annCorpus } from './ann-corpus.js';
 
 const claims = Number(process.argv[2] ?? 50000);
 const settings = process.argv.slice(3);
-// One text per fact, as the index holds them (a claim repeating a fact's triple adds no vector).
-const seen = new Set<string>();
-const texts: string[] = [];
-for (const b of claimBatches(claims, 10000))
-  for (const c of b) {
-    const t = `${c.subject[0]} ${predicateWords(c.predicate[0])} ${c.object[0]}`;
-    if (!seen.has(t)) texts.push(t);
-    seen.add(t);
-  }
-const emb = new LocalEmbedder();
-for (const t of texts) emb.learn(tokenize(t));
-const dim = emb.dim;
-const n = texts.length;
-const all = new Float32Array(n * dim);
-for (let i = 0; i < n; i++) all.set(emb.embedText(texts[i]!), i * dim);
-const Q = 300;
-const queries = new Float32Array(Q * dim);
-const E = entityCount(claims);
-for (let i = 0; i < Q; i++) {
-  const q = i % 2 === 0 ? `E${(i * 7919) % E} inhibits` : texts[(i * 104729) % n]!.replace(/^E\d+/, `E${(i * 31) % E}`);
-  queries.set(emb.embedText(q), i * dim);
-}
+const { dim, n, all, Q, queries } = annCorpus(claims);
 const exactK = 100;
 const exact = usearch.exactSearch(all, queries, dim, exactK, MetricKind.IP, 1) as BatchMatches;
 const truth = (q: number, k: number) => new Set(Array.from(exact.keys.subarray(q * exactK, q * exactK + k), Number));

@@ -6,35 +6,11 @@
 // words, and fact texts with one entity swapped).
 // Usage: nice -n 10 node --conditions=evident-source --import tsx bench/search-ann.ts [claims=50000] [names]
 import usearch, { type BatchMatches, MetricKind, ScalarKind } from 'usearch';
-import { LocalEmbedder } from '../src/embeddings/local.js';
-import { predicateWords } from '../src/search/text.js';
-import { tokenize } from '../src/model/tokenize.js';
-import { claimBatches, entityCount } from './workload.js';
+import { annCorpus } from './ann-corpus.js';
 
 const claims = Number(process.argv[2] ?? 50000);
 const only = process.argv[3]?.split(',');
-const texts: string[] = [];
-const seen = new Set<string>();
-for (const b of claimBatches(claims, 10000))
-  for (const c of b) {
-    const t = `${c.subject[0]} ${predicateWords(c.predicate[0])} ${c.object[0]}`;
-    if (seen.has(t)) continue;
-    texts.push(t);
-    seen.add(t);
-  }
-const emb = new LocalEmbedder();
-for (const t of texts) emb.learn(tokenize(t));
-const dim = emb.dim;
-const n = texts.length;
-const all = new Float32Array(n * dim);
-for (let i = 0; i < n; i++) all.set(emb.embedText(texts[i]!), i * dim);
-const Q = 300;
-const queries = new Float32Array(Q * dim);
-const E = entityCount(claims);
-for (let i = 0; i < Q; i++) {
-  const q = i % 2 === 0 ? `E${(i * 7919) % E} inhibits` : texts[(i * 104729) % n]!.replace(/^E\d+/, `E${(i * 31) % E}`);
-  queries.set(emb.embedText(q), i * dim);
-}
+const { dim, n, all, Q, queries } = annCorpus(claims);
 
 /** Each row scaled so its largest |value| is 127, rounded: cosine is blind to a row's scale. */
 function toI8(rows: Float32Array): Int8Array {
