@@ -124,6 +124,9 @@ async function main() {
     const theirs: Record<string, Timing> = {};
     if (kuzu) {
       const k = await loadIntoKuzu(kuzu, db, dir);
+      // The same per-query time limit as ours (`limits`): a shape over it on either side is reported as an error
+      // rather than holding the run (Kùzu's recursive extend ran for minutes on a held-out var-length shape).
+      k.conn.setQueryTimeout?.(limits.timeout_ms);
       for (const s of shapes) {
         const q = render(s.spec, true);
         theirs[s.name] = await timeShape(runsOf(s), ids, async (id) => {
