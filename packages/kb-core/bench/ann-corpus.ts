@@ -18,7 +18,8 @@ export interface AnnCorpus {
   queries: Float32Array;
 }
 
-export function annCorpus(claims: number): AnnCorpus {
+/** The fact texts, one per fact, and their vectors (`n` rows of `dim`) from a local embedder that learnt them all. */
+export function embeddedFactTexts(claims: number) {
   const seen = new Set<string>();
   const texts: string[] = [];
   for (const b of claimBatches(claims, 10000))
@@ -34,6 +35,11 @@ export function annCorpus(claims: number): AnnCorpus {
   const n = texts.length;
   const all = new Float32Array(n * dim);
   for (let i = 0; i < n; i++) all.set(emb.embedText(texts[i]!), i * dim);
+  return { texts, emb, dim, n, all };
+}
+
+export function annCorpus(claims: number): AnnCorpus {
+  const { texts, emb, dim, n, all } = embeddedFactTexts(claims);
   const Q = 300;
   const queries = new Float32Array(Q * dim);
   const E = entityCount(claims);

@@ -3,26 +3,10 @@
 // jobs on the machine do not count) and recall@100 of the index's search against an exact scan, on 200 queries.
 // Usage: node --conditions=evident-source --import tsx bench/profile-hnsw.ts [facts=50000]
 import usearch, { type BatchMatches, ScalarKind } from 'usearch';
-import { LocalEmbedder } from '../src/embeddings/local.js';
-import { predicateWords } from '../src/search/text.js';
-import { tokenize } from '../src/model/tokenize.js';
-import { claimBatches } from './workload.js';
+import { embeddedFactTexts } from './ann-corpus.js';
 
 const claims = Number(process.argv[2] ?? 50000);
-const texts: string[] = [];
-const seen = new Set<string>();
-for (const b of claimBatches(claims, 10000))
-  for (const c of b) {
-    const t = `${c.subject[0]} ${predicateWords(c.predicate[0])} ${c.object[0]}`;
-    if (seen.has(t)) continue;
-    texts.push(t);
-    seen.add(t);
-  }
-const emb = new LocalEmbedder();
-for (const t of texts) emb.learn(tokenize(t));
-const dim = emb.dim;
-const all = new Float32Array(texts.length * dim);
-for (let i = 0; i < texts.length; i++) all.set(emb.embedText(texts[i]!), i * dim);
+const { texts, emb, dim, all } = embeddedFactTexts(claims);
 const queries = new Float32Array(200 * dim);
 for (let i = 0; i < 200; i++) queries.set(emb.embedText(`E${(i * 7919) % (claims / 10)} inhibits`), i * dim);
 const exact = usearch.exactSearch(all, queries, dim, 100, usearch.MetricKind.Cos, 1) as BatchMatches;
