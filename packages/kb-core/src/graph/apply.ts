@@ -144,6 +144,7 @@ function setInactive(g: GraphState, c: number, status: number, ts: number): void
   const was = C.status.a[c]!;
   if (was === status || was === RETRACTED) return;
   C.status.a[c] = status;
+  C.timesReady();
   if (status === RETRACTED) C.retractTs.a[c] = ts;
   else C.degradeTs.a[c] = ts;
   if (was !== ACTIVE) return;

@@ -122,6 +122,8 @@ export function graphImage(g: GraphState): { meta: GraphImageMeta; sections: Sec
   if (recorder === undefined || entities === null) return null;
   const F = g.facts;
   const C = g.claims;
+  // The claims' times are made lazily: complete before they are written out.
+  C.timesReady();
   const nf = F.count;
   const nc = C.count;
   const ids = C.ids.exportState();

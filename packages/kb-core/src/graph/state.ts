@@ -312,10 +312,10 @@ export class GraphState implements ReadSnapshot {
     return this.claims.status.a;
   }
   get claimRetractTs(): Float64Array {
-    return this.claims.retractTs.a;
+    return this.claims.retractTimes;
   }
   get claimDegradeTs(): Float64Array {
-    return this.claims.degradeTs.a;
+    return this.claims.degradeTimes;
   }
   get claimNextInFact(): Int32Array {
     return this.claims.nextInFact.a;
