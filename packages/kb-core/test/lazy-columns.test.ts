@@ -1,6 +1,6 @@
-// Columns an ingest no longer fills (issue 41): the claims' retraction and degradation times and per-source links,
-// made on the first retraction. Whenever they are read, with writes before and after, they must hold what the
-// eager columns held.
+// Columns an ingest no longer fills (issue 41): the entities' fact lists, threaded when first read, and the
+// claims' retraction and degradation times and per-source links, made on the first retraction. Whenever they are
+// read, with writes before and after, they must hold what the eager columns held.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphState, RETRACTED } from '../src/graph/state.js';
@@ -26,6 +26,46 @@ function run(n: number, from: number, entities: number, sources: number) {
   }
   return r;
 }
+
+/** Entity e's facts as the eager lists held them: every fact naming it, in fact order. */
+function factsOf(g: GraphState, e: number): number[] {
+  const out: number[] = [];
+  for (let f = 0; f < g.factCount; f++) if (g.factS[f] === e || g.factO[f] === e) out.push(f);
+  return out;
+}
+
+function walk(g: GraphState, e: number): number[] {
+  const out: number[] = [];
+  for (let f = g.firstFact(e); f >= 0; f = g.nextFact(f, e)) out.push(f);
+  return out;
+}
+
+/** The same walk through the columns the depth queries read. */
+function walkColumns(g: GraphState, e: number): number[] {
+  const first = g.entityFirstFact;
+  const nextS = g.factNextS;
+  const nextO = g.factNextO;
+  const S = g.factS;
+  const out: number[] = [];
+  for (let f = first[e]!; f >= 0; f = S[f] === e ? nextS[f]! : nextO[f]!) out.push(f);
+  return out;
+}
+
+test('entity fact lists read between writes hold every fact in fact order', () => {
+  const g = new GraphState(new Registry());
+  let from = 0;
+  for (const n of [700, 1, 2500, 300]) {
+    g.applyRun(run(n, from, 400, 90), from + 1, null, new Int32Array(n), true);
+    from += n;
+    for (const e of [0, 1, 7, 133, 399]) {
+      assert.deepEqual(walk(g, e), factsOf(g, e), `entity ${e} after ${from} claims`);
+      assert.deepEqual(walkColumns(g, e), factsOf(g, e), `entity ${e} (columns) after ${from} claims`);
+    }
+  }
+  assert.ok(g.selfLoops > 0, 'the runs hold self-loops');
+  // Every entity, after the last write, once more through the walk.
+  for (let e = 0; e < g.entityIds.length; e++) assert.deepEqual(walk(g, e), factsOf(g, e));
+});
 
 test('retraction times and source links: made on the first retraction, kept up to date after it', () => {
   const g = new GraphState(new Registry());

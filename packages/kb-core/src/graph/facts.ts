@@ -1,6 +1,6 @@
 // Facts (corroboration groups): one per distinct (subject, predicate, object), in typed columns, found through
 // FactTable. Each fact heads the list of its claims (threaded through the claim columns) and sits on its
-// subject's and its object's fact lists, threaded through nextS / nextO here.
+// subject's and its object's fact lists, threaded through nextS / nextO here when first read (listsReady).
 import { hash } from 'node:crypto';
 import { KbCapacityError } from '../errors.js';
 import { I32Column } from './columns.js';
@@ -35,8 +35,13 @@ export class Facts {
   // fact columns (nextS continues the subject's list, nextO the object's; a self-loop is on the subject's
   // only), walked with firstFact/nextFact. Typed columns instead of an array per entity: adding a fact touches
   // two ints instead of growing two heap arrays, and leaves the collector nothing to trace.
+  // The facts are put on the lists when a read first asks (listsReady), in fact order, so the lists are the
+  // same as if each fact had been put on them when added: an ingest then neither grows these two columns nor
+  // touches the entities' list ends, two cache misses per new fact that a base being fed may never read.
   readonly nextS = new I32Column(-1);
   readonly nextO = new I32Column(-1);
+  /** Facts 0..linked-1 are on their entities' lists. */
+  linked = 0;
   /** content_id per fact, computed when first needed (hashing is the costliest step of an ingest). */
   private readonly content = new Map<number, string>();
   private contentIndex: Map<string, number> | undefined;
@@ -52,7 +57,40 @@ export class Facts {
 
   /** The entity's first fact, or -1. */
   firstFact(e: number): number {
+    if (this.linked !== this.S.n) this.listsReady();
     return this.entities.firstFact.a[e]!;
+  }
+
+  /** The entities' first facts, with every fact on the lists. */
+  get listHeads(): Int32Array {
+    this.listsReady();
+    return this.entities.firstFact.a;
+  }
+  /** nextS and nextO with every fact on the lists. */
+  get listNextS(): Int32Array {
+    this.listsReady();
+    return this.nextS.a;
+  }
+  get listNextO(): Int32Array {
+    this.listsReady();
+    return this.nextO.a;
+  }
+
+  /** Puts the facts added since the last call on their entities' lists (a read of the lists calls it first). */
+  listsReady(): void {
+    const n = this.S.n;
+    if (this.linked === n) return;
+    this.nextS.reserve(n);
+    this.nextO.reserve(n);
+    const S = this.S.a;
+    const O = this.O.a;
+    for (let f = this.linked; f < n; f++) {
+      const s = S[f]!;
+      const o = O[f]!;
+      this.link(s, f, 0);
+      if (o !== s) this.link(o, f, 1);
+    }
+    this.linked = n;
   }
 
   /** The fact after f in entity e's list (f must be on it), or -1. */
@@ -62,7 +100,7 @@ export class Facts {
 
   /** Room for `size` facts in every fact column (their count is S.n). */
   private reserve(size: number): void {
-    const cols = [this.S, this.O, this.P, this.first, this.last, this.claimCount, this.sources, this.nextS, this.nextO];
+    const cols = [this.S, this.O, this.P, this.first, this.last, this.claimCount, this.sources];
     for (const col of cols) col.reserve(size);
   }
 
@@ -89,8 +127,6 @@ export class Facts {
     this.first.a[f] = c;
     this.last.a[f] = c;
     this.claimCount.a[f] = 1;
-    this.link(s, f, 0);
-    if (o !== s) this.link(o, f, 1);
     if (this.contentIndex) this.contentIndex.set(this.contentIdOf(f), f);
     return f;
   }

@@ -66,6 +66,7 @@ function loadEntities(g: GraphState, file: SectionFile, n: number): void {
 function loadFacts(g: GraphState, file: SectionFile, n: number): void {
   const F = g.facts;
   for (const k of FACT_COLUMNS) take(F[k], file.i32(`fact.${k}`), n, `fact.${k}`);
+  F.linked = n;
   F.table.importSlots(file.i32('fact.table'), n);
 }
 

@@ -118,11 +118,12 @@ export const CLAIM_F64 = ['conf', 'ts', 'retractTs', 'degradeTs'] as const;
 /** The graph's sections and meta; null when it cannot be imaged (no registry recorder, an unexpected table). */
 export function graphImage(g: GraphState): { meta: GraphImageMeta; sections: Section[] } | null {
   const recorder = g.derivedIndex(REGISTRY_ENTRIES) as RegistryEntries | undefined;
+  // The entities' fact lists and the claims' times are made lazily: complete before they are written out.
+  g.facts.listsReady();
   const entities = entitySections(g);
   if (recorder === undefined || entities === null) return null;
   const F = g.facts;
   const C = g.claims;
-  // The claims' times are made lazily: complete before they are written out.
   C.timesReady();
   const nf = F.count;
   const nc = C.count;

@@ -164,20 +164,21 @@ export class GraphState implements ReadSnapshot {
   get entityActive(): Int32Array {
     return this.entities.active.a;
   }
+  // The lists are made when first read (Facts.listsReady): every way in to them goes through one of these.
   firstFact(e: number): number {
-    return this.entities.firstFact.a[e]!;
+    return this.facts.firstFact(e);
   }
   nextFact(f: number, e: number): number {
     return this.facts.nextFact(f, e);
   }
   get entityFirstFact(): Int32Array {
-    return this.entities.firstFact.a;
+    return this.facts.listHeads;
   }
   get factNextS(): Int32Array {
-    return this.facts.nextS.a;
+    return this.facts.listNextS;
   }
   get factNextO(): Int32Array {
-    return this.facts.nextO.a;
+    return this.facts.listNextO;
   }
   /**
    * The rows, made again when the facts added since are more than an eighth of those they cover. Making them is
