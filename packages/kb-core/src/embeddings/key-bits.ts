@@ -31,6 +31,12 @@ export class KeyBits {
     }
   }
 
+  delete(key: number): void {
+    if (!this.has(key)) return;
+    this.bits[key >>> 5] = this.bits[key >>> 5]! & ~(1 << (key & 31));
+    this.count--;
+  }
+
   clear(): void {
     this.bits = new Uint32Array(0);
     this.count = 0;

@@ -1,18 +1,35 @@
 // One lane of the embedding queue (queue.ts): facts or entities, their vectors and what is pending.
+import { BinaryVectorSet } from './binary-set.js';
 import { VectorSet } from './vectors.js';
+
+/** A lane's vectors: HNSW (vectors.ts), or binary codes for the local embedder when asked (binary-set.ts). */
+export type LaneVectors = VectorSet | BinaryVectorSet;
+
+/**
+ * `EVIDENT_LOCAL_VECTORS=binary`: the local embedder's lanes hold binary codes instead of HNSW. Off by default:
+ * its catch-up costs about a fifth of HNSW's CPU (200,000 claims: 12.7-12.8 against 66.2-67.7 s), but a query
+ * scans every code and re-ranks 2,000 exact rows: 2-3 ms of CPU at 41,666 vectors and about 10 ms at a million,
+ * against 0.5-0.9 ms for HNSW's search up to 166,664 (docs/kb-performance.md, issue 41 point 2).
+ */
+export const binaryLocalVectors = (): boolean => process.env.EVIDENT_LOCAL_VECTORS === 'binary';
 
 /** One kind of item (facts, or entities) with its vectors and its pending list. */
 export class Lane {
-  vectors: VectorSet;
+  vectors: LaneVectors;
   /** A fresh set being filled by a full re-embedding; it replaces `vectors` once complete (see restart()). */
-  private next: VectorSet | null = null;
+  private next: LaneVectors | null = null;
   pending: number[] = [];
   private head = 0;
   constructor(
     dim: number,
     readonly text: (key: number) => string,
+    /** Binary codes instead of HNSW (binaryLocalVectors): measured on the local embedder's vectors only. */
+    readonly binary = false,
   ) {
-    this.vectors = new VectorSet(dim);
+    this.vectors = this.make(dim);
+  }
+  private make(dim: number): LaneVectors {
+    return this.binary ? new BinaryVectorSet(dim) : new VectorSet(dim);
   }
   get count(): number {
     return this.pending.length - this.head;
@@ -32,7 +49,7 @@ export class Lane {
   }
 
   /** The set vectors go into now: the one a re-embedding fills, else the one searched (persist.ts saves it). */
-  get filling(): VectorSet {
+  get filling(): LaneVectors {
     return this.next ?? this.vectors;
   }
 
@@ -40,7 +57,7 @@ export class Lane {
   restart(n: number): void {
     // An unfinished pass restarted: its vectors are thrown away.
     this.next?.release();
-    this.next = new VectorSet(this.vectors.dim);
+    this.next = this.make(this.vectors.dim);
     this.pending = Array.from({ length: n }, (_, i) => i);
     this.head = 0;
   }

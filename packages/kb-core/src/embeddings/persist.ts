@@ -9,6 +9,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivate, makePrivateDir, writePrivateFile } from '../store/private-files.js';
 import { sideFile } from '../store/side-files.js';
+import { BinaryVectorSet } from './binary-set.js';
 import type { EmbeddingQueue } from './queue.js';
 import { textHash } from '../store/shared-vectors.js';
 
@@ -44,6 +45,12 @@ const previousDir = (base: string) => `${vectorsDir(base)}.old`;
  * older save keeps its kind when saved again under this name; the next re-embedding pass makes it i8.)
  */
 const indexFile = (name: string) => `${name}.i8.usearch`;
+/**
+ * The local lanes' binary codes when asked for (lane.ts; binary-set.ts), exact rows beside them. An HNSW lane
+ * (earlier code, or the option off) finds no index in such a save and rebuilds; a binary lane reads an i8 save's
+ * exact rows (`indexFile`) and makes their codes, and rebuilds from an f16 one (no rows).
+ */
+const codesFile = (name: string) => `${name}.codes`;
 
 function bytes(a: Int32Array | Float32Array): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -91,7 +98,8 @@ export function saveVectors(q: EmbeddingQueue, base: string): void {
     const keys = set.keyList();
     meta[name] = keys.length;
     writePrivateFile(join(tmp, `${name}.keys`), bytes(keys));
-    if (keys.length) for (const f of set.save(join(tmp, indexFile(name)))) makePrivate(f);
+    const file = set instanceof BinaryVectorSet ? codesFile(name) : indexFile(name);
+    if (keys.length) for (const f of set.save(join(tmp, file))) makePrivate(f);
   }
   if (!q.port) {
     const { learned, generation } = q.learnerProgress();
@@ -139,9 +147,16 @@ export function loadVectors(q: EmbeddingQueue, base: string, facts: number, enti
     ] as const) {
       const keys = readInt32(join(dir, `${name}.keys`));
       if (keys.length !== meta[name] || (keys.length && keys[keys.length - 1]! >= limit)) return false;
-      // An f16 index saved by earlier code under the former name loads too (vectors.ts).
+      // An f16 index saved by earlier code under the former name loads too (vectors.ts); binary codes, or the
+      // exact rows of an i8 index's save (binary-set.ts, loadFromRows).
       const i8 = join(dir, indexFile(name));
-      loaded.push([lane, keys, existsSync(i8) ? i8 : join(dir, `${name}.usearch`)]);
+      const codes = join(dir, codesFile(name));
+      const binary = lane.vectors instanceof BinaryVectorSet;
+      loaded.push([
+        lane,
+        keys,
+        binary && existsSync(codes) ? codes : existsSync(i8) ? i8 : join(dir, `${name}.usearch`),
+      ]);
     }
     if (!q.port && learner) {
       const tokens = JSON.parse(readFileSync(join(dir, 'learner.tokens.json'), 'utf8')) as string[];
@@ -155,7 +170,9 @@ export function loadVectors(q: EmbeddingQueue, base: string, facts: number, enti
       q.restoreLearner(state, learner.learned, learner.generation);
     }
     for (const [lane, keys, path] of loaded) {
-      if (keys.length) lane.vectors.load(path, keys);
+      const set = lane.vectors;
+      if (keys.length && set instanceof BinaryVectorSet && !path.endsWith('.codes')) set.loadFromRows(path, keys);
+      else if (keys.length) set.load(path, keys);
       lane.dropIndexed();
     }
     return true;

@@ -10,7 +10,7 @@ import { textHash, type SharedVectors } from '../store/shared-vectors.js';
 import { readOnly } from './shared-read.js';
 import type { EmbeddingStatus } from './status.js';
 export type { EmbeddingStatus } from './status.js';
-import { Lane } from './lane.js';
+import { binaryLocalVectors, Lane } from './lane.js';
 import { catchUpThreads } from './vectors.js';
 import { foreground, GATED_MS } from '../graph/derived.js';
 
@@ -27,9 +27,9 @@ const SHARED_LOCAL_BATCH = 256;
 /** Local vectors computed, then inserted into the ANN index in one call (well inside a slice), while ingesting. */
 const EMBED_BATCH = 16;
 /**
- * The same when catching up (no fact in the last BUSY_MS): larger calls, on two native threads when the
- * machine has a core to spare (vectors.ts, catchUpThreads), so the HNSW inserts, nearly all of the work
- * (89% of the catch-up's CPU profile at 100,000 claims), can use both cores.
+ * The same when catching up (no fact in the last BUSY_MS): larger calls, on two native threads when the machine
+ * has a core to spare (vectors.ts, catchUpThreads), so the HNSW inserts, nearly all of the work (80% of the
+ * catch-up's CPU at 200,000 claims), can use both cores. Binary codes (lane.ts) ignore the threads.
  */
 const CATCH_UP_BATCH = 32;
 const MAX_BACKOFF_MS = 60_000;
@@ -103,8 +103,8 @@ export class EmbeddingQueue {
   ) {
     this.local = new LocalEmbedder(localDim);
     const dim = port ? port.dim : this.local.dim;
-    this.facts = new Lane(dim, factText);
-    this.entities = new Lane(dim, entityText);
+    this.facts = new Lane(dim, factText, !port && binaryLocalVectors());
+    this.entities = new Lane(dim, entityText, !port && binaryLocalVectors());
   }
 
   get provider(): string {

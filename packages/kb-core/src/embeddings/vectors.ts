@@ -83,7 +83,7 @@ function bytesPerValue(path: string, dim: number): number {
 }
 
 /** `rows` (each of `dim` values) scaled to unit length: a copy when one is not already (a zero row stays zero). */
-function unitRows(rows: Float32Array, dim: number): Float32Array {
+export function unitRows(rows: Float32Array, dim: number): Float32Array {
   let out: Float32Array | null = null;
   for (let r = 0; r < rows.length; r += dim) {
     let n = 0;
