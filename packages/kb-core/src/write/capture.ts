@@ -7,7 +7,7 @@ import type { ReadSnapshot } from '../graph/snapshot.js';
 import { newRun, type ClaimRun } from '../model/claim-run.js';
 import { defaultConfidence, type ConfidencePolicy } from '../model/confidence.js';
 import { normalizeToken } from '../model/normalize.js';
-import { validateClaimInput, lastProvenanceKeys } from '../model/validate.js';
+import { validateClaimInput, lastConfidence, lastProvenanceKeys } from '../model/validate.js';
 import type { ClaimInput } from '../types.js';
 import type { ClaimWarning } from '../types.js';
 import { reserveIds } from './ids.js';
@@ -54,7 +54,8 @@ export class ClaimCapture {
       r.object_type[i] = c.object[1];
       r.source_type[i] = p.source_type;
       r.source_id[i] = p.source_id;
-      r.confidence[i] = c.confidence ?? defaultConfidence(this.policy, p.source_type);
+      const confidence = lastConfidence[0]!;
+      r.confidence[i] = Number.isNaN(confidence) ? defaultConfidence(this.policy, p.source_type) : confidence;
       if (lastProvenanceKeys > 2) {
         const extra: Record<string, unknown> = {};
         let any = false;
