@@ -47,22 +47,51 @@ export async function ingestBatch(b: BaseWrites, claims: ClaimInput[]): Promise<
         const out = (applied[0] as Int32Array | undefined) ?? new Int32Array(0);
         let duplicates = 0;
         for (let i = 0; i < out.length; i++) if (out[i]! < 0) duplicates++;
-        const claim_ids = claimIdsOf(b.w.ref.current, out);
         const warnings: BatchClaimWarning[] = [];
         for (const [index, list] of warned) for (const w of list) warnings.push({ index, ...w });
-        return { ingested: run.n - duplicates, duplicates, claim_ids, warnings };
+        return withLazyClaimIds({ ingested: run.n - duplicates, duplicates, claim_ids: NO_IDS, warnings }, b, out);
       },
     };
   });
   // The write is over and the stores serialise before their first await: nothing refers to the run now.
   b.capture.recycle(run);
-  emitWarnings(b, warned, result.claim_ids);
+  emitWarnings(b, warned, () => result.claim_ids);
   return result;
 }
 
-function emitWarnings(b: BaseWrites, warned: RunWarnings, ids: string[]): void {
+const NO_IDS: string[] = [];
+
+/**
+ * The batch's claim ids are made when the caller first reads `claim_ids` (a feed that only counts what it
+ * ingested never does), then kept as a plain property. A claim's index and id never change in a graph, so they
+ * are the ids an eager result held, whenever read.
+ */
+function withLazyClaimIds(result: IngestBatchResult, b: BaseWrites, applied: Int32Array): IngestBatchResult {
+  // The graph that applied the batch, not whichever the base holds when read (a closed base's, say).
+  const g = b.w.ref.current;
+  const settle = (ids: string[]) =>
+    Object.defineProperty(result, 'claim_ids', { value: ids, writable: true, enumerable: true, configurable: true });
+  // Redefining the literal's own property keeps its place among the keys (and in JSON).
+  Object.defineProperty(result, 'claim_ids', {
+    get() {
+      const ids = claimIdsOf(g, applied);
+      settle(ids);
+      return ids;
+    },
+    set(ids: string[]) {
+      settle(ids);
+    },
+    enumerable: true,
+    configurable: true,
+  });
+  return result;
+}
+
+/** `ids`: read only when some claim has warnings and someone listens. */
+function emitWarnings(b: BaseWrites, warned: RunWarnings, ids: () => string[]): void {
   if (warned.size === 0 || !b.events.has('claim_warnings')) return;
-  for (const [i, warnings] of warned) b.events.emit('claim_warnings', { claim_id: ids[i]!, warnings });
+  const claimIds = ids();
+  for (const [i, warnings] of warned) b.events.emit('claim_warnings', { claim_id: claimIds[i]!, warnings });
 }
 
 /** Ingests one claim (KbDB.ingest, ingestDetailed). */
@@ -94,7 +123,7 @@ export async function ingestOne(
       },
     };
   });
-  emitWarnings(b, warned, [result.claim_id]);
+  emitWarnings(b, warned, () => [result.claim_id]);
   return result;
 }
 
