@@ -4,7 +4,7 @@
 // every thread of this process, so other jobs on the machine do not count), wall time, CPU per query, and
 // recall@10 / recall@100 against an exact scan in f32, over 300 queries of two kinds (entity-and-predicate
 // words, and fact texts with one entity swapped). `binary`: the flat scan of binary codes
-// (src/embeddings/binary-codes.ts), candidate counts from BINARY_KS (K1/K2,...; BINARY_PLAIN=1 adds unrotated codes).
+// (src/embeddings/binary-codes.ts), candidate counts from BINARY_KS (K1/K2,...), BINARY_ROUNDS (rotation rounds,...; BINARY_PLAIN=1: none too).
 // Usage: nice -n 10 node --conditions=evident-source --import tsx bench/search-ann.ts [claims=50000] [names]
 import usearch, { type BatchMatches, MetricKind, ScalarKind } from 'usearch';
 import { CodeTable, SignCoder } from '../src/embeddings/binary-codes.js';
@@ -215,8 +215,12 @@ if (!only || only.some((o) => 'binary'.includes(o))) {
       for (let d = 0; d < dim; d++) s += queries[q * dim + d]! * all[at + d]!;
       return [k, s] as const;
     }).sort((a, b) => b[1] - a[1]);
-  for (const rotate of process.env.BINARY_PLAIN ? [false, true] : [true]) {
-    const coder = new SignCoder(dim, rotate);
+  const rounds = (process.env.BINARY_ROUNDS ?? '3').split(',').map(Number);
+  for (const [rotate, r] of [
+    ...(process.env.BINARY_PLAIN ? [[false, 0] as const] : []),
+    ...rounds.map((x) => [true, x] as const),
+  ]) {
+    const coder = new SignCoder(dim, rotate, r);
     const table = new CodeTable();
     const c0 = process.cpuUsage();
     for (let i = 0; i < n; i++) coder.encode(all, i * dim, table.slot(i), 0);
@@ -259,7 +263,7 @@ if (!only || only.some((o) => 'binary'.includes(o))) {
       );
     }
     console.log(
-      `binary ${rotate ? 'rotated' : 'plain'} + exact: codes ${((build.user + build.system) / n).toFixed(1)} us cpu per vector; ${parts.join('; ')} (load ${(
+      `binary ${rotate ? `rotated (${r} rounds)` : 'plain'} + exact: codes ${((build.user + build.system) / n).toFixed(1)} us cpu per vector; ${parts.join('; ')} (load ${(
         await import('node:os')
       )
         .loadavg()

@@ -1,6 +1,6 @@
 // A set of vectors by key, searched by a flat scan of binary codes whose candidates are ranked by the exact rows
 // (binary-codes.ts, exact-rows.ts); the local lanes hold one instead of HNSW when asked (lane.ts,
-// EVIDENT_LOCAL_VECTORS=binary). Adding a vector costs its code (a rotation and 256 signs, about 12 µs) and its
+// EVIDENT_LOCAL_VECTORS=binary). Adding a vector costs its code (a rotation and 256 signs, about 5 µs) and its
 // exact row: no graph to insert into, which was 80% of a catch-up's CPU with HNSW (vectors.ts) at 200,000 claims.
 // A query scans every code (32 bytes a vector), so its cost grows with the set where HNSW's grows with its
 // logarithm: the trade measured in docs/kb-performance.md (issue 41, point 2).
