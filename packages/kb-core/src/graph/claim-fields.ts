@@ -41,7 +41,10 @@ export function emptyClaimFields(): ClaimFields {
     idPrefix: '',
     idCounter: -1,
     claimId: '',
-    ts: 0,
+    // Started at a non-number so that V8 keeps the field tagged: the run's timestamp (above 2^31, so a heap
+    // number) is then one object, passed as it is to each derived index's onClaim. A double field gave every
+    // claim's call a heap number of its own (16 bytes of young garbage per claim).
+    ts: null as unknown as number,
     events: null,
   };
 }
