@@ -101,7 +101,7 @@ test('any other OPTIONAL MATCH of one relationship from a bound node is an Optio
   for (const seed of [38, 39]) {
     const g = randomGraph(seed);
     for (const q of [
-      'MATCH (n:A) WHERE n.c > 500 OPTIONAL MATCH (n)<--(o:B) RETURN n.c AS c, o.c AS o',
+      'MATCH (n:A) WHERE n.c > 500 OPTIONAL MATCH (n)<--(o:B) RETURN n.c AS c, o.c AS o, o IS NULL AS none',
       'MATCH (n:B) OPTIONAL MATCH (n)-[r:R]->(o) WHERE r.w > 1 OR o.c < 0 RETURN n.c AS c, o.t AS t',
       'MATCH (n:A) OPTIONAL MATCH (n)--(o:A) RETURN DISTINCT o.t AS t',
       'OPTIONAL MATCH (x:Missing) OPTIONAL MATCH (x)-->(y) RETURN x, y',
@@ -197,5 +197,48 @@ test('an OPTIONAL MATCH read by counts right after a fixed hop counts each relat
       assert.ok(ops.includes('ExpandCount') || ops.includes('ColumnarExpandAggregate'), q);
       assert.ok(!ops.includes('Aggregate'), q);
     }
+  }
+});
+
+test('an OPTIONAL MATCH projected to properties of both ends over a column scan reads the columns, in row order', () => {
+  for (const seed of [49, 50]) {
+    const g = randomGraph(seed);
+    for (let i = 0; i < 4; i++) g.createNode(['A'], { c: 900n + BigInt(i) });
+    for (const q of [
+      'MATCH (n:A) WHERE n.c > 500 OPTIONAL MATCH (n)<--(o:B) RETURN n.c AS c, o.c AS o',
+      'MATCH (n:B) WHERE n.c < 100 OPTIONAL MATCH (n)-[:S]-(o) RETURN o.t AS t, n.k AS k, o.w AS w',
+      'MATCH (n:A) WHERE n.c > 0 OPTIONAL MATCH (n)-->(o:A) RETURN n.c AS c, o.c AS o LIMIT 7',
+      'MATCH (n) WHERE n.t = "gene" OPTIONAL MATCH (n)-[:Missing]->(o) RETURN n.c AS c, o.c AS o',
+    ]) {
+      if (!q.includes('LIMIT')) same(g, q, columnar(g));
+      // The order (and a LIMIT's rows) of the row-by-row OptionalExpand.
+      assert.deepEqual(runCypher(columnar(g), q).rows, runCypher(rowByRow(g), q).rows, q);
+      assert.ok(operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('OptionalColumnScan'), q);
+    }
+    // The relationship or the far node itself read: row by row.
+    const q = 'MATCH (n:A) WHERE n.c > 500 OPTIONAL MATCH (n)<-[r]-(o:B) RETURN n.c AS c, r.w AS w';
+    same(g, q, g);
+    assert.ok(!operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('OptionalColumnScan'), q);
+  }
+});
+
+test('counts over filters and pattern predicates right above a fixed hop are counted per relationship', () => {
+  for (const seed of [51, 52]) {
+    const g = randomGraph(seed);
+    for (const q of [
+      'MATCH (a:A)-[:R]-(b)-->(c) WHERE c.c > 100 AND a.c < 300 RETURN count(*) AS n',
+      'MATCH (a:B)-->(b)-->(c:A) WHERE EXISTS { (c)-->(:B) } RETURN count(*) AS n',
+      'MATCH (a:A)-->(b)<--(c) WHERE a.c > 400 AND NOT (c)-[:S]->(:A) OPTIONAL MATCH (c)<--(o:B) RETURN count(*) AS n, count(o) AS o',
+      // Not a test on the far slot alone: the operators run on each far end's row.
+      'MATCH (a:A)-->(b)-->(c) WHERE c.c > a.c AND b.c > 0 RETURN count(*) AS n',
+    ]) {
+      same(g, q, g);
+      same(g, q, rowByRow(g));
+      const ops = operators(runCypher(g, `EXPLAIN ${q}`).plan!);
+      assert.ok(ops.includes('ExpandCount') && !ops.includes('Aggregate'), q);
+    }
+    // The hop's relationship read above it: counted row by row.
+    const q = 'MATCH (a:A)-->(b)-[r]->(c) WHERE r.w > 1 OR c.c > 0 RETURN count(*) AS n';
+    same(g, q, g);
   }
 });

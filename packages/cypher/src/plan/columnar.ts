@@ -32,7 +32,7 @@ export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, 
     if (!t) return undefined;
     tests.push(t);
   }
-  const sel = select(scan, op.filters, ctx, tests);
+  const sel = selectSlots(scan, op.filters, ctx, tests);
   if (!sel) return undefined;
   let weights: Weights | undefined;
   if (op.optional) {
@@ -49,7 +49,7 @@ export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalC
   const keys = new Set([...op.filters.map((f) => f.key), ...(op.columns ?? []).map((c) => c.key)]);
   const scan = ctx.graph.scanColumns(op.label, [...keys]);
   if (!scan || (!op.columns && !scan.node)) return undefined;
-  let sel = select(scan, op.filters, ctx);
+  let sel = selectSlots(scan, op.filters, ctx);
   if (!sel) return undefined;
   const out: Row[] = [];
   if (op.columns) {
@@ -83,7 +83,7 @@ export function reader(c: Column): (slot: number) => Value {
 }
 
 /** The slots every filter (and every slot test given) keeps, in scan order. */
-function select(
+export function selectSlots(
   scan: NodeColumns,
   filters: ColumnFilter[],
   ctx: EvalContext,

@@ -8,6 +8,7 @@ import type { Direction } from '../graph.js';
 import { GraphNode, setOwn } from '../values.js';
 import { usedBy, walkPaths } from './checks.js';
 import type { EndsCount, Op } from './operators.js';
+import { members } from './exists.js';
 import { hopDegree } from './optional-expand.js';
 import type { Runner } from './physical.js';
 import { slotTests } from './var-count.js';
@@ -146,7 +147,11 @@ class Tally {
   }
 }
 
-/** ExpandCount's `ends` over one hop: each relationship is max(k, 1) rows, k the folded OPTIONAL MATCH's at its far end. */
+/**
+ * ExpandCount's `ends` over one hop: each relationship is max(k, 1) rows of each row the operators above it give
+ * on its far end (k the folded OPTIONAL MATCH's there). When every such operator is a test on the far end's slot,
+ * no row is built; by adjacency (the relationship read by nothing), no relationship either.
+ */
 function countHops(
   op: Extract<Op, { op: 'ExpandCount' }>,
   ends: EndsCount,
@@ -159,23 +164,37 @@ function countHops(
   const g = ctx.graph;
   const tests = slotTests(ends, e.to, ctx);
   const byRow = ends.hop && hopDegree(runner, ends.hop);
+  const labels = e.adjacency?.toLabels ?? [];
+  const m = labels.length > 0 ? members(runner, labels) : undefined;
+  const addFar = (row: Row, far: GraphNode | undefined, slot: number | undefined) => {
+    if (tests && slot !== undefined && slot < tests.size) {
+      if (tests.pass(slot)) tally.add(1, tests.k ? tests.k(slot) : 0);
+      return;
+    }
+    const at = { ...row };
+    setOwn(at, e.to, far ?? g.nodeAt!(slot!));
+    for (const r of runner.rows(ends.inner, at)) tally.add(1, byRow ? byRow(r) : 0);
+  };
   for (const row of runner.rows(op.input, arg)) {
     const from = lookup(row, e.from);
     if (!(from instanceof GraphNode)) continue;
+    const adjacent = e.adjacency && m !== null && g.nodeAt ? g.adjacent?.(from, e.direction, e.types) : undefined;
+    if (adjacent) {
+      // Copied: the graph may reuse its buffer on the next adjacency call (a test or k may make one).
+      const slots = Int32Array.from(adjacent);
+      for (let i = 0; i < slots.length; i++) {
+        ctx.budget.tick();
+        if (!m || m[slots[i]!] === 1) addFar(row, undefined, slots[i]!);
+      }
+      continue;
+    }
     const used = usedBy(row, e.distinctFrom);
     for (const r of g.expand(from, e.direction, e.types)) {
       ctx.budget.tick();
       if (r.deleted || used?.has(r)) continue;
       const far = r.start === from ? r.end : r.start;
-      const slot = tests?.k && g.slotOf?.(far);
-      let k = 0;
-      if (slot !== undefined && slot < tests!.size) k = tests!.k!(slot);
-      else if (byRow) {
-        const at = { ...row };
-        setOwn(at, e.to, far);
-        k = byRow(at);
-      }
-      tally.add(1, k);
+      if (!labels.every((l) => far.labels.includes(l))) continue;
+      addFar(row, far, tests ? g.slotOf?.(far) : undefined);
     }
   }
 }

@@ -148,6 +148,13 @@ function details(op: Op): string {
       }${op.limit ? ` LIMIT ${expr(op.limit)}` : ''}`;
     case 'ExpandCount':
       return `${op.names.join(', ')} = count(${details(op.expand)})`;
+    case 'OptionalColumnScan': {
+      const [a, b] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+      const t = op.types.length > 0 ? `:${op.types.join('|')}` : '';
+      const far = `${v(op.to)}${op.toLabels.map((l) => `:${l}`).join('')}`;
+      const items = op.items.map((i) => `${i.name} = ${v(i.side === 'from' ? op.scan.variable : op.to)}.${i.key}`);
+      return `${details(op.scan)} OPTIONAL (${v(op.scan.variable)})${a}[${t}]${b}(${far}): ${items.join(', ')}`;
+    }
     case 'ColumnarExpandAggregate':
       return expandAggregate(op);
     case 'ExpandExists': {

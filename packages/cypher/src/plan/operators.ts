@@ -279,6 +279,23 @@ export type Op = Base &
         fallback: Op;
       }
     /**
+     * `OPTIONAL MATCH (n)-[]-(o:L)` from a column scan's node, its relationship read by nothing, projected to
+     * properties of `n` and `o` only: each row read from the node columns at the scanned slot and at each far
+     * slot (adjacency), or with `o`'s properties null; no node, relationship or intermediate row.
+     */
+    | {
+        op: 'OptionalColumnScan';
+        scan: Extract<Op, { op: 'NodeColumnScan' }>;
+        /** The OPTIONAL MATCH's far node. */
+        to: string;
+        direction: Direction;
+        types: string[];
+        toLabels: string[];
+        items: { name: string; key: string; side: 'from' | 'to' }[];
+        /** The Projection over the OptionalExpand over the scan, row by row. */
+        fallback: Op;
+      }
+    /**
      * An aggregation over one relationship pattern `(from)-[rel]->(to)` with nothing before it, over the
      * graph's relationship and node columns (GraphReader.scanRelationshipColumns): no relationship, node or row
      * per match. Labels and column filters of either end and of the relationship are tested on the columns.
@@ -342,6 +359,7 @@ export function mapInputs(op: Op, f: (x: Op) => Op): Op {
     case 'ColumnarAggregate':
     case 'NodeCount':
     case 'NodeColumnScan':
+    case 'OptionalColumnScan':
     case 'ColumnarExpandAggregate':
       return op;
     case 'Union':

@@ -13,6 +13,7 @@ import { columnarExpandAggregate } from './columnar-expand.js';
 import { countExpansions, nodeCount } from './count.js';
 import { adjacentRows, existsRow } from './exists.js';
 import { aggregate, distinct, sort, top, union } from './holding.js';
+import { optionalColumnRows } from './optional-columns.js';
 import { nulledRow, optionalExpandRows } from './optional-expand.js';
 import type { NodeCheck, Op } from './operators.js';
 import { relFilterRows, relFiltersHold } from './rel-filter-adjacency.js';
@@ -152,6 +153,8 @@ export class Runner {
         return nodeCount(op, ctx) ?? this.rows(op.fallback, arg);
       case 'NodeColumnScan':
         return columnScan(op, ctx) ?? this.rows(op.fallback, arg);
+      case 'OptionalColumnScan':
+        return optionalColumnRows(op, this) ?? this.rows(op.fallback, arg);
       case 'ExpandCount':
         return countExpansions(op, this, arg);
       case 'ProduceResults':

@@ -30,6 +30,7 @@ import {
 import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { adjacencyExpand, columnarExpand, expandExists } from './expand-rewrite.js';
 import { mapExpr, varsOf } from './exprs.js';
+import { optionalColumns } from './optional-columns.js';
 import { optionalPass } from './optional-expand.js';
 import { foldIntoColumnScan } from './column-select.js';
 import { topThroughOptional } from './top-ties.js';
@@ -38,7 +39,7 @@ type Call = Extract<Expr, { kind: 'call' }>;
 
 export function rewrite(op: Op): Op {
   // Twice: a rule can open the way for one below it (a projection narrowed for a sort can then read columns).
-  const out = topThroughOptional(relScanLabels(optionalPass(adjacencyExpand(bottomUp(bottomUp(op))))));
+  const out = optionalColumns(topThroughOptional(relScanLabels(optionalPass(adjacencyExpand(bottomUp(bottomUp(op)))))));
   return out.op === 'ProduceResults' ? { ...out, input: markBounded(out.input) } : out;
 }
 

@@ -4,12 +4,14 @@
 // distinct end and their rows are weighed by the number of paths reaching it (var-paths.ts EndCounts); when
 // each of them is a test on the end's node slot, no row is built at all (slotTests). An OPTIONAL MATCH read by
 // counts right after a fixed hop is counted per relationship with its far end's k (count.ts countHops).
+import type { Expr } from '../ast.js';
 import type { Column } from '../columns.js';
 import { type EvalContext, evaluate } from '../eval.js';
 import { ownValue } from '../values.js';
 import { columnTest } from './columnar.js';
 import { existsTest, members } from './columnar-expand.js';
 import type { ColumnFilter, EndsCount, ExistsTest, Op } from './operators.js';
+import { varsOf } from './exprs.js';
 import { hopDegrees, isHopCount } from './optional-hop.js';
 import { columnFilter, isCountOf, readsOnlyItems } from './rewrite.js';
 
@@ -28,11 +30,19 @@ export function endsCount(op: Op, pass: (x: Op) => Op): Op | undefined {
     chain.push(e);
     e = e.input;
   }
-  // A fixed hop with an OPTIONAL MATCH folded above it: each relationship counted with its far end's k.
-  const hopOnly = e.op === 'Expand' && chain.length === 0 && op.hop && !e.into && !e.relBound && !e.adjacency;
   // Paths merged by their end: not when a later expansion keeps apart from a path's relationships.
   const slotted = e.op === 'VarLengthExpand' && e.slots && !e.bindRels && (chain.length > 0 || op.hop);
-  if (!(hopOnly || slotted) || (e.op !== 'Expand' && e.op !== 'VarLengthExpand')) return undefined;
+  if (!slotted) {
+    // A fixed hop, the last of its pattern: each of its relationships counted through the operators above it.
+    chain.length = 0;
+    e = op.input;
+    while (ROW_WISE.has(e.op) && e.op !== 'Expand' && 'input' in e) {
+      chain.push(e);
+      e = e.input;
+    }
+    if (e.op !== 'Expand' || !(chain.length > 0 || op.hop) || !countsByHop(e, chain)) return undefined;
+  }
+  if (e.op !== 'Expand' && e.op !== 'VarLengthExpand') return undefined;
   const names: string[] = [];
   const hopNames: string[] = [];
   for (const it of op.items) {
@@ -44,6 +54,27 @@ export function endsCount(op: Op, pass: (x: Op) => Op): Op | undefined {
   for (const c of chain.reverse()) inner = { ...c, input: inner } as Op;
   const ends = { inner: pass(inner), hopNames, ...(op.hop ? { hop: op.hop } : {}) };
   return { op: 'ExpandCount', input: e.input, names, expand: e, ends, est: 1 };
+}
+
+/**
+ * Whether the operators above fixed hop `e` can run on its far end's row without its relationship: the
+ * relationship is read by nothing (adjacency), or only filters and pattern predicates not reading it are above.
+ */
+function countsByHop(e: Extract<Op, { op: 'Expand' }>, chain: Op[]): boolean {
+  if (e.into || e.relBound || e.adjacency?.relFilters) return false;
+  if (e.adjacency) return true;
+  const free = (x: Expr) => {
+    const vars = varsOf(x);
+    return vars !== 'late' && !vars.has(e.rel);
+  };
+  return chain.every(
+    (c) =>
+      (c.op === 'ExpandExists' && c.from !== e.rel) ||
+      (c.op === 'Filter' &&
+        c.predicates.every((p) =>
+          p.kind === 'expr' ? free(p.expr) : p.variable !== e.rel && (p.kind !== 'props' || free(p.map)),
+        )),
+  );
 }
 
 type Test = (slot: number) => boolean;

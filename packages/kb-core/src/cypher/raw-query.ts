@@ -103,7 +103,10 @@ function tooDeepParam(params: Record<string, unknown>): string | undefined {
 
 /** An own property, `__proto__` included (an assignment would set the object's prototype instead). */
 function setOwn(o: Record<string, unknown>, key: string, v: unknown): void {
-  Object.defineProperty(o, key, { value: v, writable: true, enumerable: true, configurable: true });
+  // A defined property for that key alone: defining every key turns the objects into slow dictionaries.
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[key] = v;
 }
 
 /**
@@ -149,6 +152,9 @@ function param(v: unknown): unknown {
 
 /** A result value → JSON-able data with the KB's ids (nodes by entity id, relationships by content id). */
 function out(v: Value, g: KbCypherGraph): unknown {
+  // Most result cells are scalars: converted as they are, without a tree.
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  if (v === null || typeof v !== 'object') return v;
   return convertTree(v, (x) => {
     if (typeof x === 'bigint') return { value: Number.isSafeInteger(Number(x)) ? Number(x) : x.toString() };
     if (x === null || typeof x !== 'object') return { value: x };

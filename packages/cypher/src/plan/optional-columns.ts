@@ -1,0 +1,81 @@
+// OPTIONAL MATCH of one relationship from a column scan's node, projected to properties of both ends (`MATCH
+// (n:Drug) WHERE n.c > 12 OPTIONAL MATCH (n)<--(o:Disease) RETURN n.name, o.name`): the scan's slots selected on
+// the columns, each one's far slots from the graph's adjacency (tested for the far labels on their slots), and
+// each row read from the node columns at the two slots. No node, relationship or intermediate row is built; the
+// rows come in the order the row-by-row OptionalExpand gives them, lazily (a LIMIT above stops the scan).
+import type { Column } from '../columns.js';
+import type { Row } from '../eval.js';
+import { ownValue, setOwn, type Value } from '../values.js';
+import { reader, selectSlots } from './columnar.js';
+import { members } from './exists.js';
+import { mapInputs, type Op } from './operators.js';
+import type { Runner } from './physical.js';
+import { propOf } from './rewrite.js';
+
+type Scan = Extract<Op, { op: 'OptionalColumnScan' }>;
+
+/** A whole-plan pass: Projection over OptionalExpand (by adjacency) over NodeColumnScan → OptionalColumnScan. */
+export function optionalColumns(op: Op): Op {
+  const o = mapInputs(op, optionalColumns);
+  if (o.op !== 'Projection' || o.keep || o.input.op !== 'OptionalExpand') return o;
+  const x = o.input;
+  const e = x.expand;
+  const scan = x.input;
+  if (scan.op !== 'NodeColumnScan' || scan.columns || x.predicates.length > 0) return o;
+  if (!e.adjacency || e.adjacency.relFilters || e.relBound || e.distinctFrom.length > 0) return o;
+  if (e.from !== scan.variable || e.to === e.from) return o;
+  const items: Scan['items'] = [];
+  for (const it of o.items) {
+    const from = propOf(it.expr, e.from);
+    const to = propOf(it.expr, e.to);
+    if (from !== undefined) items.push({ name: it.name, key: from, side: 'from' });
+    else if (to !== undefined) items.push({ name: it.name, key: to, side: 'to' });
+    else return o;
+  }
+  const { direction, types } = e;
+  const toLabels = e.adjacency.toLabels;
+  return { op: 'OptionalColumnScan', scan, to: e.to, direction, types, toLabels, items, fallback: o, est: o.est };
+}
+
+/** The rows, or undefined when the graph cannot give the columns, adjacency or label slots (the fallback runs). */
+export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | undefined {
+  const ctx = runner.ctx;
+  const g = ctx.graph;
+  if (!g.scanColumns || !g.adjacent) return undefined;
+  const keys = (side: 'from' | 'to') => op.items.filter((i) => i.side === side).map((i) => i.key);
+  const scan = g.scanColumns(op.scan.label, [...new Set([...op.scan.filters.map((f) => f.key), ...keys('from')])]);
+  const far = g.scanColumns(undefined, [...new Set(keys('to'))]);
+  if (!scan || !far) return undefined;
+  const sel = selectSlots(scan, op.scan.filters, ctx);
+  const m = op.toLabels.length > 0 ? members(runner, op.toLabels) : undefined;
+  if (!sel || m === null) return undefined;
+  // A graph gives adjacency for every node or for none: asked once before any row.
+  if (sel.length > 0 && !g.adjacent(sel[0]!, op.direction, op.types)) return undefined;
+  const read: { name: string; from: boolean; value: (slot: number) => Value }[] = [];
+  for (const i of op.items) {
+    const c = ownValue((i.side === 'from' ? scan : far).columns, i.key) as Column | undefined;
+    if (!c) return undefined;
+    read.push({ name: i.name, from: i.side === 'from', value: reader(c) });
+  }
+  const row = (s: number, t: number): Row => {
+    const r: Row = {};
+    for (const c of read) setOwn(r, c.name, c.from ? c.value(s) : t < 0 ? null : c.value(t));
+    return r;
+  };
+  return (function* () {
+    for (let i = 0; i < sel.length; i++) {
+      ctx.budget.tick();
+      const s = sel[i]!;
+      // Copied: the graph may reuse its buffer on the next call.
+      const ends = Int32Array.from(g.adjacent!(s, op.direction, op.types) ?? []);
+      let found = false;
+      for (let j = 0; j < ends.length; j++) {
+        ctx.budget.tick();
+        if (m && m[ends[j]!] !== 1) continue;
+        found = true;
+        yield row(s, ends[j]!);
+      }
+      if (!found) yield row(s, -1);
+    }
+  })();
+}
