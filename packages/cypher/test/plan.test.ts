@@ -157,6 +157,25 @@ test('Top keeps the rows a stable sort would, in its order, ties in input order'
   }
 });
 
+test('DISTINCT under ORDER BY … LIMIT is tested on the rows Top keeps, with the interpreter rows in order', () => {
+  for (const seed of [15, 16]) {
+    const g = randomGraph(seed);
+    for (const q of [
+      'MATCH (a:A)-->(b) RETURN DISTINCT b.t AS t, a.k AS k ORDER BY t LIMIT 4',
+      'MATCH (a)-->(b)<--(c) RETURN DISTINCT c.k AS k, b.t AS t ORDER BY k DESC, t SKIP 1 LIMIT 3',
+      'MATCH (a:B)--(b) WHERE EXISTS { (b)-->(:A) } RETURN DISTINCT b.c AS c ORDER BY c LIMIT 25',
+      'MATCH (a)-->(b) RETURN DISTINCT [b.k, a.t] AS l ORDER BY l LIMIT 7',
+    ]) {
+      const plan = runCypher(g, `EXPLAIN ${q}`).plan!;
+      assert.ok(operators(plan).includes('Top') && !operators(plan).includes('Distinct'), q);
+      assert.deepEqual(runCypher(g, q).rows, runCypher(g, q, {}, { planner: false }).rows, q);
+    }
+    // An order reading more than the distinct columns keeps its Distinct.
+    const q = 'MATCH (a:A)-->(b) WITH DISTINCT b.t AS t, a ORDER BY a.c LIMIT 5 RETURN t';
+    assert.deepEqual(runCypher(g, q).rows, runCypher(g, q, {}, { planner: false }).rows, q);
+  }
+});
+
 test('EXPLAIN plans without running; PROFILE runs and counts rows per operator', () => {
   const g = randomGraph(9);
   const explained = runCypher(columnsOnly(g), 'EXPLAIN MATCH (a:A)-[:R]->(b) RETURN b.c AS c ORDER BY c LIMIT 3');

@@ -39,7 +39,11 @@ export function foldIntoColumnScan(op: Op): Op | undefined {
       const order = op.order.map(byName);
       if (order.some((o) => !o)) return undefined;
       const o = order as { name: string; descending: boolean }[];
-      return op.op === 'Sort' ? fold({ order: o }) : fold({ order: o, skip: op.skip, limit: op.limit });
+      if (op.op === 'Sort') return fold({ order: o });
+      // A DISTINCT folded into the Top (rewrite.ts distinctTop) is the scan's DISTINCT before its order.
+      const distinct = op.distinct;
+      if (distinct && (scan.distinct || !distinct.every((c) => names.includes(c)))) return undefined;
+      return fold({ order: o, skip: op.skip, limit: op.limit, ...(distinct ? { distinct } : {}) });
     }
     case 'Skip':
       return cut ? undefined : fold({ skip: op.count });

@@ -3,9 +3,11 @@
 // rows, read once per query). ExpandExists answers `WHERE [NOT] EXISTS { (n)-[:T]->(:L) }` from them; an Expand
 // whose anonymous relationship nothing reads builds only the far nodes its labels keep (GraphReader.nodeAt).
 // Without them, the SemiApply's inner plan or the Expand runs as before. ExpandExists asks once per distinct
-// node in a query (its answer depends on the node only).
+// node in a query (its answer depends on the node only), and past a few hundred nodes reads every slot's answer
+// from one pass over the relationship columns, kept across queries.
 import { lookup, type Row } from '../eval.js';
 import { GraphNode, setOwn } from '../values.js';
+import { existsTest } from './columnar-expand.js';
 import type { Op } from './operators.js';
 import type { Runner } from './physical.js';
 
@@ -44,10 +46,23 @@ export function members(runner: Runner, labels: string[]): Uint8Array | null {
   return m;
 }
 
-/** Per runner and ExpandExists: the answer per node (it depends on the node only), so each is asked once. */
-const answers = new WeakMap<Runner, Map<ExistsOp, Map<GraphNode, boolean>>>();
+/**
+ * Per runner and ExpandExists: the answers asked so far, per node slot when the graph gives slots (per node
+ * object otherwise), and after ASK_SLOTS distinct nodes the pattern as a test of the slot kept across queries
+ * (columnar-expand.ts existsTest: every slot's degree in one pass over the relationship columns of the types).
+ */
+interface Answers {
+  byNode: Map<GraphNode | number, boolean>;
+  slotTest?: ((slot: number) => boolean) | null;
+  size: number;
+}
 
-function answersOf(runner: Runner, op: ExistsOp): Map<GraphNode, boolean> {
+/** A few nodes are asked by adjacency; past this many, one pass gives every slot's answer (kept by the graph). */
+const ASK_SLOTS = 256;
+
+const answers = new WeakMap<Runner, Map<ExistsOp, Answers>>();
+
+function answersOf(runner: Runner, op: ExistsOp): Answers {
   let byOp = answers.get(runner);
   if (!byOp) {
     byOp = new Map();
@@ -55,10 +70,19 @@ function answersOf(runner: Runner, op: ExistsOp): Map<GraphNode, boolean> {
   }
   let m = byOp.get(op);
   if (!m) {
-    m = new Map();
+    m = { byNode: new Map(), size: 0 };
     byOp.set(op, m);
   }
   return m;
+}
+
+function slotTestOf(runner: Runner, op: ExistsOp, a: Answers): ((slot: number) => boolean) | null {
+  const ctx = runner.ctx;
+  const nodes = ctx.graph.scanColumns?.(undefined, []);
+  const { direction, types, toLabels: labels } = op;
+  const test = nodes && existsTest({ side: 'from', direction, types, labels, anti: false }, nodes, ctx);
+  a.size = nodes?.size ?? 0;
+  return test ?? null;
 }
 
 export function existsRow(runner: Runner, op: ExistsOp, row: Row): Row | undefined {
@@ -66,10 +90,18 @@ export function existsRow(runner: Runner, op: ExistsOp, row: Row): Row | undefin
   // Not a node (null): the pattern matches nothing.
   if (!(from instanceof GraphNode)) return op.anti ? row : undefined;
   const known = answersOf(runner, op);
-  let found = known.get(from);
-  if (found === undefined) {
-    found = exists(runner, op, row, from);
-    known.set(from, found);
+  const slot = runner.ctx.graph.slotOf?.(from);
+  if (slot !== undefined && known.slotTest === undefined && known.byNode.size >= ASK_SLOTS)
+    known.slotTest = slotTestOf(runner, op, known);
+  let found: boolean | undefined;
+  if (slot !== undefined && known.slotTest && slot < known.size) found = known.slotTest(slot);
+  else {
+    const key = slot ?? from;
+    found = known.byNode.get(key);
+    if (found === undefined) {
+      found = exists(runner, op, row, from);
+      known.byNode.set(key, found);
+    }
   }
   return found !== op.anti ? row : undefined;
 }

@@ -97,7 +97,7 @@ function details(op: Op): string {
     case 'Sort':
       return `${op.order.map((o) => `${expr(o.expr)}${o.descending ? ' DESC' : ''}`).join(', ')}`;
     case 'Top':
-      return `${op.order.map((o) => `${expr(o.expr)}${o.descending ? ' DESC' : ''}`).join(', ')} LIMIT ${expr(op.limit)}${op.skip ? ` SKIP ${expr(op.skip)}` : ''}${op.ties ? ' WITH TIES' : ''}`;
+      return `${op.order.map((o) => `${expr(o.expr)}${o.descending ? ' DESC' : ''}`).join(', ')} LIMIT ${expr(op.limit)}${op.skip ? ` SKIP ${expr(op.skip)}` : ''}${op.ties ? ' WITH TIES' : ''}${op.distinct ? ` DISTINCT ${op.distinct.join(', ')}` : ''}`;
     case 'Skip':
     case 'Limit':
       return expr(op.count);

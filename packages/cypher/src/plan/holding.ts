@@ -176,15 +176,28 @@ export function* top(r: Runner, op: OpOf<'Top'>, arg: Row): Generator<Row> {
   const held = new Held(ctx.budget, 'ORDER BY');
   try {
     let seq = 0;
+    // DISTINCT folded in: the keys of the rows kept (a duplicate of a row dropped sorts after the k kept).
+    const kept = op.distinct ? new Map<Keyed, string>() : undefined;
+    const keys = kept && new Set<string>();
     for (const row of r.rows(op.input, arg)) {
       const k = keyed(row, op.order, ctx, seq++);
       if (heap.length >= keep && cmp(k, heap[0]!) >= 0) continue;
+      if (kept) {
+        const e = equivalenceKey(op.distinct!.map((c) => lookup(row, c) ?? null));
+        if (keys!.has(e)) continue;
+        keys!.add(e);
+        kept.set(k, e);
+      }
       held.add(weigh(k));
       if (heap.length < keep) {
         heap.push(k);
         up(heap.length - 1);
       } else {
         held.add(-heap[0]!.bytes);
+        if (kept) {
+          keys!.delete(kept.get(heap[0]!)!);
+          kept.delete(heap[0]!);
+        }
         heap[0] = k;
         down(0);
       }

@@ -220,7 +220,8 @@ export type Op = Base &
      * `ties`: below an OPTIONAL MATCH whose rows keep the order's keys (top-ties.ts): the SKIP + LIMIT best rows
      * and every row tied with the last of them, in input order.
      */
-    | { op: 'Top'; input: Op; order: SortItem[]; skip: Expr | null; limit: Expr; ties?: boolean }
+    /** `distinct`: a DISTINCT on these columns folded in (the order reads only them), tested on the rows kept. */
+    | { op: 'Top'; input: Op; order: SortItem[]; skip: Expr | null; limit: Expr; ties?: boolean; distinct?: string[] }
     | { op: 'Skip'; input: Op; count: Expr }
     | { op: 'Limit'; input: Op; count: Expr }
     /** Each input row with the rows of `inner` run on it, or with `nullable` set to null when there are none. */

@@ -55,6 +55,7 @@ const RULES: ((op: Op) => Op | undefined)[] = [
   columnProjection,
   topK,
   foldIntoColumnScan,
+  distinctTop,
   inlineProjection,
   nodeCount,
   columnar,
@@ -107,6 +108,18 @@ function topK(op: Op): Op | undefined {
   const sort = skip ? skip.input : op.input;
   if (sort.op !== 'Sort') return undefined;
   return { op: 'Top', input: sort.input, order: sort.order, skip: skip?.count ?? null, limit: op.count, est: op.est };
+}
+
+/**
+ * Top over Distinct whose order reads only the distinct columns → Top testing DISTINCT on the rows it keeps: rows
+ * equal on the columns sort equal, so a later duplicate never beats the first, and a row worse than the k kept is
+ * dropped without its key being built.
+ */
+function distinctTop(op: Op): Op | undefined {
+  if (op.op !== 'Top' || op.ties || op.distinct || op.input.op !== 'Distinct') return undefined;
+  const d = op.input;
+  if (!op.order.every((o) => readsOnly(o.expr, d.columns))) return undefined;
+  return { ...op, input: d.input, distinct: d.columns };
 }
 
 /** Names an aggregation's output rows can be read by after it: its items (its input's when it keeps them). */

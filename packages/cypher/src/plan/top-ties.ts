@@ -43,7 +43,7 @@ function throughProjection(order: SortItem[], items: Item[], keep: boolean): Sor
 /** Whole plan, last: a Top over [a Projection over] an OPTIONAL MATCH gets a Top `ties` below the OPTIONAL MATCH. */
 export function topThroughOptional(plan: Op): Op {
   const o = mapInputs(plan, topThroughOptional);
-  if (o.op !== 'Top' || o.ties) return o;
+  if (o.op !== 'Top' || o.ties || o.distinct) return o;
   const proj = o.input.op === 'Projection' ? o.input : undefined;
   const optional = proj ? proj.input : o.input;
   if (optional.op !== 'OptionalExpand' && optional.op !== 'Optional') return o;
