@@ -179,6 +179,15 @@ test('degrees kept across queries are told apart by direction and labels, zero-d
     ]) {
       same(g, q, kept);
     }
+    // Label memberships kept across queries are told apart by label.
+    const rows: GraphReader = { ...kept, scanNodes: (l) => g.scanNodes(l), expand: (n, d, t) => g.expand(n, d, t) };
+    for (const q of [
+      'MATCH (n:A)-->(o:B) RETURN n.c AS c, o.c AS o',
+      'MATCH (n:B)-->(o:A) WHERE n.c > 0 RETURN n.c AS c, o.c AS o',
+      'MATCH (n:A) WHERE n.c > 0 OPTIONAL MATCH (n)--(o:A) RETURN n.c AS c, o.c AS o',
+    ]) {
+      same(g, q, rows);
+    }
   }
 });
 

@@ -65,19 +65,39 @@ export function members(
   scanned?: Scanned,
 ): Uint8Array | undefined | null {
   if (labels.length === 0) return undefined;
-  const m = new Uint8Array(nodes.size);
-  labels.forEach((label, i) => {
+  const sources: ArrayLike<number>[] = [];
+  for (const label of labels) {
     const c = scanned?.label === label ? { rows: scanned.rows, size: nodes.size } : ctx.graph.scanColumns!(label, []);
-    const rows = c?.rows;
-    if (!rows || c.size !== nodes.size) {
-      m.fill(255);
-      return;
-    }
+    if (!c?.rows || c.size !== nodes.size) return null;
+    sources.push(c.rows);
+  }
+  return keptMembers(sources, nodes.size);
+}
+
+/**
+ * Per label rows array (the first label's): the slots carrying every label, kept while the graph gives the same
+ * rows arrays (as it keeps them across queries until a write), so a query asks no pass over every slot for them.
+ */
+const kept = new WeakMap<object, { sources: ArrayLike<number>[]; m: Uint8Array }[]>();
+
+function keptMembers(sources: ArrayLike<number>[], size: number): Uint8Array {
+  let list = kept.get(sources[0]!);
+  if (!list) {
+    list = [];
+    kept.set(sources[0]!, list);
+  }
+  const same = (k: { sources: ArrayLike<number>[]; m: Uint8Array }) =>
+    k.m.length === size && k.sources.length === sources.length && k.sources.every((x, i) => x === sources[i]);
+  const hit = list.find(same);
+  if (hit) return hit.m;
+  const m = new Uint8Array(size);
+  sources.forEach((rows, i) => {
     for (let k = 0; k < rows.length; k++) if (m[rows[k]!] === i) m[rows[k]!] = i + 1;
   });
-  if (m.includes(255)) return null;
-  const all = labels.length;
+  const all = sources.length;
   for (let s = 0; s < m.length; s++) m[s] = m[s] === all ? 1 : 0;
+  list.push({ sources, m });
+  if (list.length > 8) list.shift();
   return m;
 }
 

@@ -7,7 +7,7 @@
 // from one pass over the relationship columns, kept across queries.
 import { lookup, type Row } from '../eval.js';
 import { GraphNode, setOwn } from '../values.js';
-import { existsTest } from './columnar-expand.js';
+import { existsTest, members as slotMembers } from './columnar-expand.js';
 import type { Op } from './operators.js';
 import type { Runner } from './physical.js';
 
@@ -25,23 +25,10 @@ export function members(runner: Runner, labels: string[]): Uint8Array | null {
   const key = labels.join('\u0000');
   let m = cache.get(key);
   if (m !== undefined) return m;
-  m = null;
   const g = runner.ctx.graph;
-  for (const [i, label] of labels.entries()) {
-    const c = g.scanColumns?.(label, []);
-    if (!c?.rows) {
-      m = null;
-      break;
-    }
-    m ??= new Uint8Array(c.size);
-    if (m.length !== c.size) {
-      m = null;
-      break;
-    }
-    const rows = c.rows;
-    for (let k = 0; k < rows.length; k++) if (m[rows[k]!] === i) m[rows[k]!] = i + 1;
-  }
-  if (m) for (let s = 0; s < m.length; s++) m[s] = m[s] === labels.length ? 1 : 0;
+  // The slots of the first label's scan; the membership itself is kept across queries (columnar-expand.ts).
+  const first = labels.length > 0 ? g.scanColumns?.(labels[0], []) : undefined;
+  m = first?.rows ? (slotMembers(labels, { size: first.size, columns: {} }, runner.ctx) ?? null) : null;
   cache.set(key, m);
   return m;
 }
