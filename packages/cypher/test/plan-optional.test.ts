@@ -180,8 +180,16 @@ test('degrees kept across queries are told apart by direction and labels, zero-d
       same(g, q, kept);
     }
     // Label memberships kept across queries are told apart by label.
-    const rows: GraphReader = { ...kept, scanNodes: (l) => g.scanNodes(l), expand: (n, d, t) => g.expand(n, d, t) };
+    const rows: GraphReader = {
+      ...kept,
+      scanNodes: (l) => g.scanNodes(l),
+      expand: (n, d, t) => g.expand(n, d, t),
+      slotOf: (n) => g.slotOf(n),
+    };
     for (const q of [
+      // Path counts per end over the kept slot adjacency: its zeroed count array is reused by the next query.
+      'MATCH (a:A)-[*1..2]->(b) WHERE b.c > 0 RETURN count(*) AS n',
+      'MATCH (a:B)-[:R*1..3]-(b) WHERE EXISTS { (b)-->(:A) } RETURN count(b) AS n',
       'MATCH (n:A)-->(o:B) RETURN n.c AS c, o.c AS o',
       'MATCH (n:B)-->(o:A) WHERE n.c > 0 RETURN n.c AS c, o.c AS o',
       'MATCH (n:A) WHERE n.c > 0 OPTIONAL MATCH (n)--(o:A) RETURN n.c AS c, o.c AS o',

@@ -225,18 +225,22 @@ function countByEnds(
   };
   // The walk over relationships, one row per path, when the graph gives no slots.
   const walk: Op = { ...e, input: { op: 'Argument', est: 1 }, slots: false };
-  for (const row of runner.rows(op.input, arg)) {
-    const from = lookup(row, e.from);
-    if (!(from instanceof GraphNode)) continue;
-    const slot = counts && slotIn(ctx, from);
-    const excluded = excludedSlots(row, e.distinctFrom);
-    if (!counts || slot === undefined || !excluded) {
-      for (const r of runner.rows(walk, row)) {
-        for (const x of runner.rows(ends.inner, r)) tally.add(1, byRow ? byRow(x) : 0);
+  try {
+    for (const row of runner.rows(op.input, arg)) {
+      const from = lookup(row, e.from);
+      if (!(from instanceof GraphNode)) continue;
+      const slot = counts && slotIn(ctx, from);
+      const excluded = excludedSlots(row, e.distinctFrom);
+      if (!counts || slot === undefined || !excluded) {
+        for (const r of runner.rows(walk, row)) {
+          for (const x of runner.rows(ends.inner, r)) tally.add(1, byRow ? byRow(x) : 0);
+        }
+        continue;
       }
-      continue;
+      counts.count(slot, e, excluded);
+      for (const s of counts.slots) addEnd(row, s, counts.paths[s]!);
     }
-    counts.count(slot, e, excluded);
-    for (const s of counts.slots) addEnd(row, s, counts.paths[s]!);
+  } finally {
+    counts?.release();
   }
 }

@@ -358,13 +358,28 @@ function labelSlots(ctx: EvalContext, labels: string[]): Uint8Array | undefined 
  * with how many paths reach each: `slots` in first-reached order, `paths[s]` the count for slot s. Each call
  * clears the previous call's counts first.
  */
+const sparePaths = new WeakMap<SlotAdjacency, Float64Array>();
+
 export class EndCounts {
   slots: number[] = [];
   paths: Float64Array;
   private readonly walk: SlotWalk;
-  constructor(adj: SlotAdjacency, ctx: EvalContext) {
-    this.paths = new Float64Array(adj.offsets.length);
+  constructor(
+    private readonly adj: SlotAdjacency,
+    ctx: EvalContext,
+  ) {
+    // The zeroed array a released count left for its adjacency: a count per query allocates no array per node.
+    const spare = sparePaths.get(adj);
+    sparePaths.delete(adj);
+    this.paths = spare ?? new Float64Array(adj.offsets.length);
     this.walk = new SlotWalk(adj, ctx);
+  }
+
+  /** Done: the path counts are zeroed and kept for the next count over the same adjacency. */
+  release(): void {
+    for (const s of this.slots) this.paths[s] = 0;
+    this.slots.length = 0;
+    sparePaths.set(this.adj, this.paths);
   }
 
   private add(s: number) {
