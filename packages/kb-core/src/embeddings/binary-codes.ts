@@ -193,13 +193,15 @@ export class CodeTable {
    * Candidates for a query: the `k1` codes nearest `code` by Hamming distance (ties at the last distance taken in
    * key order), then of those the `k2` whose signs best match `rotated` (the query's rotated values, not only
    * their signs: an asymmetric distance, much closer to the inner product than the Hamming one), in no order.
-   * Cost: a pass over every code and one over a byte per code, then 32 table look-ups per candidate.
+   * Cost: a pass over every code and one over a byte per code, then 32 table look-ups per candidate. Only the
+   * slots from `from` on are scanned (the two-tier set's keys its HNSW does not cover yet, two-tier.ts).
    */
-  nearest(code: Uint8Array, rotated: Float32Array, k1: number, k2: number): Int32Array {
-    const n = this.slots;
-    if (n === 0 || k1 <= 0 || k2 <= 0) return new Int32Array(0);
+  nearest(code: Uint8Array, rotated: Float32Array, k1: number, k2: number, from = 0): Int32Array {
+    const n = this.slots - from;
+    if (n <= 0 || k1 <= 0 || k2 <= 0) return new Int32Array(0);
     k1 = Math.min(k1, n);
-    const distAt = CODES_AT + n * CODE_BYTES;
+    const codesAt = CODES_AT + from * CODE_BYTES;
+    const distAt = CODES_AT + this.slots * CODE_BYTES;
     const candAt = (distAt + n + 3) & ~3;
     const tableAt = candAt + k1 * 4;
     const scoreAt = tableAt + CODE_BITS * 32 * 4;
@@ -208,14 +210,15 @@ export class CodeTable {
     const buf = this.kernels.memory.buffer;
     const hist = new Uint32Array(buf, HIST_AT, 256);
     hist.fill(0);
-    this.kernels.scan(CODES_AT, n, QUERY_AT, distAt, HIST_AT);
+    this.kernels.scan(codesAt, n, QUERY_AT, distAt, HIST_AT);
     // The smallest distance t with at least k1 codes at or below it: every code below t, and enough at t.
     let below = 0;
     let t = 0;
     while (t < 255 && below + hist[t]! < k1) below += hist[t++]!;
     const m = this.kernels.collect(distAt, n, t, k1 - below, candAt);
+    // Indices relative to `from`: scored against the shifted codes, made keys on the way out.
     const cand = new Int32Array(buf, candAt, m);
-    if (m <= k2) return cand.slice();
+    if (m <= k2) return cand.map((i) => i + from);
     // table[b][v]: the sum of the rotated values whose bit is set in byte value v at byte b (a score up to a
     // constant: the sum over set bits of q, which orders codes as sum of q times ±1 does).
     const table = new Float32Array(buf, tableAt, 32 * 256);
@@ -227,13 +230,13 @@ export class CodeTable {
         for (let v = half; v < 2 * half; v++) table[row + v] = table[row + v - half]! + x;
       }
     }
-    this.kernels.score(CODES_AT, candAt, m, tableAt, scoreAt);
+    this.kernels.score(codesAt, candAt, m, tableAt, scoreAt);
     const scores = new Float32Array(buf, scoreAt, m);
     const bar = kthLargest(scores.slice(), k2);
     const out = new Int32Array(k2);
     let taken = 0;
-    for (let i = 0; i < m && taken < k2; i++) if (scores[i]! > bar) out[taken++] = cand[i]!;
-    for (let i = 0; i < m && taken < k2; i++) if (scores[i] === bar) out[taken++] = cand[i]!;
+    for (let i = 0; i < m && taken < k2; i++) if (scores[i]! > bar) out[taken++] = cand[i]! + from;
+    for (let i = 0; i < m && taken < k2; i++) if (scores[i] === bar) out[taken++] = cand[i]! + from;
     return out;
   }
 }

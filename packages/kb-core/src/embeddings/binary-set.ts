@@ -176,15 +176,25 @@ export class BinaryVectorSet {
     this.exact = exact;
   }
 
-  /** The n nearest keys with cosine similarity (by the exact rows), best first. */
-  nearest(q: Float32Array, n: number): { key: number; similarity: number }[] {
+  /** The exact rows (the two-tier set's HNSW shares them, two-tier.ts): replaced by load(). */
+  get rows(): ExactRows {
+    return this.exact;
+  }
+
+  /** Keys below this may be held (one code slot each). */
+  get limit(): number {
+    return this.codes.length;
+  }
+
+  /** The n nearest keys with cosine similarity (by the exact rows), best first; keys below `from` are not looked at. */
+  nearest(q: Float32Array, n: number, from = 0): { key: number; similarity: number }[] {
     if (this.keys.size === 0 || n <= 0) return [];
     const v = unitRows(q, this.dim);
     const rotated = this.coder.rotated(v, 0);
     signBits(rotated, this.code, 0);
     const rerank = Math.max(n * RERANK_PER_WANTED, RERANK_MIN);
-    const hamming = Math.max(rerank, HAMMING_MIN, Math.ceil(this.codes.length * HAMMING_SHARE));
-    const found = this.codes.nearest(this.code, rotated, hamming, rerank).filter((k) => this.keys.has(k));
+    const hamming = Math.max(rerank, HAMMING_MIN, Math.ceil((this.codes.length - from) * HAMMING_SHARE));
+    const found = this.codes.nearest(this.code, rotated, hamming, rerank, from).filter((k) => this.keys.has(k));
     const sims = new Float64Array(found.length);
     this.exact.similarities(v, found, sims);
     // Only those that can be among the n best are sorted (of 2,000 candidates, sorting all cost about 0.8 ms).

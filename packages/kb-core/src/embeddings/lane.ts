@@ -1,17 +1,25 @@
 // One lane of the embedding queue (queue.ts): facts or entities, their vectors and what is pending.
 import { BinaryVectorSet } from './binary-set.js';
-import { VectorSet } from './vectors.js';
+import { TwoTierVectorSet } from './two-tier.js';
+import { catchUpThreads, VectorSet } from './vectors.js';
 
-/** A lane's vectors: HNSW (vectors.ts), or binary codes for the local embedder when asked (binary-set.ts). */
-export type LaneVectors = VectorSet | BinaryVectorSet;
+/** A lane's vectors: HNSW (vectors.ts), binary codes (binary-set.ts), or both tiers (two-tier.ts). */
+export type LaneVectors = VectorSet | BinaryVectorSet | TwoTierVectorSet;
+
+/** How a lane holds its vectors: see localVectors(). */
+export type LaneKind = 'hnsw' | 'binary' | 'two-tier';
 
 /**
- * `EVIDENT_LOCAL_VECTORS=binary`: the local embedder's lanes hold binary codes instead of HNSW. Off by default:
- * its catch-up costs about a fifth of HNSW's CPU (200,000 claims: 12.7-12.8 against 66.2-67.7 s), but a query
- * scans every code and re-ranks 2,000 exact rows: 2-3 ms of CPU at 41,666 vectors and about 10 ms at a million,
- * against 0.5-0.9 ms for HNSW's search up to 166,664 (docs/kb-performance.md, issue 41 point 2).
+ * The local embedder's lanes: two tiers by default (two-tier.ts: binary codes for every vector at once, so the
+ * catch-up settles at about a fifth of HNSW's CPU, then HNSW built in the background for HNSW's query latency).
+ * `EVIDENT_LOCAL_VECTORS=hnsw`: HNSW alone (the catch-up inserts every vector: ~310 µs each); `=binary`: the codes
+ * alone (a query scans every code: 3.3 ms of CPU at 166,664 vectors, 8-12 ms at a million, against HNSW's ~1 ms).
+ * Measured in docs/kb-performance.md (issue 41 point 2). A provider's lanes are HNSW alone.
  */
-export const binaryLocalVectors = (): boolean => process.env.EVIDENT_LOCAL_VECTORS === 'binary';
+export function localVectors(): LaneKind {
+  const v = process.env.EVIDENT_LOCAL_VECTORS;
+  return v === 'hnsw' || v === 'binary' ? v : 'two-tier';
+}
 
 /** One kind of item (facts, or entities) with its vectors and its pending list. */
 export class Lane {
@@ -23,13 +31,21 @@ export class Lane {
   constructor(
     dim: number,
     readonly text: (key: number) => string,
-    /** Binary codes instead of HNSW (binaryLocalVectors): measured on the local embedder's vectors only. */
-    readonly binary = false,
+    readonly kind: LaneKind = 'hnsw',
   ) {
     this.vectors = this.make(dim);
   }
   private make(dim: number): LaneVectors {
-    return this.binary ? new BinaryVectorSet(dim) : new VectorSet(dim);
+    if (this.kind === 'binary') return new BinaryVectorSet(dim);
+    return this.kind === 'two-tier' ? new TwoTierVectorSet(dim) : new VectorSet(dim);
+  }
+  /** Keys the searched set's HNSW tier does not cover yet (0 for a set of one tier). */
+  get unbuilt(): number {
+    return this.vectors instanceof TwoTierVectorSet ? this.vectors.unbuilt : 0;
+  }
+  /** Inserts up to `max` keys into the searched set's HNSW tier (two-tier.ts); returns how many. */
+  buildStep(max: number, threads: number): number {
+    return this.vectors instanceof TwoTierVectorSet ? this.vectors.buildStep(max, threads) : 0;
   }
   get count(): number {
     return this.pending.length - this.head;
@@ -88,4 +104,19 @@ export class Lane {
     this.pending = [...keys, ...this.pending.slice(this.head)];
     this.head = 0;
   }
+}
+
+/**
+ * Builds the HNSW tier of two-tier lanes for `ms` or until `yieldNow` (a write wants the loop), as the catch-up
+ * inserts (queue.ts): 16 keys a native call on one thread while `busy` (an ingest runs), else 32 on the threads
+ * catchUpThreads allows. Not counted in the queue's `worked`: checkpoints are the catch-up's; the close saves it.
+ */
+export function buildSlice(lanes: readonly Lane[], ms: number, busy: boolean, yieldNow: () => boolean): void {
+  const end = performance.now() + ms;
+  const threads = busy ? 1 : catchUpThreads();
+  for (const lane of lanes)
+    while (lane.unbuilt > 0) {
+      if (lane.buildStep(busy ? 16 : 32, threads) === 0) break;
+      if (performance.now() > end || yieldNow()) return;
+    }
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { makePrivate, makePrivateDir, writePrivateFile } from '../store/private-files.js';
 import { sideFile } from '../store/side-files.js';
 import { BinaryVectorSet } from './binary-set.js';
+import { TwoTierVectorSet } from './two-tier.js';
 import type { EmbeddingQueue } from './queue.js';
 import { textHash } from '../store/shared-vectors.js';
 
@@ -51,6 +52,11 @@ const indexFile = (name: string) => `${name}.i8.usearch`;
  * exact rows (`indexFile`) and makes their codes, and rebuilds from an f16 one (no rows).
  */
 const codesFile = (name: string) => `${name}.codes`;
+// Two-tier lanes (the local default, two-tier.ts) save codes and rows under `codesFile` and their HNSW beside them
+// (`.codes.hnsw`, with its keys and build state) once the build has begun: an open resumes the build where it
+// stopped. They read an HNSW lane's i8 save too (codes made from its rows, the index complete); an HNSW lane finds
+// no `indexFile` in theirs and rebuilds, as from a binary one.
+const codesKind = (set: unknown) => set instanceof BinaryVectorSet || set instanceof TwoTierVectorSet;
 
 function bytes(a: Int32Array | Float32Array): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -98,7 +104,7 @@ export function saveVectors(q: EmbeddingQueue, base: string): void {
     const keys = set.keyList();
     meta[name] = keys.length;
     writePrivateFile(join(tmp, `${name}.keys`), bytes(keys));
-    const file = set instanceof BinaryVectorSet ? codesFile(name) : indexFile(name);
+    const file = codesKind(set) ? codesFile(name) : indexFile(name);
     if (keys.length) for (const f of set.save(join(tmp, file))) makePrivate(f);
   }
   if (!q.port) {
@@ -151,7 +157,7 @@ export function loadVectors(q: EmbeddingQueue, base: string, facts: number, enti
       // exact rows of an i8 index's save (binary-set.ts, loadFromRows).
       const i8 = join(dir, indexFile(name));
       const codes = join(dir, codesFile(name));
-      const binary = lane.vectors instanceof BinaryVectorSet;
+      const binary = codesKind(lane.vectors);
       loaded.push([
         lane,
         keys,
@@ -172,6 +178,8 @@ export function loadVectors(q: EmbeddingQueue, base: string, facts: number, enti
     for (const [lane, keys, path] of loaded) {
       const set = lane.vectors;
       if (keys.length && set instanceof BinaryVectorSet && !path.endsWith('.codes')) set.loadFromRows(path, keys);
+      else if (keys.length && set instanceof TwoTierVectorSet && !path.endsWith('.codes'))
+        set.loadFromIndex(path, keys);
       else if (keys.length) set.load(path, keys);
       lane.dropIndexed();
     }

@@ -8,9 +8,9 @@ import { LocalEmbedder, type LearnerState } from './local.js';
 import type { EmbeddingPort } from './port.js';
 import { textHash, type SharedVectors } from '../store/shared-vectors.js';
 import { readOnly } from './shared-read.js';
-import type { EmbeddingStatus } from './status.js';
+import { indexStatus, type EmbeddingStatus } from './status.js';
 export type { EmbeddingStatus } from './status.js';
-import { binaryLocalVectors, Lane } from './lane.js';
+import { buildSlice, localVectors, Lane } from './lane.js';
 import { catchUpThreads } from './vectors.js';
 import { foreground, GATED_MS } from '../graph/derived.js';
 
@@ -26,11 +26,7 @@ const PORT_BATCH = 64;
 const SHARED_LOCAL_BATCH = 256;
 /** Local vectors computed, then inserted into the ANN index in one call (well inside a slice), while ingesting. */
 const EMBED_BATCH = 16;
-/**
- * The same when catching up (no fact in the last BUSY_MS): larger calls, on two native threads when the machine
- * has a core to spare (vectors.ts, catchUpThreads), so the HNSW inserts, nearly all of the work (80% of the
- * catch-up's CPU at 200,000 claims), can use both cores. Binary codes (lane.ts) ignore the threads.
- */
+/** Catching up (no fact for BUSY_MS): larger calls, HNSW's inserts on both cores when one is spare (catchUpThreads). */
 const CATCH_UP_BATCH = 32;
 const MAX_BACKOFF_MS = 60_000;
 /** A reservation in the shared vectors older than this is taken over (store/shared-vectors.ts). */
@@ -103,8 +99,8 @@ export class EmbeddingQueue {
   ) {
     this.local = new LocalEmbedder(localDim);
     const dim = port ? port.dim : this.local.dim;
-    this.facts = new Lane(dim, factText, !port && binaryLocalVectors());
-    this.entities = new Lane(dim, entityText, !port && binaryLocalVectors());
+    this.facts = new Lane(dim, factText, port ? 'hnsw' : localVectors());
+    this.entities = new Lane(dim, entityText, port ? 'hnsw' : localVectors());
   }
 
   get provider(): string {
@@ -125,6 +121,7 @@ export class EmbeddingQueue {
       last_error: this.lastError,
       progress: pending === 0 ? 1 : done / (done + pending),
       eta_ms: pending === 0 || done === 0 || ms < ETA_AFTER_MS ? null : Math.round((pending * ms) / done),
+      ...indexStatus([this.facts, this.entities]),
     };
   }
 
@@ -300,6 +297,7 @@ export class EmbeddingQueue {
     let failed = false;
     try {
       if (this.port) failed = !(await this.portStep(this.port));
+      else if (this.indexDue()) buildSlice([this.facts, this.entities], SLICE_MS, this.busy(), () => this.yieldNow());
       else if (this.shared) failed = !(await this.sharedLocalStep(this.shared));
       else this.localStep();
     } finally {
@@ -311,6 +309,12 @@ export class EmbeddingQueue {
     if (left === 0) this.work = { done: 0, start: 0 };
     if (left === 0 || failed) this.wake();
     if (left > 0) this.schedule(failed ? this.backoff : Math.max(this.wait, this.pause()));
+    else if (this.indexDue()) this.schedule(this.busy() ? BUSY_PAUSE_MS : 0);
+  }
+
+  /** A two-tier lane's HNSW (lane.ts, buildSlice) once every vector is in and no re-embedding waits; not for whatIf. */
+  private indexDue(): boolean {
+    return this.facts.unbuilt + this.entities.unbuilt > 0 && !this.hypothetical && !this.refreshDue && !this.left();
   }
 
   /** Delay before the next step while every item left is being computed by another process (0 otherwise). */

@@ -113,9 +113,13 @@ export class VectorSet {
   /** Every vector set since the index holds i8 ones, exact: what the index finds is re-ranked by them (nearest). */
   private exact: ExactRows;
 
-  constructor(readonly dim: number) {
+  constructor(
+    readonly dim: number,
+    /** Rows another set owns and keeps current (the two-tier set's, two-tier.ts): neither written nor saved here. */
+    private readonly sharedRows: ExactRows | null = null,
+  ) {
     this.index = VectorSet.make(dim);
-    this.exact = new ExactRows(dim);
+    this.exact = sharedRows ?? new ExactRows(dim);
   }
 
   // Measured with bench/profile-hnsw.ts (the workload's fact vectors from the local embedder, 41,666 of 256
@@ -173,7 +177,7 @@ export class VectorSet {
       throw new RangeError(`${rows.length} values for ${keys.length} vectors of ${this.dim}`);
     if (keys.length === 0) return;
     rows = unitRows(rows, this.dim);
-    this.exact.setMany(keys, rows);
+    if (!this.sharedRows) this.exact.setMany(keys, rows);
     const big = new BigUint64Array(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
@@ -211,7 +215,7 @@ export class VectorSet {
     this.base = null;
     this.shadowed.clear();
     this.keys.clear();
-    this.exact.clear();
+    if (!this.sharedRows) this.exact.clear();
   }
 
   /** Drops every vector. */
@@ -264,6 +268,7 @@ export class VectorSet {
 
   /** The exact rows beside `path`: `.rowkeys` (the keys that have one, ascending) and `.rows` (theirs, in order). */
   private saveRows(path: string): string[] {
+    if (this.sharedRows) return [];
     const all = this.keys.list();
     const keys = all.filter((k) => this.exact.has(k));
     if (keys.length === 0) return [];
@@ -295,11 +300,14 @@ export class VectorSet {
     // An i8 index ranks through its exact rows (its own inner products are integers, not similarities): one
     // without them is refused, and the caller rebuilds (persist.ts). An f16 one (earlier code) has none.
     const i8 = (f: string) => existsSync(f) && bytesPerValue(f, this.dim) === 1;
-    if ((i8(path) && rowKeys.length < keys.length) || (i8(`${path}.delta`) && rowKeys.length < index.size()))
-      throw new Error(`${path}: an i8 index without the exact rows of its vectors`);
-    const exact = new ExactRows(this.dim);
-    if (rowKeys.length > 0) exact.load(`${path}.rows`, rowKeys);
-    this.exact = exact;
+    // Shared rows are the owner's to check (two-tier.ts: keys deleted since the insert keep an entry, without a row).
+    if (!this.sharedRows) {
+      if ((i8(path) && rowKeys.length < keys.length) || (i8(`${path}.delta`) && rowKeys.length < index.size()))
+        throw new Error(`${path}: an i8 index without the exact rows of its vectors`);
+      const exact = new ExactRows(this.dim);
+      if (rowKeys.length > 0) exact.load(`${path}.rows`, rowKeys);
+      this.exact = exact;
+    }
     this.base = base;
     this.basePath = path;
     this.baseInode = statSync(path).ino;
