@@ -87,6 +87,11 @@ test('rawQuery refuses writes, bad budgets and syntax errors with typed errors; 
     await assert.rejects(db.rawQuery('UNWIND range(1, 5) AS x RETURN x', {}, { max_rows: 2 }), {
       code: 'cypher_too_many_rows',
     });
+    // max_list_size: the collect over the list limit is refused; raised, the same query answers.
+    const collect5 = 'UNWIND range(1, 5) AS x RETURN collect(x) AS xs';
+    await assert.rejects(db.rawQuery(collect5, {}, { max_list_size: 4 }), { code: 'cypher_list_too_large' });
+    assert.deepEqual((await db.rawQuery(collect5, {}, { max_list_size: 5 })).rows[0]![0], [1, 2, 3, 4, 5]);
+    await assert.rejects(db.rawQuery('RETURN 1', {}, { max_list_size: 0 }), /max_list_size/);
 
     assert.equal((await db.rawQuery('MATCH ()-[r]->() RETURN count(r) AS n')).rows[0]![0], 2);
     const past = await db.at(mid);

@@ -67,6 +67,14 @@ test('off the thread, rawQuery answers what it answers on the caller thread, as 
       });
     }
     await assert.rejects(db.rawQuery('RETURN 1', {}, { off_thread: true, max_rows: 0 }), /max_rows/);
+    const collect5 = 'UNWIND range(1, 5) AS x RETURN collect(x) AS xs';
+    await assert.rejects(db.rawQuery(collect5, {}, { off_thread: true, max_list_size: 4 }), {
+      code: 'cypher_list_too_large',
+    });
+    assert.deepEqual(
+      (await db.rawQuery(collect5, {}, { off_thread: true, max_list_size: 5 })).rows[0]![0],
+      [1, 2, 3, 4, 5],
+    );
   } finally {
     t.cleanup();
   }

@@ -1,6 +1,7 @@
 // rawQuery: a read-only openCypher query over the KB's graph (graph.ts), with a time budget and a row budget.
 // Results come back as JSON-able data: nodes and relationships carry the KB's ids (entity id, content id).
 import {
+  DEFAULT_BUDGETS,
   GraphNode,
   GraphRelationship,
   MAX_NESTING,
@@ -20,6 +21,8 @@ export interface RawQueryOptions {
   timeout_ms?: number;
   /** Refuse a result with more rows (default 10 000). */
   max_rows?: number;
+  /** Refuse to build a list with more elements, e.g. a `collect` (default 1 000 000; memory stays capped). */
+  max_list_size?: number;
   /**
    * Run on the base's replica thread (src/offload/README.md) rather than the caller's: the caller's event loop
    * stays free, and a query past its budget or its thread's heap cap is stopped and its memory given back.
@@ -44,7 +47,7 @@ export interface RawQueryResult {
   plan?: PlanDescription;
 }
 
-export const RAW_QUERY_DEFAULTS = { timeout_ms: 30_000, max_rows: 10_000 };
+export const RAW_QUERY_DEFAULTS = { timeout_ms: 30_000, max_rows: 10_000, max_list_size: DEFAULT_BUDGETS.maxListSize };
 
 /** A write clause in rawQuery: the KB is written through claims, never through Cypher. */
 export class KbCypherReadOnlyError extends KbError {
@@ -198,6 +201,7 @@ export function checkRawQuery(
   params: Record<string, unknown>;
   timeoutMs: number;
   maxRows: number;
+  maxListSize: number;
   mode: 'explain' | 'profile' | undefined;
 } {
   if (typeof cypher !== 'string' || cypher.trim() === '') {
@@ -210,7 +214,7 @@ export function checkRawQuery(
     throw new KbValidationError(
       'invalid_type',
       'options',
-      'must be an object { timeout_ms?, max_rows?, off_thread?, mode? }',
+      'must be an object { timeout_ms?, max_rows?, max_list_size?, off_thread?, mode? }',
     );
   }
   if (options.off_thread !== undefined && typeof options.off_thread !== 'boolean') {
@@ -232,6 +236,7 @@ export function checkRawQuery(
     params: params as Record<string, unknown>,
     timeoutMs: budget(options.timeout_ms, 'timeout_ms', RAW_QUERY_DEFAULTS.timeout_ms),
     maxRows: budget(options.max_rows, 'max_rows', RAW_QUERY_DEFAULTS.max_rows),
+    maxListSize: budget(options.max_list_size, 'max_list_size', RAW_QUERY_DEFAULTS.max_list_size),
     mode: options.mode,
   };
 }
@@ -262,7 +267,7 @@ export function rawQuery(
   paramsIn: unknown = {},
   options: RawQueryOptions = {},
 ): RawQueryResult {
-  const { cypher, params, timeoutMs, maxRows, mode } = checkRawQuery(cypherIn, paramsIn, options);
+  const { cypher, params, timeoutMs, maxRows, maxListSize, mode } = checkRawQuery(cypherIn, paramsIn, options);
   const started = performance.now();
   const g = new KbCypherGraph(rc);
   // Parsed, checked and planned (or taken from the plan cache); nothing has run yet, so writes are refused here.
@@ -270,7 +275,7 @@ export function rawQuery(
   for (const part of prepared.query.parts) {
     for (const c of part.clauses) if (c.kind in WRITES) throw new KbCypherReadOnlyError(WRITES[c.kind]!);
   }
-  const r = runPrepared(g, prepared, param(params) as Record<string, unknown>, { timeoutMs, maxRows });
+  const r = runPrepared(g, prepared, param(params) as Record<string, unknown>, { timeoutMs, maxRows, maxListSize });
   const rows = r.rows.map((row) => row.map((v) => out(v, g)));
   const result: RawQueryResult = {
     columns: r.columns,

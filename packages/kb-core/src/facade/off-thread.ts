@@ -46,6 +46,7 @@ export class OffThreadCalls {
         params: q.params,
         timeout_ms: q.timeoutMs,
         max_rows: q.maxRows,
+        max_list_size: q.maxListSize,
         mode: q.mode,
         as_of: Infinity,
         format,

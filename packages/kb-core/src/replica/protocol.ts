@@ -21,6 +21,7 @@ export type ReplicaJob =
       params: Record<string, unknown>;
       timeout_ms: number;
       max_rows: number;
+      max_list_size: number;
       /** Run as EXPLAIN / PROFILE (RawQueryOptions.mode). */
       mode?: 'explain' | 'profile';
       /** The view's moment (Infinity: the live graph). */

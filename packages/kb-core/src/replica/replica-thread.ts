@@ -41,6 +41,7 @@ async function run(job: ReplicaJob): Promise<FromReplica & { type: 'done' }> {
     const r = rawQuery(new ReadContext(ref.current, job.as_of), job.cypher, job.params, {
       timeout_ms: job.timeout_ms,
       max_rows: job.max_rows,
+      max_list_size: job.max_list_size,
       mode: job.mode,
     });
     // The JSON text is made here, so that the base's thread sends it as it is instead of serialising it.
