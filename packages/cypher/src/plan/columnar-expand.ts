@@ -29,6 +29,22 @@ export interface Rows {
 }
 
 export function columnarExpandAggregate(op: ExpandAgg, ctx: EvalContext): Row[] | undefined {
+  const grouped = columnarExpandGroups(op, ctx);
+  if (!grouped) return undefined;
+  const result: Row[] = [];
+  for (let g = 0; g < grouped.groups; g++) result.push(grouped.row(g));
+  return result;
+}
+
+/** The aggregation's groups before any row is built: each item's value per group, a group's row on demand. */
+export interface Groups {
+  groups: number;
+  /** Per item of the operator, in order: its value for a group. */
+  outputs: ((g: number) => Value)[];
+  row: (g: number) => Row;
+}
+
+export function columnarExpandGroups(op: ExpandAgg, ctx: EvalContext): Groups | undefined {
   const g = ctx.graph;
   if (!g.scanRelationshipColumns || !g.scanColumns) return undefined;
   const relKeys = new Set<string>();
@@ -274,7 +290,7 @@ function aggregate(
   nodes: NodeColumns,
   ctx: EvalContext,
   weights: Weights | undefined,
-): Row[] | undefined {
+): Groups | undefined {
   const items = op.items;
   const keys: Key[] = [];
   let space = 1;
@@ -325,15 +341,12 @@ function aggregate(
     if (!out) return undefined;
     outputs.push(out);
   }
-  const result: Row[] = [];
-  for (let g = 0; g < groups; g++) {
+  const row = (g: number): Row => {
     const r: Row = {};
-    items.forEach((it, i) => {
-      setOwn(r, it.name, outputs[i]!(g));
-    });
-    result.push(r);
-  }
-  return result;
+    for (let i = 0; i < items.length; i++) setOwn(r, items[i]!.name, outputs[i]!(g));
+    return r;
+  };
+  return { groups, outputs, row };
 }
 
 function aggregateOf(
