@@ -106,13 +106,18 @@ export class Lane {
   }
 }
 
+/** A build slice's length when nothing else wants the loop (queue.ts's SLICE_MS). */
+const BUILD_SLICE_MS = 8;
+
 /**
- * Builds the HNSW tier of two-tier lanes for `ms` or until `yieldNow` (a write wants the loop), as the catch-up
- * inserts (queue.ts): 16 keys a native call on one thread while `busy` (an ingest runs), else 32 on the threads
- * catchUpThreads allows. Not counted in the queue's `worked`: checkpoints are the catch-up's; the close saves it.
+ * Builds the HNSW tier of two-tier lanes for BUILD_SLICE_MS or until `yieldNow` (a write wants the loop), as the
+ * catch-up inserts (queue.ts): 32 keys a native call on the threads catchUpThreads allows; while `busy` (an ingest
+ * runs, or queries come: a query's turn waits behind a slice under way), one call of 16 keys on one thread (about
+ * 4 ms), the queue pacing the slices BUSY_PAUSE_MS apart. Not counted in the queue's `worked`: checkpoints are the
+ * catch-up's; the close saves the build.
  */
-export function buildSlice(lanes: readonly Lane[], ms: number, busy: boolean, yieldNow: () => boolean): void {
-  const end = performance.now() + ms;
+export function buildSlice(lanes: readonly Lane[], busy: boolean, yieldNow: () => boolean): void {
+  const end = performance.now() + (busy ? 0 : BUILD_SLICE_MS);
   const threads = busy ? 1 : catchUpThreads();
   for (const lane of lanes)
     while (lane.unbuilt > 0) {

@@ -217,12 +217,10 @@ export class EmbeddingQueue {
 
   /** When a fact was last added (performance.now()): the base is being written to. */
   lastAdd = Number.NEGATIVE_INFINITY;
+  /** When a query was last embedded: queries are coming, the HNSW build (lane.ts) paces itself as for an ingest. */
+  private lastQuery = Number.NEGATIVE_INFINITY;
 
-  /**
-   * The pause before the next local slice: while facts keep arriving and nobody waits for the vectors, the
-   * background takes at most a fifth of the event loop (one slice of SLICE_MS per BUSY_PAUSE_MS), so an ingest
-   * keeps most of it; otherwise none.
-   */
+  /** Before the next local slice while facts keep coming and nobody waits: the background takes a fifth of the loop. */
   private pause(): number {
     if (this.port || this.waiters.length > 0 || this.left() === 0) return 0;
     return this.busy() ? BUSY_PAUSE_MS : 0;
@@ -230,6 +228,7 @@ export class EmbeddingQueue {
 
   /** Embeds a query with this base's embedder. */
   async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    this.lastQuery = performance.now();
     this.resume();
     if (!this.port) return this.local.embedText(text);
     const [v] = await this.port.embed([text], signal ? { signal } : undefined);
@@ -297,7 +296,7 @@ export class EmbeddingQueue {
     let failed = false;
     try {
       if (this.port) failed = !(await this.portStep(this.port));
-      else if (this.indexDue()) buildSlice([this.facts, this.entities], SLICE_MS, this.busy(), () => this.yieldNow());
+      else if (this.indexDue()) buildSlice([this.facts, this.entities], this.busyOrAsked(), () => this.yieldNow());
       else if (this.shared) failed = !(await this.sharedLocalStep(this.shared));
       else this.localStep();
     } finally {
@@ -309,9 +308,10 @@ export class EmbeddingQueue {
     if (left === 0) this.work = { done: 0, start: 0 };
     if (left === 0 || failed) this.wake();
     if (left > 0) this.schedule(failed ? this.backoff : Math.max(this.wait, this.pause()));
-    else if (this.indexDue()) this.schedule(this.busy() ? BUSY_PAUSE_MS : 0);
+    else if (this.indexDue()) this.schedule(this.busyOrAsked() ? BUSY_PAUSE_MS : 0);
   }
 
+  private busyOrAsked = () => this.busy() || performance.now() - this.lastQuery < BUSY_MS;
   /** A two-tier lane's HNSW (lane.ts, buildSlice) once every vector is in and no re-embedding waits; not for whatIf. */
   private indexDue(): boolean {
     return this.facts.unbuilt + this.entities.unbuilt > 0 && !this.hypothetical && !this.refreshDue && !this.left();
