@@ -12,7 +12,7 @@ import { ownValue, setOwn, type Value } from '../values.js';
 import { accumulate, columnTest, countRows } from './columnar.js';
 import { tooMany } from './holding.js';
 import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
-import { fromIndex } from './index-start.js';
+import { fromIndex, fromLabel } from './index-start.js';
 import { degreesOver, hopDegrees, keptDegrees, weigh, type Weights } from './optional-hop.js';
 
 export type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
@@ -188,7 +188,7 @@ function select(
   }
   const fm = endMask(fromIn, fromT, nodes.size);
   const tm = endMask(toIn, toT, nodes.size);
-  const seeded = fromIndex(op, rels, ctx, fm, tm);
+  const seeded = fromIndex(op, rels, ctx, fm, tm) ?? fromLabel(op, rels, ctx, fm, tm);
   if (seeded) return seeded;
   const cap = op.direction === 'both' ? 2 * rels.size : rels.size;
   const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };

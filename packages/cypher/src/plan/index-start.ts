@@ -91,36 +91,89 @@ export function fromIndex(
     if (filters.length === 0) continue;
     const slots = indexedSlots(filters, label, ctx, limit);
     if (!slots) continue;
-    // From the `to` end the relationships are walked the other way.
-    const flip = side === 'to' && op.direction !== 'both';
-    const adj = slotAdjacency(ctx, op.types, flip ? (op.direction === 'out' ? 'in' : 'out') : op.direction);
-    if (!adj || adj.start !== rels.start) return undefined;
-    const relT = adjacencyTests(op, rels, adj, ctx);
-    if (!relT) return undefined;
-    const { offsets, far, rel: relOf } = adj;
-    const first = (s: number) => (s + 1 < offsets.length ? offsets[s]! : 0);
-    const stop = (s: number) => (s + 1 < offsets.length ? offsets[s + 1]! : 0);
-    let cap = 0;
-    for (const s of slots) cap += stop(s) - first(s);
-    const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
-    const [near, other] = side === 'from' ? [fm, tm] : [tm, fm];
-    const [mine, theirs] = side === 'from' ? [rows.from, rows.to] : [rows.to, rows.from];
-    let n = 0;
-    for (const s of slots) {
-      if (!passes(near, s)) continue;
-      for (let i = first(s); i < stop(s); i++) {
-        if ((i & 63) === 0) ctx.budget.tick();
-        if ((relT.length > 0 && !all(relT, i)) || !passes(other, far[i]!)) continue;
-        const r = relOf[i]!;
-        mine[n] = s;
-        theirs[n] = far[i]!;
-        rows.rel[n++] = r;
-      }
-    }
-    rows.n = n;
-    return rows;
+    return walk(op, rels, ctx, side, slots, fm, tm);
   }
   return undefined;
+}
+
+/**
+ * The rows from the node slots of an end's label, each slot's relationships from the slot adjacency, when those
+ * relationships are under a third of all (`(a:Disease)<-[r]-(b)`: a Disease's incoming facts, not every fact
+ * with its start and end tested). The label's rows come from the graph (kept across queries by the KB); the
+ * adjacency is kept while the relationship columns are. EVIDENT_CYPHER_LABEL_START=0 (read per query) turns this
+ * off, for before/after measurements.
+ */
+export function fromLabel(
+  op: ExpandAgg,
+  rels: RelationshipColumns,
+  ctx: EvalContext,
+  fm: EndMask | undefined,
+  tm: EndMask | undefined,
+): Rows | undefined {
+  if (
+    (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env
+      .EVIDENT_CYPHER_LABEL_START === '0'
+  )
+    return undefined;
+  let best: { side: 'from' | 'to'; slots: ArrayLike<number>; edges: number } | undefined;
+  for (const side of ['from', 'to'] as const) {
+    const label = (side === 'from' ? op.fromLabels : op.toLabels)[0];
+    if (label === undefined) continue;
+    const slots = ctx.graph.scanColumns?.(label, [])?.rows;
+    const adj = slots && adjacencyFrom(op, ctx, side);
+    if (!slots || !adj) continue;
+    let edges = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i]!;
+      if (s + 1 < adj.offsets.length) edges += adj.offsets[s + 1]! - adj.offsets[s]!;
+    }
+    if (edges * 3 < rels.size && (!best || edges < best.edges)) best = { side, slots, edges };
+  }
+  return best && walk(op, rels, ctx, best.side, best.slots, fm, tm);
+}
+
+/** The slot adjacency walked from `side`'s end (the other way from the `to` end). */
+function adjacencyFrom(op: ExpandAgg, ctx: EvalContext, side: 'from' | 'to'): SlotAdjacency | undefined {
+  const flip = side === 'to' && op.direction !== 'both';
+  return slotAdjacency(ctx, op.types, flip ? (op.direction === 'out' ? 'in' : 'out') : op.direction);
+}
+
+/** The full pass's rows of the relationships at `slots` (one end's), in the adjacency's order. */
+function walk(
+  op: ExpandAgg,
+  rels: RelationshipColumns,
+  ctx: EvalContext,
+  side: 'from' | 'to',
+  slots: ArrayLike<number>,
+  fm: EndMask | undefined,
+  tm: EndMask | undefined,
+): Rows | undefined {
+  const adj = adjacencyFrom(op, ctx, side);
+  if (!adj || adj.start !== rels.start) return undefined;
+  const relT = adjacencyTests(op, rels, adj, ctx);
+  if (!relT) return undefined;
+  const { offsets, far, rel: relOf } = adj;
+  const first = (s: number) => (s + 1 < offsets.length ? offsets[s]! : 0);
+  const stop = (s: number) => (s + 1 < offsets.length ? offsets[s + 1]! : 0);
+  let cap = 0;
+  for (let k = 0; k < slots.length; k++) cap += stop(slots[k]!) - first(slots[k]!);
+  const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
+  const [near, other] = side === 'from' ? [fm, tm] : [tm, fm];
+  const [mine, theirs] = side === 'from' ? [rows.from, rows.to] : [rows.to, rows.from];
+  let n = 0;
+  for (let k = 0; k < slots.length; k++) {
+    const s = slots[k]!;
+    if (!passes(near, s)) continue;
+    for (let i = first(s); i < stop(s); i++) {
+      if ((i & 63) === 0) ctx.budget.tick();
+      if ((relT.length > 0 && !all(relT, i)) || !passes(other, far[i]!)) continue;
+      mine[n] = s;
+      theirs[n] = far[i]!;
+      rows.rel[n++] = relOf[i]!;
+    }
+  }
+  rows.n = n;
+  return rows;
 }
 
 /** Relationship columns in an adjacency's order, kept while the adjacency and the column are. */
