@@ -99,9 +99,9 @@ export function fromIndex(
 /**
  * The rows from the node slots of an end's label, each slot's relationships from the slot adjacency, when those
  * relationships are under a third of all (`(a:Disease)<-[r]-(b)`: a Disease's incoming facts, not every fact
- * with its start and end tested). The label's rows come from the graph (kept across queries by the KB); the
- * adjacency is kept while the relationship columns are. EVIDENT_CYPHER_LABEL_START=0 (read per query) turns this
- * off, for before/after measurements.
+ * with its start and end tested), and no item reads the relationship's columns. The label's rows come from the
+ * graph (kept across queries by the KB); the adjacency is kept while the relationship columns are.
+ * EVIDENT_CYPHER_LABEL_START=0 (read per query) turns this off, for before/after measurements.
  */
 export function fromLabel(
   op: ExpandAgg,
@@ -115,6 +115,9 @@ export function fromLabel(
       .EVIDENT_CYPHER_LABEL_START === '0'
   )
     return undefined;
+  // The rows come in adjacency order: an item reading the relationship's columns would read them scattered
+  // (a float column of every fact is megabytes), which costs more than the pass's sequential reads save.
+  if (op.items.some((it) => it.kind === 'type' || ('side' in it && it.side === 'rel'))) return undefined;
   let best: { side: 'from' | 'to'; slots: ArrayLike<number>; edges: number } | undefined;
   for (const side of ['from', 'to'] as const) {
     const label = (side === 'from' ? op.fromLabels : op.toLabels)[0];
