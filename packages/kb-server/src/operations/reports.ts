@@ -36,6 +36,8 @@ const EmbeddingStatus = Type.Object({
   last_error: Type.Union([Type.String(), Type.Null()]),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
   eta_ms: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+  index_pending: Type.Integer({ minimum: 0 }),
+  index_progress: Type.Number({ minimum: 0, maximum: 1 }),
 });
 
 // Deliberate likeness: each operation declares its own fields (the catalogue's one shape), not repeated logic.
@@ -71,7 +73,9 @@ export const REPORT_OPERATIONS = [
     description:
       "The vectors' progress (issue 41): provider, model, dimensions, facts and entities indexed and pending, the last " +
       'error, `progress` (share done of the work queued since nothing was last pending; 1 when idle) and `eta_ms` ' +
-      '(milliseconds until nothing is pending at the rate so far; null when idle or too early to tell). `status` is ' +
+      '(milliseconds until nothing is pending at the rate so far; null when idle or too early to tell), then ' +
+      '`index_pending` and `index_progress` (the local lanes\' HNSW still to build after the vectors are searchable; ' +
+      '0 and 1 when done or with one tier). `status` is ' +
       'null on a base opened without vectors.',
     rest: { method: 'GET', path: '/embeddings/status', tag: 'reports' },
     input: none,
