@@ -32,6 +32,8 @@ test('GET /embeddings/status answers the embedder’s progress, and 1 with no ET
     assert.deepEqual(Object.keys(s).sort(), [
       'dim',
       'eta_ms',
+      'index_pending',
+      'index_progress',
       'indexed',
       'last_error',
       'model',
