@@ -7,23 +7,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BinaryVectorSet } from '../src/embeddings/binary-set.js';
 import { VectorSet } from '../src/embeddings/vectors.js';
-import { type ClaimInput, type KbDB, open } from '../src/index.js';
+import { type KbDB, open } from '../src/index.js';
 import { tempKb } from './helpers.js';
+import { drugClaims, semanticAnswers } from './vectors-fixtures.js';
 
-const claims = (n: number): ClaimInput[] =>
-  Array.from({ length: n }, (_, k) => ({
-    subject: [`compound ${k}`, 'drug'],
-    predicate: [k % 3 === 0 ? 'inhibits' : 'treats', 'pharmacology'],
-    object: [`target ${k % 37}`, k % 3 === 0 ? 'protein' : 'disease'],
-    provenance: { source_type: 'literature', source_id: `pmid:${k}` },
-  }));
+const claims = drugClaims;
 
-async function answers(db: KbDB) {
-  const out = [];
-  for (const q of ['compound 12 inhibits', 'target 5', 'treats target 36'])
-    out.push((await db.search(q, { k: 10, mode: 'semantic' })).results.map((h) => [h.claim.claim_id, h.score]));
-  return out;
-}
+const answers = (db: KbDB) => semanticAnswers(db, ['compound 12 inhibits', 'target 5', 'treats target 36']);
 
 describe('binary codes kept beside the base', () => {
   it('reopen reads them; a damaged file is rebuilt; an i8 HNSW save is read from its exact rows', async () => {

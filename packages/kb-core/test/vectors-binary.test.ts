@@ -6,22 +6,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '@evident/testkit';
+import { seededRandom } from './vectors-fixtures.js';
 import { BinaryVectorSet } from '../src/embeddings/binary-set.js';
 import { HAMMING_WASM } from '../src/embeddings/hamming-wasm.js';
 import { VectorSet } from '../src/embeddings/vectors.js';
 
 const DIM = 256;
 
-/** xorshift32 in [0, 1): the test's data is the same at every run. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
+const random = seededRandom;
 
 /** `n` unit vectors around `clusters` random centres (neighbours that mean something, as embedded texts have). */
 function clustered(n: number, clusters: number, seed: number): Float32Array {

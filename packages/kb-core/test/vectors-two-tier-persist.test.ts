@@ -5,23 +5,14 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { type ClaimInput, type KbDB, open } from '../src/index.js';
+import { type KbDB, open } from '../src/index.js';
 import { tempKb } from './helpers.js';
+import { drugClaims, semanticAnswers } from './vectors-fixtures.js';
 
-const claims = (n: number): ClaimInput[] =>
-  Array.from({ length: n }, (_, k) => ({
-    subject: [`compound ${k}`, 'drug'],
-    predicate: [k % 3 === 0 ? 'inhibits' : 'treats', 'pharmacology'],
-    object: [`target ${k % 37}`, k % 3 === 0 ? 'protein' : 'disease'],
-    provenance: { source_type: 'literature', source_id: `pmid:${k}` },
-  }));
+const claims = drugClaims;
 
-async function answers(db: KbDB) {
-  const out = [];
-  for (const q of ['compound 12 inhibits', 'target 5', 'treats target 36', 'compound 1499'])
-    out.push((await db.search(q, { k: 10, mode: 'semantic' })).results.map((h) => [h.claim.claim_id, h.score]));
-  return out;
-}
+const answers = (db: KbDB) =>
+  semanticAnswers(db, ['compound 12 inhibits', 'target 5', 'treats target 36', 'compound 1499']);
 
 /** Waits until the HNSW tier covers every vector (the background build runs between the event loop's turns). */
 async function indexBuilt(db: KbDB): Promise<void> {

@@ -6,22 +6,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '@evident/testkit';
+import { seededRandom } from './vectors-fixtures.js';
 import { TwoTierVectorSet } from '../src/embeddings/two-tier.js';
 
 let DIM = 256;
 /** Below the binary scan's floor of re-ranked candidates (2,000), so either tier alone is exact up to HNSW's recall. */
 const N = 2000;
 
-/** xorshift32 in [0, 1): the test's data is the same at every run. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
+const random = seededRandom;
 
 /** `n` random unit vectors (gaussian directions), or around `clusters` random centres when given. */
 function vectors(n: number, seed: number, clusters = 0, noise = 0.8): Float32Array {
