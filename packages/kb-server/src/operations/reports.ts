@@ -74,7 +74,7 @@ export const REPORT_OPERATIONS = [
       "The vectors' progress (issue 41): provider, model, dimensions, facts and entities indexed and pending, the last " +
       'error, `progress` (share done of the work queued since nothing was last pending; 1 when idle) and `eta_ms` ' +
       '(milliseconds until nothing is pending at the rate so far; null when idle or too early to tell), then ' +
-      '`index_pending` and `index_progress` (the local lanes\' HNSW still to build after the vectors are searchable; ' +
+      "`index_pending` and `index_progress` (the local lanes' HNSW still to build after the vectors are searchable; " +
       '0 and 1 when done or with one tier). `status` is ' +
       'null on a base opened without vectors.',
     rest: { method: 'GET', path: '/embeddings/status', tag: 'reports' },
