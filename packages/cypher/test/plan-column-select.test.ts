@@ -160,6 +160,30 @@ test('mixed kinds in one dictionary column order and de-duplicate as the interpr
   }
 });
 
+// A dictionary far larger than the rows selected ranks only the selected entries; a selection near its size uses
+// the whole dictionary's ranks, kept for the next query over the same column.
+test('ORDER BY a large dictionary column, small and large selections, in the interpreter order', () => {
+  const r = seeded(11);
+  const g = new MemoryGraph();
+  for (let i = 0; i < 700; i++) {
+    const p: Record<string, unknown> = { c: BigInt(Math.floor(r() * 100)) };
+    if (r() < 0.95) p.u = `n${Math.floor(r() * 500)}`;
+    g.createNode(['A'], p as never);
+  }
+  const view = columnView(g);
+  for (const where of ['n.c < 3', 'n.c >= 0', 'n.c > 50']) {
+    for (const tail of [
+      'ORDER BY u',
+      'ORDER BY u DESC',
+      'ORDER BY u DESC LIMIT 4',
+      'ORDER BY u SKIP 2',
+      'ORDER BY c DESC',
+    ]) {
+      check(view, rowByRow(g), `MATCH (n:A) WHERE ${where} RETURN n.u AS u, n.c AS c ${tail}`);
+    }
+  }
+});
+
 test('a WITH passing the scanned node on keeps the column scan', () => {
   const g = numbersGraph(9);
   const plan = runCypher(g, 'EXPLAIN MATCH (n:A) WHERE n.c > 1 WITH n RETURN n.t AS t, n.c AS c').plan!;

@@ -9,7 +9,7 @@ import type { Column, NodeColumns } from '../columns.js';
 import { equivalenceKey, orderCompare } from '../compare.js';
 import type { EvalContext } from '../eval.js';
 import { count } from '../interpret/project.js';
-import { ownValue } from '../values.js';
+import { ownValue, type Value } from '../values.js';
 import type { Op } from './operators.js';
 
 type ColumnScan = Extract<Op, { op: 'NodeColumnScan' }>;
@@ -64,15 +64,11 @@ export function refine(op: ColumnScan, scan: NodeColumns, sel: ArrayLike<number>
   const limit = op.limit ? count(op.limit, 'LIMIT', ctx) : Number.POSITIVE_INFINITY;
   if (op.order) {
     const keys = op.order.map((o) => sortKey(column(o.name), s, o.descending));
-    const cmp = (i: number, j: number) => {
-      for (const k of keys) {
-        const c = k.cls[i]! - k.cls[j]! || (k.num[i]! < k.num[j]! ? -1 : k.num[i]! > k.num[j]! ? 1 : 0);
-        if (c !== 0) return k.sign * c;
-      }
-      return i - j;
-    };
-    const kept = skip + limit < s.length ? smallest(s.length, skip + limit, cmp, ctx) : all(s.length);
-    kept.sort(cmp);
+    const want = skip + limit;
+    const kept =
+      want < s.length
+        ? smallest(s.length, want, comparator(keys), ctx).sort(comparator(keys))
+        : sortedPositions(keys, s.length);
     const out: number[] = [];
     for (let i = skip; i < kept.length; i++) out.push(s[kept[i]!]!);
     return out;
@@ -92,27 +88,14 @@ function sortKey(c: Column, sel: ArrayLike<number>, descending: boolean) {
   const n = sel.length;
   const cls = new Uint8Array(n);
   const num = new Float64Array(n);
+  let ranks = 0;
   if (c.kind === 'dict') {
-    // Only the entries the selection holds are ranked: a dictionary can be far larger than the rows kept.
-    const present = new Uint8Array(c.dict.length);
-    const codes: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const code = c.codes[sel[i]!]!;
-      if (code >= 0 && present[code] === 0) {
-        present[code] = 1;
-        codes.push(code);
-      }
-    }
-    codes.sort((a, b) => orderCompare(c.dict[a]!, c.dict[b]!));
-    const rank = new Float64Array(c.dict.length);
-    for (let i = 0; i < codes.length; i++) {
-      const same = i > 0 && orderCompare(c.dict[codes[i - 1]!]!, c.dict[codes[i]!]!) === 0;
-      rank[codes[i]!] = same ? rank[codes[i - 1]!]! : i;
-    }
+    const rankOf = dictRanks(c, sel);
+    ranks = rankOf.count;
     for (let i = 0; i < n; i++) {
       const code = c.codes[sel[i]!]!;
       if (code < 0) cls[i] = 2;
-      else num[i] = rank[code]!;
+      else num[i] = rankOf.rank(code);
     }
   } else {
     for (let i = 0; i < n; i++) {
@@ -123,7 +106,97 @@ function sortKey(c: Column, sel: ArrayLike<number>, descending: boolean) {
       else num[i] = v;
     }
   }
-  return { cls, num, sign: descending ? -1 : 1 };
+  return { cls, num, sign: descending ? -1 : 1, ranks };
+}
+
+type SortKey = ReturnType<typeof sortKey>;
+
+/** Positions `i`, `j` compared under the keys, ties by position (a stable sort). */
+function comparator(keys: SortKey[]) {
+  return (i: number, j: number) => {
+    for (const k of keys) {
+      const c = k.cls[i]! - k.cls[j]! || (k.num[i]! < k.num[j]! ? -1 : k.num[i]! > k.num[j]! ? 1 : 0);
+      if (c !== 0) return k.sign * c;
+    }
+    return i - j;
+  };
+}
+
+const POSITION_BITS = 2 ** 21;
+
+/**
+ * All positions `0 … n-1` in order. One key whose values are integers in a range under 2^31 (a dictionary's
+ * ranks, an integer column) is packed with the position into one float, `key · 2^21 + position`, and sorted
+ * as numbers: no comparator calls, ties by position as in a stable sort.
+ */
+function sortedPositions(keys: SortKey[], n: number): number[] {
+  const k = keys[0]!;
+  if (keys.length !== 1 || n >= POSITION_BITS) return all(n).sort(comparator(keys));
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    if (k.cls[i] !== 0) continue;
+    const v = k.num[i]!;
+    if (!Number.isInteger(v)) return all(n).sort(comparator(keys));
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (min === Number.POSITIVE_INFINITY) min = max = 0;
+  const span = max - min;
+  if (span + 3 >= 2 ** 31) return all(n).sort(comparator(keys));
+  // Classes after the values: NaN at span + 1, null at span + 2; descending reverses the whole line.
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = k.cls[i] === 0 ? k.num[i]! - min : span + k.cls[i]!;
+    packed[i] = (k.sign < 0 ? span + 2 - c : c) * POSITION_BITS + i;
+  }
+  packed.sort();
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = packed[i]! % POSITION_BITS;
+  return out;
+}
+
+// A dictionary's entries ranked under orderCompare, kept per dictionary (a kept column's dictionary is reused
+// across queries; one that grew is ranked again).
+const DICT_RANKS = new WeakMap<readonly Value[], { length: number; rank: Float64Array; count: number }>();
+
+function rankCodes(dict: readonly Value[], codes: number[]) {
+  codes.sort((a, b) => orderCompare(dict[a]!, dict[b]!));
+  const rank: number[] = new Array(codes.length);
+  let count = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const same = i > 0 && orderCompare(dict[codes[i - 1]!]!, dict[codes[i]!]!) === 0;
+    rank[i] = same ? rank[i - 1]! : count++;
+  }
+  return { rank, count };
+}
+
+/** Each code's rank among the entries: the whole dictionary's, kept, unless the selection is far smaller. */
+function dictRanks(c: Extract<Column, { kind: 'dict' }>, sel: ArrayLike<number>) {
+  const d = c.dict;
+  if (sel.length * 16 >= d.length) {
+    let kept = DICT_RANKS.get(d);
+    if (!kept || kept.length !== d.length) {
+      const codes = Array.from({ length: d.length }, (_, i) => i);
+      const r = rankCodes(d, codes);
+      const rank = new Float64Array(d.length);
+      for (let i = 0; i < codes.length; i++) rank[codes[i]!] = r.rank[i]!;
+      kept = { length: d.length, rank, count: r.count };
+      DICT_RANKS.set(d, kept);
+    }
+    const rank = kept.rank;
+    return { rank: (code: number) => rank[code]!, count: kept.count };
+  }
+  const seen = new Set<number>();
+  for (let i = 0; i < sel.length; i++) {
+    const code = c.codes[sel[i]!]!;
+    if (code >= 0) seen.add(code);
+  }
+  const codes = [...seen];
+  const r = rankCodes(d, codes);
+  const byCode = new Map<number, number>();
+  for (let i = 0; i < codes.length; i++) byCode.set(codes[i]!, r.rank[i]!);
+  return { rank: (code: number) => byCode.get(code)!, count: r.count };
 }
 
 /** The first slot of each distinct combination of the columns' values (Cypher's equivalence). */
