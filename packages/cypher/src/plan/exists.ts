@@ -10,6 +10,7 @@ import { GraphNode, setOwn } from '../values.js';
 import { existsTest, members as slotMembers } from './columnar-expand.js';
 import type { Op } from './operators.js';
 import type { Runner } from './physical.js';
+import { type SlotAdjacency, slotAdjacency } from './var-paths.js';
 
 type ExistsOp = Extract<Op, { op: 'ExpandExists' }>;
 
@@ -123,12 +124,11 @@ export function adjacentRows(runner: Runner, op: Extract<Op, { op: 'Expand' }>, 
   const from = lookup(row, op.from);
   if (!(from instanceof GraphNode)) return [];
   if (!g.nodeAt || !g.adjacent) return undefined;
-  const found = g.adjacent(from, op.direction, op.types);
-  if (!found) return undefined;
+  const slots = farSlots(runner, op, from);
+  if (!slots) return undefined;
   const labels = op.adjacency?.toLabels ?? [];
   const m = labels.length > 0 ? members(runner, labels) : undefined;
   const out: Row[] = [];
-  const slots = Int32Array.from(found);
   for (let i = 0; i < slots.length; i++) {
     runner.ctx.budget.tick();
     if (m && m[slots[i]!] !== 1) continue;
@@ -139,4 +139,38 @@ export function adjacentRows(runner: Runner, op: Extract<Op, { op: 'Expand' }>, 
     out.push(r);
   }
   return out;
+}
+
+// Per runner and hop: its kept adjacency (null: the graph gives none), asked once per query, not per row.
+const hopAdjacencies = new WeakMap<Runner, Map<Op, SlotAdjacency | null>>();
+
+function hopAdjacency(runner: Runner, op: Extract<Op, { op: 'Expand' }>): SlotAdjacency | undefined {
+  let byOp = hopAdjacencies.get(runner);
+  if (!byOp) {
+    byOp = new Map();
+    hopAdjacencies.set(runner, byOp);
+  }
+  let adj = byOp.get(op);
+  if (adj === undefined) {
+    adj = slotAdjacency(runner.ctx, op.types, op.direction) ?? null;
+    byOp.set(op, adj);
+  }
+  return adj ?? undefined;
+}
+
+/**
+ * The far slots of `from`'s relationships of the hop: from the kept slot adjacency of the types when the graph
+ * gives relationship columns (a range of one array, not a walk of every relationship the node has), else copied
+ * from the graph's own adjacency (which may reuse its buffer).
+ */
+function farSlots(runner: Runner, op: Extract<Op, { op: 'Expand' }>, from: GraphNode): ArrayLike<number> | undefined {
+  const g = runner.ctx.graph;
+  const slot = g.slotOf?.(from);
+  const adj = slot === undefined ? undefined : hopAdjacency(runner, op);
+  if (adj && slot !== undefined) {
+    if (slot + 1 >= adj.offsets.length) return [];
+    return adj.far.subarray(adj.offsets[slot]!, adj.offsets[slot + 1]!);
+  }
+  const found = g.adjacent!(from, op.direction, op.types);
+  return found ? Int32Array.from(found) : undefined;
 }

@@ -11,6 +11,7 @@ import { members } from './exists.js';
 import { mapInputs, type Op } from './operators.js';
 import type { Runner } from './physical.js';
 import { propOf } from './rewrite.js';
+import { slotAdjacency } from './var-paths.js';
 
 type Scan = Extract<Op, { op: 'OptionalColumnScan' }>;
 
@@ -49,8 +50,10 @@ export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | un
   const sel = selectSlots(scan, op.scan.filters, ctx);
   const m = op.toLabels.length > 0 ? members(runner, op.toLabels) : undefined;
   if (!sel || m === null) return undefined;
-  // A graph gives adjacency for every node or for none: asked once before any row.
-  if (sel.length > 0 && !g.adjacent(sel[0]!, op.direction, op.types)) return undefined;
+  // The kept adjacency of the types when the graph gives relationship columns (no walk of a node's facts per
+  // row); else the graph's own, which it gives for every node or for none: asked once before any row.
+  const adj = slotAdjacency(ctx, op.types, op.direction);
+  if (!adj && sel.length > 0 && !g.adjacent(sel[0]!, op.direction, op.types)) return undefined;
   const read: { name: string; from: boolean; value: (slot: number) => Value }[] = [];
   for (const i of op.items) {
     const c = ownValue((i.side === 'from' ? scan : far).columns, i.key) as Column | undefined;
@@ -62,20 +65,38 @@ export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | un
     for (const c of read) setOwn(r, c.name, c.from ? c.value(s) : t < 0 ? null : c.value(t));
     return r;
   };
-  return (function* () {
-    for (let i = 0; i < sel.length; i++) {
+  // Rows made a chunk at a time (a generator resumed per row costs as much as the row), still lazily: a LIMIT
+  // above stops the scan within a chunk.
+  let i = 0;
+  const chunk: Row[] = [];
+  const fill = () => {
+    chunk.length = 0;
+    for (; i < sel.length && chunk.length < 256; i++) {
       ctx.budget.tick();
       const s = sel[i]!;
-      // Copied: the graph may reuse its buffer on the next call.
-      const ends = Int32Array.from(g.adjacent!(s, op.direction, op.types) ?? []);
-      let found = false;
-      for (let j = 0; j < ends.length; j++) {
-        ctx.budget.tick();
-        if (m && m[ends[j]!] !== 1) continue;
-        found = true;
-        yield row(s, ends[j]!);
+      const before = chunk.length;
+      if (adj) {
+        const end = s + 1 < adj.offsets.length ? adj.offsets[s + 1]! : 0;
+        for (let j = s + 1 < adj.offsets.length ? adj.offsets[s]! : 0; j < end; j++) {
+          ctx.budget.tick();
+          const t = adj.far[j]!;
+          if (!m || m[t] === 1) chunk.push(row(s, t));
+        }
+      } else {
+        // Copied: the graph may reuse its buffer on the next call.
+        const ends = Int32Array.from(g.adjacent!(s, op.direction, op.types) ?? []);
+        for (let j = 0; j < ends.length; j++) {
+          ctx.budget.tick();
+          if (!m || m[ends[j]!] === 1) chunk.push(row(s, ends[j]!));
+        }
       }
-      if (!found) yield row(s, -1);
+      if (chunk.length === before) chunk.push(row(s, -1));
     }
+  };
+  return (function* () {
+    do {
+      fill();
+      yield* chunk;
+    } while (i < sel.length);
   })();
 }
