@@ -12,7 +12,11 @@ export type Column =
   | { kind: 'int' | 'float'; values: ArrayLike<number>; nulls?: ArrayLike<number> };
 
 export interface NodeColumns {
-  /** The slots scanned, in scan order; every slot `0 … size-1` when absent. */
+  /**
+   * The slots scanned, in scan order; every slot `0 … size-1` when absent. The engine keeps structures derived
+   * from a scan (label memberships, an ordered copy of a column) while the graph gives the same `rows` array:
+   * a graph that changes a column's arrays in place gives a new `rows` array after the change.
+   */
   rows?: ArrayLike<number>;
   /** Number of slots when `rows` is absent. */
   size: number;

@@ -7,7 +7,7 @@ import { open, type KbView } from '../src/index.js';
 import { claim, tempKb } from './helpers.js';
 
 // Shapes that read the kept structures: the fact columns (by type, by predicate, in-degree, confidence), the
-// entity rows and name dictionary of a label, and the label counts.
+// entity rows and name dictionary of a label, the label counts, and ordered copies of a column.
 const QUERIES = [
   'MATCH ()-[r]->() RETURN type(r) AS t, count(*) AS c ORDER BY t',
   'MATCH ()-[r:ASSOCIATED_WITH]->() RETURN r.predicate AS p, count(*) AS c ORDER BY p',
@@ -17,6 +17,9 @@ const QUERIES = [
   'MATCH (g:Gene) WHERE g.name >= "G" RETURN count(*) AS c',
   'MATCH (n) RETURN n.type AS t, count(*) AS c ORDER BY t',
   'MATCH (n:Disease) RETURN count(*) AS c',
+  // Range counts read an ordered copy of the claim counts, kept while the label's rows are (range-count.ts).
+  'MATCH (g:Gene) WHERE g.claim_count >= 2 RETURN count(*) AS c',
+  'MATCH (d:Disease) WHERE d.claim_count > 3 AND d.claim_count <= 12 RETURN count(*) AS c',
 ];
 
 const answers = async (x: Pick<KbView, 'rawQuery'>) => {

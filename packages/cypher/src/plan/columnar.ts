@@ -13,6 +13,7 @@ import type { ColumnFilter, ColumnItem, Op } from './operators.js';
 import { refine } from './column-select.js';
 import { existsTest } from './columnar-expand.js';
 import { hopDegrees, weigh, type Weights } from './optional-hop.js';
+import { rangeCount } from './range-count.js';
 
 /** Beyond this many possible groups the combined group id would not fit a small array: run row by row. */
 const MAX_GROUPS = 1 << 22;
@@ -32,6 +33,11 @@ export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, 
     if (!t) return undefined;
     tests.push(t);
   }
+  // Only counts over range filters on one numeric column: an ordered copy of it answers (range-count.ts).
+  if (tests.length === 0 && !op.optional && op.items.every((i) => i.kind === 'count')) {
+    const n = rangeCount(scan, op.filters, ctx);
+    if (n !== undefined) return [countsRow(op.items, n)];
+  }
   const sel = selectSlots(scan, op.filters, ctx, tests);
   if (!sel) return undefined;
   let weights: Weights | undefined;
@@ -41,6 +47,12 @@ export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, 
     weights = weigh(sel, sel.length, degree, ctx);
   }
   return run(op.items, scan, sel, ctx, weights);
+}
+
+function countsRow(items: ColumnItem[], n: number): Row {
+  const r: Row = {};
+  for (const it of items) setOwn(r, it.name, BigInt(n));
+  return r;
 }
 
 /** The nodes of a filtered scan, built only for the slots the filters keep; undefined: scan row by row. */
