@@ -20,6 +20,9 @@ const QUERIES = [
   // Range counts read an ordered copy of the claim counts, kept while the label's rows are (range-count.ts).
   'MATCH (g:Gene) WHERE g.claim_count >= 2 RETURN count(*) AS c',
   'MATCH (d:Disease) WHERE d.claim_count > 3 AND d.claim_count <= 12 RETURN count(*) AS c',
+  // Whole-label counts read totals kept with the per-slot degrees (label-totals.ts).
+  'MATCH (g:Gene) WHERE EXISTS { (g)-->(:Drug) } RETURN count(*) AS c',
+  'MATCH (d:Disease) OPTIONAL MATCH (d)<--(g:Gene) RETURN count(*) AS c, count(g) AS k',
 ];
 
 const answers = async (x: Pick<KbView, 'rawQuery'>) => {

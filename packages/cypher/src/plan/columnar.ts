@@ -13,6 +13,7 @@ import type { ColumnFilter, ColumnItem, Op } from './operators.js';
 import { refine } from './column-select.js';
 import { existsTest } from './columnar-expand.js';
 import { hopDegrees, weigh, type Weights } from './optional-hop.js';
+import { labelTotals } from './label-totals.js';
 import { rangeCount } from './range-count.js';
 
 /** Beyond this many possible groups the combined group id would not fit a small array: run row by row. */
@@ -27,6 +28,8 @@ export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, 
   for (const f of op.filters) keys.add(f.key);
   const scan = ctx.graph.scanColumns(op.label, [...keys]);
   if (!scan) return undefined;
+  const whole = labelTotals(scan, op.filters, op.exists ?? [], op.optional, op.items, ctx);
+  if (whole) return whole;
   const tests: ((slot: number) => boolean)[] = [];
   for (const x of op.exists ?? []) {
     const t = existsTest(x, scan, ctx);
