@@ -9,7 +9,7 @@
 import type { Column, NodeColumns } from '../columns.js';
 import { type EvalContext, evaluate, type Row, truthy } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
-import type { ColumnFilter, ColumnItem, Op } from './operators.js';
+import type { ColumnFilter, ColumnItem, ExistsTest, Op } from './operators.js';
 import { refine } from './column-select.js';
 import { existsTest } from './columnar-expand.js';
 import { hopDegrees, weigh, type Weights } from './optional-hop.js';
@@ -64,7 +64,8 @@ export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalC
   const keys = new Set([...op.filters.map((f) => f.key), ...(op.columns ?? []).map((c) => c.key)]);
   const scan = ctx.graph.scanColumns(op.label, [...keys]);
   if (!scan || (!op.columns && !scan.node)) return undefined;
-  let sel = selectSlots(scan, op.filters, ctx);
+  const tests = existsTests(op.exists, scan, ctx);
+  let sel = tests && selectSlots(scan, op.filters, ctx, tests);
   if (!sel) return undefined;
   const out: Row[] = [];
   if (op.columns) {
@@ -87,6 +88,21 @@ export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalC
     out.push(r);
   }
   return out;
+}
+
+/** The pattern predicates' tests of a slot, or undefined when one cannot be answered per slot. */
+export function existsTests(
+  exists: readonly ExistsTest[] | undefined,
+  scan: NodeColumns,
+  ctx: EvalContext,
+): ((slot: number) => boolean)[] | undefined {
+  const tests: ((slot: number) => boolean)[] = [];
+  for (const x of exists ?? []) {
+    const t = existsTest(x, scan, ctx);
+    if (!t) return undefined;
+    tests.push(t);
+  }
+  return tests;
 }
 
 /** A column's value at a slot, as the node's property reads (INTEGERs as bigint, a missing value as null). */

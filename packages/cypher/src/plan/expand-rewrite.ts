@@ -107,7 +107,7 @@ function startOf(e: ExpandOp): { fromLabels: string[]; filters: SideFilter[]; pr
   const below = e.input.op === 'Filter' ? e.input : undefined;
   const predicates = below?.predicates ?? [];
   const s = below ? below.input : e.input;
-  if (s.op === 'NodeColumnScan' && !s.columns && s.variable === e.from) {
+  if (s.op === 'NodeColumnScan' && !s.columns && !s.exists && s.variable === e.from) {
     const filters = s.filters.map((f) => ({ ...f, side: 'from' as const }));
     return { fromLabels: s.label === undefined ? [] : [s.label], filters, predicates };
   }

@@ -139,9 +139,10 @@ function details(op: Op): string {
     case 'NodeCount':
       return `${op.name} = count((${op.label ? `:${op.label}` : ''}))`;
     case 'NodeColumnScan':
-      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''}) WHERE ${op.filters
-        .map((f) => `${v(op.variable)}.${f.key} ${f.op} ${expr(f.value)}`)
-        .join(' AND ')}${op.columns ? `: ${op.columns.map((c) => `${c.name} = .${c.key}`).join(', ')}` : ''}${
+      return `(${v(op.variable)}${op.label ? `:${op.label}` : ''}) WHERE ${[
+        ...op.filters.map((f) => `${v(op.variable)}.${f.key} ${f.op} ${expr(f.value)}`),
+        ...(op.exists ?? []).map((x) => existsText(x, v(op.variable))),
+      ].join(' AND ')}${op.columns ? `: ${op.columns.map((c) => `${c.name} = .${c.key}`).join(', ')}` : ''}${
         op.distinct ? ` DISTINCT ${op.distinct.join(', ')}` : ''
       }${op.order ? ` ORDER BY ${op.order.map((o) => `${o.name}${o.descending ? ' DESC' : ''}`).join(', ')}` : ''}${
         op.skip ? ` SKIP ${expr(op.skip)}` : ''

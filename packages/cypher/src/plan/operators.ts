@@ -266,6 +266,8 @@ export type Op = Base &
         variable: string;
         label: string | undefined;
         filters: ColumnFilter[];
+        /** Pattern predicates on the node (ExpandExists folded in), answered per slot after the filters. */
+        exists?: ExistsTest[];
         /**
          * Late materialisation: rows of these properties read from the columns (`name` = `variable.key`) instead
          * of the node, when nothing after the scan needs the node itself.

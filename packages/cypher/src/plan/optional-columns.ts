@@ -6,7 +6,7 @@
 import type { Column } from '../columns.js';
 import type { Row } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
-import { reader, selectSlots } from './columnar.js';
+import { existsTests, reader, selectSlots } from './columnar.js';
 import { members } from './exists.js';
 import { mapInputs, type Op } from './operators.js';
 import type { Runner } from './physical.js';
@@ -47,7 +47,8 @@ export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | un
   const scan = g.scanColumns(op.scan.label, [...new Set([...op.scan.filters.map((f) => f.key), ...keys('from')])]);
   const far = g.scanColumns(undefined, [...new Set(keys('to'))]);
   if (!scan || !far) return undefined;
-  const sel = selectSlots(scan, op.scan.filters, ctx);
+  const tests = existsTests(op.scan.exists, scan, ctx);
+  const sel = tests && selectSlots(scan, op.scan.filters, ctx, tests);
   const m = op.toLabels.length > 0 ? members(runner, op.toLabels) : undefined;
   if (!sel || m === null) return undefined;
   // The kept adjacency of the types when the graph gives relationship columns (no walk of a node's facts per

@@ -61,6 +61,7 @@ const RULES: ((op: Op) => Op | undefined)[] = [
   columnar,
   columnarExpand,
   expandExists,
+  existsIntoColumnScan,
   expandCount,
   prune,
 ];
@@ -207,6 +208,19 @@ function columnScan(op: Op): Op | undefined {
   return rest.length === 0 ? cols : { op: 'Filter', input: cols, predicates: rest, est };
 }
 
+/**
+ * A pattern predicate on a column scan's node (ExpandExists right over it) is answered per slot by the scan
+ * (columnar-expand.ts existsTest), so the node is not built for it and the rules above still see a column scan.
+ */
+function existsIntoColumnScan(op: Op): Op | undefined {
+  if (op.op !== 'ExpandExists' || op.input.op !== 'NodeColumnScan') return undefined;
+  const scan = op.input;
+  if (scan.columns || scan.variable !== op.from) return undefined;
+  const { direction, types, toLabels: labels, anti } = op;
+  const x: ExistsTest = { side: 'from', direction, types, labels, anti };
+  return { ...scan, exists: [...(scan.exists ?? []), x], fallback: { ...op, input: scan.fallback }, est: op.est };
+}
+
 /** A projection of `n.key`s over a column scan reads the columns: no node is built (late materialisation). */
 function columnProjection(op: Op): Op | undefined {
   if (op.op !== 'Projection' || op.keep || op.input.op !== 'NodeColumnScan' || op.input.columns) return undefined;
@@ -234,8 +248,11 @@ function columnar(op: Op): Op | undefined {
     exists.push({ from, side: 'from', direction, types, labels, anti });
     below = below.input;
   }
-  const s = scanOf(below);
-  if (!s || (opt && opt.hop.variable !== s.variable) || exists.some((x) => x.from !== s.variable)) return undefined;
+  const scanned = scanOf(below);
+  if (!scanned) return undefined;
+  const { exists: folded, ...s } = scanned;
+  exists.push(...folded.map((x) => ({ ...x, from: s.variable })));
+  if ((opt && opt.hop.variable !== s.variable) || exists.some((x) => x.from !== s.variable)) return undefined;
   const items: ColumnItem[] = [];
   for (const it of op.items) {
     const c = isHopCount(it.expr, opt?.hop) ? { kind: 'hopCount' as const, name: it.name } : columnItem(it, s.variable);
@@ -255,9 +272,13 @@ function columnar(op: Op): Op | undefined {
 }
 
 /** The top scan under an aggregation and the column filters on it (a NodeColumnScan's, or a Filter's). */
-function scanOf(op: Op): { variable: string; label: string | undefined; filters: ColumnFilter[] } | undefined {
-  if (op.op === 'NodeColumnScan')
-    return op.columns ? undefined : { variable: op.variable, label: op.label, filters: op.filters };
+function scanOf(
+  op: Op,
+): { variable: string; label: string | undefined; filters: ColumnFilter[]; exists: ExistsTest[] } | undefined {
+  if (op.op === 'NodeColumnScan') {
+    if (op.columns) return undefined;
+    return { variable: op.variable, label: op.label, filters: op.filters, exists: op.exists ?? [] };
+  }
   const filter = op.op === 'Filter' ? op : undefined;
   const scan = topScan(filter ? filter.input : op);
   if (!scan) return undefined;
@@ -271,7 +292,7 @@ function scanOf(op: Op): { variable: string; label: string | undefined; filters:
       filters.push(f);
     }
   }
-  return { variable: v, label: scan.op === 'NodeByLabelScan' ? scan.label : undefined, filters };
+  return { variable: v, label: scan.op === 'NodeByLabelScan' ? scan.label : undefined, filters, exists: [] };
 }
 
 export function splitAnd(e: Expr): Expr[] {
