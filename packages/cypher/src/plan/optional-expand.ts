@@ -11,7 +11,7 @@ import { holds } from './checks.js';
 import { adjacentRows, members } from './exists.js';
 import { varsOf } from './exprs.js';
 import { mapInputs, type Op, type OptionalHop } from './operators.js';
-import { isHopCount, optionalHopOf } from './optional-hop.js';
+import { isHopCount, keptDegrees, optionalHopOf } from './optional-hop.js';
 import type { Runner } from './physical.js';
 import { endsCount } from './var-count.js';
 
@@ -54,6 +54,15 @@ function optionalExpand(op: Extract<Op, { op: 'Optional' }>): Op | undefined {
   return { op: 'OptionalExpand', input, expand: e, predicates: filter?.predicates ?? [], nullable, est };
 }
 
+/** Rows asked by adjacency before every slot's k is read at once. */
+const ASK_ROWS = 64;
+
+function everySlot(runner: Runner, hop: OptionalHop): Int32Array | null {
+  const g = runner.ctx.graph;
+  const nodes = g.slotOf && g.scanColumns?.(undefined, []);
+  return (nodes && keptDegrees(hop, nodes, runner.ctx)) ?? null;
+}
+
 /** The rows of an OptionalExpand on one input row. */
 export function* optionalExpandRows(
   runner: Runner,
@@ -84,9 +93,16 @@ export function nulledRow(row: Row, nullable: readonly string[]): Row {
 export function hopDegree(runner: Runner, hop: OptionalHop): (row: Row) => number {
   const g = runner.ctx.graph;
   const m = g.adjacent && hop.labels.length > 0 ? members(runner, hop.labels) : undefined;
+  // Past a few rows, every slot's k at once, kept across queries (optional-hop.ts keptDegrees): a row then
+  // reads one number instead of walking its node's relationships.
+  let asked = 0;
+  let kept: Int32Array | null | undefined;
   return (row) => {
     const from = lookup(row, hop.variable);
     if (!(from instanceof GraphNode)) return 0;
+    if (kept === undefined && ++asked > ASK_ROWS) kept = everySlot(runner, hop);
+    const slot = kept ? g.slotOf!(from) : undefined;
+    if (kept && slot !== undefined && slot < kept.length) return kept[slot]!;
     const far = m !== null ? g.adjacent?.(from, hop.direction, hop.types) : undefined;
     let k = 0;
     if (far) {
