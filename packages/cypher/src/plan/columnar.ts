@@ -60,16 +60,11 @@ function countsRow(items: ColumnItem[], n: number): Row {
 
 /** The nodes of a filtered scan, built only for the slots the filters keep; undefined: scan row by row. */
 export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalContext): Row[] | undefined {
-  if (!ctx.graph.scanColumns) return undefined;
-  const keys = new Set([...op.filters.map((f) => f.key), ...(op.columns ?? []).map((c) => c.key)]);
-  const scan = ctx.graph.scanColumns(op.label, [...keys]);
-  if (!scan || (!op.columns && !scan.node)) return undefined;
-  const tests = existsTests(op.exists, scan, ctx);
-  let sel = tests && selectSlots(scan, op.filters, ctx, tests);
-  if (!sel) return undefined;
+  const selected = columnSelection(op, ctx);
+  if (!selected) return undefined;
+  const { scan, sel } = selected;
   const out: Row[] = [];
   if (op.columns) {
-    if (op.distinct || op.order || op.skip || op.limit) sel = refine(op, scan, sel, ctx);
     const read = op.columns.map((c) => ({ name: c.name, value: reader(ownValue(scan.columns, c.key) as Column) }));
     for (let i = 0; i < sel.length; i++) {
       ctx.budget.tick();
@@ -86,6 +81,38 @@ export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalC
     const r: Row = {};
     setOwn(r, op.variable, n);
     out.push(r);
+  }
+  return out;
+}
+
+type ColumnScanOp = Extract<Op, { op: 'NodeColumnScan' }>;
+
+/** The scan's columns and the slots it gives, in result order; undefined: scan row by row. */
+function columnSelection(op: ColumnScanOp, ctx: EvalContext) {
+  if (!ctx.graph.scanColumns) return undefined;
+  const keys = new Set([...op.filters.map((f) => f.key), ...(op.columns ?? []).map((c) => c.key)]);
+  const scan = ctx.graph.scanColumns(op.label, [...keys]);
+  if (!scan || (!op.columns && !scan.node)) return undefined;
+  const tests = existsTests(op.exists, scan, ctx);
+  let sel = tests && selectSlots(scan, op.filters, ctx, tests);
+  if (!sel) return undefined;
+  if (op.columns && (op.distinct || op.order || op.skip || op.limit)) sel = refine(op, scan, sel, ctx);
+  return { scan, sel };
+}
+
+/** The result's tuples (`names` in order, each one of the scan's columns) read straight from the columns. */
+export function columnTuples(op: ColumnScanOp, ctx: EvalContext, names: string[]): Value[][] | undefined {
+  const selected = columnSelection(op, ctx);
+  if (!selected || !op.columns) return undefined;
+  const { scan, sel } = selected;
+  const read = names.map((n) => reader(ownValue(scan.columns, op.columns!.find((c) => c.name === n)!.key) as Column));
+  const out: Value[][] = new Array(sel.length);
+  for (let i = 0; i < sel.length; i++) {
+    if ((i & 63) === 0) ctx.budget.tick();
+    const s = sel[i]!;
+    const t: Value[] = new Array(read.length);
+    for (let j = 0; j < read.length; j++) t[j] = read[j]!(s);
+    out[i] = t;
   }
   return out;
 }

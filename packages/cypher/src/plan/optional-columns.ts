@@ -12,6 +12,7 @@ import { mapInputs, type Op } from './operators.js';
 import type { Runner } from './physical.js';
 import { propOf } from './rewrite.js';
 import { slotAdjacency } from './var-paths.js';
+import { chunked } from './chunked.js';
 
 type Scan = Extract<Op, { op: 'OptionalColumnScan' }>;
 
@@ -40,6 +41,36 @@ export function optionalColumns(op: Op): Op {
 
 /** The rows, or undefined when the graph cannot give the columns, adjacency or label slots (the fallback runs). */
 export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | undefined {
+  return eachOptionalMatch(op, runner, (read) => (s, t) => {
+    const r: Row = {};
+    for (const c of read) setOwn(r, c.name, c.from ? c.value(s) : t < 0 ? null : c.value(t));
+    return r;
+  });
+}
+
+/** The result's tuples (`names` in order, each one of the items) read straight from the columns. */
+export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]): Iterable<Value[]> | undefined {
+  return eachOptionalMatch(op, runner, (read) => {
+    const ordered = names.map((n) => read.find((c) => c.name === n)!);
+    return (s, t) => {
+      const out: Value[] = new Array(ordered.length);
+      for (let j = 0; j < ordered.length; j++) {
+        const c = ordered[j]!;
+        out[j] = c.from ? c.value(s) : t < 0 ? null : c.value(t);
+      }
+      return out;
+    };
+  });
+}
+
+type Read = { name: string; from: boolean; value: (slot: number) => Value }[];
+
+/** Each selected slot with each far slot of the hop (-1 when none): `maker(read)(slot, far)` gives the output. */
+function eachOptionalMatch<T>(
+  op: Scan,
+  runner: Runner,
+  maker: (read: Read) => (s: number, t: number) => T,
+): Iterable<T> | undefined {
   const ctx = runner.ctx;
   const g = ctx.graph;
   if (!g.scanColumns || !g.adjacent) return undefined;
@@ -55,49 +86,36 @@ export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | un
   // row); else the graph's own, which it gives for every node or for none: asked once before any row.
   const adj = slotAdjacency(ctx, op.types, op.direction);
   if (!adj && sel.length > 0 && !g.adjacent(sel[0]!, op.direction, op.types)) return undefined;
-  const read: { name: string; from: boolean; value: (slot: number) => Value }[] = [];
+  const read: Read = [];
   for (const i of op.items) {
     const c = ownValue((i.side === 'from' ? scan : far).columns, i.key) as Column | undefined;
     if (!c) return undefined;
     read.push({ name: i.name, from: i.side === 'from', value: reader(c) });
   }
-  const row = (s: number, t: number): Row => {
-    const r: Row = {};
-    for (const c of read) setOwn(r, c.name, c.from ? c.value(s) : t < 0 ? null : c.value(t));
-    return r;
-  };
-  // Rows made a chunk at a time (a generator resumed per row costs as much as the row), still lazily: a LIMIT
-  // above stops the scan within a chunk.
+  const row = maker(read);
   let i = 0;
-  const chunk: Row[] = [];
-  const fill = () => {
-    chunk.length = 0;
-    for (; i < sel.length && chunk.length < 256; i++) {
+  return chunked((into) => {
+    for (; i < sel.length && into.length < CHUNK; i++) {
       ctx.budget.tick();
       const s = sel[i]!;
-      const before = chunk.length;
+      const before = into.length;
       if (adj) {
         const end = s + 1 < adj.offsets.length ? adj.offsets[s + 1]! : 0;
         for (let j = s + 1 < adj.offsets.length ? adj.offsets[s]! : 0; j < end; j++) {
-          ctx.budget.tick();
           const t = adj.far[j]!;
-          if (!m || m[t] === 1) chunk.push(row(s, t));
+          if (!m || m[t] === 1) into.push(row(s, t));
         }
       } else {
         // Copied: the graph may reuse its buffer on the next call.
         const ends = Int32Array.from(g.adjacent!(s, op.direction, op.types) ?? []);
-        for (let j = 0; j < ends.length; j++) {
-          ctx.budget.tick();
-          if (!m || m[ends[j]!] === 1) chunk.push(row(s, ends[j]!));
-        }
+        for (let j = 0; j < ends.length; j++) if (!m || m[ends[j]!] === 1) into.push(row(s, ends[j]!));
       }
-      if (chunk.length === before) chunk.push(row(s, -1));
+      ctx.budget.tick(into.length - before);
+      if (into.length === before) into.push(row(s, -1));
     }
-  };
-  return (function* () {
-    do {
-      fill();
-      yield* chunk;
-    } while (i < sel.length);
-  })();
+    return i < sel.length;
+  });
 }
+
+/** Rows made per chunk: a LIMIT above stops within one chunk's scan. */
+const CHUNK = 256;

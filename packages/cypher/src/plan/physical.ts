@@ -8,12 +8,12 @@ import { type EvalContext, evaluate, isList, listSource, lookup, type Row } from
 import { count } from '../interpret/project.js';
 import { GraphNode, GraphRelationship, ownValue, PathValue, setOwn, type Value } from '../values.js';
 import { holds, nodeCheck, propsOf, usedBy, walkPaths } from './checks.js';
-import { columnarAggregate, columnScan } from './columnar.js';
+import { columnarAggregate, columnScan, columnTuples } from './columnar.js';
 import { columnarExpandAggregate } from './columnar-expand.js';
 import { countExpansions, nodeCount } from './count.js';
 import { adjacentRows, existsRow } from './exists.js';
 import { aggregate, distinct, sort, top, union } from './holding.js';
-import { optionalColumnRows } from './optional-columns.js';
+import { optionalColumnRows, optionalColumnTuples } from './optional-columns.js';
 import { nulledRow, optionalExpandRows } from './optional-expand.js';
 import type { NodeCheck, Op } from './operators.js';
 import { relFilterRows, relFiltersHold } from './rel-filter-adjacency.js';
@@ -34,14 +34,14 @@ export function runPlan(op: Op, ctx: EvalContext, profile?: Profile): Iterable<V
   if (op.op !== 'ProduceResults') throw new Error(`a plan ends in ProduceResults, not ${op.op}`);
   const r = new Runner(ctx, profile);
   const columns = op.columns;
-  return r.wrap(op, produce(r.rows(op.input, {}), columns));
+  return r.wrap(op, r.tuples(op.input, columns) ?? produce(r.rows(op.input, {}), columns));
 }
 
 function* produce(rows: Iterable<Row>, columns: string[]): Generator<Value[]> {
   for (const r of rows) yield columns.map((k) => lookup(r, k) ?? null);
 }
 
-function* later(f: () => Iterable<Row>): Generator<Row> {
+function* later<T>(f: () => Iterable<T>): Generator<T> {
   yield* f();
 }
 
@@ -171,8 +171,29 @@ export class Runner {
    * An operator that does its work before its first row: with a profile, run on the first pull, so the work
    * counts in the operator's time (not in no operator's).
    */
-  private whole(f: () => Iterable<Row>): Iterable<Row> {
+  private whole<T>(f: () => Iterable<T>): Iterable<T> {
     return this.profile ? later(f) : f();
+  }
+
+  /**
+   * The result's tuples straight from a column scan that reads every column of the result (late
+   * materialisation to the end): the values are read into each result row, with no row object between.
+   * Undefined for any other operator (its rows are projected to the columns as usual).
+   */
+  tuples(op: Op, columns: string[]): Iterable<Value[]> | undefined {
+    const covers = (names: string[]) => columns.every((c) => names.includes(c));
+    const fallback = (f: Op) => produce(this.rows(f, {}), columns);
+    if (op.op === 'NodeColumnScan' && op.columns && covers(op.columns.map((c) => c.name)))
+      return this.wrap(
+        op,
+        this.whole(() => columnTuples(op, this.ctx, columns) ?? fallback(op.fallback)),
+      );
+    if (op.op === 'OptionalColumnScan' && covers(op.items.map((i) => i.name)))
+      return this.wrap(
+        op,
+        this.whole(() => optionalColumnTuples(op, this, columns) ?? fallback(op.fallback)),
+      );
+    return undefined;
   }
 
   /** The shape most operators share: each input row gives zero or more rows. */
