@@ -148,6 +148,15 @@ export function remember<T extends object>(v: T, bytes: number, depth: number): 
   return v;
 }
 
+/** measure(v).bytes, without a Measure object for a scalar (a result row's cells are mostly scalars). */
+export function valueBytes(v: Value): number {
+  if (typeof v === 'string') return 24 + 2 * v.length;
+  if (typeof v === 'number') return 16;
+  if (typeof v === 'bigint') return 32;
+  if (v === null || typeof v === 'boolean') return 8;
+  return measure(v).bytes;
+}
+
 /** Estimated bytes of a value (an element slot included), and how deep it nests. */
 export function measure(v: Value): Measure {
   if (v === null || typeof v === 'boolean') return { bytes: 8, depth: 0 };

@@ -3,7 +3,7 @@
 // plan cache (plan-cache.ts) a text asked again is not parsed, checked or planned again. `prepareCypher` and
 // `runPrepared` are its two halves, for a caller that looks at the query between them (kb-core refuses writes).
 import type { Query } from './ast.js';
-import { Budget, type Budgets, measure } from './budget.js';
+import { Budget, type Budgets, valueBytes } from './budget.js';
 import { CypherLimitError } from './errors.js';
 import type { EvalContext } from './eval.js';
 import { executeQuery, mayWrite, type Result } from './execute.js';
@@ -156,7 +156,7 @@ export function runPrepared(
         );
       }
       let bytes = 32;
-      for (const v of row) bytes += measure(v).bytes;
+      for (let i = 0; i < row.length; i++) bytes += valueBytes(row[i]!);
       held += bytes;
       budget.hold(bytes, 'the result');
       rows.push(row);

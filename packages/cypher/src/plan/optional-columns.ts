@@ -41,16 +41,17 @@ export function optionalColumns(op: Op): Op {
 
 /** The rows, or undefined when the graph cannot give the columns, adjacency or label slots (the fallback runs). */
 export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | undefined {
-  return eachOptionalMatch(op, runner, (read) => (s, t) => {
+  const fill = eachOptionalMatch(op, runner, (read) => (s, t) => {
     const r: Row = {};
     for (const c of read) setOwn(r, c.name, c.from ? c.value(s) : t < 0 ? null : c.value(t));
     return r;
   });
+  return fill && chunked((into) => fill(into, CHUNK));
 }
 
 /** The result's tuples (`names` in order, each one of the items) read straight from the columns. */
-export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]): Iterable<Value[]> | undefined {
-  return eachOptionalMatch(op, runner, (read) => {
+export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]): Value[][] | undefined {
+  const fill = eachOptionalMatch(op, runner, (read) => {
     const ordered = names.map((n) => read.find((c) => c.name === n)!);
     return (s, t) => {
       const out: Value[] = new Array(ordered.length);
@@ -61,16 +62,25 @@ export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]):
       return out;
     };
   });
+  if (!fill) return undefined;
+  // Every tuple at once: nothing above the scan but the result (no LIMIT) stops it early.
+  const all: Value[][] = [];
+  fill(all, Number.POSITIVE_INFINITY);
+  return all;
 }
 
 type Read = { name: string; from: boolean; value: (slot: number) => Value }[];
 
-/** Each selected slot with each far slot of the hop (-1 when none): `maker(read)(slot, far)` gives the output. */
+/**
+ * Each selected slot with each far slot of the hop (-1 when none), `maker(read)(slot, far)` giving the output:
+ * `fill(into, n)` appends the outputs of the next slots until `into` holds n or more, and says whether slots
+ * remain. Undefined when the graph cannot give the columns, adjacency or label slots.
+ */
 function eachOptionalMatch<T>(
   op: Scan,
   runner: Runner,
   maker: (read: Read) => (s: number, t: number) => T,
-): Iterable<T> | undefined {
+): ((into: T[], n: number) => boolean) | undefined {
   const ctx = runner.ctx;
   const g = ctx.graph;
   if (!g.scanColumns || !g.adjacent) return undefined;
@@ -94,8 +104,8 @@ function eachOptionalMatch<T>(
   }
   const row = maker(read);
   let i = 0;
-  return chunked((into) => {
-    for (; i < sel.length && into.length < CHUNK; i++) {
+  return (into, n) => {
+    for (; i < sel.length && into.length < n; i++) {
       ctx.budget.tick();
       const s = sel[i]!;
       const before = into.length;
@@ -114,7 +124,7 @@ function eachOptionalMatch<T>(
       if (into.length === before) into.push(row(s, -1));
     }
     return i < sel.length;
-  });
+  };
 }
 
 /** Rows made per chunk: a LIMIT above stops within one chunk's scan. */

@@ -276,7 +276,16 @@ export function rawQuery(
     for (const c of part.clauses) if (c.kind in WRITES) throw new KbCypherReadOnlyError(WRITES[c.kind]!);
   }
   const r = runPrepared(g, prepared, param(params) as Record<string, unknown>, { timeoutMs, maxRows, maxListSize });
-  const rows = r.rows.map((row) => row.map((v) => out(v, g)));
+  // Converted in place: the engine's result rows are this call's own arrays. Strings, numbers, booleans and
+  // null are already JSON-able; no row is copied for them.
+  const rows = r.rows as unknown[][];
+  for (const row of r.rows) {
+    for (let j = 0; j < row.length; j++) {
+      const v = row[j]!;
+      if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+        row[j] = out(v, g) as Value;
+    }
+  }
   const result: RawQueryResult = {
     columns: r.columns,
     rows,
