@@ -13,6 +13,7 @@ import type { Runner } from './physical.js';
 import { propOf } from './rewrite.js';
 import { slotAdjacency } from './var-paths.js';
 import { chunked } from './chunked.js';
+import { narrowed } from './labelled-adjacency.js';
 
 type Scan = Extract<Op, { op: 'OptionalColumnScan' }>;
 
@@ -94,8 +95,11 @@ function eachOptionalMatch<T>(
   if (!sel || m === null) return undefined;
   // The kept adjacency of the types when the graph gives relationship columns (no walk of a node's facts per
   // row); else the graph's own, which it gives for every node or for none: asked once before any row.
-  const adj = slotAdjacency(ctx, op.types, op.direction);
-  if (!adj && sel.length > 0 && !g.adjacent(sel[0]!, op.direction, op.types)) return undefined;
+  const full = slotAdjacency(ctx, op.types, op.direction);
+  if (!full && sel.length > 0 && !g.adjacent(sel[0]!, op.direction, op.types)) return undefined;
+  // Narrowed to the far label's slots when there is one: no label test per relationship of the node.
+  const adj = full && m ? narrowed(full, op.toLabels, m) : full;
+  const test = adj === full ? m : undefined;
   const read: Read = [];
   for (const i of op.items) {
     const c = ownValue((i.side === 'from' ? scan : far).columns, i.key) as Column | undefined;
@@ -113,7 +117,7 @@ function eachOptionalMatch<T>(
         const end = s + 1 < adj.offsets.length ? adj.offsets[s + 1]! : 0;
         for (let j = s + 1 < adj.offsets.length ? adj.offsets[s]! : 0; j < end; j++) {
           const t = adj.far[j]!;
-          if (!m || m[t] === 1) into.push(row(s, t));
+          if (!test || test[t] === 1) into.push(row(s, t));
         }
       } else {
         // Copied: the graph may reuse its buffer on the next call.
