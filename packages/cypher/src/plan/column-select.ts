@@ -199,6 +199,9 @@ function dictRanks(c: Extract<Column, { kind: 'dict' }>, sel: ArrayLike<number>)
   return { rank: (code: number) => byCode.get(code)!, count: r.count };
 }
 
+/** Combinations of DISTINCT's column ids up to this many are marked in a byte table. */
+const MAX_TABLE = 1 << 24;
+
 /** The first slot of each distinct combination of the columns' values (Cypher's equivalence). */
 function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext): number[] {
   // Each column's value at each selected position as a small integer, equal for equivalent values (0: null).
@@ -254,6 +257,8 @@ function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext)
     for (let j = 0; j < ids.length; j++) k += ids[j]![i]! * strides[j]!;
     return k;
   };
+  // Combinations that fit a small table are marked in it (a byte each) instead of a hashed set.
+  const table = exact && card <= MAX_TABLE ? new Uint8Array(card) : undefined;
   const seen = new Set<number | string>();
   const held = new Held(ctx.budget, 'DISTINCT');
   const out: number[] = [];
@@ -261,8 +266,13 @@ function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext)
     for (let i = 0; i < sel.length; i++) {
       ctx.budget.tick();
       const k = key(i);
-      if (seen.has(k)) continue;
-      seen.add(k);
+      if (table) {
+        if (table[k as number] === 1) continue;
+        table[k as number] = 1;
+      } else {
+        if (seen.has(k)) continue;
+        seen.add(k);
+      }
       held.add(48 + (typeof k === 'string' ? 2 * k.length : 8));
       out.push(sel[i]!);
     }

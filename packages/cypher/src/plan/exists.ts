@@ -8,6 +8,7 @@
 import { lookup, type Row } from '../eval.js';
 import { GraphNode, setOwn } from '../values.js';
 import { existsTest, members as slotMembers } from './columnar-expand.js';
+import { keptDegrees } from './optional-hop.js';
 import type { Op } from './operators.js';
 import type { Runner } from './physical.js';
 import { type SlotAdjacency, slotAdjacency } from './var-paths.js';
@@ -64,13 +65,25 @@ function answersOf(runner: Runner, op: ExistsOp): Answers {
   return m;
 }
 
-function slotTestOf(runner: Runner, op: ExistsOp, a: Answers): ((slot: number) => boolean) | null {
+/** Every slot's answer; with `build` 'again', only once an earlier query asked for it too (else undefined). */
+function slotTestOf(
+  runner: Runner,
+  op: ExistsOp,
+  a: Answers,
+  build: true | 'again',
+): ((slot: number) => boolean) | undefined {
   const ctx = runner.ctx;
   const nodes = ctx.graph.scanColumns?.(undefined, []);
   const { direction, types, toLabels: labels } = op;
-  const test = nodes && existsTest({ side: 'from', direction, types, labels, anti: false }, nodes, ctx);
+  const x = { side: 'from' as const, direction, types, labels, anti: false };
+  let test: ((slot: number) => boolean) | undefined;
+  if (nodes && build === true) test = existsTest(x, nodes, ctx);
+  else if (nodes) {
+    const k = keptDegrees(x, nodes, ctx, build);
+    test = k && ((slot) => k[slot]! > 0);
+  }
   a.size = nodes?.size ?? 0;
-  return test ?? null;
+  return test;
 }
 
 export function existsRow(runner: Runner, op: ExistsOp, row: Row): Row | undefined {
@@ -79,8 +92,11 @@ export function existsRow(runner: Runner, op: ExistsOp, row: Row): Row | undefin
   if (!(from instanceof GraphNode)) return op.anti ? row : undefined;
   const known = answersOf(runner, op);
   const slot = runner.ctx.graph.slotOf?.(from);
-  if (slot !== undefined && known.slotTest === undefined && known.byNode.size >= ASK_SLOTS)
-    known.slotTest = slotTestOf(runner, op, known);
+  // Every slot's answer at once when an earlier query kept it, else after ASK_SLOTS nodes asked one by one.
+  if (slot !== undefined && known.slotTest === undefined && (known.byNode.size === 0 || known.byNode.size >= ASK_SLOTS))
+    known.slotTest =
+      slotTestOf(runner, op, known, known.byNode.size >= ASK_SLOTS || 'again') ??
+      (known.byNode.size === 0 ? undefined : null);
   let found: boolean | undefined;
   if (slot !== undefined && known.slotTest && slot < known.size) found = known.slotTest(slot);
   else {

@@ -57,10 +57,10 @@ function optionalExpand(op: Extract<Op, { op: 'Optional' }>): Op | undefined {
 /** Rows asked by adjacency before every slot's k is read at once. */
 const ASK_ROWS = 64;
 
-function everySlot(runner: Runner, hop: OptionalHop): Int32Array | null {
+function everySlot(runner: Runner, hop: OptionalHop, build: true | 'again' = true): Int32Array | null {
   const g = runner.ctx.graph;
   const nodes = g.slotOf && g.scanColumns?.(undefined, []);
-  return (nodes && keptDegrees(hop, nodes, runner.ctx)) ?? null;
+  return (nodes && keptDegrees(hop, nodes, runner.ctx, build)) ?? null;
 }
 
 /** The rows of an OptionalExpand on one input row. */
@@ -96,7 +96,8 @@ export function hopDegree(runner: Runner, hop: OptionalHop): (row: Row) => numbe
   // Past a few rows, every slot's k at once, kept across queries (optional-hop.ts keptDegrees): a row then
   // reads one number instead of walking its node's relationships.
   let asked = 0;
-  let kept: Int32Array | null | undefined;
+  // Read at once when an earlier query kept them or asked for them too.
+  let kept: Int32Array | null | undefined = everySlot(runner, hop, 'again') ?? undefined;
   return (row) => {
     const from = lookup(row, hop.variable);
     if (!(from instanceof GraphNode)) return 0;

@@ -84,6 +84,12 @@ export function keptDegrees(
   hop: Pick<OptionalHop, 'direction' | 'types' | 'labels'>,
   nodes: NodeColumns,
   ctx: EvalContext,
+  /**
+   * false: only what an earlier query kept (undefined rather than a pass over the relationships); 'again': build
+   * when an earlier query on the same columns asked for it too (a query asking a few nodes one by one then pays
+   * for the pass only when the pattern comes back).
+   */
+  build: boolean | 'again' = true,
 ): Int32Array | undefined {
   const g = ctx.graph;
   const rels = g.scanRelationshipColumns?.(hop.types, []);
@@ -102,12 +108,23 @@ export function keptDegrees(
   const key = `${hop.direction}\u0000${hop.labels.join('\u0000')}`;
   const k = byHop.get(key);
   if (k && k.size === nodes.size && k.sources.every((x, i) => x === sources[i])) return k.k;
+  if (build === 'again') {
+    const seen = sightings.get(rels.start) ?? new Set<string>();
+    sightings.set(rels.start, seen);
+    if (!seen.has(key)) {
+      seen.add(key);
+      return undefined;
+    }
+  } else if (!build) return undefined;
   const m = members(hop.labels, nodes, ctx);
   if (m === null) return undefined;
   const fresh = degreesOver(rels, hop.direction, m, nodes.size, ctx);
   byHop.set(key, { sources, size: nodes.size, k: fresh });
   return fresh;
 }
+
+/** Per relationship columns, the hops asked for with `build: 'again'` and not built yet. */
+const sightings = new WeakMap<object, Set<string>>();
 
 /** Per relationship columns (their `start` array), per direction and labels: k per slot and what it was read from. */
 const keptK = new WeakMap<object, Map<string, { sources: ArrayLike<number>[]; size: number; k: Int32Array }>>();
