@@ -166,7 +166,9 @@ test('ORDER BY a large dictionary column, small and large selections, in the int
   const r = seeded(11);
   const g = new MemoryGraph();
   for (let i = 0; i < 700; i++) {
-    const p: Record<string, unknown> = { c: BigInt(Math.floor(r() * 100)) };
+    // `big`: integers spread far wider than the rows (sorted packed with the position, not counted).
+    const big = BigInt(Math.floor(r() * 1e9) - 5e8);
+    const p: Record<string, unknown> = { c: BigInt(Math.floor(r() * 100)), big };
     if (r() < 0.95) p.u = `n${Math.floor(r() * 500)}`;
     g.createNode(['A'], p as never);
   }
@@ -178,8 +180,10 @@ test('ORDER BY a large dictionary column, small and large selections, in the int
       'ORDER BY u DESC LIMIT 4',
       'ORDER BY u SKIP 2',
       'ORDER BY c DESC',
+      'ORDER BY big',
+      'ORDER BY big DESC',
     ]) {
-      check(view, rowByRow(g), `MATCH (n:A) WHERE ${where} RETURN n.u AS u, n.c AS c ${tail}`);
+      check(view, rowByRow(g), `MATCH (n:A) WHERE ${where} RETURN n.u AS u, n.c AS c, n.big AS big ${tail}`);
     }
   }
 });

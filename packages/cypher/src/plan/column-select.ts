@@ -145,14 +145,30 @@ function sortedPositions(keys: SortKey[], n: number): number[] {
   const span = max - min;
   if (span + 3 >= 2 ** 31) return all(n).sort(comparator(keys));
   // Classes after the values: NaN at span + 1, null at span + 2; descending reverses the whole line.
-  const packed = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
+  const keyAt = (i: number) => {
     const c = k.cls[i] === 0 ? k.num[i]! - min : span + k.cls[i]!;
-    packed[i] = (k.sign < 0 ? span + 2 - c : c) * POSITION_BITS + i;
-  }
+    return k.sign < 0 ? span + 2 - c : c;
+  };
+  if (span + 3 <= 8 * n + 65536) return countingSort(n, span + 3, keyAt);
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) packed[i] = keyAt(i) * POSITION_BITS + i;
   packed.sort();
   const out = new Array<number>(n);
   for (let i = 0; i < n; i++) out[i] = packed[i]! % POSITION_BITS;
+  return out;
+}
+
+/** Positions by an integer key in [0, range), stable: a count per key, then each position placed (O(n + range)). */
+function countingSort(n: number, range: number, keyAt: (i: number) => number): number[] {
+  const keys = new Int32Array(n);
+  const start = new Int32Array(range + 1);
+  for (let i = 0; i < n; i++) {
+    keys[i] = keyAt(i);
+    start[keys[i]! + 1]!++;
+  }
+  for (let r = 0; r < range; r++) start[r + 1]! += start[r]!;
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[start[keys[i]!]!++] = i;
   return out;
 }
 
