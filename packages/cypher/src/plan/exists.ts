@@ -11,7 +11,8 @@ import { existsTest, members as slotMembers } from './columnar-expand.js';
 import { keptDegrees } from './optional-hop.js';
 import type { Op } from './operators.js';
 import type { Runner } from './physical.js';
-import { type SlotAdjacency, slotAdjacency } from './var-paths.js';
+import { slotAdjacency } from './var-paths.js';
+import { type NarrowAdjacency, narrowed } from './labelled-adjacency.js';
 
 type ExistsOp = Extract<Op, { op: 'ExpandExists' }>;
 
@@ -158,9 +159,10 @@ export function adjacentRows(runner: Runner, op: Extract<Op, { op: 'Expand' }>, 
 }
 
 // Per runner and hop: its kept adjacency (null: the graph gives none), asked once per query, not per row.
-const hopAdjacencies = new WeakMap<Runner, Map<Op, SlotAdjacency | null>>();
+const hopAdjacencies = new WeakMap<Runner, Map<Op, NarrowAdjacency | null>>();
 
-function hopAdjacency(runner: Runner, op: Extract<Op, { op: 'Expand' }>): SlotAdjacency | undefined {
+/** The hop's kept adjacency, narrowed to the far end's labels when it has some (labelled-adjacency.ts). */
+function hopAdjacency(runner: Runner, op: Extract<Op, { op: 'Expand' }>): NarrowAdjacency | undefined {
   let byOp = hopAdjacencies.get(runner);
   if (!byOp) {
     byOp = new Map();
@@ -168,7 +170,10 @@ function hopAdjacency(runner: Runner, op: Extract<Op, { op: 'Expand' }>): SlotAd
   }
   let adj = byOp.get(op);
   if (adj === undefined) {
-    adj = slotAdjacency(runner.ctx, op.types, op.direction) ?? null;
+    const full = slotAdjacency(runner.ctx, op.types, op.direction);
+    const labels = op.adjacency?.toLabels ?? [];
+    const m = full && labels.length > 0 ? members(runner, labels) : undefined;
+    adj = (full && m ? narrowed(full, labels, m) : full) ?? null;
     byOp.set(op, adj);
   }
   return adj ?? undefined;
