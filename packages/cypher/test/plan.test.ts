@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CypherLimitError, type GraphReader, type MemoryGraph, type PlanDescription, runCypher } from '../src/index.js';
+import { CypherLimitError, type GraphReader, MemoryGraph, type PlanDescription, runCypher } from '../src/index.js';
 import { canon, columnsOnly, operators, randomGraph, rowByRow, sortLists } from './plan-graphs.js';
 
 const QUERIES = [
@@ -277,6 +277,36 @@ test('the anchor is the node with the fewest estimated rows; an indexed equality
   const q = 'MATCH (a:A)-[:R]->(b:B) WHERE b.c = $c RETURN a.c';
   for (const c of [1n, 50n, 300n]) {
     assert.deepEqual(canon(runCypher(indexed, q, { c }).rows), canon(runCypher(g, q, { c }, { planner: false }).rows));
+  }
+});
+
+test('from an anchor in the middle of a pattern, the side whose hops make fewer rows is expanded first', () => {
+  // Two M nodes, each with one TA relationship to an A and thirty TB relationships to Bs; TB is ten times as
+  // common as TA over the whole graph, and neither is rare enough to start at (a property map on m makes it the
+  // anchor).
+  const g = new MemoryGraph();
+  const as = Array.from({ length: 100 }, (_, i) => g.createNode(['A'], { c: BigInt(i) }));
+  const bs = Array.from({ length: 100 }, (_, i) => g.createNode(['B'], { c: BigInt(i) }));
+  for (let i = 0; i < 300; i++) g.createRelationship('TA', as[i % 100]!, as[(i * 7) % 100]!, {});
+  for (let i = 0; i < 3000; i++) g.createRelationship('TB', bs[i % 100]!, bs[(i * 11) % 100]!, {});
+  for (let m = 0; m < 2; m++) {
+    const node = g.createNode(['M'], { c: BigInt(m) });
+    g.createRelationship('TA', node, as[m * 7]!, {});
+    for (let j = 0; j < 30; j++) g.createRelationship('TB', node, bs[(m * 13 + j) % 100]!, {});
+  }
+  const expands = (d: PlanDescription): string[] => [
+    ...(d.operator.includes('Expand') ? [d.details] : []),
+    ...d.children.flatMap(expands),
+  ];
+  for (const q of [
+    'MATCH (a:A)<-[:TA]-(m:M {c: 1})-[:TB]->(b:B) RETURN a.c AS a, b.c AS b',
+    'MATCH (b:B)<-[:TB]-(m:M {c: 1})-[:TA]->(a:A) RETURN a.c AS a, b.c AS b',
+  ]) {
+    const plan = runCypher(g, `EXPLAIN ${q}`).plan!;
+    // Children first in the tree: the deepest Expand runs first, and it is the TA hop.
+    const order = expands(plan).reverse();
+    assert.match(order[0]!, /:TA/, `${q}: ${order.join(' / ')}`);
+    assert.deepEqual(canon(runCypher(g, q).rows), canon(runCypher(g, q, {}, { planner: false }).rows), q);
   }
 });
 

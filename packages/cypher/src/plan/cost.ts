@@ -1,5 +1,5 @@
 // The cost of starting a pattern part at one of its nodes: the rows of every operator the chain would run,
-// from the anchor's own rows out along the relationships to the right, then to the left. Each hop multiplies
+// from the anchor's own rows out along the relationships on one side, then on the other (the cheaper order). Each hop multiplies
 // the rows by the average degree of its types (per-type relationship counts over the node count, both ways
 // doubled; a variable-length hop by the degree to the power of its hops, up to 3), and the far node's labels
 // keep their share of the nodes (per-label counts) and its property map a tenth. So a pattern starts at its
@@ -41,27 +41,46 @@ function keeper(c: Counts): (n: NodePattern) => number {
   };
 }
 
-/** The rows of the hops out to the right from node `right` and to the left from node `left`, `first` rows there. */
+/** The rows of the hops out to the right from node `right` and to the left from node `left`, `first` rows there,
+ * in the cheaper of the two orders (the second side's hops start from the first side's rows). */
 function spread(part: PatternPart, right: number, left: number, first: number, c: Counts): number {
+  return Math.min(sides(part, right, left, first, c, false), sides(part, right, left, first, c, true));
+}
+
+/** Whether the hops to the left of the anchor should go first: they make fewer rows in all. */
+export function leftFirst(part: PatternPart, right: number, left: number, first: number, c: Counts): boolean {
+  return sides(part, right, left, first, c, true) < sides(part, right, left, first, c, false);
+}
+
+function sides(part: PatternPart, right: number, left: number, first: number, c: Counts, leftSideFirst: boolean) {
   const keep = keeper(c);
   const hop = (r: RelPattern, direction: Direction) => {
     const d = c.degree(r.types, direction);
     return r.range === null ? d : d ** Math.min(r.range.max ?? 3, 3);
   };
-  const i = right;
   let cost = 0;
   let rows = first;
-  for (let j = i; j < part.rels.length; j++) {
-    rows *= hop(part.rels[j]!, part.rels[j]!.direction);
-    cost += rows;
-    rows *= keep(part.nodes[j + 1]!);
-  }
-  rows = first;
-  for (let j = left - 1; j >= 0; j--) {
-    const d = part.rels[j]!.direction;
-    rows *= hop(part.rels[j]!, d === 'out' ? 'in' : d === 'in' ? 'out' : 'both');
-    cost += rows;
-    rows *= keep(part.nodes[j]!);
+  const goRight = () => {
+    for (let j = right; j < part.rels.length; j++) {
+      rows *= hop(part.rels[j]!, part.rels[j]!.direction);
+      cost += rows;
+      rows *= keep(part.nodes[j + 1]!);
+    }
+  };
+  const goLeft = () => {
+    for (let j = left - 1; j >= 0; j--) {
+      const d = part.rels[j]!.direction;
+      rows *= hop(part.rels[j]!, d === 'out' ? 'in' : d === 'in' ? 'out' : 'both');
+      cost += rows;
+      rows *= keep(part.nodes[j]!);
+    }
+  };
+  if (leftSideFirst) {
+    goLeft();
+    goRight();
+  } else {
+    goRight();
+    goLeft();
   }
   return cost;
 }

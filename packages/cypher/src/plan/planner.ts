@@ -9,7 +9,7 @@ import type { Clause, Expr, NodePattern, PatternPart, Projection, SingleQuery } 
 import { isAggregate } from '../interpret/project.js';
 import type { Direction, GraphReader } from '../graph.js';
 import type { BoundQuery } from '../semantic.js';
-import { chainCost, relChainCost } from './cost.js';
+import { chainCost, leftFirst, relChainCost } from './cost.js';
 import { mapExpr, varsOf } from './exprs.js';
 import { conjuncts, type RangeEnd, rangeOf, seekOf } from './seeks.js';
 import type { Item, Op, Predicate } from './operators.js';
@@ -199,8 +199,20 @@ class Planner {
       }
       const right = ra === undefined ? a : ra + 1;
       const left = ra === undefined ? a : ra;
-      for (let i = right; i < part.rels.length; i++) hop(i, i, i + 1, part.rels[i]!.direction, false);
-      for (let i = left - 1; i >= 0; i--) hop(i, i + 1, i, flip(part.rels[i]!.direction), true);
+      const goRight = () => {
+        for (let i = right; i < part.rels.length; i++) hop(i, i, i + 1, part.rels[i]!.direction, false);
+      };
+      const goLeft = () => {
+        for (let i = left - 1; i >= 0; i--) hop(i, i + 1, i, flip(part.rels[i]!.direction), true);
+      };
+      // The side whose hops make fewer rows first (a labelled neighbour before a wide fan-out).
+      if (leftFirst(part, right, left, op.est, this.costCounts())) {
+        goLeft();
+        goRight();
+      } else {
+        goRight();
+        goLeft();
+      }
       if (part.variable !== null) {
         op = { op: 'NamedPath', input: op, variable: part.variable, nodes: names, rels, est: op.est };
         bound.add(part.variable);
@@ -259,11 +271,15 @@ class Planner {
     return out;
   }
 
+  private costCounts() {
+    return { nodes: (l?: string) => this.nodes(l), degree: (t: string[], d: Direction) => this.degree(t, d) };
+  }
+
   /** The node to start from: bound, else the one whose chain (plan/cost.ts) is cheapest by estimated rows. */
   private anchor(part: PatternPart, names: string[], bound: Set<string>, where: Expr[]): number {
     let best = 0;
     let bestCost = Number.POSITIVE_INFINITY;
-    const counts = { nodes: (l?: string) => this.nodes(l), degree: (t: string[], d: Direction) => this.degree(t, d) };
+    const counts = this.costCounts();
     part.nodes.forEach((n, i) => {
       const cost = bound.has(names[i]!) ? 0 : chainCost(part, i, this.startCost(n, names[i]!, bound, where), counts);
       if (cost < bestCost) {
