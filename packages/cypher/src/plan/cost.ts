@@ -4,10 +4,22 @@
 // doubled; a variable-length hop by the degree to the power of its hops, up to 3), and the far node's labels
 // keep their share of the nodes (per-label counts) and its property map a tenth. So a pattern starts at its
 // most selective end: a rare label or relationship type near the anchor counts, not only the anchor's label.
-import type { NodePattern, PatternPart, RelPattern } from '../ast.js';
+import type { Expr, NodePattern, PatternPart, RelPattern } from '../ast.js';
 import type { Direction } from '../graph.js';
 
-const EQUALITY = 0.1;
+/** Rows assumed for a label the graph cannot count, and a LIMIT that is not a literal. */
+export const DEFAULT_NODES = 1000;
+/** Shares of rows an equality and a range comparison keep. */
+export const EQUALITY = 0.1;
+export const RANGE = 0.3;
+
+export function selectivity(e: Expr): number {
+  if (e.kind === 'compare') return e.ops[0] === '=' ? EQUALITY : RANGE;
+  return RANGE;
+}
+
+export const limitEstimate = (e: Expr): number =>
+  e.kind === 'literal' && typeof e.value === 'bigint' ? Number(e.value) : DEFAULT_NODES;
 
 export interface Counts {
   /** Nodes carrying `label` (every node when absent). */

@@ -1,7 +1,8 @@
 // The planner: a bound query (semantic.ts) → a logical plan (operators.ts). Each MATCH part starts at its
 // cheapest node (bound before the MATCH, found by an index seek, or the smallest label by the graph's counts)
-// and expands right, then left; WHERE is split into conjuncts, each placed right after the operator that binds
-// its last variable. WITH and RETURN become Projection or Aggregate, Distinct, Sort, Skip, Limit and Filter.
+// and expands first the side whose hops make fewer rows; WHERE is split into conjuncts, each placed right
+// after the operator that binds its last variable. WITH and RETURN become Projection or Aggregate, Distinct,
+// Sort, Skip, Limit and Filter.
 // What is not planned yet (writes, CALL, a relationship variable repeated in one MATCH or a variable-length
 // one bound before it) makes the whole query an `Interpret` leaf: it runs clause by clause.
 import { findAggregates } from '../aggregate.js';
@@ -9,17 +10,14 @@ import type { Clause, Expr, NodePattern, PatternPart, Projection, SingleQuery } 
 import { isAggregate } from '../interpret/project.js';
 import type { Direction, GraphReader } from '../graph.js';
 import type { BoundQuery } from '../semantic.js';
-import { chainCost, leftFirst, relChainCost } from './cost.js';
+import { chainCost, type Counts, leftFirst, relChainCost } from './cost.js';
+import { DEFAULT_NODES, EQUALITY, limitEstimate, RANGE, selectivity } from './cost.js';
 import { mapExpr, varsOf } from './exprs.js';
 import { conjuncts, type RangeEnd, rangeOf, seekOf } from './seeks.js';
 import type { Item, Op, Predicate } from './operators.js';
 
 class NotPlanned extends Error {}
 
-/** Guesses when the graph gives no counts. */
-const DEFAULT_NODES = 1000;
-const EQUALITY = 0.1;
-const RANGE = 0.3;
 /** What visiting a relationship that builds no row costs, in rows. */
 const VISIT = 0.1;
 
@@ -45,11 +43,6 @@ export function planQuery(bound: BoundQuery, graph: GraphReader): Op {
   }
 }
 
-function selectivity(e: Expr): number {
-  if (e.kind === 'compare') return e.ops[0] === '=' ? EQUALITY : RANGE;
-  return RANGE;
-}
-
 class Planner {
   private hidden = 0;
 
@@ -60,6 +53,8 @@ class Planner {
   }
 
   private readonly counts = new Map<string | undefined, number>();
+  /** The graph's counts as the cost model reads them (cost.ts). */
+  private readonly costs: Counts = { nodes: (l) => this.nodes(l), degree: (t, d) => this.degree(t, d) };
 
   private nodes(label?: string): number {
     let n = this.counts.get(label);
@@ -199,19 +194,12 @@ class Planner {
       }
       const right = ra === undefined ? a : ra + 1;
       const left = ra === undefined ? a : ra;
-      const goRight = () => {
-        for (let i = right; i < part.rels.length; i++) hop(i, i, i + 1, part.rels[i]!.direction, false);
-      };
-      const goLeft = () => {
-        for (let i = left - 1; i >= 0; i--) hop(i, i + 1, i, flip(part.rels[i]!.direction), true);
-      };
       // The side whose hops make fewer rows first (a labelled neighbour before a wide fan-out).
-      if (leftFirst(part, right, left, op.est, this.costCounts())) {
-        goLeft();
-        goRight();
-      } else {
-        goRight();
-        goLeft();
+      const order = leftFirst(part, right, left, op.est, this.costs) ? ['left', 'right'] : ['right', 'left'];
+      for (const side of order) {
+        if (side === 'right')
+          for (let i = right; i < part.rels.length; i++) hop(i, i, i + 1, part.rels[i]!.direction, false);
+        else for (let i = left - 1; i >= 0; i--) hop(i, i + 1, i, flip(part.rels[i]!.direction), true);
       }
       if (part.variable !== null) {
         op = { op: 'NamedPath', input: op, variable: part.variable, nodes: names, rels, est: op.est };
@@ -271,17 +259,14 @@ class Planner {
     return out;
   }
 
-  private costCounts() {
-    return { nodes: (l?: string) => this.nodes(l), degree: (t: string[], d: Direction) => this.degree(t, d) };
-  }
-
   /** The node to start from: bound, else the one whose chain (plan/cost.ts) is cheapest by estimated rows. */
   private anchor(part: PatternPart, names: string[], bound: Set<string>, where: Expr[]): number {
     let best = 0;
     let bestCost = Number.POSITIVE_INFINITY;
-    const counts = this.costCounts();
     part.nodes.forEach((n, i) => {
-      const cost = bound.has(names[i]!) ? 0 : chainCost(part, i, this.startCost(n, names[i]!, bound, where), counts);
+      const cost = bound.has(names[i]!)
+        ? 0
+        : chainCost(part, i, this.startCost(n, names[i]!, bound, where), this.costs);
       if (cost < bestCost) {
         best = i;
         bestCost = cost;
@@ -328,16 +313,15 @@ class Planner {
     const n = part.nodes[a]!;
     if (!this.graph.scanRelationships || bound.has(names[a]!)) return undefined;
     if (this.seek(n, names[a]!, bound, where) || this.rangeSeek(n, names[a]!, bound, where)) return undefined;
-    const counts = { nodes: (l?: string) => this.nodes(l), degree: (t: string[], d: Direction) => this.degree(t, d) };
     const start = this.startCost(n, names[a]!, bound, where);
     let best: number | undefined;
-    let bestCost = chainCost(part, a, start, counts) + VISIT * start * this.degree([], 'both');
+    let bestCost = chainCost(part, a, start, this.costs) + VISIT * start * this.degree([], 'both');
     part.rels.forEach((r, i) => {
       const [x, y] = [names[i]!, names[i + 1]!];
       if (r.range !== null || r.types.length === 0 || x === y || [x, y, rels[i]!].some((v) => bound.has(v))) return;
       const rows = this.relRows(r.types, r.direction);
       if (rows === undefined) return;
-      const cost = relChainCost(part, i, rows, counts);
+      const cost = relChainCost(part, i, rows, this.costs);
       if (cost < bestCost) {
         best = i;
         bestCost = cost;
@@ -459,8 +443,5 @@ class Planner {
     return op;
   }
 }
-
-const limitEstimate = (e: Expr): number =>
-  e.kind === 'literal' && typeof e.value === 'bigint' ? Number(e.value) : DEFAULT_NODES;
 
 const flip = (d: Direction): Direction => (d === 'out' ? 'in' : d === 'in' ? 'out' : 'both');
