@@ -158,6 +158,24 @@ function details(op: Op): string {
     }
     case 'ColumnarExpandAggregate':
       return expandAggregate(op);
+    case 'ChainProjection': {
+      const a = op.anchor;
+      const anchorLabels = [...(a.label ? [a.label] : []), ...op.anchorLabels].map((l) => `:${l}`).join('');
+      const hops = op.hops.map((h, i) => {
+        const [l, r] = h.direction === 'out' ? ['-', '->'] : h.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+        const t = h.types.length > 0 ? `:${h.types.join('|')}` : '';
+        const from = `${v(h.from)}${op.relAnchor && i === 0 ? anchorLabels : ''}`;
+        return `(${from})${l}[${v(h.rel)}${t}]${r}(${v(h.to)}${h.toLabels.map((x) => `:${x}`).join('')})`;
+      });
+      const items = op.count
+        ? op.count.map((n) => `${n} = count(*)`)
+        : op.items.map((i) => `${i.name.trim()} = ${v(i.variable)}${i.key === null ? '' : `.${i.key}`}`);
+      if (op.relAnchor) return `relationships ${hops.join(', ')}: ${items.join(', ')}`;
+      const start = a.filters.length > 0 || a.exists ? details(a) : `(${v(a.variable)}${a.label ? `:${a.label}` : ''})`;
+      const also =
+        op.anchorLabels.length > 0 ? ` WHERE ${v(a.variable)}${op.anchorLabels.map((l) => `:${l}`).join('')}` : '';
+      return `${start}${also} ${hops.join(', ')}: ${items.join(', ')}`;
+    }
     case 'ExpandExists': {
       const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
       const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
@@ -169,8 +187,8 @@ function details(op: Op): string {
 const check = (w: NodeCheck | undefined) =>
   w ? `${w.labels.map((l) => `:${l}`).join('')}${w.props ? ` ${expr(w.props)}` : ''}` : '';
 
-/** Planner-made names print as anonymous. */
-const v = (name: string) => (name.startsWith(' ') ? '' : name);
+/** Planner-made names print as anonymous, but a chain's property reads (` n.key`) as the property. */
+const v = (name: string) => (!name.startsWith(' ') ? name : name.includes('.') ? name.slice(1) : '');
 
 const item = (name: string, e: Expr) => {
   const t = expr(e);

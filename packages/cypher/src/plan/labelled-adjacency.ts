@@ -6,6 +6,8 @@ import type { SlotAdjacency } from './var-paths.js';
 
 export interface NarrowAdjacency {
   offsets: Int32Array;
+  /** The relationship slots, for uniqueness tests across hops (chain-columns.ts). */
+  rel: Int32Array;
   far: Int32Array;
 }
 
@@ -29,10 +31,15 @@ export function narrowed(adj: SlotAdjacency, labels: readonly string[], member: 
     offsets[s + 1] = m;
   }
   const far = new Int32Array(m);
+  const rel = new Int32Array(m);
   for (let s = 0, at = 0; s < n; s++) {
-    for (let j = adj.offsets[s]!; j < adj.offsets[s + 1]!; j++) if (member[adj.far[j]!] === 1) far[at++] = adj.far[j]!;
+    for (let j = adj.offsets[s]!; j < adj.offsets[s + 1]!; j++) {
+      if (member[adj.far[j]!] !== 1) continue;
+      rel[at] = adj.rel[j]!;
+      far[at++] = adj.far[j]!;
+    }
   }
-  const out = { offsets, far };
+  const out = { offsets, rel, far };
   byLabels.set(key, { member, adj: out });
   return out;
 }

@@ -338,6 +338,32 @@ export type Op = Base &
         anti: boolean;
         inner: Op;
       }
+    /**
+     * A chain of fixed hops from a column scan projected to its nodes and their properties (chain-columns.ts):
+     * walked over node and relationship slots, each row read from the node columns; `key` null: the node.
+     */
+    | {
+        op: 'ChainProjection';
+        anchor: Extract<Op, { op: 'NodeColumnScan' }>;
+        /** Labels the anchor must carry besides its scan's. */
+        anchorLabels: string[];
+        hops: {
+          from: string;
+          to: string;
+          rel: string;
+          direction: Direction;
+          types: string[];
+          distinctFrom: string[];
+          toLabels: string[];
+        }[];
+        items: { name: string; variable: string; key: string | null }[];
+        /** Instead of rows: one row, each name the number of matches (a count of the chain's last hop). */
+        count?: string[];
+        /** The first hop is read from the relationship columns of its types (a RelationshipScan's chain). */
+        relAnchor?: boolean;
+        /** The Projection over the expansions, row by row. */
+        fallback: Op;
+      }
     /** count(*) of the rows `Expand`/`VarLengthExpand` would give, without building them. */
     | { op: 'ExpandCount'; input: Op; names: string[]; expand: Op; ends?: EndsCount }
   );
@@ -364,6 +390,7 @@ export function mapInputs(op: Op, f: (x: Op) => Op): Op {
     case 'NodeColumnScan':
     case 'OptionalColumnScan':
     case 'ColumnarExpandAggregate':
+    case 'ChainProjection':
       return op;
     case 'Union':
       return { ...op, inputs: op.inputs.map(f) };

@@ -9,6 +9,7 @@ import { count } from '../interpret/project.js';
 import { GraphNode, GraphRelationship, ownValue, PathValue, setOwn, type Value } from '../values.js';
 import { holds, nodeCheck, propsOf, usedBy, walkPaths } from './checks.js';
 import { columnarAggregate, columnScan, columnTuples } from './columnar.js';
+import { chainRows, chainTuples } from './chain-columns.js';
 import { columnarExpandAggregate } from './columnar-expand.js';
 import { countExpansions, nodeCount } from './count.js';
 import { adjacentRows, existsRow } from './exists.js';
@@ -159,6 +160,8 @@ export class Runner {
         return this.whole(() => columnScan(op, ctx) ?? this.rows(op.fallback, arg));
       case 'OptionalColumnScan':
         return this.whole(() => optionalColumnRows(op, this) ?? this.rows(op.fallback, arg));
+      case 'ChainProjection':
+        return this.whole(() => chainRows(op, this) ?? this.rows(op.fallback, arg));
       case 'ExpandCount':
         return countExpansions(op, this, arg);
       case 'ProduceResults':
@@ -192,6 +195,11 @@ export class Runner {
       return this.wrap(
         op,
         this.whole(() => optionalColumnTuples(op, this, columns) ?? fallback(op.fallback)),
+      );
+    if (op.op === 'ChainProjection' && !op.count && covers(op.items.map((i) => i.name)))
+      return this.wrap(
+        op,
+        this.whole(() => chainTuples(op, this, columns) ?? fallback(op.fallback)),
       );
     return undefined;
   }

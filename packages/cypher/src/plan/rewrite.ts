@@ -31,6 +31,7 @@ import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { adjacencyExpand, columnarExpand, expandExists } from './expand-rewrite.js';
 import { mapExpr, varsOf } from './exprs.js';
 import { optionalColumns } from './optional-columns.js';
+import { chainColumns } from './chain-columns.js';
 import { optionalPass } from './optional-expand.js';
 import { foldIntoColumnScan } from './column-select.js';
 import { topThroughOptional } from './top-ties.js';
@@ -39,7 +40,9 @@ type Call = Extract<Expr, { kind: 'call' }>;
 
 export function rewrite(op: Op): Op {
   // Twice: a rule can open the way for one below it (a projection narrowed for a sort can then read columns).
-  const out = optionalColumns(topThroughOptional(relScanLabels(optionalPass(adjacencyExpand(bottomUp(bottomUp(op)))))));
+  const out = chainColumns(
+    optionalColumns(topThroughOptional(relScanLabels(optionalPass(adjacencyExpand(bottomUp(bottomUp(op))))))),
+  );
   return out.op === 'ProduceResults' ? { ...out, input: markBounded(out.input) } : out;
 }
 
