@@ -47,6 +47,11 @@ const QUERIES = [
   'MATCH (a:B)-[r]->(b)-[s]->(c) RETURN DISTINCT c.t AS t ORDER BY t',
   'MATCH (a:A)<-[r]-(b:B)-[s]->(c) RETURN c.t AS t, count(*) AS n, max(a.c) AS m, collect(b.k) AS ks',
   'MATCH (a:A)<-[r]-(b:B)-[s]->(c) RETURN count(*) AS n',
+  'MATCH (a:A)<-[r]-(b:B)-[s]->(c) RETURN c.t AS t, count(*) AS n, sum(a.c) AS s, avg(a.w) AS w, min(c.c) AS m',
+  'MATCH (a:A)-[:R]->(b)-[:R]->(c:B) RETURN c AS c, count(*) AS n, count(DISTINCT a) AS d, max(a.c) AS m',
+  // min/max of FLOATs: over the chain's rows (the columns cannot order NaN and -0.0 as Cypher does).
+  'MATCH (a:A)-[:R]->(b)-[:R]->(c:B) RETURN c.t AS t, count(*) AS n, max(a.w) AS w',
+  'MATCH (a)-[r]-(b)-[s]-(c) RETURN count(*) AS n, count(c) AS m, sum(c.c) AS s',
   'MATCH (a)-[r]-(b)-[s]-(c) RETURN count(s) AS n, count(*) AS m',
   'MATCH (a:A)-[:R]->(b)-[:S]->(c) RETURN a.c + c.c AS sum, labels(c) AS l, c:A AS isA',
   'MATCH (a:A)-[:R]->(b)-[:S]->(c) WITH c.t AS t, a RETURN t, count(DISTINCT a) AS n ORDER BY n DESC, t LIMIT 3',
@@ -71,7 +76,10 @@ test('chains of fixed hops read over slots and columns give the row-by-row rows'
         if (q.includes('ORDER BY')) assert.deepEqual(rows, slow.rows, `${q} (${seed})`);
         else assert.deepEqual(canon(rows.map(sortLists)), canon(slow.rows.map(sortLists)), `${q} (${seed})`);
       }
-      assert.ok(operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('ChainProjection'), q);
+      const plan = runCypher(g, `EXPLAIN ${q}`).plan!;
+      assert.ok(operators(plan).includes('ChainProjection'), q);
+      // Aggregations of node properties of at most two chain nodes run over the columns, not row by row.
+      if (/(sum|avg)\(/.test(q)) assert.ok(!operators(plan).includes('Aggregate'), `${q}: ${operators(plan)}`);
       if (!q.includes('Missing')) assert.ok(slow.rows.length > 0, q);
     }
   }

@@ -283,8 +283,9 @@ function keyOf(it: ExpandItem, rows: Rows, rels: RelationshipColumns, nodes: Nod
   return { item: it, code: (r) => codes[s[r]!]!, size: dict.length, value: (k) => dict[k]!, stride: 0 };
 }
 
-function aggregate(
-  op: ExpandAgg,
+/** Group ids and per-group outputs of the kept rows (also a chain's matches, chain-columns.ts). */
+export function aggregate(
+  op: Pick<ExpandAgg, 'items' | 'bounded'>,
   rows: Rows,
   rels: RelationshipColumns,
   nodes: NodeColumns,

@@ -138,7 +138,7 @@ function sideFilters(x: Expr, e: Pattern): SideFilter[] | undefined {
   return undefined;
 }
 
-function expandItem(it: Item, e: Pattern): ExpandItem | undefined {
+export function expandItem(it: Item, e: Pattern): ExpandItem | undefined {
   const x = it.expr;
   const name = it.name;
   for (const [side, v] of sides(e)) {

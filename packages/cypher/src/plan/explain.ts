@@ -158,24 +158,8 @@ function details(op: Op): string {
     }
     case 'ColumnarExpandAggregate':
       return expandAggregate(op);
-    case 'ChainProjection': {
-      const a = op.anchor;
-      const anchorLabels = [...(a.label ? [a.label] : []), ...op.anchorLabels].map((l) => `:${l}`).join('');
-      const hops = op.hops.map((h, i) => {
-        const [l, r] = h.direction === 'out' ? ['-', '->'] : h.direction === 'in' ? ['<-', '-'] : ['-', '-'];
-        const t = h.types.length > 0 ? `:${h.types.join('|')}` : '';
-        const from = `${v(h.from)}${op.relAnchor && i === 0 ? anchorLabels : ''}`;
-        return `(${from})${l}[${v(h.rel)}${t}]${r}(${v(h.to)}${h.toLabels.map((x) => `:${x}`).join('')})`;
-      });
-      const items = op.count
-        ? op.count.map((n) => `${n} = count(*)`)
-        : op.items.map((i) => `${i.name.trim()} = ${v(i.variable)}${i.key === null ? '' : `.${i.key}`}`);
-      if (op.relAnchor) return `relationships ${hops.join(', ')}: ${items.join(', ')}`;
-      const start = a.filters.length > 0 || a.exists ? details(a) : `(${v(a.variable)}${a.label ? `:${a.label}` : ''})`;
-      const also =
-        op.anchorLabels.length > 0 ? ` WHERE ${v(a.variable)}${op.anchorLabels.map((l) => `:${l}`).join('')}` : '';
-      return `${start}${also} ${hops.join(', ')}: ${items.join(', ')}`;
-    }
+    case 'ChainProjection':
+      return chainDetails(op);
     case 'ExpandExists': {
       const types = op.types.length > 0 ? `:${op.types.join('|')}` : '';
       const [l, r] = op.direction === 'out' ? ['-', '->'] : op.direction === 'in' ? ['<-', '-'] : ['-', '-'];
@@ -316,4 +300,34 @@ function expandItem(i: ExpandItem, name: Record<Side, string>, hop?: OptionalHop
     case 'agg':
       return `${i.name} = ${i.fn}(${name[i.side]}.${i.key})`;
   }
+}
+
+/** A chain's anchor, hops and items (or its aggregation or count). */
+function chainDetails(op: Extract<Op, { op: 'ChainProjection' }>): string {
+  const a = op.anchor;
+  const anchorLabels = [...(a.label ? [a.label] : []), ...op.anchorLabels].map((l) => `:${l}`).join('');
+  const hops = op.hops.map((h, i) => {
+    const [l, r] = h.direction === 'out' ? ['-', '->'] : h.direction === 'in' ? ['<-', '-'] : ['-', '-'];
+    const t = h.types.length > 0 ? `:${h.types.join('|')}` : '';
+    const from = `${v(h.from)}${op.relAnchor && i === 0 ? anchorLabels : ''}`;
+    return `(${from})${l}[${v(h.rel)}${t}]${r}(${v(h.to)}${h.toLabels.map((x) => `:${x}`).join('')})`;
+  });
+  const agg = op.aggregate;
+  const end = (side: string) => (side === 'from' ? agg!.from : agg!.to);
+  const items = op.count
+    ? op.count.map((n) => `${n} = count(*)`)
+    : agg
+      ? agg.items.map((i) => {
+          if (i.kind === 'count') return `${i.name} = count(*)`;
+          if (i.kind === 'node') return `${i.name} = ${end(i.side)}`;
+          if (i.kind === 'distinct') return `${i.name} = count(DISTINCT ${end(i.side)})`;
+          if (i.kind === 'key') return `${i.name} = ${end(i.side)}.${i.key}`;
+          return i.kind === 'agg' ? `${i.name} = ${i.fn}(${end(i.side)}.${i.key})` : i.name;
+        })
+      : op.items.map((i) => `${i.name.trim()} = ${v(i.variable)}${i.key === null ? '' : `.${i.key}`}`);
+  if (op.relAnchor) return `relationships ${hops.join(', ')}: ${items.join(', ')}`;
+  const start = a.filters.length > 0 || a.exists ? details(a) : `(${v(a.variable)}${a.label ? `:${a.label}` : ''})`;
+  const also =
+    op.anchorLabels.length > 0 ? ` WHERE ${v(a.variable)}${op.anchorLabels.map((l) => `:${l}`).join('')}` : '';
+  return `${start}${also} ${hops.join(', ')}: ${items.join(', ')}`;
 }

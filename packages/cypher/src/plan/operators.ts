@@ -359,6 +359,11 @@ export type Op = Base &
         items: { name: string; variable: string; key: string | null }[];
         /** Instead of rows: one row, each name the number of matches (a count of the chain's last hop). */
         count?: string[];
+        /**
+         * Instead of rows: an aggregation over the matches, grouped and accumulated over columns at the slots of
+         * two of the chain's nodes (as ColumnarExpandAggregate's ends; `rel` sides never occur).
+         */
+        aggregate?: { from: string; to: string; items: ExpandItem[]; bounded?: boolean };
         /** The first hop is read from the relationship columns of its types (a RelationshipScan's chain). */
         relAnchor?: boolean;
         /** The Projection over the expansions, row by row. */

@@ -9,7 +9,7 @@ import { count } from '../interpret/project.js';
 import { GraphNode, GraphRelationship, ownValue, PathValue, setOwn, type Value } from '../values.js';
 import { holds, nodeCheck, propsOf, usedBy, walkPaths } from './checks.js';
 import { columnarAggregate, columnScan, columnTuples } from './columnar.js';
-import { chainRows, chainTuples } from './chain-columns.js';
+import { chainRows, chainTuples } from './chain-walk.js';
 import { columnarExpandAggregate } from './columnar-expand.js';
 import { countExpansions, nodeCount } from './count.js';
 import { adjacentRows, existsRow } from './exists.js';

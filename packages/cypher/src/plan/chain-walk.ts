@@ -1,0 +1,245 @@
+// A chain of fixed hops from a scan (chain-columns.ts), run: walked over integers (the kept slot adjacency of each
+// hop's types, narrowed to the far end's labels), relationship uniqueness a test on relationship slots, each row
+// read from the node columns at the chain's slots. No node (unless returned), relationship or intermediate row is
+// built. The walk is depth first, as the row-by-row plan's nested expansions, and resumable: rows come a chunk at a
+// time, so a LIMIT above stops it and one node with a huge fan-out is never held whole. An aggregation collects
+// two slots per match and groups them over the columns as ColumnarExpandAggregate does.
+import { Held } from '../budget.js';
+import type { Column } from '../columns.js';
+import type { Row } from '../eval.js';
+import { ownValue, setOwn, type Value } from '../values.js';
+import { chunked } from './chunked.js';
+import { aggregate } from './columnar-expand.js';
+import { existsTests, reader, selectSlots } from './columnar.js';
+import { members } from './exists.js';
+import { narrowed } from './labelled-adjacency.js';
+import type { Op } from './operators.js';
+import type { Runner } from './physical.js';
+import { slotAdjacency, typeMask } from './var-paths.js';
+
+type Chain = Extract<Op, { op: 'ChainProjection' }>;
+
+/** The rows, or undefined when the graph cannot give the columns, slots or adjacency (the fallback runs). */
+export function chainRows(op: Chain, runner: Runner): Iterable<Row> | undefined {
+  if (op.aggregate) return chainAggregate(op, op.aggregate, runner);
+  if (op.count) {
+    const walk = walkChain(op, runner);
+    if (!walk) return undefined;
+    let total = 0;
+    while (walk.step()) total++;
+    const r: Row = {};
+    for (const name of op.count) setOwn(r, name, BigInt(total));
+    return [r];
+  }
+  return matches(op, runner, (read) => (slots) => {
+    const r: Row = {};
+    for (const c of read) setOwn(r, c.name, c.value(slots[c.at]!));
+    return r;
+  });
+}
+
+/** The aggregation's rows: every match's two slots collected, then grouped and accumulated over the columns. */
+function chainAggregate(op: Chain, agg: NonNullable<Chain['aggregate']>, runner: Runner): Row[] | undefined {
+  const g = runner.ctx.graph;
+  const keys = agg.items.flatMap((i) => ('key' in i ? [i.key] : []));
+  const nodes = g.scanColumns?.(undefined, [...new Set(keys)]);
+  const walk = nodes && walkChain(op, runner);
+  if (!walk || !nodes) return undefined;
+  const fromAt = walk.nodes.indexOf(agg.from);
+  const toAt = walk.nodes.indexOf(agg.to);
+  let from: Int32Array = new Int32Array(1024);
+  let to: Int32Array = new Int32Array(1024);
+  let n = 0;
+  // The two slot columns are held against the memory budget while they grow.
+  const held = new Held(runner.ctx.budget, 'aggregation');
+  try {
+    while (walk.step()) {
+      if (n === from.length) {
+        held.add(8 * n);
+        from = grow(from);
+        to = grow(to);
+      }
+      from[n] = walk.slots[fromAt]!;
+      to[n++] = walk.slots[toAt]!;
+    }
+  } finally {
+    held.release();
+  }
+  const none = new Int32Array(0);
+  const rels = { size: 0, start: none, end: none, type: { kind: 'dict' as const, codes: none, dict: [] }, columns: {} };
+  // A node grouped on is built from its slot (walkChain checked the graph has nodeAt).
+  const cols = nodes.node ? nodes : { ...nodes, node: (s: number) => g.nodeAt!(s) };
+  const groups = aggregate(agg, { n, from, to, rel: none }, rels, cols, runner.ctx, undefined);
+  if (!groups) return undefined;
+  const out: Row[] = [];
+  for (let i = 0; i < groups.groups; i++) out.push(groups.row(i));
+  return out;
+}
+
+function grow(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** The result's tuples (`names` in order, each one of the items), lazily. */
+export function chainTuples(op: Chain, runner: Runner, names: string[]): Iterable<Value[]> | undefined {
+  if (op.count) return undefined;
+  return matches(op, runner, (read) => {
+    const ordered = names.map((n) => read.find((c) => c.name === n)!);
+    return (slots) => ordered.map((c) => c.value(slots[c.at]!));
+  });
+}
+
+type Read = { name: string; at: number; value: (slot: number) => Value }[];
+
+function matches<T>(
+  op: Chain,
+  runner: Runner,
+  maker: (read: Read) => (slots: Int32Array) => T,
+): Iterable<T> | undefined {
+  const g = runner.ctx.graph;
+  const keys = [...new Set(op.items.flatMap((i) => (i.key === null ? [] : [i.key])))];
+  const cols = g.scanColumns?.(undefined, keys);
+  const walk = cols && walkChain(op, runner);
+  if (!walk || !cols) return undefined;
+  const read: Read = [];
+  for (const i of op.items) {
+    const at = walk.nodes.indexOf(i.variable);
+    if (i.key === null) {
+      read.push({ name: i.name, at, value: (s) => g.nodeAt!(s) });
+      continue;
+    }
+    const c = ownValue(cols.columns, i.key) as Column | undefined;
+    if (!c) return undefined;
+    read.push({ name: i.name, at, value: reader(c) });
+  }
+  const row = maker(read);
+  return chunked((into) => {
+    while (into.length < CHUNK) {
+      if (!walk.step()) return false;
+      into.push(row(walk.slots));
+    }
+    return true;
+  });
+}
+
+/**
+ * The chain's matches, stepped: each `step()` finds the next and fills `slots` (`slots[0]` the anchor's,
+ * `slots[h + 1]` hop h's far end), false when there are no more. Undefined when the graph cannot give the
+ * columns, slots or adjacency.
+ */
+function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Array; step: () => boolean } | undefined {
+  const ctx = runner.ctx;
+  const g = ctx.graph;
+  if (!g.scanColumns || !g.nodeAt || !g.slotOf || !g.scanRelationshipColumns) return undefined;
+  const a = op.anchor;
+  const scan = g.scanColumns(a.label, [...new Set(a.filters.map((f) => f.key))]);
+  if (!scan) return undefined;
+  const tests = existsTests(a.exists, scan, ctx);
+  const m = op.anchorLabels.length > 0 ? members(runner, op.anchorLabels) : undefined;
+  if (!tests || m === null) return undefined;
+  if (m) tests.push((s) => m[s] === 1);
+  const sel = op.relAnchor ? undefined : selectSlots(scan, a.filters, ctx, tests);
+  if (!sel && !op.relAnchor) return undefined;
+  // One relationship space for every hop, so that relationship slots compare across hops.
+  const { hops } = op;
+  const space = hops.some((h) => h.types.length === 0) ? [] : [...new Set(hops.flatMap((h) => h.types))];
+  const adjs: { offsets: Int32Array; rel: Int32Array; far: Int32Array }[] = [];
+  for (const h of hops) {
+    const full = slotAdjacency(ctx, h.types, h.direction, space);
+    const hm = h.toLabels.length > 0 ? members(runner, h.toLabels) : undefined;
+    if (!full || hm === null) return undefined;
+    adjs.push(hm ? narrowed(full, h.toLabels, hm) : full);
+  }
+  const nodes = [a.variable, ...hops.map((h) => h.to)];
+  const H = hops.length;
+  const fromAt = hops.map((h) => nodes.indexOf(h.from));
+  const apart = hops.map((h) => h.distinctFrom.map((r) => hops.findIndex((k) => k.rel === r)));
+  const slots = new Int32Array(H + 1);
+  const rels = new Int32Array(H);
+  const pos = new Int32Array(H);
+  const stop = new Int32Array(H);
+  const open = (h: number) => {
+    const s = slots[fromAt[h]!]!;
+    const off = adjs[h]!.offsets;
+    pos[h] = s + 1 < off.length ? off[s]! : 0;
+    stop[h] = s + 1 < off.length ? off[s + 1]! : 0;
+  };
+  // A RelationshipScan's chain: its first hop's matches from the relationship columns, ends tested on slots.
+  const first = op.relAnchor ? firstHops(op, runner, space, [a.label!, ...op.anchorLabels].filter(Boolean)) : undefined;
+  if (op.relAnchor && !first) return undefined;
+  const n = first ? first.rel.length : sel!.length;
+  let i = 0;
+  let level = -1;
+  const step = (): boolean => {
+    for (;;) {
+      ctx.budget.tick();
+      if (level < 0) {
+        if (i >= n) return false;
+        if (first) {
+          slots[0] = first.from[i]!;
+          slots[1] = first.to[i]!;
+          rels[0] = first.rel[i++]!;
+          if (H === 1) return true;
+          level = 1;
+        } else {
+          slots[0] = sel![i++]!;
+          level = 0;
+        }
+        open(level);
+      }
+      if (pos[level]! >= stop[level]!) {
+        level--;
+        continue;
+      }
+      const adj = adjs[level]!;
+      const j = pos[level]!++;
+      const r = adj.rel[j]!;
+      let clash = false;
+      for (const k of apart[level]!) if (rels[k] === r) clash = true;
+      if (clash) continue;
+      rels[level] = r;
+      slots[level + 1] = adj.far[j]!;
+      if (level + 1 === H) return true;
+      open(++level);
+    }
+  };
+  return { nodes, slots, step };
+}
+
+/** The first hop's matches from the relationship columns of `space`, in relationship order, ends tested. */
+function firstHops(
+  op: Chain,
+  runner: Runner,
+  space: string[],
+  fromLabels: string[],
+): { from: Int32Array; to: Int32Array; rel: Int32Array } | undefined {
+  const h = op.hops[0]!;
+  const cols = runner.ctx.graph.scanRelationshipColumns!(space, []);
+  const mask = cols && typeMask(cols, h.types, space);
+  const fm = fromLabels.length > 0 ? members(runner, fromLabels) : undefined;
+  const tm = h.toLabels.length > 0 ? members(runner, h.toLabels) : undefined;
+  if (!cols || mask === null || fm === null || tm === null) return undefined;
+  const from: number[] = [];
+  const to: number[] = [];
+  const rel: number[] = [];
+  const add = (a: number, b: number, r: number) => {
+    if ((fm && fm[a] !== 1) || (tm && tm[b] !== 1)) return;
+    from.push(a);
+    to.push(b);
+    rel.push(r);
+  };
+  for (let r = 0; r < cols.size; r++) {
+    if ((r & 1023) === 0) runner.ctx.budget.tick(1024);
+    if (mask && mask[r] !== 1) continue;
+    const a = cols.start[r]!;
+    const b = cols.end[r]!;
+    if (h.direction !== 'in') add(a, b, r);
+    if (h.direction === 'in' || (h.direction === 'both' && a !== b)) add(b, a, r);
+  }
+  return { from: Int32Array.from(from), to: Int32Array.from(to), rel: Int32Array.from(rel) };
+}
+
+/** Rows made per chunk: a LIMIT above stops within one chunk's walk. */
+const CHUNK = 256;
