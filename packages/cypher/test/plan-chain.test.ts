@@ -57,6 +57,11 @@ const QUERIES = [
   'MATCH (a:A)-[:R]->(b)-[:S]->(c) WITH c.t AS t, a RETURN t, count(DISTINCT a) AS n ORDER BY n DESC, t LIMIT 3',
   'MATCH (a:Missing)-->(b)-->(c) RETURN c.c AS c',
   'MATCH (a:A)-[r:RARE]-(b)-[s]->(c) RETURN a.c AS a, b.c AS b, c.t AS t',
+  // Comparisons and pattern predicates on the chain's nodes, and a WITH passing its variables on.
+  'MATCH (a:A)-[r]-(b:B) WHERE b.c > 100 AND EXISTS { (b)-->(:A) } WITH a, b, r RETURN DISTINCT b.t AS t, a.c AS c ORDER BY t, c LIMIT 8',
+  "MATCH (a:B)-[r:R]->(b)<-[s]-(c) WHERE b.t STARTS WITH 'pro' AND NOT EXISTS { (c)<-[:S]-(:B) } AND a.k = true RETURN a.c AS a, c.c AS c",
+  'MATCH (a:A)-[r]->(b) WITH a, b MATCH (b)-[s]->(c:B) WHERE c.w < 3.5 RETURN a.c AS a, count(*) AS n, sum(c.c) AS s',
+  "MATCH (a)-[:RARE]-(b)-[s]-(c) WHERE a.c >= 0 AND c.t <> 'gene' RETURN a.c AS a, c.c AS c",
   'MATCH (a)-[:RARE]->(b)<-[:R]-(c:B) RETURN count(*) AS n',
 ];
 

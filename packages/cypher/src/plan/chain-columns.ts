@@ -7,7 +7,8 @@ import { isAggregate } from '../interpret/project.js';
 import { expandItem } from './expand-rewrite.js';
 import { mapExpr, varsOf } from './exprs.js';
 import { type EndsCount, type ExpandItem, type Item, mapInputs, type Op, type Predicate } from './operators.js';
-import { propOf } from './rewrite.js';
+import { columnFilter, propOf, splitAnd } from './rewrite.js';
+import { prefixFilters } from './seeks.js';
 type Chain = Extract<Op, { op: 'ChainProjection' }>;
 type Hop = Chain['hops'][number];
 type ColumnScan = Extract<Op, { op: 'NodeColumnScan' }>;
@@ -19,18 +20,22 @@ type ColumnScan = Extract<Op, { op: 'NodeColumnScan' }>;
  * a count of the chain's last hop counts the walk.
  */
 export function chainColumns(op: Op): Op {
-  const o = mapInputs(op, chainColumns);
+  // Outermost first: a chain taken whole, not cut at a WITH that a smaller chain below would end at.
+  return chainAt(op) ?? mapInputs(op, chainColumns);
+}
+
+function chainAt(o: Op): Op | undefined {
   if (o.op === 'ExpandCount' && o.expand.op === 'Expand') {
     // Counted per end (`ends`): only label tests of the ends, as a Filter over the hop.
     const ends = o.ends ? endLabels(o.ends) : [];
-    if (!ends) return o;
+    if (!ends) return undefined;
     const hop: Op = { ...o.expand, input: o.input };
     const c = chainOf(ends.length > 0 ? { op: 'Filter', input: hop, predicates: ends, est: o.est } : hop);
-    return c ? { op: 'ChainProjection', ...c.shape, items: [], count: o.names, fallback: o, est: o.est } : o;
+    return c ? { op: 'ChainProjection', ...c.shape, items: [], count: o.names, fallback: o, est: o.est } : undefined;
   }
-  if ((o.op !== 'Projection' && o.op !== 'Aggregate') || o.keep || (o.op === 'Aggregate' && o.hop)) return o;
+  if ((o.op !== 'Projection' && o.op !== 'Aggregate') || o.keep || (o.op === 'Aggregate' && o.hop)) return undefined;
   const c = chainOf(o.input);
-  if (!c) return o;
+  if (!c) return undefined;
   const direct = o.op === 'Projection' ? directItems(o.items, c.nodes) : undefined;
   if (direct) return { op: 'ChainProjection', ...c.shape, items: direct, fallback: o, est: o.est };
   const lifted = liftReads(o, c);
@@ -38,7 +43,7 @@ export function chainColumns(op: Op): Op {
   // aggregation over the chain's rows, else row by row.
   const agg = o.op === 'Aggregate' ? columnItems(o, c.nodes) : undefined;
   if (agg) return { op: 'ChainProjection', ...c.shape, items: [], aggregate: agg, fallback: lifted ?? o, est: o.est };
-  return lifted ?? o;
+  return lifted;
 }
 
 /** `o` over a ChainProjection of the chain nodes and properties it reads (under planner names ` n.key`). */
@@ -154,13 +159,18 @@ function directItems(its: Item[], nodes: string[]): Chain['items'] | undefined {
   return items;
 }
 
-type ChainShape = { shape: Pick<Chain, 'anchor' | 'anchorLabels' | 'hops' | 'relAnchor'>; nodes: string[] };
+type ChainShape = {
+  shape: Pick<Chain, 'anchor' | 'anchorLabels' | 'hops' | 'relAnchor' | 'filters' | 'exists'>;
+  nodes: string[];
+};
 
 /** The chain of hops and label tests down from `top` to its scan, or undefined when it is not one. */
 function chainOf(top: Op): ChainShape | undefined {
   const labels = new Map<string, string[]>();
   const tested = (v: string, ls: readonly string[]) => labels.set(v, [...(labels.get(v) ?? []), ...ls]);
   const hops: Hop[] = [];
+  const conjuncts: Expr[] = [];
+  const exists: NonNullable<Chain['exists']> = [];
   let relAnchor = false;
   let x = top;
   for (;;) {
@@ -168,9 +178,21 @@ function chainOf(top: Op): ChainShape | undefined {
       for (const p of x.predicates) {
         const e = p.kind === 'expr' ? p.expr : undefined;
         if (p.kind === 'labels') tested(p.variable, p.labels);
+        // A chain node bound before its MATCH (`WITH a, b MATCH (b)-->(c)`) is a node.
+        else if (p.kind === 'isNode') tested(p.variable, []);
         else if (e?.kind === 'hasLabels' && e.target.kind === 'var') tested(e.target.name, e.labels);
+        else if (e) conjuncts.push(...splitAnd(e));
         else return undefined;
       }
+    } else if (x.op === 'ExpandExists') {
+      const { from, direction, types, toLabels, anti } = x;
+      exists.push({ variable: from, side: 'from', direction, types, labels: toLabels, anti });
+    } else if (
+      x.op === 'Projection' &&
+      !x.keep &&
+      x.items.every((i) => i.expr.kind === 'var' && i.expr.name === i.name)
+    ) {
+      // `WITH a, b, r` passing the chain's variables on: nothing above reads what it drops.
     } else if (x.op === 'Expand') {
       if (x.into || x.relBound || x.adjacency?.relFilters) return undefined;
       const { from, to, rel, direction, types, distinctFrom } = x;
@@ -199,10 +221,19 @@ function chainOf(top: Op): ChainShape | undefined {
     if (!h.distinctFrom.every((r) => hops.some((k) => k.rel === r && k !== h))) return undefined;
     nodes.push(h.to);
   }
-  if (![...labels.keys()].every((v) => nodes.includes(v))) return undefined;
+  if (![...labels.keys(), ...exists.map((e) => e.variable)].every((v) => nodes.includes(v))) return undefined;
+  // Every other conjunct compares a chain node's property with a known value (a prefix test as its two ends).
+  const filters: NonNullable<Chain['filters']> = [];
+  for (const e of conjuncts) {
+    const v = nodes.find((n) => columnFilter(e, n) ?? prefixFilters(e, n));
+    if (v === undefined) return undefined;
+    const f = columnFilter(e, v);
+    filters.push(...(f ? [f] : prefixFilters(e, v)!).map((c) => ({ ...c, variable: v })));
+  }
   for (const h of hops) h.toLabels = [...new Set(labels.get(h.to) ?? [])];
   const anchorLabels = [...new Set(labels.get(anchor.variable) ?? [])].filter((l) => l !== anchor.label);
-  return { shape: { anchor, anchorLabels, hops, ...(relAnchor ? { relAnchor } : {}) }, nodes };
+  const tests = { ...(filters.length > 0 ? { filters } : {}), ...(exists.length > 0 ? { exists } : {}) };
+  return { shape: { anchor, anchorLabels, hops, ...tests, ...(relAnchor ? { relAnchor } : {}) }, nodes };
 }
 
 /** The chain's start as a column scan: a label or full scan over the Argument, or a column scan as it is. */

@@ -6,11 +6,11 @@
 // two slots per match and groups them over the columns as ColumnarExpandAggregate does.
 import { Held } from '../budget.js';
 import type { Column } from '../columns.js';
-import type { Row } from '../eval.js';
+import { evaluate, type Row } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
 import { chunked } from './chunked.js';
-import { aggregate } from './columnar-expand.js';
-import { existsTests, reader, selectSlots } from './columnar.js';
+import { aggregate, existsTest, type Test } from './columnar-expand.js';
+import { columnTest, existsTests, reader, selectSlots } from './columnar.js';
 import { members } from './exists.js';
 import { narrowed } from './labelled-adjacency.js';
 import type { Op } from './operators.js';
@@ -140,6 +140,10 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
   const m = op.anchorLabels.length > 0 ? members(runner, op.anchorLabels) : undefined;
   if (!tests || m === null) return undefined;
   if (m) tests.push((s) => m[s] === 1);
+  const nodes = [a.variable, ...op.hops.map((h) => h.to)];
+  const test = nodeTests(op, nodes, ctx);
+  if (!test) return undefined;
+  if (test[0]) tests.push(test[0]);
   const sel = op.relAnchor ? undefined : selectSlots(scan, a.filters, ctx, tests);
   if (!sel && !op.relAnchor) return undefined;
   // One relationship space for every hop, so that relationship slots compare across hops.
@@ -152,7 +156,6 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
     if (!full || hm === null) return undefined;
     adjs.push(hm ? narrowed(full, h.toLabels, hm) : full);
   }
-  const nodes = [a.variable, ...hops.map((h) => h.to)];
   const H = hops.length;
   const fromAt = hops.map((h) => nodes.indexOf(h.from));
   const apart = hops.map((h) => h.distinctFrom.map((r) => hops.findIndex((k) => k.rel === r)));
@@ -181,6 +184,7 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
           slots[0] = first.from[i]!;
           slots[1] = first.to[i]!;
           rels[0] = first.rel[i++]!;
+          if ((test[0] && !test[0](slots[0]!)) || (test[1] && !test[1](slots[1]!))) continue;
           if (H === 1) return true;
           level = 1;
         } else {
@@ -199,6 +203,8 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
       let clash = false;
       for (const k of apart[level]!) if (rels[k] === r) clash = true;
       if (clash) continue;
+      const t = test[level + 1];
+      if (t && !t(adj.far[j]!)) continue;
       rels[level] = r;
       slots[level + 1] = adj.far[j]!;
       if (level + 1 === H) return true;
@@ -206,6 +212,35 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
     }
   };
   return { nodes, slots, step };
+}
+
+/**
+ * Per chain node, the test of its slot (its column filters and pattern predicates), or undefined where it has
+ * none; undefined as a whole when the columns cannot answer one exactly.
+ */
+function nodeTests(op: Chain, nodes: string[], ctx: Runner['ctx']): (Test | undefined)[] | undefined {
+  const filters = op.filters ?? [];
+  const cols =
+    filters.length > 0 ? ctx.graph.scanColumns!(undefined, [...new Set(filters.map((f) => f.key))]) : undefined;
+  const all = ctx.graph.scanColumns!(undefined, []);
+  if ((filters.length > 0 && !cols) || !all) return undefined;
+  const out: (Test | undefined)[] = [];
+  for (const v of nodes) {
+    const tests: Test[] = [];
+    for (const f of filters.filter((x) => x.variable === v)) {
+      const c = ownValue(cols!.columns, f.key) as Column | undefined;
+      const t = c && columnTest(c, f.op, evaluate(f.value, {}, ctx), ctx);
+      if (!t) return undefined;
+      tests.push(t);
+    }
+    for (const x of (op.exists ?? []).filter((e) => e.variable === v)) {
+      const t = existsTest(x, all, ctx);
+      if (!t) return undefined;
+      tests.push(t);
+    }
+    out.push(tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (s) => tests.every((t) => t(s)));
+  }
+  return out;
 }
 
 /** The first hop's matches from the relationship columns of `space`, in relationship order, ends tested. */

@@ -325,9 +325,14 @@ function chainDetails(op: Extract<Op, { op: 'ChainProjection' }>): string {
           return i.kind === 'agg' ? `${i.name} = ${i.fn}(${end(i.side)}.${i.key})` : i.name;
         })
       : op.items.map((i) => `${i.name.trim()} = ${v(i.variable)}${i.key === null ? '' : `.${i.key}`}`);
-  if (op.relAnchor) return `relationships ${hops.join(', ')}: ${items.join(', ')}`;
+  const tests = [
+    ...(op.filters ?? []).map((f) => `${v(f.variable)}.${f.key} ${f.op} ${expr(f.value)}`),
+    ...(op.exists ?? []).map((x) => existsText(x, v(x.variable))),
+  ];
+  const where = tests.length > 0 ? ` WHERE ${tests.join(' AND ')}` : '';
+  if (op.relAnchor) return `relationships ${hops.join(', ')}${where}: ${items.join(', ')}`;
   const start = a.filters.length > 0 || a.exists ? details(a) : `(${v(a.variable)}${a.label ? `:${a.label}` : ''})`;
   const also =
     op.anchorLabels.length > 0 ? ` WHERE ${v(a.variable)}${op.anchorLabels.map((l) => `:${l}`).join('')}` : '';
-  return `${start}${also} ${hops.join(', ')}: ${items.join(', ')}`;
+  return `${start}${also} ${hops.join(', ')}${where}: ${items.join(', ')}`;
 }

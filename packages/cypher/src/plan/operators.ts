@@ -347,6 +347,10 @@ export type Op = Base &
         anchor: Extract<Op, { op: 'NodeColumnScan' }>;
         /** Labels the anchor must carry besides its scan's. */
         anchorLabels: string[];
+        /** Comparisons of a chain node's properties with known values, tested on its slot as it is bound. */
+        filters?: (ColumnFilter & { variable: string })[];
+        /** Pattern predicates on a chain node (`side` unused), answered per slot as it is bound. */
+        exists?: (ExistsTest & { variable: string })[];
         hops: {
           from: string;
           to: string;
