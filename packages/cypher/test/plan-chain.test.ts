@@ -61,6 +61,10 @@ const QUERIES = [
   'MATCH (a:A)-[r]-(b:B) WHERE b.c > 100 AND EXISTS { (b)-->(:A) } WITH a, b, r RETURN DISTINCT b.t AS t, a.c AS c ORDER BY t, c LIMIT 8',
   "MATCH (a:B)-[r:R]->(b)<-[s]-(c) WHERE b.t STARTS WITH 'pro' AND NOT EXISTS { (c)<-[:S]-(:B) } AND a.k = true RETURN a.c AS a, c.c AS c",
   'MATCH (a:A)-[r]->(b) WITH a, b MATCH (b)-[s]->(c:B) WHERE c.w < 3.5 RETURN a.c AS a, count(*) AS n, sum(c.c) AS s',
+  // An OPTIONAL MATCH of one hop at the chain's end: its far end null where it finds nothing.
+  'MATCH (a:C)<-[r]-(b) WHERE b.c > 100 OPTIONAL MATCH (b)<-[]-(o:A) WITH a, b, r, o RETURN b.c AS b, a.c AS c, o.t AS t ORDER BY b DESC, c, t LIMIT 9',
+  'MATCH (a:B)-[r:S]->(b) OPTIONAL MATCH (b)-[:S]->(o:B) RETURN a.c AS a, o AS o, o.c AS oc',
+  'MATCH (a:B)-[r:S]->(b) OPTIONAL MATCH (b)-[:S]->(o:B) RETURN a.t AS t, count(o) AS n, count(*) AS m, sum(o.c) AS s',
   "MATCH (a)-[:RARE]-(b)-[s]-(c) WHERE a.c >= 0 AND c.t <> 'gene' RETURN a.c AS a, c.c AS c",
   'MATCH (a)-[:RARE]->(b)<-[:R]-(c:B) RETURN count(*) AS n',
 ];
@@ -83,8 +87,9 @@ test('chains of fixed hops read over slots and columns give the row-by-row rows'
       }
       const plan = runCypher(g, `EXPLAIN ${q}`).plan!;
       assert.ok(operators(plan).includes('ChainProjection'), q);
-      // Aggregations of node properties of at most two chain nodes run over the columns, not row by row.
-      if (/(sum|avg)\(/.test(q)) assert.ok(!operators(plan).includes('Aggregate'), `${q}: ${operators(plan)}`);
+      // Aggregations of node properties of at most two chain nodes run over the columns, not row by row (with an
+      // OPTIONAL MATCH's hop, over the chain's rows: count(o) counts only the matches).
+      if (/(sum|avg)\(/.test(q) && !q.includes('OPTIONAL')) assert.ok(!operators(plan).includes('Aggregate'), `${q}: ${operators(plan)}`);
       if (!q.includes('Missing')) assert.ok(slow.rows.length > 0, q);
     }
   }

@@ -41,7 +41,8 @@ function chainAt(o: Op): Op | undefined {
   const lifted = liftReads(o, c);
   // An aggregation over columns; where a value cannot be answered exactly over them (min/max of FLOATs), the
   // aggregation over the chain's rows, else row by row.
-  const agg = o.op === 'Aggregate' ? columnItems(o, c.nodes) : undefined;
+  const optional = c.shape.hops.some((h) => h.optional);
+  const agg = o.op === 'Aggregate' && !optional ? columnItems(o, c.nodes) : undefined;
   if (agg) return { op: 'ChainProjection', ...c.shape, items: [], aggregate: agg, fallback: lifted ?? o, est: o.est };
   return lifted;
 }
@@ -193,6 +194,15 @@ function chainOf(top: Op): ChainShape | undefined {
       x.items.every((i) => i.expr.kind === 'var' && i.expr.name === i.name)
     ) {
       // `WITH a, b, r` passing the chain's variables on: nothing above reads what it drops.
+    } else if (x.op === 'OptionalExpand' && hops.length === 0) {
+      // An OPTIONAL MATCH of one hop as the chain's last: its far end null where the hop finds nothing.
+      const e = x.expand;
+      if (e.into || e.relBound || e.adjacency?.relFilters || e.distinctFrom.length > 0) return undefined;
+      const own = x.predicates.flatMap((p) => (p.kind === 'labels' && p.variable === e.to ? p.labels : [null]));
+      if (own.includes(null) || labels.has(e.to) || conjuncts.length > 0 || exists.length > 0) return undefined;
+      const { from, to, rel, direction, types } = e;
+      const toLabels = [...new Set([...(own as string[]), ...(e.adjacency?.toLabels ?? [])])];
+      hops.unshift({ from, to, rel, direction, types, distinctFrom: [], toLabels, optional: true });
     } else if (x.op === 'Expand') {
       if (x.into || x.relBound || x.adjacency?.relFilters) return undefined;
       const { from, to, rel, direction, types, distinctFrom } = x;
@@ -230,7 +240,7 @@ function chainOf(top: Op): ChainShape | undefined {
     const f = columnFilter(e, v);
     filters.push(...(f ? [f] : prefixFilters(e, v)!).map((c) => ({ ...c, variable: v })));
   }
-  for (const h of hops) h.toLabels = [...new Set(labels.get(h.to) ?? [])];
+  for (const h of hops) if (!h.optional) h.toLabels = [...new Set(labels.get(h.to) ?? [])];
   const anchorLabels = [...new Set(labels.get(anchor.variable) ?? [])].filter((l) => l !== anchor.label);
   const tests = { ...(filters.length > 0 ? { filters } : {}), ...(exists.length > 0 ? { exists } : {}) };
   return { shape: { anchor, anchorLabels, hops, ...tests, ...(relAnchor ? { relAnchor } : {}) }, nodes };

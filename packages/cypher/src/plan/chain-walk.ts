@@ -106,13 +106,15 @@ function matches<T>(
   const read: Read = [];
   for (const i of op.items) {
     const at = walk.nodes.indexOf(i.variable);
+    // An OPTIONAL MATCH's end found nothing: slot -1, its node and properties null.
     if (i.key === null) {
-      read.push({ name: i.name, at, value: (s) => g.nodeAt!(s) });
+      read.push({ name: i.name, at, value: (s) => (s < 0 ? null : g.nodeAt!(s)) });
       continue;
     }
     const c = ownValue(cols.columns, i.key) as Column | undefined;
     if (!c) return undefined;
-    read.push({ name: i.name, at, value: reader(c) });
+    const value = reader(c);
+    read.push({ name: i.name, at, value: (s) => (s < 0 ? null : value(s)) });
   }
   const row = maker(read);
   return chunked((into) => {
@@ -168,11 +170,15 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
     const off = adjs[h]!.offsets;
     pos[h] = s + 1 < off.length ? off[s]! : 0;
     stop[h] = s + 1 < off.length ? off[s + 1]! : 0;
+    if (h === H - 1) found = false;
   };
   // A RelationshipScan's chain: its first hop's matches from the relationship columns, ends tested on slots.
   const first = op.relAnchor ? firstHops(op, runner, space, [a.label!, ...op.anchorLabels].filter(Boolean)) : undefined;
   if (op.relAnchor && !first) return undefined;
   const n = first ? first.rel.length : sel!.length;
+  // The last hop an OPTIONAL MATCH's: a prefix it finds nothing for gives one match with its end at slot -1.
+  const optional = hops[H - 1]!.optional === true;
+  let found = false;
   let i = 0;
   let level = -1;
   const step = (): boolean => {
@@ -194,6 +200,11 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
         open(level);
       }
       if (pos[level]! >= stop[level]!) {
+        if (optional && level === H - 1 && !found) {
+          found = true;
+          slots[H] = -1;
+          return true;
+        }
         level--;
         continue;
       }
@@ -207,7 +218,10 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
       if (t && !t(adj.far[j]!)) continue;
       rels[level] = r;
       slots[level + 1] = adj.far[j]!;
-      if (level + 1 === H) return true;
+      if (level + 1 === H) {
+        found = true;
+        return true;
+      }
       open(++level);
     }
   };

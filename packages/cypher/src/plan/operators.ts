@@ -359,6 +359,8 @@ export type Op = Base &
           types: string[];
           distinctFrom: string[];
           toLabels: string[];
+          /** The last hop only: an OPTIONAL MATCH's, its far end null (slot -1) where it finds nothing. */
+          optional?: boolean;
         }[];
         items: { name: string; variable: string; key: string | null }[];
         /** Instead of rows: one row, each name the number of matches (a count of the chain's last hop). */
