@@ -89,7 +89,8 @@ test('chains of fixed hops read over slots and columns give the row-by-row rows'
       assert.ok(operators(plan).includes('ChainProjection'), q);
       // Aggregations of node properties of at most two chain nodes run over the columns, not row by row (with an
       // OPTIONAL MATCH's hop, over the chain's rows: count(o) counts only the matches).
-      if (/(sum|avg)\(/.test(q) && !q.includes('OPTIONAL')) assert.ok(!operators(plan).includes('Aggregate'), `${q}: ${operators(plan)}`);
+      if (/(sum|avg)\(/.test(q) && !q.includes('OPTIONAL'))
+        assert.ok(!operators(plan).includes('Aggregate'), `${q}: ${operators(plan)}`);
       if (!q.includes('Missing')) assert.ok(slow.rows.length > 0, q);
     }
   }
