@@ -5,6 +5,7 @@ import { findAggregates } from '../aggregate.js';
 import type { Expr } from '../ast.js';
 import { isAggregate } from '../interpret/project.js';
 import { expandItem } from './expand-rewrite.js';
+import { isHopCount } from './optional-hop.js';
 import { mapExpr, varsOf } from './exprs.js';
 import { type EndsCount, type ExpandItem, type Item, mapInputs, type Op, type Predicate } from './operators.js';
 import { columnFilter, propOf, splitAnd } from './rewrite.js';
@@ -33,7 +34,7 @@ function chainAt(o: Op): Op | undefined {
     const c = chainOf(ends.length > 0 ? { op: 'Filter', input: hop, predicates: ends, est: o.est } : hop);
     return c ? { op: 'ChainProjection', ...c.shape, items: [], count: o.names, fallback: o, est: o.est } : undefined;
   }
-  if ((o.op !== 'Projection' && o.op !== 'Aggregate') || o.keep || (o.op === 'Aggregate' && o.hop)) return undefined;
+  if ((o.op !== 'Projection' && o.op !== 'Aggregate') || o.keep) return undefined;
   const c = chainOf(o.input);
   if (!c) return undefined;
   const direct = o.op === 'Projection' ? directItems(o.items, c.nodes) : undefined;
@@ -50,6 +51,13 @@ function chainAt(o: Op): Op | undefined {
 /** `o` over a ChainProjection of the chain nodes and properties it reads (under planner names ` n.key`). */
 function liftReads(o: Extract<Op, { op: 'Projection' | 'Aggregate' }>, c: ChainShape): Op | undefined {
   const reads = new Map<string, Chain['items'][number]>();
+  // A folded OPTIONAL MATCH (`hop`) reads its node from each row: the chain gives it.
+  const hop = o.op === 'Aggregate' ? o.hop?.variable : undefined;
+  const binds = (o.op === 'Aggregate' && o.hop?.binds) || [];
+  if (hop !== undefined) {
+    if (!c.nodes.includes(hop)) return undefined;
+    reads.set(hop, { name: hop, variable: hop, key: null });
+  }
   const lift = (e: Expr): Expr | undefined => {
     let ok = true;
     const out = mapExpr(e, (x) => {
@@ -62,7 +70,8 @@ function liftReads(o: Extract<Op, { op: 'Projection' | 'Aggregate' }>, c: ChainS
       }
       if (x.kind === 'var') {
         if (c.nodes.includes(x.name)) reads.set(x.name, { name: x.name, variable: x.name, key: null });
-        else ok = false;
+        // count(o) of the folded OPTIONAL MATCH: the aggregation counts it from the hop.
+        else if (!binds.includes(x.name)) ok = false;
       }
       return undefined;
     });
@@ -99,23 +108,31 @@ function liftReads(o: Extract<Op, { op: 'Projection' | 'Aggregate' }>, c: ChainS
  * ColumnarExpandAggregate computes (with those two nodes as its ends), with at least one aggregate.
  */
 function columnItems(o: Extract<Op, { op: 'Aggregate' }>, nodes: string[]): Chain['aggregate'] {
-  const read = new Set<string>();
+  // A folded OPTIONAL MATCH (`hop`): a multiplicity per match from its node's slot, count(o) its matches.
+  const hop = o.hop;
+  const read = new Set<string>(hop ? [hop.variable] : []);
   for (const it of o.items) {
     const vars = varsOf(it.expr);
     if (vars === 'late') return undefined;
-    for (const v of vars) read.add(v);
+    for (const v of vars) if (!hop?.binds.includes(v)) read.add(v);
   }
   if (![...read].every((v) => nodes.includes(v)) || read.size > 2) return undefined;
   const [from, to] = [...read, ...nodes.filter((v) => !read.has(v))] as [string, string];
   const items: ExpandItem[] = [];
   for (const it of o.items) {
-    const x = expandItem(it, { from, rel: ' ', to });
-    if (!x || x.kind === 'type' || x.kind === 'hopCount' || ('side' in x && x.side === 'rel')) return undefined;
+    const x = isHopCount(it.expr, hop)
+      ? { kind: 'hopCount' as const, name: it.name }
+      : expandItem(it, { from, rel: ' ', to }, CHAIN_FNS);
+    if (!x || x.kind === 'type' || ('side' in x && x.side === 'rel')) return undefined;
     items.push(x);
   }
   if (items.every((i) => i.kind === 'key' || i.kind === 'node')) return undefined;
-  return { from, to, items, ...(o.bounded ? { bounded: true } : {}) };
+  const optional = hop && { ...hop, side: hop.variable === from ? ('from' as const) : ('to' as const) };
+  return { from, to, items, ...(o.bounded ? { bounded: true } : {}), ...(optional ? { optional } : {}) };
 }
+
+// AGG_FNS and collect: the walk gives the matches in the row-by-row plan's order, so each list is in its order.
+const CHAIN_FNS: ReadonlySet<string> = new Set(['count', 'sum', 'avg', 'min', 'max', 'collect']);
 
 /** The label predicates of a count's per-end operators, when they are nothing else. */
 function endLabels(ends: EndsCount): Predicate[] | undefined {
@@ -204,9 +221,19 @@ function chainOf(top: Op): ChainShape | undefined {
       const toLabels = [...new Set([...(own as string[]), ...(e.adjacency?.toLabels ?? [])])];
       hops.unshift({ from, to, rel, direction, types, distinctFrom: [], toLabels, optional: true });
     } else if (x.op === 'Expand') {
-      if (x.into || x.relBound || x.adjacency?.relFilters) return undefined;
+      if (x.into || x.relBound) return undefined;
       const { from, to, rel, direction, types, distinctFrom } = x;
-      hops.unshift({ from, to, rel, direction, types, distinctFrom, toLabels: [] });
+      const relFilters = x.adjacency?.relFilters?.map((f) => f.filter);
+      hops.unshift({
+        from,
+        to,
+        rel,
+        direction,
+        types,
+        distinctFrom,
+        toLabels: [],
+        ...(relFilters ? { relFilters } : {}),
+      });
       if (x.adjacency) tested(to, x.adjacency.toLabels);
     } else break;
     x = x.input;
@@ -236,6 +263,16 @@ function chainOf(top: Op): ChainShape | undefined {
   const filters: NonNullable<Chain['filters']> = [];
   for (const e of conjuncts) {
     const v = nodes.find((n) => columnFilter(e, n) ?? prefixFilters(e, n));
+    // Or a relationship's (not the OPTIONAL MATCH's: a WHERE above it would drop its null rows).
+    const h =
+      v === undefined
+        ? hops.find((k) => !k.optional && (columnFilter(e, k.rel) ?? prefixFilters(e, k.rel)))
+        : undefined;
+    if (h) {
+      const f = columnFilter(e, h.rel);
+      h.relFilters = [...(h.relFilters ?? []), ...(f ? [f] : prefixFilters(e, h.rel)!)];
+      continue;
+    }
     if (v === undefined) return undefined;
     const f = columnFilter(e, v);
     filters.push(...(f ? [f] : prefixFilters(e, v)!).map((c) => ({ ...c, variable: v })));

@@ -1,7 +1,7 @@
 // A chain of fixed hops from a scan (chain-columns.ts), run: walked over integers (the kept slot adjacency of each
 // hop's types, narrowed to the far end's labels), relationship uniqueness a test on relationship slots, each row
 // read from the node columns at the chain's slots. No node (unless returned), relationship or intermediate row is
-// built. The walk is depth first, as the row-by-row plan's nested expansions, and resumable: rows come a chunk at a
+// built. The walk is depth first (each node's relationships in slot order) and resumable: rows come a chunk at a
 // time, so a LIMIT above stops it and one node with a huge fan-out is never held whole. An aggregation collects
 // two slots per match and groups them over the columns as ColumnarExpandAggregate does.
 import { Held } from '../budget.js';
@@ -14,6 +14,7 @@ import { columnTest, existsTests, reader, selectSlots } from './columnar.js';
 import { members } from './exists.js';
 import { narrowed } from './labelled-adjacency.js';
 import type { Op } from './operators.js';
+import { hopDegrees, weigh } from './optional-hop.js';
 import type { Runner } from './physical.js';
 import { slotAdjacency, typeMask } from './var-paths.js';
 
@@ -69,7 +70,11 @@ function chainAggregate(op: Chain, agg: NonNullable<Chain['aggregate']>, runner:
   const rels = { size: 0, start: none, end: none, type: { kind: 'dict' as const, codes: none, dict: [] }, columns: {} };
   // A node grouped on is built from its slot (walkChain checked the graph has nodeAt).
   const cols = nodes.node ? nodes : { ...nodes, node: (s: number) => g.nodeAt!(s) };
-  const groups = aggregate(agg, { n, from, to, rel: none }, rels, cols, runner.ctx, undefined);
+  const rows = { n, from, to, rel: none };
+  const degree = agg.optional && hopDegrees(agg.optional, cols, runner.ctx);
+  if (agg.optional && !degree) return undefined;
+  const weights = degree ? weigh(rows[agg.optional!.side], n, degree, runner.ctx) : undefined;
+  const groups = aggregate(agg, rows, rels, cols, runner.ctx, weights);
   if (!groups) return undefined;
   const out: Row[] = [];
   for (let i = 0; i < groups.groups; i++) out.push(groups.row(i));
@@ -144,13 +149,14 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
   if (m) tests.push((s) => m[s] === 1);
   const nodes = [a.variable, ...op.hops.map((h) => h.to)];
   const test = nodeTests(op, nodes, ctx);
-  if (!test) return undefined;
+  const space = op.hops.some((h) => h.types.length === 0) ? [] : [...new Set(op.hops.flatMap((h) => h.types))];
+  const relTest = relTests(op, space, ctx);
+  if (!test || !relTest) return undefined;
   if (test[0]) tests.push(test[0]);
   const sel = op.relAnchor ? undefined : selectSlots(scan, a.filters, ctx, tests);
   if (!sel && !op.relAnchor) return undefined;
-  // One relationship space for every hop, so that relationship slots compare across hops.
+  // One relationship space for every hop (`space`), so that relationship slots compare across hops.
   const { hops } = op;
-  const space = hops.some((h) => h.types.length === 0) ? [] : [...new Set(hops.flatMap((h) => h.types))];
   const adjs: { offsets: Int32Array; rel: Int32Array; far: Int32Array }[] = [];
   for (const h of hops) {
     const full = slotAdjacency(ctx, h.types, h.direction, space);
@@ -191,6 +197,7 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
           slots[1] = first.to[i]!;
           rels[0] = first.rel[i++]!;
           if ((test[0] && !test[0](slots[0]!)) || (test[1] && !test[1](slots[1]!))) continue;
+          if (relTest[0] && !relTest[0](rels[0]!)) continue;
           if (H === 1) return true;
           level = 1;
         } else {
@@ -211,6 +218,8 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
       const adj = adjs[level]!;
       const j = pos[level]!++;
       const r = adj.rel[j]!;
+      const rt = relTest[level];
+      if (rt && !rt(r)) continue;
       let clash = false;
       for (const k of apart[level]!) if (rels[k] === r) clash = true;
       if (clash) continue;
@@ -249,6 +258,26 @@ function nodeTests(op: Chain, nodes: string[], ctx: Runner['ctx']): (Test | unde
     }
     for (const x of (op.exists ?? []).filter((e) => e.variable === v)) {
       const t = existsTest(x, all, ctx);
+      if (!t) return undefined;
+      tests.push(t);
+    }
+    out.push(tests.length === 0 ? undefined : tests.length === 1 ? tests[0] : (s) => tests.every((t) => t(s)));
+  }
+  return out;
+}
+
+/** Per hop, the test of its relationship's slot in `space` (its column comparisons), or undefined where none. */
+function relTests(op: Chain, space: string[], ctx: Runner['ctx']): (Test | undefined)[] | undefined {
+  const keys = [...new Set(op.hops.flatMap((h) => (h.relFilters ?? []).map((f) => f.key)))];
+  if (keys.length === 0) return op.hops.map(() => undefined);
+  const cols = ctx.graph.scanRelationshipColumns!(space, keys);
+  if (!cols) return undefined;
+  const out: (Test | undefined)[] = [];
+  for (const h of op.hops) {
+    const tests: Test[] = [];
+    for (const f of h.relFilters ?? []) {
+      const c = ownValue(cols.columns, f.key) as Column | undefined;
+      const t = c && columnTest(c, f.op, evaluate(f.value, {}, ctx), ctx);
       if (!t) return undefined;
       tests.push(t);
     }

@@ -338,7 +338,7 @@ export function aggregate(
       });
       continue;
     }
-    const out = aggregateOf(it, rows, gid, groups, rels, nodes, weights);
+    const out = aggregateOf(it, rows, gid, groups, rels, nodes, weights, ctx);
     if (!out) return undefined;
     outputs.push(out);
   }
@@ -358,6 +358,7 @@ function aggregateOf(
   rels: RelationshipColumns,
   nodes: NodeColumns,
   weights: Weights | undefined,
+  ctx: EvalContext,
 ): ((g: number) => Value) | undefined {
   if (it.kind === 'count') return countRows(gid, groups, weights?.w);
   if (it.kind === 'hopCount') return weights && countRows(gid, groups, weights.k);
@@ -376,5 +377,5 @@ function aggregateOf(
   }
   if (it.kind !== 'agg') return undefined;
   const c = ownValue(it.side === 'rel' ? rels.columns : nodes.columns, it.key) as Column | undefined;
-  return accumulate(it, c, gid, groups, rows[it.side].subarray(0, gid.length), weights?.w);
+  return accumulate(it, c, gid, groups, rows[it.side].subarray(0, gid.length), weights?.w, ctx.budget);
 }

@@ -6,7 +6,9 @@
 // value is of a kind the columns cannot compare exactly, or a sum could lose precision, this returns
 // undefined and the operator's row-by-row fallback runs; the results are the same either way
 // (test/plan.test.ts runs both).
+import type { Budget } from '../budget.js';
 import type { Column, NodeColumns } from '../columns.js';
+import { collectColumn } from './collect-column.js';
 import { type EvalContext, evaluate, type Row, truthy } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
 import type { ColumnFilter, ColumnItem, ExistsTest, Op } from './operators.js';
@@ -318,7 +320,7 @@ function run(
         ? countRows(gid, groups, weights?.w)
         : it.kind === 'hopCount'
           ? weights && countRows(gid, groups, weights.k)
-          : accumulate(it, col(it.key), gid, groups, sel, weights?.w);
+          : accumulate(it, col(it.key), gid, groups, sel, weights?.w, ctx.budget);
     if (!out) return undefined;
     outputs.push(out);
   }
@@ -346,8 +348,10 @@ export function accumulate(
   groups: number,
   sel: ArrayLike<number>,
   w?: Float64Array,
+  budget?: Budget,
 ): ((g: number) => Value) | undefined {
   if (!c) return undefined;
+  if (it.fn === 'collect') return budget && collectColumn(c, gid, groups, sel, budget, w);
   const counts = new Float64Array(groups);
   if (c.kind === 'dict') {
     // Only nulls (a key no scanned node has): nothing to add up, as row by row.

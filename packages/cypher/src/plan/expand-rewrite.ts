@@ -138,7 +138,8 @@ function sideFilters(x: Expr, e: Pattern): SideFilter[] | undefined {
   return undefined;
 }
 
-export function expandItem(it: Item, e: Pattern): ExpandItem | undefined {
+/** `fns`: the aggregates taken (a chain adds collect: its matches come in the row-by-row order). */
+export function expandItem(it: Item, e: Pattern, fns: ReadonlySet<string> = AGG_FNS): ExpandItem | undefined {
   const x = it.expr;
   const name = it.name;
   for (const [side, v] of sides(e)) {
@@ -156,7 +157,7 @@ export function expandItem(it: Item, e: Pattern): ExpandItem | undefined {
   if (fn === 'count' && x.distinct && arg?.kind === 'var' && (arg.name === e.from || arg.name === e.to)) {
     return { kind: 'distinct', name, side: arg.name === e.from ? 'from' : 'to' };
   }
-  if (x.distinct || !AGG_FNS.has(fn) || !arg) return undefined;
+  if (x.distinct || !fns.has(fn) || !arg) return undefined;
   for (const [side, v] of sides(e)) {
     const key = propOf(arg, v);
     if (key !== undefined) return { kind: 'agg', name, fn: fn as 'count', side, key };

@@ -327,6 +327,7 @@ function chainDetails(op: Extract<Op, { op: 'ChainProjection' }>): string {
       : op.items.map((i) => `${i.name.trim()} = ${v(i.variable)}${i.key === null ? '' : `.${i.key}`}`);
   const tests = [
     ...(op.filters ?? []).map((f) => `${v(f.variable)}.${f.key} ${f.op} ${expr(f.value)}`),
+    ...op.hops.flatMap((h) => (h.relFilters ?? []).map((f) => `${v(h.rel)}.${f.key} ${f.op} ${expr(f.value)}`)),
     ...(op.exists ?? []).map((x) => existsText(x, v(x.variable))),
   ];
   const where = tests.length > 0 ? ` WHERE ${tests.join(' AND ')}` : '';

@@ -35,7 +35,7 @@ export type ColumnItem =
   | { kind: 'count'; name: string }
   /** count(o) of an optional hop's variable: the matches it found (OptionalHop). */
   | { kind: 'hopCount'; name: string }
-  | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; key: string };
+  | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max' | 'collect'; key: string };
 
 /**
  * Counts over the rows of row-wise operators above a VarLengthExpand over slots (var-count.ts): `inner` (its
@@ -83,7 +83,7 @@ export type ExpandItem =
   | { kind: 'hopCount'; name: string }
   /** `count(DISTINCT b)` of an end node. */
   | { kind: 'distinct'; name: string; side: 'from' | 'to' }
-  | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max'; side: Side; key: string };
+  | { kind: 'agg'; name: string; fn: 'count' | 'sum' | 'avg' | 'min' | 'max' | 'collect'; side: Side; key: string };
 
 /** `[NOT] EXISTS { (end)-[:types]->(:labels) }` on one end of a one-relationship pattern. */
 export interface ExistsTest {
@@ -361,6 +361,8 @@ export type Op = Base &
           toLabels: string[];
           /** The last hop only: an OPTIONAL MATCH's, its far end null (slot -1) where it finds nothing. */
           optional?: boolean;
+          /** Comparisons of the relationship's properties with known values, tested on its slot's columns. */
+          relFilters?: ColumnFilter[];
         }[];
         items: { name: string; variable: string; key: string | null }[];
         /** Instead of rows: one row, each name the number of matches (a count of the chain's last hop). */
@@ -369,7 +371,14 @@ export type Op = Base &
          * Instead of rows: an aggregation over the matches, grouped and accumulated over columns at the slots of
          * two of the chain's nodes (as ColumnarExpandAggregate's ends; `rel` sides never occur).
          */
-        aggregate?: { from: string; to: string; items: ExpandItem[]; bounded?: boolean };
+        aggregate?: {
+          from: string;
+          to: string;
+          items: ExpandItem[];
+          bounded?: boolean;
+          /** An OPTIONAL MATCH folded in, from one of the two nodes: a multiplicity per match. */
+          optional?: OptionalHop & { side: 'from' | 'to' };
+        };
         /** The first hop is read from the relationship columns of its types (a RelationshipScan's chain). */
         relAnchor?: boolean;
         /** The Projection over the expansions, row by row. */
