@@ -48,6 +48,9 @@ function weighted(seed: number): MemoryGraph {
 }
 
 const WEIGHTED = [
+  // Aggregations reading one chain relationship's columns (its type, its properties) beside two nodes'.
+  'MATCH (a:A)-[r:W]->(b)-[s]->(c) WHERE s.x > 5 RETURN c.t AS t, avg(r.x) AS m, sum(r.x) AS s, count(*) AS n',
+  'MATCH (a:B)-[r]->(b)-[s]->(c:A) RETURN type(s) AS t, a.k AS k, count(*) AS n, max(s.x) AS m, collect(s.y) AS ys',
   'MATCH (a:A)-[r:W]->(b)-[s:W]->(c) WHERE r.x > 20 AND s.y = "high" RETURN a.c AS a, c.c AS c',
   'MATCH (a)-[r]->(b)<-[s]-(c:B) WHERE r.x < 10 OPTIONAL MATCH (c)-->(o:A) RETURN b.t AS t, collect(c.c) AS cs, count(o) AS n ORDER BY t',
   'MATCH (a:B)-[r:W]-(b)-[s]->(c) WHERE r.x >= 25 AND r.y STARTS WITH "hi" RETURN count(*) AS n',
@@ -62,7 +65,9 @@ test('comparisons on the columns of a chain relationship give the row-by-row row
         if (q.includes('ORDER BY')) assert.deepEqual(rows.map(sortLists), slow.rows.map(sortLists), `${q} (${seed})`);
         else assert.deepEqual(canon(rows), canon(slow.rows), `${q} (${seed})`);
       }
-      assert.ok(operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('ChainProjection'), q);
+      const ops = operators(runCypher(g, `EXPLAIN ${q}`).plan!);
+      assert.ok(ops.includes('ChainProjection'), q);
+      if (q.includes('count(*) AS n,')) assert.ok(!ops.includes('Aggregate'), `${q}: ${ops}`);
       assert.ok(slow.rows.length > 0, q);
     }
   }

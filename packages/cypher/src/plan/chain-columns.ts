@@ -43,7 +43,7 @@ function chainAt(o: Op): Op | undefined {
   // An aggregation over columns; where a value cannot be answered exactly over them (min/max of FLOATs), the
   // aggregation over the chain's rows, else row by row.
   const optional = c.shape.hops.some((h) => h.optional);
-  const agg = o.op === 'Aggregate' && !optional ? columnItems(o, c.nodes) : undefined;
+  const agg = o.op === 'Aggregate' && !optional ? columnItems(o, c) : undefined;
   if (agg) return { op: 'ChainProjection', ...c.shape, items: [], aggregate: agg, fallback: lifted ?? o, est: o.est };
   return lifted;
 }
@@ -107,7 +107,7 @@ function liftReads(o: Extract<Op, { op: 'Projection' | 'Aggregate' }>, c: ChainS
  * An aggregation whose items read at most two of the chain's nodes, each item a grouping key or an aggregate
  * ColumnarExpandAggregate computes (with those two nodes as its ends), with at least one aggregate.
  */
-function columnItems(o: Extract<Op, { op: 'Aggregate' }>, nodes: string[]): Chain['aggregate'] {
+function columnItems(o: Extract<Op, { op: 'Aggregate' }>, c: ChainShape): Chain['aggregate'] {
   // A folded OPTIONAL MATCH (`hop`): a multiplicity per match from its node's slot, count(o) its matches.
   const hop = o.hop;
   const read = new Set<string>(hop ? [hop.variable] : []);
@@ -116,19 +116,25 @@ function columnItems(o: Extract<Op, { op: 'Aggregate' }>, nodes: string[]): Chai
     if (vars === 'late') return undefined;
     for (const v of vars) if (!hop?.binds.includes(v)) read.add(v);
   }
-  if (![...read].every((v) => nodes.includes(v)) || read.size > 2) return undefined;
-  const [from, to] = [...read, ...nodes.filter((v) => !read.has(v))] as [string, string];
+  // At most two chain nodes and one relationship of a (not optional) hop: `type(r)` and `r.key` read its columns.
+  const rels = c.shape.hops.filter((h) => !h.optional).map((h) => h.rel);
+  const relRead = [...read].filter((v) => rels.includes(v));
+  const nodeRead = new Set([...read].filter((v) => !rels.includes(v)));
+  if (![...nodeRead].every((v) => c.nodes.includes(v)) || nodeRead.size > 2 || relRead.length > 1) return undefined;
+  const [from, to] = [...nodeRead, ...c.nodes.filter((v) => !nodeRead.has(v))] as [string, string];
+  const rel = relRead[0];
   const items: ExpandItem[] = [];
   for (const it of o.items) {
     const x = isHopCount(it.expr, hop)
       ? { kind: 'hopCount' as const, name: it.name }
-      : expandItem(it, { from, rel: ' ', to }, CHAIN_FNS);
-    if (!x || x.kind === 'type' || ('side' in x && x.side === 'rel')) return undefined;
+      : expandItem(it, { from, rel: rel ?? ' ', to }, CHAIN_FNS);
+    if (!x || (rel === undefined && (x.kind === 'type' || ('side' in x && x.side === 'rel')))) return undefined;
     items.push(x);
   }
-  if (items.every((i) => i.kind === 'key' || i.kind === 'node')) return undefined;
+  if (items.every((i) => i.kind === 'key' || i.kind === 'node' || i.kind === 'type')) return undefined;
   const optional = hop && { ...hop, side: hop.variable === from ? ('from' as const) : ('to' as const) };
-  return { from, to, items, ...(o.bounded ? { bounded: true } : {}), ...(optional ? { optional } : {}) };
+  const more = { ...(rel ? { rel } : {}), ...(o.bounded ? { bounded: true } : {}), ...(optional ? { optional } : {}) };
+  return { from, to, items, ...more };
 }
 
 // AGG_FNS and collect: the walk gives the matches in the row-by-row plan's order, so each list is in its order.

@@ -42,35 +42,44 @@ export function chainRows(op: Chain, runner: Runner): Iterable<Row> | undefined 
 /** The aggregation's rows: every match's two slots collected, then grouped and accumulated over the columns. */
 function chainAggregate(op: Chain, agg: NonNullable<Chain['aggregate']>, runner: Runner): Row[] | undefined {
   const g = runner.ctx.graph;
-  const keys = agg.items.flatMap((i) => ('key' in i ? [i.key] : []));
-  const nodes = g.scanColumns?.(undefined, [...new Set(keys)]);
+  const keysOf = (rel: boolean) => agg.items.flatMap((i) => ('key' in i && (i.side === 'rel') === rel ? [i.key] : []));
+  const nodes = g.scanColumns?.(undefined, [...new Set(keysOf(false))]);
   const walk = nodes && walkChain(op, runner);
   if (!walk || !nodes) return undefined;
+  const none = new Int32Array(0);
+  // The relationship's columns in the walk's space, where its slots are numbered.
+  const relAt = agg.rel === undefined ? -1 : op.hops.findIndex((h) => h.rel === agg.rel);
+  const rels =
+    relAt < 0
+      ? { size: 0, start: none, end: none, type: { kind: 'dict' as const, codes: none, dict: [] }, columns: {} }
+      : g.scanRelationshipColumns!(walk.space, [...new Set(keysOf(true))]);
+  if (!rels) return undefined;
   const fromAt = walk.nodes.indexOf(agg.from);
   const toAt = walk.nodes.indexOf(agg.to);
   let from: Int32Array = new Int32Array(1024);
   let to: Int32Array = new Int32Array(1024);
+  let rel: Int32Array = relAt < 0 ? none : new Int32Array(1024);
   let n = 0;
-  // The two slot columns are held against the memory budget while they grow.
+  // The slot columns are held against the memory budget while they grow.
   const held = new Held(runner.ctx.budget, 'aggregation');
   try {
     while (walk.step()) {
       if (n === from.length) {
-        held.add(8 * n);
+        held.add((relAt < 0 ? 8 : 12) * n);
         from = grow(from);
         to = grow(to);
+        if (relAt >= 0) rel = grow(rel);
       }
+      if (relAt >= 0) rel[n] = walk.rels[relAt]!;
       from[n] = walk.slots[fromAt]!;
       to[n++] = walk.slots[toAt]!;
     }
   } finally {
     held.release();
   }
-  const none = new Int32Array(0);
-  const rels = { size: 0, start: none, end: none, type: { kind: 'dict' as const, codes: none, dict: [] }, columns: {} };
   // A node grouped on is built from its slot (walkChain checked the graph has nodeAt).
   const cols = nodes.node ? nodes : { ...nodes, node: (s: number) => g.nodeAt!(s) };
-  const rows = { n, from, to, rel: none };
+  const rows = { n, from, to, rel };
   const degree = agg.optional && hopDegrees(agg.optional, cols, runner.ctx);
   if (agg.optional && !degree) return undefined;
   const weights = degree ? weigh(rows[agg.optional!.side], n, degree, runner.ctx) : undefined;
@@ -136,7 +145,10 @@ function matches<T>(
  * `slots[h + 1]` hop h's far end), false when there are no more. Undefined when the graph cannot give the
  * columns, slots or adjacency.
  */
-function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Array; step: () => boolean } | undefined {
+function walkChain(
+  op: Chain,
+  runner: Runner,
+): { nodes: string[]; slots: Int32Array; rels: Int32Array; space: string[]; step: () => boolean } | undefined {
   const ctx = runner.ctx;
   const g = ctx.graph;
   if (!g.scanColumns || !g.nodeAt || !g.slotOf || !g.scanRelationshipColumns) return undefined;
@@ -234,7 +246,7 @@ function walkChain(op: Chain, runner: Runner): { nodes: string[]; slots: Int32Ar
       open(++level);
     }
   };
-  return { nodes, slots, step };
+  return { nodes, slots, rels, space, step };
 }
 
 /**

@@ -374,6 +374,8 @@ export type Op = Base &
         aggregate?: {
           from: string;
           to: string;
+          /** A hop's relationship the items read (`type(r)`, `r.key`): its slot per match, its columns. */
+          rel?: string;
           items: ExpandItem[];
           bounded?: boolean;
           /** An OPTIONAL MATCH folded in, from one of the two nodes: a multiplicity per match. */
