@@ -313,7 +313,7 @@ function chainDetails(op: Extract<Op, { op: 'ChainProjection' }>): string {
     return `(${from})${l}[${v(h.rel)}${t}]${r}(${v(h.to)}${h.toLabels.map((x) => `:${x}`).join('')})`;
   });
   const agg = op.aggregate;
-  const end = (side: string) => (side === 'from' ? agg!.from : agg!.to);
+  const end = (side: string) => (side === 'from' ? agg!.from : side === 'rel' ? agg!.rel! : agg!.to);
   const items = op.count
     ? op.count.map((n) => `${n} = count(*)`)
     : agg
@@ -322,6 +322,8 @@ function chainDetails(op: Extract<Op, { op: 'ChainProjection' }>): string {
           if (i.kind === 'node') return `${i.name} = ${end(i.side)}`;
           if (i.kind === 'distinct') return `${i.name} = count(DISTINCT ${end(i.side)})`;
           if (i.kind === 'key') return `${i.name} = ${end(i.side)}.${i.key}`;
+          if (i.kind === 'type') return `${i.name} = type(${agg.rel})`;
+          if (i.kind === 'hopCount') return `${i.name} = count(${agg.optional?.binds[0] ?? ''})`;
           return i.kind === 'agg' ? `${i.name} = ${i.fn}(${end(i.side)}.${i.key})` : i.name;
         })
       : op.items.map((i) => `${i.name.trim()} = ${v(i.variable)}${i.key === null ? '' : `.${i.key}`}`);
