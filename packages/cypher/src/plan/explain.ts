@@ -324,7 +324,7 @@ function chainDetails(op: Extract<Op, { op: 'ChainProjection' }>): string {
           if (i.kind === 'key') return `${i.name} = ${end(i.side)}.${i.key}`;
           if (i.kind === 'type') return `${i.name} = type(${agg.rel})`;
           if (i.kind === 'hopCount') return `${i.name} = count(${agg.optional?.binds[0] ?? ''})`;
-          return i.kind === 'agg' ? `${i.name} = ${i.fn}(${end(i.side)}.${i.key})` : i.name;
+          return `${i.name} = ${i.fn}(${end(i.side)}.${i.key})`;
         })
       : op.items.map((i) => `${i.name.trim()} = ${v(i.variable)}${i.key === null ? '' : `.${i.key}`}`);
   const tests = [
