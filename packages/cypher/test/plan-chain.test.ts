@@ -5,21 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type GraphReader, type MemoryGraph, runCypher } from '../src/index.js';
-import { canon, operators, randomGraph, rowByRow, sortLists } from './plan-graphs.js';
-
-const slotsOnly = (g: MemoryGraph): GraphReader => ({
-  scanNodes: () => {
-    throw new Error('scanned rows');
-  },
-  expand: () => {
-    throw new Error('expanded rows');
-  },
-  scanColumns: (l, k) => g.scanColumns(l, k),
-  scanRelationshipColumns: (t, k) => g.scanRelationshipColumns(t, k),
-  adjacent: (n, d, t) => g.adjacent(n, d, t),
-  nodeAt: (s) => g.nodeAt(s),
-  slotOf: (n) => g.slotOf(n),
-});
+import { canon, operators, randomGraph, rowByRow, slotsOnly, sortLists } from './plan-graphs.js';
 
 function graph(seed: number): MemoryGraph {
   const g = randomGraph(seed);

@@ -53,3 +53,20 @@ export const sortLists = (row: unknown[]): unknown[] =>
   row.map((v) => (Array.isArray(v) ? canon(v.map((x) => [x])) : v));
 
 export const operators = (d: PlanDescription): string[] => [d.operator, ...d.children.flatMap(operators)];
+
+// Columns and adjacency only: a query that works here built no node row and expanded no relationship.
+export const columnarOnly = (g: MemoryGraph): GraphReader => ({
+  scanNodes: () => {
+    throw new Error('scanned rows');
+  },
+  expand: () => {
+    throw new Error('expanded rows');
+  },
+  scanColumns: (l, k) => g.scanColumns(l, k),
+  scanRelationshipColumns: (t, k) => g.scanRelationshipColumns(t, k),
+  adjacent: (n, d, t) => g.adjacent(n, d, t),
+  nodeAt: (s) => g.nodeAt(s),
+});
+
+// The same with node slots too (slot walks and chains need them).
+export const slotsOnly = (g: MemoryGraph): GraphReader => ({ ...columnarOnly(g), slotOf: (n) => g.slotOf(n) });

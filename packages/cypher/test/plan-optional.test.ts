@@ -4,21 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type GraphReader, type MemoryGraph, runCypher } from '../src/index.js';
-import { canon, operators, randomGraph, rowByRow } from './plan-graphs.js';
+import { canon, columnarOnly, operators, randomGraph, rowByRow } from './plan-graphs.js';
 
-// Columns and adjacency only: a query that works here built no node row and expanded no relationship.
-const columnar = (g: MemoryGraph): GraphReader => ({
-  scanNodes: () => {
-    throw new Error('scanned rows');
-  },
-  expand: () => {
-    throw new Error('expanded rows');
-  },
-  scanColumns: (l, k) => g.scanColumns(l, k),
-  scanRelationshipColumns: (t, k) => g.scanRelationshipColumns(t, k),
-  adjacent: (n, d, t) => g.adjacent(n, d, t),
-  nodeAt: (s) => g.nodeAt(s),
-});
+const columnar = columnarOnly;
 
 function same(g: MemoryGraph, q: string, fast: GraphReader) {
   const slow = runCypher(rowByRow(g), q, {}, { planner: false });
