@@ -82,6 +82,25 @@ function bytesPerValue(path: string, dim: number): number {
   }
 }
 
+/**
+ * Throws unless `path` is there and as long as its header says. usearch's `view` of a missing or short file
+ * throws, but first closes file descriptor 0 (measured with usearch 2.x on Linux): the next file or thread the
+ * process opens then takes fd 0, and Node aborts when it later closes a handle there (`uv__close` asserting
+ * `fd > STDERR_FILENO`). A damaged file of the right length still reaches usearch.
+ */
+function checkIndexFile(path: string): void {
+  if (!existsSync(path)) throw new Error(`${path} is missing`);
+  const size = statSync(path).size;
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(8);
+    if (size < 8 || readSync(fd, head, 0, 8, 0) < 8) throw new Error(`${path} is shorter than its header`);
+    if (8 + head.readUInt32LE(0) * head.readUInt32LE(4) > size) throw new Error(`${path} is cut short`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** `rows` (each of `dim` values) scaled to unit length: a copy when one is not already (a zero row stays zero). */
 export function unitRows(rows: Float32Array, dim: number): Float32Array {
   let out: Float32Array | null = null;
@@ -285,6 +304,7 @@ export class VectorSet {
    * Windows, where a mapped file cannot be replaced by the next save, it is read into memory instead.
    */
   load(path: string, keys: Int32Array): void {
+    checkIndexFile(path);
     const base = VectorSet.make(this.dim);
     if (process.platform === 'win32') base.load(path);
     else base.view(path);
