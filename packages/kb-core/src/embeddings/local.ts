@@ -24,6 +24,8 @@ const CONTEXT_WEIGHT = 1;
 const TRIGRAM_WEIGHT = 0.35;
 /** Weight of the words a token implies (lexicon.ts: drug class by INN stem, plain words of medical roots). */
 const EXPANSION_WEIGHT = 0.5;
+/** Tokens whose part of a text vector is kept (1 KB each at 256 dimensions); past this, computed at each use. */
+const CACHED_TOKENS = 131_072;
 
 /** The tokens a token implies through the lexicon. */
 function expanded(t: string): string[] {
@@ -102,14 +104,23 @@ export interface LearnerState {
 export class LocalEmbedder {
   readonly provider = 'local';
   readonly model = 'random-indexing+char-trigrams';
-  constructor(readonly dim = LOCAL_DIM) {
+  constructor(
+    readonly dim = LOCAL_DIM,
+    /** Tokens whose part is kept (see `parts`); a test sets it low to exercise the uncached path. */
+    private readonly cachedTokens = CACHED_TOKENS,
+  ) {
     this.context = new RowStore(dim, (n) => new Float32Array(n));
+    this.parts = new RowStore(dim, (n) => new Float32Array(n));
+    this.spare = new Float32Array(dim);
+    this.spareTrigrams = new Float32Array(dim);
   }
   /** token -> context vector (unnormalised sum), rows of one store (rows.ts). */
   private readonly context: RowStore<Float32Array>;
   /** token -> number of facts that held it (for idf). */
   private readonly df = new Map<string, number>();
   private docs = 0;
+  /** Changes whenever what it has learnt does (a copy on another thread is current while equal: embed-helper.ts). */
+  version = 0;
 
   /** Learns from one fact's tokens: each token's context gains the others' index vectors. */
   learn(tokens: readonly string[]): void {
@@ -117,7 +128,11 @@ export class LocalEmbedder {
     for (const t of tokens) for (const x of expanded(t)) all.push(x);
     const set = [...new Set(all)];
     this.docs++;
-    for (const t of set) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    this.version++;
+    for (const t of set) {
+      this.df.set(t, (this.df.get(t) ?? 0) + 1);
+      this.stale(t);
+    }
     if (set.length < 2) return;
     for (const t of set) {
       const row = this.context.ensure(t);
@@ -138,37 +153,120 @@ export class LocalEmbedder {
   }
 
   embedTokens(tokens: readonly string[]): Float32Array {
-    const v = new Float32Array(this.dim);
-    const tmp = new Float32Array(this.dim);
+    const dim = this.dim;
+    const v = new Float32Array(dim);
     const weightOf = new Map<string, number>();
     for (const t of tokens) weightOf.set(t, 1);
     for (const t of tokens) for (const x of expanded(t)) if (!weightOf.has(x)) weightOf.set(x, EXPANSION_WEIGHT);
     for (const [t, scale] of weightOf) {
-      const w = this.weight(t) * scale;
-      // A token no fact holds can only match through its spelling: its own random vector would be pure noise.
-      const seen = this.df.has(t);
-      if (seen) addIndexVector(v, 0, this.dim, t, w);
-      const row = this.context.rowIndex(t);
-      if (row >= 0) {
-        const c = this.context.chunk(row);
-        const at = this.context.offset(row);
-        let n = 0;
-        for (let i = at; i < at + this.dim; i++) n += c[i]! * c[i]!;
-        if (n > 0) {
-          const k = (w * CONTEXT_WEIGHT) / Math.sqrt(n);
-          for (let i = 0; i < this.dim; i++) v[i]! += c[at + i]! * k;
-        }
-      }
-      if (t.length >= 4) {
-        tmp.fill(0);
-        const padded = `<${t}>`;
-        for (let i = 0; i + 3 <= padded.length; i++) addIndexVector(tmp, 0, this.dim, `#${padded.slice(i, i + 3)}`, 1);
-        normalize(tmp);
-        const k = w * (seen ? TRIGRAM_WEIGHT : 1);
-        for (let i = 0; i < this.dim; i++) v[i]! += tmp[i]! * k;
-      }
+      const at = this.part(t);
+      const p = this.partArray;
+      const w = this.weightAt(t) * scale;
+      for (let i = 0; i < dim; i++) v[i]! += p[at + i]! * w;
     }
     return normalize(v);
+  }
+
+  /**
+   * Each token's part of a text vector, before its idf weight: its own index vector (if a fact holds it), its
+   * context vector normalised, and its trigram vector normalised (weighted down beside the other two). Kept
+   * while learning leaves the token alone: a catch-up embeds an entity's name once per fact that names it, and
+   * recomputing the trigrams (a string and a lookup each) and the context norm every time was most of its cost.
+   * learn() marks the rows of the tokens it changes stale; `fresh[row]` is 1 while a row is current.
+   */
+  private readonly parts: RowStore<Float32Array>;
+  private fresh = new Uint8Array(1024);
+  /** Each part row's idf weight and the facts learnt when it was computed (any learning changes every idf). */
+  private weights = new Float64Array(1024);
+  private weightDocs = new Int32Array(1024).fill(-1);
+  /** The array holding the part that part() returned the offset of. */
+  private partArray: Float32Array = new Float32Array(0);
+  /** A token's part when the cache is full. */
+  private readonly spare: Float32Array;
+
+  /** Offset in this.partArray of token t's part (see `parts`), computed if not current. */
+  private part(t: string): number {
+    let row = this.parts.rowIndex(t);
+    if (row < 0 && this.parts.size < this.cachedTokens) row = this.newPartRow(t);
+    if (row < 0) {
+      this.spare.fill(0);
+      this.computePart(t, this.spare, 0);
+      this.partArray = this.spare;
+      return 0;
+    }
+    const c = this.parts.chunk(row);
+    const at = this.parts.offset(row);
+    if (this.fresh[row] !== 1) {
+      c.fill(0, at, at + this.dim);
+      this.computePart(t, c, at);
+      this.fresh[row] = 1;
+    }
+    this.partArray = c;
+    return at;
+  }
+
+  private newPartRow(t: string): number {
+    const row = this.parts.ensure(t);
+    if (row >= this.fresh.length) {
+      const n = this.fresh.length * 2;
+      const fresh = new Uint8Array(n);
+      fresh.set(this.fresh);
+      this.fresh = fresh;
+      const weights = new Float64Array(n);
+      weights.set(this.weights);
+      this.weights = weights;
+      const docs = new Int32Array(n).fill(-1);
+      docs.set(this.weightDocs);
+      this.weightDocs = docs;
+    }
+    return row;
+  }
+
+  /** weight(t), kept per part row until the next fact is learnt. */
+  private weightAt(t: string): number {
+    const row = this.parts.rowIndex(t);
+    if (row < 0) return this.weight(t);
+    if (this.weightDocs[row] !== this.docs) {
+      this.weights[row] = this.weight(t);
+      this.weightDocs[row] = this.docs;
+    }
+    return this.weights[row]!;
+  }
+
+  /** Adds token t's part to out[at, at + dim). */
+  private computePart(t: string, out: Float32Array, at: number): void {
+    const dim = this.dim;
+    // A token no fact holds can only match through its spelling: its own random vector would be pure noise.
+    const seen = this.df.has(t);
+    if (seen) addIndexVector(out, at, dim, t, 1);
+    const row = this.context.rowIndex(t);
+    if (row >= 0) {
+      const c = this.context.chunk(row);
+      const from = this.context.offset(row);
+      let n = 0;
+      for (let i = from; i < from + dim; i++) n += c[i]! * c[i]!;
+      if (n > 0) {
+        const k = CONTEXT_WEIGHT / Math.sqrt(n);
+        for (let i = 0; i < dim; i++) out[at + i]! += c[from + i]! * k;
+      }
+    }
+    if (t.length >= 4) {
+      const tmp = this.spareTrigrams;
+      tmp.fill(0);
+      const padded = `<${t}>`;
+      for (let i = 0; i + 3 <= padded.length; i++) addIndexVector(tmp, 0, dim, `#${padded.slice(i, i + 3)}`, 1);
+      normalize(tmp);
+      const k = seen ? TRIGRAM_WEIGHT : 1;
+      for (let i = 0; i < dim; i++) out[at + i]! += tmp[i]! * k;
+    }
+  }
+
+  private readonly spareTrigrams: Float32Array;
+
+  /** Marks token t's part stale (learning changed its context vector, or made it seen). */
+  private stale(t: string): void {
+    const row = this.parts.rowIndex(t);
+    if (row >= 0) this.fresh[row] = 0;
   }
 
   /** What it has learnt, for saving beside the base (persist.ts): the embedder is a function of it. */
@@ -192,12 +290,16 @@ export class LocalEmbedder {
       throw new RangeError('the saved learner state does not fit this embedder');
     this.df.clear();
     this.context.clear();
+    this.parts.clear();
+    this.fresh.fill(0);
+    this.weightDocs.fill(-1);
     for (let i = 0; i < tokens.length; i++) this.df.set(tokens[i]!, df[i]!);
     for (let row = 0; row < rows.length; row++) {
       const r = this.context.ensure(tokens[rows[row]!]!);
       this.context.chunk(r).set(context.subarray(row * this.dim, (row + 1) * this.dim), this.context.offset(r));
     }
     this.docs = st.docs;
+    this.version++;
   }
 
   /** The EmbeddingPort shape, for code that treats every embedder alike. */
