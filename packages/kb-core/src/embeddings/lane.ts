@@ -28,6 +28,8 @@ export class Lane {
   private next: LaneVectors | null = null;
   pending: number[] = [];
   private head = 0;
+  /** restart() calls so far: keys taken before one are queued again by it (embed-helper.ts). */
+  epoch = 0;
   constructor(
     dim: number,
     readonly text: (key: number) => string,
@@ -74,6 +76,7 @@ export class Lane {
     // An unfinished pass restarted: its vectors are thrown away.
     this.next?.release();
     this.next = this.make(this.vectors.dim);
+    this.epoch++;
     this.pending = Array.from({ length: n }, (_, i) => i);
     this.head = 0;
   }

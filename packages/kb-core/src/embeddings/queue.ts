@@ -12,37 +12,17 @@ import { indexStatus, type EmbeddingStatus } from './status.js';
 export type { EmbeddingStatus } from './status.js';
 import { buildSlice, localVectors, Lane } from './lane.js';
 import { catchUpThreads } from './vectors.js';
+import { EmbedThread, embedThreadMode, THREAD_MIN } from './embed-helper.js';
 import { foreground, GATED_MS } from '../graph/derived.js';
 
-/** Milliseconds of local work per slice before yielding to the event loop (ingests' continuations wait at most this). */
-export const SLICE_MS = 8;
-/** While a fact arrived less than BUSY_MS ago, slices are BUSY_PAUSE_MS apart (see pause()). */
-const BUSY_MS = 100;
-/** A slice per BUSY_PAUSE_MS while the base is written to: background work takes a fifth of the event loop. */
-export const BUSY_PAUSE_MS = 4 * SLICE_MS;
-/** Texts per provider call (the providers batch further inside). */
-const PORT_BATCH = 64;
-/** Texts per round trip to the shared vectors for the local embedder (about 10 ms of local embedding). */
-const SHARED_LOCAL_BATCH = 256;
-/** Local vectors computed, then inserted into the ANN index in one call (well inside a slice), while ingesting. */
-const EMBED_BATCH = 16;
-/** Catching up (no fact for BUSY_MS): larger calls, HNSW's inserts on both cores when one is spare (catchUpThreads). */
-const CATCH_UP_BATCH = 32;
-const MAX_BACKOFF_MS = 60_000;
-/** A reservation in the shared vectors older than this is taken over (store/shared-vectors.ts). */
-export const SHARED_LEASE_MS = 120_000;
-/** Wait between asks for vectors another process is computing (doubling to MAX_WAIT_MS). */
-const MIN_WAIT_MS = 100;
-const MAX_WAIT_MS = 5_000;
+export { BUSY_PAUSE_MS, SHARED_LEASE_MS, SLICE_MS } from './pacing.js';
+import * as pace from './pacing.js';
 
 export class KbEmbeddingError extends KbError {
   constructor(code: string, message: string) {
     super(code, message, { status: 502 });
   }
 }
-
-/** Before this much of a catch-up has run, its rate says too little for an ETA. */
-const ETA_AFTER_MS = 500;
 
 export class EmbeddingQueue {
   readonly facts: Lane;
@@ -120,7 +100,7 @@ export class EmbeddingQueue {
       pending,
       last_error: this.lastError,
       progress: pending === 0 ? 1 : done / (done + pending),
-      eta_ms: pending === 0 || done === 0 || ms < ETA_AFTER_MS ? null : Math.round((pending * ms) / done),
+      eta_ms: pending === 0 || done === 0 || ms < pace.ETA_AFTER_MS ? null : Math.round((pending * ms) / done),
       ...indexStatus([this.facts, this.entities]),
     };
   }
@@ -196,7 +176,7 @@ export class EmbeddingQueue {
 
   /** Whether facts keep arriving (one less than BUSY_MS ago). */
   private busy(): boolean {
-    return performance.now() - this.lastAdd < BUSY_MS;
+    return performance.now() - this.lastAdd < pace.BUSY_MS;
   }
 
   private refreshDue = false;
@@ -223,7 +203,7 @@ export class EmbeddingQueue {
   /** Before the next local slice while facts keep coming and nobody waits: the background takes a fifth of the loop. */
   private pause(): number {
     if (this.port || this.waiters.length > 0 || this.left() === 0) return 0;
-    return this.busy() ? BUSY_PAUSE_MS : 0;
+    return this.busy() ? pace.BUSY_PAUSE_MS : 0;
   }
 
   /** Embeds a query with this base's embedder. */
@@ -263,6 +243,7 @@ export class EmbeddingQueue {
   close(): void {
     this.closed = true;
     this.onProgress = null;
+    this.thread?.close();
     if (this.timer !== null) clearTimeout(this.timer);
     this.wake();
   }
@@ -298,6 +279,7 @@ export class EmbeddingQueue {
       if (this.port) failed = !(await this.portStep(this.port));
       else if (this.indexDue()) buildSlice([this.facts, this.entities], this.busyOrAsked(), () => this.yieldNow());
       else if (this.shared) failed = !(await this.sharedLocalStep(this.shared));
+      else if (this.thread?.busy || this.threadMore()) await this.threadStep();
       else this.localStep();
     } finally {
       this.running = false;
@@ -308,10 +290,10 @@ export class EmbeddingQueue {
     if (left === 0) this.work = { done: 0, start: 0 };
     if (left === 0 || failed) this.wake();
     if (left > 0) this.schedule(failed ? this.backoff : Math.max(this.wait, this.pause()));
-    else if (this.indexDue()) this.schedule(this.busyOrAsked() ? BUSY_PAUSE_MS : 0);
+    else if (this.indexDue()) this.schedule(this.busyOrAsked() ? pace.BUSY_PAUSE_MS : 0);
   }
 
-  private busyOrAsked = () => this.busy() || performance.now() - this.lastQuery < BUSY_MS;
+  private busyOrAsked = () => this.busy() || performance.now() - this.lastQuery < pace.BUSY_MS;
   /** A two-tier lane's HNSW (lane.ts, buildSlice) once every vector is in and no re-embedding waits; not for whatIf. */
   private indexDue(): boolean {
     return this.facts.unbuilt + this.entities.unbuilt > 0 && !this.hypothetical && !this.refreshDue && !this.left();
@@ -322,7 +304,8 @@ export class EmbeddingQueue {
 
   private left(): number {
     // The learner may be ahead of the facts known (restored at open, while the facts are still coming in).
-    return this.facts.count + this.entities.count + (this.port ? 0 : Math.max(0, this.factsKnown - this.learned));
+    const learning = this.port ? 0 : Math.max(0, this.factsKnown - this.learned);
+    return this.facts.count + this.entities.count + learning + (this.thread?.inFlight ?? 0);
   }
 
   /** A re-embedding is due once the intake's backlog is in: vectors computed before it would be thrown away. */
@@ -354,17 +337,17 @@ export class EmbeddingQueue {
    * once per generation for all processes and a process that opens the base later reads them.
    */
   private async sharedLocalStep(shared: SharedVectors): Promise<boolean> {
-    if (!this.learnUntil(performance.now() + SLICE_MS) || this.awaitingBacklog()) return true;
+    if (!this.learnUntil(performance.now() + pace.SLICE_MS) || this.awaitingBacklog()) return true;
     return this.portStep(this.local, this.hypothetical ? readOnly(shared) : shared);
   }
 
   /** Learns, then embeds, for SLICE_MS: every fact known is learnt before any vector is computed. */
   private localStep(): void {
-    const end = performance.now() + SLICE_MS;
+    const end = performance.now() + pace.SLICE_MS;
     if (!this.learnUntil(end) || this.awaitingBacklog()) return;
     // While an ingest runs, one thread (the writer thread has the other core); when catching up, both.
     const busy = this.busy();
-    const batch = busy ? EMBED_BATCH : CATCH_UP_BATCH;
+    const batch = busy ? pace.EMBED_BATCH : pace.CATCH_UP_BATCH;
     const threads = busy ? 1 : catchUpThreads();
     for (const lane of [this.facts, this.entities]) {
       while (lane.count > 0) {
@@ -376,6 +359,23 @@ export class EmbeddingQueue {
         if (performance.now() > end || this.yieldNow()) return;
       }
     }
+  }
+
+  /** The embedder's second thread for a catch-up's bulk (embed-helper.ts), while it has batches out or threadMore(). */
+  private thread: EmbedThread | undefined;
+  private readonly threadMode = embedThreadMode();
+
+  /** More batches for the thread: nothing to learn first, no fact arriving, enough work (and a spare core). */
+  private threadMore(): boolean {
+    if (this.threadMode === 'off' || this.hypothetical || this.thread?.dead || this.busy()) return false;
+    if (this.learned < this.factsKnown || this.refreshDue) return false;
+    const n = this.facts.count + this.entities.count;
+    return n > 0 && (this.threadMode === 'always' || (n >= THREAD_MIN && catchUpThreads() > 1));
+  }
+
+  private async threadStep(): Promise<void> {
+    this.thread ??= new EmbedThread();
+    this.progressed(await this.thread.step([this.facts, this.entities], this.local, this.threadMore()));
   }
 
   /** The shared vectors' name for this embedder (the local one's vectors are per generation). */
@@ -393,7 +393,7 @@ export class EmbeddingQueue {
   private async portStep(port: EmbeddingPort, shared = this.shared): Promise<boolean> {
     // Entities while facts wait on another process, so one lane's waiting does not stall the other.
     const lane = this.facts.count > 0 && (this.wait === 0 || this.entities.count === 0) ? this.facts : this.entities;
-    let keys = lane.take(port === this.local ? SHARED_LOCAL_BATCH : PORT_BATCH);
+    let keys = lane.take(port === this.local ? pace.SHARED_LOCAL_BATCH : pace.PORT_BATCH);
     // Taken from the lane but not stored yet: still pending for status().
     this.inFlight = keys.length;
     let texts = keys.map((k) => lane.text(k));
@@ -402,7 +402,7 @@ export class EmbeddingQueue {
       if (shared) {
         // Stored vectors are used, reserved ones are computed here, others' reservations are waited for.
         const hashes = texts.map(textHash);
-        const got = await shared.claim(this.embedder, hashes, SHARED_LEASE_MS);
+        const got = await shared.claim(this.embedder, hashes, pace.SHARED_LEASE_MS);
         const at = keys.map((_, i) => i).filter((i) => got.found.has(hashes[i]!));
         this.storeRows(
           lane,
@@ -411,7 +411,8 @@ export class EmbeddingQueue {
         );
         const waiting = keys.filter((_, i) => !got.found.has(hashes[i]!) && !got.mine.has(hashes[i]!));
         lane.pending.push(...waiting);
-        this.wait = waiting.length === keys.length ? Math.min(MAX_WAIT_MS, this.wait ? this.wait * 2 : MIN_WAIT_MS) : 0;
+        this.wait =
+          waiting.length === keys.length ? Math.min(pace.MAX_WAIT_MS, this.wait ? this.wait * 2 : pace.MIN_WAIT_MS) : 0;
         const own = keys.map((_, i) => got.mine.has(hashes[i]!));
         keys = keys.filter((_, i) => own[i]);
         texts = texts.filter((_, i) => own[i]);
@@ -431,7 +432,7 @@ export class EmbeddingQueue {
       lane.putBack(keys);
       if (mine.length) await shared?.release(this.embedder, mine).catch(() => undefined);
       this.lastError = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
-      this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff ? this.backoff * 2 : 500);
+      this.backoff = Math.min(pace.MAX_BACKOFF_MS, this.backoff ? this.backoff * 2 : 500);
       return false;
     }
   }

@@ -10,6 +10,7 @@
 // or added late) below `built` is `stale` until the build inserts it again, its HNSW entry ignored meanwhile and
 // its row scored exactly at each query; a key deleted leaves its HNSW entry, ignored (HNSW cannot drop it cheaply).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ExactRows } from './exact-rows.js';
 import { BinaryVectorSet } from './binary-set.js';
 import { unitRows, VectorSet } from './vectors.js';
 
@@ -47,6 +48,11 @@ export class TwoTierVectorSet {
 
   has(key: number): boolean {
     return this.all.has(key);
+  }
+
+  /** Every key's exact vector (the rows both tiers rank by). */
+  get rows(): ExactRows {
+    return this.all.rows;
   }
 
   /** Keys HNSW does not cover yet (the background build's work left). */
