@@ -119,9 +119,18 @@ export function runPrepared(
   graph: GraphReader,
   prepared: PreparedCypher,
   params: Record<string, unknown> = {},
-  options: Budgets & { procedures?: Procedures } = {},
+  options: Budgets & {
+    procedures?: Procedures;
+    /**
+     * The caller's form of each result cell that is not a string, number, boolean or null (an integer, a node,
+     * a list...), applied as the result is counted against the budgets: one pass over the rows, so a result of
+     * values scattered in memory (names read at random slots) is not read twice.
+     */
+    cell?: (v: Value) => unknown;
+  } = {},
 ): PlannedResult {
   const { mode, query: q, plan } = prepared;
+  const cell = options.cell;
   if (mode === 'explain') {
     const columns = plan.op === 'ProduceResults' ? plan.columns : [];
     return { columns, rows: [], plan: describePlan(plan) };
@@ -156,7 +165,12 @@ export function runPrepared(
         );
       }
       let bytes = 32;
-      for (let i = 0; i < row.length; i++) bytes += valueBytes(row[i]!);
+      for (let i = 0; i < row.length; i++) {
+        const v = row[i]!;
+        bytes += valueBytes(v);
+        if (cell && v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+          row[i] = cell(v) as Value;
+      }
       held += bytes;
       budget.hold(bytes, 'the result');
       rows.push(row);

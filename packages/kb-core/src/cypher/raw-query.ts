@@ -275,17 +275,15 @@ export function rawQuery(
   for (const part of prepared.query.parts) {
     for (const c of part.clauses) if (c.kind in WRITES) throw new KbCypherReadOnlyError(WRITES[c.kind]!);
   }
-  const r = runPrepared(g, prepared, param(params) as Record<string, unknown>, { timeoutMs, maxRows, maxListSize });
-  // Converted in place: the engine's result rows are this call's own arrays. Strings, numbers, booleans and
-  // null are already JSON-able; no row is copied for them.
+  // Each cell that is not already JSON-able (an integer, a node, a list...) is converted as the engine counts the
+  // result against the budgets, in the engine's own result rows (this call's arrays): one pass over the rows.
+  const r = runPrepared(g, prepared, param(params) as Record<string, unknown>, {
+    timeoutMs,
+    maxRows,
+    maxListSize,
+    cell: (v) => out(v, g),
+  });
   const rows = r.rows as unknown[][];
-  for (const row of r.rows) {
-    for (let j = 0; j < row.length; j++) {
-      const v = row[j]!;
-      if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
-        row[j] = out(v, g) as Value;
-    }
-  }
   const result: RawQueryResult = {
     columns: r.columns,
     rows,
