@@ -57,24 +57,29 @@ function hashPositions(key: string, dim: number, p: Int32Array, at: number): voi
   }
 }
 
+/** The signed positions of `key`'s index vector into `out` from `at` (cached for the default dimension). */
+function indexPositions(key: string, dim: number, out: Int32Array, at: number): void {
+  if (dim !== LOCAL_DIM) {
+    hashPositions(key, dim, out, at);
+    return;
+  }
+  let row = positions.rowIndex(key);
+  if (row < 0) {
+    // Bounded: a base with millions of distinct tokens recomputes the rarest instead of growing without end.
+    if (positions.size >= 1_000_000) positions.clear();
+    row = positions.ensure(key);
+    hashPositions(key, dim, positions.chunk(row), positions.offset(row));
+  }
+  const p = positions.chunk(row);
+  const o = positions.offset(row);
+  for (let i = 0; i < NONZERO; i++) out[at + i] = p[o + i]!;
+}
+
 /** Adds w × the index vector of `key` to the `dim` values of v from `at`. */
 function addIndexVector(v: Float32Array, at: number, dim: number, key: string, w: number): void {
-  let p = scratch;
-  let o = 0;
-  if (dim === LOCAL_DIM) {
-    // Cached for the default dimension only (another embedding_dim recomputes them).
-    let row = positions.rowIndex(key);
-    if (row < 0) {
-      // Bounded: a base with millions of distinct tokens recomputes the rarest instead of growing without end.
-      if (positions.size >= 1_000_000) positions.clear();
-      row = positions.ensure(key);
-      hashPositions(key, dim, positions.chunk(row), positions.offset(row));
-    }
-    p = positions.chunk(row);
-    o = positions.offset(row);
-  } else hashPositions(key, dim, scratch, 0);
+  indexPositions(key, dim, scratch, 0);
   for (let i = 0; i < NONZERO; i++) {
-    const x = p[o + i]!;
+    const x = scratch[i]!;
     if (x > 0) v[at + x - 1]! += w;
     else v[at - x - 1]! -= w;
   }
@@ -134,11 +139,27 @@ export class LocalEmbedder {
       this.stale(t);
     }
     if (set.length < 2) return;
-    for (const t of set) {
-      const row = this.context.ensure(t);
+    // Each token's index vector and weight once, then every ordered pair: t's context gains u's index vector.
+    const n = set.length;
+    const pos = new Int32Array(n * NONZERO);
+    const w = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      indexPositions(set[k]!, this.dim, pos, k * NONZERO);
+      w[k] = this.weight(set[k]!);
+    }
+    for (let a = 0; a < n; a++) {
+      const row = this.context.ensure(set[a]!);
       const c = this.context.chunk(row);
       const at = this.context.offset(row);
-      for (const u of set) if (u !== t) addIndexVector(c, at, this.dim, u, this.weight(u));
+      for (let b = 0; b < n; b++) {
+        if (b === a) continue;
+        const wb = w[b]!;
+        for (let i = b * NONZERO; i < (b + 1) * NONZERO; i++) {
+          const x = pos[i]!;
+          if (x > 0) c[at + x - 1]! += wb;
+          else c[at - x - 1]! -= wb;
+        }
+      }
     }
   }
 
