@@ -2,7 +2,11 @@
 // vectors the queue's own thread gives, bit for bit, and facts arriving while batches are out end indexed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { open, type ClaimInput, type KbDB } from '../src/index.js';
+import { BinaryVectorSet, encodeRows } from '../src/embeddings/binary-set.js';
 import { embedThreadBatches } from '../src/embeddings/embed-helper.js';
 import type { EmbeddingQueue } from '../src/embeddings/queue.js';
 import type { TwoTierVectorSet } from '../src/embeddings/two-tier.js';
@@ -82,6 +86,30 @@ describe('the local embedder on a second thread', () => {
       assert.equal(late.results[0]?.claim.subject[0], 'compound 20999');
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe('vectors encoded on the thread', () => {
+  it('leave a set of codes as setMany leaves it, byte for byte', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kb-encoded-'));
+    try {
+      const dim = 64;
+      const n = 300;
+      // Unit rows and rows that are not (scaled by the set), some values at ±1.
+      const rows = Float32Array.from({ length: n * dim }, (_, i) => Math.sin(i * 0.37) * (i % 7 === 0 ? 3 : 1));
+      rows[5] = 1;
+      const keys = Array.from({ length: n }, (_, i) => (i * 7) % 1000);
+      const direct = new BinaryVectorSet(dim);
+      direct.setMany(keys, rows);
+      const encoded = new BinaryVectorSet(dim);
+      const { exact, codes } = encodeRows(rows, dim);
+      encoded.setEncoded(keys, exact, codes);
+      const a = direct.save(join(dir, 'direct'));
+      const b = encoded.save(join(dir, 'encoded'));
+      for (let i = 0; i < a.length; i++) assert.deepEqual(readFileSync(b[i]!), readFileSync(a[i]!), b[i]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

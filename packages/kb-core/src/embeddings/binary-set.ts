@@ -6,9 +6,9 @@
 // logarithm: the trade measured in docs/kb-performance.md (issue 41, point 2).
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { CODE_BITS, CodeTable, kthLargest, SignCoder, signBits } from './binary-codes.js';
-import { ExactRows } from './exact-rows.js';
+import { dequantizeRow, ExactRows, quantizeRow } from './exact-rows.js';
 import { KeyBits } from './key-bits.js';
-import { unitRows } from './vectors.js';
+import { unitRows } from './exact-rows.js';
 
 const CODE_BYTES = CODE_BITS / 8;
 /** The codes file: this magic, then dim, count and bits per code (u32 each), then the codes in key order. */
@@ -68,6 +68,15 @@ export class BinaryVectorSet {
       this.keys.add(k);
       this.exact.rowInto(k, row, 0);
       this.coder.encode(row, 0, this.codes.slot(k), 0);
+    }
+  }
+
+  /** Adds or replaces vectors already encoded (encodeRows): keys[i]'s exact row and code are row i of each. */
+  setEncoded(keys: readonly number[], exact: Int16Array, codes: Uint8Array): void {
+    this.exact.putRows(keys, exact);
+    for (let i = 0; i < keys.length; i++) {
+      this.keys.add(keys[i]!);
+      this.codes.slot(keys[i]!).set(codes.subarray(i * CODE_BYTES, (i + 1) * CODE_BYTES));
     }
   }
 
@@ -208,4 +217,27 @@ export class BinaryVectorSet {
 function sameCode(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * What setMany stores for `rows` (n vectors of `dim`), made where it is cheaper to make them (embed-thread.ts): each
+ * row scaled to unit length, its 16-bit exact row, and the code of that row as stored. setEncoded(keys, ...) then
+ * leaves the set as setMany(keys, rows) would, bit for bit.
+ */
+export function encodeRows(
+  rows: Float32Array,
+  dim: number,
+  coder = new SignCoder(dim),
+): { exact: Int16Array; codes: Uint8Array } {
+  const n = rows.length / dim;
+  const unit = unitRows(rows, dim);
+  const exact = new Int16Array(n * dim);
+  const codes = new Uint8Array(n * CODE_BYTES);
+  const row = new Float32Array(dim);
+  for (let i = 0; i < n; i++) {
+    quantizeRow(unit, i * dim, dim, exact, i * dim);
+    dequantizeRow(exact, i * dim, dim, row, 0);
+    coder.encode(row, 0, codes, i * CODE_BYTES);
+  }
+  return { exact, codes };
 }

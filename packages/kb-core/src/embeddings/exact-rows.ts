@@ -9,6 +9,30 @@ import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { KeyBits } from './key-bits.js';
 
 const SCALE = 32767;
+
+/** `rows` (each of `dim` values) scaled to unit length: a copy when one is not already (a zero row stays zero). */
+export function unitRows(rows: Float32Array, dim: number): Float32Array {
+  let out: Float32Array | null = null;
+  for (let r = 0; r < rows.length; r += dim) {
+    let n = 0;
+    for (let i = r; i < r + dim; i++) n += rows[i]! * rows[i]!;
+    if (n === 0 || Math.abs(n - 1) < 1e-6) continue;
+    out ??= rows.slice();
+    const inv = 1 / Math.sqrt(n);
+    for (let i = r; i < r + dim; i++) out[i] = rows[i]! * inv;
+  }
+  return out ?? rows;
+}
+
+/** Row `at / dim` of unit `rows` in 16-bit fixed point, into `out` from `to`: the form ExactRows keeps. */
+export function quantizeRow(rows: Float32Array, at: number, dim: number, out: Int16Array, to: number): void {
+  for (let d = 0; d < dim; d++) out[to + d] = Math.round(Math.max(-1, Math.min(1, rows[at + d]!)) * SCALE);
+}
+
+/** A 16-bit row back as floats (a unit vector, as exact as the rows), into `out` from `at`. */
+export function dequantizeRow(row: Int16Array, from: number, dim: number, out: Float32Array, at: number): void {
+  for (let d = 0; d < dim; d++) out[at + d] = row[from + d]! / SCALE;
+}
 /** Keys per chunk. */
 const CHUNK = 4096;
 
@@ -27,9 +51,14 @@ export class ExactRows {
     const dim = this.dim;
     const row = new Int16Array(dim);
     for (let i = 0; i < keys.length; i++) {
-      for (let d = 0; d < dim; d++) row[d] = Math.round(Math.max(-1, Math.min(1, rows[i * dim + d]!)) * SCALE);
+      quantizeRow(rows, i * dim, dim, row, 0);
       this.put(keys[i]!, row);
     }
+  }
+
+  /** Stores row i of `rows` (16-bit rows as quantizeRow makes them) as keys[i]'s. */
+  putRows(keys: readonly number[], rows: Int16Array): void {
+    for (let i = 0; i < keys.length; i++) this.put(keys[i]!, rows.subarray(i * this.dim, (i + 1) * this.dim));
   }
 
   /** The inner product of `q` (a unit vector) and key's row: the cosine similarity, as exact as the rows. */
@@ -44,9 +73,7 @@ export class ExactRows {
 
   /** Key's row as floats (a unit vector, as exact as the rows), into `out` from `at`. */
   rowInto(key: number, out: Float32Array, at: number): void {
-    const row = this.chunks[Math.floor(key / CHUNK)]!;
-    const from = (key % CHUNK) * this.dim;
-    for (let d = 0; d < this.dim; d++) out[at + d] = row[from + d]! / SCALE;
+    dequantizeRow(this.chunks[Math.floor(key / CHUNK)]!, (key % CHUNK) * this.dim, this.dim, out, at);
   }
 
   /** Forgets key's row (its bytes stay until overwritten). */

@@ -84,6 +84,23 @@ export class Lane {
   /** Stores computed vectors, row i of `rows` being keys[i]'s (into the set being rebuilt, if any; swapped in when nothing is pending). */
   store(keys: readonly number[], rows: Float32Array, threads = 1): void {
     (this.next ?? this.vectors).setMany(keys, rows, threads);
+    this.stored();
+  }
+
+  /** Whether store() takes vectors encoded elsewhere (storeEncoded): a set of binary codes and exact rows. */
+  get encodes(): boolean {
+    return this.kind !== 'hnsw';
+  }
+
+  /** As store(), for vectors already encoded (binary-set.ts, encodeRows); only when `encodes`. */
+  storeEncoded(keys: readonly number[], exact: Int16Array, codes: Uint8Array): void {
+    const set = this.next ?? this.vectors;
+    if (set instanceof VectorSet) throw new TypeError('an HNSW lane takes vectors, not codes');
+    set.setEncoded(keys, exact, codes);
+    this.stored();
+  }
+
+  private stored(): void {
     if (this.next !== null && this.count === 0) {
       // The previous generation's vectors are searched no more: their native memory is freed now (release()).
       this.vectors.release();

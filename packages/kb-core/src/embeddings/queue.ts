@@ -12,7 +12,7 @@ import { indexStatus, type EmbeddingStatus } from './status.js';
 export type { EmbeddingStatus } from './status.js';
 import { buildSlice, localVectors, Lane } from './lane.js';
 import { catchUpThreads } from './vectors.js';
-import { EmbedThread, embedThreadMode, THREAD_MIN } from './embed-helper.js';
+import { EmbedThread, embedHere } from './embed-helper.js';
 import { foreground, GATED_MS } from '../graph/derived.js';
 
 export { BUSY_PAUSE_MS, SHARED_LEASE_MS, SLICE_MS } from './pacing.js';
@@ -243,7 +243,7 @@ export class EmbeddingQueue {
   close(): void {
     this.closed = true;
     this.onProgress = null;
-    this.thread?.close();
+    this.thread.close();
     if (this.timer !== null) clearTimeout(this.timer);
     this.wake();
   }
@@ -279,7 +279,7 @@ export class EmbeddingQueue {
       if (this.port) failed = !(await this.portStep(this.port));
       else if (this.indexDue()) buildSlice([this.facts, this.entities], this.busyOrAsked(), () => this.yieldNow());
       else if (this.shared) failed = !(await this.sharedLocalStep(this.shared));
-      else if (this.thread?.busy || this.threadMore()) await this.threadStep();
+      else if (this.thread.busy || this.threadMore()) await this.threadStep();
       else this.localStep();
     } finally {
       this.running = false;
@@ -305,7 +305,7 @@ export class EmbeddingQueue {
   private left(): number {
     // The learner may be ahead of the facts known (restored at open, while the facts are still coming in).
     const learning = this.port ? 0 : Math.max(0, this.factsKnown - this.learned);
-    return this.facts.count + this.entities.count + learning + (this.thread?.inFlight ?? 0);
+    return this.facts.count + this.entities.count + learning + this.thread.inFlight;
   }
 
   /** A re-embedding is due once the intake's backlog is in: vectors computed before it would be thrown away. */
@@ -344,6 +344,7 @@ export class EmbeddingQueue {
   /** Learns, then embeds, for SLICE_MS: every fact known is learnt before any vector is computed. */
   private localStep(): void {
     const end = performance.now() + pace.SLICE_MS;
+    if (!this.hypothetical && !this.busy() && this.thread.wanted(this.left())) this.thread.warm();
     if (!this.learnUntil(end) || this.awaitingBacklog()) return;
     // While an ingest runs, one thread (the writer thread has the other core); when catching up, both.
     const busy = this.busy();
@@ -352,9 +353,7 @@ export class EmbeddingQueue {
     for (const lane of [this.facts, this.entities]) {
       while (lane.count > 0) {
         const keys = lane.take(batch);
-        const rows = new Float32Array(keys.length * lane.vectors.dim);
-        for (let i = 0; i < keys.length; i++) rows.set(this.local.embedText(lane.text(keys[i]!)), i * lane.vectors.dim);
-        lane.store(keys, rows, threads);
+        embedHere(lane, keys, this.local, threads);
         this.progressed(keys.length);
         if (performance.now() > end || this.yieldNow()) return;
       }
@@ -362,19 +361,15 @@ export class EmbeddingQueue {
   }
 
   /** The embedder's second thread for a catch-up's bulk (embed-helper.ts), while it has batches out or threadMore(). */
-  private thread: EmbedThread | undefined;
-  private readonly threadMode = embedThreadMode();
+  private readonly thread = new EmbedThread();
 
-  /** More batches for the thread: nothing to learn first, no fact arriving, enough work (and a spare core). */
+  /** More batches for the thread: nothing to learn first, no fact arriving, and the thread wanted for the work. */
   private threadMore(): boolean {
-    if (this.threadMode === 'off' || this.hypothetical || this.thread?.dead || this.busy()) return false;
-    if (this.learned < this.factsKnown || this.refreshDue) return false;
-    const n = this.facts.count + this.entities.count;
-    return n > 0 && (this.threadMode === 'always' || (n >= THREAD_MIN && catchUpThreads() > 1));
+    if (this.hypothetical || this.busy() || this.learned < this.factsKnown || this.refreshDue) return false;
+    return this.thread.wanted(this.facts.count + this.entities.count);
   }
 
   private async threadStep(): Promise<void> {
-    this.thread ??= new EmbedThread();
     this.progressed(await this.thread.step([this.facts, this.entities], this.local, this.threadMore()));
   }
 

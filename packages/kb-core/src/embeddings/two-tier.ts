@@ -76,6 +76,13 @@ export class TwoTierVectorSet {
     for (const k of keys) if (k < this.built) this.stale.add(k);
   }
 
+  /** As setMany, for vectors already encoded (binary-set.ts, encodeRows). */
+  setEncoded(keys: readonly number[], exact: Int16Array, codes: Uint8Array): void {
+    for (const k of keys) this.outdate(k);
+    this.all.setEncoded(keys, exact, codes);
+    for (const k of keys) if (k < this.built) this.stale.add(k);
+  }
+
   /** Removes key's vector (a key not held is ignored). */
   delete(key: number): void {
     if (!this.all.has(key)) return;

@@ -19,6 +19,8 @@ import {
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import usearch from 'usearch';
+import { unitRows } from './exact-rows.js';
+export { unitRows } from './exact-rows.js';
 import { ExactRows } from './exact-rows.js';
 import { KeyBits } from './key-bits.js';
 
@@ -99,20 +101,6 @@ function checkIndexFile(path: string): void {
   } finally {
     closeSync(fd);
   }
-}
-
-/** `rows` (each of `dim` values) scaled to unit length: a copy when one is not already (a zero row stays zero). */
-export function unitRows(rows: Float32Array, dim: number): Float32Array {
-  let out: Float32Array | null = null;
-  for (let r = 0; r < rows.length; r += dim) {
-    let n = 0;
-    for (let i = r; i < r + dim; i++) n += rows[i]! * rows[i]!;
-    if (n === 0 || Math.abs(n - 1) < 1e-6) continue;
-    out ??= rows.slice();
-    const inv = 1 / Math.sqrt(n);
-    for (let i = r; i < r + dim; i++) out[i] = rows[i]! * inv;
-  }
-  return out ?? rows;
 }
 
 /**
