@@ -84,6 +84,33 @@ test('a copy-on-write column reads as a full copy does under writes, growth and 
   }
 });
 
+test('a full column grows in a copy without copying the original, and reads as a grown full copy', () => {
+  for (const fill of [0, -1]) {
+    const col = new I32Column(fill);
+    // Exactly full, as a column restored from a snapshot is: the copy's first push must grow it.
+    while (col.n < col.a.length || col.n < 4096) col.push(col.n * 3);
+    assert.equal(col.n, col.a.length);
+    const original = col.a.slice();
+    const copied = cloneIndex({ col }, new Set(), { copyOnWrite: true });
+    const c = copied.copy.col;
+    for (let k = 0; k < 1500; k++) c.push(-7 - k);
+    assert.ok(!ArrayBuffer.isView(c.a as unknown), 'still reading through the original after growing');
+    assert.equal(c.a.length, original.length * 2);
+    c.a[5] = 99;
+    const expect = new Int32Array(original.length * 2).fill(fill);
+    expect.set(original);
+    for (let k = 0; k < 1500; k++) expect[original.length + k] = -7 - k;
+    expect[5] = 99;
+    for (const i of [0, 5, original.length - 1, original.length, original.length + 1499, original.length + 1500])
+      assert.equal(c.a[i], expect[i], `row ${i}`);
+    assert.equal(c.a[expect.length], undefined);
+    assert.deepEqual(col.a, original, 'the original column is untouched');
+    copied.detach();
+    assert.ok(ArrayBuffer.isView(c.a));
+    assert.deepEqual(c.a, expect);
+  }
+});
+
 /** A random claim over `entities` entities of two types and a few predicates and sources. */
 function randomClaim(rnd: () => number, entities: number, sources: string[], tag: string): ClaimInput {
   const e = () => {

@@ -2,7 +2,7 @@
 // arrays: no per-element tagging, half or less the memory, and nothing for the garbage collector to scan.
 // `a` is replaced when the column grows, so read it through the owner's getter, never keep it.
 // (A what-if copy's `a` may be a copy-on-write array, cow-array.ts: growing copies its rows through copyRows.)
-import { copyRows } from './cow-array.js';
+import { copyRows, growInPlace } from './cow-array.js';
 
 type TypedArray = Int32Array | Float64Array | Uint8Array;
 
@@ -36,7 +36,7 @@ export class I32Column extends Column<Int32Array> {
   }
   reserve(size: number): void {
     const old = this.a;
-    if (size <= old.length) return;
+    if (size <= old.length || growInPlace(old, Math.max(size, old.length * 2), this.fill)) return;
     const b = new Int32Array(Math.max(size, old.length * 2));
     copyRows(b, old);
     if (this.fill !== 0) b.fill(this.fill, old.length);
@@ -55,7 +55,7 @@ export class F64Column extends Column<Float64Array> {
   }
   reserve(size: number): void {
     const old = this.a;
-    if (size <= old.length) return;
+    if (size <= old.length || growInPlace(old, Math.max(size, old.length * 2), this.fill)) return;
     const b = new Float64Array(Math.max(size, old.length * 2));
     copyRows(b, old);
     if (this.fill !== 0) b.fill(this.fill, old.length);
@@ -74,7 +74,7 @@ export class U8Column extends Column<Uint8Array> {
   }
   reserve(size: number): void {
     const old = this.a;
-    if (size <= old.length) return;
+    if (size <= old.length || growInPlace(old, Math.max(size, old.length * 2), this.fill)) return;
     const b = new Uint8Array(Math.max(size, old.length * 2));
     copyRows(b, old);
     if (this.fill !== 0) b.fill(this.fill, old.length);

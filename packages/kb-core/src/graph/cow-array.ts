@@ -37,6 +37,18 @@ const PAGE = 1 << SHIFT;
 
 /** How a grown column (columns.ts' reserve) copies a copy-on-write array into its new array. */
 const copiers = new WeakMap<object, (into: TypedArray) => void>();
+/** Each copy-on-write array's column by its proxy, so that a column can grow without a copy (growInPlace). */
+const columnsByProxy = new WeakMap<object, CowArray>();
+
+/**
+ * Grows a copy-on-write array to `size` rows in place, the new rows holding `fill` until written, and says
+ * whether it did (false for any other array: the caller copies). A hypothetical claim pushed onto a full column
+ * (a base reopened from its snapshot has no spare rows) would otherwise copy the whole column of the base: about
+ * 355 ms over a dozen columns at a million claims.
+ */
+export function growInPlace(a: TypedArray, size: number, fill: number): boolean {
+  return columnsByProxy.get(a)?.grow(size, fill) === true;
+}
 
 /** Copies `from`'s rows to the start of `into` (a larger array): a plain set, or a copy-on-write array's rows. */
 export function copyRows(into: TypedArray, from: TypedArray): void {
@@ -63,10 +75,24 @@ export class CowArray {
   #proxy: TypedArray | null = null;
   /** Reads through the proxy left before the column becomes the copy's own (see the head of this file). */
   #budget: number;
+  /** The copy's rows: the original's, then (once grown) rows holding `#fill` until written. */
+  #length: number;
+  #fill = 0;
 
   constructor(base: TypedArray) {
     this.#base = base;
     this.#budget = Math.max(4096, base.length >> 5);
+    this.#length = base.length;
+  }
+
+  /** Grows the copy to `size` rows (new ones hold `fill`) while it reads through; false once it is its own. */
+  grow(size: number, fill: number): boolean {
+    if (this.#own !== null) return false;
+    if (size > this.#length) {
+      this.#length = size;
+      this.#fill = fill;
+    }
+    return true;
   }
 
   /** Whether the column still reads through to the original (its own array not made yet). */
@@ -90,16 +116,26 @@ export class CowArray {
   /** Makes the copy's own array (the original's rows, then the pages written), once. */
   detach(): TypedArray {
     if (this.#own !== null) return this.#own;
-    const own = this.#base.slice();
-    this.writeInto(own);
+    const own = this.make(this.#length);
+    this.copyInto(own);
     this.set(own);
     return own;
   }
 
-  /** The pages written, over rows already copied from the original. */
-  private writeInto(into: TypedArray): void {
+  private make(n: number): TypedArray {
+    return new (this.#base.constructor as new (n: number) => TypedArray)(n);
+  }
+
+  /** The copy's rows into `into` (at least as long): the original's, the grown rows' fill, the pages written. */
+  private copyInto(into: TypedArray): void {
+    const base = this.#base as Int32Array;
+    (into as Int32Array).set(base);
+    if (this.#fill !== 0) (into as Int32Array).fill(this.#fill, base.length, this.#length);
     if (this.#pages === null) return;
-    for (const [p, page] of this.#pages) (into as Int32Array).set(page as Int32Array, p << SHIFT);
+    for (const [p, page] of this.#pages) {
+      const room = Math.min(PAGE, this.#length - (p << SHIFT));
+      (into as Int32Array).set((page as Int32Array).subarray(0, room), p << SHIFT);
+    }
   }
 
   private read(i: number): number | bigint | undefined {
@@ -109,20 +145,31 @@ export class CowArray {
       const page = pages.get(i >> SHIFT);
       if (page !== undefined) return page[i & (PAGE - 1)];
     }
-    return this.#base[i];
+    const base = this.#base;
+    return i < base.length ? base[i] : i < this.#length ? this.#fill : undefined;
   }
 
   private write(i: number, v: unknown): void {
-    const base = this.#base;
-    if (i >= base.length) return; // as a typed array ignores a write past its end
+    if (i >= this.#length) return; // as a typed array ignores a write past its end
     this.#pages ??= new Map();
     const p = i >> SHIFT;
     let page = this.#pages.get(p);
     if (page === undefined) {
-      page = base.slice(p << SHIFT, (p + 1) << SHIFT);
+      page = this.page(p);
       this.#pages.set(p, page);
     }
     (page as Int32Array)[i & (PAGE - 1)] = v as number;
+  }
+
+  /** Page p's rows as they read now: the original's, past its end the grown rows' fill. */
+  private page(p: number): TypedArray {
+    const base = this.#base;
+    const from = p << SHIFT;
+    if (from + PAGE <= base.length) return base.slice(from, from + PAGE);
+    const page = this.make(PAGE) as Int32Array;
+    if (this.#fill !== 0) page.fill(this.#fill);
+    if (from < base.length) page.set((base as Int32Array).subarray(from));
+    return page;
   }
 
   private makeProxy(): TypedArray {
@@ -131,7 +178,7 @@ export class CowArray {
         if (this.#own === null) {
           const i = indexOf(key);
           if (i >= 0) return this.read(i);
-          if (key === 'length') return this.#base.length;
+          if (key === 'length') return this.#length;
         }
         const own = this.detach();
         const v = Reflect.get(own, key);
@@ -143,15 +190,17 @@ export class CowArray {
         else Reflect.set(this.detach(), key, v);
         return true;
       },
-      has: (_t, key) => Reflect.has(this.#own ?? this.#base, key),
+      has: (_t, key) => {
+        if (this.#own !== null) return Reflect.has(this.#own, key);
+        const i = indexOf(key);
+        return i >= 0 ? i < this.#length : Reflect.has(this.#base, key);
+      },
     });
     copiers.set(proxy, (into) => {
       if (this.#own !== null) (into as Int32Array).set(this.#own as Int32Array);
-      else {
-        (into as Int32Array).set(this.#base as Int32Array);
-        this.writeInto(into);
-      }
+      else this.copyInto(into);
     });
+    columnsByProxy.set(proxy, this);
     return proxy;
   }
 }
