@@ -58,3 +58,26 @@ test('a text vector is unit length and a misspelling stays near its word', () =>
   const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
   assert.ok(cos(v, e.embedText('olaparb')) > cos(v, e.embedText('tp53')), 'the misspelling is nearer');
 });
+
+test('a restored learner (its rows taken over, not copied) learns on as the one it was saved from', () => {
+  const rand = seeded(11);
+  const fact = () => randomTokens(rand, 3).map((t, i) => (i === 0 ? `${t}x${Math.floor(rand() * 700)}` : t));
+  const original = new LocalEmbedder();
+  // Over 600 tokens: whole chunks of rows (256 each) and a part-filled last one.
+  for (let i = 0; i < 900; i++) original.learn(fact());
+  const restored = new LocalEmbedder();
+  restored.importState(original.exportState());
+  for (let i = 0; i < 400; i++) {
+    const f = fact();
+    original.learn(f);
+    restored.learn(f);
+  }
+  const a = original.exportState();
+  const b = restored.exportState();
+  assert.ok(a.context_rows.length > 600, `${a.context_rows.length} rows`);
+  assert.deepEqual(b, a);
+  for (let q = 0; q < 50; q++) {
+    const text = fact();
+    assert.deepEqual(restored.embedTokens(text), original.embedTokens(text));
+  }
+});

@@ -174,6 +174,25 @@ export class CodeTable {
     return new Uint8Array(this.kernels.memory.buffer, CODES_AT + k * CODE_BYTES, CODE_BYTES);
   }
 
+  /** keys[i]'s code is codes[i × CODE_BYTES ...], for every i: one view of the memory, not one per key. */
+  setMany(keys: ArrayLike<number>, codes: Uint8Array): void {
+    let max = -1;
+    for (let i = 0; i < keys.length; i++) if (keys[i]! > max) max = keys[i]!;
+    if (max < 0) return;
+    if (max >= this.slots) {
+      this.ensure(CODES_AT + (max + 1) * CODE_BYTES);
+      this.slots = max + 1;
+    }
+    const m = new Uint8Array(this.kernels.memory.buffer);
+    // Runs of consecutive keys (a whole lane's, loaded at open) copied at once.
+    for (let i = 0; i < keys.length; ) {
+      let j = i + 1;
+      while (j < keys.length && keys[j] === keys[i]! + (j - i)) j++;
+      m.set(codes.subarray(i * CODE_BYTES, j * CODE_BYTES), CODES_AT + keys[i]! * CODE_BYTES);
+      i = j;
+    }
+  }
+
   /** Every slot's code, end to end (a view: valid until the next call). */
   bytes(): Uint8Array {
     return new Uint8Array(this.kernels.memory.buffer, CODES_AT, this.slots * CODE_BYTES);

@@ -74,10 +74,8 @@ export class BinaryVectorSet {
   /** Adds or replaces vectors already encoded (encodeRows): keys[i]'s exact row and code are row i of each. */
   setEncoded(keys: readonly number[], exact: Int16Array, codes: Uint8Array): void {
     this.exact.putRows(keys, exact);
-    for (let i = 0; i < keys.length; i++) {
-      this.keys.add(keys[i]!);
-      this.codes.slot(keys[i]!).set(codes.subarray(i * CODE_BYTES, (i + 1) * CODE_BYTES));
-    }
+    for (let i = 0; i < keys.length; i++) this.keys.add(keys[i]!);
+    this.codes.setMany(keys, codes);
   }
 
   /** Removes key's vector (a key not held is ignored). */
@@ -140,8 +138,7 @@ export class BinaryVectorSet {
     if (size !== HEADER + count * CODE_BYTES) throw new Error(`${path}: ${size} bytes for ${count} codes`);
     this.loadRows(path, keys);
     const table = new CodeTable();
-    for (let i = 0; i < keys.length; i++)
-      table.slot(keys[i]!).set(codes.subarray(HEADER + i * CODE_BYTES, HEADER + (i + 1) * CODE_BYTES));
+    table.setMany(keys, codes.subarray(HEADER));
     const row = new Float32Array(this.dim);
     const made = new Uint8Array(CODE_BYTES);
     const step = Math.max(1, Math.floor(keys.length / CHECKED));

@@ -304,21 +304,21 @@ export class LocalEmbedder {
     return { docs: this.docs, tokens, df, context_rows: Int32Array.from(withContext), context };
   }
 
-  /** Replaces what it has learnt with a saved state (of the same dimension). */
+  /** Replaces what it has learnt with a saved state (of the same dimension); takes over `st.context`. */
   importState(st: LearnerState): void {
     const { tokens, df, context_rows: rows, context } = st;
     if (df.length !== tokens.length || context.length !== rows.length * this.dim)
       throw new RangeError('the saved learner state does not fit this embedder');
     this.df.clear();
-    this.context.clear();
     this.parts.clear();
     this.fresh.fill(0);
     this.weightDocs.fill(-1);
     for (let i = 0; i < tokens.length; i++) this.df.set(tokens[i]!, df[i]!);
-    for (let row = 0; row < rows.length; row++) {
-      const r = this.context.ensure(tokens[rows[row]!]!);
-      this.context.chunk(r).set(context.subarray(row * this.dim, (row + 1) * this.dim), this.context.offset(r));
-    }
+    // The saved rows become the store's (no copy): importState's callers hand over arrays made for it.
+    this.context.adopt(
+      Array.from(rows, (r) => tokens[r]!),
+      context,
+    );
     this.docs = st.docs;
     this.version++;
   }

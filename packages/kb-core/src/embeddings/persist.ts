@@ -5,7 +5,7 @@
 // function of what it had learnt, so its learner is saved with them (token document frequencies and context
 // vectors) and restored, after a check that the facts it learnt are this log's. Anything else is stale and
 // ignored: the vectors are rebuilt from the log in the background, like any pending work.
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivate, makePrivateDir, writePrivateFile } from '../store/private-files.js';
 import { sideFile } from '../store/side-files.js';
@@ -62,15 +62,31 @@ function bytes(a: Int32Array | Float32Array): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 }
 
-function readInt32(path: string): Int32Array {
-  const buf = readFileSync(path);
-  return new Int32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+/**
+ * A file of 4-byte values read straight into the array that keeps them: one allocation, no copy (a Buffer then a
+ * copy of its bytes was 200 MB allocated and 100 MB copied for a million-claim base's learner, and the collector
+ * ran over it: 20% of a reopen).
+ */
+function readInto<A extends Int32Array | Float32Array>(path: string, make: (n: number) => A): A {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size % 4 !== 0) throw new RangeError(`${path}: ${size} bytes is not a whole number of values`);
+    const out = make(size / 4);
+    const bytes = new Uint8Array(out.buffer, out.byteOffset, size);
+    for (let at = 0; at < size; ) {
+      const n = readSync(fd, bytes, at, size - at, at);
+      if (n === 0) throw new RangeError(`${path}: ended at byte ${at} of ${size}`);
+      at += n;
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
 }
 
-function readFloat32(path: string): Float32Array {
-  const buf = readFileSync(path);
-  return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-}
+const readInt32 = (path: string) => readInto(path, (n) => new Int32Array(n));
+const readFloat32 = (path: string) => readInto(path, (n) => new Float32Array(n));
 
 function embedderOf(q: EmbeddingQueue): { provider: string; model: string; dim: number } {
   return q.port

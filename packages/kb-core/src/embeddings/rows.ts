@@ -66,4 +66,23 @@ export class RowStore<A extends Typed> {
     this.rowOf.clear();
     this.chunks.length = 0;
   }
+
+  /**
+   * Replaces every row: `keys[i]`'s values are values[i × width ...]. The whole chunks are views of `values`, not
+   * copies (a restored learner's context vectors: 100 MB at a million claims); the last, part-filled one is copied
+   * into a chunk of its own, as rows added later go there. `values` must be the store's from then on.
+   */
+  adopt(keys: readonly string[], values: A): void {
+    this.clear();
+    for (let i = 0; i < keys.length; i++) this.rowOf.set(keys[i]!, i);
+    if (this.rowOf.size !== keys.length) throw new RangeError('adopt: keys repeat');
+    const per = ROWS_PER_CHUNK * this.width;
+    const whole = Math.floor(keys.length / ROWS_PER_CHUNK);
+    for (let c = 0; c < whole; c++) this.chunks.push(values.subarray(c * per, (c + 1) * per) as A);
+    if (keys.length % ROWS_PER_CHUNK !== 0) {
+      const last = this.make(per);
+      last.set(values.subarray(whole * per, keys.length * this.width));
+      this.chunks.push(last);
+    }
+  }
 }
