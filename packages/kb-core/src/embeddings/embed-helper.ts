@@ -177,8 +177,7 @@ export class EmbedThread {
     this.dead = true;
     for (const r of this.replies.values()) r(null);
     this.replies.clear();
-    // Asked to end rather than terminated: terminating a thread that is still starting (its loader hooks under
-    // tsx) can abort the process.
+    // Asked to end: the thread closes its port and exits after the batch under way (nothing waits for it).
     this.worker?.postMessage({ op: 'close' } satisfies ToEmbedThread);
   }
 }
