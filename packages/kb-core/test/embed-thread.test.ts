@@ -5,19 +5,14 @@ import { describe, it } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open, type ClaimInput, type KbDB } from '../src/index.js';
+import { open, type KbDB } from '../src/index.js';
+import { drugClaims } from './vectors-fixtures.js';
 import { BinaryVectorSet, encodeRows } from '../src/embeddings/binary-set.js';
 import { embedThreadBatches } from '../src/embeddings/embed-helper.js';
 import type { EmbeddingQueue } from '../src/embeddings/queue.js';
 import type { TwoTierVectorSet } from '../src/embeddings/two-tier.js';
 
-const claims = (from: number, n: number): ClaimInput[] =>
-  Array.from({ length: n }, (_, k) => ({
-    subject: [`compound ${from + k}`, 'drug'],
-    predicate: [k % 3 === 0 ? 'inhibits' : 'treats', 'pharmacology'],
-    object: [`target ${(from + k) % 37}`, k % 3 === 0 ? 'protein' : 'disease'],
-    provenance: { source_type: 'literature', source_id: `pmid:${from + k}` },
-  }));
+const claims = (from: number, n: number) => drugClaims(n, from);
 
 /** Opens an in-memory base with EVIDENT_EMBED_THREAD set to `mode` (read when the base's queue is made). */
 async function openWith(mode: '0' | '1'): Promise<KbDB> {

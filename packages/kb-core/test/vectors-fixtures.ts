@@ -12,13 +12,16 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** `n` drug claims over 37 targets, a third of them `inhibits` a protein, the rest `treats` a disease. */
-export const drugClaims = (n: number): ClaimInput[] =>
+/**
+ * `n` drug claims over 37 targets, a third of them `inhibits` a protein, the rest `treats` a disease; numbered from
+ * `from` (compound, target and source alike).
+ */
+export const drugClaims = (n: number, from = 0): ClaimInput[] =>
   Array.from({ length: n }, (_, k) => ({
-    subject: [`compound ${k}`, 'drug'],
+    subject: [`compound ${from + k}`, 'drug'],
     predicate: [k % 3 === 0 ? 'inhibits' : 'treats', 'pharmacology'],
-    object: [`target ${k % 37}`, k % 3 === 0 ? 'protein' : 'disease'],
-    provenance: { source_type: 'literature', source_id: `pmid:${k}` },
+    object: [`target ${(from + k) % 37}`, k % 3 === 0 ? 'protein' : 'disease'],
+    provenance: { source_type: 'literature', source_id: `pmid:${from + k}` },
   }));
 
 /** Each query's top 10 by meaning: claim ids and scores. */

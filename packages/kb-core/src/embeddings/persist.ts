@@ -5,10 +5,11 @@
 // function of what it had learnt, so its learner is saved with them (token document frequencies and context
 // vectors) and restored, after a check that the facts it learnt are this log's. Anything else is stale and
 // ignored: the vectors are rebuilt from the log in the background, like any pending work.
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { makePrivate, makePrivateDir, writePrivateFile } from '../store/private-files.js';
 import { sideFile } from '../store/side-files.js';
+import { readAt } from '../store/section-file.js';
 import { BinaryVectorSet } from './binary-set.js';
 import { TwoTierVectorSet } from './two-tier.js';
 import type { EmbeddingQueue } from './queue.js';
@@ -73,12 +74,7 @@ function readInto<A extends Int32Array | Float32Array>(path: string, make: (n: n
     const size = fstatSync(fd).size;
     if (size % 4 !== 0) throw new RangeError(`${path}: ${size} bytes is not a whole number of values`);
     const out = make(size / 4);
-    const bytes = new Uint8Array(out.buffer, out.byteOffset, size);
-    for (let at = 0; at < size; ) {
-      const n = readSync(fd, bytes, at, size - at, at);
-      if (n === 0) throw new RangeError(`${path}: ended at byte ${at} of ${size}`);
-      at += n;
-    }
+    if (!readAt(fd, new Uint8Array(out.buffer, out.byteOffset, size), 0)) throw new RangeError(`${path}: cut short`);
     return out;
   } finally {
     closeSync(fd);

@@ -167,7 +167,7 @@ export interface SectionFile {
 }
 
 /** Reads `into.length` bytes at `position`; false when the file ends first. */
-function readAt(fd: number, into: Uint8Array, position: number): boolean {
+export function readAt(fd: number, into: Uint8Array, position: number): boolean {
   for (let done = 0; done < into.length; ) {
     const n = readSync(fd, into, done, into.length - done, position + done);
     if (n === 0) return false;
