@@ -200,9 +200,15 @@ export class ListBuilder {
     const b = this.budget;
     b.tick();
     if (this.items.length >= b.maxListSize) b.list(this.items.length + 1, this.what);
-    const m = measure(v);
-    this.bytes += m.bytes;
-    if (m.depth >= this.depth) this.depth = m.depth + 1;
+    // A scalar is sized without a Measure object: collect() pushes millions of them.
+    if (v === null || typeof v !== 'object') {
+      this.bytes += valueBytes(v);
+      if (this.depth === 0) this.depth = 1;
+    } else {
+      const m = measure(v);
+      this.bytes += m.bytes;
+      if (m.depth >= this.depth) this.depth = m.depth + 1;
+    }
     if (this.bytes > b.maxMemoryBytes || this.depth > MAX_VALUE_DEPTH) b.value(this.bytes, this.depth, this.what);
     this.items.push(v);
   }

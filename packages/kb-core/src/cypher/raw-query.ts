@@ -153,6 +153,15 @@ function param(v: unknown): unknown {
   });
 }
 
+/** A list of strings, floats, booleans and nulls is already JSON-able: copied whole, not element by element. */
+function plainList(a: unknown[]): Converted | undefined {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (x !== null && (typeof x === 'object' || typeof x === 'bigint')) return undefined;
+  }
+  return { value: a.slice() };
+}
+
 /** A result value → JSON-able data with the KB's ids (nodes by entity id, relationships by content id). */
 function out(v: Value, g: KbCypherGraph): unknown {
   // Most result cells are scalars: converted as they are, without a tree.
@@ -161,7 +170,7 @@ function out(v: Value, g: KbCypherGraph): unknown {
   return convertTree(v, (x) => {
     if (typeof x === 'bigint') return { value: Number.isSafeInteger(Number(x)) ? Number(x) : x.toString() };
     if (x === null || typeof x !== 'object') return { value: x };
-    if (Array.isArray(x)) return listOf(x);
+    if (Array.isArray(x)) return plainList(x) ?? listOf(x);
     if (x instanceof GraphNode) {
       return mapOf([
         ['kind', 'node'],
