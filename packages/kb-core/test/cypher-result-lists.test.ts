@@ -29,7 +29,12 @@ test('rawQuery: result lists are the caller own copies, integers in them convert
 
     // Integers inside a list are converted; strings, floats, booleans and nulls kept.
     const mixed = await db.rawQuery('RETURN ["a", 1.5, true, null] AS plain, ["a", 2, [3, "b"]] AS nested');
-    assert.deepEqual(mixed.rows, [[['a', 1.5, true, null], ['a', 2, [3, 'b']]]]);
+    assert.deepEqual(mixed.rows, [
+      [
+        ['a', 1.5, true, null],
+        ['a', 2, [3, 'b']],
+      ],
+    ]);
 
     // collect() over a two-hop chain (the columnar chain plan) equals the row-by-row answer grouped by hand.
     const chain = 'MATCH (g:Gene)-[r0]->(x)<-[r1]-(o) RETURN r0.predicate AS k, collect(o.name) AS names ORDER BY k';
