@@ -107,19 +107,15 @@ export function chainTuples(op: Chain, runner: Runner, names: string[]): Iterabl
 
 type Read = { name: string; at: number; value: (slot: number) => Value }[];
 
-function matches<T>(
-  op: Chain,
-  runner: Runner,
-  maker: (read: Read) => (slots: Int32Array) => T,
-): Iterable<T> | undefined {
+/** Per item of the chain, its name, its node's place in the walk's slots and how its value is read from a slot. */
+export function chainReads(op: Chain, runner: Runner, nodes: string[]): Read | undefined {
   const g = runner.ctx.graph;
   const keys = [...new Set(op.items.flatMap((i) => (i.key === null ? [] : [i.key])))];
   const cols = g.scanColumns?.(undefined, keys);
-  const walk = cols && walkChain(op, runner);
-  if (!walk || !cols) return undefined;
+  if (!cols || !g.nodeAt) return undefined;
   const read: Read = [];
   for (const i of op.items) {
-    const at = walk.nodes.indexOf(i.variable);
+    const at = nodes.indexOf(i.variable);
     // An OPTIONAL MATCH's end found nothing: slot -1, its node and properties null.
     if (i.key === null) {
       read.push({ name: i.name, at, value: (s) => (s < 0 ? null : g.nodeAt!(s)) });
@@ -130,6 +126,17 @@ function matches<T>(
     const value = reader(c);
     read.push({ name: i.name, at, value: (s) => (s < 0 ? null : value(s)) });
   }
+  return read;
+}
+
+function matches<T>(
+  op: Chain,
+  runner: Runner,
+  maker: (read: Read) => (slots: Int32Array) => T,
+): Iterable<T> | undefined {
+  const walk = walkChain(op, runner);
+  const read = walk && chainReads(op, runner, walk.nodes);
+  if (!walk || !read) return undefined;
   const row = maker(read);
   return chunked((into) => {
     while (into.length < CHUNK) {
@@ -145,7 +152,7 @@ function matches<T>(
  * `slots[h + 1]` hop h's far end), false when there are no more. Undefined when the graph cannot give the
  * columns, slots or adjacency.
  */
-function walkChain(
+export function walkChain(
   op: Chain,
   runner: Runner,
 ): { nodes: string[]; slots: Int32Array; rels: Int32Array; space: string[]; step: () => boolean } | undefined {

@@ -13,6 +13,7 @@ import type { Op } from './operators.js';
 import { hopDegree } from './optional-expand.js';
 import { isHopCount } from './optional-hop.js';
 import type { Runner } from './physical.js';
+import { topChainRows } from './chain-top.js';
 import { topGroupRows } from './top-groups.js';
 import { topWithTies } from './top-ties.js';
 
@@ -180,8 +181,9 @@ export function* top(r: Runner, op: OpOf<'Top'>, arg: Row): Generator<Row> {
     // DISTINCT folded in: the keys of the rows kept (a duplicate of a row dropped sorts after the k kept).
     const kept = op.distinct ? new Map<Keyed, string>() : undefined;
     const keys = kept && new Set<string>();
-    // Over a columnar aggregation: only the groups that can be among the best become rows (top-groups.ts).
-    const pre = topGroupRows(r, op);
+    // Over a columnar aggregation, only the groups that can be among the best become rows (top-groups.ts); over a
+    // chain, only the best matches (chain-top.ts).
+    const pre = topGroupRows(r, op) ?? topChainRows(r, op);
     for (const row of pre ? r.wrap(op.input, pre) : r.rows(op.input, arg)) {
       const k = keyed(row, op.order, ctx, seq++);
       if (heap.length >= keep && cmp(k, heap[0]!) >= 0) continue;
