@@ -196,3 +196,11 @@ test('a WITH passing the scanned node on keeps the column scan', () => {
   const computed = runCypher(g, 'EXPLAIN MATCH (n:A) WHERE n.c > 1 WITH n, n.c + 1 AS d RETURN n.t AS t, d').plan!;
   assert.ok(operators(computed).includes('Projection'));
 });
+
+test('an integer column reads INTEGERs equal to its values, small ones shared, others made', async () => {
+  const { integerOf } = await import('../src/plan/columnar.js');
+  for (const v of [-4097, -1, 0, 1, 12, 4095, 4096, 65_536, 2 ** 53 - 1, -(2 ** 53) + 1]) {
+    assert.equal(integerOf(v), BigInt(v), String(v));
+    assert.equal(typeof integerOf(v), 'bigint');
+  }
+});

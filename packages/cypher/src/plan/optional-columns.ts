@@ -54,11 +54,18 @@ export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | un
 export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]): Value[][] | undefined {
   const fill = eachOptionalMatch(op, runner, (read) => {
     const ordered = names.map((n) => read.find((c) => c.name === n)!);
+    // A scanned node's values read once for all its matches (an integer is a new BigInt per read).
+    const fromValues: Value[] = new Array(ordered.length).fill(null);
+    let last = -1;
     return (s, t) => {
+      if (s !== last) {
+        last = s;
+        for (let j = 0; j < ordered.length; j++) if (ordered[j]!.from) fromValues[j] = ordered[j]!.value(s);
+      }
       const out: Value[] = new Array(ordered.length);
       for (let j = 0; j < ordered.length; j++) {
         const c = ordered[j]!;
-        out[j] = c.from ? c.value(s) : t < 0 ? null : c.value(t);
+        out[j] = c.from ? fromValues[j]! : t < 0 ? null : c.value(t);
       }
       return out;
     };
