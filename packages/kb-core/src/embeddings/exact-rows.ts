@@ -3,9 +3,11 @@
 // products tie and swap near neighbours; usearch's binding cannot hand a stored vector back, so the set keeps its
 // own copy. Rows are 16-bit fixed point (a unit vector's values in [-1, 1] in steps of 1/32767: finer than f16
 // for every value below 0.06, the typical one at 256 dimensions), dense by key (facts and entities are numbered
-// from 0), in chunks so that growing never copies the whole.
+// from 0), in chunks so that growing never copies the whole. A reopen can read them in the background (load's
+// `background`): a million vectors' rows are 478 MB, a quarter of a reopen, and searches need only a few thousand.
 
-import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { readAt } from '../store/section-file.js';
 import { KeyBits } from './key-bits.js';
 
 const SCALE = 32767;
@@ -36,11 +38,35 @@ export function dequantizeRow(row: Int16Array, from: number, dim: number, out: F
 /** Keys per chunk. */
 const CHUNK = 4096;
 
+/** Rows a background load has still to read: keys[from..] are in the file at `fd`, row i at i * dim * 2. */
+interface Pending {
+  fd: number;
+  path: string;
+  keys: Int32Array;
+  from: number;
+  timer: NodeJS.Immediate | null;
+}
+
+/** How long one background slice reads before it gives the event loop back. */
+const SLICE_MS = 4;
+
 export class ExactRows {
   private chunks: Int16Array[] = [];
   private readonly held = new KeyBits();
+  private pending: Pending | null = null;
+  /** A row read from the pending file (source()), and where the last source() found its row. */
+  private scratch: Int16Array;
+  private src: Int16Array = new Int16Array(0);
+  private srcAt = 0;
 
-  constructor(readonly dim: number) {}
+  constructor(readonly dim: number) {
+    this.scratch = new Int16Array(dim);
+  }
+
+  /** Whether a background load is still reading (tests, status). */
+  get loading(): boolean {
+    return this.pending !== null;
+  }
 
   has(key: number): boolean {
     return this.held.has(key);
@@ -48,6 +74,7 @@ export class ExactRows {
 
   /** Stores row i of `rows` (unit vectors, `dim` values each) as keys[i]'s. */
   setMany(keys: readonly number[], rows: Float32Array): void {
+    this.finish();
     const dim = this.dim;
     const row = new Int16Array(dim);
     for (let i = 0; i < keys.length; i++) {
@@ -58,14 +85,16 @@ export class ExactRows {
 
   /** Stores row i of `rows` (16-bit rows as quantizeRow makes them) as keys[i]'s. */
   putRows(keys: readonly number[], rows: Int16Array): void {
+    this.finish();
     for (let i = 0; i < keys.length; i++) this.put(keys[i]!, rows.subarray(i * this.dim, (i + 1) * this.dim));
   }
 
   /** The inner product of `q` (a unit vector) and key's row: the cosine similarity, as exact as the rows. */
   similarity(q: Float32Array, key: number): number {
     const dim = this.dim;
-    const row = this.chunks[Math.floor(key / CHUNK)]!;
-    const at = (key % CHUNK) * dim;
+    this.source(key);
+    const row = this.src;
+    const at = this.srcAt;
     let s = 0;
     for (let d = 0; d < dim; d++) s += q[d]! * row[at + d]!;
     return s / SCALE;
@@ -73,12 +102,39 @@ export class ExactRows {
 
   /** Key's row as floats (a unit vector, as exact as the rows), into `out` from `at`. */
   rowInto(key: number, out: Float32Array, at: number): void {
-    dequantizeRow(this.chunks[Math.floor(key / CHUNK)]!, (key % CHUNK) * this.dim, this.dim, out, at);
+    this.source(key);
+    dequantizeRow(this.src, this.srcAt, this.dim, out, at);
   }
 
   /** Forgets key's row (its bytes stay until overwritten). */
   delete(key: number): void {
+    this.finish();
     this.held.delete(key);
+  }
+
+  /**
+   * Points src/srcAt at key's row: its chunk's, or, while a background load has not reached it, a copy read from
+   * the file (one read of dim * 2 bytes).
+   */
+  private source(key: number): void {
+    const p = this.pending;
+    if (p !== null && p.from < p.keys.length && key >= p.keys[p.from]!) {
+      let lo = p.from;
+      let hi = p.keys.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (p.keys[mid]! < key) lo = mid + 1;
+        else hi = mid;
+      }
+      const bytes = this.dim * 2;
+      const view = new Uint8Array(this.scratch.buffer, 0, bytes);
+      if (p.keys[lo] !== key || !readAt(p.fd, view, lo * bytes)) throw new RangeError(`no exact row for key ${key}`);
+      this.src = this.scratch;
+      this.srcAt = 0;
+      return;
+    }
+    this.src = this.chunks[Math.floor(key / CHUNK)]!;
+    this.srcAt = (key % CHUNK) * this.dim;
   }
 
   /**
@@ -88,10 +144,19 @@ export class ExactRows {
   similarities(q: Float32Array, keys: Int32Array, out: Float64Array): void {
     const dim = this.dim;
     const q64 = Float64Array.from(q);
+    const pending = this.pending !== null;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      const row = this.chunks[Math.floor(key / CHUNK)]!;
-      const at = (key % CHUNK) * dim;
+      let row: Int16Array;
+      let at: number;
+      if (pending) {
+        this.source(key);
+        row = this.src;
+        at = this.srcAt;
+      } else {
+        row = this.chunks[Math.floor(key / CHUNK)]!;
+        at = (key % CHUNK) * dim;
+      }
       let s0 = 0;
       let s1 = 0;
       let s2 = 0;
@@ -109,6 +174,7 @@ export class ExactRows {
   }
 
   clear(): void {
+    this.stop();
     this.chunks = [];
     this.held.clear();
   }
@@ -118,6 +184,7 @@ export class ExactRows {
    * so that a save at a million vectors does not hold a second copy of them all (476 MB at 256 dimensions).
    */
   save(path: string, keys: Int32Array): void {
+    this.finish();
     const dim = this.dim;
     const block = new Int16Array(CHUNK * dim);
     const fd = openSync(path, 'w', 0o600);
@@ -141,34 +208,77 @@ export class ExactRows {
    * Reads the rows of `keys` from `path`, as save() wrote them. A run of keys that fills a chunk from its start
    * (facts and entities are numbered densely, so nearly every run) is read straight into the chunk; other keys
    * a row at a time through a block. Measured at 50,000 vectors: 40-80 ms of CPU read row by row.
+   * `background`: every key is held at once and the rows are read in slices of the event loop; a row asked for
+   * before its slice is read from the file, and anything that changes the rows first reads the rest.
    */
-  load(path: string, keys: Int32Array): void {
-    const dim = this.dim;
-    if (statSync(path).size !== keys.length * dim * 2)
+  load(path: string, keys: Int32Array, options: { background?: boolean } = {}): void {
+    this.finish();
+    if (statSync(path).size !== keys.length * this.dim * 2)
       throw new RangeError(`${path}: ${statSync(path).size} bytes for ${keys.length} rows`);
-    const block = new Int16Array(CHUNK * dim);
-    const fd = openSync(path, 'r');
-    try {
-      let from = 0;
-      while (from < keys.length) {
-        const k = keys[from]!;
-        const c = Math.floor(k / CHUNK);
-        const end = Math.min((c + 1) * CHUNK, keys.length - from + k);
-        // Keys ascending and distinct: the run k..end-1 is whole when its last key is end-1.
-        let m = end - k;
-        if (k % CHUNK === 0 && keys[from + m - 1] === end - 1) {
-          readSync(fd, this.chunk(c), 0, m * dim * 2, from * dim * 2);
-          for (let i = 0; i < m; i++) this.held.add(k + i);
-        } else {
-          m = Math.min(CHUNK, keys.length - from);
-          readSync(fd, block, 0, m * dim * 2, from * dim * 2);
-          for (let i = 0; i < m; i++) this.put(keys[from + i]!, block.subarray(i * dim, (i + 1) * dim));
-        }
-        from += m;
-      }
-    } finally {
-      closeSync(fd);
+    const p: Pending = { fd: openSync(path, 'r'), path, keys, from: 0, timer: null };
+    this.pending = p;
+    if (!options.background) {
+      this.finish();
+      return;
     }
+    for (const k of keys) this.held.add(k);
+    const slice = () => {
+      p.timer = null;
+      if (this.pending !== p) return;
+      const until = performance.now() + SLICE_MS;
+      try {
+        while (p.from < p.keys.length && performance.now() < until) this.readRun(p);
+      } catch {
+        // The file went bad under us: what is left is read (and fails) when next asked for.
+        return;
+      }
+      if (p.from < p.keys.length) p.timer = setImmediate(slice).unref();
+      else this.stop();
+    };
+    p.timer = setImmediate(slice).unref();
+  }
+
+  /** Reads what a background load has left, now. */
+  finish(): void {
+    const p = this.pending;
+    if (p === null) return;
+    try {
+      while (p.from < p.keys.length) this.readRun(p);
+    } finally {
+      this.stop();
+    }
+  }
+
+  /** Ends a background load where it is (clear(); finish() once it has read everything). */
+  private stop(): void {
+    const p = this.pending;
+    if (p === null) return;
+    this.pending = null;
+    if (p.timer) clearImmediate(p.timer);
+    closeSync(p.fd);
+  }
+
+  /** Reads the next run of a load's keys: a whole chunk's straight into it, else up to CHUNK rows through a block. */
+  private readRun(p: Pending): void {
+    const dim = this.dim;
+    const { keys, from } = p;
+    const k = keys[from]!;
+    const c = Math.floor(k / CHUNK);
+    const end = Math.min((c + 1) * CHUNK, keys.length - from + k);
+    // Keys ascending and distinct: the run k..end-1 is whole when its last key is end-1.
+    let m = end - k;
+    if (k % CHUNK === 0 && keys[from + m - 1] === end - 1) {
+      const chunk = this.chunk(c);
+      if (!readAt(p.fd, new Uint8Array(chunk.buffer, 0, m * dim * 2), from * dim * 2))
+        throw new RangeError(`${p.path}: cut short`);
+      for (let i = 0; i < m; i++) this.held.add(k + i);
+    } else {
+      m = Math.min(CHUNK, keys.length - from);
+      const block = new Int16Array(m * dim);
+      if (!readAt(p.fd, new Uint8Array(block.buffer), from * dim * 2)) throw new RangeError(`${p.path}: cut short`);
+      for (let i = 0; i < m; i++) this.put(keys[from + i]!, block.subarray(i * dim, (i + 1) * dim));
+    }
+    p.from = from + m;
   }
 
   private chunk(c: number): Int16Array {
