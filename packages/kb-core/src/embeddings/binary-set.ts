@@ -136,8 +136,8 @@ export class BinaryVectorSet {
     if (magic !== MAGIC || dim !== this.dim || bits !== CODE_BITS || count !== keys.length)
       throw new Error(`${path}: not the codes of ${keys.length} vectors of ${this.dim}`);
     if (size !== HEADER + count * CODE_BYTES) throw new Error(`${path}: ${size} bytes for ${count} codes`);
-    // The rows in the background: the codes answer searches now, and the re-rank reads a row not yet loaded from
-    // the file (exact-rows.ts).
+    // The rows stay in their file, read when a re-rank asks (exact-rows.ts): not 478 MB read and held at a
+    // million vectors.
     this.loadRows(path, keys, true);
     const table = new CodeTable();
     table.setMany(keys, codes.subarray(HEADER));
@@ -148,7 +148,7 @@ export class BinaryVectorSet {
       this.exact.rowInto(keys[i]!, row, 0);
       this.coder.encode(row, 0, made, 0);
       if (!sameCode(made, table.slot(keys[i]!))) {
-        // Refused: the rows' background load stops and its file is closed.
+        // Refused: the rows' file is closed.
         this.exact.clear();
         throw new Error(`${path}: the code of key ${keys[i]} is not its row's`);
       }
@@ -176,14 +176,14 @@ export class BinaryVectorSet {
     for (const k of keys) this.keys.add(k);
   }
 
-  private loadRows(path: string, keys: Int32Array, background = false): void {
+  private loadRows(path: string, keys: Int32Array, keepInFile = false): void {
     if (!existsSync(`${path}.rows`)) throw new Error(`${path}: no exact rows`);
     const buf = readFileSync(`${path}.rowkeys`);
     const rowKeys = new Int32Array(buf.buffer, buf.byteOffset, buf.byteLength >> 2);
     if (rowKeys.length !== keys.length || rowKeys.some((k, i) => k !== keys[i]))
       throw new Error(`${path}: exact rows of other keys`);
     const exact = new ExactRows(this.dim);
-    exact.load(`${path}.rows`, keys, { background });
+    exact.load(`${path}.rows`, keys, { keepInFile });
     this.exact = exact;
   }
 

@@ -3,10 +3,11 @@
 // products tie and swap near neighbours; usearch's binding cannot hand a stored vector back, so the set keeps its
 // own copy. Rows are 16-bit fixed point (a unit vector's values in [-1, 1] in steps of 1/32767: finer than f16
 // for every value below 0.06, the typical one at 256 dimensions), dense by key (facts and entities are numbered
-// from 0), in chunks so that growing never copies the whole. A reopen can read them in the background (load's
-// `background`): a million vectors' rows are 478 MB, a quarter of a reopen, and searches need only a few thousand.
+// from 0), in chunks so that growing never copies the whole. A reopen leaves the saved rows in their file (load's
+// `keepInFile`) and reads a row when asked: a million vectors' rows are 478 MB, a quarter of a reopen and of the
+// process's memory, and a search re-ranks 64-2,000 of them (about 1 µs a row from the page cache).
 
-import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { readAt } from '../store/section-file.js';
 import { KeyBits } from './key-bits.js';
 
@@ -38,24 +39,21 @@ export function dequantizeRow(row: Int16Array, from: number, dim: number, out: F
 /** Keys per chunk. */
 const CHUNK = 4096;
 
-/** Rows a background load has still to read: keys[from..] are in the file at `fd`, row i at i * dim * 2. */
-interface Pending {
+/** Rows left in the file load() read: row i of the file is keys[i]'s. */
+interface FileRows {
   fd: number;
   path: string;
   keys: Int32Array;
-  from: number;
-  timer: NodeJS.Immediate | null;
 }
-
-/** How long one background slice reads before it gives the event loop back. */
-const SLICE_MS = 4;
 
 export class ExactRows {
   private chunks: Int16Array[] = [];
   private readonly held = new KeyBits();
-  private pending: Pending | null = null;
-  /** A row read from the pending file (source()), and where the last source() found its row. */
-  private scratch: Int16Array;
+  /** Keys whose row is in `chunks`; a held key that is not is in `file`. */
+  private readonly resident = new KeyBits();
+  private file: FileRows | null = null;
+  /** A row read from the file (source()), and where the last source() found its row. */
+  private readonly scratch: Int16Array;
   private src: Int16Array = new Int16Array(0);
   private srcAt = 0;
 
@@ -63,9 +61,9 @@ export class ExactRows {
     this.scratch = new Int16Array(dim);
   }
 
-  /** Whether a background load is still reading (tests, status). */
-  get loading(): boolean {
-    return this.pending !== null;
+  /** How many held rows are read from the file when asked for (load's keepInFile), not held in memory. */
+  get inFile(): number {
+    return this.held.size - this.resident.size;
   }
 
   has(key: number): boolean {
@@ -74,7 +72,6 @@ export class ExactRows {
 
   /** Stores row i of `rows` (unit vectors, `dim` values each) as keys[i]'s. */
   setMany(keys: readonly number[], rows: Float32Array): void {
-    this.finish();
     const dim = this.dim;
     const row = new Int16Array(dim);
     for (let i = 0; i < keys.length; i++) {
@@ -85,7 +82,6 @@ export class ExactRows {
 
   /** Stores row i of `rows` (16-bit rows as quantizeRow makes them) as keys[i]'s. */
   putRows(keys: readonly number[], rows: Int16Array): void {
-    this.finish();
     for (let i = 0; i < keys.length; i++) this.put(keys[i]!, rows.subarray(i * this.dim, (i + 1) * this.dim));
   }
 
@@ -108,27 +104,18 @@ export class ExactRows {
 
   /** Forgets key's row (its bytes stay until overwritten). */
   delete(key: number): void {
-    this.finish();
     this.held.delete(key);
+    this.resident.delete(key);
   }
 
-  /**
-   * Points src/srcAt at key's row: its chunk's, or, while a background load has not reached it, a copy read from
-   * the file (one read of dim * 2 bytes).
-   */
+  /** Points src/srcAt at key's row: in its chunk, or read from the file into `scratch` (dim * 2 bytes). */
   private source(key: number): void {
-    const p = this.pending;
-    if (p !== null && p.from < p.keys.length && key >= p.keys[p.from]!) {
-      let lo = p.from;
-      let hi = p.keys.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (p.keys[mid]! < key) lo = mid + 1;
-        else hi = mid;
-      }
+    const f = this.file;
+    if (f !== null && !this.resident.has(key)) {
+      const i = fileIndex(f.keys, key);
       const bytes = this.dim * 2;
-      const view = new Uint8Array(this.scratch.buffer, 0, bytes);
-      if (p.keys[lo] !== key || !readAt(p.fd, view, lo * bytes)) throw new RangeError(`no exact row for key ${key}`);
+      if (i < 0 || !readAt(f.fd, new Uint8Array(this.scratch.buffer, 0, bytes), i * bytes))
+        throw new RangeError(`no exact row for key ${key}`);
       this.src = this.scratch;
       this.srcAt = 0;
       return;
@@ -144,12 +131,12 @@ export class ExactRows {
   similarities(q: Float32Array, keys: Int32Array, out: Float64Array): void {
     const dim = this.dim;
     const q64 = Float64Array.from(q);
-    const pending = this.pending !== null;
+    const inFile = this.file !== null;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       let row: Int16Array;
       let at: number;
-      if (pending) {
+      if (inFile) {
         this.source(key);
         row = this.src;
         at = this.srcAt;
@@ -174,9 +161,10 @@ export class ExactRows {
   }
 
   clear(): void {
-    this.stop();
+    this.closeFile();
     this.chunks = [];
     this.held.clear();
+    this.resident.clear();
   }
 
   /**
@@ -184,19 +172,41 @@ export class ExactRows {
    * so that a save at a million vectors does not hold a second copy of them all (476 MB at 256 dimensions).
    */
   save(path: string, keys: Int32Array): void {
-    this.finish();
     const dim = this.dim;
     const block = new Int16Array(CHUNK * dim);
-    const fd = openSync(path, 'w', 0o600);
+    // A new file, never the old one truncated: a set that keeps that file open (this one, or another handle's)
+    // still reads its rows from it.
+    rmSync(path, { force: true });
+    const fd = openSync(path, 'wx', 0o600);
     try {
       for (let from = 0; from < keys.length; from += CHUNK) {
         const m = Math.min(CHUNK, keys.length - from);
+        // Rows still in the file are copied a run at a time: keys ascending in both, so a run of keys that are
+        // next to each other there is one read.
+        let run = 0;
+        let runFrom = -1;
+        const flush = (i: number) => {
+          if (run > 0) this.readFileRows(runFrom, run, block, i - run);
+          run = 0;
+        };
         for (let i = 0; i < m; i++) {
           const k = keys[from + i]!;
           if (!this.held.has(k)) throw new RangeError(`no exact row for key ${k}`);
+          if (this.file !== null && !this.resident.has(k)) {
+            const at = fileIndex(this.file.keys, k);
+            if (run > 0 && at === runFrom + run) run++;
+            else {
+              flush(i);
+              runFrom = at;
+              run = 1;
+            }
+            continue;
+          }
+          flush(i);
           const at = (k % CHUNK) * dim;
           block.set(this.chunks[Math.floor(k / CHUNK)]!.subarray(at, at + dim), i * dim);
         }
+        flush(m);
         writeSync(fd, block, 0, m * dim * 2);
       }
     } finally {
@@ -204,81 +214,63 @@ export class ExactRows {
     }
   }
 
+  /** Rows from..from+n-1 of the file into `block` from row `to`. */
+  private readFileRows(from: number, n: number, block: Int16Array, to: number): void {
+    const bytes = this.dim * 2;
+    if (!readAt(this.file!.fd, new Uint8Array(block.buffer, to * bytes, n * bytes), from * bytes))
+      throw new RangeError(`${this.file!.path}: cut short`);
+  }
+
   /**
-   * Reads the rows of `keys` from `path`, as save() wrote them. A run of keys that fills a chunk from its start
-   * (facts and entities are numbered densely, so nearly every run) is read straight into the chunk; other keys
-   * a row at a time through a block. Measured at 50,000 vectors: 40-80 ms of CPU read row by row.
-   * `background`: every key is held at once and the rows are read in slices of the event loop; a row asked for
-   * before its slice is read from the file, and anything that changes the rows first reads the rest.
+   * Reads the rows of `keys` from `path`, as save() wrote them, replacing what is held. A run of keys that fills a
+   * chunk from its start (facts and entities are numbered densely, so nearly every run) is read straight into the
+   * chunk; other keys a row at a time through a block. Measured at 50,000 vectors: 40-80 ms of CPU read row by
+   * row. `keepInFile`: the rows stay in the file, kept open, and are read when asked for; rows stored afterwards
+   * are held in memory over them. (Not on Windows, where an open file cannot be renamed over by the next save.)
    */
-  load(path: string, keys: Int32Array, options: { background?: boolean } = {}): void {
-    this.finish();
-    if (statSync(path).size !== keys.length * this.dim * 2)
+  load(path: string, keys: Int32Array, options: { keepInFile?: boolean } = {}): void {
+    const dim = this.dim;
+    if (statSync(path).size !== keys.length * dim * 2)
       throw new RangeError(`${path}: ${statSync(path).size} bytes for ${keys.length} rows`);
-    const p: Pending = { fd: openSync(path, 'r'), path, keys, from: 0, timer: null };
-    this.pending = p;
-    if (!options.background) {
-      this.finish();
+    this.clear();
+    const fd = openSync(path, 'r');
+    if (options.keepInFile && process.platform !== 'win32') {
+      this.file = { fd, path, keys };
+      for (const k of keys) this.held.add(k);
       return;
     }
-    for (const k of keys) this.held.add(k);
-    const slice = () => {
-      p.timer = null;
-      if (this.pending !== p) return;
-      const until = performance.now() + SLICE_MS;
-      try {
-        while (p.from < p.keys.length && performance.now() < until) this.readRun(p);
-      } catch {
-        // The file went bad under us: what is left is read (and fails) when next asked for.
-        return;
-      }
-      if (p.from < p.keys.length) p.timer = setImmediate(slice).unref();
-      else this.stop();
-    };
-    p.timer = setImmediate(slice).unref();
-  }
-
-  /** Reads what a background load has left, now. */
-  finish(): void {
-    const p = this.pending;
-    if (p === null) return;
     try {
-      while (p.from < p.keys.length) this.readRun(p);
+      let from = 0;
+      while (from < keys.length) {
+        const k = keys[from]!;
+        const c = Math.floor(k / CHUNK);
+        const end = Math.min((c + 1) * CHUNK, keys.length - from + k);
+        // Keys ascending and distinct: the run k..end-1 is whole when its last key is end-1.
+        let m = end - k;
+        if (k % CHUNK === 0 && keys[from + m - 1] === end - 1) {
+          if (!readAt(fd, new Uint8Array(this.chunk(c).buffer, 0, m * dim * 2), from * dim * 2))
+            throw new RangeError(`${path}: cut short`);
+          for (let i = 0; i < m; i++) {
+            this.held.add(k + i);
+            this.resident.add(k + i);
+          }
+        } else {
+          m = Math.min(CHUNK, keys.length - from);
+          const block = new Int16Array(m * dim);
+          if (!readAt(fd, new Uint8Array(block.buffer), from * dim * 2)) throw new RangeError(`${path}: cut short`);
+          for (let i = 0; i < m; i++) this.put(keys[from + i]!, block.subarray(i * dim, (i + 1) * dim));
+        }
+        from += m;
+      }
     } finally {
-      this.stop();
+      closeSync(fd);
     }
   }
 
-  /** Ends a background load where it is (clear(); finish() once it has read everything). */
-  private stop(): void {
-    const p = this.pending;
-    if (p === null) return;
-    this.pending = null;
-    if (p.timer) clearImmediate(p.timer);
-    closeSync(p.fd);
-  }
-
-  /** Reads the next run of a load's keys: a whole chunk's straight into it, else up to CHUNK rows through a block. */
-  private readRun(p: Pending): void {
-    const dim = this.dim;
-    const { keys, from } = p;
-    const k = keys[from]!;
-    const c = Math.floor(k / CHUNK);
-    const end = Math.min((c + 1) * CHUNK, keys.length - from + k);
-    // Keys ascending and distinct: the run k..end-1 is whole when its last key is end-1.
-    let m = end - k;
-    if (k % CHUNK === 0 && keys[from + m - 1] === end - 1) {
-      const chunk = this.chunk(c);
-      if (!readAt(p.fd, new Uint8Array(chunk.buffer, 0, m * dim * 2), from * dim * 2))
-        throw new RangeError(`${p.path}: cut short`);
-      for (let i = 0; i < m; i++) this.held.add(k + i);
-    } else {
-      m = Math.min(CHUNK, keys.length - from);
-      const block = new Int16Array(m * dim);
-      if (!readAt(p.fd, new Uint8Array(block.buffer), from * dim * 2)) throw new RangeError(`${p.path}: cut short`);
-      for (let i = 0; i < m; i++) this.put(keys[from + i]!, block.subarray(i * dim, (i + 1) * dim));
-    }
-    p.from = from + m;
+  private closeFile(): void {
+    if (this.file === null) return;
+    closeSync(this.file.fd);
+    this.file = null;
   }
 
   private chunk(c: number): Int16Array {
@@ -290,5 +282,18 @@ export class ExactRows {
   private put(key: number, row: Int16Array): void {
     this.chunk(Math.floor(key / CHUNK)).set(row, (key % CHUNK) * this.dim);
     this.held.add(key);
+    this.resident.add(key);
   }
+}
+
+/** Where key is among the file's keys (ascending), or -1. */
+function fileIndex(keys: Int32Array, key: number): number {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return keys.length > 0 && keys[lo] === key ? lo : -1;
 }

@@ -181,7 +181,13 @@ export class TwoTierVectorSet {
   load(path: string, keys: Int32Array): void {
     const all = new BinaryVectorSet(this.dim);
     all.load(path, keys);
-    this.adopt(all, existsSync(`${path}.hnsw.json`) ? `${path}.hnsw` : null);
+    try {
+      this.adopt(all, existsSync(`${path}.hnsw.json`) ? `${path}.hnsw` : null);
+    } catch (e) {
+      // Its rows' file is closed (exact-rows.ts keeps it open).
+      all.release();
+      throw e;
+    }
   }
 
   /**

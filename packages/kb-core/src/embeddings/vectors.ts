@@ -313,7 +313,8 @@ export class VectorSet {
       if ((i8(path) && rowKeys.length < keys.length) || (i8(`${path}.delta`) && rowKeys.length < index.size()))
         throw new Error(`${path}: an i8 index without the exact rows of its vectors`);
       const exact = new ExactRows(this.dim);
-      if (rowKeys.length > 0) exact.load(`${path}.rows`, rowKeys);
+      // Left in their file, as the index is: read when a search re-ranks (exact-rows.ts).
+      if (rowKeys.length > 0) exact.load(`${path}.rows`, rowKeys, { keepInFile: true });
       this.exact = exact;
     }
     this.base = base;
