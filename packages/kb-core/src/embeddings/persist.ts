@@ -248,4 +248,8 @@ export function startCheckpoints(q: EmbeddingQueue, base: string): void {
     savedWork = q.worked;
   };
   q.onProgress = hook;
+  q.onClose = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+  };
 }

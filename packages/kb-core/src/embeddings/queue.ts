@@ -112,6 +112,8 @@ export class EmbeddingQueue {
   worked = 0;
   /** Called after each step of background work with what is left (persist.ts: checkpoints while catching up). */
   onProgress: ((left: number) => void) | null = null;
+  /** Called at close (persist.ts: a pending checkpoint's timer, which would keep the closed base alive). */
+  onClose: (() => void) | null = null;
 
   private progressed(n: number): void {
     this.worked += n;
@@ -243,6 +245,7 @@ export class EmbeddingQueue {
   close(): void {
     this.closed = true;
     this.onProgress = null;
+    this.onClose?.();
     this.thread.close();
     if (this.timer !== null) clearTimeout(this.timer);
     this.wake();
