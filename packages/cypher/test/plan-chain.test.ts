@@ -156,7 +156,7 @@ test('a LIMIT over a chain stops its walk', () => {
   assert.ok(built <= 2 * 256, `${built} nodes built`);
 });
 
-test('a chain may start at a range seek on a label, read as that label column comparisons', () => {
+test('a chain may start at a range seek, on a label or on every node, read as column comparisons', () => {
   const g = graph(48);
   let seeks = 0;
   // An ordered index on `c`: the planner starts at a range seek, which the chain reads as a column scan.
@@ -178,6 +178,9 @@ test('a chain may start at a range seek on a label, read as that label column co
   for (const q of [
     'MATCH (a:A)-[r]->(b) WHERE a.c > 500 AND a.c <= 700 RETURN b.t AS t, collect(b.c) AS cs',
     'MATCH (a:B)<-[r:R]-(b)-[s]-(c:A) WHERE a.c < 0 RETURN a.c AS a, c.c AS c',
+    // No label on the seek's node (every node's index): its bounds over every node's columns.
+    'MATCH (a)<-[r]-(b:A)<-[s]-(c:B) WHERE a.c >= 600 AND a.c < 650 RETURN c.t AS k, avg(b.w) AS w, count(*) AS n',
+    'MATCH (a)-[r]-(b) WHERE a.c > 790 RETURN a.c AS a, b.c AS b',
   ]) {
     const slow = runCypher(rowByRow(g), q, {}, { planner: false });
     assert.deepEqual(canon(runCypher(indexed, q).rows.map(sortLists)), canon(slow.rows.map(sortLists)), q);

@@ -292,8 +292,8 @@ function chainOf(top: Op): ChainShape | undefined {
 /** The chain's start as a column scan: a label or full scan over the Argument, or a column scan as it is. */
 function anchorOf(x: Op): ColumnScan | undefined {
   if (x.op === 'NodeColumnScan') return x.columns || x.order || x.distinct || x.limit || x.skip ? undefined : x;
-  // A range seek on a label: its bounds as the label's column comparisons (the Filter above repeats them).
-  if (x.op === 'NodeIndexRangeSeek' && x.label !== undefined && x.input.op === 'Argument' && !x.where?.props) {
+  // A range seek (on a label or on every node): its bounds as column comparisons (the Filter above repeats them).
+  if (x.op === 'NodeIndexRangeSeek' && x.input.op === 'Argument' && !x.where?.props) {
     const filters: ColumnScan['filters'] = [];
     if (x.lower) filters.push({ key: x.key, op: x.lower.inclusive ? '>=' : '>', value: x.lower.value });
     if (x.upper) filters.push({ key: x.key, op: x.upper.inclusive ? '<=' : '<', value: x.upper.value });
