@@ -1,6 +1,7 @@
 // Profiling aid: the benchmark's feed (10,000-claim batches, defaults on) with the main thread's wall time of the
 // ingest split into the apply (GraphState.applyRun), handing the run to the writer thread (beginAppend: encoding
-// and transfer), the wait for the writer thread's commit, and the rest (capture, checks, ids, events). The
+// and transfer; appendOnThread's too), the wait for the writer thread's commit (from the apply's end for a run
+// written whole beside it), and the rest (capture, checks, ids, events). The
 // methods are wrapped here, in the profiling aid, so the library carries no timers.
 //   N=100000 nice -n 10 node --conditions=evident-source --import tsx bench/profile-feed-split.ts
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,7 +23,8 @@ GraphState.prototype.applyRun = function (this: GraphState, ...args: Parameters<
   try {
     return applyRun.apply(this, args);
   } finally {
-    ms.apply += performance.now() - t;
+    applyEnd = performance.now();
+    ms.apply += applyEnd - t;
   }
 };
 const beginAppend = SqliteClaimStore.prototype.beginAppend;
@@ -41,6 +43,31 @@ SqliteClaimStore.prototype.beginAppend = function (this: SqliteClaimStore, ...ar
     }
   };
   return pending;
+};
+
+// A run the store writes whole beside the apply (write-path.ts, appendEarly): the wait counts from the apply's end.
+let applyEnd = 0;
+const appendOnThread = SqliteClaimStore.prototype.appendOnThread;
+SqliteClaimStore.prototype.appendOnThread = function (
+  this: SqliteClaimStore,
+  ...args: Parameters<typeof appendOnThread>
+) {
+  const t = performance.now();
+  const started = appendOnThread.apply(this, args);
+  ms.beginAppend += performance.now() - t;
+  if (!started) return started;
+  // Waited for only when the commit was not known at the apply's end.
+  let known = false;
+  const waited = (first: number) => {
+    if (!known) ms.commitWait += Math.max(0, performance.now() - applyEnd);
+    return first;
+  };
+  const committed = () => {
+    const first = started.committed();
+    known = first !== undefined;
+    return first;
+  };
+  return { done: started.done.then(waited), committed };
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'kb-feed-split-'));

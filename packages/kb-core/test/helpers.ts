@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { tempDir } from '@evident/testkit';
 import assert from 'node:assert/strict';
 import type { ClaimInput, KbDB } from '../src/index.js';
+import type { ClaimStore } from '../src/store/types.js';
 
 /** A fresh directory for one test; returns a path inside it and the cleanup. */
 export function tempKb(name = 'test.kb'): { path: string; dir: string; cleanup(): void } {
@@ -29,6 +30,21 @@ export function claim(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The base's log store (a test's window onto which append a write takes). */
+export function storeOf(db: KbDB): ClaimStore {
+  return (db as unknown as { store: ClaimStore }).store;
+}
+
+/**
+ * Waits until the SQLite store's writer thread (started by the first large append) has opened its connection:
+ * until then the store writes large appends on its own connection.
+ */
+export async function writerReady(store: ClaimStore): Promise<void> {
+  const thread = () => (store as unknown as { writer?: { ready: boolean } }).writer;
+  for (let i = 0; i < 1500 && !thread()?.ready; i++) await sleep(20);
+  assert.ok(thread()?.ready, 'the writer thread started');
+}
 
 /**
  * After a writer streaming batches of `perBatch` gene claims (named `b<N>-g...`) was killed: every batch it

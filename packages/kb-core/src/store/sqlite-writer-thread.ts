@@ -1,14 +1,18 @@
 // The SQLite store's helper threads (see sqlite-writer.ts), each with its own connection to the same file.
 // The writer runs one append at a time, in two steps: `begin` opens an IMMEDIATE transaction, checks the head
 // and inserts the chunks; `commit` or `rollback` ends it. The engine applies the batch to its index between
-// the two, on the other core. The checkpointer copies the WAL into the database file (`checkpoint`), which
+// the two, on the other core. A `begin` that says `commit` ends its own transaction at once (an append the
+// engine does not need to see applied first, SqliteClaimStore.appendOnThread). The checkpointer copies the WAL into the database file (`checkpoint`), which
 // with WAL can run while the writer appends, so neither the writer nor the engine waits for it.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { ToWriter, FromWriter } from './sqlite-writer.js';
 
 const port = parentPort!;
-const db = new Database((workerData as { file: string }).file, { fileMustExist: true });
+const { file, answered } = workerData as { file: string; answered: Int32Array };
+const db = new Database(file, { fileMustExist: true });
+/** Requests answered so far (see WriterThread.answeredOk). */
+let count = 0;
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = FULL');
 db.pragma('wal_autocheckpoint = 0');
@@ -22,9 +26,14 @@ const insertStmt = db.prepare<[number, number, number, string | Uint8Array]>(
 const beginStmt = db.prepare('BEGIN IMMEDIATE');
 const commitStmt = db.prepare('COMMIT');
 const rollbackStmt = db.prepare('ROLLBACK');
+// Ready for requests (WriterThread.ready): the engine writes on its own connection until then.
+Atomics.store(answered, 2, 1);
 
 function reply(m: FromWriter): void {
   port.postMessage(m);
+  // After the message: a reader that sees the count may skip waiting for it, and finds it queued.
+  Atomics.store(answered, 1, m.ok ? 1 : 0);
+  Atomics.store(answered, 0, ++count);
 }
 
 function handle(m: ToWriter): void {
@@ -42,6 +51,7 @@ function handle(m: ToWriter): void {
         insertStmt.run(seq, c.n, m.ts, c.body);
         seq += c.n;
       }
+      if (m.commit) commitStmt.run();
       reply({ ok: true });
       return;
     }

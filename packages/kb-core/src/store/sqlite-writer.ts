@@ -9,7 +9,8 @@ import type { ChunkBody } from './chunks.js';
 
 export type ToWriter =
   // A run's binary record is transferred (no copy); other chunks go as JSON strings, copied into the message.
-  | { op: 'begin'; expectedHead: number; ts: number; chunks: { n: number; body: ChunkBody }[] }
+  // `commit`: the transaction ends as soon as the chunks are in (no separate commit request).
+  | { op: 'begin'; expectedHead: number; ts: number; chunks: { n: number; body: ChunkBody }[]; commit: boolean }
   | { op: 'commit' }
   | { op: 'rollback' }
   | { op: 'checkpoint' }
@@ -25,9 +26,13 @@ export class WriterThread {
   private readonly waiting: { resolve: (m: FromWriter) => void; reject: (e: Error) => void }[] = [];
   /** Set once the thread has failed or exited: the store then writes on its own connection again. */
   dead: Error | undefined;
+  /** [requests the thread has answered, whether the last answer was ok (1), ready (1)]: written by the thread. */
+  private readonly answered = new Int32Array(new SharedArrayBuffer(12));
+  /** Requests sent so far: the last one's number. */
+  private sent = 0;
 
   constructor(file: string) {
-    this.worker = startWorker(threadModule, { workerData: { file } });
+    this.worker = startWorker(threadModule, { workerData: { file, answered: this.answered } });
     this.worker.unref();
     this.worker.on('message', (m: FromWriter) => this.waiting.shift()?.resolve(m));
     onWorkerEnd(this.worker, (e) => {
@@ -42,10 +47,30 @@ export class WriterThread {
   /** `transfer`: buffers the message hands over (they are detached here). */
   request(m: ToWriter, transfer: ArrayBuffer[] = []): Promise<FromWriter> {
     if (this.dead) return Promise.reject(this.dead);
+    this.sent++;
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.worker.postMessage(m, transfer);
     });
+  }
+
+  /** Whether the thread has opened its connection (requests sent before wait until it has). */
+  get ready(): boolean {
+    return Atomics.load(this.answered, 2) === 1;
+  }
+
+  /** The number request() just gave its request (1, 2, ...), for answeredOk. */
+  get lastSent(): number {
+    return this.sent;
+  }
+
+  /**
+   * Whether request number `n` was the last one answered, and answered ok: read from memory the thread shares,
+   * so a caller can go on at once instead of waiting a turn of the event loop for the message (which arrives
+   * anyway and settles the request's promise).
+   */
+  answeredOk(n: number): boolean {
+    return Atomics.load(this.answered, 0) === n && Atomics.load(this.answered, 1) === 1;
   }
 
   async close(): Promise<void> {

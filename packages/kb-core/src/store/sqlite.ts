@@ -11,7 +11,7 @@ import { type ChunkBody, decodeChunk, encodeChunks, spanOf } from './chunks.js';
 import { WriterThread, type FromWriter } from './sqlite-writer.js';
 import { makePrivate, makePrivateDir, PRIVATE_FILE } from './private-files.js';
 import { MEMORY } from './side-files.js';
-import type { ClaimStore, LogEntry, LogRecord, PendingAppend, StoreOpenOptions } from './types.js';
+import type { BackgroundAppend, ClaimStore, LogEntry, LogRecord, PendingAppend, StoreOpenOptions } from './types.js';
 
 // /2 adds claim-run chunks (./chunks.ts), /3 binary run records (./run-record.ts); a /1 or /2 file is read as
 // it is and marked /3 when opened for writing (so an older version refuses it at open rather than mid-replay).
@@ -86,7 +86,7 @@ export class SqliteClaimStore implements ClaimStore {
   private closed = false;
   private writer: WriterThread | undefined;
   private checkpointer: WriterThread | undefined;
-  /** Log bytes the writer thread has committed since the last checkpoint was started. */
+  /** Log bytes committed (by either connection) since the last checkpoint was started. */
   private uncheckpointed = 0;
   private checkpointing = false;
 
@@ -97,6 +97,7 @@ export class SqliteClaimStore implements ClaimStore {
     this.insertStmt = db.prepare('INSERT INTO log (seq, n, ts, body) VALUES (?, ?, ?, ?)');
     this.floorStmt = db.prepare('SELECT max(seq) AS s FROM log WHERE seq <= ?');
     this.rangeStmt = db.prepare('SELECT seq, n, ts, body FROM log WHERE seq >= ? ORDER BY seq');
+    let bytes = 0;
     const tx = db.transaction((entries: readonly LogEntry[], ts: number, expectedHead: number) => {
       const head = this.headStmt.get()?.h ?? 0;
       if (head !== expectedHead) throw new KbConflictError(expectedHead, head);
@@ -104,10 +105,17 @@ export class SqliteClaimStore implements ClaimStore {
       for (const chunk of encodeChunks(entries, true)) {
         this.insertStmt.run(seq, chunk.n, ts, chunk.body);
         seq += chunk.n;
+        bytes += chunk.body.length;
       }
       return head + 1;
     });
-    this.appendTx = (entries, ts, expectedHead) => tx.immediate(entries, ts, expectedHead);
+    this.appendTx = (entries, ts, expectedHead) => {
+      bytes = 0;
+      const first = tx.immediate(entries, ts, expectedHead);
+      // Counted with the writer thread's appends: the checkpointer copies what either connection wrote.
+      this.committedToWal(bytes);
+      return first;
+    };
   }
 
   static async open(path: string, options: StoreOpenOptions = {}): Promise<SqliteClaimStore> {
@@ -201,25 +209,10 @@ export class SqliteClaimStore implements ClaimStore {
    * it. The durability and atomicity are the same as append's (one IMMEDIATE transaction, synchronous=FULL).
    */
   beginAppend(entries: readonly LogEntry[], ts: number, expectedHead: number): PendingAppend | undefined {
-    // An in-memory base has no file another connection could open.
-    if (this.closed || this.db.readonly || this.db.memory || spanOf(entries) < THREAD_MIN_ENTRIES) return undefined;
-    if (this.writer?.dead) return undefined;
-    this.writer ??= new WriterThread(this.location);
-    const writer = this.writer;
-    const chunks = encodeChunks(entries, true);
-    let bytes = 0;
-    const transfer: ArrayBuffer[] = [];
-    for (const c of chunks) {
-      bytes += c.body.length;
-      if (typeof c.body !== 'string') transfer.push(c.body.buffer as ArrayBuffer);
-    }
-    const begun = writer.request({ op: 'begin', expectedHead, ts, chunks }, transfer);
-    begun.catch(() => undefined); // settled by commit or abort
+    const started = this.startOnThread(entries, ts, expectedHead, false);
+    if (!started) return undefined;
+    const { writer, begun, fail } = started;
     let ended: Promise<void> | undefined;
-    const fail = (m: FromWriterFailure) =>
-      'conflict' in m
-        ? new KbConflictError(expectedHead, m.conflict)
-        : new KbError('storage_failed', `append to ${this.location} failed: ${m.error}`);
     return {
       commit: async () => {
         // Sent before begin's answer is read: the thread runs it right after begin, saving a round trip through
@@ -233,8 +226,7 @@ export class SqliteClaimStore implements ClaimStore {
         const c = await committed;
         if (!c.ok) throw fail(c);
         ended = Promise.resolve();
-        this.uncheckpointed += bytes;
-        this.maybeCheckpoint();
+        this.committedToWal(started.bytes);
         return expectedHead + 1;
       },
       abort: () =>
@@ -245,6 +237,63 @@ export class SqliteClaimStore implements ClaimStore {
             () => undefined,
           )),
     };
+  }
+
+  /**
+   * A large append written and committed by the writer thread at once, while the caller goes on (append's
+   * contract: the promise resolves once the entries are durable, rejects with nothing written). Undefined where
+   * beginAppend would decline. The engine uses it when it can keep whatever the apply finds (write-path.ts).
+   */
+  appendOnThread(entries: readonly LogEntry[], ts: number, expectedHead: number): BackgroundAppend | undefined {
+    const started = this.startOnThread(entries, ts, expectedHead, true);
+    if (!started) return undefined;
+    const { writer, bytes } = started;
+    const request = writer.lastSent;
+    let counted = false;
+    const ok = () => {
+      if (!counted) this.committedToWal(bytes);
+      counted = true;
+      return expectedHead + 1;
+    };
+    return {
+      done: started.begun.then((m) => {
+        if (!m.ok) throw started.fail(m);
+        return ok();
+      }),
+      committed: () => (writer.answeredOk(request) ? ok() : undefined),
+    };
+  }
+
+  /** Serialises the entries and hands them to the writer thread's `begin`, or undefined (see beginAppend). */
+  private startOnThread(entries: readonly LogEntry[], ts: number, expectedHead: number, commit: boolean) {
+    // An in-memory base has no file another connection could open.
+    if (this.closed || this.db.readonly || this.db.memory || spanOf(entries) < THREAD_MIN_ENTRIES) return undefined;
+    if (this.writer?.dead) return undefined;
+    this.writer ??= new WriterThread(this.location);
+    const writer = this.writer;
+    // A thread still starting (it loads its module and opens the file) would keep the caller waiting longer than
+    // writing here does: this append goes through this connection (append), the next ones to the thread.
+    if (!writer.ready) return undefined;
+    const chunks = encodeChunks(entries, true);
+    let bytes = 0;
+    const transfer: ArrayBuffer[] = [];
+    for (const c of chunks) {
+      bytes += c.body.length;
+      if (typeof c.body !== 'string') transfer.push(c.body.buffer as ArrayBuffer);
+    }
+    const begun = writer.request({ op: 'begin', expectedHead, ts, chunks, commit }, transfer);
+    begun.catch(() => undefined); // settled by the caller
+    const fail = (m: FromWriterFailure) =>
+      'conflict' in m
+        ? new KbConflictError(expectedHead, m.conflict)
+        : new KbError('storage_failed', `append to ${this.location} failed: ${m.error}`);
+    return { writer, begun, fail, bytes };
+  }
+
+  /** Counts bytes committed to the WAL (by either connection) and starts a checkpoint when they are enough. */
+  private committedToWal(bytes: number): void {
+    this.uncheckpointed += bytes;
+    this.maybeCheckpoint();
   }
 
   /** Starts a checkpoint on the checkpointer thread once enough has been written, unless one is running. */

@@ -47,6 +47,12 @@ export interface ClaimStore {
   beginAppend?(entries: readonly LogEntry[], ts: number, expectedHead: number): PendingAppend | undefined;
 
   /**
+   * Optional: append's contract, with the write running elsewhere while the caller works (the caller need not
+   * see anything before it commits). A store may decline (undefined), as for beginAppend.
+   */
+  appendOnThread?(entries: readonly LogEntry[], ts: number, expectedHead: number): BackgroundAppend | undefined;
+
+  /**
    * Committed records with seq > afterSeq, in seq order, at most about `limit` of them (a store may return a
    * few more to finish an atomic batch, or fewer; an empty array means the caller is at the head).
    * Never returns part of an uncommitted append, and never skips a seq: a reader that loops on
@@ -78,6 +84,14 @@ export interface PendingAppend {
   commit(): Promise<number>;
   /** Writes nothing and releases the store for other appends. Idempotent; safe after a failed commit. */
   abort(): Promise<void>;
+}
+
+/** An append running beside the caller (ClaimStore.appendOnThread). */
+export interface BackgroundAppend {
+  /** Resolves or rejects as append would. */
+  readonly done: Promise<number>;
+  /** The seq of its first entry if the store already knows it committed, else undefined (then await `done`). */
+  committed(): number | undefined;
 }
 
 export interface StoreOpenOptions {

@@ -1,6 +1,7 @@
 // The one write path. Writes go through it one at a time (serial): validate against the caught-up index,
 // apply the entries to the index (which also finds duplicates, in the same pass), append what was kept to
-// the log (atomically, with the head we have seen), then emit events. Reads wait while a write is between its
+// the log (atomically, with the head we have seen; or a run whole, beside the apply, see appendEarly), then
+// emit events. Reads wait while a write is between its
 // apply and its append, and an append that fails makes the base rebuild its index from the log, so no read
 // sees what the log lacks. Reading the log on open goes through the very same apply, so the index is always
 // a function of the log.
@@ -11,7 +12,7 @@ import { GraphState } from '../graph/state.js';
 import { pickFromRun, type ClaimRun } from '../model/claim-run.js';
 import { Registry, type Vocabulary } from '../model/registry.js';
 import { lastSeqOf } from '../store/log-span.js';
-import type { ClaimStore, LogEntry } from '../store/types.js';
+import type { BackgroundAppend, ClaimStore, LogEntry, PendingAppend } from '../store/types.js';
 import type { ClaimInput } from '../types.js';
 import type { EventHub } from './events.js';
 
@@ -44,6 +45,10 @@ export class WritePath {
   queue: Promise<unknown> = Promise.resolve();
   /** Set while the index holds entries a pending append has not committed yet (see write()). */
   private speculative: Promise<void> | null = null;
+  /** Reads that have passed (or are in) committedIndex since a write last yielded before its apply (see write()). */
+  private readsSinceYield = 0;
+  /** Whether the next write may go to the log whole, beside its apply (see appendEarly). */
+  private logWholeRuns = true;
 
   constructor(
     readonly store: ClaimStore,
@@ -66,6 +71,7 @@ export class WritePath {
 
   /** Resolves once the index holds only committed entries (no append pending); rejects when closed. */
   async committedIndex(): Promise<void> {
+    this.readsSinceYield++;
     if (this.closed) throw new KbClosedError();
     while (this.speculative) await this.speculative;
   }
@@ -136,6 +142,68 @@ export class WritePath {
     return 0;
   }
 
+  /**
+   * Writes the plan as it is, on the store's thread, while the index is updated: possible when the plan is
+   * claim runs only (a run in the log with a duplicate replays to the same index, the duplicate dropped and its
+   * id unused, as the live apply does here), and chosen while the last write found no duplicate. So the log's
+   * fsync runs beside the apply instead of after it, and the log holds a duplicate only in the first batch of
+   * a feed that repeats what is stored (the next ones are appended as kept, below).
+   */
+  private appendEarly(entries: readonly LogEntry[], ts: number): BackgroundAppend | undefined {
+    for (const e of entries) if (e.kind !== 'claims') return undefined;
+    const early = this.store.appendOnThread?.(entries, ts, this.lastSeq);
+    early?.done.catch(() => undefined); // awaited by the caller, after the apply
+    return early;
+  }
+
+  /**
+   * Applies the plan's entries to the index (writing what each returned to `applied`) and appends them: with
+   * `early`, the whole plan is already being appended; with `pending`, it is committed if every entry was kept,
+   * else dropped for an append of what was kept (a duplicate takes no id then: the kept claims of a run are
+   * renumbered).
+   */
+  private async applyAndAppend(
+    entries: readonly LogEntry[],
+    applied: (number | Int32Array)[],
+    ts: number,
+    events: PendingEvent[],
+    pending: PendingAppend | undefined,
+    early: BackgroundAppend | undefined,
+  ): Promise<void> {
+    const s = this.state;
+    const kept: LogEntry[] = [];
+    let span = 0;
+    let allKept = true;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      if (e.kind === 'claims') {
+        const out = new Int32Array(e.n);
+        const added = s.applyRun(e, ts, events, out, !early);
+        applied[i] = out;
+        if (!early && added > 0) kept.push(added === e.n ? e : keptOfRun(e, out));
+        if (added !== e.n) allKept = false;
+        span += early ? e.n : added;
+      } else {
+        const a = this.applyEntry(e, ts, events);
+        applied[i] = a;
+        if (a >= 0) {
+          kept.push(e);
+          span++;
+        } else allKept = false;
+      }
+    }
+    let first: number;
+    // Usually committed while the index was updated: then no turn of the event loop is spent waiting for it.
+    if (early) first = early.committed() ?? (await early.done);
+    else if (pending && allKept) first = await pending.commit();
+    else {
+      await pending?.abort();
+      first = await this.store.append(kept, ts, this.lastSeq);
+    }
+    if (span) this.lastSeq = first + span - 1;
+    this.logWholeRuns = allKept;
+  }
+
   /** Throws the index away and replays the whole log: after an append failed, the index held what the log lacks. */
   private async rebuild(): Promise<void> {
     // A fresh graph, with fresh instances of every derived index: the replay feeds them all again. The old
@@ -149,8 +217,8 @@ export class WritePath {
   /**
    * The write. `build` validates against the caught-up index and returns the entries (it may run again after
    * a conflict with another writer). The entries are applied to the index first: applying a claim is also how
-   * a duplicate is found, in one pass. Claims found to be duplicates are left out of the log; the rest is
-   * appended. From the apply until the append settles, reads wait (beforeRead); if the append fails, the
+   * a duplicate is found, in one pass. Claims found to be duplicates are left out of the log (but for a run
+   * written whole, see appendEarly); the rest is appended. From the apply until the append settles, reads wait (beforeRead); if the append fails, the
    * index is rebuilt from the log before anyone reads it again. `finish` gets, per entry, what applyEntry
    * returned, or for a ClaimRun what applyRun wrote per claim.
    */
@@ -166,8 +234,13 @@ export class WritePath {
         for (let attempt = 0; ; attempt++) {
           await this.catchUp(null);
           // Start the apply in a task of its own: every read that passed beforeRead before has finished by
-          // then (their continuations are microtasks, which run first), and every later one waits.
-          await new Promise<void>((r) => setImmediate(r));
+          // then (their continuations are microtasks, which run first), and every later one waits. Without a
+          // read since the last such yield there is nothing to wait for, and a feed of writes goes on without
+          // a turn of the event loop (where the collector's tasks for the caller's garbage would run).
+          if (this.readsSinceYield > 0) {
+            this.readsSinceYield = 0;
+            await new Promise<void>((r) => setImmediate(r));
+          }
           const plan = build();
           const n = plan.entries.length;
           const applied = new Array<number | Int32Array>(n);
@@ -179,41 +252,18 @@ export class WritePath {
           const ts = Math.max(Date.now(), s.lastTs);
           let release!: () => void;
           this.speculative = new Promise<void>((r) => (release = r));
-          // The store may start writing the whole plan now, while the index is updated; that write is committed
-          // only if every entry is kept (no duplicate), else dropped for an append of what was kept.
-          const pending = this.store.beginAppend?.(plan.entries, ts, this.lastSeq);
+          // The store may write the plan while the index is updated (see applyAndAppend).
+          let pending: PendingAppend | undefined;
+          let early: BackgroundAppend | undefined;
           try {
-            const kept: LogEntry[] = [];
             try {
-              let span = 0;
-              let allKept = true;
-              for (let i = 0; i < n; i++) {
-                const e = plan.entries[i]!;
-                if (e.kind === 'claims') {
-                  const out = new Int32Array(e.n);
-                  const added = s.applyRun(e, ts, events, out, true);
-                  applied[i] = out;
-                  if (added > 0) kept.push(added === e.n ? e : keptOfRun(e, out));
-                  if (added !== e.n) allKept = false;
-                  span += added;
-                } else {
-                  const a = this.applyEntry(e, ts, events);
-                  applied[i] = a;
-                  if (a >= 0) {
-                    kept.push(e);
-                    span++;
-                  } else allKept = false;
-                }
-              }
-              let first: number;
-              if (pending && allKept) first = await pending.commit();
-              else {
-                await pending?.abort();
-                first = await this.store.append(kept, ts, this.lastSeq);
-              }
-              if (span) this.lastSeq = first + span - 1;
+              early = this.logWholeRuns ? this.appendEarly(plan.entries, ts) : undefined;
+              if (!early) pending = this.store.beginAppend?.(plan.entries, ts, this.lastSeq);
+              await this.applyAndAppend(plan.entries, applied, ts, events, pending, early);
             } catch (e) {
               await pending?.abort();
+              // A log that took the plan already holds it: the rebuild below then applies it.
+              await early?.done.catch(() => undefined);
               try {
                 await this.rebuild();
               } catch {
