@@ -61,3 +61,27 @@ test('StringTable: fresh string objects with the same characters find the entry;
   t.set('', 3);
   assert.equal(t.get(''), 3);
 });
+
+test('StringTable: a lookup with its hash made beforehand answers as get does; peek changes nothing', () => {
+  const t = new StringTable();
+  const keys = Array.from({ length: 5000 }, (_, i) =>
+    i % 3 === 0 ? `E${i}` : i % 3 === 1 ? `名前-${i}` : `ENSG${i}-long-name`,
+  );
+  const hashes = keys.map((k) => StringTable.hash(k));
+  // Peeking before anything is stored, and at every size the table grows through, leaves it as it was.
+  for (const h of hashes) t.peek(h);
+  assert.equal(t.size, 0);
+  keys.forEach((k, i) => {
+    if (i % 2 === 0) t.set(k, i);
+    t.peek(hashes[i]!);
+  });
+  assert.equal(t.size, 2500);
+  keys.forEach((k, i) => {
+    assert.equal(t.getHashed(k, hashes[i]!), t.get(k), k);
+    assert.equal(t.get(k), i % 2 === 0 ? i : -1, k);
+  });
+  // A miss found through getHashed is where the set that follows it goes.
+  assert.equal(t.getHashed('E1', StringTable.hash('E1')), -1);
+  t.set('E1', 42);
+  assert.equal(t.get('E1'), 42);
+});

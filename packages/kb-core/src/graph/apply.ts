@@ -48,14 +48,15 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
   const objectType = normalizeToken(objectTypeRaw);
   const predicate = normalizeToken(relationship);
   // Known spellings of known entities: one lookup instead of normalising, then finding the entity.
-  const sCode = E.rawEntity(subjectType, subjectName);
-  const oCode = E.rawEntity(objectType, objectName);
+  const hashes = a.hashes;
+  const sCode = E.rawEntity(subjectType, subjectName, hashes[0]);
+  const oCode = E.rawEntity(objectType, objectName, hashes[1]);
   const sNorm = sCode >= 0 ? '' : g.registry.canonicalName(subjectType, normalizeName(subjectName));
   const oNorm = oCode >= 0 ? '' : g.registry.canonicalName(objectType, normalizeName(objectName));
   let s = sCode >= 0 ? sCode >> 1 : (E.entityOf(subjectType, sNorm) ?? -1);
   let o = oCode >= 0 ? oCode >> 1 : (E.entityOf(objectType, oNorm) ?? -1);
   let p = g.predIndex.get(predicate) ?? -1;
-  let src = C.sourceOf(sourceId) ?? -1;
+  let src = C.sourceOf(sourceId, hashes[2]) ?? -1;
   let f = s >= 0 && o >= 0 && p >= 0 ? (F.table.get(s, p, o) ?? -1) : -1;
   if (f >= 0 && src >= 0) {
     const dup = duplicateInFact(g, f, src);

@@ -144,13 +144,19 @@ export class ClaimColumns {
     return this.indexMap.get(claimId);
   }
 
-  sourceOf(sourceId: string): number | undefined {
+  /** `hash`: StringTable.hash(sourceId), when the caller has it. */
+  sourceOf(sourceId: string, hash: number = StringTable.hash(sourceId)): number | undefined {
     if (sourceId === this.lastSourceId && this.lastSource >= 0) return this.lastSource;
-    const src = this.sourceTable.get(sourceId);
+    const src = this.sourceTable.getHashed(sourceId, hash);
     if (src < 0) return undefined;
     this.lastSourceId = sourceId;
     this.lastSource = src;
     return src;
+  }
+
+  /** See StringTable.peek: the source table's slot for a source id's hash. */
+  peekSource(hash: number): number {
+    return this.sourceTable.peek(hash);
   }
 
   /** Interns a new source whose first claim is c. */

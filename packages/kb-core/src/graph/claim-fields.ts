@@ -22,6 +22,8 @@ export interface ClaimFields {
   claimId: string;
   ts: number;
   events: PendingEvent[] | null;
+  /** StringTable.hash of subjectName, objectName and sourceId (an Int32Array: stored without boxing). */
+  hashes: Int32Array;
 }
 
 /** A ClaimFields with every field set, so that the object keeps one shape while it is refilled. */
@@ -46,5 +48,6 @@ export function emptyClaimFields(): ClaimFields {
     // claim's call a heap number of its own (16 bytes of young garbage per claim).
     ts: null as unknown as number,
     events: null,
+    hashes: new Int32Array(3),
   };
 }

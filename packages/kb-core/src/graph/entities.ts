@@ -88,18 +88,21 @@ export class Entities {
 
   /**
    * For a raw name already seen with this (normalised) type: entity * 2, plus 1 when the raw name differs
-   * from the entity's display name; -1 when not seen.
+   * from the entity's display name; -1 when not seen. `hash`: StringTable.hash(raw), when the caller has it.
    */
-  rawEntity(type: string, raw: string): number {
-    let m: StringTable | undefined;
-    if (type === this.lastRawType && this.lastRawMap) m = this.lastRawMap;
-    else {
-      m = this.rawNames.get(type);
-      if (!m) return -1;
-      this.lastRawType = type;
-      this.lastRawMap = m;
-    }
-    return m.get(raw);
+  rawEntity(type: string, raw: string, hash: number = StringTable.hash(raw)): number {
+    const m = this.rawTable(type);
+    return m ? m.getHashed(raw, hash) : -1;
+  }
+
+  /** The raw spellings seen with this (normalised) type, if any. */
+  rawTable(type: string): StringTable | undefined {
+    if (type === this.lastRawType && this.lastRawMap) return this.lastRawMap;
+    const m = this.rawNames.get(type);
+    if (!m) return undefined;
+    this.lastRawType = type;
+    this.lastRawMap = m;
+    return m;
   }
 
   private rememberRaw(type: string, raw: string, e: number): void {

@@ -5,11 +5,12 @@
 // replaying the log in seq order, so the apply must be deterministic: the same log always gives the same
 // index, whichever process replays it. Readers see it only as a ReadSnapshot (snapshot.ts).
 import type { ClaimEntry, RetractEntry } from '../model/entries.js';
-import { provenanceOfRun, type ClaimRun } from '../model/claim-run.js';
+import type { ClaimRun } from '../model/claim-run.js';
 import { normalizeToken } from '../model/normalize.js';
 import type { Registry } from '../model/registry.js';
 import { FactAdjacency } from './adjacency.js';
 import { addClaim, applyRetract, distinctActiveSources } from './apply.js';
+import { applyClaimRun } from './apply-run.js';
 import { ClaimColumns } from './claim-columns.js';
 import { emptyClaimFields, type ClaimFields } from './claim-fields.js';
 import type { DerivedIndex, DerivedIndexFactory } from './derived.js';
@@ -18,6 +19,7 @@ import type { PendingEvent } from './events.js';
 import { Facts } from './facts.js';
 import { InquiryBook, type InquiryState } from './inquiries.js';
 import type { ReadSnapshot } from './snapshot.js';
+import { StringTable } from './string-table.js';
 
 export { ACTIVE, DEGRADED, RETRACTED, STATUS_NAMES } from './claim-columns.js';
 export { factText, contentIdOf } from './facts.js';
@@ -56,6 +58,8 @@ export class GraphState implements ReadSnapshot {
   readonly retractions: Retraction[] = [];
   /** Facts whose subject is their object (counted once in adjacency). */
   selfLoops = 0;
+  /** Where applyClaimRun leaves what its warming reads summed (so that they are not dropped as unused). */
+  warmed = 0;
   activeClaims = 0;
   lastTs = 0;
   /** Bumped before every change (beforeChange): see ReadSnapshot.version. */
@@ -402,6 +406,9 @@ export class GraphState implements ReadSnapshot {
     a.claimId = e.claim_id;
     a.ts = ts;
     a.events = events;
+    a.hashes[0] = StringTable.hash(a.subjectName);
+    a.hashes[1] = StringTable.hash(a.objectName);
+    a.hashes[2] = StringTable.hash(a.sourceId);
     return addClaim(this, a);
   }
 
@@ -412,33 +419,7 @@ export class GraphState implements ReadSnapshot {
    */
   applyRun(r: ClaimRun, ts: number, events: PendingEvent[] | null, out: Int32Array | null, compact: boolean): number {
     this.beforeChange();
-    const extras = r.provenance_extra;
-    const payloads = r.payload;
-    const a = this.fields;
-    a.idPrefix = r.id_prefix;
-    a.claimId = '';
-    a.ts = ts;
-    a.events = events;
-    let added = 0;
-    for (let i = 0; i < r.n; i++) {
-      const extra = extras?.[i];
-      a.subjectName = r.subject[i]!;
-      a.subjectType = r.subject_type[i]!;
-      a.relationship = r.relationship[i]!;
-      a.predicateClass = r.predicate_class[i]!;
-      a.objectName = r.object[i]!;
-      a.objectType = r.object_type[i]!;
-      a.sourceType = r.source_type[i]!;
-      a.sourceId = r.source_id[i]!;
-      a.confidence = r.confidence[i]!;
-      a.provenance = extra ? provenanceOfRun(r, i) : null;
-      a.payload = payloads?.[i];
-      a.idCounter = r.id_start + (compact ? added : i);
-      const c = addClaim(this, a);
-      if (out) out[i] = c;
-      if (c >= 0) added++;
-    }
-    return added;
+    return applyClaimRun(this, this.fields, r, ts, events, out, compact);
   }
 
   /** Retracts every non-retracted claim of the source; with cascade, degrades their dependants transitively. */

@@ -28,7 +28,8 @@ export class StringTable {
     return this.n;
   }
 
-  private static hash(s: string): number {
+  /** The hash a lookup of `s` uses (getHashed takes it, made once where a batch of lookups is prepared). */
+  static hash(s: string): number {
     let h = 0x811c9dc5 | 0;
     for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
     return h ^ (h >>> 15);
@@ -67,13 +68,26 @@ export class StringTable {
 
   /** The value stored for `s`, or -1. */
   get(s: string): number {
-    const h = StringTable.hash(s);
+    return this.getHashed(s, StringTable.hash(s));
+  }
+
+  /** get(s) with `h` = StringTable.hash(s). */
+  getHashed(s: string, h: number): number {
     const at = this.find(s, h);
     if (at >= 0) return this.slots[at + 2]!;
     this.missKey = s;
     this.missHash = h;
     this.missAt = -1 - at;
     return -1;
+  }
+
+  /**
+   * Reads the slot where a lookup of hash `h` starts, and returns a word of it. The result means nothing: a batch
+   * of lookups reads its slots first, one after another, so that their cache misses are waited for together
+   * rather than one lookup at a time (GraphState.applyRun).
+   */
+  peek(h: number): number {
+    return this.slots[(h & this.mask) * STRIDE + 1]!;
   }
 
   /** Stores `value` (≥ 0) for `s`, replacing any earlier value. */
