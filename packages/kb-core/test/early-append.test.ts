@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { open, type ClaimInput } from '../src/index.js';
 import type { ClaimStore } from '../src/store/types.js';
-import { claim, storeOf, tempKb, writerReady } from './helpers.js';
+import { claim, storeOf, tempKb } from './helpers.js';
 
 // Above the store's writer-thread threshold (sqlite.ts, THREAD_MIN_ENTRIES).
 const LARGE = 2500;
@@ -37,7 +37,6 @@ test('a batch written whole keeps its duplicate out of the index, and the log re
     const store = storeOf(db);
     const first = await db.ingestBatch(batch(0, LARGE, (i) => `pmid:${i}`));
     assert.equal(first.ingested, LARGE);
-    await writerReady(store);
     const seen = spy(store);
     const seq0 = (await db.stats()).log_seq;
 

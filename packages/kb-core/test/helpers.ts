@@ -37,16 +37,6 @@ export function storeOf(db: KbDB): ClaimStore {
 }
 
 /**
- * Waits until the SQLite store's writer thread (started by the first large append) has opened its connection:
- * until then the store writes large appends on its own connection.
- */
-export async function writerReady(store: ClaimStore): Promise<void> {
-  const thread = () => (store as unknown as { writer?: { ready: boolean } }).writer;
-  for (let i = 0; i < 1500 && !thread()?.ready; i++) await sleep(20);
-  assert.ok(thread()?.ready, 'the writer thread started');
-}
-
-/**
  * After a writer streaming batches of `perBatch` gene claims (named `b<N>-g...`) was killed: every batch it
  * reported as returned is complete, no batch is partial, nothing beyond the one in flight is present, and the
  * base takes writes at once, after what was committed.

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { open, type KbDB } from '../src/index.js';
 import { KbConflictError } from '../src/errors.js';
-import { claim, sleep, storeOf, tempKb, writerReady } from './helpers.js';
+import { claim, sleep, storeOf, tempKb } from './helpers.js';
 
 /**
  * Makes the next append wait for `hold`, then run `then` (which may throw) instead of appending, or append.
@@ -163,9 +163,8 @@ test('a large batch is written by the writer thread while it is applied; reads w
     {
       await using db = await open(t.path);
       const store = storeOf(db);
-      // The first large batch starts the writer thread (and is written here while it starts).
+      // The first large batch starts the writer thread.
       await db.ingestBatch(geneClaims(0, 3000, 'pmid:0'));
-      await writerReady(store);
       const onThread = store.appendOnThread!.bind(store);
       let release!: () => void;
       const hold = new Promise<void>((r) => (release = r));
@@ -224,7 +223,6 @@ test('a large batch that conflicts in the writer thread is retried; the duplicat
     });
     await a.ingestBatch(geneClaims(10_000, 3000, 'pmid:warm'));
     const store = storeOf(a);
-    await writerReady(store);
     await b.refresh();
     const onThread = store.appendOnThread!.bind(store);
     let conflicts = 0;

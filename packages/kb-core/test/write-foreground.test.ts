@@ -65,3 +65,27 @@ test('background search intake waits while a write holds the loop; a search stil
     t.cleanup();
   }
 });
+
+test('a stream of queued writes gives the event loop a turn at least every 50 ms', async () => {
+  const t = tempKb();
+  try {
+    const db = await open(t.path, { embedding: false });
+    // Small batches: appended on the base's own connection, so no write waits on the writer thread (a wait would
+    // turn the loop anyway). Thirty of them take well over 50 ms.
+    let done = 0;
+    const writes = Array.from({ length: 30 }, (_, k) => db.ingestBatch(claims(1000, k * 1000)).then(() => done++));
+    let turned = -1;
+    const started = performance.now();
+    await writes[0];
+    setImmediate(() => {
+      turned = done;
+    });
+    await Promise.all(writes);
+    const ms = performance.now() - started;
+    assert.ok(ms > 100, `the writes took ${ms.toFixed(0)} ms: too fast to tell`);
+    assert.ok(turned >= 0 && turned < 30, `the loop turned only after ${turned} of 30 writes`);
+    await db.close();
+  } finally {
+    t.cleanup();
+  }
+});

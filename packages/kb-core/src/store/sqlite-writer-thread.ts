@@ -26,8 +26,6 @@ const insertStmt = db.prepare<[number, number, number, string | Uint8Array]>(
 const beginStmt = db.prepare('BEGIN IMMEDIATE');
 const commitStmt = db.prepare('COMMIT');
 const rollbackStmt = db.prepare('ROLLBACK');
-// Ready for requests (WriterThread.ready): the engine writes on its own connection until then.
-Atomics.store(answered, 2, 1);
 
 function reply(m: FromWriter): void {
   port.postMessage(m);

@@ -26,8 +26,8 @@ export class WriterThread {
   private readonly waiting: { resolve: (m: FromWriter) => void; reject: (e: Error) => void }[] = [];
   /** Set once the thread has failed or exited: the store then writes on its own connection again. */
   dead: Error | undefined;
-  /** [requests the thread has answered, whether the last answer was ok (1), ready (1)]: written by the thread. */
-  private readonly answered = new Int32Array(new SharedArrayBuffer(12));
+  /** [requests the thread has answered, whether the last answer was ok (1)]: written by the thread. */
+  private readonly answered = new Int32Array(new SharedArrayBuffer(8));
   /** Requests sent so far: the last one's number. */
   private sent = 0;
 
@@ -52,11 +52,6 @@ export class WriterThread {
       this.waiting.push({ resolve, reject });
       this.worker.postMessage(m, transfer);
     });
-  }
-
-  /** Whether the thread has opened its connection (requests sent before wait until it has). */
-  get ready(): boolean {
-    return Atomics.load(this.answered, 2) === 1;
   }
 
   /** The number request() just gave its request (1, 2, ...), for answeredOk. */

@@ -271,9 +271,6 @@ export class SqliteClaimStore implements ClaimStore {
     if (this.writer?.dead) return undefined;
     this.writer ??= new WriterThread(this.location);
     const writer = this.writer;
-    // A thread still starting (it loads its module and opens the file) would keep the caller waiting longer than
-    // writing here does: this append goes through this connection (append), the next ones to the thread.
-    if (!writer.ready) return undefined;
     const chunks = encodeChunks(entries, true);
     let bytes = 0;
     const transfer: ArrayBuffer[] = [];

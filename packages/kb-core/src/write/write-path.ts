@@ -30,6 +30,9 @@ export interface WritePlan<T> {
   finish: (applied: (number | Int32Array)[], events: PendingEvent[]) => T;
 }
 
+/** The longest a stream of writes runs without a turn of the event loop (see write()). */
+const YIELD_MS = 50;
+
 /** The claims of a run that applyRun kept (out[i] >= 0); they took consecutive ids from id_start. */
 function keptOfRun(r: ClaimRun, out: Int32Array): ClaimRun {
   const keep: number[] = [];
@@ -47,6 +50,8 @@ export class WritePath {
   private speculative: Promise<void> | null = null;
   /** Reads that have passed (or are in) committedIndex since a write last yielded before its apply (see write()). */
   private readsSinceYield = 0;
+  /** When a write last yielded to the event loop before its apply (performance.now()). */
+  private lastYield = 0;
   /** Whether the next write may go to the log whole, beside its apply (see appendEarly). */
   private logWholeRuns = true;
 
@@ -236,10 +241,14 @@ export class WritePath {
           // Start the apply in a task of its own: every read that passed beforeRead before has finished by
           // then (their continuations are microtasks, which run first), and every later one waits. Without a
           // read since the last such yield there is nothing to wait for, and a feed of writes goes on without
-          // a turn of the event loop (where the collector's tasks for the caller's garbage would run).
-          if (this.readsSinceYield > 0) {
+          // a turn of the event loop (where the collector's tasks for the caller's garbage would run), for at
+          // most YIELD_MS: then the loop gets its turn, so queued writes never keep a server from its other
+          // input (requests, a closed stdin, signals) for longer than that and one write.
+          const now = performance.now();
+          if (this.readsSinceYield > 0 || now - this.lastYield >= YIELD_MS) {
             this.readsSinceYield = 0;
             await new Promise<void>((r) => setImmediate(r));
+            this.lastYield = performance.now();
           }
           const plan = build();
           const n = plan.entries.length;
