@@ -2,8 +2,9 @@
 // The writer runs one append at a time, in two steps: `begin` opens an IMMEDIATE transaction, checks the head
 // and inserts the chunks; `commit` or `rollback` ends it. The engine applies the batch to its index between
 // the two, on the other core. A `begin` that says `commit` ends its own transaction at once (an append the
-// engine does not need to see applied first, SqliteClaimStore.appendOnThread). The checkpointer copies the WAL into the database file (`checkpoint`), which
-// with WAL can run while the writer appends, so neither the writer nor the engine waits for it.
+// engine does not need to see applied first, SqliteClaimStore.appendOnThread). The checkpointer copies the WAL
+// into the database file (`checkpoint`), which with WAL can run while the writer appends, so neither the writer
+// nor the engine waits for it.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { ToWriter, FromWriter } from './sqlite-writer.js';

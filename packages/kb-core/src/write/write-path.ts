@@ -1,9 +1,8 @@
 // The one write path. Writes go through it one at a time (serial): validate against the caught-up index,
 // apply the entries to the index (which also finds duplicates, in the same pass), append what was kept to
 // the log (atomically, with the head we have seen; or a run whole, beside the apply, see appendEarly), then
-// emit events. Reads wait while a write is between its
-// apply and its append, and an append that fails makes the base rebuild its index from the log, so no read
-// sees what the log lacks. Reading the log on open goes through the very same apply, so the index is always
+// emit events. Reads wait while a write is between its apply and its append, and an append that fails makes
+// the base rebuild its index from the log, so no read sees what the log lacks. Reading the log on open goes through the very same apply, so the index is always
 // a function of the log.
 import { KbClosedError, KbConflictError } from '../errors.js';
 import { foreground, type DerivedIndexFactory } from '../graph/derived.js';
