@@ -13,6 +13,7 @@ import { parse } from './parser.js';
 import { describePlan, type PlanDescription } from './plan/explain.js';
 import type { Op } from './plan/operators.js';
 import { type Profile, runPlan } from './plan/physical.js';
+import { MeasuredRows } from './plan/tuples.js';
 import { planQuery } from './plan/planner.js';
 import { observing, type PlanCache, type PreparedQuery } from './plan-cache.js';
 import { rewrite } from './plan/rewrite.js';
@@ -151,29 +152,27 @@ export function runPrepared(
     plan.op === 'Interpret'
       ? executeQuery(q, ctx)
       : { columns: (plan as Extract<Op, { op: 'ProduceResults' }>).columns, rows: runPlan(plan, ctx, profile) };
-  const rows: Value[][] = [];
+  // Rows an operator made and measured at once are the result themselves (their cells converted in place).
+  const measured = stream.rows instanceof MeasuredRows ? stream.rows : undefined;
+  const rows: Value[][] = measured ? measured.rows : [];
   let held = 0;
   try {
-    for (const row of stream.rows) {
-      // Counted as produced: the row past max_rows stops the query there.
-      if (rows.length >= budget.maxRows) {
-        throw new CypherLimitError(
-          'cypher_too_many_rows',
-          'max_rows',
-          budget.maxRows,
-          `the query returned more than max_rows ${budget.maxRows} rows (stopped at row ${rows.length + 1})`,
-        );
+    if (measured) held = takeMeasured(measured, budget, cell);
+    else {
+      for (const row of stream.rows) {
+        // Counted as produced: the row past max_rows stops the query there.
+        if (rows.length >= budget.maxRows) throw tooManyRows(budget.maxRows);
+        let bytes = 32;
+        for (let i = 0; i < row.length; i++) {
+          const v = row[i]!;
+          bytes += valueBytes(v);
+          if (cell && v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+            row[i] = cell(v) as Value;
+        }
+        held += bytes;
+        budget.hold(bytes, 'the result');
+        rows.push(row);
       }
-      let bytes = 32;
-      for (let i = 0; i < row.length; i++) {
-        const v = row[i]!;
-        bytes += valueBytes(v);
-        if (cell && v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
-          row[i] = cell(v) as Value;
-      }
-      held += bytes;
-      budget.hold(bytes, 'the result');
-      rows.push(row);
     }
   } catch (e) {
     // PROFILE of a query stopped by a budget: the error carries the plan with what each operator did so far,
@@ -192,4 +191,31 @@ export function runPrepared(
   if (plan.op === 'Interpret') profile?.set(plan, { rows: rows.length, ms: performance.now() - started });
   if (mode === 'profile') out.plan = describePlan(plan, profile);
   return out;
+}
+
+const tooManyRows = (max: number) =>
+  new CypherLimitError(
+    'cypher_too_many_rows',
+    'max_rows',
+    max,
+    `the query returned more than max_rows ${max} rows (stopped at row ${max + 1})`,
+  );
+
+/**
+ * Rows an operator made and measured at once (plan/tuples.ts), taken as the row-by-row loop would: the same
+ * budgets, the caller's conversion of the cells that need it. Returns the bytes held.
+ */
+function takeMeasured(m: MeasuredRows, budget: Budget, cell: ((v: Value) => unknown) | undefined): number {
+  if (m.rows.length > budget.maxRows) throw tooManyRows(budget.maxRows);
+  budget.hold(m.bytes, 'the result');
+  if (cell) {
+    for (const j of m.convert) {
+      for (const row of m.rows) {
+        const v = row[j]!;
+        if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+          row[j] = cell(v) as Value;
+      }
+    }
+  }
+  return m.bytes;
 }

@@ -17,6 +17,7 @@ import { existsTest } from './columnar-expand.js';
 import { hopDegrees, weigh, type Weights } from './optional-hop.js';
 import { labelTotals } from './label-totals.js';
 import { rangeCount } from './range-count.js';
+import { columnRows, type MeasuredRows } from './tuples.js';
 
 /** Beyond this many possible groups the combined group id would not fit a small array: run row by row. */
 const MAX_GROUPS = 1 << 22;
@@ -103,20 +104,17 @@ function columnSelection(op: ColumnScanOp, ctx: EvalContext) {
 }
 
 /** The result's tuples (`names` in order, each one of the scan's columns) read straight from the columns. */
-export function columnTuples(op: ColumnScanOp, ctx: EvalContext, names: string[]): Value[][] | undefined {
+export function columnTuples(op: ColumnScanOp, ctx: EvalContext, names: string[]): MeasuredRows | undefined {
   const selected = columnSelection(op, ctx);
   if (!selected || !op.columns) return undefined;
   const { scan, sel } = selected;
-  const read = names.map((n) => reader(ownValue(scan.columns, op.columns!.find((c) => c.name === n)!.key) as Column));
-  const out: Value[][] = new Array(sel.length);
-  for (let i = 0; i < sel.length; i++) {
-    if ((i & 63) === 0) ctx.budget.tick();
-    const s = sel[i]!;
-    const t: Value[] = new Array(read.length);
-    for (let j = 0; j < read.length; j++) t[j] = read[j]!(s);
-    out[i] = t;
-  }
-  return out;
+  const columns = names.map((n) => ownValue(scan.columns, op.columns!.find((c) => c.name === n)!.key) as Column);
+  ctx.budget.tick(sel.length >>> 6);
+  return columnRows(
+    columns,
+    columns.map(() => sel),
+    sel.length,
+  );
 }
 
 /** The pattern predicates' tests of a slot, or undefined when one cannot be answered per slot. */

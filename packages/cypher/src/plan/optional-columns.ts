@@ -14,6 +14,7 @@ import { propOf } from './rewrite.js';
 import { slotAdjacency } from './var-paths.js';
 import { chunked } from './chunked.js';
 import { narrowed } from './labelled-adjacency.js';
+import { columnRows, type MeasuredRows, SlotPairs } from './tuples.js';
 
 type Scan = Extract<Op, { op: 'OptionalColumnScan' }>;
 
@@ -42,53 +43,52 @@ export function optionalColumns(op: Op): Op {
 
 /** The rows, or undefined when the graph cannot give the columns, adjacency or label slots (the fallback runs). */
 export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | undefined {
-  const fill = eachOptionalMatch(op, runner, (read) => (s, t) => {
-    const r: Row = {};
-    for (const c of read) setOwn(r, c.name, c.from ? c.value(s) : t < 0 ? null : c.value(t));
-    return r;
+  const m = optionalMatches(op, runner);
+  if (!m) return undefined;
+  return chunked((into) => {
+    const pairs = new SlotPairs();
+    const more = m.fill(pairs, CHUNK);
+    for (let k = 0; k < pairs.length; k++) {
+      const s = pairs.from[k]!;
+      const t = pairs.to[k]!;
+      const r: Row = {};
+      for (const c of m.read) setOwn(r, c.name, c.from ? c.value(s) : t < 0 ? null : c.value(t));
+      into.push(r);
+    }
+    return more;
   });
-  return fill && chunked((into) => fill(into, CHUNK));
 }
-
-/** The result's tuples (`names` in order, each one of the items) read straight from the columns. */
-export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]): Value[][] | undefined {
-  const fill = eachOptionalMatch(op, runner, (read) => {
-    const ordered = names.map((n) => read.find((c) => c.name === n)!);
-    // A scanned node's values read once for all its matches (an integer is a new BigInt per read).
-    const fromValues: Value[] = new Array(ordered.length).fill(null);
-    let last = -1;
-    return (s, t) => {
-      if (s !== last) {
-        last = s;
-        for (let j = 0; j < ordered.length; j++) if (ordered[j]!.from) fromValues[j] = ordered[j]!.value(s);
-      }
-      const out: Value[] = new Array(ordered.length);
-      for (let j = 0; j < ordered.length; j++) {
-        const c = ordered[j]!;
-        out[j] = c.from ? fromValues[j]! : t < 0 ? null : c.value(t);
-      }
-      return out;
-    };
-  });
-  if (!fill) return undefined;
-  // Every tuple at once: nothing above the scan but the result (no LIMIT) stops it early.
-  const all: Value[][] = [];
-  fill(all, Number.POSITIVE_INFINITY);
-  return all;
-}
-
-type Read = { name: string; from: boolean; value: (slot: number) => Value }[];
 
 /**
- * Each selected slot with each far slot of the hop (-1 when none), `maker(read)(slot, far)` giving the output:
- * `fill(into, n)` appends the outputs of the next slots until `into` holds n or more, and says whether slots
- * remain. Undefined when the graph cannot give the columns, adjacency or label slots.
+ * The result's tuples (`names` in order, each one of the items) read straight from the columns: the matches
+ * first, as slot pairs; then the rows, each cell read from its column at its slot.
  */
-function eachOptionalMatch<T>(
+export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]): MeasuredRows | undefined {
+  const m = optionalMatches(op, runner);
+  if (!m) return undefined;
+  // Every match at once: nothing above the scan but the result (no LIMIT) stops it early.
+  const pairs = new SlotPairs();
+  m.fill(pairs, Number.POSITIVE_INFINITY);
+  const read = names.map((name) => m.read.find((r) => r.name === name)!);
+  runner.ctx.budget.tick(pairs.length);
+  return columnRows(
+    read.map((r) => r.column),
+    read.map((r) => (r.from ? pairs.from : pairs.to)),
+    pairs.length,
+  );
+}
+
+type Read = { name: string; from: boolean; column: Column; value: (slot: number) => Value }[];
+
+/**
+ * Each selected slot with each far slot of the hop (-1 when none): `fill(into, n)` appends the next slots'
+ * matches until `into` holds n or more, and says whether slots remain; `read` says how each item is read from
+ * a slot. Undefined when the graph cannot give the columns, adjacency or label slots.
+ */
+function optionalMatches(
   op: Scan,
   runner: Runner,
-  maker: (read: Read) => (s: number, t: number) => T,
-): ((into: T[], n: number) => boolean) | undefined {
+): { read: Read; fill: (into: SlotPairs, n: number) => boolean } | undefined {
   const ctx = runner.ctx;
   const g = ctx.graph;
   if (!g.scanColumns || !g.adjacent) return undefined;
@@ -111,11 +111,11 @@ function eachOptionalMatch<T>(
   for (const i of op.items) {
     const c = ownValue((i.side === 'from' ? scan : far).columns, i.key) as Column | undefined;
     if (!c) return undefined;
-    read.push({ name: i.name, from: i.side === 'from', value: reader(c) });
+    read.push({ name: i.name, from: i.side === 'from', column: c, value: reader(c) });
   }
-  const row = maker(read);
   let i = 0;
-  return (into, n) => {
+  // Each match as a pair of slots: the scanned node's, and the far node's (-1 when the optional part found none).
+  const fill = (into: SlotPairs, n: number) => {
     for (; i < sel.length && into.length < n; i++) {
       ctx.budget.tick();
       const s = sel[i]!;
@@ -124,18 +124,22 @@ function eachOptionalMatch<T>(
         const end = s + 1 < adj.offsets.length ? adj.offsets[s + 1]! : 0;
         for (let j = s + 1 < adj.offsets.length ? adj.offsets[s]! : 0; j < end; j++) {
           const t = adj.far[j]!;
-          if (!test || test[t] === 1) into.push(row(s, t));
+          if (!test || test[t] === 1) into.push(s, t);
         }
       } else {
-        // Copied: the graph may reuse its buffer on the next call.
-        const ends = Int32Array.from(g.adjacent!(s, op.direction, op.types) ?? []);
-        for (let j = 0; j < ends.length; j++) if (!m || m[ends[j]!] === 1) into.push(row(s, ends[j]!));
+        // Read at once: the graph may reuse its buffer on the next call.
+        const ends = g.adjacent!(s, op.direction, op.types) ?? [];
+        for (let j = 0; j < ends.length; j++) {
+          const t = ends[j]!;
+          if (!m || m[t] === 1) into.push(s, t);
+        }
       }
       ctx.budget.tick(into.length - before);
-      if (into.length === before) into.push(row(s, -1));
+      if (into.length === before) into.push(s, -1);
     }
     return i < sel.length;
   };
+  return { read, fill };
 }
 
 /** Rows made per chunk: a LIMIT above stops within one chunk's scan. */

@@ -164,8 +164,11 @@ function plainList(a: unknown[]): Converted | undefined {
 
 /** A result value → JSON-able data with the KB's ids (nodes by entity id, relationships by content id). */
 function out(v: Value, g: KbCypherGraph): unknown {
-  // Most result cells are scalars: converted as they are, without a tree.
-  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  // Most result cells are scalars: converted as they are, without a tree (and an integer converted once).
+  if (typeof v === 'bigint') {
+    const n = Number(v);
+    return Number.isSafeInteger(n) ? n : v.toString();
+  }
   if (v === null || typeof v !== 'object') return v;
   return convertTree(v, (x) => {
     if (typeof x === 'bigint') return { value: Number.isSafeInteger(Number(x)) ? Number(x) : x.toString() };
