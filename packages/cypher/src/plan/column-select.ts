@@ -219,7 +219,7 @@ function dictRanks(c: Extract<Column, { kind: 'dict' }>, sel: ArrayLike<number>)
 const MAX_TABLE = 1 << 24;
 
 /** The first slot of each distinct combination of the columns' values (Cypher's equivalence). */
-function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext): number[] {
+function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext): ArrayLike<number> {
   // Each column's value at each selected position as a small integer, equal for equivalent values (0: null).
   // strides[j]: the product of the earlier columns' numbers of ids, so that a combination is one number.
   const strides: number[] = [];
@@ -228,40 +228,37 @@ function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext)
     strides.push(card);
     const out = new Float64Array(sel.length);
     if (c.kind === 'dict') {
-      // An entry's class id is 1 + the first code of its class, found when the code is first met: distinct
-      // strings or booleans are never equivalent; other values (1 and 1.0, lists, maps) go by equivalenceKey.
-      const id = new Int32Array(c.dict.length);
-      const classes = new Map<string, number>();
+      const id = classIds(c.dict);
       for (let i = 0; i < sel.length; i++) {
         const code = c.codes[sel[i]!]!;
-        if (code < 0) continue;
-        if (id[code] === 0) {
-          const v = c.dict[code]!;
-          if (typeof v === 'string' || typeof v === 'boolean') id[code] = code + 1;
-          else {
-            const k = equivalenceKey(v);
-            if (!classes.has(k)) classes.set(k, code + 1);
-            id[code] = classes.get(k)!;
-          }
-        }
-        out[i] = id[code]!;
+        if (code >= 0) out[i] = id[code]!;
       }
       card *= c.dict.length + 1;
     } else {
-      // A Map's keys are equal as SameValueZero: -0 with 0, NaN with NaN, as equivalenceKey has numbers.
-      const seen = new Map<number, number>();
-      for (let i = 0; i < sel.length; i++) {
-        const slot = sel[i]!;
-        if (c.nulls && c.nulls[slot] !== 0) continue;
-        const v = c.values[slot]!;
-        let id = seen.get(v);
-        if (id === undefined) {
-          id = seen.size + 1;
-          seen.set(v, id);
+      const range = integerSpan(c, sel);
+      if (range) {
+        // Integers in a small range: a value's place in it is its id (-0 is 0's place, as SameValueZero has it).
+        for (let i = 0; i < sel.length; i++) {
+          const slot = sel[i]!;
+          if (!c.nulls || c.nulls[slot] === 0) out[i] = c.values[slot]! - range.min + 1;
         }
-        out[i] = id;
+        card *= range.span + 2;
+      } else {
+        // A Map's keys are equal as SameValueZero: -0 with 0, NaN with NaN, as equivalenceKey has numbers.
+        const seen = new Map<number, number>();
+        for (let i = 0; i < sel.length; i++) {
+          const slot = sel[i]!;
+          if (c.nulls && c.nulls[slot] !== 0) continue;
+          const v = c.values[slot]!;
+          let id = seen.get(v);
+          if (id === undefined) {
+            id = seen.size + 1;
+            seen.set(v, id);
+          }
+          out[i] = id;
+        }
+        card *= seen.size + 1;
       }
-      card *= seen.size + 1;
     }
     return out;
   });
@@ -273,22 +270,45 @@ function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext)
     for (let j = 0; j < ids.length; j++) k += ids[j]![i]! * strides[j]!;
     return k;
   };
-  // Combinations that fit a small table are marked in it (a byte each) instead of a hashed set.
-  const table = exact && card <= MAX_TABLE ? new Uint8Array(card) : undefined;
-  const seen = new Set<number | string>();
+  // Combinations that fit a small table are marked in it (a bit each) instead of a hashed set: a table kept
+  // across queries, whose marked bits are cleared after, as a fresh one per query cost more than the marking.
+  const table = exact && card <= MAX_TABLE ? scratchBits(card) : undefined;
   const held = new Held(ctx.budget, 'DISTINCT');
+  if (table) {
+    // Each kept row's mark (its word of the table) is what the table holds, cleared after.
+    const kept = new Int32Array(sel.length);
+    let n = 0;
+    try {
+      for (let i = 0; i < sel.length; i++) {
+        const k = key(i) as number;
+        const at = k >>> 5;
+        const bit = 1 << (k & 31);
+        if ((table[at]! & bit) !== 0) continue;
+        table[at] = table[at]! | bit;
+        kept[n++] = i;
+        if ((n & 1023) === 0) {
+          ctx.budget.tick(1024);
+          held.add(56 * 1024);
+        }
+      }
+      ctx.budget.tick(n & 1023);
+      held.add(56 * (n & 1023));
+    } finally {
+      held.release();
+      for (let j = 0; j < n; j++) table[(key(kept[j]!) as number) >>> 5] = 0;
+    }
+    const out = new Int32Array(n);
+    for (let j = 0; j < n; j++) out[j] = sel[kept[j]!]!;
+    return out;
+  }
+  const seen = new Set<number | string>();
   const out: number[] = [];
   try {
     for (let i = 0; i < sel.length; i++) {
       ctx.budget.tick();
       const k = key(i);
-      if (table) {
-        if (table[k as number] === 1) continue;
-        table[k as number] = 1;
-      } else {
-        if (seen.has(k)) continue;
-        seen.add(k);
-      }
+      if (seen.has(k)) continue;
+      seen.add(k);
       held.add(48 + (typeof k === 'string' ? 2 * k.length : 8));
       out.push(sel[i]!);
     }
@@ -296,6 +316,58 @@ function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext)
     held.release();
   }
   return out;
+}
+
+/** The least value and the span of an integer column's selected values, when they are few enough for a table. */
+function integerSpan(c: Extract<Column, { kind: 'int' | 'float' }>, sel: ArrayLike<number>) {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < sel.length; i++) {
+    const slot = sel[i]!;
+    if (c.nulls && c.nulls[slot] !== 0) continue;
+    const v = c.values[slot]!;
+    if (!Number.isInteger(v)) return undefined;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (min > max) return { min: 0, span: 0 };
+  const span = max - min;
+  return span <= 8 * sel.length + 65536 ? { min, span } : undefined;
+}
+
+let bits = new Int32Array(0);
+
+/** A table of at least `n` bits, all clear (the caller clears what it marks before another query takes it). */
+function scratchBits(n: number): Int32Array {
+  const words = (n + 31) >>> 5;
+  if (bits.length < words) bits = new Int32Array(words);
+  return bits;
+}
+
+// Per dictionary, each entry's DISTINCT class id, kept (a kept column's dictionary is reused across queries).
+const CLASS_IDS = new WeakMap<readonly Value[], Int32Array>();
+
+/**
+ * An entry's class id is 1 + the first code of its class: distinct strings or booleans are never equivalent;
+ * other values (1 and 1.0, lists, maps) go by equivalenceKey. Made for the whole dictionary at once: reading a
+ * string per selected code on every query was a cache miss per row.
+ */
+function classIds(dict: readonly Value[]): Int32Array {
+  let id = CLASS_IDS.get(dict);
+  if (id && id.length === dict.length) return id;
+  id = new Int32Array(dict.length);
+  const classes = new Map<string, number>();
+  for (let code = 0; code < dict.length; code++) {
+    const v = dict[code]!;
+    if (typeof v === 'string' || typeof v === 'boolean') id[code] = code + 1;
+    else {
+      const k = equivalenceKey(v);
+      if (!classes.has(k)) classes.set(k, code + 1);
+      id[code] = classes.get(k)!;
+    }
+  }
+  CLASS_IDS.set(dict, id);
+  return id;
 }
 
 /** The `k` first positions of `0 … n-1` under `cmp`, by a heap whose root is the worst kept (unordered). */

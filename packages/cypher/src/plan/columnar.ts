@@ -111,8 +111,7 @@ export function columnTuples(op: ColumnScanOp, ctx: EvalContext, names: string[]
   const columns = names.map((n) => ownValue(scan.columns, op.columns!.find((c) => c.name === n)!.key) as Column);
   ctx.budget.tick(sel.length >>> 6);
   return columnRows(
-    columns,
-    columns.map(() => sel),
+    columns.map((column) => ({ column, slots: sel })),
     sel.length,
   );
 }

@@ -14,7 +14,8 @@ import { propOf } from './rewrite.js';
 import { slotAdjacency } from './var-paths.js';
 import { chunked } from './chunked.js';
 import { narrowed } from './labelled-adjacency.js';
-import { columnRows, type MeasuredRows, SlotPairs } from './tuples.js';
+import { alongAdjacency } from './far-columns.js';
+import { type ColumnRead, columnRows, type MeasuredRows, SlotPairs } from './tuples.js';
 
 type Scan = Extract<Op, { op: 'OptionalColumnScan' }>;
 
@@ -66,16 +67,19 @@ export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | un
 export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]): MeasuredRows | undefined {
   const m = optionalMatches(op, runner);
   if (!m) return undefined;
-  // Every match at once: nothing above the scan but the result (no LIMIT) stops it early.
-  const pairs = new SlotPairs();
+  // Every match at once: nothing above the scan but the result (no LIMIT) stops it early. The pairs are read
+  // before this returns, so the thread's scratch pairs serve.
+  const pairs = SlotPairs.scratch();
   m.fill(pairs, Number.POSITIVE_INFINITY);
-  const read = names.map((name) => m.read.find((r) => r.name === name)!);
   runner.ctx.budget.tick(pairs.length);
-  return columnRows(
-    read.map((r) => r.column),
-    read.map((r) => (r.from ? pairs.from : pairs.to)),
-    pairs.length,
-  );
+  const reads = names.map((name): ColumnRead => {
+    const r = m.read.find((x) => x.name === name)!;
+    // A far end's column along the adjacency the matches came from, when one is kept for it.
+    const along = !r.from && m.far ? alongAdjacency(m.far, r.column) : undefined;
+    if (along) return { along, at: pairs.at };
+    return { column: r.column, slots: r.from ? pairs.from : pairs.to };
+  });
+  return columnRows(reads, pairs.length);
 }
 
 type Read = { name: string; from: boolean; column: Column; value: (slot: number) => Value }[];
@@ -88,7 +92,7 @@ type Read = { name: string; from: boolean; column: Column; value: (slot: number)
 function optionalMatches(
   op: Scan,
   runner: Runner,
-): { read: Read; fill: (into: SlotPairs, n: number) => boolean } | undefined {
+): { read: Read; far: Int32Array | undefined; fill: (into: SlotPairs, n: number) => boolean } | undefined {
   const ctx = runner.ctx;
   const g = ctx.graph;
   if (!g.scanColumns || !g.adjacent) return undefined;
@@ -124,22 +128,22 @@ function optionalMatches(
         const end = s + 1 < adj.offsets.length ? adj.offsets[s + 1]! : 0;
         for (let j = s + 1 < adj.offsets.length ? adj.offsets[s]! : 0; j < end; j++) {
           const t = adj.far[j]!;
-          if (!test || test[t] === 1) into.push(s, t);
+          if (!test || test[t] === 1) into.push(s, t, j);
         }
       } else {
         // Read at once: the graph may reuse its buffer on the next call.
         const ends = g.adjacent!(s, op.direction, op.types) ?? [];
         for (let j = 0; j < ends.length; j++) {
           const t = ends[j]!;
-          if (!m || m[t] === 1) into.push(s, t);
+          if (!m || m[t] === 1) into.push(s, t, -1);
         }
       }
       ctx.budget.tick(into.length - before);
-      if (into.length === before) into.push(s, -1);
+      if (into.length === before) into.push(s, -1, -1);
     }
     return i < sel.length;
   };
-  return { read, fill };
+  return { read, far: adj?.far, fill };
 }
 
 /** Rows made per chunk: a LIMIT above stops within one chunk's scan. */

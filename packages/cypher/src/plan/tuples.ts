@@ -9,6 +9,7 @@ import { valueBytes } from '../budget.js';
 import type { Column } from '../columns.js';
 import type { Value } from '../values.js';
 import { integerOf } from './columnar.js';
+import type { AlongAdjacency } from './far-columns.js';
 
 /**
  * Rows with what the engine's result loop would have counted: their estimated bytes (valueBytes per cell, 32
@@ -33,8 +34,32 @@ interface Cells {
   converts: boolean;
 }
 
-/** Column `c` read at `slots[k]` for the k-th row (a negative slot reads null). */
-function cellsOf(c: Column, slots: ArrayLike<number>, n: number, size: { bytes: number }): Cells {
+/**
+ * What a result column reads: a column at slots (`slots[k]` for the k-th row, null where negative), or a far
+ * end's column along an adjacency (far-columns.ts) at adjacency positions (`at[k]`, null where negative).
+ */
+export type ColumnRead =
+  | { column: Column; slots: ArrayLike<number> }
+  | { along: AlongAdjacency; at: ArrayLike<number> };
+
+function cellsOf(read: ColumnRead, n: number, size: { bytes: number }): Cells {
+  if ('along' in read) {
+    const { along, at } = read;
+    const { values, sizes } = along;
+    return {
+      converts: along.converts,
+      cell: (k) => {
+        const j = at[k]!;
+        if (j < 0) {
+          size.bytes += 8;
+          return null;
+        }
+        size.bytes += sizes[j]!;
+        return values[j]!;
+      },
+    };
+  }
+  const { column: c, slots } = read;
   if (c.kind === 'dict' && scattered(slots, n, c.codes.length)) {
     const values = inSlotOrder(c, slots, n, size);
     return { converts: measuredDictionary(c.dict).converts, cell: (k) => values[k]! };
@@ -98,9 +123,10 @@ function scattered(slots: ArrayLike<number>, n: number, size: number): boolean {
 }
 
 /**
- * A dictionary column's cells at `slots`, read in increasing slot order (a counting sort of the rows by slot),
- * so that its codes, values and sizes are read in passes over memory, not at random: a cache miss per cell
- * made most of the cost of projecting a far end's name.
+ * A dictionary column's cells at `slots`, read in slot order by blocks (the rows partitioned by their slot's
+ * block of 2^shift slots, a counting sort on the block), so that its codes, values and sizes are read in passes
+ * over memory, not at random: a cache miss per cell made most of the cost of projecting a far end's name. Blocks,
+ * not slots: the counts then fit the fastest cache, and the slots of one block are a few lines of each array.
  */
 function inSlotOrder(
   c: Extract<Column, { kind: 'dict' }>,
@@ -110,15 +136,20 @@ function inSlotOrder(
 ): Value[] {
   const { codes, dict } = c;
   const sizes = measuredDictionary(dict).sizes;
-  // Slot -1 (no far end) sorts first, as slot 0 of a space shifted by one.
-  const starts = new Int32Array(codes.length + 2);
-  for (let k = 0; k < n; k++) starts[slots[k]! + 2] = starts[slots[k]! + 2]! + 1;
-  for (let i = 2; i < starts.length; i++) starts[i] = starts[i]! + starts[i - 1]!;
+  let shift = 0;
+  while (codes.length >>> shift > BLOCKS) shift++;
+  // Slot -1 (no far end) goes in block 0, the others one block up.
+  const starts = new Int32Array((codes.length >>> shift) + 3);
+  for (let k = 0; k < n; k++) {
+    const b = slots[k]! < 0 ? 0 : (slots[k]! >>> shift) + 1;
+    starts[b + 1] = starts[b + 1]! + 1;
+  }
+  for (let i = 1; i < starts.length; i++) starts[i] = starts[i]! + starts[i - 1]!;
   const order = new Int32Array(n);
   for (let k = 0; k < n; k++) {
-    const at = slots[k]! + 1;
-    order[starts[at]!] = k;
-    starts[at] = starts[at]! + 1;
+    const b = slots[k]! < 0 ? 0 : (slots[k]! >>> shift) + 1;
+    order[starts[b]!] = k;
+    starts[b] = starts[b]! + 1;
   }
   const values: Value[] = new Array(n);
   let bytes = 0;
@@ -137,6 +168,9 @@ function inSlotOrder(
   size.bytes += bytes;
   return values;
 }
+
+/** Blocks of slots at most (inSlotOrder): their counts fit a first-level cache. */
+const BLOCKS = 2048;
 
 // Whether a dictionary column's codes are 0, 1, 2 …: found once per codes array.
 const identities = new WeakMap<ArrayLike<number>, boolean>();
@@ -159,7 +193,7 @@ function identity(codes: ArrayLike<number>): boolean {
 // Per dictionary, its values' sizes by code: a dictionary is made once per column and kept with it.
 const dictionaries = new WeakMap<readonly Value[], { sizes: Int32Array; converts: boolean }>();
 
-function measuredDictionary(dict: readonly Value[]): { sizes: Int32Array; converts: boolean } {
+export function measuredDictionary(dict: readonly Value[]): { sizes: Int32Array; converts: boolean } {
   let m = dictionaries.get(dict);
   if (!m) {
     const sizes = new Int32Array(dict.length);
@@ -175,10 +209,10 @@ function measuredDictionary(dict: readonly Value[]): { sizes: Int32Array; conver
   return m;
 }
 
-/** Row k is `[columns[0] at slots[0][k], columns[1] at slots[1][k], …]`, for k in 0 … n-1, measured. */
-export function columnRows(columns: readonly Column[], slots: readonly ArrayLike<number>[], n: number): MeasuredRows {
+/** Row k is `[the k-th cell of reads[0], of reads[1], …]`, for k in 0 … n-1, measured. */
+export function columnRows(reads: readonly ColumnRead[], n: number): MeasuredRows {
   const size = { bytes: 32 * n };
-  const cells = columns.map((c, j) => cellsOf(c, slots[j]!, n, size));
+  const cells = reads.map((r) => cellsOf(r, n, size));
   const rows = tupleRows(
     cells.map((c) => c.cell),
     n,
@@ -214,13 +248,26 @@ function tupleRows(cells: readonly ((k: number) => Value)[], n: number): Value[]
   return out;
 }
 
-/** Pairs of slots, appended in order: two growable Int32Arrays (no boxed element per pair). */
+/**
+ * Pairs of slots, appended in order, with the adjacency position each came from (-1: none, or no adjacency):
+ * growable Int32Arrays, no boxed element per pair.
+ */
 export class SlotPairs {
   from = new Int32Array(1024);
   to = new Int32Array(1024);
+  at = new Int32Array(1024);
   length = 0;
 
-  push(s: number, t: number): void {
+  /**
+   * One set of arrays reused by every query on this thread, emptied: for pairs made and read within one
+   * synchronous call. Arrays made per query were garbage the collector was set off by (external memory).
+   */
+  static scratch(): SlotPairs {
+    shared.length = 0;
+    return shared;
+  }
+
+  push(s: number, t: number, j: number): void {
     if (this.length === this.from.length) {
       const grow = (a: Int32Array) => {
         const b = new Int32Array(a.length * 2);
@@ -229,8 +276,12 @@ export class SlotPairs {
       };
       this.from = grow(this.from);
       this.to = grow(this.to);
+      this.at = grow(this.at);
     }
     this.from[this.length] = s;
-    this.to[this.length++] = t;
+    this.to[this.length] = t;
+    this.at[this.length++] = j;
   }
 }
+
+const shared = new SlotPairs();
