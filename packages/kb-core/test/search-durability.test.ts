@@ -81,8 +81,11 @@ test('kill -9 during a background catch-up: nothing is lost and the next open re
 });
 
 // Long enough that a checkpoint comes before the catch-up ends: the two-tier lanes' catch-up (codes and exact rows,
-// HNSW after) is about five times cheaper than HNSW's, and 6,000 claims ended before the first checkpoint.
-const SECOND_LONG = 30000;
+// HNSW after) is about five times cheaper than HNSW's, and 6,000 claims ended before the first checkpoint. 30,000
+// took 3.8 s on a quiet machine, and a checkpoint between the learning's end and the vectors' (the first comes
+// after 1 s of quiet, the next no sooner than twenty saves' time later, 4-5 s here) was missed in 1 of 3 runs,
+// and at 60,000 in 2 of 4: 120,000 give the vectors alone several seconds.
+const SECOND_LONG = 120000;
 
 /** Runs the writer and kills it with SIGKILL once a checkpoint of its catch-up is on disk and work is left. */
 function killAfterCheckpoint(path: string, total: number): Promise<void> {
