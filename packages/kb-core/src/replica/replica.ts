@@ -39,11 +39,13 @@ export interface OffThreadSettings {
 export const OFF_THREAD_DEFAULTS = { job_heap_mb: 512, idle_ms: 30_000, max_waiting: 8 } as const;
 
 /**
- * How long past its budget a job may run before its thread is stopped: a tenth of the budget, from 100 ms to 2 s,
- * so that the engine's own deadline (checked as it works) answers first when it can.
+ * How long past its budget a job may run before its thread is stopped: a tenth of the budget, capped at 2 s. A
+ * query checks its own deadline as it works and answers with where its time went (PROFILE), so it gets at least
+ * 1 s: on a loaded machine its thread can be descheduled for longer than 100 ms. A what-if has no deadline of its
+ * own (the watchdog is its stop), so at least 100 ms.
  */
-export function graceMs(budgetMs: number): number {
-  return Math.min(2_000, Math.max(100, Math.round(budgetMs / 10)));
+export function graceMs(budgetMs: number, kind: ReplicaJob['kind']): number {
+  return Math.min(2_000, Math.max(kind === 'cypher' ? 1_000 : 100, Math.round(budgetMs / 10)));
 }
 
 /** Where the replica's records come from: the base's committed position and its log. */
@@ -298,12 +300,19 @@ export class Replica {
     if (!p || p.on !== worker) return;
     if (m.type === 'started') {
       p.started = true;
-      const limit = p.budgetMs + graceMs(p.budgetMs);
+      const limit = p.budgetMs + graceMs(p.budgetMs, p.kind);
       p.deadline = Date.now() + limit;
-      p.timer = setTimeout(() => {
-        p.timedOut = true;
-        this.stop(worker);
-      }, limit);
+      // When the base's thread was busy, the timer and the job's answer can both be due: timers run before
+      // messages, so the stop waits for setImmediate, after the poll phase has delivered any answer.
+      p.timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (this.posted.get(p.id) !== p) return;
+            p.timedOut = true;
+            this.stop(worker);
+          }),
+        limit,
+      );
       p.timer.unref();
       return;
     }
