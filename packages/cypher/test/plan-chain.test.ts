@@ -129,7 +129,7 @@ test('a chain keeps the row-by-row plan where a relationship or another variable
   for (const q of [
     'MATCH (a:A)-[r]->(b)-[s]->(c) RETURN type(r) AS t, c.c AS c',
     'MATCH (a:A)-[r]->(b)-[s]->(c) WHERE b.c > c.c RETURN c.c AS c',
-    'MATCH (a:A)-[r*1..2]->(b)-[s]->(c) RETURN c.c AS c',
+    'MATCH (a:A)-[r*1..2]->(b)-[s]->(c) RETURN size(r) AS n, c.c AS c',
     'MATCH (a:A)-[r]->(b)-[s]->(a) RETURN a.c AS c',
   ]) {
     const slow = runCypher(rowByRow(g), q, {}, { planner: false });

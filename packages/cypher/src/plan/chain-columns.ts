@@ -7,7 +7,15 @@ import { isAggregate } from '../interpret/project.js';
 import { expandItem } from './expand-rewrite.js';
 import { isHopCount } from './optional-hop.js';
 import { mapExpr, varsOf } from './exprs.js';
-import { type EndsCount, type ExpandItem, type Item, mapInputs, type Op, type Predicate } from './operators.js';
+import {
+  type EndsCount,
+  type ExpandItem,
+  inputsOf,
+  type Item,
+  mapInputs,
+  type Op,
+  type Predicate,
+} from './operators.js';
 import { columnFilter, propOf, splitAnd } from './rewrite.js';
 import { prefixFilters } from './seeks.js';
 type Chain = Extract<Op, { op: 'ChainProjection' }>;
@@ -184,7 +192,7 @@ function directItems(its: Item[], nodes: string[]): Chain['items'] | undefined {
 }
 
 type ChainShape = {
-  shape: Pick<Chain, 'anchor' | 'anchorLabels' | 'hops' | 'relAnchor' | 'filters' | 'exists'>;
+  shape: Pick<Chain, 'anchor' | 'anchorLabels' | 'hops' | 'relAnchor' | 'filters' | 'exists' | 'rows'>;
   nodes: string[];
 };
 
@@ -226,6 +234,11 @@ function chainOf(top: Op): ChainShape | undefined {
       const { from, to, rel, direction, types } = e;
       const toLabels = [...new Set([...(own as string[]), ...(e.adjacency?.toLabels ?? [])])];
       hops.unshift({ from, to, rel, direction, types, distinctFrom: [], toLabels, optional: true });
+    } else if (x.op === 'VarLengthExpand' && x.slots && x.min === 1 && x.max === 1 && !x.into) {
+      // A fixed hop of a slot group (slot-groups.ts: a walk of length 1..1), its relationship read by nothing.
+      const { from, to, rel, direction, types, distinctFrom } = x;
+      hops.unshift({ from, to, rel, direction, types, distinctFrom, toLabels: [] });
+      tested(to, x.toLabels ?? []);
     } else if (x.op === 'Expand') {
       if (x.into || x.relBound) return undefined;
       const { from, to, rel, direction, types, distinctFrom } = x;
@@ -255,13 +268,16 @@ function chainOf(top: Op): ChainShape | undefined {
     if (label === undefined) x = { op: 'NodeScan', input: x.input, variable: from, est: x.est };
     relAnchor = true;
   }
-  const anchor = anchorOf(x);
+  const rows = hops.length > 0 && !relAnchor ? rowsOf(x, hops) : undefined;
+  const anchor = rows ? rows.anchor : anchorOf(x);
   if (hops.length === 0 || !anchor) return undefined;
-  if (x.op !== 'NodeColumnScan') tested(anchor.variable, (x as { where?: { labels: string[] } }).where?.labels ?? []);
+  if (x.op !== 'NodeColumnScan' && !rows)
+    tested(anchor.variable, (x as { where?: { labels: string[] } }).where?.labels ?? []);
+  const apart = rows?.rows.apart ?? [];
   const nodes = [anchor.variable];
   for (const h of hops) {
     if (!nodes.includes(h.from) || nodes.includes(h.to)) return undefined;
-    if (!h.distinctFrom.every((r) => hops.some((k) => k.rel === r && k !== h))) return undefined;
+    if (!h.distinctFrom.every((r) => apart.includes(r) || hops.some((k) => k.rel === r && k !== h))) return undefined;
     nodes.push(h.to);
   }
   if (![...labels.keys(), ...exists.map((e) => e.variable)].every((v) => nodes.includes(v))) return undefined;
@@ -286,7 +302,44 @@ function chainOf(top: Op): ChainShape | undefined {
   for (const h of hops) if (!h.optional) h.toLabels = [...new Set(labels.get(h.to) ?? [])];
   const anchorLabels = [...new Set(labels.get(anchor.variable) ?? [])].filter((l) => l !== anchor.label);
   const tests = { ...(filters.length > 0 ? { filters } : {}), ...(exists.length > 0 ? { exists } : {}) };
-  return { shape: { anchor, anchorLabels, hops, ...tests, ...(relAnchor ? { relAnchor } : {}) }, nodes };
+  const from = rows ? { rows: rows.rows } : {};
+  return { shape: { anchor, anchorLabels, hops, ...tests, ...(relAnchor ? { relAnchor } : {}), ...from }, nodes };
+}
+
+/**
+ * A variable-length expansion as the chain's start (`MATCH (a {id: $id})-[*1..3]-(b)-->(c)-->(d)`), walked over
+ * slots: each of its rows' end node an anchor, the relationship slots its rows bind (its path's, and those of
+ * slot walks below it) kept apart from the hops' in one space (every hop's types within it). An expansion not yet
+ * over slots becomes one when nothing but the chain's uniqueness reads its relationships (the chain's items and
+ * tests read chain nodes and hops only).
+ */
+function rowsOf(x: Op, hops: Hop[]): { anchor: ColumnScan; rows: NonNullable<Chain['rows']> } | undefined {
+  if (x.op !== 'VarLengthExpand' || x.into || x.relBound || x.relProps) return undefined;
+  if (!x.slots && x.distinctFrom.length > 0) return undefined;
+  const untyped = x.types.length === 0 || hops.some((h) => h.types.length === 0);
+  const space = x.space ?? (untyped ? [] : [...new Set([...x.types, ...hops.flatMap((h) => h.types)])]);
+  if (space.length > 0 && (untyped || !hops.every((h) => h.types.every((t) => space.includes(t))))) return undefined;
+  const named = new Set(hops.flatMap((h) => h.distinctFrom).filter((r) => !hops.some((h) => h.rel === r)));
+  // Each bound as slots by the rows: this walk once it binds them, or a slot walk below it that does.
+  const input: Op = x.slots ? x : { ...x, slots: true, space, bindRels: named.has(x.rel) };
+  const bound = slotBinders(input);
+  if (![...named].every((r) => bound.has(r))) return undefined;
+  const anchor: ColumnScan = {
+    op: 'NodeColumnScan',
+    variable: x.to,
+    label: undefined,
+    filters: [],
+    fallback: x,
+    est: x.est,
+  };
+  return { anchor, rows: { input, apart: [...named], space } };
+}
+
+/** The relationship variables that slot walks in `op`'s inputs bind as slots (var-paths.ts RelSlots). */
+function slotBinders(op: Op, out = new Set<string>()): Set<string> {
+  if ((op.op === 'VarLengthExpand' || op.op === 'RelationshipScan') && op.slots && op.bindRels) out.add(op.rel);
+  for (const x of inputsOf(op)) slotBinders(x, out);
+  return out;
 }
 
 /** The chain's start as a column scan: a label or full scan over the Argument, or a column scan as it is. */

@@ -6,8 +6,8 @@
 // two slots per match and groups them over the columns as ColumnarExpandAggregate does.
 import { Held } from '../budget.js';
 import type { Column } from '../columns.js';
-import { evaluate, type Row } from '../eval.js';
-import { ownValue, setOwn, type Value } from '../values.js';
+import { evaluate, lookup, type Row } from '../eval.js';
+import { GraphNode, ownValue, setOwn, type Value } from '../values.js';
 import { chunked } from './chunked.js';
 import { aggregate, existsTest, type Test } from './columnar-expand.js';
 import { columnTest, existsTests, reader, selectSlots } from './columnar.js';
@@ -16,15 +16,15 @@ import { narrowed } from './labelled-adjacency.js';
 import type { Op } from './operators.js';
 import { hopDegrees, weigh } from './optional-hop.js';
 import type { Runner } from './physical.js';
-import { slotAdjacency, typeMask } from './var-paths.js';
+import { excludedSlots, slotAdjacency, typeMask } from './var-paths.js';
 
 type Chain = Extract<Op, { op: 'ChainProjection' }>;
 
 /** The rows, or undefined when the graph cannot give the columns, slots or adjacency (the fallback runs). */
-export function chainRows(op: Chain, runner: Runner): Iterable<Row> | undefined {
-  if (op.aggregate) return chainAggregate(op, op.aggregate, runner);
+export function chainRows(op: Chain, runner: Runner, arg: Row = {}): Iterable<Row> | undefined {
+  if (op.aggregate) return chainAggregate(op, op.aggregate, runner, arg);
   if (op.count) {
-    const walk = walkChain(op, runner);
+    const walk = walkChain(op, runner, arg);
     if (!walk) return undefined;
     let total = 0;
     while (walk.step()) total++;
@@ -32,7 +32,7 @@ export function chainRows(op: Chain, runner: Runner): Iterable<Row> | undefined 
     for (const name of op.count) setOwn(r, name, BigInt(total));
     return [r];
   }
-  return matches(op, runner, (read) => (slots) => {
+  return matches(op, runner, arg, (read) => (slots) => {
     const r: Row = {};
     for (const c of read) setOwn(r, c.name, c.value(slots[c.at]!));
     return r;
@@ -40,11 +40,11 @@ export function chainRows(op: Chain, runner: Runner): Iterable<Row> | undefined 
 }
 
 /** The aggregation's rows: every match's two slots collected, then grouped and accumulated over the columns. */
-function chainAggregate(op: Chain, agg: NonNullable<Chain['aggregate']>, runner: Runner): Row[] | undefined {
+function chainAggregate(op: Chain, agg: NonNullable<Chain['aggregate']>, runner: Runner, arg: Row): Row[] | undefined {
   const g = runner.ctx.graph;
   const keysOf = (rel: boolean) => agg.items.flatMap((i) => ('key' in i && (i.side === 'rel') === rel ? [i.key] : []));
   const nodes = g.scanColumns?.(undefined, [...new Set(keysOf(false))]);
-  const walk = nodes && walkChain(op, runner);
+  const walk = nodes && walkChain(op, runner, arg);
   if (!walk || !nodes) return undefined;
   const none = new Int32Array(0);
   // The relationship's columns in the walk's space, where its slots are numbered.
@@ -99,7 +99,7 @@ function grow(a: Int32Array): Int32Array {
 /** The result's tuples (`names` in order, each one of the items), lazily. */
 export function chainTuples(op: Chain, runner: Runner, names: string[]): Iterable<Value[]> | undefined {
   if (op.count) return undefined;
-  return matches(op, runner, (read) => {
+  return matches(op, runner, {}, (read) => {
     const ordered = names.map((n) => read.find((c) => c.name === n)!);
     return (slots) => ordered.map((c) => c.value(slots[c.at]!));
   });
@@ -132,9 +132,10 @@ export function chainReads(op: Chain, runner: Runner, nodes: string[]): Read | u
 function matches<T>(
   op: Chain,
   runner: Runner,
+  arg: Row,
   maker: (read: Read) => (slots: Int32Array) => T,
 ): Iterable<T> | undefined {
-  const walk = walkChain(op, runner);
+  const walk = walkChain(op, runner, arg);
   const read = walk && chainReads(op, runner, walk.nodes);
   if (!walk || !read) return undefined;
   const row = maker(read);
@@ -155,6 +156,7 @@ function matches<T>(
 export function walkChain(
   op: Chain,
   runner: Runner,
+  arg: Row = {},
 ): { nodes: string[]; slots: Int32Array; rels: Int32Array; space: string[]; step: () => boolean } | undefined {
   const ctx = runner.ctx;
   const g = ctx.graph;
@@ -168,12 +170,15 @@ export function walkChain(
   if (m) tests.push((s) => m[s] === 1);
   const nodes = [a.variable, ...op.hops.map((h) => h.to)];
   const test = nodeTests(op, nodes, ctx);
-  const space = op.hops.some((h) => h.types.length === 0) ? [] : [...new Set(op.hops.flatMap((h) => h.types))];
+  const space =
+    op.rows?.space ?? (op.hops.some((h) => h.types.length === 0) ? [] : [...new Set(op.hops.flatMap((h) => h.types))]);
   const relTest = relTests(op, space, ctx);
   if (!test || !relTest) return undefined;
   if (test[0]) tests.push(test[0]);
-  const sel = op.relAnchor ? undefined : selectSlots(scan, a.filters, ctx, tests);
-  if (!sel && !op.relAnchor) return undefined;
+  const from = op.rows && anchorRows(op, runner, arg, tests);
+  if (op.rows && !from) return undefined;
+  const sel = op.relAnchor || from ? undefined : selectSlots(scan, a.filters, ctx, tests);
+  if (!sel && !op.relAnchor && !from) return undefined;
   // One relationship space for every hop (`space`), so that relationship slots compare across hops.
   const { hops } = op;
   const adjs: { offsets: Int32Array; rel: Int32Array; far: Int32Array }[] = [];
@@ -200,7 +205,7 @@ export function walkChain(
   // A RelationshipScan's chain: its first hop's matches from the relationship columns, ends tested on slots.
   const first = op.relAnchor ? firstHops(op, runner, space, [a.label!, ...op.anchorLabels].filter(Boolean)) : undefined;
   if (op.relAnchor && !first) return undefined;
-  const n = first ? first.rel.length : sel!.length;
+  const n = first ? first.rel.length : sel ? sel.length : 0;
   // The last hop an OPTIONAL MATCH's: a prefix it finds nothing for gives one match with its end at slot -1.
   const optional = hops[H - 1]!.optional === true;
   let found = false;
@@ -210,6 +215,14 @@ export function walkChain(
     for (;;) {
       ctx.budget.tick();
       if (level < 0) {
+        if (from) {
+          const s = from.next();
+          if (s < 0) return false;
+          slots[0] = s;
+          level = 0;
+          open(0);
+          continue;
+        }
         if (i >= n) return false;
         if (first) {
           slots[0] = first.from[i]!;
@@ -241,6 +254,7 @@ export function walkChain(
       if (rt && !rt(r)) continue;
       let clash = false;
       for (const k of apart[level]!) if (rels[k] === r) clash = true;
+      if (from) for (const k of from.apart) if (k === r) clash = true;
       if (clash) continue;
       const t = test[level + 1];
       if (t && !t(adj.far[j]!)) continue;
@@ -254,6 +268,39 @@ export function walkChain(
     }
   };
   return { nodes, slots, rels, space, step };
+}
+
+/**
+ * A rows anchor's slots (ChainProjection.rows): each row of the input's anchor node, tested, its relationship
+ * slots (`apart`) set as it is taken; -1 when the rows are done. Undefined when the first row's relationships are
+ * not slots (the expansion ran over relationships): the fallback runs.
+ */
+function anchorRows(
+  op: Chain,
+  runner: Runner,
+  arg: Row,
+  tests: Test[],
+): { next: () => number; apart: readonly number[] } | undefined {
+  const g = runner.ctx.graph;
+  const { input, apart: vars } = op.rows!;
+  const it = runner.rows(input, arg)[Symbol.iterator]();
+  let row = it.next();
+  if (!row.done && !excludedSlots(row.value, vars)) return undefined;
+  const out = {
+    apart: [] as readonly number[],
+    next(): number {
+      for (; !row.done; row = it.next()) {
+        const node = lookup(row.value, op.anchor.variable);
+        const s = node instanceof GraphNode ? g.slotOf!(node) : undefined;
+        if (s === undefined || !tests.every((t) => t(s))) continue;
+        out.apart = excludedSlots(row.value, vars)!;
+        row = it.next();
+        return s;
+      }
+      return -1;
+    },
+  };
+  return out;
 }
 
 /**

@@ -345,6 +345,12 @@ export type Op = Base &
     | {
         op: 'ChainProjection';
         anchor: Extract<Op, { op: 'NodeColumnScan' }>;
+        /**
+         * The anchor's nodes are the rows of `input` (each row's `anchor.variable`), not a scan: the ends of a
+         * variable-length expansion over slots, each row's relationship slots (bound to `apart`) kept apart from
+         * the hops', all in the relationship space `space`.
+         */
+        rows?: { input: Op; apart: string[]; space: string[] };
         /** Labels the anchor must carry besides its scan's. */
         anchorLabels: string[];
         /** Comparisons of a chain node's properties with known values, tested on its slot as it is bound. */
@@ -412,8 +418,9 @@ export function mapInputs(op: Op, f: (x: Op) => Op): Op {
     case 'NodeColumnScan':
     case 'OptionalColumnScan':
     case 'ColumnarExpandAggregate':
-    case 'ChainProjection':
       return op;
+    case 'ChainProjection':
+      return op.rows ? { ...op, rows: { ...op.rows, input: f(op.rows.input) } } : op;
     case 'Union':
       return { ...op, inputs: op.inputs.map(f) };
     case 'Optional':

@@ -161,7 +161,7 @@ export class Runner {
       case 'OptionalColumnScan':
         return this.whole(() => optionalColumnRows(op, this) ?? this.rows(op.fallback, arg));
       case 'ChainProjection':
-        return this.whole(() => chainRows(op, this) ?? this.rows(op.fallback, arg));
+        return this.whole(() => chainRows(op, this, arg) ?? this.rows(op.fallback, arg));
       case 'ExpandCount':
         return countExpansions(op, this, arg);
       case 'ProduceResults':
