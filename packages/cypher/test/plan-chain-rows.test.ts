@@ -32,6 +32,8 @@ const QUERIES = [
   'MATCH (a:A)-[r*1..2]->(b)-[s]->(c) RETURN c.c AS c',
   'MATCH (a:A {c: $c})-[*1..3]-(b)-->(c)-[:R]->(d) WHERE d.c > 100 RETURN count(DISTINCT d) AS n',
   'MATCH (a:B {c: $c})-[*1..2]-(b:A)<--(c) RETURN b.c AS b, c.t AS t',
+  // An OPTIONAL MATCH of one hop as the chain: its far end null where the hop finds nothing.
+  'MATCH (a:A {c: $c})-[*1..2]-(b) OPTIONAL MATCH (b)-[:S]->(o:B) RETURN b.c AS b, o.c AS o',
   'MATCH (a:A {c: $c})-[*1..3]-(b)-[r]->(c)-[s:R]->(d) WHERE d.c > 100 AND r.x > 10 RETURN count(DISTINCT d) AS n',
   'MATCH (a:A)-[*1..2]-(b)-[r]-(c) WHERE r.x < 30 RETURN c.c AS c, b.t AS t',
   'MATCH (a:B {c: $c})-[p*1..2]->(b)-[r:S]->(c:A) WHERE r.x <> 4 RETURN c.t AS t, count(*) AS n, sum(b.c) AS s',
