@@ -128,6 +128,11 @@ export function runPrepared(
      * values scattered in memory (names read at random slots) is not read twice.
      */
     cell?: (v: Value) => unknown;
+    /**
+     * `'number'`: the caller's form of an INTEGER cell that is a safe integer is that number (as `cell` gives
+     * it), so a result made from columns writes it without making a BigInt for `cell` to convert.
+     */
+    safeIntegers?: 'number';
   } = {},
 ): PlannedResult {
   const { mode, query: q, plan } = prepared;
@@ -146,6 +151,7 @@ export function runPrepared(
     procedures: options.procedures ?? new Map(),
     budget,
     writes: prepared.writes,
+    ...(options.safeIntegers === 'number' ? { integersAsNumbers: true } : {}),
   };
   const started = performance.now();
   const stream =

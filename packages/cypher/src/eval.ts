@@ -44,6 +44,11 @@ export interface EvalContext {
   budget: Budget;
   /** The query writes: a LIMIT still reads all of its input, so the writes before it happen for every row. */
   writes?: boolean;
+  /**
+   * The caller takes a result cell that is a safe INTEGER as that JS number (runPrepared's `safeIntegers`):
+   * result rows made from columns write an integer column's cells as read, with no BigInt made and converted.
+   */
+  integersAsNumbers?: boolean;
 }
 
 /** A map the engine built, measured and checked against the budgets like a list. */

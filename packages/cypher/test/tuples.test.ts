@@ -3,7 +3,7 @@
 // dictionary, or sorted by slot when the slots jump about), and the same budgets through runCypher.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MemoryGraph, runCypher } from '../src/index.js';
+import { MemoryGraph, prepareCypher, runCypher, runPrepared } from '../src/index.js';
 import { valueBytes } from '../src/budget.js';
 import type { Column } from '../src/columns.js';
 import { reader } from '../src/plan/columnar.js';
@@ -75,6 +75,24 @@ test('rows made from columns hold the cells and the bytes the row-by-row loop wo
   }
 });
 
+test('with the caller taking safe INTEGERs as numbers, an integer column is written as read, not converted', () => {
+  const r = seeded(73);
+  const columns = columnsOf(300, r);
+  const slots = Int32Array.from({ length: 200 }, () => (r() < 0.05 ? -1 : Math.floor(r() * 300)));
+  const reads = columns.map((column) => ({ column, slots }));
+  const asBigints = columnRows(reads, 200);
+  const asNumbers = columnRows(reads, 200, true);
+  const number = (v: Value) => (typeof v === 'bigint' ? Number(v) : v);
+  assert.deepEqual(
+    asNumbers.rows,
+    asBigints.rows.map((row) => row.map((v, j) => (j === 2 ? number(v) : v))),
+  );
+  assert.ok(asNumbers.rows.some((row) => typeof row[2] === 'number'));
+  // Counted as the INTEGERs they stand for; only the mixed dictionary is left to the caller's conversion.
+  assert.equal(asNumbers.bytes, asBigints.bytes);
+  assert.deepEqual(asNumbers.convert, [1]);
+});
+
 // Drugs with many incoming relationships from diseases: an OPTIONAL MATCH's far ends, thousands of them, in an
 // order unrelated to their slots.
 function bigGraph(): MemoryGraph {
@@ -111,6 +129,21 @@ test('an OPTIONAL MATCH projecting both ends gives the interpreter’s rows and 
   assert.equal(limit({ maxRows: fast.rows.length }), 'none');
   assert.equal(limit({ maxRows: fast.rows.length - 1 }), 'cypher_too_many_rows');
   assert.equal(limit({ maxMemoryBytes: 100_000 }), 'cypher_memory_exceeded');
+});
+
+test('safeIntegers: the rows are the ones the caller’s conversion of every INTEGER cell gives', () => {
+  const g = bigGraph();
+  const cell = (v: Value) => (typeof v === 'bigint' ? Number(v) : JSON.stringify(v));
+  for (const q of [
+    'MATCH (n:Drug) WHERE n.c > 3 RETURN n.name AS a, n.c AS c',
+    'MATCH (n:Drug) WHERE n.c > 3 OPTIONAL MATCH (n)<--(o:Disease) RETURN n.name AS a, n.c AS c, o.c AS d',
+  ]) {
+    const run = (o: object) => runPrepared(columnarOnly(g), prepareCypher(columnarOnly(g), q), {}, o);
+    const converted = run({ cell });
+    const numbers = run({ cell, safeIntegers: 'number' });
+    assert.deepEqual(numbers.rows, converted.rows, q);
+    assert.ok(numbers.rows.every((row) => typeof row[1] === 'number'));
+  }
 });
 
 test('a far end’s column kept along the adjacency gives the same rows from the second query on', () => {

@@ -113,6 +113,7 @@ export function columnTuples(op: ColumnScanOp, ctx: EvalContext, names: string[]
   return columnRows(
     columns.map((column) => ({ column, slots: sel })),
     sel.length,
+    ctx.integersAsNumbers === true,
   );
 }
 

@@ -79,7 +79,7 @@ export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]):
     if (along) return { along, at: pairs.at };
     return { column: r.column, slots: r.from ? pairs.from : pairs.to };
   });
-  return columnRows(reads, pairs.length);
+  return columnRows(reads, pairs.length, runner.ctx.integersAsNumbers === true);
 }
 
 type Read = { name: string; from: boolean; column: Column; value: (slot: number) => Value }[];

@@ -42,7 +42,7 @@ export type ColumnRead =
   | { column: Column; slots: ArrayLike<number> }
   | { along: AlongAdjacency; at: ArrayLike<number> };
 
-function cellsOf(read: ColumnRead, n: number, size: { bytes: number }): Cells {
+function cellsOf(read: ColumnRead, n: number, size: { bytes: number }, numbers: boolean): Cells {
   if ('along' in read) {
     const { along, at } = read;
     const { values, sizes } = along;
@@ -97,7 +97,9 @@ function cellsOf(read: ColumnRead, n: number, size: { bytes: number }): Cells {
     };
   }
   const { values, nulls } = c;
-  const int = c.kind === 'int';
+  // An INTEGER as the caller's number (an int column holds safe integers): counted at its size as an INTEGER.
+  const int = c.kind === 'int' && !numbers;
+  const bytes = c.kind === 'int' ? 32 : 16;
   return {
     converts: int,
     cell: (k) => {
@@ -106,7 +108,7 @@ function cellsOf(read: ColumnRead, n: number, size: { bytes: number }): Cells {
         size.bytes += 8;
         return null;
       }
-      size.bytes += int ? 32 : 16;
+      size.bytes += bytes;
       return int ? integerOf(values[s]!) : values[s]!;
     },
   };
@@ -209,10 +211,13 @@ export function measuredDictionary(dict: readonly Value[]): { sizes: Int32Array;
   return m;
 }
 
-/** Row k is `[the k-th cell of reads[0], of reads[1], …]`, for k in 0 … n-1, measured. */
-export function columnRows(reads: readonly ColumnRead[], n: number): MeasuredRows {
+/**
+ * Row k is `[the k-th cell of reads[0], of reads[1], …]`, for k in 0 … n-1, measured. `numbers`: an integer
+ * column's cells are written as the numbers they are (EvalContext.integersAsNumbers).
+ */
+export function columnRows(reads: readonly ColumnRead[], n: number, numbers = false): MeasuredRows {
   const size = { bytes: 32 * n };
-  const cells = reads.map((r) => cellsOf(r, n, size));
+  const cells = reads.map((r) => cellsOf(r, n, size, numbers));
   const rows = tupleRows(
     cells.map((c) => c.cell),
     n,

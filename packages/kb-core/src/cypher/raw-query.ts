@@ -294,6 +294,7 @@ export function rawQuery(
     maxRows,
     maxListSize,
     cell: (v) => out(v, g),
+    safeIntegers: 'number',
   });
   const rows = r.rows as unknown[][];
   const result: RawQueryResult = {
