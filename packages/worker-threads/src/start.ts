@@ -21,6 +21,12 @@ export interface StartOptions {
   resourceLimits?: ResourceLimits;
   /** Node flags of the thread; by default the parent's (see `resolutionExecArgv`). */
   execArgv?: string[];
+  /**
+   * The module and all it imports are plain JavaScript (no TypeScript, no workspace package whose export under
+   * `evident-source` is TypeScript): started as it is even when this process runs the sources, without tsx in the
+   * thread (which costs it 100-200 ms to start), with only this process's module-resolution flags by default.
+   */
+  plain?: boolean;
 }
 
 // Resolving tsx goes through the module loader (a synchronous round trip to the loader's thread under tsx):
@@ -56,8 +62,10 @@ const processRunsSources = import.meta.url.endsWith('.ts');
  * its end is handled (`onWorkerEnd`).
  */
 export function startWorker(module: URL, options: StartOptions = {}): Worker {
-  const { workerData, transferList, resourceLimits, execArgv } = options;
+  const { workerData, transferList, resourceLimits, execArgv, plain } = options;
   const settings = { workerData, transferList, resourceLimits, execArgv };
+  if (plain && !isSourceModule(module))
+    return new Worker(module, { ...settings, execArgv: execArgv ?? resolutionExecArgv() });
   if (!isSourceModule(module) && !processRunsSources) return new Worker(module, settings);
   const boot = `import(${JSON.stringify(tsxRegisterUrl())}).then((t) => { t.register(); return import(${JSON.stringify(module.href)}); });`;
   return new Worker(boot, { ...settings, eval: true });

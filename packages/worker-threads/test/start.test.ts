@@ -41,6 +41,17 @@ test('a worker on a .ts module starts through tsx and gets its workerData', asyn
   assert.equal(errors[0]!.exitCode, 3);
 });
 
+test('a plain JavaScript worker starts without tsx, with only the module-resolution flags', async () => {
+  const plain = new URL('./fixtures/plain-thread.mjs', import.meta.url);
+  const worker = startWorker(plain, { workerData: { n: 8 }, plain: true });
+  const [hello] = (await once(worker, 'message')) as [{ workerData: unknown; execArgv: string[] }];
+  assert.deepEqual(hello.workerData, { n: 8 });
+  // These tests run under `--import tsx`: the thread did not get it (nor the bootstrap that registers it).
+  assert.ok(process.execArgv.some((f) => f.includes('tsx')));
+  assert.deepEqual(hello.execArgv, resolutionExecArgv());
+  await worker.terminate();
+});
+
 test('an uncaught error in the thread is one worker_failed, not also an exit', async () => {
   const worker = startWorker(echo);
   await once(worker, 'message');

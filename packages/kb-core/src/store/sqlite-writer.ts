@@ -3,7 +3,7 @@
 // needed and unref'd, so it never keeps a process alive; requests are answered in order, so a FIFO of waiters
 // matches replies to them.
 import type { Worker } from 'node:worker_threads';
-import { onWorkerEnd, siblingModule, startWorker } from '@evident/worker-threads';
+import { onWorkerEnd, startWorker } from '@evident/worker-threads';
 import { KbError } from '../errors.js';
 import type { ChunkBody } from './chunks.js';
 
@@ -18,8 +18,8 @@ export type ToWriter =
 
 export type FromWriter = { ok: true } | { ok: false; conflict: number } | { ok: false; error: string };
 
-// sqlite-writer-thread.ts from the sources (under tsx), .js built: @evident/worker-threads starts either.
-const threadModule = siblingModule(import.meta.url, './sqlite-writer-thread');
+// Plain JavaScript beside this file in the sources and in the build alike: started without tsx (see its header).
+const threadModule = new URL('./sqlite-writer-thread.mjs', import.meta.url);
 
 export class WriterThread {
   private readonly worker: Worker;
@@ -32,7 +32,7 @@ export class WriterThread {
   private sent = 0;
 
   constructor(file: string) {
-    this.worker = startWorker(threadModule, { workerData: { file, answered: this.answered } });
+    this.worker = startWorker(threadModule, { workerData: { file, answered: this.answered }, plain: true });
     this.worker.unref();
     this.worker.on('message', (m: FromWriter) => this.waiting.shift()?.resolve(m));
     onWorkerEnd(this.worker, (e) => {

@@ -5,12 +5,19 @@
 // engine does not need to see applied first, SqliteClaimStore.appendOnThread). The checkpointer copies the WAL
 // into the database file (`checkpoint`), which with WAL can run while the writer appends, so neither the writer
 // nor the engine waits for it.
+//
+// Plain JavaScript (type-checked through JSDoc, `checkJs`), not TypeScript: a thread on a .ts module must load tsx
+// inside it first, which took 150-230 ms against about 45 ms for this file (the first large write waits for the
+// writer, and the checkpointer starts in the middle of an ingest). It imports no workspace package, so it starts
+// as it is whether the process runs the sources or the build (`startWorker`'s `plain`).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { ToWriter, FromWriter } from './sqlite-writer.js';
 
-const port = parentPort!;
-const { file, answered } = workerData as { file: string; answered: Int32Array };
+/** @typedef {import('./sqlite-writer.js').ToWriter} ToWriter */
+/** @typedef {import('./sqlite-writer.js').FromWriter} FromWriter */
+
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
+const { file, answered } = /** @type {{ file: string; answered: Int32Array }} */ (workerData);
 const db = new Database(file, { fileMustExist: true });
 /** Requests answered so far (see WriterThread.answeredOk). */
 let count = 0;
@@ -20,22 +27,24 @@ db.pragma('wal_autocheckpoint = 0');
 // A small page cache makes the inserts spill to the WAL as they go, so the file writes overlap the engine's
 // index update rather than all happening at COMMIT, where the engine waits for them.
 db.pragma('cache_size = -512');
-const headStmt = db.prepare<[], { h: number }>('SELECT seq + n - 1 AS h FROM log ORDER BY seq DESC LIMIT 1');
-const insertStmt = db.prepare<[number, number, number, string | Uint8Array]>(
-  'INSERT INTO log (seq, n, ts, body) VALUES (?, ?, ?, ?)',
-);
+/** @type {import('better-sqlite3').Statement<[], { h: number }>} */
+const headStmt = db.prepare('SELECT seq + n - 1 AS h FROM log ORDER BY seq DESC LIMIT 1');
+/** @type {import('better-sqlite3').Statement<[number, number, number, string | Uint8Array]>} */
+const insertStmt = db.prepare('INSERT INTO log (seq, n, ts, body) VALUES (?, ?, ?, ?)');
 const beginStmt = db.prepare('BEGIN IMMEDIATE');
 const commitStmt = db.prepare('COMMIT');
 const rollbackStmt = db.prepare('ROLLBACK');
 
-function reply(m: FromWriter): void {
+/** @param {FromWriter} m */
+function reply(m) {
   port.postMessage(m);
   // After the message: a reader that sees the count may skip waiting for it, and finds it queued.
   Atomics.store(answered, 1, m.ok ? 1 : 0);
   Atomics.store(answered, 0, ++count);
 }
 
-function handle(m: ToWriter): void {
+/** @param {ToWriter} m */
+function handle(m) {
   switch (m.op) {
     case 'begin': {
       beginStmt.run();
@@ -75,7 +84,7 @@ function handle(m: ToWriter): void {
   }
 }
 
-port.on('message', (m: ToWriter) => {
+port.on('message', (/** @type {ToWriter} */ m) => {
   try {
     handle(m);
   } catch (e) {
@@ -84,6 +93,6 @@ port.on('message', (m: ToWriter) => {
     } catch {
       // The connection is unusable; the error below says why, and the store stops using this thread.
     }
-    reply({ ok: false, error: (e as Error)?.message ?? String(e) });
+    reply({ ok: false, error: /** @type {Error} */ (e)?.message ?? String(e) });
   }
 });
