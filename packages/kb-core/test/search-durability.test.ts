@@ -100,9 +100,12 @@ function killAfterCheckpoint(path: string, total: number): Promise<void> {
     child.stderr.on('data', (d) => (err += d));
     child.stdout.on('data', (d: Buffer) => {
       if (killed || !d.toString().includes('status ')) return;
-      // A checkpoint of this catch-up: the learner has learnt the second batch, vectors are still missing.
+      // A checkpoint of this catch-up: the learner has learnt some of the second batch (or all of it), vectors
+      // are still missing. Not only one taken with the learning done: whether a checkpoint falls between the
+      // learning's end and the vectors' depends on the machine's speeds (the next checkpoint comes no sooner than
+      // twenty saves' time, and both grow with the base), and CI runs missed it.
       const meta = savedMeta(path);
-      if (meta?.learner?.learned === total && meta.facts < total) {
+      if ((meta?.learner?.learned ?? 0) > FIRST && meta!.facts < total) {
         killed = true;
         child.kill('SIGKILL');
       }
@@ -152,16 +155,20 @@ test('kill -9 after a checkpoint of a background catch-up: the next open resumes
     await killAfterCheckpoint(t.path, total);
     // What the next open finds: the checkpoint (the previous save if the kill came between its renames).
     const meta = savedMeta(t.path) ?? JSON.parse(readFileSync(`${t.path}.vectors.old/meta.json`, 'utf8'));
-    assert.equal(meta.learner?.learned, total);
-    assert.ok(meta.facts < total, JSON.stringify(meta));
+    const learned = meta.learner?.learned ?? 0;
+    assert.ok(learned > FIRST && learned <= total && meta.facts < total, JSON.stringify(meta));
     let resumed: string[][][];
     {
       await using db = await open(t.path);
       const st = db.embeddingStatus()!;
-      // Resumed from the checkpoint: its vectors are loaded, nothing is learnt again, only the rest is pending.
+      // Resumed from the checkpoint: its vectors are loaded, and the vectors it did not have are pending. (With
+      // the learning done at the checkpoint, exactly those; with some still to learn, those facts are counted as
+      // well once the index hands them over.)
       assert.equal(st.indexed, meta.facts);
       const entities = (await db.stats()).entity_count;
-      assert.equal(st.pending, total - meta.facts + entities - meta.entities, JSON.stringify({ st, meta }));
+      const vectorsLeft = total - meta.facts + entities - meta.entities;
+      if (learned === total) assert.equal(st.pending, vectorsLeft, JSON.stringify({ st, meta }));
+      else assert.ok(st.pending >= vectorsLeft, JSON.stringify({ st, meta }));
       await db.embeddingsReady();
       assert.equal(db.embeddingStatus()!.indexed, total);
       resumed = (await answers(db)) as string[][][];
