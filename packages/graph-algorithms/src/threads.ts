@@ -3,7 +3,7 @@
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, startWorker } from '@evident/worker-threads';
 
-export { toShared } from '@evident/worker-threads';
+export { sharedF64, sharedI32, toShared } from '@evident/worker-threads';
 
 /**
  * `callerUrl`: the starting module's import.meta.url; `sibling`: the worker module's path from it, without

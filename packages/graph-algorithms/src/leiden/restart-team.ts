@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { CsrGraph } from '../csr.js';
-import { startPackageWorker, toShared } from '../threads.js';
+import { sharedF64, sharedI32, startPackageWorker, toShared } from '../threads.js';
 import type { LeidenResult } from './leiden.js';
 import { leidenRun, type RunSettings } from './run.js';
 import { LeidenScratch } from './scratch.js';
@@ -36,6 +36,8 @@ export const CONTROL_WORDS = 3;
 
 export interface RestartShared {
   graph: CsrGraph;
+  /** The work graph of `graph`, built once by the caller in shared memory: every thread reads the same one. */
+  base: WorkGraph;
   settings: RunSettings; // seed: the first restart's
   restarts: number;
   control: Int32Array;
@@ -54,6 +56,7 @@ function teamData(graph: CsrGraph, settings: RunSettings, restarts: number): Res
   const n = graph.n;
   return {
     graph: { n, offsets: toShared(graph.offsets), targets: toShared(graph.targets), weights: toShared(graph.weights) },
+    base: workGraphFromCsr(graph, { i32: sharedI32, f64: sharedF64 }),
     settings: { ...settings, initial: settings.initial && toShared(settings.initial) },
     restarts,
     control: new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS)),
@@ -118,7 +121,7 @@ export function runRestartsOffThread(
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) return;
       try {
-        const here = {};
+        const here = { base: shared.base };
         const results: LeidenResult[] = [];
         for (let r = 0; r < restarts; r++) {
           results.push(
@@ -170,7 +173,7 @@ export function runRestartsInParallel(
   for (let t = 1; t < threads; t++) workers.push(startPackageWorker(import.meta.url, './restart-worker', shared));
   const { control, done } = shared;
   const results: (LeidenResult | null)[] = new Array(restarts).fill(null);
-  const here = { base: workGraphFromCsr(graph) };
+  const here = { base: shared.base };
   let slowest = 0;
   const runOne = (r: number) => {
     let last = performance.now();

@@ -7,12 +7,10 @@ import { lowerThreadPriority } from '@evident/worker-threads';
 import { BEAT, NEXT, type RestartShared, STOP } from './restart-team.js';
 import { leidenRun } from './run.js';
 import { LeidenScratch } from './scratch.js';
-import { workGraphFromCsr } from './work-graph.js';
 
 const s = workerData as RestartShared;
 lowerThreadPriority(s.nice ?? 0); // leidenAsync's `nice`: below the caller's event loop
-const { graph, settings, restarts, control } = s;
-const base = workGraphFromCsr(graph);
+const { graph, base, settings, restarts, control } = s;
 const scratch = new LeidenScratch();
 const stopped = new Error('stopped');
 try {

@@ -17,18 +17,26 @@ export interface WorkGraph {
   total: number;
 }
 
+/** How a work graph's arrays are allocated: on the heap, or in shared memory for a team of threads to read. */
+export interface WorkGraphArrays {
+  i32(length: number): Int32Array;
+  f64(length: number): Float64Array;
+}
+
+const HEAP_ARRAYS: WorkGraphArrays = { i32: (k) => new Int32Array(k), f64: (k) => new Float64Array(k) };
+
 // Deliberate likeness: typed arrays sized from one input, alike in shape only to target-discovery's dispersions.
-export function workGraphFromCsr(g: CsrGraph): WorkGraph {
+export function workGraphFromCsr(g: CsrGraph, arrays: WorkGraphArrays = HEAP_ARRAYS): WorkGraph {
   const { n, offsets, targets, weights } = g;
-  const loop = new Float64Array(n);
-  const strength = new Float64Array(n);
-  const outOffsets = new Int32Array(n + 1);
+  const loop = arrays.f64(n);
+  const strength = arrays.f64(n);
+  const outOffsets = arrays.i32(n + 1);
   let nnz = 0;
   for (let i = 0; i < n; i++) {
     for (let p = offsets[i]!; p < offsets[i + 1]!; p++) if (targets[p] !== i) nnz++;
   }
-  const outTargets = new Int32Array(nnz);
-  const outWeights = new Float64Array(nnz);
+  const outTargets = arrays.i32(nnz);
+  const outWeights = arrays.f64(nnz);
   let k = 0;
   let total = 0;
   for (let i = 0; i < n; i++) {
