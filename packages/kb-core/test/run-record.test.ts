@@ -52,6 +52,14 @@ test('a run round-trips through its binary record: ASCII, other scripts, extras,
   }
 });
 
+test("a record's bytes depend on its run alone, not on the records encoded before it", () => {
+  const small = run(50, (i) => `E${i}`);
+  const first = encodeRunRecord(small)!;
+  encodeRunRecord(run(4_000, (i) => `a longer entity name number ${i}`, true));
+  encodeRunRecord(run(20, (i) => `Gène ${i}`));
+  assert.deepEqual(encodeRunRecord(small), first);
+});
+
 test('more than 65,536 distinct coded values and strings longer than 65,535 units take wide fields', () => {
   const r = run(70_000, (i) => `n${i}`);
   for (let i = 0; i < r.n; i++) r.relationship[i] = `rel_${i}`;

@@ -44,7 +44,7 @@ export function encodeRunRecord(r: ClaimRun): Uint8Array | null {
   const n = r.n;
   const codeOf = new Map<string, number>();
   const parts: string[] = [];
-  const codes = new Uint32Array(5 * n);
+  const codes = scratch.u32('codes', 5 * n);
   let k = 0;
   for (const col of CODED) {
     const a = r[col];
@@ -67,30 +67,40 @@ export function encodeRunRecord(r: ClaimRun): Uint8Array | null {
     }
   }
   const d = parts.length;
-  const lengths = new Uint32Array(3 * n);
+  const lengths = scratch.u32('lengths', 3 * n);
+  // Names are almost always ASCII: their chars are copied as bytes straight from the columns into scratch memory
+  // kept between records, in one pass that also takes their lengths and ORs their chars together (the check).
+  let bytes = scratch.u8('bytes', 0);
+  let at = 0;
+  let or = 0;
+  for (let i = 0; i < d; i++) {
+    const s = parts[i]!;
+    if (at + s.length > bytes.length) bytes = scratch.grow('bytes', at, at + s.length);
+    for (let j = 0; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      or |= c;
+      bytes[at++] = c;
+    }
+  }
   let longest = 0;
-  let chars = 0;
-  for (let i = 0; i < d; i++) chars += parts[i]!.length;
   k = 0;
   for (const col of INLINE) {
     const a = r[col];
     for (let i = 0; i < n; i++) {
-      const len = a[i]!.length;
+      const s = a[i]!;
+      const len = s.length;
       lengths[k++] = len;
-      chars += len;
       if (len > longest) longest = len;
+      if (at + len > bytes.length) bytes = scratch.grow('bytes', at, at + len);
+      for (let j = 0; j < len; j++) {
+        const c = s.charCodeAt(j);
+        or |= c;
+        bytes[at++] = c;
+      }
     }
   }
-  // Names are almost always ASCII: their chars are copied as bytes straight from the columns, in one pass that
-  // also checks them (no array of every string: its pushes cost more than the copy).
-  let bytes = new Uint8Array(chars);
-  let at = 0;
-  for (let i = 0; i < d && at >= 0; i++) at = copyAscii(parts[i]!, bytes, at);
-  for (const col of INLINE) {
-    const a = r[col];
-    for (let i = 0; i < n && at >= 0; i++) at = copyAscii(a[i]!, bytes, at);
-  }
-  const ascii = at >= 0;
+  const ascii = or < 0x80;
+  let strings = bytes.subarray(0, at);
   if (!ascii) {
     // Otherwise the strings are joined and encoded as UTF-8, with lengths in bytes; a lone surrogate, which
     // UTF-8 cannot carry, sends the run back to the JSON form.
@@ -99,7 +109,7 @@ export function encodeRunRecord(r: ClaimRun): Uint8Array | null {
     const joined = all.join('');
     // (isWellFormed is ES2024, beyond the project's lib setting; Node 20 has it.)
     if (!(joined as unknown as { isWellFormed(): boolean }).isWellFormed()) return null;
-    bytes = Buffer.from(joined, 'utf8');
+    strings = Buffer.from(joined, 'utf8');
     longest = 0;
     for (let j = 0; j < 3 * n; j++) {
       const len = Buffer.byteLength(all[d + j]!, 'utf8');
@@ -107,7 +117,7 @@ export function encodeRunRecord(r: ClaimRun): Uint8Array | null {
       if (len > longest) longest = len;
     }
   }
-  const stringBytes = bytes.length;
+  const stringBytes = strings.length;
   const offsets = new Uint32Array(d + 1);
   for (let i = 0, to = 0; i < d; i++) {
     to += ascii ? parts[i]!.length : Buffer.byteLength(parts[i]!, 'utf8');
@@ -142,20 +152,42 @@ export function encodeRunRecord(r: ClaimRun): Uint8Array | null {
   else new Uint16Array(out.buffer, codesAt, 5 * n).set(codes);
   if (wideLengths) new Uint32Array(out.buffer, lengthsAt, 3 * n).set(lengths);
   else new Uint16Array(out.buffer, lengthsAt, 3 * n).set(lengths);
-  out.set(bytes, stringsAt);
+  out.set(strings, stringsAt);
   if (extras) out.set(extras, extrasAt);
   return out;
 }
 
-/** Copies s's chars into out from `at` when every one is ASCII; returns where the next string goes, or -1. */
-function copyAscii(s: string, out: Uint8Array, at: number): number {
-  for (let j = 0; j < s.length; j++) {
-    const c = s.charCodeAt(j);
-    if (c >= 0x80) return -1;
-    out[at++] = c;
-  }
-  return at;
-}
+/**
+ * Working arrays of the encoder, kept between records: a feed encodes a record per batch, and fresh arrays for
+ * each were fresh pages to fault in and garbage to collect. Their contents are stale between uses.
+ */
+const scratch = {
+  arrays: new Map<string, Uint32Array | Uint8Array>(),
+  u32(name: string, length: number): Uint32Array {
+    let a = this.arrays.get(name) as Uint32Array | undefined;
+    if (!a || a.length < length) {
+      a = new Uint32Array(Math.max(length, 1024));
+      this.arrays.set(name, a);
+    }
+    return a.subarray(0, length);
+  },
+  u8(name: string, length: number): Uint8Array {
+    let a = this.arrays.get(name) as Uint8Array | undefined;
+    if (!a || a.length < length) {
+      a = new Uint8Array(Math.max(length, 1 << 16));
+      this.arrays.set(name, a);
+    }
+    return a;
+  },
+  /** The u8 array `name` grown to hold at least `need` bytes, its first `keep` kept. */
+  grow(name: string, keep: number, need: number): Uint8Array {
+    const old = this.arrays.get(name) as Uint8Array;
+    const a = new Uint8Array(Math.max(need, old.length * 2));
+    a.set(old.subarray(0, keep));
+    this.arrays.set(name, a);
+    return a;
+  },
+};
 
 function align4(x: number): number {
   return (x + 3) & ~3;
