@@ -3,6 +3,14 @@
 // entry (a self-loop) appears once, as the matrix entry A_ii.
 import { GraphInputError } from './errors.js';
 
+/** How a graph's arrays are allocated: on the heap, or in shared memory for worker threads to read unchanged. */
+export interface GraphArrays {
+  i32(length: number): Int32Array;
+  f64(length: number): Float64Array;
+}
+
+export const HEAP_ARRAYS: GraphArrays = { i32: (k) => new Int32Array(k), f64: (k) => new Float64Array(k) };
+
 export interface CsrGraph {
   /** Number of nodes (rows). */
   readonly n: number;
@@ -14,11 +22,18 @@ export interface CsrGraph {
 
 /**
  * The symmetric CSR of an undirected edge list (sources[e] — targets[e], weight weights[e] or 1). Parallel
- * edges are summed; a self-loop (i, i, w) becomes A_ii = w. Rows come out sorted by target.
+ * edges are summed; a self-loop (i, i, w) becomes A_ii = w. Rows come out sorted by target. `arrays` allocates
+ * the result's arrays (shared memory, say, so that a team of threads reads them without a copy).
  */
 // Deliberate likeness (kb-core graph/adjacency.ts): both a counting sort of an edge list into rows; this one
 // checks and sums weighted edges for the algorithms, kb-core's keeps fact ids in log order over its own columns.
-export function csrFromEdges(n: number, sources: Int32Array, targets: Int32Array, weights?: Float64Array): CsrGraph {
+export function csrFromEdges(
+  n: number,
+  sources: Int32Array,
+  targets: Int32Array,
+  weights?: Float64Array,
+  arrays: GraphArrays = HEAP_ARRAYS,
+): CsrGraph {
   if (!Number.isInteger(n) || n < 0) throw new GraphInputError('/n', 'must be a non-negative integer');
   const m = sources.length;
   if (targets.length !== m) throw new GraphInputError('/targets', `must have the length of sources (${m})`);
@@ -49,13 +64,13 @@ export function csrFromEdges(n: number, sources: Int32Array, targets: Int32Array
       wts[fill[t]!++] = w;
     }
   }
-  return mergeRows({ n, offsets: degree, targets: tgt, weights: wts });
+  return mergeRows({ n, offsets: degree, targets: tgt, weights: wts }, arrays);
 }
 
 /** Sorts each row by target and sums repeated targets (parallel edges). */
-function mergeRows(g: CsrGraph): CsrGraph {
+function mergeRows(g: CsrGraph, arrays: GraphArrays): CsrGraph {
   const { n, offsets, targets, weights } = g;
-  const outOffsets = new Int32Array(n + 1);
+  const outOffsets = arrays.i32(n + 1);
   const outTargets = new Int32Array(targets.length);
   const outWeights = new Float64Array(targets.length);
   let order = new Int32Array(16);
@@ -80,7 +95,11 @@ function mergeRows(g: CsrGraph): CsrGraph {
     }
     outOffsets[i + 1] = k;
   }
-  return { n, offsets: outOffsets, targets: outTargets.slice(0, k), weights: outWeights.slice(0, k) };
+  const finalTargets = arrays.i32(k);
+  const finalWeights = arrays.f64(k);
+  finalTargets.set(outTargets.subarray(0, k));
+  finalWeights.set(outWeights.subarray(0, k));
+  return { n, offsets: outOffsets, targets: finalTargets, weights: finalWeights };
 }
 
 /** Checks that a CsrGraph is well-formed and symmetric; throws GraphInputError naming the first fault. */

@@ -1,6 +1,7 @@
 // @evident/graph-algorithms: general graph algorithms on CSR typed arrays. See README.md.
-export { type CsrGraph, csrFromEdges, checkCsr } from './csr.js';
+export { type CsrGraph, csrFromEdges, checkCsr, type GraphArrays, HEAP_ARRAYS } from './csr.js';
 export { GRAPH_ERRORS, GraphInputError, SvdFailedError } from './errors.js';
+export { SHARED_ARRAYS } from './threads.js';
 export { Random } from './random.js';
 export { leiden, leidenAsync, type LeidenOptions, type LeidenResult } from './leiden/leiden.js';
 export {

@@ -1,9 +1,10 @@
 // How this package's worker threads are started (through @evident/worker-threads, which owns the source/built
 // bootstrap): none of them may keep the process alive or fail its caller.
 import type { Worker } from 'node:worker_threads';
-import { siblingModule, startWorker } from '@evident/worker-threads';
+import { sharedF64, sharedI32, siblingModule, startWorker } from '@evident/worker-threads';
+import type { GraphArrays } from './csr.js';
 
-export { sharedF64, sharedI32, toShared } from '@evident/worker-threads';
+export { toShared } from '@evident/worker-threads';
 
 /**
  * `callerUrl`: the starting module's import.meta.url; `sibling`: the worker module's path from it, without
@@ -16,3 +17,6 @@ export function startPackageWorker(callerUrl: string, sibling: string, workerDat
   worker.unref();
   return worker;
 }
+
+/** Graph arrays in shared memory: a team of worker threads reads them as they are, with no copy (csrFromEdges). */
+export const SHARED_ARRAYS: GraphArrays = { i32: sharedI32, f64: sharedF64 };

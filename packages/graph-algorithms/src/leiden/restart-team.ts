@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { CsrGraph } from '../csr.js';
-import { sharedF64, sharedI32, startPackageWorker, toShared } from '../threads.js';
+import { SHARED_ARRAYS, startPackageWorker, toShared } from '../threads.js';
 import type { LeidenResult } from './leiden.js';
 import { leidenRun, type RunSettings } from './run.js';
 import { LeidenScratch } from './scratch.js';
@@ -56,7 +56,7 @@ function teamData(graph: CsrGraph, settings: RunSettings, restarts: number): Res
   const n = graph.n;
   return {
     graph: { n, offsets: toShared(graph.offsets), targets: toShared(graph.targets), weights: toShared(graph.weights) },
-    base: workGraphFromCsr(graph, { i32: sharedI32, f64: sharedF64 }),
+    base: workGraphFromCsr(graph, SHARED_ARRAYS),
     settings: { ...settings, initial: settings.initial && toShared(settings.initial) },
     restarts,
     control: new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS)),

@@ -1,6 +1,6 @@
 // The graph Leiden works on at every level: off-diagonal CSR, the diagonal (self-loop) weight apart, and each
 // node's strength (its row sum, diagonal included). The aggregate graph of a partition is again one of these.
-import type { CsrGraph } from '../csr.js';
+import { type CsrGraph, type GraphArrays, HEAP_ARRAYS } from '../csr.js';
 import { GraphInputError } from '../errors.js';
 import { LeidenScratch } from './scratch.js';
 
@@ -17,16 +17,8 @@ export interface WorkGraph {
   total: number;
 }
 
-/** How a work graph's arrays are allocated: on the heap, or in shared memory for a team of threads to read. */
-export interface WorkGraphArrays {
-  i32(length: number): Int32Array;
-  f64(length: number): Float64Array;
-}
-
-const HEAP_ARRAYS: WorkGraphArrays = { i32: (k) => new Int32Array(k), f64: (k) => new Float64Array(k) };
-
 // Deliberate likeness: typed arrays sized from one input, alike in shape only to target-discovery's dispersions.
-export function workGraphFromCsr(g: CsrGraph, arrays: WorkGraphArrays = HEAP_ARRAYS): WorkGraph {
+export function workGraphFromCsr(g: CsrGraph, arrays: GraphArrays = HEAP_ARRAYS): WorkGraph {
   const { n, offsets, targets, weights } = g;
   const loop = arrays.f64(n);
   const strength = arrays.f64(n);

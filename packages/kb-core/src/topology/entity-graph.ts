@@ -2,7 +2,7 @@
 // entity with an active claim (at the read context's moment), A_ij = the number of distinct active facts between
 // i and j in either direction, or (weighted) the sum of those facts' confidences (noisy-OR over sources, as the
 // query frame computes it). Facts from an entity to itself are left out: they join no two entities.
-import { type CsrGraph, csrFromEdges } from '@evident/graph-algorithms';
+import { type CsrGraph, csrFromEdges, SHARED_ARRAYS } from '@evident/graph-algorithms';
 import type { ReadContext } from '../graph/read.js';
 
 export interface EntityGraph {
@@ -43,6 +43,7 @@ export function entityGraph(rc: ReadContext, weighted: boolean): EntityGraph {
     tgt[m] = nb;
     wts[m++] = w;
   }
-  const csr = csrFromEdges(list.length, src.subarray(0, m), tgt.subarray(0, m), wts.subarray(0, m));
+  // In shared memory: Leiden's threads read it as it is, where a copy for them was another matrix's worth.
+  const csr = csrFromEdges(list.length, src.subarray(0, m), tgt.subarray(0, m), wts.subarray(0, m), SHARED_ARRAYS);
   return { csr, entities: Int32Array.from(list), nodeOf, factCount: s.factCount };
 }
