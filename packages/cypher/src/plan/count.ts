@@ -163,7 +163,12 @@ function countHops(
   const ctx = runner.ctx;
   const g = ctx.graph;
   const tests = slotTests(ends, e.to, ctx);
-  const byRow = ends.hop && hopDegree(runner, ends.hop);
+  // k per row, made when a row needs it (with slot tests, none does).
+  let byRow: ((row: Row) => number) | undefined | null = null;
+  const kOf = (r: Row) => {
+    if (byRow === null) byRow = ends.hop && hopDegree(runner, ends.hop);
+    return byRow ? byRow(r) : 0;
+  };
   const labels = e.adjacency?.toLabels ?? [];
   const m = labels.length > 0 ? members(runner, labels) : undefined;
   const addFar = (row: Row, far: GraphNode | undefined, slot: number | undefined) => {
@@ -173,11 +178,25 @@ function countHops(
     }
     const at = { ...row };
     setOwn(at, e.to, far ?? g.nodeAt!(slot!));
-    for (const r of runner.rows(ends.inner, at)) tally.add(1, byRow ? byRow(r) : 0);
+    for (const r of runner.rows(ends.inner, at)) tally.add(1, kOf(r));
   };
+  // With slot tests, the far ends read from the kept slot adjacency (as a count without `ends` reads a degree):
+  // no walk of the node's relationships per row.
+  const kept = tests && e.adjacency && m !== null ? slotAdjacency(ctx, e.types, e.direction) : undefined;
   for (const row of runner.rows(op.input, arg)) {
     const from = lookup(row, e.from);
     if (!(from instanceof GraphNode)) continue;
+    const slot = kept && slotIn(ctx, from);
+    if (kept && slot !== undefined) {
+      const { offsets, far } = kept;
+      const end = slot + 1 < offsets.length ? offsets[slot + 1]! : 0;
+      for (let j = slot + 1 < offsets.length ? offsets[slot]! : 0; j < end; j++) {
+        ctx.budget.tick();
+        const s = far[j]!;
+        if (!m || m[s] === 1) addFar(row, undefined, s);
+      }
+      continue;
+    }
     const adjacent = e.adjacency && m !== null && g.nodeAt ? g.adjacent?.(from, e.direction, e.types) : undefined;
     if (adjacent) {
       // Copied: the graph may reuse its buffer on the next adjacency call (a test or k may make one).

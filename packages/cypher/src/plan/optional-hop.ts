@@ -43,21 +43,22 @@ export const isHopCount = (e: Expr, hop: OptionalHop | undefined): boolean =>
   hop !== undefined && isCountOf(e, hop.binds) && !(e.kind === 'call' && e.star);
 
 /**
- * k per node slot (memoised): the relationships of the hop's types and direction from the slot's node to a node
- * with its labels; undefined when the graph has no adjacency or cannot say which slots carry a label.
+ * k per node slot: the relationships of the hop's types and direction from the slot's node to a node with its
+ * labels, as an array by slot when every slot's is known at once, else a function (memoised); undefined when the
+ * graph has no adjacency or cannot say which slots carry a label.
  */
 export function hopDegrees(
   hop: OptionalHop,
   nodes: NodeColumns,
   ctx: EvalContext,
-): ((slot: number) => number) | undefined {
+): Int32Array | ((slot: number) => number) | undefined {
   const g = ctx.graph;
   const kept = keptDegrees(hop, nodes, ctx);
-  if (kept) return (slot) => kept[slot]!;
+  if (kept) return kept;
   const m = members(hop.labels, nodes, ctx);
   if (m === null) return undefined;
   const all = everyDegree(hop, nodes, m, ctx);
-  if (all) return (slot) => all[slot]!;
+  if (all) return all;
   if (!g.adjacent) return undefined;
   const memo = new Int32Array(nodes.size).fill(-1);
   const adjacent = g.adjacent.bind(g);
@@ -177,11 +178,21 @@ export interface Weights {
 export function weigh(
   slots: ArrayLike<number>,
   n: number,
-  degree: (slot: number) => number,
+  degree: Int32Array | ((slot: number) => number),
   ctx: EvalContext,
 ): Weights {
   const w = new Float64Array(n);
   const k = new Float64Array(n);
+  // An array read in its own loop: the call of a function that differs from query to query stays a call.
+  if (typeof degree !== 'function') {
+    for (let i = 0; i < n; i++) {
+      if ((i & 63) === 0) ctx.budget.tick();
+      const d = degree[slots[i]!]!;
+      k[i] = d;
+      w[i] = d > 0 ? d : 1;
+    }
+    return { w, k };
+  }
   for (let i = 0; i < n; i++) {
     if ((i & 63) === 0) ctx.budget.tick();
     const d = degree(slots[i]!);

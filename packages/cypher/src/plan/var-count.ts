@@ -126,8 +126,9 @@ export function slotTests(
   }
   let k: ((slot: number) => number) | undefined;
   if (ends.hop) {
-    k = hopDegrees(ends.hop, nodes, ctx);
-    if (!k) return undefined;
+    const d = hopDegrees(ends.hop, nodes, ctx);
+    if (!d) return undefined;
+    k = typeof d === 'function' ? d : (slot) => d[slot]!;
   }
   const pass = (s: number) => {
     for (const t of tests) if (!t(s)) return false;
