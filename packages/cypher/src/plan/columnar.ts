@@ -9,9 +9,11 @@
 import type { Budget } from '../budget.js';
 import type { Column, NodeColumns } from '../columns.js';
 import { collectColumn } from './collect-column.js';
-import { type EvalContext, evaluate, type Row, truthy } from '../eval.js';
+import type { EvalContext, Row } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
-import type { ColumnFilter, ColumnItem, ExistsTest, Op } from './operators.js';
+import type { ColumnItem, ExistsTest, Op } from './operators.js';
+import { selectSlots } from './column-filters.js';
+import { borrowFloat64, borrowInt32, giveBack } from './lent-arrays.js';
 import { refine } from './column-select.js';
 import { existsTest } from './columnar-expand.js';
 import { extremes, repeatedSums, sums, weightedSums } from './column-sums.js';
@@ -45,15 +47,26 @@ export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, 
     const n = rangeCount(scan, op.filters, ctx);
     if (n !== undefined) return [countsRow(op.items, n)];
   }
-  const sel = selectSlots(scan, op.filters, ctx, tests);
-  if (!sel) return undefined;
-  let weights: Weights | undefined;
-  if (op.optional) {
-    const degree = hopDegrees(op.optional, scan, ctx);
-    if (!degree) return undefined;
-    weights = weigh(sel, sel.length, degree, ctx);
+  // The selection and the group ids are borrowed for this run (lent-arrays.ts): nothing returned reads them.
+  const slots = borrowInt32(scan.rows ? scan.rows.length : scan.size);
+  const lent: (Int32Array | Float64Array)[] = [slots];
+  try {
+    const sel = selectSlots(scan, op.filters, ctx, tests, slots);
+    if (!sel) return undefined;
+    let weights: Weights | undefined;
+    if (op.optional) {
+      const degree = hopDegrees(op.optional, scan, ctx);
+      if (!degree) return undefined;
+      const into = { w: borrowFloat64(sel.length), k: borrowFloat64(sel.length) };
+      lent.push(into.w, into.k);
+      weights = weigh(sel, sel.length, degree, ctx, into);
+    }
+    const gid = borrowInt32(sel.length);
+    lent.push(gid);
+    return run(op.items, scan, sel, ctx, weights, gid.subarray(0, sel.length));
+  } finally {
+    for (const a of lent) giveBack(a);
   }
-  return run(op.items, scan, sel, ctx, weights);
 }
 
 function countsRow(items: ColumnItem[], n: number): Row {
@@ -156,135 +169,15 @@ export function reader(c: Column): (slot: number) => Value {
   return (s) => (nulls && nulls[s] !== 0 ? null : values[s]!);
 }
 
-/** The slots every filter (and every slot test given) keeps, in scan order. */
-export function selectSlots(
-  scan: NodeColumns,
-  filters: ColumnFilter[],
-  ctx: EvalContext,
-  extra: ((slot: number) => boolean)[] = [],
-): ArrayLike<number> | undefined {
-  const all = scan.rows;
-  const n = all ? all.length : scan.size;
-  if (filters.length === 0 && extra.length === 0) return all ?? Int32Array.from({ length: n }, (_, i) => i);
-  const tests: ((slot: number) => boolean)[] = [];
-  for (const f of filters) {
-    const c = ownValue(scan.columns, f.key) as Column | undefined;
-    if (!c) return undefined;
-    const value = evaluate(f.value, {}, ctx);
-    const t = columnTest(c, f.op, value, ctx);
-    if (!t) return undefined;
-    tests.push(t);
-  }
-  // The slot tests last: a pattern predicate reads adjacency, the column filters only arrays.
-  tests.push(...extra);
-  const out = new Int32Array(n);
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    if ((i & 63) === 0) ctx.budget.tick();
-    const s = all ? all[i]! : i;
-    let keep = true;
-    for (const t of tests) {
-      if (!t(s)) {
-        keep = false;
-        break;
-      }
-    }
-    if (keep) out[m++] = s;
-  }
-  return out.subarray(0, m);
-}
-
-export function columnTest(
-  c: Column,
-  op: ColumnFilter['op'],
-  value: Value,
-  ctx: EvalContext,
-): ((slot: number) => boolean) | undefined {
-  if (c.kind === 'dict') {
-    // Each distinct value is compared once, when a slot holding it is first tested (a selective anchor reads a
-    // few codes of a large dictionary): the column's test is then a table lookup.
-    const cmp = stringCompare(op, value);
-    const { codes, dict } = c;
-    const pass = new Uint8Array(dict.length);
-    return (s) => {
-      const k = codes[s]!;
-      if (k < 0) return false;
-      let p = pass[k]!;
-      if (p === 0) {
-        const d = dict[k]!;
-        p = pass[k] = (typeof d === 'string' && cmp ? cmp(d) : compareValues(op, d, value, ctx)) ? 1 : 2;
-      }
-      return p === 1;
-    };
-  }
-  // Numbers against a number: the comparison is numeric (INTEGER and FLOAT compare by value); anything else
-  // (a string, null, a huge INTEGER) runs row by row.
-  let x: number;
-  if (typeof value === 'number' && !Number.isNaN(value)) x = value;
-  else if (typeof value === 'bigint' && Number.isSafeInteger(Number(value))) x = Number(value);
-  else return undefined;
-  const { values, nulls } = c;
-  const ok = (s: number) => !nulls || nulls[s] === 0;
-  switch (op) {
-    case '=':
-      return (s) => ok(s) && values[s] === x;
-    case '<>':
-      return (s) => ok(s) && values[s] !== x;
-    case '<':
-      return (s) => ok(s) && values[s]! < x;
-    case '>':
-      return (s) => ok(s) && values[s]! > x;
-    case '<=':
-      return (s) => ok(s) && values[s]! <= x;
-    case '>=':
-      return (s) => ok(s) && values[s]! >= x;
-  }
-}
-
-/** Cypher's comparison of two values by the evaluator itself. */
-function compareValues(op: ColumnFilter['op'], a: Value, b: Value, ctx: EvalContext): boolean {
-  const e = {
-    kind: 'compare' as const,
-    ops: [op],
-    args: [
-      { kind: 'literal' as const, value: a, pos: 0 },
-      { kind: 'literal' as const, value: b, pos: 0 },
-    ],
-    pos: 0,
-  };
-  return truthy(evaluate(e, {}, ctx)) === true;
-}
-
-/**
- * A string compared with a string `value`, as Cypher compares them (equality and code-unit order: compare.ts);
- * undefined when `value` is not a string.
- */
-function stringCompare(op: ColumnFilter['op'], value: Value): ((d: string) => boolean) | undefined {
-  if (typeof value !== 'string') return undefined;
-  switch (op) {
-    case '=':
-      return (d) => d === value;
-    case '<>':
-      return (d) => d !== value;
-    case '<':
-      return (d) => d < value;
-    case '>':
-      return (d) => d > value;
-    case '<=':
-      return (d) => d <= value;
-    case '>=':
-      return (d) => d >= value;
-  }
-}
-
 function run(
   items: ColumnItem[],
   scan: NodeColumns,
   sel: ArrayLike<number>,
   ctx: EvalContext,
-  weights?: Weights,
+  weights: Weights | undefined,
+  /** sel.length long: each row's group id goes here. */
+  gid: Int32Array,
 ): Row[] | undefined {
-  const n = sel.length;
   const col = (key: string): Column | undefined => ownValue(scan.columns, key) as Column | undefined;
 
   // Group ids: the key columns' codes (shifted by one so null is code 0) in mixed radix.
@@ -298,23 +191,7 @@ function run(
     groups *= c.dict.length + 1;
     if (groups > MAX_GROUPS) return undefined;
   }
-  const gid = new Int32Array(n);
-  const seen = new Uint8Array(groups);
-  const order: number[] = [];
-  const single = keyCols.length === 1 ? keyCols[0]!.codes : undefined;
-  for (let i = 0; i < n; i++) {
-    // The deadline is checked every 1024 ticks: one tick per 64 slots still stops a huge scan in time.
-    if ((i & 63) === 0) ctx.budget.tick();
-    const s = sel[i]!;
-    let g = 0;
-    if (single) g = single[s]! + 1;
-    else for (const k of keyCols) g += (k.codes[s]! + 1) * k.stride;
-    gid[i] = g;
-    if (seen[g] === 0) {
-      seen[g] = 1;
-      order.push(g);
-    }
-  }
+  const order = groupIds(sel, keyCols, gid, groups, ctx.budget);
   // No grouping key: one group, even over no rows (count 0, avg null).
   if (keyCols.length === 0 && order.length === 0) order.push(0);
 
@@ -345,6 +222,48 @@ function run(
     });
     return r;
   });
+}
+
+/**
+ * Each row's group id into `gid` (the key columns' codes, shifted by one so null is code 0, in mixed radix);
+ * returns the ids in order of first appearance. One key column, the common case, has a loop of its own.
+ */
+function groupIds(
+  sel: ArrayLike<number>,
+  keyCols: { codes: ArrayLike<number>; stride: number }[],
+  gid: Int32Array,
+  groups: number,
+  budget: Budget,
+): number[] {
+  const seen = new Uint8Array(groups);
+  const order: number[] = [];
+  const n = gid.length;
+  if (keyCols.length === 1) {
+    const codes = keyCols[0]!.codes;
+    for (let i = 0; i < n; i++) {
+      // The deadline is checked every 1024 ticks: one tick per 64 slots still stops a huge scan in time.
+      if ((i & 63) === 0) budget.tick();
+      const g = codes[sel[i]!]! + 1;
+      gid[i] = g;
+      if (seen[g] === 0) {
+        seen[g] = 1;
+        order.push(g);
+      }
+    }
+    return order;
+  }
+  for (let i = 0; i < n; i++) {
+    if ((i & 63) === 0) budget.tick();
+    const s = sel[i]!;
+    let g = 0;
+    for (const k of keyCols) g += (k.codes[s]! + 1) * k.stride;
+    gid[i] = g;
+    if (seen[g] === 0) {
+      seen[g] = 1;
+      order.push(g);
+    }
+  }
+  return order;
 }
 
 /** Rows per group; each row counted `w[row]` times when given (an optional hop's multiplicity). */

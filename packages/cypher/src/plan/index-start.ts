@@ -8,7 +8,7 @@ import type { Column, RelationshipColumns } from '../columns.js';
 import type { RangeBound } from '../graph.js';
 import { type EvalContext, evaluate } from '../eval.js';
 import { ownValue, type Value } from '../values.js';
-import { columnTest } from './columnar.js';
+import { columnTest } from './column-filters.js';
 import { all, type EndMask, type ExpandAgg, passes, type Rows, type Test } from './columnar-expand.js';
 import type { ColumnFilter } from './operators.js';
 import { type SlotAdjacency, slotAdjacency } from './var-paths.js';

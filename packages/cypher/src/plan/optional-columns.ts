@@ -6,7 +6,8 @@
 import type { Column } from '../columns.js';
 import type { Row } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
-import { existsTests, reader, selectSlots } from './columnar.js';
+import { selectSlots } from './column-filters.js';
+import { existsTests, reader } from './columnar.js';
 import { members } from './exists.js';
 import { mapInputs, type Op } from './operators.js';
 import type { Runner } from './physical.js';

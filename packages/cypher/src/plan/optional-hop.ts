@@ -180,9 +180,11 @@ export function weigh(
   n: number,
   degree: Int32Array | ((slot: number) => number),
   ctx: EvalContext,
+  /** Where the weights go (each at least n long), else new arrays. */
+  into?: Weights,
 ): Weights {
-  const w = new Float64Array(n);
-  const k = new Float64Array(n);
+  const w = into ? into.w.subarray(0, n) : new Float64Array(n);
+  const k = into ? into.k.subarray(0, n) : new Float64Array(n);
   // An array read in its own loop: the call of a function that differs from query to query stays a call.
   if (typeof degree !== 'function') {
     for (let i = 0; i < n; i++) {

@@ -5,7 +5,7 @@
 // relationships when the graph gives no columns, or a value the column cannot compare exactly.
 import { type EvalContext, evaluate, lookup, type Row, truthy } from '../eval.js';
 import { GraphNode, type GraphRelationship, setOwn } from '../values.js';
-import { columnTest } from './columnar.js';
+import { columnTest } from './column-filters.js';
 import { members } from './exists.js';
 import type { Op } from './operators.js';
 import type { Runner } from './physical.js';

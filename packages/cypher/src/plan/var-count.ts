@@ -8,7 +8,7 @@ import type { Expr } from '../ast.js';
 import type { Column } from '../columns.js';
 import { type EvalContext, evaluate } from '../eval.js';
 import { ownValue } from '../values.js';
-import { columnTest } from './columnar.js';
+import { columnTest } from './column-filters.js';
 import { existsTest, members } from './columnar-expand.js';
 import type { ColumnFilter, EndsCount, ExistsTest, Op } from './operators.js';
 import { varsOf } from './exprs.js';
