@@ -10,6 +10,7 @@ import { equivalenceKey, orderCompare } from '../compare.js';
 import type { EvalContext } from '../eval.js';
 import { count } from '../interpret/project.js';
 import { ownValue, type Value } from '../values.js';
+import { borrowInt32, giveBack } from './lent-arrays.js';
 import type { Op } from './operators.js';
 
 type ColumnScan = Extract<Op, { op: 'NodeColumnScan' }>;
@@ -69,12 +70,14 @@ export function refine(op: ColumnScan, scan: NodeColumns, sel: ArrayLike<number>
       want < s.length
         ? smallest(s.length, want, comparator(keys), ctx).sort(comparator(keys))
         : sortedPositions(keys, s.length);
-    const out: number[] = [];
-    for (let i = skip; i < kept.length; i++) out.push(s[kept[i]!]!);
+    // Typed: a JavaScript array of tens of thousands of slots is a large object, fresh pages on every run.
+    const out = new Int32Array(Math.max(0, kept.length - skip));
+    for (let i = skip; i < kept.length; i++) out[i - skip] = s[kept[i]!]!;
     return out;
   }
-  const out: number[] = [];
-  for (let i = skip; i < s.length && i - skip < limit; i++) out.push(s[i]!);
+  const end = Math.min(s.length, skip + limit);
+  const out = new Int32Array(Math.max(0, end - skip));
+  for (let i = skip; i < end; i++) out[i - skip] = s[i]!;
   return out;
 }
 
@@ -129,7 +132,7 @@ const POSITION_BITS = 2 ** 21;
  * ranks, an integer column) is packed with the position into one float, `key · 2^21 + position`, and sorted
  * as numbers: no comparator calls, ties by position as in a stable sort.
  */
-function sortedPositions(keys: SortKey[], n: number): number[] {
+function sortedPositions(keys: SortKey[], n: number): ArrayLike<number> {
   const k = keys[0]!;
   if (keys.length !== 1 || n >= POSITION_BITS) return all(n).sort(comparator(keys));
   let min = Number.POSITIVE_INFINITY;
@@ -153,23 +156,30 @@ function sortedPositions(keys: SortKey[], n: number): number[] {
   const packed = new Float64Array(n);
   for (let i = 0; i < n; i++) packed[i] = keyAt(i) * POSITION_BITS + i;
   packed.sort();
-  const out = new Array<number>(n);
+  const out = new Int32Array(n);
   for (let i = 0; i < n; i++) out[i] = packed[i]! % POSITION_BITS;
   return out;
 }
 
 /** Positions by an integer key in [0, range), stable: a count per key, then each position placed (O(n + range)). */
-function countingSort(n: number, range: number, keyAt: (i: number) => number): number[] {
-  const keys = new Int32Array(n);
-  const start = new Int32Array(range + 1);
-  for (let i = 0; i < n; i++) {
-    keys[i] = keyAt(i);
-    start[keys[i]! + 1]!++;
+function countingSort(n: number, range: number, keyAt: (i: number) => number): Int32Array {
+  // The keys and counts are borrowed (lent-arrays.ts): a dictionary's range of ranks is as long as the dictionary.
+  const keys = borrowInt32(n);
+  const start = borrowInt32(range + 1);
+  try {
+    start.fill(0, 0, range + 1);
+    for (let i = 0; i < n; i++) {
+      keys[i] = keyAt(i);
+      start[keys[i]! + 1]!++;
+    }
+    for (let r = 0; r < range; r++) start[r + 1]! += start[r]!;
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[start[keys[i]!]!++] = i;
+    return out;
+  } finally {
+    giveBack(keys);
+    giveBack(start);
   }
-  for (let r = 0; r < range; r++) start[r + 1]! += start[r]!;
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[start[keys[i]!]!++] = i;
-  return out;
 }
 
 // A dictionary's entries ranked under orderCompare, kept per dictionary (a kept column's dictionary is reused

@@ -10,6 +10,7 @@ import type { Column } from '../columns.js';
 import type { Value } from '../values.js';
 import { integerOf } from './columnar.js';
 import type { AlongAdjacency } from './far-columns.js';
+import { borrowInt32, giveBack } from './lent-arrays.js';
 
 /**
  * Rows with what the engine's result loop would have counted: their estimated bytes (valueBytes per cell, 32
@@ -147,7 +148,8 @@ function inSlotOrder(
     starts[b + 1] = starts[b + 1]! + 1;
   }
   for (let i = 1; i < starts.length; i++) starts[i] = starts[i]! + starts[i - 1]!;
-  const order = new Int32Array(n);
+  // Borrowed (lent-arrays.ts): read only here.
+  const order = borrowInt32(n);
   for (let k = 0; k < n; k++) {
     const b = slots[k]! < 0 ? 0 : (slots[k]! >>> shift) + 1;
     order[starts[b]!] = k;
@@ -167,6 +169,7 @@ function inSlotOrder(
       values[k] = dict[code]!;
     }
   }
+  giveBack(order);
   size.bytes += bytes;
   return values;
 }
