@@ -34,6 +34,7 @@ export function chainColumns(op: Op): Op {
 }
 
 function chainAt(o: Op): Op | undefined {
+  if (o.op === 'Top' && o.ties && o.reads) return topTiesChain(o, o.reads);
   if (o.op === 'ExpandCount' && o.expand.op === 'Expand') {
     // Counted per end (`ends`): only label tests of the ends, as a Filter over the hop.
     const ends = o.ends ? endLabels(o.ends) : [];
@@ -54,6 +55,29 @@ function chainAt(o: Op): Op | undefined {
   const agg = o.op === 'Aggregate' && !optional ? columnItems(o, c) : undefined;
   if (agg) return { op: 'ChainProjection', ...c.shape, items: [], aggregate: agg, fallback: lifted ?? o, est: o.est };
   return lifted;
+}
+
+/**
+ * A Top `ties` below an OPTIONAL MATCH (top-ties.ts) over a chain whose nodes are all the plan above reads: the
+ * chain's rows carry those nodes and the order's keys (node properties, under planner names) as columns, and
+ * chain-top.ts picks the rows to keep off the walk.
+ */
+function topTiesChain(o: Extract<Op, { op: 'Top' }>, reads: string[]): Op | undefined {
+  const c = chainOf(o.input);
+  if (!c) return undefined;
+  const items: Item[] = reads.map((name) => ({ name, expr: { kind: 'var', name, pos: 0 } }));
+  const order = [];
+  for (const s of o.order) {
+    const v = c.nodes.find((n) => propOf(s.expr, n) !== undefined);
+    if (v === undefined) return undefined;
+    const name = ` ${v}.${propOf(s.expr, v)}`;
+    if (!items.some((i) => i.name === name)) items.push({ name, expr: s.expr });
+    order.push({ ...s, expr: { kind: 'var' as const, name, pos: s.expr.pos } });
+  }
+  const direct = directItems(items, c.nodes);
+  if (!direct) return undefined;
+  const fallback: Op = { op: 'Projection', input: o.input, items, keep: false, est: o.input.est };
+  return { ...o, order, input: { op: 'ChainProjection', ...c.shape, items: direct, fallback, est: o.input.est } };
 }
 
 /** `o` over a ChainProjection of the chain nodes and properties it reads (under planner names ` n.key`). */

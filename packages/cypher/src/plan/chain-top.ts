@@ -3,6 +3,7 @@
 // column's codes ranked once by the order ORDER BY uses, an integer column's values), a heap keeps the k best slot
 // tuples, and rows are built for those k only, not for each of the hundreds of thousands of matches. Ties keep
 // match order, as Top does, so Top then orders the k rows exactly as it would have among all of them.
+import { type Held, rowBytes } from '../budget.js';
 import type { Column } from '../columns.js';
 import { orderCompare } from '../compare.js';
 import type { Row } from '../eval.js';
@@ -53,11 +54,10 @@ function keyOf(c: Column, descending: boolean): ((slot: number) => number) | und
   return (s) => (s < 0 || (nulls && nulls[s] !== 0) ? none : sign * values[s]!);
 }
 
-/** The rows of the Top's SKIP + LIMIT best matches, best first; undefined when the chain cannot answer so. */
-export function topChainRows(r: Runner, op: TopOp): Row[] | undefined {
+/** What a Top over a chain reads per match: the walk, each sort key's number at its slot, and the rows' reads. */
+function chainKeys(r: Runner, op: TopOp) {
   const input = op.input;
-  if (off() || input.op !== 'ChainProjection' || input.count || input.aggregate || op.ties || op.distinct)
-    return undefined;
+  if (off() || input.op !== 'ChainProjection' || input.count || input.aggregate || op.distinct) return undefined;
   const g = r.ctx.graph;
   const sortItems: Chain['items'] = [];
   for (const o of op.order) {
@@ -80,8 +80,22 @@ export function topChainRows(r: Runner, op: TopOp): Row[] | undefined {
   const walk = walkChain(input, r);
   const read = walk && chainReads(input, r, walk.nodes);
   if (!walk || !read) return undefined;
-  if (keep === 0) return [];
   const at = sortItems.map((i) => walk.nodes.indexOf(i.variable));
+  const row = (slots: ArrayLike<number>, offset: number) => {
+    const out: Row = {};
+    for (const c of read) setOwn(out, c.name, c.value(slots[offset + c.at]!));
+    return out;
+  };
+  return { walk, again: () => walkChain(input, r), keys, at, keep, row };
+}
+
+/** The rows of the Top's SKIP + LIMIT best matches, best first; undefined when the chain cannot answer so. */
+export function topChainRows(r: Runner, op: TopOp): Row[] | undefined {
+  if (op.ties) return undefined;
+  const chain = chainKeys(r, op);
+  if (!chain) return undefined;
+  const { walk, keys, at, keep } = chain;
+  if (keep === 0) return [];
   const K = keys.length;
   const width = walk.slots.length;
   // Entry e: its keys at e*K, its match number, its slots at e*width. heap[0] is the worst entry kept.
@@ -135,9 +149,76 @@ export function topChainRows(r: Runner, op: TopOp): Row[] | undefined {
     }
   }
   const best = Array.from(heap.subarray(0, n)).sort((a, b) => after(a, b));
-  return best.map((e) => {
-    const row: Row = {};
-    for (const c of read) setOwn(row, c.name, c.value(slots[e * width + c.at]!));
-    return row;
-  });
+  return best.map((e) => chain.row(slots, e * width));
+}
+
+/**
+ * A Top `ties` (top-ties.ts) over a chain: a first walk finds the SKIP + LIMIT-th best keys (a heap of keys); a
+ * second builds the rows of the matches at least as good, in match order. Undefined when the chain cannot answer.
+ */
+export function topChainTies(r: Runner, op: TopOp, held: Held): Row[] | undefined {
+  const chain = op.ties ? chainKeys(r, op) : undefined;
+  if (!chain) return undefined;
+  const { keys, at, keep } = chain;
+  if (keep === 0) return [];
+  const K = keys.length;
+  // heap[0] holds the worst keys kept; entries compared on their keys alone.
+  const best = new Float64Array(keep * K);
+  const heap = new Int32Array(keep);
+  const key = new Float64Array(K);
+  const after = (a: number, b: number) => {
+    for (let i = 0; i < K; i++) {
+      const x = a < 0 ? key[i]! : best[a * K + i]!;
+      const y = best[b * K + i]!;
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  };
+  const read = (slots: Int32Array) => {
+    for (let i = 0; i < K; i++) key[i] = keys[i]!(slots[at[i]!]!);
+  };
+  let n = 0;
+  const walk = chain.walk;
+  while (walk.step()) {
+    const first = keys[0]!(walk.slots[at[0]!]!);
+    if (n === keep && first > best[heap[0]! * K]!) continue;
+    read(walk.slots);
+    if (n < keep) {
+      best.set(key, n * K);
+      let i = n++;
+      heap[i] = i;
+      for (let p = (i - 1) >> 1; i > 0 && after(heap[i]!, heap[p]!) > 0; i = p, p = (i - 1) >> 1) {
+        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      }
+      continue;
+    }
+    if (after(-1, heap[0]!) >= 0) continue;
+    best.set(key, heap[0]! * K);
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      let w = i;
+      if (l < n && after(heap[l]!, heap[w]!) > 0) w = l;
+      if (l + 1 < n && after(heap[l + 1]!, heap[w]!) > 0) w = l + 1;
+      if (w === i) break;
+      [heap[i], heap[w]] = [heap[w]!, heap[i]!];
+      i = w;
+    }
+  }
+  const again = chain.again();
+  if (!again) return undefined;
+  // Every key kept when fewer matches than `keep` were found.
+  const worst = n < keep ? -1 : heap[0]!;
+  const budget = r.ctx.budget;
+  const rows: Row[] = [];
+  while (again.step()) {
+    if (worst >= 0) {
+      read(again.slots);
+      if (after(-1, worst) > 0) continue;
+    }
+    budget.tick();
+    const row = chain.row(again.slots, 0);
+    held.add(rowBytes(row));
+    rows.push(row);
+  }
+  return rows;
 }

@@ -218,10 +218,20 @@ export type Op = Base &
     | { op: 'Sort'; input: Op; order: SortItem[]; bounded: boolean }
     /**
      * `ties`: below an OPTIONAL MATCH whose rows keep the order's keys (top-ties.ts): the SKIP + LIMIT best rows
-     * and every row tied with the last of them, in input order.
+     * and every row tied with the last of them, in input order; `reads`, when known, the variables of its rows
+     * that the plan above reads (chain-columns.ts then reads the rows off a chain).
      */
     /** `distinct`: a DISTINCT on these columns folded in (the order reads only them), tested on the rows kept. */
-    | { op: 'Top'; input: Op; order: SortItem[]; skip: Expr | null; limit: Expr; ties?: boolean; distinct?: string[] }
+    | {
+        op: 'Top';
+        input: Op;
+        order: SortItem[];
+        skip: Expr | null;
+        limit: Expr;
+        ties?: boolean;
+        reads?: string[];
+        distinct?: string[];
+      }
     | { op: 'Skip'; input: Op; count: Expr }
     | { op: 'Limit'; input: Op; count: Expr }
     /** Each input row with the rows of `inner` run on it, or with `nullable` set to null when there are none. */

@@ -8,6 +8,7 @@ import { Held } from '../budget.js';
 import { orderCompare } from '../compare.js';
 import type { Row } from '../eval.js';
 import { count } from '../interpret/project.js';
+import { topChainTies } from './chain-top.js';
 import { type Keyed, keyed, weigh } from './holding.js';
 import { type Item, mapInputs, type Op } from './operators.js';
 import type { Runner } from './physical.js';
@@ -40,6 +41,28 @@ function throughProjection(order: SortItem[], items: Item[], keep: boolean): Sor
   return out;
 }
 
+/**
+ * The variables of the OPTIONAL MATCH's input rows that it and a Projection (not extending its rows) over it read;
+ * undefined when that is not known.
+ */
+function readsAbove(proj: Extract<Op, { op: 'Projection' }>, optional: Extract<Op, { op: 'OptionalExpand' }>) {
+  if (proj.keep || optional.expand.into || optional.expand.relBound) return undefined;
+  const out = new Set<string>([optional.expand.from, ...optional.expand.distinctFrom]);
+  const exprs: Expr[] = proj.items.map((it) => it.expr);
+  for (const p of optional.predicates) {
+    if (p.kind === 'expr') exprs.push(p.expr);
+    else if (p.kind === 'props') exprs.push(p.map);
+    else out.add(p.variable);
+  }
+  for (const e of exprs) {
+    const vars = varsOf(e);
+    if (vars === 'late') return undefined;
+    for (const v of vars) out.add(v);
+  }
+  const made = new Set([...optional.nullable, optional.expand.to, optional.expand.rel]);
+  return [...out].filter((v) => !made.has(v));
+}
+
 /** Whole plan, last: a Top over [a Projection over] an OPTIONAL MATCH gets a Top `ties` below the OPTIONAL MATCH. */
 export function topThroughOptional(plan: Op): Op {
   const o = mapInputs(plan, topThroughOptional);
@@ -59,6 +82,8 @@ export function topThroughOptional(plan: Op): Op {
     ties: true,
     est: o.est,
   };
+  const reads = proj && optional.op === 'OptionalExpand' ? readsAbove(proj, optional) : undefined;
+  if (reads) below.reads = reads;
   const opt: Op = { ...optional, input: below };
   return { ...o, input: proj ? { ...proj, input: opt } : opt };
 }
@@ -84,6 +109,15 @@ export function* topWithTies(r: Runner, op: TopOp, arg: Row): Generator<Row> {
   if (keep === 0) return;
   const cmp = keysOrder(op.order);
   const held = new Held(ctx.budget, 'ORDER BY');
+  // Over a chain, the rows to keep are picked off its walk (chain-top.ts).
+  const picked = topChainTies(r, op, held);
+  if (picked) {
+    try {
+      return yield* r.wrap(op.input, picked);
+    } finally {
+      held.release();
+    }
+  }
   let rows: Keyed[] = [];
   // Many ties can keep more than `keep` rows: the next cut waits until the rows held have doubled again.
   let next = 2 * keep + 64;
