@@ -189,6 +189,6 @@ test('a chain may start at a range seek, on a label or on every node, read as co
     assert.match(plan.children[0]!.details + (plan.children[0]!.children[0]?.details ?? ''), /a\.c [<>]/, q);
     assert.ok(slow.rows.length > 0, q);
   }
-  // Planned as a seek, run as a scan of the label's columns: the index is not asked.
-  assert.equal(seeks, 0);
+  // Planned as a seek, run over the label's columns from the nodes the index gives.
+  assert.ok(seeks > 0);
 });

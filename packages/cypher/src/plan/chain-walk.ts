@@ -178,7 +178,8 @@ export function walkChain(
   if (test[0]) tests.push(test[0]);
   const from = op.rows && anchorRows(op, runner, arg, tests);
   if (op.rows && !from) return undefined;
-  const sel = op.relAnchor || from ? undefined : selectSlots(scan, a.filters, ctx, tests);
+  const sel =
+    op.relAnchor || from ? undefined : selectSlots(scan, a.filters, ctx, tests, undefined, { label: a.label });
   if (!sel && !op.relAnchor && !from) return undefined;
   // One relationship space for every hop (`space`), so that relationship slots compare across hops.
   const { hops } = op;

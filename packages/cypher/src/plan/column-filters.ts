@@ -6,6 +6,7 @@ import type { Budget } from '../budget.js';
 import type { Column, NodeColumns } from '../columns.js';
 import { type EvalContext, evaluate, truthy } from '../eval.js';
 import { ownValue, type Value } from '../values.js';
+import { indexedSlots } from './index-start.js';
 import type { ColumnFilter } from './operators.js';
 
 /**
@@ -20,9 +21,11 @@ export function selectSlots(
   extra: ((slot: number) => boolean)[] = [],
   /** Where the selection goes (at least the scan's length), else a new array. */
   into?: Int32Array,
+  /** The scan's label (its slots are the label's): the passes may then start from an index (indexStart). */
+  scanned?: { label: string | undefined },
 ): ArrayLike<number> | undefined {
   const all = scan.rows;
-  const n = all ? all.length : scan.size;
+  let n = all ? all.length : scan.size;
   if (filters.length === 0 && extra.length === 0) return all ?? Int32Array.from({ length: n }, (_, i) => i);
   const passes: Pass[] = [];
   for (const f of filters) {
@@ -33,8 +36,13 @@ export function selectSlots(
     if (!pass) return undefined;
     passes.push(pass);
   }
-  const out = into && into.length >= n ? into : new Int32Array(n);
   let from: ArrayLike<number> | undefined = all;
+  const start = scanned && indexStart(scan, filters, scanned.label, ctx);
+  if (start) {
+    from = start;
+    n = start.length;
+  }
+  const out = into && into.length >= n ? into : new Int32Array(n);
   let m = n;
   for (const pass of passes) {
     m = pass(from, m, out, ctx.budget);
@@ -57,6 +65,36 @@ export function selectSlots(
     m = kept;
   }
   return out.subarray(0, m);
+}
+
+/** Whether each scanned-slots array is ascending (a label's slots are): kept per array. */
+const ascending = new WeakMap<object, boolean>();
+
+function isAscending(rows: ArrayLike<number>): boolean {
+  let known = ascending.get(rows);
+  if (known === undefined) {
+    known = true;
+    for (let i = 1; i < rows.length && known; i++) known = rows[i - 1]! < rows[i]!;
+    ascending.set(rows, known);
+  }
+  return known;
+}
+
+/**
+ * The slots an index gives for an equality or a range among the filters, ascending, when they are fewer than a
+ * quarter of the scan (else a pass over the scan is cheaper) and the scan's own order is ascending slots (so the
+ * selection keeps scan order). The filters still run over them all: an index may give more, never fewer.
+ */
+function indexStart(
+  scan: NodeColumns,
+  filters: ColumnFilter[],
+  label: string | undefined,
+  ctx: EvalContext,
+): Int32Array | undefined {
+  const n = scan.rows ? scan.rows.length : scan.size;
+  if (n < 64 || (scan.rows && !isAscending(scan.rows))) return undefined;
+  const slots = indexedSlots(filters, label, ctx, n >> 2);
+  return slots && Int32Array.from(slots).sort();
 }
 
 /**

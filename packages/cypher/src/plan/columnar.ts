@@ -51,7 +51,7 @@ export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, 
   const slots = borrowInt32(scan.rows ? scan.rows.length : scan.size);
   const lent: (Int32Array | Float64Array)[] = [slots];
   try {
-    const sel = selectSlots(scan, op.filters, ctx, tests, slots);
+    const sel = selectSlots(scan, op.filters, ctx, tests, slots, { label: op.label });
     if (!sel) return undefined;
     let weights: Weights | undefined;
     if (op.optional) {
@@ -111,7 +111,7 @@ function columnSelection(op: ColumnScanOp, ctx: EvalContext) {
   const scan = ctx.graph.scanColumns(op.label, [...keys]);
   if (!scan || (!op.columns && !scan.node)) return undefined;
   const tests = existsTests(op.exists, scan, ctx);
-  let sel = tests && selectSlots(scan, op.filters, ctx, tests);
+  let sel = tests && selectSlots(scan, op.filters, ctx, tests, undefined, { label: op.label });
   if (!sel) return undefined;
   if (op.columns && (op.distinct || op.order || op.skip || op.limit)) sel = refine(op, scan, sel, ctx);
   return { scan, sel };

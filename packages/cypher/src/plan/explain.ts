@@ -27,7 +27,8 @@ export interface PlanDescription {
 export function describePlan(op: Op, profile?: Profile): PlanDescription {
   const children = inputsOf(op).map((c) => describePlan(c, profile));
   const d: PlanDescription = {
-    operator: op.op,
+    // A column scan planned as a range seek starts at the index (column-filters.ts indexStart): named as a seek.
+    operator: op.op === 'NodeColumnScan' && op.seek ? 'NodeIndexRangeSeek' : op.op,
     details: details(op),
     estimated_rows: Math.round(op.est * 100) / 100,
     children,

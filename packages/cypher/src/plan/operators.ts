@@ -288,6 +288,8 @@ export type Op = Base &
         order?: { name: string; descending: boolean }[];
         skip?: Expr | null;
         limit?: Expr;
+        /** Planned as a range seek on an indexed key: the selection starts at the index's slots. */
+        seek?: boolean;
         /** The same scan and filter row by row, when the graph cannot give the columns or the nodes. */
         fallback: Op;
       }

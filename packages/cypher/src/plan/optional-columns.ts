@@ -102,7 +102,7 @@ function optionalMatches(
   const far = g.scanColumns(undefined, [...new Set(keys('to'))]);
   if (!scan || !far) return undefined;
   const tests = existsTests(op.scan.exists, scan, ctx);
-  const sel = tests && selectSlots(scan, op.scan.filters, ctx, tests);
+  const sel = tests && selectSlots(scan, op.scan.filters, ctx, tests, undefined, { label: op.scan.label });
   const m = op.toLabels.length > 0 ? members(runner, op.toLabels) : undefined;
   if (!sel || m === null) return undefined;
   // The kept adjacency of the types when the graph gives relationship columns (no walk of a node's facts per

@@ -179,6 +179,14 @@ function topScan(op: Op): Extract<Op, { op: 'NodeScan' | 'NodeByLabelScan' }> | 
     : undefined;
 }
 
+/**
+ * A range seek over the top of the plan: its comparisons are filtered again above it, so a column scan with those
+ * filters gives its rows (the scan starts from the same index: column-filters.ts indexStart).
+ */
+function rangeSeek(op: Op): Extract<Op, { op: 'NodeIndexRangeSeek' }> | undefined {
+  return op.op === 'NodeIndexRangeSeek' && op.input.op === 'Argument' && !op.where ? op : undefined;
+}
+
 function nodeCount(op: Op): Op | undefined {
   if (op.op !== 'Aggregate' || op.keys.length > 0 || op.items.length !== 1 || !readsOnlyItems(op)) return undefined;
   const scan = topScan(op.input);
@@ -194,7 +202,7 @@ function nodeCount(op: Op): Op | undefined {
  */
 function columnScan(op: Op): Op | undefined {
   if (op.op !== 'Filter') return undefined;
-  const scan = topScan(op.input);
+  const scan = topScan(op.input) ?? rangeSeek(op.input);
   if (!scan) return undefined;
   const filters: ColumnFilter[] = [];
   const rest: Predicate[] = [];
@@ -204,10 +212,11 @@ function columnScan(op: Op): Op | undefined {
     else rest.push(p);
   }
   if (filters.length === 0) return undefined;
-  const label = scan.op === 'NodeByLabelScan' ? scan.label : undefined;
+  const label = scan.op === 'NodeScan' ? undefined : scan.label;
   const est = op.est;
   const fallback: Op = { op: 'Filter', input: scan, predicates: op.predicates, est };
-  const cols: Op = { op: 'NodeColumnScan', variable: scan.variable, label, filters, fallback, est };
+  const seek = scan.op === 'NodeIndexRangeSeek' ? { seek: true } : {};
+  const cols: Op = { op: 'NodeColumnScan', variable: scan.variable, label, filters, ...seek, fallback, est };
   return rest.length === 0 ? cols : { op: 'Filter', input: cols, predicates: rest, est };
 }
 
