@@ -10,7 +10,7 @@ import type { Column } from '../columns.js';
 import type { Value } from '../values.js';
 import { integerOf } from './columnar.js';
 import type { AlongAdjacency } from './far-columns.js';
-import { borrowInt32, giveBack } from './lent-arrays.js';
+import { borrowInt32, borrowValues, giveBack, giveBackValues } from './lent-arrays.js';
 
 /**
  * Rows with what the engine's result loop would have counted: their estimated bytes (valueBytes per cell, 32
@@ -43,7 +43,7 @@ export type ColumnRead =
   | { column: Column; slots: ArrayLike<number> }
   | { along: AlongAdjacency; at: ArrayLike<number> };
 
-function cellsOf(read: ColumnRead, n: number, size: { bytes: number }, numbers: boolean): Cells {
+function cellsOf(read: ColumnRead, n: number, size: { bytes: number }, numbers: boolean, lent: Value[][]): Cells {
   if ('along' in read) {
     const { along, at } = read;
     const { values, sizes } = along;
@@ -63,6 +63,7 @@ function cellsOf(read: ColumnRead, n: number, size: { bytes: number }, numbers: 
   const { column: c, slots } = read;
   if (c.kind === 'dict' && scattered(slots, n, c.codes.length)) {
     const values = inSlotOrder(c, slots, n, size);
+    lent.push(values);
     return { converts: measuredDictionary(c.dict).converts, cell: (k) => values[k]! };
   }
   if (c.kind === 'dict') {
@@ -155,7 +156,8 @@ function inSlotOrder(
     order[starts[b]!] = k;
     starts[b] = starts[b]! + 1;
   }
-  const values: Value[] = new Array(n);
+  // Borrowed (lent-arrays.ts): columnRows gives it back once the rows are made.
+  const values = borrowValues<Value>(n);
   let bytes = 0;
   for (let i = 0; i < n; i++) {
     const k = order[i]!;
@@ -220,11 +222,13 @@ export function measuredDictionary(dict: readonly Value[]): { sizes: Int32Array;
  */
 export function columnRows(reads: readonly ColumnRead[], n: number, numbers = false): MeasuredRows {
   const size = { bytes: 32 * n };
-  const cells = reads.map((r) => cellsOf(r, n, size, numbers));
+  const lent: Value[][] = [];
+  const cells = reads.map((r) => cellsOf(r, n, size, numbers, lent));
   const rows = tupleRows(
     cells.map((c) => c.cell),
     n,
   );
+  for (const a of lent) giveBackValues(a, n);
   const convert = cells.flatMap((c, j) => (c.converts ? [j] : []));
   return new MeasuredRows(rows, size.bytes, convert);
 }
