@@ -1,7 +1,7 @@
-// Result rows made straight from node columns, measured as they are made. Three costs per row are avoided:
-// - `new Array(w)` with a width known only at run time is a call into the runtime per row; an array literal of
-//   a fixed width is allocated inline by the optimising compiler, so the common widths get a literal each;
-// - each column's cell reader stays at one call site (monomorphic) in the loop;
+// Result rows made straight from node columns, measured as they are made. Costs per row avoided:
+// - the engine's pretenuring of a row literal's allocation site (see tupleRows): each row is a copy of a scratch row;
+// - no call per cell: each column's cells are written a column at a time by a loop of its kind (fillCells), and
+//   the rows zip those arrays;
 // - the engine's result loop would read every string cell again for its size (a cache miss per cell when the
 //   slots are scattered, as an expansion's far ends are): a dictionary column's sizes are kept per code, and
 //   the rows come with their total, so the engine counts them at once (MeasuredRows).
@@ -28,13 +28,6 @@ export class MeasuredRows implements Iterable<Value[]> {
   }
 }
 
-/** A column read at slots (`slots[k]`, null where negative), adding each cell's bytes to `size.bytes`. */
-interface Cells {
-  cell: (k: number) => Value;
-  /** Whether a cell may be other than a string, float, boolean or null. */
-  converts: boolean;
-}
-
 /**
  * What a result column reads: a column at slots (`slots[k]` for the k-th row, null where negative), or a far
  * end's column along an adjacency (far-columns.ts) at adjacency positions (`at[k]`, null where negative).
@@ -43,77 +36,125 @@ export type ColumnRead =
   | { column: Column; slots: ArrayLike<number> }
   | { along: AlongAdjacency; at: ArrayLike<number> };
 
-function cellsOf(read: ColumnRead, n: number, size: { bytes: number }, numbers: boolean, lent: Value[][]): Cells {
+/**
+ * Writes the column's n cells to `into` (a column at a time, each kind its own loop with no call per cell: a row
+ * loop calling a closure per cell saw a different closure per query and column, and the optimising compiler,
+ * deoptimised by each new one, left it running several times slower in some processes), adds their bytes to
+ * `size.bytes`, and says whether a cell may need the caller's conversion.
+ */
+function fillCells(read: ColumnRead, n: number, size: { bytes: number }, numbers: boolean, into: Value[]): boolean {
   if ('along' in read) {
-    const { along, at } = read;
-    const { values, sizes } = along;
-    return {
-      converts: along.converts,
-      cell: (k) => {
-        const j = at[k]!;
-        if (j < 0) {
-          size.bytes += 8;
-          return null;
-        }
-        size.bytes += sizes[j]!;
-        return values[j]!;
-      },
-    };
+    size.bytes += alongCells(read.along, read.at, n, into);
+    return read.along.converts;
   }
   const { column: c, slots } = read;
-  if (c.kind === 'dict' && scattered(slots, n, c.codes.length)) {
-    const values = inSlotOrder(c, slots, n, size);
-    lent.push(values);
-    return { converts: measuredDictionary(c.dict).converts, cell: (k) => values[k]! };
-  }
   if (c.kind === 'dict') {
-    const { codes, dict } = c;
-    const { sizes, converts } = measuredDictionary(dict);
+    const { sizes, converts } = measuredDictionary(c.dict);
+    if (scattered(slots, n, c.codes.length)) size.bytes += inSlotOrder(c, slots, n, into);
     // A column of distinct values (names, ids) is coded in slot order: then the slot is the code, and a far
     // end's value and size are two independent reads, not three chained ones.
-    if (identity(codes))
-      return {
-        converts,
-        cell: (k) => {
-          const s = slots[k]!;
-          if (s < 0) {
-            size.bytes += 8;
-            return null;
-          }
-          size.bytes += sizes[s]!;
-          return dict[s]!;
-        },
-      };
-    return {
-      converts,
-      cell: (k) => {
-        const s = slots[k]!;
-        const code = s < 0 ? -1 : codes[s]!;
-        if (code < 0) {
-          size.bytes += 8;
-          return null;
-        }
-        size.bytes += sizes[code]!;
-        return dict[code]!;
-      },
-    };
+    else if (identity(c.codes)) size.bytes += identityCells(c.dict, sizes, slots, n, into);
+    else size.bytes += dictCells(c, sizes, slots, n, into);
+    return converts;
   }
-  const { values, nulls } = c;
   // An INTEGER as the caller's number (an int column holds safe integers): counted at its size as an INTEGER.
   const int = c.kind === 'int' && !numbers;
-  const bytes = c.kind === 'int' ? 32 : 16;
-  return {
-    converts: int,
-    cell: (k) => {
-      const s = slots[k]!;
-      if (s < 0 || (nulls && nulls[s] !== 0)) {
-        size.bytes += 8;
-        return null;
-      }
-      size.bytes += bytes;
-      return int ? integerOf(values[s]!) : values[s]!;
-    },
-  };
+  size.bytes += int ? integerCells(c, slots, n, into) : numberCells(c, slots, n, into, c.kind === 'int' ? 32 : 16);
+  return int;
+}
+
+function alongCells(along: AlongAdjacency, at: ArrayLike<number>, n: number, into: Value[]): number {
+  const { values, sizes } = along;
+  let bytes = 0;
+  for (let k = 0; k < n; k++) {
+    const j = at[k]!;
+    if (j < 0) {
+      bytes += 8;
+      into[k] = null;
+    } else {
+      bytes += sizes[j]!;
+      into[k] = values[j]!;
+    }
+  }
+  return bytes;
+}
+
+function identityCells(
+  dict: readonly Value[],
+  sizes: Int32Array,
+  slots: ArrayLike<number>,
+  n: number,
+  into: Value[],
+): number {
+  let bytes = 0;
+  for (let k = 0; k < n; k++) {
+    const s = slots[k]!;
+    if (s < 0) {
+      bytes += 8;
+      into[k] = null;
+    } else {
+      bytes += sizes[s]!;
+      into[k] = dict[s]!;
+    }
+  }
+  return bytes;
+}
+
+function dictCells(
+  c: Extract<Column, { kind: 'dict' }>,
+  sizes: Int32Array,
+  slots: ArrayLike<number>,
+  n: number,
+  into: Value[],
+): number {
+  const { codes, dict } = c;
+  let bytes = 0;
+  for (let k = 0; k < n; k++) {
+    const s = slots[k]!;
+    const code = s < 0 ? -1 : codes[s]!;
+    if (code < 0) {
+      bytes += 8;
+      into[k] = null;
+    } else {
+      bytes += sizes[code]!;
+      into[k] = dict[code]!;
+    }
+  }
+  return bytes;
+}
+
+type NumberColumn = Extract<Column, { kind: 'int' | 'float' }>;
+
+function integerCells(c: NumberColumn, slots: ArrayLike<number>, n: number, into: Value[]): number {
+  const { values, nulls } = c;
+  let bytes = 0;
+  for (let k = 0; k < n; k++) {
+    const s = slots[k]!;
+    if (s < 0 || (nulls && nulls[s] !== 0)) {
+      bytes += 8;
+      into[k] = null;
+    } else {
+      bytes += 32;
+      into[k] = integerOf(values[s]!);
+    }
+  }
+  return bytes;
+}
+
+function numberCells(c: NumberColumn, slots: ArrayLike<number>, n: number, into: Value[], size: number): number {
+  const { values, nulls } = c;
+  let bytes = 0;
+  for (let k = 0; k < n; k++) {
+    const s = slots[k]!;
+    if (s < 0 || (nulls && nulls[s] !== 0)) {
+      bytes += 8;
+      into[k] = null;
+    } else {
+      bytes += size;
+      into[k] = values[s]!;
+    }
+  }
+  return bytes;
 }
 
 /**
@@ -136,8 +177,8 @@ function inSlotOrder(
   c: Extract<Column, { kind: 'dict' }>,
   slots: ArrayLike<number>,
   n: number,
-  size: { bytes: number },
-): Value[] {
+  values: Value[],
+): number {
   const { codes, dict } = c;
   const sizes = measuredDictionary(dict).sizes;
   let shift = 0;
@@ -156,8 +197,6 @@ function inSlotOrder(
     order[starts[b]!] = k;
     starts[b] = starts[b]! + 1;
   }
-  // Borrowed (lent-arrays.ts): columnRows gives it back once the rows are made.
-  const values = borrowValues<Value>(n);
   let bytes = 0;
   for (let i = 0; i < n; i++) {
     const k = order[i]!;
@@ -172,8 +211,7 @@ function inSlotOrder(
     }
   }
   giveBack(order);
-  size.bytes += bytes;
-  return values;
+  return bytes;
 }
 
 /** Blocks of slots at most (inSlotOrder): their counts fit a first-level cache. */
@@ -222,40 +260,55 @@ export function measuredDictionary(dict: readonly Value[]): { sizes: Int32Array;
  */
 export function columnRows(reads: readonly ColumnRead[], n: number, numbers = false): MeasuredRows {
   const size = { bytes: 32 * n };
-  const lent: Value[][] = [];
-  const cells = reads.map((r) => cellsOf(r, n, size, numbers, lent));
-  const rows = tupleRows(
-    cells.map((c) => c.cell),
-    n,
-  );
-  for (const a of lent) giveBackValues(a, n);
-  const convert = cells.flatMap((c, j) => (c.converts ? [j] : []));
+  // Each column's cells in a lent array (lent-arrays.ts), given back once the rows are made.
+  const cells = reads.map(() => borrowValues<Value>(n));
+  const convert: number[] = [];
+  reads.forEach((r, j) => {
+    if (fillCells(r, n, size, numbers, cells[j]!)) convert.push(j);
+  });
+  const rows = tupleRows(cells, n);
+  for (const a of cells) giveBackValues(a, n);
   return new MeasuredRows(rows, size.bytes, convert);
 }
 
-/** Row k of the result is `[cells[0](k), cells[1](k), …]`, for k in 0 … n-1. */
-function tupleRows(cells: readonly ((k: number) => Value)[], n: number): Value[][] {
+/**
+ * Row k of the result is `[cells[0][k], cells[1][k], …]`, for k in 0 … n-1. Each row is a copy (slice) of one
+ * scratch row, not an array literal: a literal's allocation site learns that its arrays outlive a young-generation
+ * collection (they are the result) and the engine then allocates them in the old generation, where tens of
+ * thousands of rows per query made full collections several times as frequent and queries 4-5x slower, for as
+ * long as the decision held (seen in some processes of the Cypher benchmark; none with pretenuring off).
+ */
+function tupleRows(cells: readonly Value[][], n: number): Value[][] {
   const out: Value[][] = new Array(n);
-  const [a, b, c, d] = cells;
-  switch (cells.length) {
+  const w = cells.length;
+  const row: Value[] = new Array(w).fill(null);
+  const [a, b, c] = cells;
+  switch (w) {
     case 1:
-      for (let k = 0; k < n; k++) out[k] = [a!(k)];
+      for (let k = 0; k < n; k++) {
+        row[0] = a![k]!;
+        out[k] = row.slice();
+      }
       return out;
     case 2:
-      for (let k = 0; k < n; k++) out[k] = [a!(k), b!(k)];
+      for (let k = 0; k < n; k++) {
+        row[0] = a![k]!;
+        row[1] = b![k]!;
+        out[k] = row.slice();
+      }
       return out;
     case 3:
-      for (let k = 0; k < n; k++) out[k] = [a!(k), b!(k), c!(k)];
-      return out;
-    case 4:
-      for (let k = 0; k < n; k++) out[k] = [a!(k), b!(k), c!(k), d!(k)];
+      for (let k = 0; k < n; k++) {
+        row[0] = a![k]!;
+        row[1] = b![k]!;
+        row[2] = c![k]!;
+        out[k] = row.slice();
+      }
       return out;
   }
-  const w = cells.length;
   for (let k = 0; k < n; k++) {
-    const row: Value[] = new Array(w);
-    for (let j = 0; j < w; j++) row[j] = cells[j]!(k);
-    out[k] = row;
+    for (let j = 0; j < w; j++) row[j] = cells[j]![k]!;
+    out[k] = row.slice();
   }
   return out;
 }
