@@ -14,6 +14,7 @@ import { accumulate, countRows } from './columnar.js';
 import { tooMany } from './holding.js';
 import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
 import { fromIndex, fromLabel } from './index-start.js';
+import { borrowFloat64, borrowInt32, giveBack } from './lent-arrays.js';
 import { degreesOver, hopDegrees, keptDegrees, weigh, type Weights } from './optional-hop.js';
 
 export type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
@@ -27,6 +28,8 @@ export interface Rows {
   from: Int32Array;
   to: Int32Array;
   rel: Int32Array;
+  /** The arrays are borrowed (lent-arrays.ts): given back once the aggregation has read them. */
+  lent?: boolean;
 }
 
 export function columnarExpandAggregate(op: ExpandAgg, ctx: EvalContext): Row[] | undefined {
@@ -65,13 +68,24 @@ export function columnarExpandGroups(op: ExpandAgg, ctx: EvalContext): Groups | 
   const scanned = label === undefined ? undefined : { label, rows: nodes.rows! };
   const rows = select(op, rels, nodes, ctx, scanned);
   if (!rows) return undefined;
+  // Every per-row array is read by the time aggregate returns (its outputs read per-group arrays): the borrowed
+  // ones go back then. Fresh, the rows, group ids and weights over every relationship were megabytes of new pages
+  // on every run.
   let weights: Weights | undefined;
-  if (op.optional) {
-    const degree = hopDegrees(op.optional, nodes, ctx);
-    if (!degree) return undefined;
-    weights = weigh(rows[op.optional.side], rows.n, degree, ctx);
+  try {
+    if (op.optional) {
+      const degree = hopDegrees(op.optional, nodes, ctx);
+      if (!degree) return undefined;
+      weights = weigh(rows[op.optional.side], rows.n, degree, ctx, {
+        w: borrowFloat64(rows.n),
+        k: borrowFloat64(rows.n),
+      });
+    }
+    return aggregate(op, rows, rels, nodes, ctx, weights);
+  } finally {
+    if (weights) for (const a of [weights.w, weights.k]) giveBack(new Float64Array(a.buffer));
+    if (rows.lent) for (const a of [rows.from, rows.to, rows.rel]) giveBack(a);
   }
-  return aggregate(op, rows, rels, nodes, ctx, weights);
 }
 
 /** Node slots carrying every one of `labels` (undefined: no test; null: the graph cannot say). */
@@ -192,7 +206,7 @@ function select(
   const seeded = fromIndex(op, rels, ctx, fm, tm) ?? fromLabel(op, rels, ctx, fm, tm);
   if (seeded) return seeded;
   const cap = op.direction === 'both' ? 2 * rels.size : rels.size;
-  const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
+  const rows: Rows = { n: 0, from: borrowInt32(cap), to: borrowInt32(cap), rel: borrowInt32(cap), lent: true };
   const { start, end } = rels;
   const fwd = op.direction !== 'in';
   const back = op.direction !== 'out';
@@ -305,9 +319,31 @@ export function aggregate(
     if (space > Number.MAX_SAFE_INTEGER) return undefined;
     keys.push(k);
   }
-  // Dense group ids in order of first appearance; `firsts` holds each group's combined key.
+  // The group ids borrowed (lent-arrays.ts): read only until the outputs are made.
   const n = rows.n;
-  const gid = new Int32Array(n);
+  const lentGid = borrowInt32(n);
+  try {
+    return groupAndAggregate(op, rows, rels, nodes, ctx, weights, keys, lentGid.subarray(0, n));
+  } finally {
+    giveBack(lentGid);
+  }
+}
+
+function groupAndAggregate(
+  op: Pick<ExpandAgg, 'items' | 'bounded'>,
+  rows: Rows,
+  rels: RelationshipColumns,
+  nodes: NodeColumns,
+  ctx: EvalContext,
+  weights: Weights | undefined,
+  keys: Key[],
+  gid: Int32Array,
+): Groups | undefined {
+  const items = op.items;
+  const n = rows.n;
+  let space = 1;
+  for (const k of keys) space *= k.size + 1;
+  // Dense group ids in order of first appearance; `firsts` holds each group's combined key.
   const firsts: number[] = [];
   const table = space <= TABLE_GROUPS ? new Int32Array(space).fill(-1) : undefined;
   const map = table ? undefined : new Map<number, number>();
