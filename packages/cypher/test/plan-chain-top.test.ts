@@ -22,6 +22,16 @@ const BODIES = [
   { q: 'MATCH (a:A)-[r]->(b)-[s]->(c) RETURN c.w AS w, a.c AS x ORDER BY w, x', total: true },
 ];
 
+/** PROFILE of `q` with Top over every match's row (EVIDENT_CYPHER_TOP_CHAIN=0). */
+function everyMatch(g: ReturnType<typeof randomGraph>, q: string): ReturnType<typeof runCypher> {
+  process.env.EVIDENT_CYPHER_TOP_CHAIN = '0';
+  try {
+    return runCypher(slotsOnly(g), `PROFILE ${q}`);
+  } finally {
+    delete process.env.EVIDENT_CYPHER_TOP_CHAIN;
+  }
+}
+
 const find = (d: PlanDescription, op: string): PlanDescription | undefined =>
   d.operator === op ? d : d.children.map((c) => find(c, op)).find(Boolean);
 
@@ -35,13 +45,7 @@ test('Top over a chain keeps the rows, and their order, of Top over every match'
         const limit = [0, 1, 2, 3, 7, 20, 100, 100_000][Math.floor(r() * 8)]!;
         const q = `${body}${skip ? ` SKIP ${skip}` : ''} LIMIT ${limit}`;
         const fast = runCypher(slotsOnly(g), `PROFILE ${q}`);
-        process.env.EVIDENT_CYPHER_TOP_CHAIN = '0';
-        let all: ReturnType<typeof runCypher>;
-        try {
-          all = runCypher(slotsOnly(g), `PROFILE ${q}`);
-        } finally {
-          delete process.env.EVIDENT_CYPHER_TOP_CHAIN;
-        }
+        const all = everyMatch(g, q);
         assert.deepEqual(fast.rows, all.rows, `${q} (seed ${seed})`);
         if (total) {
           const slow = runCypher(rowByRow(g), q, {}, { planner: false });
@@ -76,13 +80,7 @@ test('Top with ties below an OPTIONAL MATCH over a chain keeps the rows, and the
         const limit = [0, 1, 2, 3, 7, 20, 100_000][Math.floor(r() * 7)]!;
         const q = `${body}${skip ? ` SKIP ${skip}` : ''} LIMIT ${limit}`;
         const fast = runCypher(slotsOnly(g), `PROFILE ${q}`);
-        process.env.EVIDENT_CYPHER_TOP_CHAIN = '0';
-        let all: ReturnType<typeof runCypher>;
-        try {
-          all = runCypher(slotsOnly(g), `PROFILE ${q}`);
-        } finally {
-          delete process.env.EVIDENT_CYPHER_TOP_CHAIN;
-        }
+        const all = everyMatch(g, q);
         assert.deepEqual(fast.rows, all.rows, `${q} (seed ${seed})`);
         const ties = find(fast.plan!, 'OptionalExpand')?.children[0];
         assert.equal(ties?.operator, 'Top', `${q}: ${JSON.stringify(fast.plan)}`);

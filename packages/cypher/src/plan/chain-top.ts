@@ -89,6 +89,26 @@ function chainKeys(r: Runner, op: TopOp) {
   return { walk, again: () => walkChain(input, r), keys, at, keep, row };
 }
 
+/** A heap of entries whose root is the last in order (`after(a, b) > 0`: a comes after b): entry heap[i] moved up. */
+function siftUp(heap: Int32Array, i: number, after: (a: number, b: number) => number): void {
+  for (let p = (i - 1) >> 1; i > 0 && after(heap[i]!, heap[p]!) > 0; i = p, p = (i - 1) >> 1) {
+    [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+  }
+}
+
+/** The same heap of n entries after its root was replaced: the root moved down to its place. */
+function siftDown(heap: Int32Array, n: number, after: (a: number, b: number) => number): void {
+  for (let i = 0; ; ) {
+    const l = 2 * i + 1;
+    let w = i;
+    if (l < n && after(heap[l]!, heap[w]!) > 0) w = l;
+    if (l + 1 < n && after(heap[l + 1]!, heap[w]!) > 0) w = l + 1;
+    if (w === i) return;
+    [heap[i], heap[w]] = [heap[w]!, heap[i]!];
+    i = w;
+  }
+}
+
 /** The rows of the Top's SKIP + LIMIT best matches, best first; undefined when the chain cannot answer so. */
 export function topChainRows(r: Runner, op: TopOp): Row[] | undefined {
   if (op.ties) return undefined;
@@ -129,24 +149,13 @@ export function topChainRows(r: Runner, op: TopOp): Row[] | undefined {
     for (let i = 1; i < K; i++) key[i] = keys[i]!(walk.slots[at[i]!]!);
     if (n < keep) {
       store(n);
-      let i = n++;
-      heap[i] = i;
-      for (let p = (i - 1) >> 1; i > 0 && after(heap[i]!, heap[p]!) > 0; i = p, p = (i - 1) >> 1) {
-        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
-      }
+      heap[n] = n;
+      siftUp(heap, n++, after);
       continue;
     }
     if (after(-1, heap[0]!) >= 0) continue;
     store(heap[0]!);
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      let w = i;
-      if (l < n && after(heap[l]!, heap[w]!) > 0) w = l;
-      if (l + 1 < n && after(heap[l + 1]!, heap[w]!) > 0) w = l + 1;
-      if (w === i) break;
-      [heap[i], heap[w]] = [heap[w]!, heap[i]!];
-      i = w;
-    }
+    siftDown(heap, n, after);
   }
   const best = Array.from(heap.subarray(0, n)).sort((a, b) => after(a, b));
   return best.map((e) => chain.row(slots, e * width));
@@ -174,35 +183,25 @@ export function topChainTies(r: Runner, op: TopOp, held: Held): Row[] | undefine
     }
     return 0;
   };
-  const read = (slots: Int32Array) => {
-    for (let i = 0; i < K; i++) key[i] = keys[i]!(slots[at[i]!]!);
+  const read = (slots: Int32Array, from = 0) => {
+    for (let i = from; i < K; i++) key[i] = keys[i]!(slots[at[i]!]!);
   };
   let n = 0;
   const walk = chain.walk;
   while (walk.step()) {
     const first = keys[0]!(walk.slots[at[0]!]!);
     if (n === keep && first > best[heap[0]! * K]!) continue;
-    read(walk.slots);
+    key[0] = first;
+    read(walk.slots, 1);
     if (n < keep) {
       best.set(key, n * K);
-      let i = n++;
-      heap[i] = i;
-      for (let p = (i - 1) >> 1; i > 0 && after(heap[i]!, heap[p]!) > 0; i = p, p = (i - 1) >> 1) {
-        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
-      }
+      heap[n] = n;
+      siftUp(heap, n++, after);
       continue;
     }
     if (after(-1, heap[0]!) >= 0) continue;
     best.set(key, heap[0]! * K);
-    for (let i = 0; ; ) {
-      const l = 2 * i + 1;
-      let w = i;
-      if (l < n && after(heap[l]!, heap[w]!) > 0) w = l;
-      if (l + 1 < n && after(heap[l + 1]!, heap[w]!) > 0) w = l + 1;
-      if (w === i) break;
-      [heap[i], heap[w]] = [heap[w]!, heap[i]!];
-      i = w;
-    }
+    siftDown(heap, n, after);
   }
   const again = chain.again();
   if (!again) return undefined;

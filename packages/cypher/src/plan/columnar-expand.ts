@@ -71,19 +71,17 @@ export function columnarExpandGroups(op: ExpandAgg, ctx: EvalContext): Groups | 
   // Every per-row array is read by the time aggregate returns (its outputs read per-group arrays): the borrowed
   // ones go back then. Fresh, the rows, group ids and weights over every relationship were megabytes of new pages
   // on every run.
-  let weights: Weights | undefined;
+  const lent: Weights | undefined = op.optional && { w: borrowFloat64(rows.n), k: borrowFloat64(rows.n) };
   try {
+    let weights: Weights | undefined;
     if (op.optional) {
       const degree = hopDegrees(op.optional, nodes, ctx);
       if (!degree) return undefined;
-      weights = weigh(rows[op.optional.side], rows.n, degree, ctx, {
-        w: borrowFloat64(rows.n),
-        k: borrowFloat64(rows.n),
-      });
+      weights = weigh(rows[op.optional.side], rows.n, degree, ctx, lent);
     }
     return aggregate(op, rows, rels, nodes, ctx, weights);
   } finally {
-    if (weights) for (const a of [weights.w, weights.k]) giveBack(new Float64Array(a.buffer));
+    if (lent) for (const a of [lent.w, lent.k]) giveBack(a);
     if (rows.lent) for (const a of [rows.from, rows.to, rows.rel]) giveBack(a);
   }
 }
@@ -323,7 +321,7 @@ export function aggregate(
   const n = rows.n;
   const lentGid = borrowInt32(n);
   try {
-    return groupAndAggregate(op, rows, rels, nodes, ctx, weights, keys, lentGid.subarray(0, n));
+    return groupAndAggregate(op, rows, rels, nodes, ctx, weights, keys, space, lentGid.subarray(0, n));
   } finally {
     giveBack(lentGid);
   }
@@ -337,12 +335,12 @@ function groupAndAggregate(
   ctx: EvalContext,
   weights: Weights | undefined,
   keys: Key[],
+  /** The combined keys' range (each key's size + 1, multiplied). */
+  space: number,
   gid: Int32Array,
 ): Groups | undefined {
   const items = op.items;
   const n = rows.n;
-  let space = 1;
-  for (const k of keys) space *= k.size + 1;
   // Dense group ids in order of first appearance; `firsts` holds each group's combined key.
   const firsts: number[] = [];
   const table = space <= TABLE_GROUPS ? new Int32Array(space).fill(-1) : undefined;

@@ -63,6 +63,8 @@ function fillCells(read: ColumnRead, n: number, size: { bytes: number }, numbers
   return int;
 }
 
+// Deliberate likeness: the cell loops below differ only in how a cell is read; one loop per kind, so none branches
+// on the kind (or calls a reader) per cell.
 function alongCells(along: AlongAdjacency, at: ArrayLike<number>, n: number, into: Value[]): number {
   const { values, sizes } = along;
   let bytes = 0;
