@@ -39,12 +39,17 @@ if (files.length === 0) {
 }
 
 const concurrency = process.env.TEST_CONCURRENCY ?? String(Math.max(1, Math.min(2, availableParallelism())));
+// A bound on each test and on each file's process (Node applies it to both): a test that hangs, or a file whose
+// process never exits, fails by name instead of holding the whole run until CI's own limit ends it unnamed. The
+// slowest file takes a few minutes on a loaded 2-core machine; the bound is far above that.
+const timeoutMs = process.env.TEST_TIMEOUT_MS ?? String(20 * 60_000);
 const args = [
   '--conditions=evident-source',
   '--import',
   'tsx',
   '--test',
   `--test-concurrency=${concurrency}`,
+  `--test-timeout=${timeoutMs}`,
   ...extra,
   ...files.map((f) => relative(root, f)),
 ];
