@@ -24,9 +24,20 @@ test('serve removes the docking folders of a dead process at start and kills the
   const tmp = tempDir('evident-sweep-');
   const before = process.env.TMPDIR;
   process.env.TMPDIR = tmp.path;
-  t.after(() => {
-    process.env.TMPDIR = before;
-    tmp.cleanup();
+  // One hook, in this order: the server (whose threads and store write under TMPDIR) ends before the folder goes.
+  // Hooks run in the order they were added and the first that throws skips the rest: a removal racing the
+  // server's writes (ENOTEMPTY) once left it listening, and the file's process never ended.
+  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+  let orphanPid: number | undefined;
+  t.after(async () => {
+    try {
+      await server?.cleanup();
+      if (orphanPid !== undefined && alive(orphanPid)) process.kill(orphanPid, 'SIGKILL');
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      tmp.cleanup();
+    }
   });
   // A process that has ended: its PID names the dead owner.
   const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
@@ -41,12 +52,9 @@ test('serve removes the docking folders of a dead process at start and kills the
   copyFileSync(spawnSync('sh', ['-c', 'command -v sleep'], { encoding: 'utf8' }).stdout.trim(), join(bin, 'vina'));
   const orphan = spawn(join(bin, 'vina'), ['120'], { cwd: stale, stdio: 'ignore', detached: true });
   orphan.unref();
-  t.after(() => {
-    if (alive(orphan.pid!)) process.kill(orphan.pid!, 'SIGKILL');
-  });
+  orphanPid = orphan.pid;
 
-  const server = await startTestServer();
-  t.after(() => server.cleanup());
+  server = await startTestServer();
   for (let waited = 0; waited < 100 && existsSync(stale); waited++) await sleep(100);
   assert.equal(existsSync(stale), false, 'the dead process folder is removed at start');
   assert.equal(existsSync(live), true, 'a live owner folder stays');

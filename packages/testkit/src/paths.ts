@@ -29,5 +29,6 @@ export function testOutputPath(...parts: string[]): string {
 /** A fresh temporary directory; call the returned cleanup when done. */
 export function tempDir(prefix = 'evident-'): { path: string; cleanup(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+  // Retries: a file another thread or process is still writing there makes one pass fail with ENOTEMPTY.
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
