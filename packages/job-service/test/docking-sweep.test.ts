@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readlinkSync } from 
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { sleep, tempDir } from '@evident/testkit';
-import { startTestServer } from './helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
 
 const ns = /\[(\d+)\]/.exec(readlinkSync('/proc/self/ns/pid'))![1]!;
 /** Field 22 of /proc/<pid>/stat: the start time in clock ticks (after the command's parenthesised name). */
@@ -27,7 +27,7 @@ test('serve removes the docking folders of a dead process at start and kills the
   // One hook, in this order: the server (whose threads and store write under TMPDIR) ends before the folder goes.
   // Hooks run in the order they were added and the first that throws skips the rest: a removal racing the
   // server's writes (ENOTEMPTY) once left it listening, and the file's process never ended.
-  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+  let server: TestServer | undefined;
   let orphanPid: number | undefined;
   t.after(async () => {
     try {
