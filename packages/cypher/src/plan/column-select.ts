@@ -254,10 +254,12 @@ function distinctOf(
     // Lent, so stale: every position is written, 0 for null.
     const out = borrowFloat64(sel.length);
     lent.push(out);
+    const n = sel.length;
     if (c.kind === 'dict') {
       const id = classIds(c.dict);
-      for (let i = 0; i < sel.length; i++) {
-        const code = c.codes[sel[i]!]!;
+      const codes = c.codes;
+      for (let i = 0; i < n; i++) {
+        const code = codes[sel[i]!]!;
         out[i] = code >= 0 ? id[code]! : 0;
       }
       card *= c.dict.length + 1;
@@ -265,10 +267,10 @@ function distinctOf(
       const range = integerSpan(c, sel);
       if (range) {
         // Integers in a small range: a value's place in it is its id (-0 is 0's place, as SameValueZero has it).
-        for (let i = 0; i < sel.length; i++) {
-          const slot = sel[i]!;
-          out[i] = !c.nulls || c.nulls[slot] === 0 ? c.values[slot]! - range.min + 1 : 0;
-        }
+        const { values, nulls } = c;
+        const base = 1 - range.min;
+        if (nulls) for (let i = 0; i < n; i++) out[i] = nulls[sel[i]!] === 0 ? values[sel[i]!]! + base : 0;
+        else for (let i = 0; i < n; i++) out[i] = values[sel[i]!]! + base;
         card *= range.span + 2;
       } else {
         // A Map's keys are equal as SameValueZero: -0 with 0, NaN with NaN, as equivalenceKey has numbers.
@@ -303,31 +305,41 @@ function distinctOf(
   const table = exact && card <= MAX_TABLE ? scratchBits(card) : undefined;
   const held = new Held(ctx.budget, 'DISTINCT');
   if (table) {
-    // Each kept row's mark (its word of the table) is what the table holds, cleared after.
-    const kept = borrowInt32(sel.length);
+    // The combinations first, a column at a time (tight loops over typed arrays, where a key per row read
+    // every column through a closure); each kept row's mark (its word of the table) is cleared after.
+    const n = sel.length;
+    let keys = ids[0]!;
+    if (ids.length > 1) {
+      keys = borrowFloat64(n);
+      lent.push(keys);
+      keys.set(ids[0]!.subarray(0, n));
+    }
+    for (let j = 1; j < ids.length; j++) {
+      const x = ids[j]!;
+      const stride = strides[j]!;
+      for (let i = 0; i < n; i++) keys[i] = keys[i]! + x[i]! * stride;
+    }
+    const kept = borrowInt32(n);
     lent.push(kept);
-    let n = 0;
+    let m = 0;
     try {
-      for (let i = 0; i < sel.length; i++) {
-        const k = key(i) as number;
+      for (let i = 0; i < n; i++) {
+        const k = keys[i]!;
         const at = k >>> 5;
         const bit = 1 << (k & 31);
-        if ((table[at]! & bit) !== 0) continue;
-        table[at] = table[at]! | bit;
-        kept[n++] = i;
-        if ((n & 1023) === 0) {
-          ctx.budget.tick(1024);
-          held.add(56 * 1024);
-        }
+        const word = table[at]!;
+        if ((word & bit) !== 0) continue;
+        table[at] = word | bit;
+        kept[m++] = i;
       }
-      ctx.budget.tick(n & 1023);
-      held.add(56 * (n & 1023));
+      ctx.budget.tick(m);
+      held.add(56 * m);
     } finally {
       held.release();
-      for (let j = 0; j < n; j++) table[(key(kept[j]!) as number) >>> 5] = 0;
+      for (let j = 0; j < m; j++) table[keys[kept[j]!]! >>> 5] = 0;
     }
-    const out = new Int32Array(n);
-    for (let j = 0; j < n; j++) out[j] = sel[kept[j]!]!;
+    const out = new Int32Array(m);
+    for (let j = 0; j < m; j++) out[j] = sel[kept[j]!]!;
     return out;
   }
   const seen = new Set<number | string>();
@@ -351,10 +363,11 @@ function distinctOf(
 function integerSpan(c: Extract<Column, { kind: 'int' | 'float' }>, sel: ArrayLike<number>) {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
+  const { values, nulls } = c;
   for (let i = 0; i < sel.length; i++) {
     const slot = sel[i]!;
-    if (c.nulls && c.nulls[slot] !== 0) continue;
-    const v = c.values[slot]!;
+    if (nulls && nulls[slot] !== 0) continue;
+    const v = values[slot]!;
     if (!Number.isInteger(v)) return undefined;
     if (v < min) min = v;
     if (v > max) max = v;
