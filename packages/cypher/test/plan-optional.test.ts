@@ -3,8 +3,8 @@
 // interpreter on random graphs with self-loops and parallel relationships.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type GraphReader, type MemoryGraph, runCypher } from '../src/index.js';
-import { canon, columnarOnly, operators, randomGraph, rowByRow } from './plan-graphs.js';
+import { type GraphReader, MemoryGraph, runCypher } from '../src/index.js';
+import { canon, columnarOnly, operators, randomGraph, rowByRow, seeded, slotsOnly } from './plan-graphs.js';
 
 const columnar = columnarOnly;
 
@@ -228,6 +228,28 @@ test('an OPTIONAL MATCH projected to properties of both ends over a column scan 
     const q = 'MATCH (n:A) WHERE n.c > 500 OPTIONAL MATCH (n)<-[r]-(o:B) RETURN n.c AS c, r.w AS w';
     same(g, q, g);
     assert.ok(!operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('OptionalColumnScan'), q);
+  }
+});
+
+// Thousands of matches: the slot pairs grow past their first arrays, and a LIMIT stops inside a chunk and across
+// the blocks of nodes the pairs are made in.
+test('an OPTIONAL MATCH over a column scan with thousands of matches gives the row-by-row rows, with and without LIMIT', () => {
+  const r = seeded(53);
+  const g = new MemoryGraph();
+  const bs = Array.from({ length: 40 }, (_, i) => g.createNode(['B'], { c: BigInt(i) }));
+  for (let i = 0; i < 3000; i++) {
+    const a = g.createNode(['A'], { c: BigInt(i) });
+    const degree = Math.floor(r() * 5);
+    for (let d = 0; d < degree; d++) g.createRelationship('R', bs[Math.floor(r() * bs.length)]!, a, {});
+  }
+  for (const tail of ['', ' LIMIT 300', ' LIMIT 1500', ' LIMIT 7000']) {
+    const q = `MATCH (n:A) WHERE n.c >= 10 OPTIONAL MATCH (n)<--(o:B) RETURN n.c AS c, o.c AS o${tail}`;
+    const expected = runCypher(rowByRow(g), q).rows;
+    // By the graph's kept adjacency arrays (with slots: the pairs' own loop, run first so that it grows the
+    // pairs' arrays), and by its adjacency per node.
+    assert.deepEqual(runCypher(slotsOnly(g), q).rows, expected, q);
+    assert.deepEqual(runCypher(columnar(g), q).rows, expected, q);
+    assert.ok(operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('OptionalColumnScan'), q);
   }
 });
 

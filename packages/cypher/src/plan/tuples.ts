@@ -334,17 +334,22 @@ export class SlotPairs {
     return shared;
   }
 
+  /** Room for `n` pairs in all (the arrays at least doubled when they grow). */
+  reserve(n: number): void {
+    if (n <= this.from.length) return;
+    const size = Math.max(n, this.from.length * 2);
+    const grow = (a: Int32Array) => {
+      const b = new Int32Array(size);
+      b.set(a.subarray(0, this.length));
+      return b;
+    };
+    this.from = grow(this.from);
+    this.to = grow(this.to);
+    this.at = grow(this.at);
+  }
+
   push(s: number, t: number, j: number): void {
-    if (this.length === this.from.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.from = grow(this.from);
-      this.to = grow(this.to);
-      this.at = grow(this.at);
-    }
+    if (this.length === this.from.length) this.reserve(this.length + 1);
     this.from[this.length] = s;
     this.to[this.length] = t;
     this.at[this.length++] = j;
