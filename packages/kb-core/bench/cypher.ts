@@ -8,8 +8,6 @@
 // --held-out=1 (KB_BENCH_HELD_OUT): shapes drawn at run time from --seed (KB_BENCH_SEED; random when absent,
 // printed), none of them in the repository; --shapes (KB_BENCH_SHAPES) of them, 20 by default.
 // --embedding=1 (KB_BENCH_EMBEDDING): open the base with the local embedder on (off by default: no query reads it).
-// --min-ms (KB_BENCH_MIN_MS, 300): each shape, on either engine, is called at least its runs and until the calls
-//   have taken this long (at most 1,000 calls), so a fast shape's p50 is not ten calls' luck.
 //   npm run bench:cypher                      KB_BENCH_CLAIMS=50000 npm run bench:cypher -- --held-out=1
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,36 +27,24 @@ const COUNT = arg('shapes', 'KB_BENCH_SHAPES', 20);
 const SLOW_MS = 1000;
 const EMBEDDING = arg('embedding', 'KB_BENCH_EMBEDDING', 0) > 0;
 const SLOW_RUNS = 3;
-/** Calls of a shape are timed until they have taken this long (at least its runs, at most MAX_RUNS calls). */
-const MIN_MS = arg('min-ms', 'KB_BENCH_MIN_MS', 300);
-const MAX_RUNS = 1000;
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (x: number) => Math.round(x * 1000) / 1000;
 
-/**
- * p50 and p99 over at least `runs` calls and, when `minMs` is given, over calls until they have taken that long
- * (at most MAX_RUNS): a p50 of ten calls of a one-millisecond query is decided by where the collector's pauses
- * fall among them; the same rule for both engines.
- */
 async function time(
   runs: number,
   ids: string[],
   f: (id: string) => Promise<unknown>,
   warmUps: number,
-  minMs = 0,
 ): Promise<[number, number]> {
   for (const id of ids.slice(0, Math.min(warmUps, runs))) await f(id);
   const t: number[] = [];
-  let spent = 0;
-  for (let i = 0; i < runs || (spent < minMs && i < MAX_RUNS); i++) {
+  for (let i = 0; i < runs; i++) {
     const id = ids[i % ids.length]!;
     const a = performance.now();
     await f(id);
-    const d = performance.now() - a;
-    t.push(d);
-    spent += d;
+    t.push(performance.now() - a);
   }
   t.sort((x, y) => x - y);
   return [ms(pct(t, 50)), ms(pct(t, 99))];
@@ -111,7 +97,7 @@ async function timeShape(runs: number, ids: string[], f: (id: string) => Promise
     // A shape whose first call took over a second (either side) is timed over 3 calls, the first call its
     // warm-up: 21 calls of a 30-second query would hold the run for ten minutes and tell no more.
     const slow = performance.now() - a > SLOW_MS;
-    const [p50, p99] = await time(slow ? SLOW_RUNS : runs, ids, f, slow ? 0 : 20, slow ? 0 : MIN_MS);
+    const [p50, p99] = await time(slow ? SLOW_RUNS : runs, ids, f, slow ? 0 : 20);
     return { p50, p99, rows };
   } catch (e) {
     return { error: String((e as Error).message ?? e).slice(0, 200) };
@@ -220,7 +206,6 @@ async function main() {
           ingest_ms: ingestMs,
           settle_ms: settleMs,
           embedding: EMBEDDING,
-          timing: { min_runs: { by_id: RUNS, scan: SCAN_RUNS }, min_ms: MIN_MS, max_runs: MAX_RUNS },
           load_average: { start: loadStart, end: load() },
           baseline,
           summary,
