@@ -2,15 +2,15 @@
 // sorted (a bounded heap for ORDER BY … LIMIT k) and cut as integers over the column values, and rows are built
 // only for the slots kept. The order is ORDER BY's (`orderCompare`: a dictionary's entries ranked once with it,
 // numbers compared as numbers, NaN after them and null last), ties in scan order as in a stable sort; DISTINCT
-// keeps the first slot of each `equivalenceKey` class, as the row-by-row Distinct does.
+// keeps the first slot of each `equivalenceKey` class, as the row-by-row Distinct does (distinct-slots.ts).
 import type { SortItem } from '../ast.js';
-import { Held } from '../budget.js';
 import type { Column, NodeColumns } from '../columns.js';
-import { equivalenceKey, orderCompare } from '../compare.js';
+import { orderCompare } from '../compare.js';
 import type { EvalContext } from '../eval.js';
 import { count } from '../interpret/project.js';
 import { ownValue, type Value } from '../values.js';
-import { borrowFloat64, borrowInt32, giveBack } from './lent-arrays.js';
+import { distinctSlots } from './distinct-slots.js';
+import { borrowInt32, giveBack } from './lent-arrays.js';
 import type { Op } from './operators.js';
 
 type ColumnScan = Extract<Op, { op: 'NodeColumnScan' }>;
@@ -223,193 +223,6 @@ function dictRanks(c: Extract<Column, { kind: 'dict' }>, sel: ArrayLike<number>)
   const byCode = new Map<number, number>();
   for (let i = 0; i < codes.length; i++) byCode.set(codes[i]!, r.rank[i]!);
   return { rank: (code: number) => byCode.get(code)!, count: r.count };
-}
-
-/** Combinations of DISTINCT's column ids up to this many are marked in a byte table. */
-const MAX_TABLE = 1 << 24;
-
-/** The first slot of each distinct combination of the columns' values (Cypher's equivalence). */
-function distinctSlots(cols: Column[], sel: ArrayLike<number>, ctx: EvalContext): ArrayLike<number> {
-  // The per-row arrays are lent (lent-arrays.ts): fresh ones were about 450 KB of new pages per query at 18,740 rows.
-  const lent: (Float64Array | Int32Array)[] = [];
-  try {
-    return distinctOf(cols, sel, ctx, lent);
-  } finally {
-    for (const a of lent) giveBack(a);
-  }
-}
-
-function distinctOf(
-  cols: Column[],
-  sel: ArrayLike<number>,
-  ctx: EvalContext,
-  lent: (Float64Array | Int32Array)[],
-): ArrayLike<number> {
-  // Each column's value at each selected position as a small integer, equal for equivalent values (0: null).
-  // strides[j]: the product of the earlier columns' numbers of ids, so that a combination is one number.
-  const strides: number[] = [];
-  let card = 1;
-  const ids = cols.map((c) => {
-    strides.push(card);
-    // Lent, so stale: every position is written, 0 for null.
-    const out = borrowFloat64(sel.length);
-    lent.push(out);
-    const n = sel.length;
-    if (c.kind === 'dict') {
-      const id = classIds(c.dict);
-      const codes = c.codes;
-      for (let i = 0; i < n; i++) {
-        const code = codes[sel[i]!]!;
-        out[i] = code >= 0 ? id[code]! : 0;
-      }
-      card *= c.dict.length + 1;
-    } else {
-      const range = integerSpan(c, sel);
-      if (range) {
-        // Integers in a small range: a value's place in it is its id (-0 is 0's place, as SameValueZero has it).
-        const { values, nulls } = c;
-        const base = 1 - range.min;
-        if (nulls) for (let i = 0; i < n; i++) out[i] = nulls[sel[i]!] === 0 ? values[sel[i]!]! + base : 0;
-        else for (let i = 0; i < n; i++) out[i] = values[sel[i]!]! + base;
-        card *= range.span + 2;
-      } else {
-        // A Map's keys are equal as SameValueZero: -0 with 0, NaN with NaN, as equivalenceKey has numbers.
-        const seen = new Map<number, number>();
-        for (let i = 0; i < sel.length; i++) {
-          const slot = sel[i]!;
-          out[i] = 0;
-          if (c.nulls && c.nulls[slot] !== 0) continue;
-          const v = c.values[slot]!;
-          let id = seen.get(v);
-          if (id === undefined) {
-            id = seen.size + 1;
-            seen.set(v, id);
-          }
-          out[i] = id;
-        }
-        card *= seen.size + 1;
-      }
-    }
-    return out;
-  });
-  // One number per combination while they fit a double exactly; else the ids as a string.
-  const exact = card <= 2 ** 53;
-  const key = (i: number): number | string => {
-    if (!exact) return ids.map((x) => x[i]).join(',');
-    let k = 0;
-    for (let j = 0; j < ids.length; j++) k += ids[j]![i]! * strides[j]!;
-    return k;
-  };
-  // Combinations that fit a small table are marked in it (a bit each) instead of a hashed set: a table kept
-  // across queries, whose marked bits are cleared after, as a fresh one per query cost more than the marking.
-  const table = exact && card <= MAX_TABLE ? scratchBits(card) : undefined;
-  const held = new Held(ctx.budget, 'DISTINCT');
-  if (table) {
-    // The combinations first, a column at a time (tight loops over typed arrays, where a key per row read
-    // every column through a closure); each kept row's mark (its word of the table) is cleared after.
-    const n = sel.length;
-    let keys = ids[0]!;
-    if (ids.length > 1) {
-      keys = borrowFloat64(n);
-      lent.push(keys);
-      keys.set(ids[0]!.subarray(0, n));
-    }
-    for (let j = 1; j < ids.length; j++) {
-      const x = ids[j]!;
-      const stride = strides[j]!;
-      for (let i = 0; i < n; i++) keys[i] = keys[i]! + x[i]! * stride;
-    }
-    const kept = borrowInt32(n);
-    lent.push(kept);
-    let m = 0;
-    try {
-      for (let i = 0; i < n; i++) {
-        const k = keys[i]!;
-        const at = k >>> 5;
-        const bit = 1 << (k & 31);
-        const word = table[at]!;
-        if ((word & bit) !== 0) continue;
-        table[at] = word | bit;
-        kept[m++] = i;
-      }
-      ctx.budget.tick(m);
-      held.add(56 * m);
-    } finally {
-      held.release();
-      for (let j = 0; j < m; j++) table[keys[kept[j]!]! >>> 5] = 0;
-    }
-    const out = new Int32Array(m);
-    for (let j = 0; j < m; j++) out[j] = sel[kept[j]!]!;
-    return out;
-  }
-  const seen = new Set<number | string>();
-  const out: number[] = [];
-  try {
-    for (let i = 0; i < sel.length; i++) {
-      ctx.budget.tick();
-      const k = key(i);
-      if (seen.has(k)) continue;
-      seen.add(k);
-      held.add(48 + (typeof k === 'string' ? 2 * k.length : 8));
-      out.push(sel[i]!);
-    }
-  } finally {
-    held.release();
-  }
-  return out;
-}
-
-/** The least value and the span of an integer column's selected values, when they are few enough for a table. */
-function integerSpan(c: Extract<Column, { kind: 'int' | 'float' }>, sel: ArrayLike<number>) {
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  const { values, nulls } = c;
-  for (let i = 0; i < sel.length; i++) {
-    const slot = sel[i]!;
-    if (nulls && nulls[slot] !== 0) continue;
-    const v = values[slot]!;
-    if (!Number.isInteger(v)) return undefined;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  if (min > max) return { min: 0, span: 0 };
-  const span = max - min;
-  return span <= 8 * sel.length + 65536 ? { min, span } : undefined;
-}
-
-let bits = new Int32Array(0);
-
-/** A table of at least `n` bits, all clear (the caller clears what it marks before another query takes it). */
-function scratchBits(n: number): Int32Array {
-  const words = (n + 31) >>> 5;
-  if (bits.length < words) bits = new Int32Array(words);
-  return bits;
-}
-
-// Per dictionary, each entry's DISTINCT class id, kept (a kept column's dictionary is reused across queries).
-const CLASS_IDS = new WeakMap<readonly Value[], Int32Array>();
-
-/**
- * An entry's class id is 1 + the first code of its class: distinct strings or booleans are never equivalent;
- * other values (1 and 1.0, lists, maps) go by equivalenceKey. Made for the whole dictionary at once: reading a
- * string per selected code on every query was a cache miss per row.
- */
-function classIds(dict: readonly Value[]): Int32Array {
-  let id = CLASS_IDS.get(dict);
-  if (id && id.length === dict.length) return id;
-  id = new Int32Array(dict.length);
-  const classes = new Map<string, number>();
-  for (let code = 0; code < dict.length; code++) {
-    const v = dict[code]!;
-    if (typeof v === 'string' || typeof v === 'boolean') id[code] = code + 1;
-    else {
-      const k = equivalenceKey(v);
-      if (!classes.has(k)) classes.set(k, code + 1);
-      id[code] = classes.get(k)!;
-    }
-  }
-  CLASS_IDS.set(dict, id);
-  return id;
 }
 
 /** The `k` first positions of `0 … n-1` under `cmp`, by a heap whose root is the worst kept (unordered). */
