@@ -9,7 +9,7 @@ import type { EvalContext } from '../eval.js';
 import type { Value } from '../values.js';
 import { borrowFloat64, borrowInt32, giveBack } from './lent-arrays.js';
 
-/** Combinations of DISTINCT's column ids up to this many are marked in a byte table. */
+/** Combinations of DISTINCT's column ids up to this many are marked in a bit table. */
 const MAX_TABLE = 1 << 24;
 
 /** The first slot of each distinct combination of the columns' values (Cypher's equivalence). */
@@ -35,6 +35,8 @@ function distinctOf(
   const strides: number[] = [];
   let card = 1;
   const n = sel.length;
+  // No column: every row is the same combination, so the first is kept.
+  if (cols.length === 0) return pickSlots(sel, Int32Array.of(0), Math.min(1, n));
   const ids = cols.map((c) => {
     strides.push(card);
     // Lent, so stale: every position is written, 0 for null.
