@@ -234,16 +234,30 @@ test('an OPTIONAL MATCH projected to properties of both ends over a column scan 
 // Thousands of matches: the slot pairs grow past their first arrays, and a LIMIT stops inside a chunk and across
 // the blocks of nodes the pairs are made in.
 test('an OPTIONAL MATCH over a column scan with thousands of matches gives the row-by-row rows, with and without LIMIT', () => {
-  const r = seeded(53);
-  const g = new MemoryGraph();
-  const bs = Array.from({ length: 40 }, (_, i) => g.createNode(['B'], { c: BigInt(i) }));
-  for (let i = 0; i < 3000; i++) {
-    const a = g.createNode(['A'], { c: BigInt(i) });
-    const degree = Math.floor(r() * 5);
-    for (let d = 0; d < degree; d++) g.createRelationship('R', bs[Math.floor(r() * bs.length)]!, a, {});
+  // Sizes around the pairs' first arrays (1,024), a LIMIT chunk (256) and a block of nodes (1,024).
+  for (const [seed, size, maxDegree] of [
+    [53, 3000, 5],
+    [54, 700, 9],
+    [55, 1100, 2],
+  ] as const) {
+    const r = seeded(seed);
+    const g = new MemoryGraph();
+    const bs = Array.from({ length: 40 }, (_, i) => g.createNode(['B'], { c: BigInt(i) }));
+    for (let i = 0; i < size; i++) {
+      const a = g.createNode(['A'], { c: BigInt(i) });
+      const degree = Math.floor(r() * maxDegree);
+      for (let d = 0; d < degree; d++) g.createRelationship('R', bs[Math.floor(r() * bs.length)]!, a, {});
+    }
+    checkOptionalPairs(g);
   }
-  for (const tail of ['', ' LIMIT 300', ' LIMIT 1500', ' LIMIT 7000']) {
-    const q = `MATCH (n:A) WHERE n.c >= 10 OPTIONAL MATCH (n)<--(o:B) RETURN n.c AS c, o.c AS o${tail}`;
+});
+
+function checkOptionalPairs(g: MemoryGraph) {
+  // The far end with a label (its adjacency narrowed to it) and without.
+  for (const [far, tail] of ['(o:B)', '(o)'].flatMap((f) =>
+    ['', ' LIMIT 300', ' LIMIT 1500', ' LIMIT 7000'].map((t) => [f, t] as const),
+  )) {
+    const q = `MATCH (n:A) WHERE n.c >= 10 OPTIONAL MATCH (n)<--${far} RETURN n.c AS c, o.c AS o${tail}`;
     const expected = runCypher(rowByRow(g), q).rows;
     // By the graph's kept adjacency arrays (with slots: the pairs' own loop, run first so that it grows the
     // pairs' arrays), and by its adjacency per node.
@@ -251,7 +265,7 @@ test('an OPTIONAL MATCH over a column scan with thousands of matches gives the r
     assert.deepEqual(runCypher(columnar(g), q).rows, expected, q);
     assert.ok(operators(runCypher(g, `EXPLAIN ${q}`).plan!).includes('OptionalColumnScan'), q);
   }
-});
+}
 
 test('counts over filters and pattern predicates right above a fixed hop are counted per relationship', () => {
   for (const seed of [51, 52]) {
