@@ -1,7 +1,7 @@
 // Result rows made straight from node columns, measured as they are made. Costs per row avoided:
-// - the engine's pretenuring of a row literal's allocation site (see tupleRows): each row is a copy of a scratch row;
-// - no call per cell: each column's cells are written a column at a time by a loop of its kind (fillCells), and
-//   the rows zip those arrays;
+// - the engine's pretenuring of a row literal's allocation site (see blankRows): each row is a copy of a scratch row;
+// - no call per cell: each column's cells are written into the rows a column at a time, by a loop of its kind
+//   (fillCells);
 // - the engine's result loop would read every string cell again for its size (a cache miss per cell when the
 //   slots are scattered, as an expansion's far ends are): a dictionary column's sizes are kept per code, and
 //   the rows come with their total, so the engine counts them at once (MeasuredRows).
@@ -10,7 +10,7 @@ import type { Column } from '../columns.js';
 import type { Value } from '../values.js';
 import { integerOf } from './columnar.js';
 import type { AlongAdjacency } from './far-columns.js';
-import { borrowInt32, borrowValues, giveBack, giveBackValues } from './lent-arrays.js';
+import { borrowInt32, giveBack } from './lent-arrays.js';
 
 /**
  * Rows with what the engine's result loop would have counted: their estimated bytes (valueBytes per cell, 32
@@ -37,45 +37,52 @@ export type ColumnRead =
   | { along: AlongAdjacency; at: ArrayLike<number> };
 
 /**
- * Writes the column's n cells to `into` (a column at a time, each kind its own loop with no call per cell: a row
+ * Writes the column's n cells to column `j` of `rows` (a column at a time, each kind its own loop with no call per cell: a row
  * loop calling a closure per cell saw a different closure per query and column, and the optimising compiler,
  * deoptimised by each new one, left it running several times slower in some processes), adds their bytes to
  * `size.bytes`, and says whether a cell may need the caller's conversion.
  */
-function fillCells(read: ColumnRead, n: number, size: { bytes: number }, numbers: boolean, into: Value[]): boolean {
+function fillCells(
+  read: ColumnRead,
+  n: number,
+  size: { bytes: number },
+  numbers: boolean,
+  rows: Value[][],
+  j: number,
+): boolean {
   if ('along' in read) {
-    size.bytes += alongCells(read.along, read.at, n, into);
+    size.bytes += alongCells(read.along, read.at, n, rows, j);
     return read.along.converts;
   }
   const { column: c, slots } = read;
   if (c.kind === 'dict') {
     const { sizes, converts } = measuredDictionary(c.dict);
-    if (scattered(slots, n, c.codes.length)) size.bytes += inSlotOrder(c, slots, n, into);
+    if (scattered(slots, n, c.codes.length)) size.bytes += inSlotOrder(c, slots, n, rows, j);
     // A column of distinct values (names, ids) is coded in slot order: then the slot is the code, and a far
     // end's value and size are two independent reads, not three chained ones.
-    else if (identity(c.codes)) size.bytes += identityCells(c.dict, sizes, slots, n, into);
-    else size.bytes += dictCells(c, sizes, slots, n, into);
+    else if (identity(c.codes)) size.bytes += identityCells(c.dict, sizes, slots, n, rows, j);
+    else size.bytes += dictCells(c, sizes, slots, n, rows, j);
     return converts;
   }
   // An INTEGER as the caller's number (an int column holds safe integers): counted at its size as an INTEGER.
   const int = c.kind === 'int' && !numbers;
-  size.bytes += int ? integerCells(c, slots, n, into) : numberCells(c, slots, n, into, c.kind === 'int' ? 32 : 16);
+  size.bytes += int ? integerCells(c, slots, n, rows, j) : numberCells(c, slots, n, rows, j, c.kind === 'int' ? 32 : 16);
   return int;
 }
 
 // Deliberate likeness: the cell loops below differ only in how a cell is read; one loop per kind, so none branches
 // on the kind (or calls a reader) per cell.
-function alongCells(along: AlongAdjacency, at: ArrayLike<number>, n: number, into: Value[]): number {
+function alongCells(along: AlongAdjacency, at: ArrayLike<number>, n: number, rows: Value[][], col: number): number {
   const { values, sizes } = along;
   let bytes = 0;
   for (let k = 0; k < n; k++) {
     const j = at[k]!;
     if (j < 0) {
       bytes += 8;
-      into[k] = null;
+      rows[k]![col] = null;
     } else {
       bytes += sizes[j]!;
-      into[k] = values[j]!;
+      rows[k]![col] = values[j]!;
     }
   }
   return bytes;
@@ -86,17 +93,18 @@ function identityCells(
   sizes: Int32Array,
   slots: ArrayLike<number>,
   n: number,
-  into: Value[],
+  rows: Value[][],
+  col: number,
 ): number {
   let bytes = 0;
   for (let k = 0; k < n; k++) {
     const s = slots[k]!;
     if (s < 0) {
       bytes += 8;
-      into[k] = null;
+      rows[k]![col] = null;
     } else {
       bytes += sizes[s]!;
-      into[k] = dict[s]!;
+      rows[k]![col] = dict[s]!;
     }
   }
   return bytes;
@@ -107,7 +115,8 @@ function dictCells(
   sizes: Int32Array,
   slots: ArrayLike<number>,
   n: number,
-  into: Value[],
+  rows: Value[][],
+  col: number,
 ): number {
   const { codes, dict } = c;
   let bytes = 0;
@@ -116,10 +125,10 @@ function dictCells(
     const code = s < 0 ? -1 : codes[s]!;
     if (code < 0) {
       bytes += 8;
-      into[k] = null;
+      rows[k]![col] = null;
     } else {
       bytes += sizes[code]!;
-      into[k] = dict[code]!;
+      rows[k]![col] = dict[code]!;
     }
   }
   return bytes;
@@ -127,33 +136,40 @@ function dictCells(
 
 type NumberColumn = Extract<Column, { kind: 'int' | 'float' }>;
 
-function integerCells(c: NumberColumn, slots: ArrayLike<number>, n: number, into: Value[]): number {
+function integerCells(c: NumberColumn, slots: ArrayLike<number>, n: number, rows: Value[][], col: number): number {
   const { values, nulls } = c;
   let bytes = 0;
   for (let k = 0; k < n; k++) {
     const s = slots[k]!;
     if (s < 0 || (nulls && nulls[s] !== 0)) {
       bytes += 8;
-      into[k] = null;
+      rows[k]![col] = null;
     } else {
       bytes += 32;
-      into[k] = integerOf(values[s]!);
+      rows[k]![col] = integerOf(values[s]!);
     }
   }
   return bytes;
 }
 
-function numberCells(c: NumberColumn, slots: ArrayLike<number>, n: number, into: Value[], size: number): number {
+function numberCells(
+  c: NumberColumn,
+  slots: ArrayLike<number>,
+  n: number,
+  rows: Value[][],
+  col: number,
+  size: number,
+): number {
   const { values, nulls } = c;
   let bytes = 0;
   for (let k = 0; k < n; k++) {
     const s = slots[k]!;
     if (s < 0 || (nulls && nulls[s] !== 0)) {
       bytes += 8;
-      into[k] = null;
+      rows[k]![col] = null;
     } else {
       bytes += size;
-      into[k] = values[s]!;
+      rows[k]![col] = values[s]!;
     }
   }
   return bytes;
@@ -179,7 +195,8 @@ function inSlotOrder(
   c: Extract<Column, { kind: 'dict' }>,
   slots: ArrayLike<number>,
   n: number,
-  values: Value[],
+  rows: Value[][],
+  col: number,
 ): number {
   const { codes, dict } = c;
   const sizes = measuredDictionary(dict).sizes;
@@ -206,10 +223,10 @@ function inSlotOrder(
     const code = s < 0 ? -1 : codes[s]!;
     if (code < 0) {
       bytes += 8;
-      values[k] = null;
+      rows[k]![col] = null;
     } else {
       bytes += sizes[code]!;
-      values[k] = dict[code]!;
+      rows[k]![col] = dict[code]!;
     }
   }
   giveBack(order);
@@ -262,56 +279,27 @@ export function measuredDictionary(dict: readonly Value[]): { sizes: Int32Array;
  */
 export function columnRows(reads: readonly ColumnRead[], n: number, numbers = false): MeasuredRows {
   const size = { bytes: 32 * n };
-  // Each column's cells in a lent array (lent-arrays.ts), given back once the rows are made.
-  const cells = reads.map(() => borrowValues<Value>(n));
+  // The rows first, then each column written into them: no array of a column's cells in between (one write and
+  // one read fewer per cell, and nothing to clear after).
+  const rows = blankRows(reads.length, n);
   const convert: number[] = [];
   reads.forEach((r, j) => {
-    if (fillCells(r, n, size, numbers, cells[j]!)) convert.push(j);
+    if (fillCells(r, n, size, numbers, rows, j)) convert.push(j);
   });
-  const rows = tupleRows(cells, n);
-  for (const a of cells) giveBackValues(a, n);
   return new MeasuredRows(rows, size.bytes, convert);
 }
 
 /**
- * Row k of the result is `[cells[0][k], cells[1][k], …]`, for k in 0 … n-1. Each row is a copy (slice) of one
- * scratch row, not an array literal: a literal's allocation site learns that its arrays outlive a young-generation
- * collection (they are the result) and the engine then allocates them in the old generation, where tens of
- * thousands of rows per query made full collections several times as frequent and queries 4-5x slower, for as
- * long as the decision held (seen in some processes of the Cypher benchmark; none with pretenuring off).
+ * n rows of `w` nulls. Each row is a copy (slice) of one scratch row, not an array literal: a literal's allocation
+ * site learns that its arrays outlive a young-generation collection (they are the result) and the engine then
+ * allocates them in the old generation, where tens of thousands of rows per query made full collections several
+ * times as frequent and queries 4-5x slower, for as long as the decision held (seen in some processes of the
+ * Cypher benchmark; none with pretenuring off).
  */
-function tupleRows(cells: readonly Value[][], n: number): Value[][] {
+function blankRows(w: number, n: number): Value[][] {
   const out: Value[][] = new Array(n);
-  const w = cells.length;
   const row: Value[] = new Array(w).fill(null);
-  const [a, b, c] = cells;
-  switch (w) {
-    case 1:
-      for (let k = 0; k < n; k++) {
-        row[0] = a![k]!;
-        out[k] = row.slice();
-      }
-      return out;
-    case 2:
-      for (let k = 0; k < n; k++) {
-        row[0] = a![k]!;
-        row[1] = b![k]!;
-        out[k] = row.slice();
-      }
-      return out;
-    case 3:
-      for (let k = 0; k < n; k++) {
-        row[0] = a![k]!;
-        row[1] = b![k]!;
-        row[2] = c![k]!;
-        out[k] = row.slice();
-      }
-      return out;
-  }
-  for (let k = 0; k < n; k++) {
-    for (let j = 0; j < w; j++) row[j] = cells[j]![k]!;
-    out[k] = row.slice();
-  }
+  for (let k = 0; k < n; k++) out[k] = row.slice();
   return out;
 }
 
