@@ -2,7 +2,7 @@
 // array serves the next borrower, and views or shared memory are never taken in.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { borrowFloat64, borrowInt32, borrowValues, giveBack, giveBackValues } from '../src/plan/lent-arrays.js';
+import { borrowFloat64, borrowInt32, giveBack } from '../src/plan/lent-arrays.js';
 
 test('an array is lent to one borrower at a time and serves the next once given back', () => {
   const a = borrowInt32(1000);
@@ -32,20 +32,4 @@ test('a view of another array and shared memory are not taken in for lending', (
   const lent = borrowInt32(4096);
   assert.notEqual(lent.buffer, whole.buffer);
   assert.notEqual(lent.buffer, shared.buffer);
-});
-
-test('a value array comes back emptied of what its borrower wrote, and serves the next borrower', () => {
-  const a = borrowValues<unknown>(20_000);
-  for (let i = 0; i < 20_000; i++) a[i] = { row: i };
-  giveBackValues(a, 20_000);
-  const b = borrowValues<unknown>(10_000);
-  assert.equal(b, a);
-  assert.ok(
-    b.every((v) => v === null),
-    'nothing the first borrower wrote is kept alive',
-  );
-  const c = borrowValues<unknown>(10_000);
-  assert.notEqual(c, b);
-  giveBackValues(b, 0);
-  giveBackValues(c, 0);
 });

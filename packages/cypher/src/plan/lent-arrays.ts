@@ -40,26 +40,3 @@ export function giveBack(a: Lendable): void {
   pool.sort((x, y) => y.length - x.length);
   if (pool.length > KEEP) pool.length = KEEP;
 }
-
-/**
- * JavaScript arrays lent the same way, for values read per row (a column's cells in slot order, tuples.ts): one of
- * more than about 16,000 elements is a large object, fresh pages on every run. Given back emptied (no value kept
- * alive by the pool); kept up to a million elements.
- */
-const freeValues: unknown[][] = [];
-
-export function borrowValues<T>(n: number): T[] {
-  for (let i = 0; i < freeValues.length; i++) {
-    if (freeValues[i]!.length >= n) return freeValues.splice(i, 1)[0] as T[];
-  }
-  return new Array(n);
-}
-
-/** Gives back a borrowed array whose first `used` elements were written: they are cleared first. */
-export function giveBackValues(a: unknown[], used: number): void {
-  if (a.length > 1 << 20) return;
-  a.fill(null, 0, used);
-  freeValues.push(a);
-  freeValues.sort((x, y) => y.length - x.length);
-  if (freeValues.length > KEEP) freeValues.length = KEEP;
-}
