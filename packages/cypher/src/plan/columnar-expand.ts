@@ -11,16 +11,13 @@ import { evaluate } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
 import { columnTest } from './column-filters.js';
 import { accumulate, countRows } from './columnar.js';
-import { tooMany } from './holding.js';
 import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
 import { fromIndex, fromLabel } from './index-start.js';
+import { type GroupKey, groupIds } from './group-ids.js';
 import { borrowFloat64, borrowInt32, giveBack } from './lent-arrays.js';
 import { degreesOver, hopDegrees, keptDegrees, weigh, type Weights } from './optional-hop.js';
 
 export type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
-
-/** Above this many possible groups, group ids go through a map instead of a table. */
-const TABLE_GROUPS = 1 << 22;
 
 /** The kept rows: per row, the slot of each side (node slots for the ends, relationship slots for `rel`). */
 export interface Rows {
@@ -268,9 +265,8 @@ export function existsTest(x: ExistsTest, nodes: NodeColumns, ctx: EvalContext):
 }
 
 /** A grouping key: its code per row (-1: null), how many codes, and the value of a code. */
-interface Key {
+interface Key extends GroupKey {
   item: ExpandItem;
-  code: (row: number) => number;
   size: number;
   value: (code: number) => Value;
   stride: number;
@@ -282,7 +278,7 @@ function keyOf(it: ExpandItem, rows: Rows, rels: RelationshipColumns, nodes: Nod
     if (!nodes.node) return undefined;
     const s = sel(it.side);
     const node = nodes.node;
-    return { item: it, code: (r) => s[r]!, size: nodes.size, value: (c) => node(c), stride: 0 };
+    return { item: it, slots: s, codes: undefined, size: nodes.size, value: (c) => node(c), stride: 0 };
   }
   const c =
     it.kind === 'type'
@@ -293,7 +289,7 @@ function keyOf(it: ExpandItem, rows: Rows, rels: RelationshipColumns, nodes: Nod
   if (c?.kind !== 'dict') return undefined;
   const s = sel(it.kind === 'key' ? it.side : 'rel');
   const { codes, dict } = c;
-  return { item: it, code: (r) => codes[s[r]!]!, size: dict.length, value: (k) => dict[k]!, stride: 0 };
+  return { item: it, slots: s, codes, size: dict.length, value: (k) => dict[k]!, stride: 0 };
 }
 
 /** Group ids and per-group outputs of the kept rows (also a chain's matches, chain-columns.ts). */
@@ -340,26 +336,7 @@ function groupAndAggregate(
   gid: Int32Array,
 ): Groups | undefined {
   const items = op.items;
-  const n = rows.n;
-  // Dense group ids in order of first appearance; `firsts` holds each group's combined key.
-  const firsts: number[] = [];
-  const table = space <= TABLE_GROUPS ? new Int32Array(space).fill(-1) : undefined;
-  const map = table ? undefined : new Map<number, number>();
-  for (let r = 0; r < n; r++) {
-    if ((r & 63) === 0) ctx.budget.tick();
-    let key = 0;
-    for (const k of keys) key += (k.code(r) + 1) * k.stride;
-    let d = table ? table[key]! : (map!.get(key) ?? -1);
-    if (d < 0) {
-      d = firsts.push(key) - 1;
-      if (op.bounded && firsts.length > ctx.budget.maxRows) {
-        throw tooMany(ctx.budget, `the aggregation stopped at group ${firsts.length}, before reading all of its input`);
-      }
-      if (table) table[key] = d;
-      else map!.set(key, d);
-    }
-    gid[r] = d;
-  }
+  const firsts = groupIds(keys, rows.n, space, gid, ctx, op.bounded === true);
   // No grouping key: one group, even over no rows (count 0, avg null).
   if (keys.length === 0 && firsts.length === 0) firsts.push(0);
   const groups = firsts.length;

@@ -8,8 +8,8 @@
 type Lendable = Int32Array | Float64Array;
 
 const free = { i32: [] as Int32Array[], f64: [] as Float64Array[] };
-/** Arrays of each kind kept for lending at most: a run borrows two, a nested run two more. */
-const KEEP = 4;
+/** Arrays of each kind kept for lending at most: a grouped run borrows up to five at once (rows, group ids, table). */
+const KEEP = 6;
 
 function borrow<T extends Lendable>(pool: T[], n: number, make: (n: number) => T): T {
   for (let i = 0; i < pool.length; i++) {

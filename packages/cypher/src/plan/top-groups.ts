@@ -7,6 +7,7 @@
 import type { Row } from '../eval.js';
 import { count } from '../interpret/project.js';
 import { columnarExpandGroups } from './columnar-expand.js';
+import { borrowFloat64, giveBack } from './lent-arrays.js';
 import type { Op } from './operators.js';
 import type { Runner } from './physical.js';
 
@@ -37,23 +38,51 @@ export function topGroupRows(r: Runner, op: TopOp): Row[] | undefined {
   const grouped = columnarExpandGroups(input, ctx);
   if (!grouped) return undefined;
   const n = grouped.groups;
-  const all = () => Array.from({ length: n }, (_, g) => grouped.row(g));
-  if (keep >= n) return all();
-  // Smaller is better: DESC negated. A null, NaN, non-number or inexact value leaves the order to Top.
-  const v = new Float64Array(n);
-  const out = grouped.outputs[item]!;
-  const sign = first.descending ? -1 : 1;
+  if (keep >= n) return groupRows(grouped.row, n, Number.POSITIVE_INFINITY, undefined);
+  // Smaller is better: DESC negated. A null, NaN, non-number or inexact value leaves the order to Top. Both
+  // arrays lent (lent-arrays.ts): a group per node is 800 KB of fresh pages each at 100,000 nodes.
+  const lent = [borrowFloat64(n), borrowFloat64(n)];
+  try {
+    const v = lent[0]!.subarray(0, n);
+    const exact = sortValues(grouped.outputs[item]!, n, first.descending ? -1 : 1, v, ctx);
+    if (!exact) return groupRows(grouped.row, n, Number.POSITIVE_INFINITY, undefined);
+    if (keep === 0) return [];
+    const selection = lent[1]!.subarray(0, n);
+    selection.set(v);
+    return groupRows(grouped.row, n, kthSmallest(selection, keep - 1), v);
+  } finally {
+    for (const a of lent) giveBack(a);
+  }
+}
+
+/*
+ * The loops over the groups are functions of their own: as loops of topGroupRows they ran in code compiled during
+ * the first call's loop (on-stack replacement), which later calls entered with no type feedback for the code
+ * before the loop, and fell back to the interpreter (`--trace-deopt`: 43 times in one run of the benchmark's shapes).
+ */
+
+/** Each group's value of the sort key into `v` (times `sign`); false when one is not an exact plain number. */
+function sortValues(
+  out: (g: number) => unknown,
+  n: number,
+  sign: number,
+  v: Float64Array,
+  ctx: Runner['ctx'],
+): boolean {
   for (let g = 0; g < n; g++) {
     if ((g & 1023) === 0) ctx.budget.tick();
     const x = out(g);
     const num = typeof x === 'bigint' ? Number(x) : x;
-    if (typeof num !== 'number' || Number.isNaN(num) || Math.abs(num) >= EXACT) return all();
+    if (typeof num !== 'number' || Number.isNaN(num) || Math.abs(num) >= EXACT) return false;
     v[g] = sign * num;
   }
+  return true;
+}
+
+/** The rows of the groups whose value in `v` is at most `bound` (every group's without `v`), in group order. */
+function groupRows(row: (g: number) => Row, n: number, bound: number, v: Float64Array | undefined): Row[] {
   const rows: Row[] = [];
-  if (keep === 0) return rows;
-  const bound = kthSmallest(v.slice(), keep - 1);
-  for (let g = 0; g < n; g++) if (v[g]! <= bound) rows.push(grouped.row(g));
+  for (let g = 0; g < n; g++) if (!v || v[g]! <= bound) rows.push(row(g));
   return rows;
 }
 

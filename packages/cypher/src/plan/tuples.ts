@@ -66,7 +66,9 @@ function fillCells(
   }
   // An INTEGER as the caller's number (an int column holds safe integers): counted at its size as an INTEGER.
   const int = c.kind === 'int' && !numbers;
-  size.bytes += int ? integerCells(c, slots, n, rows, j) : numberCells(c, slots, n, rows, j, c.kind === 'int' ? 32 : 16);
+  size.bytes += int
+    ? integerCells(c, slots, n, rows, j)
+    : numberCells(c, slots, n, rows, j, c.kind === 'int' ? 32 : 16);
   return int;
 }
 
