@@ -18,6 +18,7 @@ import type { Op } from './operators.js';
 import { hopDegrees, weigh } from './optional-hop.js';
 import type { Runner } from './physical.js';
 import { excludedSlots, slotAdjacency, typeMask } from './var-paths.js';
+import { lendingScope } from './lent-arrays.js';
 
 type Chain = Extract<Op, { op: 'ChainProjection' }>;
 
@@ -84,11 +85,14 @@ function chainAggregate(op: Chain, agg: NonNullable<Chain['aggregate']>, runner:
   const degree = agg.optional && hopDegrees(agg.optional, cols, runner.ctx);
   if (agg.optional && !degree) return undefined;
   const weights = degree ? weigh(rows[agg.optional!.side], n, degree, runner.ctx) : undefined;
-  const groups = aggregate(agg, rows, rels, cols, runner.ctx, weights);
-  if (!groups) return undefined;
-  const out: Row[] = [];
-  for (let i = 0; i < groups.groups; i++) out.push(groups.row(i));
-  return out;
+  // The per-group accumulators lent until the rows are made (lendingScope).
+  return lendingScope(() => {
+    const groups = aggregate(agg, rows, rels, cols, runner.ctx, weights);
+    if (!groups) return undefined;
+    const out: Row[] = [];
+    for (let i = 0; i < groups.groups; i++) out.push(groups.row(i));
+    return out;
+  });
 }
 
 function grow(a: Int32Array): Int32Array {

@@ -14,7 +14,7 @@ import { accumulate, countRows } from './columnar.js';
 import type { ExistsTest, ExpandItem, Op, Side } from './operators.js';
 import { fromIndex, fromLabel } from './index-start.js';
 import { type GroupKey, groupIds } from './group-ids.js';
-import { borrowFloat64, borrowInt32, giveBack } from './lent-arrays.js';
+import { borrowFloat64, borrowInt32, giveBack, lendingScope, zeroedFloat64 } from './lent-arrays.js';
 import { degreesOver, hopDegrees, keptDegrees, weigh, type Weights } from './optional-hop.js';
 
 export type ExpandAgg = Extract<Op, { op: 'ColumnarExpandAggregate' }>;
@@ -30,11 +30,14 @@ export interface Rows {
 }
 
 export function columnarExpandAggregate(op: ExpandAgg, ctx: EvalContext): Row[] | undefined {
-  const grouped = columnarExpandGroups(op, ctx);
-  if (!grouped) return undefined;
-  const result: Row[] = [];
-  for (let g = 0; g < grouped.groups; g++) result.push(grouped.row(g));
-  return result;
+  // The per-group accumulators lent until the rows are made (lendingScope).
+  return lendingScope(() => {
+    const grouped = columnarExpandGroups(op, ctx);
+    if (!grouped) return undefined;
+    const result: Row[] = [];
+    for (let g = 0; g < grouped.groups; g++) result.push(grouped.row(g));
+    return result;
+  });
 }
 
 /** The aggregation's groups before any row is built: each item's value per group, a group's row on demand. */
@@ -338,14 +341,17 @@ function groupAndAggregate(
   const items = op.items;
   const firsts = groupIds(keys, rows.n, space, gid, ctx, op.bounded === true);
   // No grouping key: one group, even over no rows (count 0, avg null).
-  if (keys.length === 0 && firsts.length === 0) firsts.push(0);
+  if (keys.length === 0 && firsts.length === 0) {
+    firsts.keys[0] = 0;
+    firsts.length = 1;
+  }
   const groups = firsts.length;
   const outputs: ((g: number) => Value)[] = [];
   for (const it of items) {
     const k = keys.find((x) => x.item === it);
     if (k) {
       outputs.push((g) => {
-        const code = Math.floor(firsts[g]! / k.stride) % (k.size + 1);
+        const code = Math.floor(firsts.keys[g]! / k.stride) % (k.size + 1);
         return code === 0 ? null : k.value(code - 1);
       });
       continue;
@@ -376,7 +382,7 @@ function aggregateOf(
   if (it.kind === 'hopCount') return weights && countRows(gid, groups, weights.k);
   if (it.kind === 'distinct') {
     const seen = new Set<number>();
-    const counts = new Float64Array(groups);
+    const counts = zeroedFloat64(groups);
     const s = rows[it.side];
     for (let r = 0; r < gid.length; r++) {
       const k = gid[r]! * nodes.size + s[r]!;

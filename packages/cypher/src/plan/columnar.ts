@@ -13,7 +13,7 @@ import type { EvalContext, Row } from '../eval.js';
 import { ownValue, setOwn, type Value } from '../values.js';
 import type { ColumnItem, ExistsTest, Op } from './operators.js';
 import { selectSlots } from './column-filters.js';
-import { borrowFloat64, borrowInt32, giveBack } from './lent-arrays.js';
+import { borrowFloat64, borrowInt32, giveBack, lendingScope, zeroedFloat64 } from './lent-arrays.js';
 import { refine } from './column-select.js';
 import { existsTest } from './columnar-expand.js';
 import { extremes, repeatedSums, sums, weightedSums } from './column-sums.js';
@@ -63,7 +63,8 @@ export function columnarAggregate(op: Extract<Op, { op: 'ColumnarAggregate' }>, 
     }
     const gid = borrowInt32(sel.length);
     lent.push(gid);
-    return run(op.items, scan, sel, ctx, weights, gid.subarray(0, sel.length));
+    // The per-group accumulators lent until the rows are made (lendingScope).
+    return lendingScope(() => run(op.items, scan, sel, ctx, weights, gid.subarray(0, sel.length)));
   } finally {
     for (const a of lent) giveBack(a);
   }
@@ -268,7 +269,7 @@ function groupIds(
 
 /** Rows per group; each row counted `w[row]` times when given (an optional hop's multiplicity). */
 export function countRows(gid: Int32Array, groups: number, w?: Float64Array): (g: number) => Value {
-  const counts = new Float64Array(groups);
+  const counts = zeroedFloat64(groups);
   if (w) for (let i = 0; i < gid.length; i++) counts[gid[i]!]! += w[i]!;
   else for (let i = 0; i < gid.length; i++) counts[gid[i]!]!++;
   return (g) => BigInt(counts[g]!);
@@ -285,7 +286,7 @@ export function accumulate(
 ): ((g: number) => Value) | undefined {
   if (!c) return undefined;
   if (it.fn === 'collect') return budget && collectColumn(c, gid, groups, sel, budget, w);
-  const counts = new Float64Array(groups);
+  const counts = zeroedFloat64(groups);
   if (c.kind === 'dict') {
     // Only nulls (a key no scanned node has): nothing to add up, as row by row.
     if (c.dict.length === 0) return (_g) => (it.fn === 'count' || it.fn === 'sum' ? 0n : null);
@@ -296,7 +297,7 @@ export function accumulate(
   // min/max over FLOATs keep Cypher's ordering of NaN and -0.0: row by row.
   if (c.kind === 'float' && (it.fn === 'min' || it.fn === 'max')) return undefined;
   const { values, nulls } = c;
-  const acc = new Float64Array(groups);
+  const acc = zeroedFloat64(groups);
   // One loop per case, the case decided once (a loop that asks per row which aggregate it adds up ran several
   // times slower): a row standing for m rows (an optional hop) is added m times, INTEGERs as x * m (exact below
   // 2^53, as checked), FLOATs one by one, in the order row by row adds them, so the result is the same to the bit.

@@ -5,7 +5,7 @@
 // per key, in one long function, was deoptimised on most calls, 190 times in one run of the benchmark's shapes).
 import type { EvalContext } from '../eval.js';
 import { tooMany } from './holding.js';
-import { borrowFloat64, borrowInt32, giveBack } from './lent-arrays.js';
+import { borrowFloat64, borrowInt32, giveBack, scopedFloat64 } from './lent-arrays.js';
 
 /** A grouping key: a code per row, `codes[slots[r]]` (or `slots[r]` itself without codes), -1 for null. */
 export interface GroupKey {
@@ -14,13 +14,20 @@ export interface GroupKey {
   stride: number;
 }
 
+/** Each group's combined key by group id: `keys[0 … length-1]`. */
+export interface Firsts {
+  keys: Float64Array;
+  length: number;
+}
+
 /** Above this many possible groups, group ids go through a map instead of a table. */
 const TABLE_GROUPS = 1 << 22;
 /** Rows per block between the budget's checks. */
 const BLOCK = 4096;
 
 /**
- * Writes each of the n rows' group id to `gid`; returns each group's combined key, by id. `space`: the combined
+ * Writes each of the n rows' group id to `gid`; returns each group's combined key, by id (lent within a
+ * lendingScope: a group per node, pushed to a growing array, was fresh pages on every query). `space`: the combined
  * keys' range. `bounded`: more groups than the row budget stop it with an error.
  */
 export function groupIds(
@@ -30,8 +37,8 @@ export function groupIds(
   gid: Int32Array,
   ctx: EvalContext,
   bounded: boolean,
-): number[] {
-  const firsts: number[] = [];
+): Firsts {
+  const firsts: Firsts = { keys: scopedFloat64(Math.max(n, 1)), length: 0 };
   // Lent (lent-arrays.ts): fresh arrays of this size are fresh pages on every query.
   const combined = borrowFloat64(n);
   const table = space <= TABLE_GROUPS ? borrowInt32(space) : undefined;
@@ -82,7 +89,7 @@ function byTable(
   stop: number,
   table: Int32Array,
   gid: Int32Array,
-  firsts: number[],
+  firsts: Firsts,
   limit: number,
 ): number {
   for (let r = start; r < stop; r++) {
@@ -92,7 +99,8 @@ function byTable(
     if (d < 0) {
       d = firsts.length;
       if (d >= limit) return r;
-      firsts.push(key);
+      firsts.keys[d] = key;
+      firsts.length = d + 1;
       table[key] = d;
     }
     gid[r] = d;
@@ -106,7 +114,7 @@ function byMap(
   stop: number,
   map: Map<number, number>,
   gid: Int32Array,
-  firsts: number[],
+  firsts: Firsts,
   limit: number,
 ): number {
   for (let r = start; r < stop; r++) {
@@ -115,7 +123,8 @@ function byMap(
     if (d === undefined) {
       d = firsts.length;
       if (d >= limit) return r;
-      firsts.push(key);
+      firsts.keys[d] = key;
+      firsts.length = d + 1;
       map.set(key, d);
     }
     gid[r] = d;

@@ -40,3 +40,38 @@ export function giveBack(a: Lendable): void {
   pool.sort((x, y) => y.length - x.length);
   if (pool.length > KEEP) pool.length = KEEP;
 }
+
+/*
+ * A lending scope: per-group accumulators (counts, sums) are read through closures until the groups' rows are
+ * made, so they cannot be given back where they are made. Inside `lendingScope(f)` they are lent and given back
+ * when f returns; outside one they are fresh, so code that keeps them past its call stays correct.
+ */
+let scope: Lendable[] | undefined;
+
+/** Runs f; the arrays `scopedFloat64` and `zeroedFloat64` lend meanwhile are given back when it returns or throws. */
+export function lendingScope<T>(f: () => T): T {
+  const outer = scope;
+  const mine: Lendable[] = [];
+  scope = mine;
+  try {
+    return f();
+  } finally {
+    scope = outer;
+    for (const a of mine) giveBack(a);
+  }
+}
+
+/** A Float64Array of n elements, stale: lent until the enclosing lendingScope ends, or fresh outside one. */
+export function scopedFloat64(n: number): Float64Array {
+  if (!scope) return new Float64Array(n);
+  const a = borrowFloat64(n);
+  scope.push(a);
+  return a.length === n ? a : a.subarray(0, n);
+}
+
+/** A Float64Array of n zeros: lent until the enclosing lendingScope ends, or fresh outside one. */
+export function zeroedFloat64(n: number): Float64Array {
+  const a = scopedFloat64(n);
+  if (scope) a.fill(0);
+  return a;
+}

@@ -6,8 +6,8 @@
 // rows instead of a row, its keys and heap steps per group.
 import type { Row } from '../eval.js';
 import { count } from '../interpret/project.js';
-import { columnarExpandGroups } from './columnar-expand.js';
-import { borrowFloat64, giveBack } from './lent-arrays.js';
+import { columnarExpandGroups, type Groups } from './columnar-expand.js';
+import { borrowFloat64, giveBack, lendingScope } from './lent-arrays.js';
 import type { Op } from './operators.js';
 import type { Runner } from './physical.js';
 
@@ -35,8 +35,15 @@ export function topGroupRows(r: Runner, op: TopOp): Row[] | undefined {
   if (item < 0) return undefined;
   const ctx = r.ctx;
   const keep = (op.skip ? count(op.skip, 'SKIP', ctx) : 0) + count(op.limit, 'LIMIT', ctx);
-  const grouped = columnarExpandGroups(input, ctx);
-  if (!grouped) return undefined;
+  // The per-group accumulators lent until the rows are made (lendingScope).
+  return lendingScope(() => {
+    const grouped = columnarExpandGroups(input, ctx);
+    return grouped && topRows(grouped, item, first.descending === true, keep, ctx);
+  });
+}
+
+/** The rows of the groups that can be among the `keep` best by output `item`. */
+function topRows(grouped: Groups, item: number, descending: boolean, keep: number, ctx: Runner['ctx']): Row[] {
   const n = grouped.groups;
   if (keep >= n) return groupRows(grouped.row, n, Number.POSITIVE_INFINITY, undefined);
   // Smaller is better: DESC negated. A null, NaN, non-number or inexact value leaves the order to Top. Both
@@ -44,7 +51,7 @@ export function topGroupRows(r: Runner, op: TopOp): Row[] | undefined {
   const lent = [borrowFloat64(n), borrowFloat64(n)];
   try {
     const v = lent[0]!.subarray(0, n);
-    const exact = sortValues(grouped.outputs[item]!, n, first.descending ? -1 : 1, v, ctx);
+    const exact = sortValues(grouped.outputs[item]!, n, descending ? -1 : 1, v, ctx);
     if (!exact) return groupRows(grouped.row, n, Number.POSITIVE_INFINITY, undefined);
     if (keep === 0) return [];
     const selection = lent[1]!.subarray(0, n);
