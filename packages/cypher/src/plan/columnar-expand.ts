@@ -272,7 +272,6 @@ interface Key extends GroupKey {
   item: ExpandItem;
   size: number;
   value: (code: number) => Value;
-  stride: number;
 }
 
 function keyOf(it: ExpandItem, rows: Rows, rels: RelationshipColumns, nodes: NodeColumns): Key | undefined {

@@ -7,7 +7,7 @@
 import type { Row } from '../eval.js';
 import { count } from '../interpret/project.js';
 import { columnarExpandGroups, type Groups } from './columnar-expand.js';
-import { borrowFloat64, giveBack, lendingScope } from './lent-arrays.js';
+import { lendingScope, scopedFloat64 } from './lent-arrays.js';
 import type { Op } from './operators.js';
 import type { Runner } from './physical.js';
 
@@ -47,19 +47,14 @@ function topRows(grouped: Groups, item: number, descending: boolean, keep: numbe
   const n = grouped.groups;
   if (keep >= n) return groupRows(grouped.row, n, Number.POSITIVE_INFINITY, undefined);
   // Smaller is better: DESC negated. A null, NaN, non-number or inexact value leaves the order to Top. Both
-  // arrays lent (lent-arrays.ts): a group per node is 800 KB of fresh pages each at 100,000 nodes.
-  const lent = [borrowFloat64(n), borrowFloat64(n)];
-  try {
-    const v = lent[0]!.subarray(0, n);
-    const exact = sortValues(grouped.outputs[item]!, n, descending ? -1 : 1, v, ctx);
-    if (!exact) return groupRows(grouped.row, n, Number.POSITIVE_INFINITY, undefined);
-    if (keep === 0) return [];
-    const selection = lent[1]!.subarray(0, n);
-    selection.set(v);
-    return groupRows(grouped.row, n, kthSmallest(selection, keep - 1), v);
-  } finally {
-    for (const a of lent) giveBack(a);
-  }
+  // arrays lent for the scope (a group per node is 800 KB of fresh pages each at 100,000 nodes).
+  const v = scopedFloat64(n);
+  const exact = sortValues(grouped.outputs[item]!, n, descending ? -1 : 1, v, ctx);
+  if (!exact) return groupRows(grouped.row, n, Number.POSITIVE_INFINITY, undefined);
+  if (keep === 0) return [];
+  const selection = scopedFloat64(n);
+  selection.set(v);
+  return groupRows(grouped.row, n, kthSmallest(selection, keep - 1), v);
 }
 
 /*

@@ -37,7 +37,7 @@ export type ColumnRead =
   | { along: AlongAdjacency; at: ArrayLike<number> };
 
 /**
- * Writes the column's n cells to column `j` of `rows` (a column at a time, each kind its own loop with no call per cell: a row
+ * Writes the column's n cells to column `col` of `rows` (a column at a time, each kind its own loop with no call per cell: a row
  * loop calling a closure per cell saw a different closure per query and column, and the optimising compiler,
  * deoptimised by each new one, left it running several times slower in some processes), adds their bytes to
  * `size.bytes`, and says whether a cell may need the caller's conversion.
@@ -48,27 +48,27 @@ function fillCells(
   size: { bytes: number },
   numbers: boolean,
   rows: Value[][],
-  j: number,
+  col: number,
 ): boolean {
   if ('along' in read) {
-    size.bytes += alongCells(read.along, read.at, n, rows, j);
+    size.bytes += alongCells(read.along, read.at, n, rows, col);
     return read.along.converts;
   }
   const { column: c, slots } = read;
   if (c.kind === 'dict') {
     const { sizes, converts } = measuredDictionary(c.dict);
-    if (scattered(slots, n, c.codes.length)) size.bytes += inSlotOrder(c, slots, n, rows, j);
+    if (scattered(slots, n, c.codes.length)) size.bytes += inSlotOrder(c, slots, n, rows, col);
     // A column of distinct values (names, ids) is coded in slot order: then the slot is the code, and a far
     // end's value and size are two independent reads, not three chained ones.
-    else if (identity(c.codes)) size.bytes += identityCells(c.dict, sizes, slots, n, rows, j);
-    else size.bytes += dictCells(c, sizes, slots, n, rows, j);
+    else if (identity(c.codes)) size.bytes += identityCells(c.dict, sizes, slots, n, rows, col);
+    else size.bytes += dictCells(c, sizes, slots, n, rows, col);
     return converts;
   }
   // An INTEGER as the caller's number (an int column holds safe integers): counted at its size as an INTEGER.
   const int = c.kind === 'int' && !numbers;
   size.bytes += int
-    ? integerCells(c, slots, n, rows, j)
-    : numberCells(c, slots, n, rows, j, c.kind === 'int' ? 32 : 16);
+    ? integerCells(c, slots, n, rows, col)
+    : numberCells(c, slots, n, rows, col, c.kind === 'int' ? 32 : 16);
   return int;
 }
 
