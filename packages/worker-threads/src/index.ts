@@ -14,3 +14,4 @@ export {
   startWorker,
   tsxRegisterUrl,
 } from './start.js';
+export { READY_EXPIRES_MS, READY_MIN_BYTES, type ReadyBuffer, type ReadyKind, requestReady } from './ready-memory.js';

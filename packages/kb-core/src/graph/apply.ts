@@ -71,7 +71,7 @@ export function addClaim(g: GraphState, a: ClaimFields): number {
   // Bit 1: the subject's raw name is its entity's display name; bit 2: the same for the object.
   const sameName = (sCode >= 0 && (sCode & 1) === 0 ? 1 : 0) | (oCode >= 0 && (oCode & 1) === 0 ? 2 : 0);
   const c = C.ids.count;
-  if (c >= C.fact.a.length) C.reserve(c + 1);
+  if (c >= C.fact.limit) C.reserve(c + 1);
   let newSource = true;
   if (f < 0) {
     f = F.add(s, p, o, c);

@@ -2,13 +2,23 @@
 // arrays: no per-element tagging, half or less the memory, and nothing for the garbage collector to scan.
 // `a` is replaced when the column grows, so read it through the owner's getter, never keep it.
 // (A what-if copy's `a` may be a copy-on-write array, cow-array.ts: growing copies its rows through copyRows.)
-import { copyRows, growInPlace } from './cow-array.js';
+// A large column three quarters full asks for its next array (twice its length) to be made ready on a helper thread
+// (@evident/worker-threads' ready memory), so that growing it copies into pages already faulted in rather than
+// faulting in every page of the new array on the thread that ingests.
+import type { ReadyKind } from '@evident/worker-threads';
+import { copyRows, growInPlace, isCopyOnWrite } from './cow-array.js';
+import { askNextArray, forgetNextArray, takeNextArray } from './next-arrays.js';
 
 type TypedArray = Int32Array | Float64Array | Uint8Array;
 
 abstract class Column<T extends TypedArray> {
   a: T;
   n = 0;
+  /**
+   * Rows below `limit` exist; a writer at it calls reserve(), which grows the column (at its length) or asks for
+   * its next array (at three quarters). Callers compare with `limit`, not `a.length`, so that the early call is made.
+   */
+  limit: number;
   /**
    * `fill`: the value of every slot not written yet. A column whose new rows start at a constant (a status, a
    * list end) is then reserved rather than pushed: growing fills the new slots once, and a row costs nothing.
@@ -18,66 +28,91 @@ abstract class Column<T extends TypedArray> {
     readonly fill: number,
   ) {
     this.a = a;
+    this.limit = a.length;
     if (fill !== 0) a.fill(fill);
   }
   abstract push(v: number): void;
+  protected abstract readonly kind: ReadyKind;
+  /** A new array of `length` elements, zero-filled. */
+  protected abstract make(length: number | SharedArrayBuffer): T;
+
   /** Makes slots 0..size-1 exist (new ones hold `fill`); `n` is left to the owner. */
-  abstract reserve(size: number): void;
+  reserve(size: number): void {
+    if (size <= this.limit) return;
+    const old = this.a;
+    if (size > old.length) {
+      const length = Math.max(size, old.length * 2);
+      if (!growInPlace(old, length, this.fill)) this.a = this.grown(old, length);
+    }
+    // Not at half: a column just doubled is half full, and its next array would be held for the whole second half.
+    const length = this.a.length;
+    const early = length - (length >>> 2);
+    if (size > early && !isCopyOnWrite(this.a)) {
+      askNextArray(this, this.kind, length * 2, this.fill);
+      this.limit = length;
+    } else {
+      this.limit = early;
+    }
+  }
+
+  /** Takes `a` (holding `n` rows) as the column's array: a column loaded whole (graph-image-load.ts). */
+  adopt(a: T, n: number): void {
+    forgetNextArray(this);
+    this.a = a;
+    this.n = n;
+    this.limit = a.length;
+  }
+
+  private grown(old: T, length: number): T {
+    const ready = takeNextArray(this, length);
+    const b = ready ? this.make(ready) : this.make(length);
+    copyRows(b, old);
+    if (!ready && this.fill !== 0) b.fill(this.fill, old.length);
+    return b;
+  }
 }
 
 export class I32Column extends Column<Int32Array> {
+  protected readonly kind = 'i32';
   constructor(fill = 0) {
     super(new Int32Array(1024), fill);
   }
-  // push and reserve are written out per class so that each call site and element store sees one array kind.
-  push(v: number): void {
-    if (this.n === this.a.length) this.reserve(this.n + 1);
-    this.a[this.n++] = v;
+  protected make(length: number | SharedArrayBuffer): Int32Array {
+    return typeof length === 'number' ? new Int32Array(length) : new Int32Array(length);
   }
-  reserve(size: number): void {
-    const old = this.a;
-    if (size <= old.length || growInPlace(old, Math.max(size, old.length * 2), this.fill)) return;
-    const b = new Int32Array(Math.max(size, old.length * 2));
-    copyRows(b, old);
-    if (this.fill !== 0) b.fill(this.fill, old.length);
-    this.a = b;
+  // push is written out per class so that each call site and element store sees one array kind.
+  push(v: number): void {
+    if (this.n === this.limit) this.reserve(this.n + 1);
+    this.a[this.n++] = v;
   }
 }
 
 export class F64Column extends Column<Float64Array> {
+  protected readonly kind = 'f64';
   constructor(fill = 0) {
     super(new Float64Array(1024), fill);
   }
-  // push and reserve are written out per class so that each call site and element store sees one array kind.
-  push(v: number): void {
-    if (this.n === this.a.length) this.reserve(this.n + 1);
-    this.a[this.n++] = v;
+  protected make(length: number | SharedArrayBuffer): Float64Array {
+    return typeof length === 'number' ? new Float64Array(length) : new Float64Array(length);
   }
-  reserve(size: number): void {
-    const old = this.a;
-    if (size <= old.length || growInPlace(old, Math.max(size, old.length * 2), this.fill)) return;
-    const b = new Float64Array(Math.max(size, old.length * 2));
-    copyRows(b, old);
-    if (this.fill !== 0) b.fill(this.fill, old.length);
-    this.a = b;
+  // push is written out per class so that each call site and element store sees one array kind.
+  push(v: number): void {
+    if (this.n === this.limit) this.reserve(this.n + 1);
+    this.a[this.n++] = v;
   }
 }
 
 export class U8Column extends Column<Uint8Array> {
+  protected readonly kind = 'u8';
   constructor(fill = 0) {
     super(new Uint8Array(1024), fill);
   }
-  // push and reserve are written out per class so that each call site and element store sees one array kind.
-  push(v: number): void {
-    if (this.n === this.a.length) this.reserve(this.n + 1);
-    this.a[this.n++] = v;
+  protected make(length: number | SharedArrayBuffer): Uint8Array {
+    return typeof length === 'number' ? new Uint8Array(length) : new Uint8Array(length);
   }
-  reserve(size: number): void {
-    const old = this.a;
-    if (size <= old.length || growInPlace(old, Math.max(size, old.length * 2), this.fill)) return;
-    const b = new Uint8Array(Math.max(size, old.length * 2));
-    copyRows(b, old);
-    if (this.fill !== 0) b.fill(this.fill, old.length);
-    this.a = b;
+  // push is written out per class so that each call site and element store sees one array kind.
+  push(v: number): void {
+    if (this.n === this.limit) this.reserve(this.n + 1);
+    this.a[this.n++] = v;
   }
 }

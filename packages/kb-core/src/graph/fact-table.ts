@@ -4,12 +4,17 @@
 // other facts does not touch the fact columns (three more cache misses each); they are read only to confirm
 // a slot whose hash matches.
 import type { I32Column } from './columns.js';
+import { askNextArray, forgetNextArray, takeNextArray } from './next-arrays.js';
+
+/** The count at which a table of `size` slots asks for its next slots (grown at half full: at three eighths). */
+const askAt = (size: number) => (size >>> 2) + (size >>> 3);
 
 export class FactTable {
   /** Per slot: fact index + 1 (0 = empty), then the fact's hash. */
-  private slots = new Int32Array(2 << 16);
+  private slots: Int32Array = new Int32Array(2 << 16);
   private mask = (1 << 16) - 1;
   private count = 0;
+  private nextAt = askAt(1 << 16);
   // The last (s, p, o) get() missed, its hash and the empty slot where it would go: the apply looks a fact up,
   // then adds it, and the add then neither hashes nor probes again unless the table grew or changed.
   private missS = -1;
@@ -57,6 +62,7 @@ export class FactTable {
     const s = this.factS.a[f]!;
     const p = this.factP.a[f]!;
     const o = this.factO.a[f]!;
+    if (this.count >= this.nextAt) this.askNext();
     const slot = this.missSlot;
     this.missSlot = -1;
     if (slot >= 0 && s === this.missS && p === this.missP && o === this.missO) {
@@ -86,6 +92,14 @@ export class FactTable {
     this.mask = size - 1;
     this.count = count;
     this.missSlot = -1;
+    this.nextAt = askAt(size);
+    forgetNextArray(this);
+  }
+
+  /** Asks for the slots the next growth will fill (grow() takes them). */
+  private askNext(): void {
+    askNextArray(this, 'i32', (this.mask + 1) * 4, 0);
+    this.nextAt = 0x7fffffff;
   }
 
   private place(slots: Int32Array, mask: number, v: number, h: number): void {
@@ -98,10 +112,12 @@ export class FactTable {
   private grow(): void {
     const old = this.slots;
     const size = (this.mask + 1) * 2;
-    const slots = new Int32Array(size * 2);
+    const ready = takeNextArray(this, size * 2);
+    const slots = ready ? new Int32Array(ready) : new Int32Array(size * 2);
     const mask = size - 1;
     for (let i = 0; i < old.length; i += 2) if (old[i] !== 0) this.place(slots, mask, old[i]!, old[i + 1]!);
     this.slots = slots;
     this.mask = mask;
+    this.nextAt = askAt(size);
   }
 }

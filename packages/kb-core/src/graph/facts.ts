@@ -117,7 +117,7 @@ export class Facts {
   add(s: number, p: number, o: number, c: number): number {
     const f = this.S.n;
     if (f >= FACT_LIMIT) throw new KbCapacityError('facts', FACT_LIMIT);
-    if (f >= this.S.a.length) this.reserve(f + 1);
+    if (f >= this.S.limit) this.reserve(f + 1);
     // Reserved columns: sources starts at 0, the list links at -1 (see columns.ts).
     this.S.a[f] = s;
     this.O.a[f] = o;

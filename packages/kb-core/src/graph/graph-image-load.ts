@@ -18,14 +18,13 @@ import { applyRegistryEntry, REGISTRY_ENTRIES, type RegistryEntries } from './re
 import type { GraphState } from './state.js';
 
 function take<T extends Int32Array | Float64Array | Uint8Array>(
-  col: { a: T; n: number },
+  col: { adopt(a: T, n: number): void },
   a: T,
   n: number,
   what: string,
 ): void {
   if (a.length !== n) throw new Error(`graph image: ${what} holds ${a.length}, expected ${n}`);
-  col.a = a;
-  col.n = n;
+  col.adopt(a, n);
 }
 
 function loadEntities(g: GraphState, file: SectionFile, n: number): void {

@@ -1,3 +1,5 @@
+import { askNextArray, takeNextArray } from './next-arrays.js';
+
 // Open-addressing hash table from strings to non-negative int32 values, for the lookups every ingested
 // claim makes with strings it has never seen as objects (raw entity names, source ids). A Map must first
 // compute and store each fresh string's hash, then chase pointers to its entry and to the stored key. Here a
@@ -11,11 +13,14 @@
 const INLINE = 8;
 /** Slot layout, STRIDE int32s: hash, key length + 1 (0 = empty), value, offset of the key's tail in `tails`, inline units. */
 const STRIDE = 4 + INLINE / 2;
+/** The count at which a table of `size` slots asks for its next slots (grown at half full: at three eighths). */
+const askAt = (size: number) => (size >>> 2) + (size >>> 3);
 
 export class StringTable {
-  private slots = new Int32Array(STRIDE << 10);
+  private slots: Int32Array = new Int32Array(STRIDE << 10);
   private mask = (1 << 10) - 1;
   private n = 0;
+  private nextAt = askAt(1 << 10);
   private tails = new Uint16Array(1024);
   private used = 0;
   // The last key get() missed, its hash and the empty slot where it would go, while no key was added since: the
@@ -106,6 +111,11 @@ export class StringTable {
       }
     }
     this.missAt = -1;
+    if (this.n >= this.nextAt) {
+      // The slots the next growth fills, made ready off this thread (next-arrays.ts); grow() takes them.
+      askNextArray(this, 'i32', (this.mask + 1) * 2 * STRIDE, 0);
+      this.nextAt = 0x7fffffff;
+    }
     if ((this.n + 1) * 2 > this.mask + 1) {
       this.grow();
       at = this.find(s, h);
@@ -144,7 +154,8 @@ export class StringTable {
     this.missAt = -1;
     const old = this.slots;
     const size = (this.mask + 1) * 2;
-    const slots = new Int32Array(size * STRIDE);
+    const ready = takeNextArray(this, size * STRIDE);
+    const slots = ready ? new Int32Array(ready) : new Int32Array(size * STRIDE);
     const mask = size - 1;
     for (let at = 0; at < old.length; at += STRIDE) {
       if (old[at + 1] === 0) continue;
@@ -154,5 +165,6 @@ export class StringTable {
     }
     this.slots = slots;
     this.mask = mask;
+    this.nextAt = askAt(size);
   }
 }

@@ -1,0 +1,26 @@
+// The array an owner will grow into next (a column, a hash table), asked for early and made ready off this
+// thread (@evident/worker-threads' ready memory), so that growing writes into pages already faulted in.
+// Kept by owner in a WeakMap, off the owner's own properties, so that a what-if copy (clone.ts) never shares one.
+import { type ReadyBuffer, type ReadyKind, requestReady } from '@evident/worker-threads';
+
+const nextArrays = new WeakMap<object, ReadyBuffer>();
+
+/** Asks for `owner`'s next array: `length` elements of `kind`, every one `fill`. */
+export function askNextArray(owner: object, kind: ReadyKind, length: number, fill: number): void {
+  const ready = requestReady(kind, length, fill);
+  if (ready) nextArrays.set(owner, ready);
+  else nextArrays.delete(owner);
+}
+
+/** The buffer `owner` asked for, when it has `length` elements and is ready, else null; forgotten either way. */
+export function takeNextArray(owner: object, length: number): SharedArrayBuffer | null {
+  const ready = nextArrays.get(owner);
+  if (ready === undefined) return null;
+  nextArrays.delete(owner);
+  return ready.length === length ? ready.take() : null;
+}
+
+/** Forgets `owner`'s next array (its array was replaced from elsewhere). */
+export function forgetNextArray(owner: object): void {
+  nextArrays.delete(owner);
+}
