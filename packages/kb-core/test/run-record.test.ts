@@ -9,6 +9,7 @@ import { KbCorruptError } from '../src/errors.js';
 import { open } from '../src/index.js';
 import { claimOfRun, newRun, type ClaimRun } from '../src/model/claim-run.js';
 import { decodeChunk, encodeChunks } from '../src/store/chunks.js';
+import { recycleRecordBuffers } from '../src/store/record-buffers.js';
 import { decodeRunRecord, encodeRunRecord, isRunRecord } from '../src/store/run-record.js';
 import type { LogRecord } from '../src/store/types.js';
 
@@ -58,6 +59,21 @@ test("a record's bytes depend on its run alone, not on the records encoded befor
   encodeRunRecord(run(4_000, (i) => `a longer entity name number ${i}`, true));
   encodeRunRecord(run(20, (i) => `Gène ${i}`));
   assert.deepEqual(encodeRunRecord(small), first);
+});
+
+test('a record written into a used buffer the writer gave back has the bytes of one written into a new buffer', () => {
+  // An odd count leaves padding before the lengths and the strings (align4 in run-record.ts).
+  const r = run(2_001, (i) => `entity ${i}`, true);
+  const fresh = encodeRunRecord(r)!;
+  // Buffers as they come back from the writer thread: larger than the record and full of an old record's bytes.
+  const used = new ArrayBuffer(fresh.length + 4096);
+  new Uint8Array(used).fill(0xa5);
+  recycleRecordBuffers([used]);
+  const again = encodeRunRecord(r)!;
+  assert.equal(again.buffer, used, 'the given-back buffer was written again');
+  assert.equal(again.length, fresh.length);
+  assert.deepEqual(Buffer.from(again), Buffer.from(fresh));
+  assert.deepEqual(claims(decodeRunRecord(1, r.n, again)), claims(r));
 });
 
 test('more than 65,536 distinct coded values and strings longer than 65,535 units take wide fields', () => {

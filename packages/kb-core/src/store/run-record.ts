@@ -18,6 +18,7 @@
 //       the extras: JSON of { provenance_extra?, payload? }, or nothing
 import { KbCorruptError } from '../errors.js';
 import { newRun, type ClaimRun } from '../model/claim-run.js';
+import { recordBuffer } from './record-buffers.js';
 
 const MAGIC = 0x3152424b; // the bytes 'K' 'B' 'R' '1'
 const HEADER = 48;
@@ -135,7 +136,7 @@ export function encodeRunRecord(r: ClaimRun): Uint8Array | null {
   const extrasAt = stringsAt + stringBytes;
   const total = extrasAt + (extras?.length ?? 0);
   // Its own ArrayBuffer (never Buffer's shared pool): transferable.
-  const out = new Uint8Array(total);
+  const out = recordBuffer(total);
   const head = new Uint32Array(out.buffer, 0, HEADER / 4);
   head[0] = MAGIC;
   head[1] = n;

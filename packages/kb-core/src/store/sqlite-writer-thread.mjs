@@ -35,9 +35,9 @@ const beginStmt = db.prepare('BEGIN IMMEDIATE');
 const commitStmt = db.prepare('COMMIT');
 const rollbackStmt = db.prepare('ROLLBACK');
 
-/** @param {FromWriter} m */
-function reply(m) {
-  port.postMessage(m);
+/** @param {FromWriter} m @param {ArrayBuffer[]} [transfer] */
+function reply(m, transfer) {
+  port.postMessage(m, transfer);
   // After the message: a reader that sees the count may skip waiting for it, and finds it queued.
   Atomics.store(answered, 1, m.ok ? 1 : 0);
   Atomics.store(answered, 0, ++count);
@@ -55,12 +55,16 @@ function handle(m) {
         return;
       }
       let seq = head + 1;
+      /** @type {ArrayBuffer[]} */
+      const spent = [];
       for (const c of m.chunks) {
         insertStmt.run(seq, c.n, m.ts, c.body);
+        if (typeof c.body !== 'string') spent.push(/** @type {ArrayBuffer} */ (c.body.buffer));
         seq += c.n;
       }
       if (m.commit) commitStmt.run();
-      reply({ ok: true });
+      // The records' buffers go back to be written again (record-buffers.ts): no fresh pages for the next run.
+      reply(spent.length > 0 ? { ok: true, spent } : { ok: true }, spent);
       return;
     }
     case 'commit':

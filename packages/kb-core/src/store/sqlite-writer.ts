@@ -6,6 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import { onWorkerEnd, startWorker } from '@evident/worker-threads';
 import { KbError } from '../errors.js';
 import type { ChunkBody } from './chunks.js';
+import { recycleRecordBuffers } from './record-buffers.js';
 
 export type ToWriter =
   // A run's binary record is transferred (no copy); other chunks go as JSON strings, copied into the message.
@@ -16,7 +17,11 @@ export type ToWriter =
   | { op: 'checkpoint' }
   | { op: 'close' };
 
-export type FromWriter = { ok: true } | { ok: false; conflict: number } | { ok: false; error: string };
+/** `spent`: the buffers of the records just written, handed back (record-buffers.ts). */
+export type FromWriter =
+  | { ok: true; spent?: ArrayBuffer[] }
+  | { ok: false; conflict: number }
+  | { ok: false; error: string };
 
 // Plain JavaScript beside this file in the sources and in the build alike: started without tsx (see its header).
 const threadModule = new URL('./sqlite-writer-thread.mjs', import.meta.url);
@@ -34,7 +39,10 @@ export class WriterThread {
   constructor(file: string) {
     this.worker = startWorker(threadModule, { workerData: { file, answered: this.answered }, plain: true });
     this.worker.unref();
-    this.worker.on('message', (m: FromWriter) => this.waiting.shift()?.resolve(m));
+    this.worker.on('message', (m: FromWriter) => {
+      if (m.ok && m.spent) recycleRecordBuffers(m.spent);
+      this.waiting.shift()?.resolve(m);
+    });
     onWorkerEnd(this.worker, (e) => {
       this.dead ??=
         e.code === 'worker_exited'
