@@ -4,6 +4,7 @@
 // into ready slots the same way and find every key after.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { cloneIndex } from '../src/graph/clone.js';
 import { F64Column, I32Column, U8Column } from '../src/graph/columns.js';
 import { FactTable } from '../src/graph/fact-table.js';
 import { StringTable } from '../src/graph/string-table.js';
@@ -43,6 +44,24 @@ test('a column grown with no time for the helper still keeps its rows and fill',
   const col = new I32Column(-1);
   for (let i = 0; i < 2_500_000; i++) col.push(i);
   for (let i = 0; i < col.a.length; i++) if (col.a[i] !== (i < 2_500_000 ? i : -1)) assert.fail(`slot ${i}`);
+});
+
+test("a copy of a column (clone.ts, no constructor run) never asks for ready memory; the original still does", async () => {
+  const make = () => {
+    const col = new I32Column();
+    for (let i = 0; i < 600_000; i++) col.push(i);
+    return col;
+  };
+  const original = make();
+  const { copy } = cloneIndex({ col: original }, new Set());
+  // Past three quarters of the array (2^20 rows), then past its end: a zero-filled ready array would be taken.
+  for (const col of [copy.col, original]) {
+    for (let i = col.n; i < 1_100_000; i++) col.push(i);
+    await pause();
+  }
+  for (const col of [copy.col, original]) for (let i = 0; i < 1_100_000; i++) if (col.a[i] !== i) assert.fail(`row ${i}`);
+  assert.equal(copy.col.a.buffer instanceof SharedArrayBuffer, false, 'the copy grew into an array of its own');
+  assert.ok(original.a.buffer instanceof SharedArrayBuffer, 'the original grew into a ready array');
 });
 
 test('a column loaded whole writes past its end only through reserve', () => {

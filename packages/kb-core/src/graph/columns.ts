@@ -6,8 +6,8 @@
 // (@evident/worker-threads' ready memory), so that growing it copies into pages already faulted in rather than
 // faulting in every page of the new array on the thread that ingests.
 import type { ReadyKind } from '@evident/worker-threads';
-import { copyRows, growInPlace, isCopyOnWrite } from './cow-array.js';
-import { askNextArray, forgetNextArray, takeNextArray } from './next-arrays.js';
+import { copyRows, growInPlace } from './cow-array.js';
+import { aheadOwner, askNextArray, forgetNextArray, takeNextArray } from './next-arrays.js';
 
 type TypedArray = Int32Array | Float64Array | Uint8Array;
 
@@ -30,6 +30,7 @@ abstract class Column<T extends TypedArray> {
     this.a = a;
     this.limit = a.length;
     if (fill !== 0) a.fill(fill);
+    aheadOwner(this);
   }
   abstract push(v: number): void;
   protected abstract readonly kind: ReadyKind;
@@ -47,7 +48,7 @@ abstract class Column<T extends TypedArray> {
     // Not at half: a column just doubled is half full, and its next array would be held for the whole second half.
     const length = this.a.length;
     const early = length - (length >>> 2);
-    if (size > early && !isCopyOnWrite(this.a)) {
+    if (size > early) {
       askNextArray(this, this.kind, length * 2, this.fill);
       this.limit = length;
     } else {

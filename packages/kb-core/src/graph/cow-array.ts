@@ -50,11 +50,6 @@ export function growInPlace(a: TypedArray, size: number, fill: number): boolean 
   return columnsByProxy.get(a)?.grow(size, fill) === true;
 }
 
-/** Whether `a` is a what-if copy's copy-on-write array (its column grows in place, not into a new array). */
-export function isCopyOnWrite(a: TypedArray): boolean {
-  return columnsByProxy.has(a);
-}
-
 /** Copies `from`'s rows to the start of `into` (a larger array): a plain set, or a copy-on-write array's rows. */
 export function copyRows(into: TypedArray, from: TypedArray): void {
   const copy = copiers.get(from);

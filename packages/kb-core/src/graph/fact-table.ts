@@ -4,7 +4,7 @@
 // other facts does not touch the fact columns (three more cache misses each); they are read only to confirm
 // a slot whose hash matches.
 import type { I32Column } from './columns.js';
-import { askNextArray, forgetNextArray, takeNextArray } from './next-arrays.js';
+import { aheadOwner, askNextArray, forgetNextArray, takeNextArray } from './next-arrays.js';
 
 /** The count at which a table of `size` slots asks for its next slots (grown at half full: at three eighths). */
 const askAt = (size: number) => (size >>> 2) + (size >>> 3);
@@ -27,7 +27,9 @@ export class FactTable {
     private readonly factS: I32Column,
     private readonly factP: I32Column,
     private readonly factO: I32Column,
-  ) {}
+  ) {
+    aheadOwner(this);
+  }
 
   private static hash(s: number, p: number, o: number): number {
     let h = Math.imul(s, 0x9e3779b1) ^ Math.imul(o + 0x7f4a7c15, 0x85ebca77) ^ Math.imul(p + 1, 0xc2b2ae3d);

@@ -1,4 +1,4 @@
-import { askNextArray, takeNextArray } from './next-arrays.js';
+import { aheadOwner, askNextArray, takeNextArray } from './next-arrays.js';
 
 // Open-addressing hash table from strings to non-negative int32 values, for the lookups every ingested
 // claim makes with strings it has never seen as objects (raw entity names, source ids). A Map must first
@@ -28,6 +28,10 @@ export class StringTable {
   private missKey = '';
   private missHash = 0;
   private missAt = -1;
+
+  constructor() {
+    aheadOwner(this);
+  }
 
   get size(): number {
     return this.n;
