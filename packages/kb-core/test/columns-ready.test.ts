@@ -46,7 +46,7 @@ test('a column grown with no time for the helper still keeps its rows and fill',
   for (let i = 0; i < col.a.length; i++) if (col.a[i] !== (i < 2_500_000 ? i : -1)) assert.fail(`slot ${i}`);
 });
 
-test("a copy of a column (clone.ts, no constructor run) never asks for ready memory; the original still does", async () => {
+test('a copy of a column (clone.ts, no constructor run) never asks for ready memory; the original still does', async () => {
   const make = () => {
     const col = new I32Column();
     for (let i = 0; i < 600_000; i++) col.push(i);
@@ -59,7 +59,8 @@ test("a copy of a column (clone.ts, no constructor run) never asks for ready mem
     for (let i = col.n; i < 1_100_000; i++) col.push(i);
     await pause();
   }
-  for (const col of [copy.col, original]) for (let i = 0; i < 1_100_000; i++) if (col.a[i] !== i) assert.fail(`row ${i}`);
+  for (const col of [copy.col, original])
+    for (let i = 0; i < 1_100_000; i++) if (col.a[i] !== i) assert.fail(`row ${i}`);
   assert.equal(copy.col.a.buffer instanceof SharedArrayBuffer, false, 'the copy grew into an array of its own');
   assert.ok(original.a.buffer instanceof SharedArrayBuffer, 'the original grew into a ready array');
 });
