@@ -35,7 +35,9 @@ abstract class Column<T extends TypedArray> {
   abstract push(v: number): void;
   protected abstract readonly kind: ReadyKind;
   /** A new array of `length` elements, zero-filled. */
-  protected abstract make(length: number | SharedArrayBuffer): T;
+  protected abstract make(length: number): T;
+  /** The column's kind of array over a ready buffer. */
+  protected abstract over(buffer: SharedArrayBuffer): T;
 
   /** Makes slots 0..size-1 exist (new ones hold `fill`); `n` is left to the owner. */
   reserve(size: number): void {
@@ -66,7 +68,7 @@ abstract class Column<T extends TypedArray> {
 
   private grown(old: T, length: number): T {
     const ready = takeNextArray(this, length);
-    const b = ready ? this.make(ready) : this.make(length);
+    const b = ready ? this.over(ready) : this.make(length);
     copyRows(b, old);
     if (!ready && this.fill !== 0) b.fill(this.fill, old.length);
     return b;
@@ -78,8 +80,11 @@ export class I32Column extends Column<Int32Array> {
   constructor(fill = 0) {
     super(new Int32Array(1024), fill);
   }
-  protected make(length: number | SharedArrayBuffer): Int32Array {
-    return typeof length === 'number' ? new Int32Array(length) : new Int32Array(length);
+  protected make(length: number): Int32Array {
+    return new Int32Array(length);
+  }
+  protected over(buffer: SharedArrayBuffer): Int32Array {
+    return new Int32Array(buffer);
   }
   // push is written out per class so that each call site and element store sees one array kind.
   push(v: number): void {
@@ -93,8 +98,11 @@ export class F64Column extends Column<Float64Array> {
   constructor(fill = 0) {
     super(new Float64Array(1024), fill);
   }
-  protected make(length: number | SharedArrayBuffer): Float64Array {
-    return typeof length === 'number' ? new Float64Array(length) : new Float64Array(length);
+  protected make(length: number): Float64Array {
+    return new Float64Array(length);
+  }
+  protected over(buffer: SharedArrayBuffer): Float64Array {
+    return new Float64Array(buffer);
   }
   // push is written out per class so that each call site and element store sees one array kind.
   push(v: number): void {
@@ -108,8 +116,11 @@ export class U8Column extends Column<Uint8Array> {
   constructor(fill = 0) {
     super(new Uint8Array(1024), fill);
   }
-  protected make(length: number | SharedArrayBuffer): Uint8Array {
-    return typeof length === 'number' ? new Uint8Array(length) : new Uint8Array(length);
+  protected make(length: number): Uint8Array {
+    return new Uint8Array(length);
+  }
+  protected over(buffer: SharedArrayBuffer): Uint8Array {
+    return new Uint8Array(buffer);
   }
   // push is written out per class so that each call site and element store sees one array kind.
   push(v: number): void {

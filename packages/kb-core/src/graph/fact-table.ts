@@ -4,17 +4,14 @@
 // other facts does not touch the fact columns (three more cache misses each); they are read only to confirm
 // a slot whose hash matches.
 import type { I32Column } from './columns.js';
-import { aheadOwner, askNextArray, forgetNextArray, takeNextArray } from './next-arrays.js';
-
-/** The count at which a table of `size` slots asks for its next slots (grown at half full: at three eighths). */
-const askAt = (size: number) => (size >>> 2) + (size >>> 3);
+import { aheadOwner, askNextArray, forgetNextArray, takeNextArray, tableAskAt } from './next-arrays.js';
 
 export class FactTable {
   /** Per slot: fact index + 1 (0 = empty), then the fact's hash. */
   private slots: Int32Array = new Int32Array(2 << 16);
   private mask = (1 << 16) - 1;
   private count = 0;
-  private nextAt = askAt(1 << 16);
+  private nextAt = tableAskAt(1 << 16);
   // The last (s, p, o) get() missed, its hash and the empty slot where it would go: the apply looks a fact up,
   // then adds it, and the add then neither hashes nor probes again unless the table grew or changed.
   private missS = -1;
@@ -94,7 +91,7 @@ export class FactTable {
     this.mask = size - 1;
     this.count = count;
     this.missSlot = -1;
-    this.nextAt = askAt(size);
+    this.nextAt = tableAskAt(size);
     forgetNextArray(this);
   }
 
@@ -120,6 +117,6 @@ export class FactTable {
     for (let i = 0; i < old.length; i += 2) if (old[i] !== 0) this.place(slots, mask, old[i]!, old[i + 1]!);
     this.slots = slots;
     this.mask = mask;
-    this.nextAt = askAt(size);
+    this.nextAt = tableAskAt(size);
   }
 }

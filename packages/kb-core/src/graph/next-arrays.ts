@@ -6,6 +6,12 @@
 // memory, can set off a full collection of a large heap in the middle of a what-if).
 import { type ReadyBuffer, type ReadyKind, requestReady } from '@evident/worker-threads';
 
+/**
+ * The count at which a hash table of `size` slots (fact-table.ts, string-table.ts) asks for its next slots: it
+ * grows at half full, so at three eighths.
+ */
+export const tableAskAt = (size: number) => (size >>> 2) + (size >>> 3);
+
 const nextArrays = new WeakMap<object, ReadyBuffer>();
 const owners = new WeakSet<object>();
 

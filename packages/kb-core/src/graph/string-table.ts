@@ -1,5 +1,3 @@
-import { aheadOwner, askNextArray, takeNextArray } from './next-arrays.js';
-
 // Open-addressing hash table from strings to non-negative int32 values, for the lookups every ingested
 // claim makes with strings it has never seen as objects (raw entity names, source ids). A Map must first
 // compute and store each fresh string's hash, then chase pointers to its entry and to the stored key. Here a
@@ -9,18 +7,18 @@ import { aheadOwner, askNextArray, takeNextArray } from './next-arrays.js';
 // (Measured on the benchmark's apply: 5-6% faster than keeping every key in a separate character array; 16
 // inline units, in 48-byte slots that can straddle cache lines, gained less.)
 
+import { aheadOwner, askNextArray, takeNextArray, tableAskAt } from './next-arrays.js';
+
 /** UTF-16 code units kept in the slot, two per int32. */
 const INLINE = 8;
 /** Slot layout, STRIDE int32s: hash, key length + 1 (0 = empty), value, offset of the key's tail in `tails`, inline units. */
 const STRIDE = 4 + INLINE / 2;
-/** The count at which a table of `size` slots asks for its next slots (grown at half full: at three eighths). */
-const askAt = (size: number) => (size >>> 2) + (size >>> 3);
 
 export class StringTable {
   private slots: Int32Array = new Int32Array(STRIDE << 10);
   private mask = (1 << 10) - 1;
   private n = 0;
-  private nextAt = askAt(1 << 10);
+  private nextAt = tableAskAt(1 << 10);
   private tails = new Uint16Array(1024);
   private used = 0;
   // The last key get() missed, its hash and the empty slot where it would go, while no key was added since: the
@@ -169,6 +167,6 @@ export class StringTable {
     }
     this.slots = slots;
     this.mask = mask;
-    this.nextAt = askAt(size);
+    this.nextAt = tableAskAt(size);
   }
 }
