@@ -227,3 +227,27 @@ test('an integer column reads INTEGERs equal to its values, small ones shared, o
     assert.equal(typeof integerOf(v), 'bigint');
   }
 });
+
+test('ORDER BY keeping thousands of slots makes rows in scan order, then puts them in result order', () => {
+  // Past 4096 kept slots (column-select.ts inScanOrder): ties, nulls, SKIP, LIMIT and DISTINCT with it.
+  for (const seed of [3, 17]) {
+    const r = seeded(seed);
+    const g = new MemoryGraph();
+    for (let i = 0; i < 6000; i++) {
+      const p: Record<string, unknown> = { c: BigInt(Math.floor(r() * 40)) };
+      if (r() < 0.97) p.u = `n${Math.floor(r() * 3000)}`;
+      g.createNode([r() < 0.9 ? 'A' : 'B'], p as never);
+    }
+    for (const tail of [
+      'ORDER BY u',
+      'ORDER BY u DESC',
+      'ORDER BY c DESC',
+      'ORDER BY u SKIP 37',
+      'ORDER BY c LIMIT 4500',
+      'ORDER BY u DESC SKIP 3 LIMIT 5000',
+    ]) {
+      check(g, rowByRow(g), `MATCH (n:A) WHERE n.c >= 0 RETURN n.u AS u, n.c AS c ${tail}`);
+      check(g, rowByRow(g), `MATCH (n:A) WHERE n.c < 30 RETURN DISTINCT n.u AS u, n.c AS c ${tail}`);
+    }
+  }
+});

@@ -7,7 +7,7 @@ import { MemoryGraph, prepareCypher, runCypher, runPrepared } from '../src/index
 import { valueBytes } from '../src/budget.js';
 import type { Column } from '../src/columns.js';
 import { reader } from '../src/plan/columnar.js';
-import { columnRows } from '../src/plan/tuples.js';
+import { columnRows, permuteRows } from '../src/plan/tuples.js';
 import type { Value } from '../src/values.js';
 import { canon, columnarOnly, operators, rowByRow, seeded, slotsOnly } from './plan-graphs.js';
 
@@ -180,4 +180,20 @@ test('a far end’s column kept along the adjacency gives the same rows from the
     }
   };
   assert.equal(bytes({ maxMemoryBytes: 200_000 }), 'cypher_memory_exceeded');
+});
+
+test('permuteRows puts row k where order[k] pointed, for any permutation', () => {
+  const r = seeded(5);
+  for (const n of [0, 1, 2, 7, 1000]) {
+    const order = Int32Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(r() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    const rows: Value[][] = Array.from({ length: n }, (_, i) => [BigInt(i)]);
+    const want = Array.from(order, (k) => rows[k]);
+    permuteRows(rows, order.slice());
+    assert.equal(rows.length, n);
+    for (let k = 0; k < n; k++) assert.equal(rows[k], want[k]);
+  }
 });

@@ -14,13 +14,13 @@ import { ownValue, setOwn, type Value } from '../values.js';
 import type { ColumnItem, ExistsTest, Op } from './operators.js';
 import { selectSlots } from './column-filters.js';
 import { borrowFloat64, borrowInt32, giveBack, lendingScope, zeroedFloat64 } from './lent-arrays.js';
-import { refine } from './column-select.js';
+import { inResultOrder, refine } from './column-select.js';
 import { existsTest } from './columnar-expand.js';
 import { extremes, repeatedSums, sums, weightedSums } from './column-sums.js';
 import { hopDegrees, weigh, type Weights } from './optional-hop.js';
 import { labelTotals } from './label-totals.js';
 import { rangeCount } from './range-count.js';
-import { columnRows, type MeasuredRows } from './tuples.js';
+import { columnRows, type MeasuredRows, permuteRows } from './tuples.js';
 
 /** Beyond this many possible groups the combined group id would not fit a small array: run row by row. */
 const MAX_GROUPS = 1 << 22;
@@ -80,7 +80,8 @@ function countsRow(items: ColumnItem[], n: number): Row {
 export function columnScan(op: Extract<Op, { op: 'NodeColumnScan' }>, ctx: EvalContext): Row[] | undefined {
   const selected = columnSelection(op, ctx);
   if (!selected) return undefined;
-  const { scan, sel } = selected;
+  const { scan } = selected;
+  const sel = inResultOrder(selected);
   const out: Row[] = [];
   if (op.columns) {
     const read = op.columns.map((c) => ({ name: c.name, value: reader(ownValue(scan.columns, c.key) as Column) }));
@@ -112,24 +113,26 @@ function columnSelection(op: ColumnScanOp, ctx: EvalContext) {
   const scan = ctx.graph.scanColumns(op.label, [...keys]);
   if (!scan || (!op.columns && !scan.node)) return undefined;
   const tests = existsTests(op.exists, scan, ctx);
-  let sel = tests && selectSlots(scan, op.filters, ctx, tests, undefined, { label: op.label });
+  const sel = tests && selectSlots(scan, op.filters, ctx, tests, undefined, { label: op.label });
   if (!sel) return undefined;
-  if (op.columns && (op.distinct || op.order || op.skip || op.limit)) sel = refine(op, scan, sel, ctx);
-  return { scan, sel };
+  if (op.columns && (op.distinct || op.order || op.skip || op.limit)) return { scan, ...refine(op, scan, sel, ctx) };
+  return { scan, slots: sel as ArrayLike<number>, order: undefined };
 }
 
 /** The result's tuples (`names` in order, each one of the scan's columns) read straight from the columns. */
 export function columnTuples(op: ColumnScanOp, ctx: EvalContext, names: string[]): MeasuredRows | undefined {
   const selected = columnSelection(op, ctx);
   if (!selected || !op.columns) return undefined;
-  const { scan, sel } = selected;
+  const { scan, slots, order } = selected;
   const columns = names.map((n) => ownValue(scan.columns, op.columns!.find((c) => c.name === n)!.key) as Column);
-  ctx.budget.tick(sel.length >>> 6);
-  return columnRows(
-    columns.map((column) => ({ column, slots: sel })),
-    sel.length,
+  ctx.budget.tick(slots.length >>> 6);
+  const rows = columnRows(
+    columns.map((column) => ({ column, slots })),
+    slots.length,
     ctx.integersAsNumbers === true,
   );
+  if (order) permuteRows(rows.rows, order);
+  return rows;
 }
 
 /** The pattern predicates' tests of a slot, or undefined when one cannot be answered per slot. */

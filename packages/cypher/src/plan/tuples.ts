@@ -292,6 +292,28 @@ export function columnRows(reads: readonly ColumnRead[], n: number, numbers = fa
 }
 
 /**
+ * Puts rows in result order in place: row k becomes the row at `order[k]` (a permutation, used up: each entry is
+ * set to -1 once its row is placed). Each cycle of the permutation is followed once, so only pointers move.
+ */
+export function permuteRows(rows: Value[][], order: Int32Array): void {
+  for (let i = 0; i < order.length; i++) {
+    if (order[i]! < 0) continue;
+    const first = rows[i]!;
+    let j = i;
+    for (;;) {
+      const from = order[j]!;
+      order[j] = -1;
+      if (from === i) {
+        rows[j] = first;
+        break;
+      }
+      rows[j] = rows[from]!;
+      j = from;
+    }
+  }
+}
+
+/**
  * n rows of `w` nulls. Each row is a copy (slice) of one scratch row, not an array literal: a literal's allocation
  * site learns that its arrays outlive a young-generation collection (they are the result) and the engine then
  * allocates them in the old generation, where tens of thousands of rows per query made full collections several
