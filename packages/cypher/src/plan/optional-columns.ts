@@ -16,6 +16,7 @@ import { slotAdjacency } from './var-paths.js';
 import { chunked } from './chunked.js';
 import { narrowed } from './labelled-adjacency.js';
 import { alongAdjacency } from './far-columns.js';
+import { type FarCell, type NodeCell, optionalRows } from './optional-rows.js';
 import { type ColumnRead, columnRows, type MeasuredRows, SlotPairs } from './tuples.js';
 
 type Scan = Extract<Op, { op: 'OptionalColumnScan' }>;
@@ -62,25 +63,42 @@ export function optionalColumnRows(op: Scan, runner: Runner): Iterable<Row> | un
 }
 
 /**
- * The result's tuples (`names` in order, each one of the items) read straight from the columns: the matches
- * first, as slot pairs; then the rows, each cell read from its column at its slot.
+ * The result's tuples (`names` in order, each one of the items) read straight from the columns: in one pass over
+ * the nodes and their adjacency when every far column is kept along it (optional-rows.ts); else the matches first,
+ * as slot pairs, then the rows, each cell read from its column at its slot.
  */
 export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]): MeasuredRows | undefined {
   const m = optionalMatches(op, runner);
   if (!m) return undefined;
+  const ctx = runner.ctx;
+  const numbers = ctx.integersAsNumbers === true;
+  const items = names.map((name) => m.read.find((x) => x.name === name)!);
+  // A far end's column along the adjacency the matches came from, when one is kept for it.
+  const along = items.map((r) => (!r.from && m.far ? alongAdjacency(m.far, r.column) : undefined));
+  if (m.adj && items.every((r, j) => r.from || along[j])) {
+    // Every far column along the adjacency: the rows in one pass (optional-rows.ts).
+    const nodeCells: NodeCell[] = [];
+    const farCells: FarCell[] = [];
+    items.forEach((r, col) => {
+      if (r.from) nodeCells.push({ col, column: r.column });
+      else farCells.push({ col, along: along[col]! });
+    });
+    const tick = (work: number) => ctx.budget.tick(work);
+    const rows = optionalRows(m.sel, m.adj.offsets, nodeCells, farCells, names.length, numbers, tick);
+    ctx.budget.tick(rows.rows.length);
+    return rows;
+  }
   // Every match at once: nothing above the scan but the result (no LIMIT) stops it early. The pairs are read
   // before this returns, so the thread's scratch pairs serve.
   const pairs = SlotPairs.scratch();
   m.fill(pairs, Number.POSITIVE_INFINITY);
-  runner.ctx.budget.tick(pairs.length);
-  const reads = names.map((name): ColumnRead => {
-    const r = m.read.find((x) => x.name === name)!;
-    // A far end's column along the adjacency the matches came from, when one is kept for it.
-    const along = !r.from && m.far ? alongAdjacency(m.far, r.column) : undefined;
-    if (along) return { along, at: pairs.at };
+  ctx.budget.tick(pairs.length);
+  const reads = items.map((r, j): ColumnRead => {
+    const a = along[j];
+    if (a) return { along: a, at: pairs.at };
     return { column: r.column, slots: r.from ? pairs.from : pairs.to };
   });
-  return columnRows(reads, pairs.length, runner.ctx.integersAsNumbers === true);
+  return columnRows(reads, pairs.length, numbers);
 }
 
 type Read = { name: string; from: boolean; column: Column; value: (slot: number) => Value }[];
@@ -93,7 +111,15 @@ type Read = { name: string; from: boolean; column: Column; value: (slot: number)
 function optionalMatches(
   op: Scan,
   runner: Runner,
-): { read: Read; far: Int32Array | undefined; fill: (into: SlotPairs, n: number) => boolean } | undefined {
+):
+  | {
+      read: Read;
+      far: Int32Array | undefined;
+      fill: (into: SlotPairs, n: number) => boolean;
+      sel: ArrayLike<number>;
+      adj: { offsets: Int32Array; far: Int32Array } | undefined;
+    }
+  | undefined {
   const ctx = runner.ctx;
   const g = ctx.graph;
   if (!g.scanColumns || !g.adjacent) return undefined;
@@ -146,7 +172,7 @@ function optionalMatches(
     }
     return i < sel.length;
   };
-  return { read, far: adj?.far, fill };
+  return { read, far: adj?.far, fill, sel, adj };
 }
 
 /**
