@@ -233,7 +233,14 @@ function countingSort(n: number, range: number, keyAt: (i: number) => number): I
 const DICT_RANKS = new WeakMap<readonly Value[], { length: number; rank: Float64Array; count: number }>();
 
 function rankCodes(dict: readonly Value[], codes: number[]) {
-  codes.sort((a, b) => orderCompare(dict[a]!, dict[b]!));
+  // Strings only (names, ids): compared as orderCompare compares two strings, without its dispatch on the kind
+  // per comparison.
+  let strings = true;
+  for (let i = 0; i < codes.length && strings; i++) strings = typeof dict[codes[i]!] === 'string';
+  if (strings) {
+    const str = dict as readonly string[];
+    codes.sort((a, b) => (str[a]! < str[b]! ? -1 : str[a]! > str[b]! ? 1 : 0));
+  } else codes.sort((a, b) => orderCompare(dict[a]!, dict[b]!));
   const rank: number[] = new Array(codes.length);
   let count = 0;
   for (let i = 0; i < codes.length; i++) {
@@ -243,19 +250,23 @@ function rankCodes(dict: readonly Value[], codes: number[]) {
   return { rank, count };
 }
 
-/** Each code's rank among the entries: the whole dictionary's, kept, unless the selection is far smaller. */
+/**
+ * Each code's rank among the entries: the whole dictionary's, kept, when the selection is not far smaller or an
+ * earlier query has ranked the whole dictionary already; else those of the selection's entries only.
+ */
 function dictRanks(c: Extract<Column, { kind: 'dict' }>, sel: ArrayLike<number>) {
   const d = c.dict;
-  if (sel.length * 16 >= d.length) {
-    let kept = DICT_RANKS.get(d);
-    if (!kept || kept.length !== d.length) {
-      const codes = Array.from({ length: d.length }, (_, i) => i);
-      const r = rankCodes(d, codes);
-      const rank = new Float64Array(d.length);
-      for (let i = 0; i < codes.length; i++) rank[codes[i]!] = r.rank[i]!;
-      kept = { length: d.length, rank, count: r.count };
-      DICT_RANKS.set(d, kept);
-    }
+  let kept = DICT_RANKS.get(d);
+  if (kept && kept.length !== d.length) kept = undefined;
+  if (!kept && sel.length * 16 >= d.length) {
+    const codes = Array.from({ length: d.length }, (_, i) => i);
+    const r = rankCodes(d, codes);
+    const rank = new Float64Array(d.length);
+    for (let i = 0; i < codes.length; i++) rank[codes[i]!] = r.rank[i]!;
+    kept = { length: d.length, rank, count: r.count };
+    DICT_RANKS.set(d, kept);
+  }
+  if (kept) {
     const rank = kept.rank;
     return { rank: (code: number) => rank[code]!, count: kept.count };
   }
