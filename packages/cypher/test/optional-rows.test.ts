@@ -9,24 +9,7 @@ import type { Column } from '../src/columns.js';
 import type { AlongAdjacency } from '../src/plan/far-columns.js';
 import { type FarCell, type NodeCell, optionalRows } from '../src/plan/optional-rows.js';
 import { type ColumnRead, columnRows, measuredDictionary } from '../src/plan/tuples.js';
-import type { Value } from '../src/values.js';
-import { operators, rowByRow, seeded, slotsOnly } from './plan-graphs.js';
-
-function columnsOf(size: number, r: () => number): Column[] {
-  const names = Array.from({ length: size }, (_, i) => `node ${i} ${'y'.repeat(i % 5)}`);
-  const mixed: Value[] = ['a', 'bb', null, 7n, [1n, 'x'], 2.5];
-  const nulls = Uint8Array.from({ length: size }, () => (r() < 0.1 ? 1 : 0));
-  return [
-    { kind: 'dict', codes: Int32Array.from({ length: size }, (_, i) => i), dict: names },
-    {
-      kind: 'dict',
-      codes: Int32Array.from({ length: size }, () => (r() < 0.1 ? -1 : Math.floor(r() * mixed.length))),
-      dict: mixed,
-    },
-    { kind: 'int', values: Float64Array.from({ length: size }, () => Math.floor(r() * 9000) - 100), nulls },
-    { kind: 'float', values: Float64Array.from({ length: size }, () => r() * 10), nulls },
-  ];
-}
+import { columnsOf, operators, rowByRow, seeded, slotsOnly } from './plan-graphs.js';
 
 /** A dictionary column read at each far slot, as far-columns.ts keeps it. */
 function along(c: Extract<Column, { kind: 'dict' }>, far: Int32Array): AlongAdjacency {
@@ -36,76 +19,98 @@ function along(c: Extract<Column, { kind: 'dict' }>, far: Int32Array): AlongAdja
   return { values, sizes, converts: m.converts };
 }
 
+type Layout = (['node', Column] | ['far', AlongAdjacency])[];
+
+/** A random adjacency over the first `covered` slots (the rest are past its end), some nodes without far ends. */
+function adjacency(r: () => number, size: number, covered: number, maxDegree: number) {
+  const offsets = new Int32Array(covered + 1);
+  const farList: number[] = [];
+  for (let s = 0; s < covered; s++) {
+    const degree = r() < 0.3 ? 0 : Math.floor(r() * (maxDegree + 1));
+    for (let d = 0; d < degree; d++) farList.push(Math.floor(r() * size));
+    offsets[s + 1] = farList.length;
+  }
+  return { offsets, far: Int32Array.from(farList) };
+}
+
+/** optionalRows against columnRows over the slot pairs the row-by-row expansion gives (the slow, plain way). */
+function check(sel: Int32Array, offsets: Int32Array, layout: Layout, numbers: boolean) {
+  const covered = offsets.length - 1;
+  const from: number[] = [];
+  const at: number[] = [];
+  for (const s of sel) {
+    const start = s < covered ? offsets[s]! : 0;
+    const end = s < covered ? offsets[s + 1]! : 0;
+    if (start === end) {
+      from.push(s);
+      at.push(-1);
+    }
+    for (let j = start; j < end; j++) {
+      from.push(s);
+      at.push(j);
+    }
+  }
+  const reads: ColumnRead[] = layout.map(([side, c]) =>
+    side === 'node'
+      ? { column: c as Column, slots: Int32Array.from(from) }
+      : { along: c as AlongAdjacency, at: Int32Array.from(at) },
+  );
+  const want = columnRows(reads, from.length, numbers);
+  const nodeCells: NodeCell[] = [];
+  const farCells: FarCell[] = [];
+  layout.forEach(([side, c], col) => {
+    if (side === 'node') nodeCells.push({ col, column: c as Column });
+    else farCells.push({ col, along: c as AlongAdjacency });
+  });
+  let work = 0;
+  const got = optionalRows(sel, offsets, nodeCells, farCells, layout.length, numbers, (w) => {
+    work += w;
+  });
+  assert.deepEqual(got.rows, want.rows);
+  assert.equal(got.bytes, want.bytes);
+  assert.deepEqual(got.convert, want.convert);
+  // Each node and each row counted towards the budget's deadline checks.
+  assert.equal(work, sel.length + from.length);
+  // Every row its own array, every cell written (no hole left for a caller to trip on).
+  assert.equal(new Set(got.rows).size, got.rows.length);
+  assert.ok(got.rows.every((row) => row.length === layout.length && Object.keys(row).length === layout.length));
+}
+
 test('rows made in one pass hold the cells, bytes and conversions of slot pairs read a column at a time', () => {
   const r = seeded(81);
   for (const [size, nodes, maxDegree] of [
-    [60, 40, 3],
-    [5000, 3000, 6],
+    [60, 40, 2],
+    [5000, 3000, 5],
   ] as const) {
     const columns = columnsOf(size, r);
-    // An adjacency over the first 90% of the slots (the rest are past its end), some nodes without far ends.
-    const covered = Math.floor(size * 0.9);
-    const offsets = new Int32Array(covered + 1);
-    const farList: number[] = [];
-    for (let s = 0; s < covered; s++) {
-      const degree = r() < 0.3 ? 0 : Math.floor(r() * maxDegree);
-      for (let d = 0; d < degree; d++) farList.push(Math.floor(r() * size));
-      offsets[s + 1] = farList.length;
-    }
-    const far = Int32Array.from(farList);
+    const { offsets, far } = adjacency(r, size, Math.floor(size * 0.9), maxDegree);
     const sel = Int32Array.from({ length: nodes }, () => Math.floor(r() * size));
-    // The pairs the row-by-row expansion gives: each node with each far end, or with none.
-    const from: number[] = [];
-    const at: number[] = [];
-    for (const s of sel) {
-      const start = s < covered ? offsets[s]! : 0;
-      const end = s < covered ? offsets[s + 1]! : 0;
-      if (start === end) {
-        from.push(s);
-        at.push(-1);
-      }
-      for (let j = start; j < end; j++) {
-        from.push(s);
-        at.push(j);
-      }
-    }
-    const alongNames = along(columns[0] as never, far);
-    const alongMixed = along(columns[1] as never, far);
     // Node and far columns interleaved in the result, every node column kind among them.
-    const layout: (['node', Column] | ['far', AlongAdjacency])[] = [
-      ['far', alongMixed],
+    const layout: Layout = [
+      ['far', along(columns[1] as never, far)],
       ['node', columns[0]!],
       ['node', columns[2]!],
-      ['far', alongNames],
+      ['far', along(columns[0] as never, far)],
       ['node', columns[1]!],
       ['node', columns[3]!],
     ];
-    for (const numbers of [false, true]) {
-      const reads: ColumnRead[] = layout.map(([side, c]) =>
-        side === 'node'
-          ? { column: c as Column, slots: Int32Array.from(from) }
-          : { along: c as AlongAdjacency, at: Int32Array.from(at) },
-      );
-      const want = columnRows(reads, from.length, numbers);
-      const nodeCells: NodeCell[] = [];
-      const farCells: FarCell[] = [];
-      layout.forEach(([side, c], col) => {
-        if (side === 'node') nodeCells.push({ col, column: c as Column });
-        else farCells.push({ col, along: c as AlongAdjacency });
-      });
-      let work = 0;
-      const got = optionalRows(sel, offsets, nodeCells, farCells, layout.length, numbers, (w) => {
-        work += w;
-      });
-      assert.deepEqual(got.rows, want.rows);
-      assert.equal(got.bytes, want.bytes);
-      assert.deepEqual(got.convert, want.convert);
-      // Each node and each row counted towards the budget's deadline checks.
-      assert.equal(work, sel.length + from.length);
-      // Every row its own array, every cell written (no hole left for a caller to trip on).
-      assert.equal(new Set(got.rows).size, got.rows.length);
-      assert.ok(got.rows.every((row) => row.length === layout.length && Object.keys(row).length === layout.length));
-    }
+    for (const numbers of [false, true]) check(sel, offsets, layout, numbers);
+  }
+});
+
+test('rows made in one pass agree with the slot pairs on random small inputs of every width and mix', () => {
+  for (let seed = 1; seed <= 60; seed++) {
+    const r = seeded(1000 + seed);
+    const size = 1 + Math.floor(r() * 30);
+    const columns = columnsOf(size, r);
+    const { offsets, far } = adjacency(r, size, Math.floor(r() * (size + 1)), Math.floor(r() * 4));
+    const sel = Int32Array.from({ length: Math.floor(r() * 20) }, () => Math.floor(r() * size));
+    const fars = [along(columns[0] as never, far), along(columns[1] as never, far)];
+    // Widths 1-6 (the constant-length rows and the rest), node and far columns in any mix, either side absent.
+    const layout: Layout = Array.from({ length: 1 + Math.floor(r() * 6) }, () =>
+      r() < 0.5 ? ['node', columns[Math.floor(r() * columns.length)]!] : ['far', fars[Math.floor(r() * 2)]!],
+    );
+    check(sel, offsets, layout, r() < 0.5);
   }
 });
 

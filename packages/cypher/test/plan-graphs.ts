@@ -1,6 +1,8 @@
 // Graphs for the plan tests: a random graph with mixed property kinds, self-loops and parallel relationships, and
 // views of it that offer only some of GraphReader (rows only, columns only), so a test can tell how a plan ran.
 import { type GraphReader, MemoryGraph, type PlanDescription } from '../src/index.js';
+import type { Column } from '../src/columns.js';
+import type { Value } from '../src/values.js';
 
 // The same graph without columns or counts: aggregations run row by row.
 export const rowByRow = (g: MemoryGraph): GraphReader => ({
@@ -70,3 +72,23 @@ export const columnarOnly = (g: MemoryGraph): GraphReader => ({
 
 // The same with node slots too (slot walks and chains need them).
 export const slotsOnly = (g: MemoryGraph): GraphReader => ({ ...columnarOnly(g), slotOf: (n) => g.slotOf(n) });
+
+/** Columns of every kind over `size` slots: an identity dictionary of names, a dictionary of mixed kinds with
+ * uncoded slots, an int and a float column with nulls. */
+export function columnsOf(size: number, r: () => number): Column[] {
+  const names = Array.from({ length: size }, (_, i) => `name ${i} ${'x'.repeat(i % 7)}`);
+  const kinds: Value[] = ['a', 'bb', null, 7n, [1n, 'x'], 2.5];
+  const nulls = Uint8Array.from({ length: size }, () => (r() < 0.1 ? 1 : 0));
+  return [
+    // Distinct values coded in slot order: the identity dictionary.
+    { kind: 'dict', codes: Int32Array.from({ length: size }, (_, i) => i), dict: names },
+    // Repeated values of mixed kinds, some slots uncoded (-1).
+    {
+      kind: 'dict',
+      codes: Int32Array.from({ length: size }, () => (r() < 0.1 ? -1 : Math.floor(r() * kinds.length))),
+      dict: kinds,
+    },
+    { kind: 'int', values: Float64Array.from({ length: size }, () => Math.floor(r() * 9000) - 100), nulls },
+    { kind: 'float', values: Float64Array.from({ length: size }, () => r() * 10), nulls },
+  ];
+}

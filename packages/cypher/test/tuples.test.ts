@@ -9,7 +9,7 @@ import type { Column } from '../src/columns.js';
 import { reader } from '../src/plan/columnar.js';
 import { columnRows, permuteRows } from '../src/plan/tuples.js';
 import type { Value } from '../src/values.js';
-import { canon, columnarOnly, operators, rowByRow, seeded, slotsOnly } from './plan-graphs.js';
+import { canon, columnarOnly, columnsOf, operators, rowByRow, seeded, slotsOnly } from './plan-graphs.js';
 
 /** Rows and bytes as the row-by-row loop reads them: each cell through reader(), each counted by valueBytes. */
 function expected(columns: Column[], slots: ArrayLike<number>[], n: number) {
@@ -21,24 +21,6 @@ function expected(columns: Column[], slots: ArrayLike<number>[], n: number) {
     rows.push(row);
   }
   return { rows, bytes };
-}
-
-function columnsOf(size: number, r: () => number): Column[] {
-  const names = Array.from({ length: size }, (_, i) => `name ${i} ${'x'.repeat(i % 7)}`);
-  const kinds: Value[] = ['a', 'bb', null, 7n, [1n, 'x'], 2.5];
-  const nulls = Uint8Array.from({ length: size }, () => (r() < 0.1 ? 1 : 0));
-  return [
-    // Distinct values coded in slot order: the identity dictionary.
-    { kind: 'dict', codes: Int32Array.from({ length: size }, (_, i) => i), dict: names },
-    // Repeated values of mixed kinds, some slots uncoded (-1).
-    {
-      kind: 'dict',
-      codes: Int32Array.from({ length: size }, () => (r() < 0.1 ? -1 : Math.floor(r() * kinds.length))),
-      dict: kinds,
-    },
-    { kind: 'int', values: Float64Array.from({ length: size }, () => Math.floor(r() * 9000) - 100), nulls },
-    { kind: 'float', values: Float64Array.from({ length: size }, () => r() * 10), nulls },
-  ];
 }
 
 test('rows made from columns hold the cells and the bytes the row-by-row loop would count', () => {

@@ -74,7 +74,7 @@ export function optionalColumnTuples(op: Scan, runner: Runner, names: string[]):
   const numbers = ctx.integersAsNumbers === true;
   const items = names.map((name) => m.read.find((x) => x.name === name)!);
   // A far end's column along the adjacency the matches came from, when one is kept for it.
-  const along = items.map((r) => (!r.from && m.far ? alongAdjacency(m.far, r.column) : undefined));
+  const along = items.map((r) => (!r.from && m.adj ? alongAdjacency(m.adj.far, r.column) : undefined));
   if (m.adj && items.every((r, j) => r.from || along[j])) {
     // Every far column along the adjacency: the rows in one pass (optional-rows.ts).
     const nodeCells: NodeCell[] = [];
@@ -114,7 +114,6 @@ function optionalMatches(
 ):
   | {
       read: Read;
-      far: Int32Array | undefined;
       fill: (into: SlotPairs, n: number) => boolean;
       sel: ArrayLike<number>;
       adj: { offsets: Int32Array; far: Int32Array } | undefined;
@@ -172,7 +171,7 @@ function optionalMatches(
     }
     return i < sel.length;
   };
-  return { read, far: adj?.far, fill, sel, adj };
+  return { read, fill, sel, adj };
 }
 
 /**

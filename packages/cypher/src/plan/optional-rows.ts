@@ -212,31 +212,21 @@ const NONE: readonly Value[] = [];
  * as the columns came, and the code over them was deoptimised again and again ("wrong map", --trace-deopt).
  */
 function blank(width: number): Value[] {
-  let r: Value[];
   switch (width) {
     case 1:
-      r = new Array(1);
-      r[0] = null;
-      return r;
+      return nulled(new Array(1));
     case 2:
-      r = new Array(2);
-      r[0] = null;
-      r[1] = null;
-      return r;
+      return nulled(new Array(2));
     case 3:
-      r = new Array(3);
-      r[0] = null;
-      r[1] = null;
-      r[2] = null;
-      return r;
+      return nulled(new Array(3));
     case 4:
-      r = new Array(4);
-      r[0] = null;
-      r[1] = null;
-      r[2] = null;
-      r[3] = null;
-      return r;
+      return nulled(new Array(4));
     default:
       return new Array(width).fill(null);
   }
+}
+
+function nulled(row: Value[]): Value[] {
+  for (let i = 0; i < row.length; i++) row[i] = null;
+  return row;
 }
