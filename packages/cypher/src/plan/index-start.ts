@@ -9,6 +9,7 @@ import type { RangeBound } from '../graph.js';
 import { type EvalContext, evaluate } from '../eval.js';
 import { ownValue, type Value } from '../values.js';
 import { columnTest } from './column-filters.js';
+import { borrowInt32 } from './lent-arrays.js';
 import { all, type EndMask, type ExpandAgg, passes, type Rows, type Test } from './columnar-expand.js';
 import type { ColumnFilter } from './operators.js';
 import { type SlotAdjacency, slotAdjacency } from './var-paths.js';
@@ -160,7 +161,10 @@ function walk(
   const stop = (s: number) => (s + 1 < offsets.length ? offsets[s + 1]! : 0);
   let cap = 0;
   for (let k = 0; k < slots.length; k++) cap += stop(slots[k]!) - first(slots[k]!);
-  const rows: Rows = { n: 0, from: new Int32Array(cap), to: new Int32Array(cap), rel: new Int32Array(cap) };
+  // Borrowed, as the full pass's are (columnar-expand.ts gives them back once aggregated): three fresh arrays of a
+  // label's relationships are megabytes of new pages, which made a run 6 ms slower (12.5 against 6.4 ms, 487 page
+  // faults, in_degree_top at 1,000,000 claims) whenever the allocator handed out unmapped memory.
+  const rows: Rows = { n: 0, from: borrowInt32(cap), to: borrowInt32(cap), rel: borrowInt32(cap), lent: true };
   const [near, other] = side === 'from' ? [fm, tm] : [tm, fm];
   const [mine, theirs] = side === 'from' ? [rows.from, rows.to] : [rows.to, rows.from];
   let n = 0;
