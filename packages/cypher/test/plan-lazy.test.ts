@@ -47,6 +47,37 @@ test('a relationship carried by a WITH and read by nothing after it is expanded 
   }
 });
 
+test('a WITH that only passes variables on to a projection is dropped, and its unread relationship goes by adjacency', () => {
+  for (const seed of [34, 35]) {
+    const g = randomGraph(seed);
+    // Dropped: nothing after the WITH reads r, so it is expanded by adjacency.
+    for (const q of [
+      'MATCH (a:A)<-[r]-(b) WITH a, b, r RETURN b.c AS c, b.t AS t',
+      'MATCH (a:B)-[r:R]-(b) WITH a, b, r WHERE b.c > 10 RETURN b.c AS c ORDER BY c DESC',
+      'MATCH (a:A)<-[r]-(b) WITH b, r, a RETURN b.c AS c ORDER BY c SKIP 2 LIMIT 5',
+      'MATCH (a:A)-[r]->(b:B) WITH a, b, r LIMIT 9 RETURN a.w AS w',
+    ]) {
+      const slow = runCypher(rowByRow(g), q, {}, { planner: false });
+      assert.deepEqual(canon(runCypher(g, q).rows), canon(slow.rows), `${q} (${seed})`);
+      const plan = runCypher(g, `EXPLAIN ${q}`).plan!;
+      // One projection at most (the RETURN's; none where it reads columns off a chain): the WITH's is gone.
+      assert.ok(operators(plan).filter((o) => o === 'Projection').length <= 1, q);
+      if (!find(plan, 'ChainProjection')) assert.match(find(plan, 'Expand')?.details ?? '', /by adjacency/, q);
+    }
+    // Kept, or dropped without changing the answer: a renaming, a DISTINCT, r read after it, a name bound again.
+    for (const q of [
+      'MATCH (a:A)<-[r]-(b) WITH a, b AS x, r RETURN x.c AS c',
+      'MATCH (a:A)-[r]->(b) WITH DISTINCT a, b RETURN a.c AS ac, b.c AS bc',
+      'MATCH (a:A)<-[r]-(b) WITH a, b, r RETURN b.c AS c, r.x AS x',
+      'MATCH (a:A)<-[r]-(b) WITH a, b, r ORDER BY b.c DESC LIMIT 7 RETURN b.c AS c',
+      'MATCH (a:A)-[r]->(b) WITH a MATCH (a)<-[s]-(b) WITH a, b RETURN a.c AS ac, b.c AS bc',
+    ]) {
+      const slow = runCypher(rowByRow(g), q, {}, { planner: false });
+      assert.deepEqual(canon(runCypher(g, q).rows), canon(slow.rows), `${q} (${seed})`);
+    }
+  }
+});
+
 test('a pattern predicate on a node is asked once per distinct node, with the row-by-row results', () => {
   const g = randomGraph(33);
   let asked = 0;

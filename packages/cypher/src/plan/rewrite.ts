@@ -10,7 +10,8 @@
 // - a pattern predicate over one relationship to a node with only labels → ExpandExists (adjacency by type);
 // - last, over the whole plan: an Expand whose anonymous relationship nothing reads goes by adjacency; then an
 //   OPTIONAL MATCH of one relationship is folded into the aggregation over it or run as OptionalExpand;
-// - a projection that only renames a row to the names it already has is dropped;
+// - a projection that only renames a row to the names it already has is dropped, and so is a WITH that only
+//   passes variables on to a projection that reads nothing else (pass-through.ts);
 // - last, labels filtered right above a RelationshipScan are tested by it on the ends before a row is built;
 // - a Sort whose every row goes to the result is marked bounded (it stops at max_rows before sorting).
 // Predicate push-down (conjuncts placed where their variables are bound, equality on an indexed property as
@@ -35,6 +36,7 @@ import { chainColumns } from './chain-columns.js';
 import { optionalPass } from './optional-expand.js';
 import { foldIntoColumnScan } from './column-select.js';
 import { topThroughOptional } from './top-ties.js';
+import { dropPassThrough } from './pass-through.js';
 
 type Call = Extract<Expr, { kind: 'call' }>;
 
@@ -53,6 +55,7 @@ function bottomUp(op: Op): Op {
 }
 
 const RULES: ((op: Op) => Op | undefined)[] = [
+  dropPassThrough,
   pushIntoScan,
   columnScan,
   columnProjection,
