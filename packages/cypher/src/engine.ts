@@ -13,7 +13,7 @@ import { parse } from './parser.js';
 import { describePlan, type PlanDescription } from './plan/explain.js';
 import type { Op } from './plan/operators.js';
 import { type Profile, runPlan } from './plan/physical.js';
-import { MeasuredRows } from './plan/tuples.js';
+import { joinRows, MeasuredRows, ROW_CHUNK } from './plan/tuples.js';
 import { planQuery } from './plan/planner.js';
 import { observing, type PlanCache, type PreparedQuery } from './plan-cache.js';
 import { rewrite } from './plan/rewrite.js';
@@ -160,14 +160,17 @@ export function runPrepared(
       : { columns: (plan as Extract<Op, { op: 'ProduceResults' }>).columns, rows: runPlan(plan, ctx, profile) };
   // Rows an operator made and measured at once are the result themselves (their cells converted in place).
   const measured = stream.rows instanceof MeasuredRows ? stream.rows : undefined;
-  const rows: Value[][] = measured ? measured.rows : [];
+  let rows: Value[][] = measured ? measured.rows : [];
   let held = 0;
   try {
     if (measured) held = takeMeasured(measured, budget, cell);
     else {
+      // In chunks, joined at the end (plan/tuples.ts joinRows says why).
+      const chunks: Value[][][] = [rows];
+      let n = 0;
       for (const row of stream.rows) {
         // Counted as produced: the row past max_rows stops the query there.
-        if (rows.length >= budget.maxRows) throw tooManyRows(budget.maxRows);
+        if (n >= budget.maxRows) throw tooManyRows(budget.maxRows);
         let bytes = 32;
         for (let i = 0; i < row.length; i++) {
           const v = row[i]!;
@@ -177,8 +180,14 @@ export function runPrepared(
         }
         held += bytes;
         budget.hold(bytes, 'the result');
+        if (rows.length === ROW_CHUNK) {
+          rows = [];
+          chunks.push(rows);
+        }
         rows.push(row);
+        n++;
       }
+      rows = joinRows(chunks, n);
     }
   } catch (e) {
     // PROFILE of a query stopped by a budget: the error carries the plan with what each operator did so far,

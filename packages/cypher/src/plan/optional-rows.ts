@@ -14,7 +14,7 @@ import type { Column } from '../columns.js';
 import type { Value } from '../values.js';
 import { integerOf } from './columnar.js';
 import type { AlongAdjacency } from './far-columns.js';
-import { MeasuredRows, measuredDictionary } from './tuples.js';
+import { joinRows, MeasuredRows, measuredDictionary } from './tuples.js';
 
 /** A result column read at the scanned node's slot. */
 export interface NodeCell {
@@ -42,8 +42,7 @@ export function optionalRows(
   numbers: boolean,
   tick: (work: number) => void,
 ): MeasuredRows {
-  const n = rowCount(sel, offsets);
-  const rows: Value[][] = new Array(n);
+  const n = rowCount(sel, 0, sel.length, offsets);
   // Per node column: its kind, and the arrays a cell is read from (a switch per cell, no call). Plain loops, no
   // callbacks: a callback inlined into the loop below before it had run (a query without node columns) left the
   // optimised code deoptimising on every later call (--trace-deopt).
@@ -92,27 +91,29 @@ export function optionalRows(
     if (along.converts) convert.push(col);
   }
   let bytes = 32 * n;
-  let k = 0;
-  // A block of nodes at a time, so that the budget's deadline is still checked within a long scan.
+  // A block of nodes at a time, so that the budget's deadline is still checked within a long scan; each block's
+  // rows in an array of their own, joined at the end (joinRows says why).
+  const chunks: Value[][][] = [];
   for (let i = 0; i < sel.length; i += 1024) {
     const stop = Math.min(sel.length, i + 1024);
-    const block = fillRows(sel, i, stop, offsets, nodes, fars, width, rows, k);
+    const rows: Value[][] = new Array(rowCount(sel, i, stop, offsets));
+    const block = fillRows(sel, i, stop, offsets, nodes, fars, width, rows, 0);
+    chunks.push(rows);
     bytes += block.bytes;
-    tick(stop - i + block.k - k);
-    k = block.k;
+    tick(stop - i + block.k);
   }
   return new MeasuredRows(
-    rows,
+    joinRows(chunks, n),
     bytes,
     convert.sort((a, b) => a - b),
   );
 }
 
-/** How many rows the nodes make: a row per far end, one for a node with none. */
-function rowCount(sel: ArrayLike<number>, offsets: Int32Array): number {
+/** How many rows the nodes sel[from] … sel[to - 1] make: a row per far end, one for a node with none. */
+function rowCount(sel: ArrayLike<number>, from: number, to: number, offsets: Int32Array): number {
   const last = offsets.length - 1;
   let n = 0;
-  for (let i = 0; i < sel.length; i++) {
+  for (let i = from; i < to; i++) {
     const s = sel[i]!;
     const degree = s < last ? offsets[s + 1]! - offsets[s]! : 0;
     n += degree > 0 ? degree : 1;

@@ -318,12 +318,38 @@ export function permuteRows(rows: Value[][], order: Int32Array): void {
  * site learns that its arrays outlive a young-generation collection (they are the result) and the engine then
  * allocates them in the old generation, where tens of thousands of rows per query made full collections several
  * times as frequent and queries 4-5x slower, for as long as the decision held (seen in some processes of the
- * Cypher benchmark; none with pretenuring off).
+ * Cypher benchmark; none with pretenuring off). The rows are made in chunks and joined at the end (joinRows).
  */
 function blankRows(w: number, n: number): Value[][] {
-  const out: Value[][] = new Array(n);
   const row: Value[] = new Array(w).fill(null);
-  for (let k = 0; k < n; k++) out[k] = row.slice();
+  const chunks: Value[][][] = [];
+  for (let from = 0; from < n; from += ROW_CHUNK) {
+    const m = Math.min(ROW_CHUNK, n - from);
+    const chunk: Value[][] = new Array(m);
+    for (let k = 0; k < m; k++) chunk[k] = row.slice();
+    chunks.push(chunk);
+  }
+  return joinRows(chunks, n);
+}
+
+/** Rows a chunk holds while a result is made (joinRows): an array of them stays in the young generation. */
+export const ROW_CHUNK = 4096;
+
+/**
+ * The chunks' rows (n in all) in one array, made last. An array of more than about 16,000 elements is a large
+ * object (its own pages, fresh each time), and one made first and filled while its rows are made is live at the
+ * young collections the rows set off: it moves to the old generation and holds its rows there, which every
+ * later collection then copies. Made last, nothing is allocated while it fills. Measured on plain arrays: 35,657
+ * rows of three cells took 0.91-1.21 ms made this way and 1.44-1.87 ms into one array made first; 18,740 rows of
+ * two, 0.36-0.56 against 0.48-0.59 ms.
+ */
+export function joinRows(chunks: readonly Value[][][], n: number): Value[][] {
+  if (chunks.length === 1 && chunks[0]!.length === n) return chunks[0]!;
+  const out: Value[][] = new Array(n);
+  let at = 0;
+  for (const chunk of chunks) {
+    for (let k = 0; k < chunk.length && at < n; k++) out[at++] = chunk[k]!;
+  }
   return out;
 }
 
