@@ -17,6 +17,17 @@ export function varsOf(e: Expr): Set<string> | 'late' {
   return late ? 'late' : out;
 }
 
+/** Whether `e` reads only variables among `names` (no pattern, whose variables are known only when it runs). */
+export function readsOnly(e: Expr, names: ReadonlySet<string> | readonly string[]): boolean {
+  const vars = varsOf(e);
+  if (vars === 'late') return false;
+  const has = Array.isArray(names)
+    ? (v: string) => names.includes(v)
+    : (v: string) => (names as ReadonlySet<string>).has(v);
+  for (const v of vars) if (!has(v)) return false;
+  return true;
+}
+
 /**
  * `e` with each subexpression for which `f` answers replaced by the answer (scoping expressions such as
  * comprehensions are kept as they are: callers only rewrite expressions without them).

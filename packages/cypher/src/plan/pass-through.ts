@@ -3,17 +3,11 @@
 // it, a variable the WITH carried but nothing reads (r) counts as read, and its Expand cannot go by adjacency
 // (expand-rewrite.ts): `MATCH (a {id: $id})<-[r]-(b) WITH a, b, r RETURN b.name` built every relationship, 4x the
 // time of the same query without the WITH.
-import type { Expr } from '../ast.js';
-import { varsOf } from './exprs.js';
+import { readsOnly } from './exprs.js';
 import type { Op, Predicate } from './operators.js';
 
 /** Operators that may stand between the two projections: they pass rows on, reading only what they name. */
 type Between = Extract<Op, { op: 'Filter' | 'Sort' | 'Top' | 'Skip' | 'Limit' | 'Distinct' }>;
-
-const readsOnly = (e: Expr, names: ReadonlySet<string>) => {
-  const vars = varsOf(e);
-  return vars !== 'late' && [...vars].every((v) => names.has(v));
-};
 
 const predicateReadsOnly = (p: Predicate, names: ReadonlySet<string>) =>
   p.kind === 'expr'

@@ -30,7 +30,7 @@ import {
 } from './operators.js';
 import { isHopCount, optionalHopOf } from './optional-hop.js';
 import { adjacencyExpand, columnarExpand, expandExists } from './expand-rewrite.js';
-import { mapExpr, varsOf } from './exprs.js';
+import { mapExpr, readsOnly, varsOf } from './exprs.js';
 import { optionalColumns } from './optional-columns.js';
 import { chainColumns } from './chain-columns.js';
 import { optionalPass } from './optional-expand.js';
@@ -388,11 +388,6 @@ function prune(op: Op): Op | undefined {
   // The rows were kept extended for ORDER BY or WHERE; when those read only the projected names, they need not be.
   return narrowed(op.input, names);
 }
-
-const readsOnly = (e: Expr, names: string[]) => {
-  const vars = varsOf(e);
-  return vars !== 'late' && [...vars].every((v) => names.includes(v));
-};
 
 function narrowed(op: Op, names: string[]): Op | undefined {
   const under = (x: Op) => {
