@@ -6,6 +6,11 @@ const QR_TOL = 1e-7;
 /**
  * Householder QR of an n x p column-major matrix, in place. The Householder vectors are kept below the
  * diagonal with their first elements in `vhead`; `rdiag` receives R's diagonal. Returns false when rank < p.
+ * The arithmetic is LINPACK dqrdc2's, as R's qr() does it, step for step: the column scaled by 1 / its signed
+ * norm, 1 added to its head, the later columns updated by -(u.x_j) / u_1 times u. A design of 0/1 indicators
+ * often leaves an exact zero on the diagonal, where the reflection's sign is decided by rounding; another order
+ * of operations turned it the other way and gave another basis of the residual space (fry's robust variance reads
+ * that basis: every fry p-value of a three-batch design differed from R's by up to 10%).
  */
 export function householder(x: Float64Array, n: number, p: number, vhead: Float64Array, rdiag: Float64Array): boolean {
   // Rank test as in LINPACK dqrdc2: a column whose remaining norm is tiny relative to its original norm
@@ -20,23 +25,26 @@ export function householder(x: Float64Array, n: number, p: number, vhead: Float6
     const ck = k * n;
     let s = 0;
     for (let i = k; i < n; i++) s += x[ck + i]! * x[ck + i]!;
-    const norm = Math.sqrt(s);
+    let norm = Math.sqrt(s);
     if (norm === 0 || norm <= QR_TOL * orig[k]!) return false;
-    const alpha = x[ck + k]! >= 0 ? -norm : norm;
-    // v = x_k - alpha e_k; H = I - 2 v v' / (v'v); v'v = 2 (norm^2 - alpha x_kk)
-    const v0 = x[ck + k]! - alpha;
-    const vtv = s - x[ck + k]! * x[ck + k]! + v0 * v0;
-    vhead[k] = v0;
-    rdiag[k] = alpha;
+    // dsign: the norm takes the head's sign (a zero head keeps it positive); R_kk is minus it.
+    if (x[ck + k]! < 0) norm = -norm;
+    const scale = 1 / norm;
+    for (let i = k; i < n; i++) x[ck + i]! *= scale;
+    const u1 = 1 + x[ck + k]!;
+    x[ck + k] = u1;
     for (let j = k + 1; j < p; j++) {
       const cj = j * n;
-      let d = v0 * x[cj + k]!;
-      for (let i = k + 1; i < n; i++) d += x[ck + i]! * x[cj + i]!;
-      const f = (2 * d) / vtv;
-      x[cj + k]! -= f * v0;
-      for (let i = k + 1; i < n; i++) x[cj + i]! -= f * x[ck + i]!;
+      let d = 0;
+      for (let i = k; i < n; i++) d += x[ck + i]! * x[cj + i]!;
+      const t = -d / u1;
+      for (let i = k; i < n; i++) x[cj + i]! += t * x[ck + i]!;
     }
-    x[ck + k] = vtv; // stash v'v where R_kk would sit (R_kk is in rdiag)
+    // H = I - u u' / u_1: kept as applyQt reads a reflection, v = u (head u_1) and v'v = 2 u_1, so that its
+    // 2 (v.y) / (v'v) is (u.y) / u_1 exactly.
+    vhead[k] = u1;
+    rdiag[k] = -norm;
+    x[ck + k] = 2 * u1;
   }
   return true;
 }
