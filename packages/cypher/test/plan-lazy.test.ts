@@ -48,7 +48,7 @@ test('a relationship carried by a WITH and read by nothing after it is expanded 
 });
 
 test('a WITH that only passes variables on to a projection is dropped, and its unread relationship goes by adjacency', () => {
-  for (const seed of [34, 35]) {
+  for (const seed of [34, 35, 36, 37, 38]) {
     const g = randomGraph(seed);
     // Dropped: nothing after the WITH reads r, so it is expanded by adjacency.
     for (const q of [
@@ -58,7 +58,17 @@ test('a WITH that only passes variables on to a projection is dropped, and its u
       'MATCH (a:A)-[r]->(b:B) WITH a, b, r LIMIT 9 RETURN a.w AS w',
     ]) {
       const slow = runCypher(rowByRow(g), q, {}, { planner: false });
-      assert.deepEqual(canon(runCypher(g, q).rows), canon(slow.rows), `${q} (${seed})`);
+      const rows = runCypher(g, q).rows;
+      if (q.includes('LIMIT 9')) {
+        // LIMIT without ORDER BY: any 9 of the rows, which both run in their own order; each among the full result's.
+        const all = canon(runCypher(rowByRow(g), q.replace(' LIMIT 9', ''), {}, { planner: false }).rows);
+        assert.equal(rows.length, slow.rows.length, `${q} (${seed})`);
+        for (const r of canon(rows)) {
+          const at = all.indexOf(r);
+          assert.ok(at >= 0, `${q} (${seed}): ${r} is not a row of the full result`);
+          all.splice(at, 1);
+        }
+      } else assert.deepEqual(canon(rows), canon(slow.rows), `${q} (${seed})`);
       const plan = runCypher(g, `EXPLAIN ${q}`).plan!;
       // One projection at most (the RETURN's; none where it reads columns off a chain): the WITH's is gone.
       assert.ok(operators(plan).filter((o) => o === 'Projection').length <= 1, q);
